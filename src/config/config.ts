@@ -1,0 +1,58 @@
+// The one place that reads process.env. Everything else receives a parsed Config.
+import { z } from 'zod';
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().default('0.0.0.0'),
+  HAMLET_BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'HAMLET_BASE_DOMAIN must be a bare host name such as "localhost" or "hamlet.so"')
+    .default('localhost'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(v), {
+      message: 'DATABASE_URL must be "sqlite:<path>" or "postgres://…"',
+    })
+    .default('sqlite:./data/hamlet.db'),
+  HAMLET_TRUST_PROXY: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
+  HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  baseDomain: string;
+  databaseUrl: string;
+  trustProxy: boolean;
+  publicScheme: 'http' | 'https';
+  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
+};
+
+/** Parses the environment (or any record) into a Config; throws with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseDomain: e.HAMLET_BASE_DOMAIN.toLowerCase(),
+    databaseUrl: e.DATABASE_URL,
+    trustProxy: e.HAMLET_TRUST_PROXY,
+    publicScheme: e.HAMLET_PUBLIC_SCHEME,
+    logLevel: e.LOG_LEVEL,
+    mcp: {
+      maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
+      maxBatch: e.HAMLET_MCP_MAX_BATCH,
+      sessionIdleSeconds: e.HAMLET_SESSION_IDLE_SECONDS,
+    },
+  };
+}
