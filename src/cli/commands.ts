@@ -1,0 +1,11 @@
+// The CLI's command table. A command is a name (one or more words), a one-line summary and a run
+// function that receives the remaining argv. Add new commands here, implemented in their own file.
+import { serveCommand } from './serve.ts';
+
+export type Command = {
+  name: string;
+  summary: string;
+  run: (args: string[]) => Promise<void>;
+};
+
+export const commands: Command[] = [serveCommand];
