@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { CommunityDirectory } from '../repositories.ts';
+import type { Community, CommunityPatch, Keyset, NewCommunity, Page } from '../types.ts';
+import { newId, isUuid } from '../ids.ts';
+import { nowIso } from '../time.ts';
+import { uniquely } from '../errors.ts';
+import { communityFromRow } from './rows.ts';
+
+export class KyselyCommunities implements CommunityDirectory {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(input: NewCommunity): Promise<Community> {
+    const now = nowIso();
+    const row = {
+      id: newId(),
+      slug: input.slug,
+      name: input.name,
+      description: input.description ?? '',
+      guidelines: input.guidelines ?? '',
+      visibility: input.visibility,
+      custom_domain: input.customDomain ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await uniquely('community', () => this.db.insertInto('communities').values(row).execute());
+    return communityFromRow(row);
+  }
+
+  async getById(id: string): Promise<Community | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await this.db.selectFrom('communities').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && communityFromRow(row);
+  }
+
+  async getBySlug(slug: string): Promise<Community | undefined> {
+    const row = await this.db.selectFrom('communities').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row && communityFromRow(row);
+  }
+
+  async getByDomain(domain: string): Promise<Community | undefined> {
+    const row = await this.db
+      .selectFrom('communities')
+      .selectAll()
+      .where('custom_domain', '=', domain.toLowerCase())
+      .executeTakeFirst();
+    return row && communityFromRow(row);
+  }
+
+  async update(id: string, patch: CommunityPatch): Promise<Community | undefined> {
+    if (!isUuid(id)) return undefined;
+    const set: Record<string, unknown> = { updated_at: nowIso() };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.guidelines !== undefined) set.guidelines = patch.guidelines;
+    if (patch.visibility !== undefined) set.visibility = patch.visibility;
+    if (patch.customDomain !== undefined) set.custom_domain = patch.customDomain?.toLowerCase() ?? null;
+    await uniquely('custom domain', () => this.db.updateTable('communities').set(set).where('id', '=', id).execute());
+    return this.getById(id);
+  }
+
+  async listPublic(page: { after?: Keyset; limit: number }): Promise<Page<Community, Keyset>> {
+    let query = this.db.selectFrom('communities').selectAll().where('visibility', '=', 'public');
+    if (page.after) query = query.where('slug', '>', String(page.after.key));
+    const rows = await query.orderBy('slug').limit(page.limit + 1).execute();
+    const items = rows.slice(0, page.limit).map(communityFromRow);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > page.limit && last ? { key: last.slug, id: last.id } : null };
+  }
+
+  async listAll(): Promise<Community[]> {
+    const rows = await this.db.selectFrom('communities').selectAll().orderBy('slug').execute();
+    return rows.map(communityFromRow);
+  }
+}

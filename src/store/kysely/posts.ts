@@ -1,0 +1,82 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { PostRepository } from '../repositories.ts';
+import type { Keyset, NewPost, Page, Post } from '../types.ts';
+import { isUuid, newId } from '../ids.ts';
+import { nowIso, toIso } from '../time.ts';
+import { MissingRow } from '../errors.ts';
+import { authorColumns, postFromRow } from './rows.ts';
+
+export class KyselyPosts implements PostRepository {
+  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+
+  private scoped() {
+    return this.db.selectFrom('posts').selectAll().where('community_id', '=', this.communityId);
+  }
+
+  async create(input: NewPost): Promise<Post> {
+    if (!isUuid(input.topicId)) throw new MissingRow('topic');
+    const at = input.createdAt ? toIso(input.createdAt) : nowIso();
+    // One UPDATE … RETURNING both reserves the position and bumps the counters: PostgreSQL locks the
+    // topic row until commit, SQLite serializes writers, so concurrent replies never share a position.
+    // last_posted_at only moves forward (imported posts may carry older dates).
+    const bumped = await this.db
+      .updateTable('topics')
+      .set((eb) => ({
+        post_count: eb('post_count', '+', 1),
+        updated_at: sql`case when updated_at < ${at} then ${at} else updated_at end`,
+        last_posted_at: sql`case when last_posted_at < ${at} then ${at} else last_posted_at end`,
+      }))
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', input.topicId)
+      .returning('post_count')
+      .executeTakeFirst();
+    if (!bumped) throw new MissingRow('topic');
+    const row = {
+      id: newId(),
+      community_id: this.communityId,
+      topic_id: input.topicId,
+      position: Number(bumped.post_count),
+      ...authorColumns(input.author),
+      body: input.body,
+      created_at: at,
+      edited_at: null,
+    };
+    await this.db.insertInto('posts').values(row).execute();
+    return postFromRow(row);
+  }
+
+  async getById(id: string): Promise<Post | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await this.scoped().where('id', '=', id).executeTakeFirst();
+    return row && postFromRow(row);
+  }
+
+  async listByTopic(topicId: string, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>> {
+    if (!isUuid(topicId)) return { items: [], next: null };
+    let q = this.scoped().where('topic_id', '=', topicId);
+    if (page.after) q = q.where('position', '>', Number(page.after.key));
+    const rows = await q.orderBy('position').limit(page.limit + 1).execute();
+    const items = rows.slice(0, page.limit).map(postFromRow);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > page.limit && last ? { key: last.position, id: last.id } : null };
+  }
+
+  async getFirst(topicId: string): Promise<Post | undefined> {
+    if (!isUuid(topicId)) return undefined;
+    const row = await this.scoped().where('topic_id', '=', topicId).where('position', '=', 1).executeTakeFirst();
+    return row && postFromRow(row);
+  }
+
+  async updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined> {
+    if (!isUuid(id)) return undefined;
+    const result = await this.db
+      .updateTable('posts')
+      .set({ body, edited_at: editedAt ? toIso(editedAt) : nowIso() })
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return this.getById(id);
+  }
+}

@@ -1,0 +1,99 @@
+// Row → record mappers: the one place that knows column names and normalizes driver values.
+import type { Selectable } from 'kysely';
+import type {
+  ArticleRevisionsTable, AgentsTable, CategoriesTable, CommunitiesTable, PeopleTable, PostsTable, TopicsTable,
+} from '../schema.ts';
+import type {
+  Agent, ArticleRevision, AuthorKind, AuthorRef, Category, CategoryKind, Community, Person, Post, Topic,
+  TopicStatus, Visibility,
+} from '../types.ts';
+import { toIso, toIsoOrNull } from '../time.ts';
+
+type AuthorColumns = { author_kind: string; author_id: string | null; author_name: string };
+
+export function authorFromRow(row: AuthorColumns): AuthorRef {
+  return { kind: row.author_kind as AuthorKind, id: row.author_id, name: row.author_name };
+}
+
+export function authorColumns(author: AuthorRef): AuthorColumns {
+  return { author_kind: author.kind, author_id: author.id, author_name: author.name };
+}
+
+export function communityFromRow(row: Selectable<CommunitiesTable>): Community {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    guidelines: row.guidelines,
+    visibility: row.visibility as Visibility,
+    customDomain: row.custom_domain,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export function personFromRow(row: Selectable<PeopleTable>): Person {
+  return { id: row.id, displayName: row.display_name, email: row.email, createdAt: toIso(row.created_at) };
+}
+
+export function agentFromRow(row: Selectable<AgentsTable>): Agent {
+  return { id: row.id, communityId: row.community_id, name: row.name, createdAt: toIso(row.created_at) };
+}
+
+export function categoryFromRow(row: Selectable<CategoriesTable>): Category {
+  return {
+    id: row.id,
+    communityId: row.community_id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    position: Number(row.position),
+    kind: row.kind as CategoryKind,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topic {
+  return {
+    id: row.id,
+    communityId: row.community_id,
+    categoryId: row.category_id,
+    slug: row.slug,
+    title: row.title,
+    author: authorFromRow(row),
+    status: row.status as TopicStatus,
+    tags,
+    solutionPostId: row.solution_post_id,
+    postCount: Number(row.post_count),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    lastPostedAt: toIso(row.last_posted_at),
+  };
+}
+
+export function postFromRow(row: Selectable<PostsTable>): Post {
+  return {
+    id: row.id,
+    communityId: row.community_id,
+    topicId: row.topic_id,
+    position: Number(row.position),
+    author: authorFromRow(row),
+    body: row.body,
+    createdAt: toIso(row.created_at),
+    editedAt: toIsoOrNull(row.edited_at),
+  };
+}
+
+export function revisionFromRow(row: Selectable<ArticleRevisionsTable>): ArticleRevision {
+  return {
+    id: row.id,
+    communityId: row.community_id,
+    topicId: row.topic_id,
+    revision: Number(row.revision),
+    title: row.title,
+    body: row.body,
+    author: authorFromRow(row),
+    createdAt: toIso(row.created_at),
+  };
+}

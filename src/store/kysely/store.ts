@@ -1,0 +1,88 @@
+// The Store over Kysely, shared by both engines; ../open.ts builds the Kysely instance per dialect.
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { CommunityScope, Dialect, Store } from '../repositories.ts';
+import { migrationProvider } from '../migrations/index.ts';
+import { KyselyCommunities } from './communities.ts';
+import { KyselyPeople } from './people.ts';
+import { KyselyCategories } from './categories.ts';
+import { KyselyTopics } from './topics.ts';
+import { KyselyPosts } from './posts.ts';
+import { KyselyArticleRevisions } from './articles.ts';
+import { KyselyAgents } from './agents.ts';
+import { KyselyImports } from './imports.ts';
+import { isUuid } from '../ids.ts';
+
+export class KyselyStore implements Store {
+  readonly communities: KyselyCommunities;
+  readonly people: KyselyPeople;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+    /** Set on the store handed to a transaction callback: nested transaction() calls join it. */
+    private readonly inTransaction = false,
+  ) {
+    this.communities = new KyselyCommunities(db);
+    this.people = new KyselyPeople(db);
+  }
+
+  community(communityId: string): CommunityScope {
+    // A malformed id cannot match any row; the repositories still add `community_id = ?` to every
+    // query, and PostgreSQL would reject a malformed uuid, so map it to the nil uuid up front.
+    const id = isUuid(communityId) ? communityId : '00000000-0000-0000-0000-000000000000';
+    return {
+      communityId: id,
+      categories: new KyselyCategories(this.db, id),
+      topics: new KyselyTopics(this.db, id),
+      posts: new KyselyPosts(this.db, id),
+      articles: new KyselyArticleRevisions(this.db, id),
+      agents: new KyselyAgents(this.db, id),
+      imports: new KyselyImports(this.db, id),
+    };
+  }
+
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return fn(this);
+    if (this.dialect === 'postgres') {
+      return this.db.transaction().execute((trx) => fn(new KyselyStore(trx, this.dialect, true)));
+    }
+    // SQLite: BEGIN IMMEDIATE takes the write lock up front, so two processes (server + importer)
+    // wait on busy_timeout instead of failing with SQLITE_BUSY when a reader upgrades to a writer.
+    return this.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await fn(new KyselyStore(conn, this.dialect, true));
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (err) {
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async migrate(): Promise<string[]> {
+    const migrator = new Migrator({
+      db: this.db,
+      provider: migrationProvider(this.dialect),
+      migrationTableName: 'hamlet_migrations',
+      migrationLockTableName: 'hamlet_migrations_lock',
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`Database migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '), { cause: error });
+    }
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { TopicRepository } from '../repositories.ts';
+import type { Keyset, NewTopic, Page, Topic, TopicPatch, TopicQuery } from '../types.ts';
+import { isUuid, newId } from '../ids.ts';
+import { nowIso, toIso } from '../time.ts';
+import { MissingRow, uniquely } from '../errors.ts';
+import { authorColumns, topicFromRow } from './rows.ts';
+
+const SORT_COLUMN = { latest: 'last_posted_at', created: 'created_at', top: 'post_count' } as const;
+
+export class KyselyTopics implements TopicRepository {
+  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+
+  private scoped() {
+    return this.db.selectFrom('topics').selectAll().where('community_id', '=', this.communityId);
+  }
+
+  async create(input: NewTopic): Promise<Topic> {
+    if (!isUuid(input.categoryId)) throw new MissingRow('category');
+    const category = await this.db
+      .selectFrom('categories')
+      .select('id')
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', input.categoryId)
+      .executeTakeFirst();
+    if (!category) throw new MissingRow('category');
+    const at = input.createdAt ? toIso(input.createdAt) : nowIso();
+    const row = {
+      id: newId(),
+      community_id: this.communityId,
+      category_id: input.categoryId,
+      slug: input.slug,
+      title: input.title,
+      ...authorColumns(input.author),
+      status: 'open',
+      solution_post_id: null,
+      post_count: 0,
+      created_at: at,
+      updated_at: at,
+      last_posted_at: at,
+    };
+    await uniquely('topic slug', () => this.db.insertInto('topics').values(row).execute());
+    const tags = input.tags ?? [];
+    if (tags.length) await this.setTags(row.id, tags);
+    return topicFromRow(row, [...tags].sort());
+  }
+
+  async getById(id: string): Promise<Topic | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await this.scoped().where('id', '=', id).executeTakeFirst();
+    return row && topicFromRow(row, await this.tagsOf(row.id));
+  }
+
+  async getBySlug(slug: string): Promise<Topic | undefined> {
+    const row = await this.scoped().where('slug', '=', slug).executeTakeFirst();
+    return row && topicFromRow(row, await this.tagsOf(row.id));
+  }
+
+  async slugAvailable(slug: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('topics')
+      .select('id')
+      .where('community_id', '=', this.communityId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return !row;
+  }
+
+  async slugsLike(base: string): Promise<string[]> {
+    // LIKE wildcards cannot occur: slugs are [a-z0-9-] (validated by the domain).
+    const rows = await this.db
+      .selectFrom('topics')
+      .select('slug')
+      .where('community_id', '=', this.communityId)
+      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+      .execute();
+    return rows.map((r) => r.slug);
+  }
+
+  async list(query: TopicQuery): Promise<Page<Topic, Keyset>> {
+    const column = SORT_COLUMN[query.sort];
+    let q = this.scoped();
+    if (query.categoryId) q = q.where('category_id', '=', query.categoryId);
+    if (query.tag) {
+      const tag = query.tag;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('topic_tags')
+            .select('topic_tags.tag')
+            .whereRef('topic_tags.topic_id', '=', 'topics.id')
+            .where('topic_tags.community_id', '=', this.communityId)
+            .where('topic_tags.tag', '=', tag),
+        ),
+      );
+    }
+    if (query.filter === 'unanswered') q = q.where('post_count', '<=', 1).where('solution_post_id', 'is', null);
+    if (query.filter === 'solved') q = q.where('solution_post_id', 'is not', null);
+    if (query.after) {
+      const { key, id } = query.after;
+      q = q.where((eb) => eb.or([eb(column, '<', key), eb.and([eb(column, '=', key), eb('id', '<', id)])]));
+    }
+    const rows = await q.orderBy(column, 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+    const pageRows = rows.slice(0, query.limit);
+    const tags = await this.tagsOfMany(pageRows.map((r) => r.id));
+    const items = pageRows.map((r) => topicFromRow(r, tags.get(r.id) ?? []));
+    const last = items[items.length - 1];
+    let next: Keyset | null = null;
+    if (rows.length > query.limit && last) {
+      const key = column === 'post_count' ? last.postCount : column === 'created_at' ? last.createdAt : last.lastPostedAt;
+      next = { key, id: last.id };
+    }
+    return { items, next };
+  }
+
+  async update(id: string, patch: TopicPatch): Promise<Topic | undefined> {
+    if (!isUuid(id)) return undefined;
+    const set: Record<string, unknown> = { updated_at: nowIso() };
+    if (patch.title !== undefined) set.title = patch.title;
+    if (patch.status !== undefined) set.status = patch.status;
+    if (patch.solutionPostId !== undefined) set.solution_post_id = patch.solutionPostId;
+    if (patch.categoryId !== undefined) set.category_id = patch.categoryId;
+    const result = await this.db
+      .updateTable('topics')
+      .set(set)
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return this.getById(id);
+  }
+
+  async setTags(id: string, tags: string[]): Promise<void> {
+    await this.db.deleteFrom('topic_tags').where('community_id', '=', this.communityId).where('topic_id', '=', id).execute();
+    const unique = [...new Set(tags)];
+    if (unique.length === 0) return;
+    await this.db
+      .insertInto('topic_tags')
+      .values(unique.map((tag) => ({ community_id: this.communityId, topic_id: id, tag })))
+      .execute();
+  }
+
+  async listTags(limit: number): Promise<{ tag: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('topic_tags')
+      .select(['tag', (eb) => eb.fn.countAll<string | number>().as('n')])
+      .where('community_id', '=', this.communityId)
+      .groupBy('tag')
+      .orderBy('n', 'desc')
+      .orderBy('tag')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ tag: r.tag, count: Number(r.n) }));
+  }
+
+  private async tagsOf(id: string): Promise<string[]> {
+    return (await this.tagsOfMany([id])).get(id) ?? [];
+  }
+
+  private async tagsOfMany(ids: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>();
+    if (ids.length === 0) return map;
+    const rows = await this.db
+      .selectFrom('topic_tags')
+      .select(['topic_id', 'tag'])
+      .where('community_id', '=', this.communityId)
+      .where('topic_id', 'in', ids)
+      .orderBy('tag')
+      .execute();
+    for (const r of rows) {
+      const list = map.get(r.topic_id) ?? [];
+      list.push(r.tag);
+      map.set(r.topic_id, list);
+    }
+    return map;
+  }
+}

@@ -1,0 +1,15 @@
+// The one ordered list of migrations, shared by both dialects. Names sort in application order;
+// never rename or edit an applied migration: add a new one.
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../repositories.ts';
+import { contentMigration } from './0001_content.ts';
+
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_content': contentMigration(dialect),
+  };
+}
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return { getMigrations: async () => migrations(dialect) };
+}

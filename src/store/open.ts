@@ -1,0 +1,60 @@
+// openStore(databaseUrl): the only place that builds a database connection. Only src/main.ts and
+// the CLI call it; everything else receives the Store.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import type { Store } from './repositories.ts';
+import { KyselyStore } from './kysely/store.ts';
+
+export type OpenOptions = {
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+};
+
+export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
+  const store = databaseUrl.startsWith('sqlite:')
+    ? openSqlite(databaseUrl.slice('sqlite:'.length))
+    : /^postgres(ql)?:\/\//.test(databaseUrl)
+      ? openPostgres(databaseUrl, options.poolSize ?? 10)
+      : undefined;
+  if (!store) throw new Error('DATABASE_URL must be "sqlite:<path>" or "postgres://…"');
+  try {
+    await store.ping();
+    if (options.migrate ?? true) await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  return store;
+}
+
+function openSqlite(path: string): Store {
+  const memory = path === ':memory:' || path === '';
+  let database: BetterSqlite3.Database;
+  try {
+    if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    database = new BetterSqlite3(memory ? ':memory:' : path);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`Cannot open SQLite database "${path}": ${reason}`, { cause: err });
+  }
+  // WAL lets readers run beside the one writer; busy_timeout makes a second process wait for the
+  // write lock instead of failing at once; foreign keys are off by default in SQLite.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return new KyselyStore(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+}
+
+function openPostgres(url: string, max: number): Store {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return new KyselyStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+}

@@ -1,0 +1,137 @@
+// The storage contract the domain sees. Two adapters (SQLite, PostgreSQL) implement it through one
+// Kysely implementation; test/store/contract.ts holds the behaviour both must show.
+//
+// Tenancy by construction: everything that belongs to a community is reached only through
+// `store.community(communityId)`, whose every query carries `community_id = <that id>`. There is no
+// method that takes a topic/post/category id alone, so an id from community B looked up through
+// community A's scope is simply "not found".
+import type {
+  Agent,
+  ArticleRevision,
+  Category,
+  CategoryWithCount,
+  Community,
+  CommunityPatch,
+  ImportedMessage,
+  Keyset,
+  NewCategory,
+  NewCommunity,
+  NewPost,
+  NewRevision,
+  NewTopic,
+  Page,
+  Person,
+  Post,
+  Topic,
+  TopicPatch,
+  TopicQuery,
+} from './types.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export { MissingRow, UniqueViolation } from './errors.ts';
+
+export interface CommunityDirectory {
+  create(input: NewCommunity): Promise<Community>;
+  getById(id: string): Promise<Community | undefined>;
+  getBySlug(slug: string): Promise<Community | undefined>;
+  getByDomain(domain: string): Promise<Community | undefined>;
+  update(id: string, patch: CommunityPatch): Promise<Community | undefined>;
+  /** Public communities ordered by slug. */
+  listPublic(page: { after?: Keyset; limit: number }): Promise<Page<Community, Keyset>>;
+  /** Every community (CLI / admin use), ordered by slug. */
+  listAll(): Promise<Community[]>;
+}
+
+/** People are not community-scoped: one person can later be a member of many communities. */
+export interface PeopleRepository {
+  create(input: { displayName: string; email?: string | null; createdAt?: string }): Promise<Person>;
+  getById(id: string): Promise<Person | undefined>;
+  getByEmail(email: string): Promise<Person | undefined>;
+}
+
+export interface CategoryRepository {
+  create(input: NewCategory): Promise<Category>;
+  getById(id: string): Promise<Category | undefined>;
+  getBySlug(slug: string): Promise<Category | undefined>;
+  /** Ordered by position then name, each with its number of topics. */
+  listWithCounts(): Promise<CategoryWithCount[]>;
+}
+
+export interface TopicRepository {
+  /** Creates the topic only (postCount 0); add the first post with posts.create. */
+  create(input: NewTopic): Promise<Topic>;
+  getById(id: string): Promise<Topic | undefined>;
+  getBySlug(slug: string): Promise<Topic | undefined>;
+  /** True if no topic of this community uses the slug. */
+  slugAvailable(slug: string): Promise<boolean>;
+  /** Slugs of this community equal to `base` or of the form `base-<n>` (to pick a free one). */
+  slugsLike(base: string): Promise<string[]>;
+  list(query: TopicQuery): Promise<Page<Topic, Keyset>>;
+  update(id: string, patch: TopicPatch): Promise<Topic | undefined>;
+  setTags(id: string, tags: string[]): Promise<void>;
+  /** Distinct tags in use, most used first (for completion). */
+  listTags(limit: number): Promise<{ tag: string; count: number }[]>;
+}
+
+export interface PostRepository {
+  /** Appends a post: position = topic's post count + 1, bumps the topic's counters atomically. */
+  create(input: NewPost): Promise<Post>;
+  getById(id: string): Promise<Post | undefined>;
+  /** Posts of a topic by position. */
+  listByTopic(topicId: string, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>>;
+  /** The post at position 1 (question / article body). */
+  getFirst(topicId: string): Promise<Post | undefined>;
+  updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined>;
+}
+
+export interface ArticleRevisionRepository {
+  /** Appends the next revision number for the topic. */
+  add(input: NewRevision): Promise<ArticleRevision>;
+  list(topicId: string): Promise<ArticleRevision[]>;
+}
+
+export interface AgentRepository {
+  create(input: { name: string }): Promise<Agent>;
+  getById(id: string): Promise<Agent | undefined>;
+  getByName(name: string): Promise<Agent | undefined>;
+}
+
+/** Book-keeping of the mail importer: makes re-runs and resumed runs idempotent. */
+export interface ImportRepository {
+  findMessage(messageKey: string): Promise<ImportedMessage | undefined>;
+  /** Keys among `keys` that were already imported. */
+  findMessages(keys: string[]): Promise<ImportedMessage[]>;
+  recordMessage(input: { messageKey: string; topicId: string; postId: string }): Promise<void>;
+  countMessages(): Promise<number>;
+  /** Imported author identities are keyed by a hash (never the address itself). */
+  findPerson(identityHash: string): Promise<string | undefined>;
+  recordPerson(identityHash: string, personId: string): Promise<void>;
+}
+
+export interface CommunityScope {
+  readonly communityId: string;
+  readonly categories: CategoryRepository;
+  readonly topics: TopicRepository;
+  readonly posts: PostRepository;
+  readonly articles: ArticleRevisionRepository;
+  readonly agents: AgentRepository;
+  readonly imports: ImportRepository;
+}
+
+export interface Store {
+  readonly dialect: Dialect;
+  readonly communities: CommunityDirectory;
+  readonly people: PeopleRepository;
+  /** The only way to reach a community's content. */
+  community(communityId: string): CommunityScope;
+  /**
+   * Runs fn in one database transaction (committed when fn resolves, rolled back when it throws).
+   * Nested calls on the transaction's store join the outer transaction.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Applies pending migrations; returns the names applied now. */
+  migrate(): Promise<string[]>;
+  /** Readiness: resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,119 @@
+// Kysely table types. Ids are uuid (PostgreSQL) or TEXT (SQLite); timestamps are timestamptz
+// (PostgreSQL, read back as Date) or ISO TEXT (SQLite): both are written as ISO strings and
+// normalized on read by ./time.ts.
+import type { Generated } from 'kysely';
+
+type Timestamp = string | Date;
+
+export interface CommunitiesTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  guidelines: string;
+  visibility: string;
+  custom_domain: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PeopleTable {
+  id: string;
+  display_name: string;
+  email: string | null;
+  created_at: Timestamp;
+}
+
+export interface AgentsTable {
+  id: string;
+  community_id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface CategoriesTable {
+  id: string;
+  community_id: string;
+  slug: string;
+  name: string;
+  description: string;
+  position: number;
+  kind: string;
+  created_at: Timestamp;
+}
+
+export interface TopicsTable {
+  id: string;
+  community_id: string;
+  category_id: string;
+  slug: string;
+  title: string;
+  author_kind: string;
+  author_id: string | null;
+  author_name: string;
+  status: string;
+  solution_post_id: string | null;
+  post_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_posted_at: Timestamp;
+}
+
+export interface TopicTagsTable {
+  community_id: string;
+  topic_id: string;
+  tag: string;
+}
+
+export interface PostsTable {
+  id: string;
+  community_id: string;
+  topic_id: string;
+  position: number;
+  author_kind: string;
+  author_id: string | null;
+  author_name: string;
+  body: string;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+}
+
+export interface ArticleRevisionsTable {
+  id: string;
+  community_id: string;
+  topic_id: string;
+  revision: number;
+  title: string;
+  body: string;
+  author_kind: string;
+  author_id: string | null;
+  author_name: string;
+  created_at: Timestamp;
+}
+
+export interface ImportMessagesTable {
+  community_id: string;
+  message_key: string;
+  topic_id: string;
+  post_id: string;
+  created_at: Timestamp;
+}
+
+export interface ImportPeopleTable {
+  community_id: string;
+  identity_hash: string;
+  person_id: string;
+}
+
+export interface Database {
+  communities: CommunitiesTable;
+  people: PeopleTable;
+  agents: AgentsTable;
+  categories: CategoriesTable;
+  topics: TopicsTable;
+  topic_tags: TopicTagsTable;
+  posts: PostsTable;
+  article_revisions: ArticleRevisionsTable;
+  import_messages: ImportMessagesTable;
+  import_people: ImportPeopleTable;
+}

@@ -1,0 +1,146 @@
+// Records as the store hands them to the domain: plain objects, ids as UUID strings, timestamps as
+// ISO-8601 strings in UTC (each adapter normalizes what its driver returns, see ./time.ts).
+
+export type Visibility = 'public' | 'private';
+export type CategoryKind = 'discussion' | 'knowledge_base';
+export type TopicStatus = 'open' | 'closed';
+export type AuthorKind = 'person' | 'agent' | 'system';
+
+/** Who wrote something, as stored on topics, posts and revisions (denormalized display name). */
+export type AuthorRef = { kind: AuthorKind; id: string | null; name: string };
+
+export type Community = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  guidelines: string;
+  visibility: Visibility;
+  customDomain: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type Person = { id: string; displayName: string; email: string | null; createdAt: string };
+
+export type Agent = { id: string; communityId: string; name: string; createdAt: string };
+
+export type Category = {
+  id: string;
+  communityId: string;
+  slug: string;
+  name: string;
+  description: string;
+  position: number;
+  kind: CategoryKind;
+  createdAt: string;
+};
+
+export type CategoryWithCount = Category & { topicCount: number };
+
+export type Topic = {
+  id: string;
+  communityId: string;
+  categoryId: string;
+  slug: string;
+  title: string;
+  author: AuthorRef;
+  status: TopicStatus;
+  tags: string[];
+  solutionPostId: string | null;
+  /** Number of posts including the first one (the question). */
+  postCount: number;
+  createdAt: string;
+  updatedAt: string;
+  lastPostedAt: string;
+};
+
+export type Post = {
+  id: string;
+  communityId: string;
+  topicId: string;
+  /** 1 for the first post (the question / the article body), then 2, 3, … in order of creation. */
+  position: number;
+  author: AuthorRef;
+  /** Markdown source; rendering and sanitizing happen on output, in the domain. */
+  body: string;
+  createdAt: string;
+  editedAt: string | null;
+};
+
+export type ArticleRevision = {
+  id: string;
+  communityId: string;
+  topicId: string;
+  revision: number;
+  title: string;
+  body: string;
+  author: AuthorRef;
+  createdAt: string;
+};
+
+/** A page of a keyset-paginated list; `next` is the position to continue after, if any. */
+export type Page<T, K> = { items: T[]; next: K | null };
+
+/** Keyset position: the sort key of the last item seen and its id (the tie-breaker). */
+export type Keyset = { key: string | number; id: string };
+
+export type TopicSort = 'latest' | 'top' | 'created';
+export type TopicFilter = 'unanswered' | 'solved';
+
+export type TopicQuery = {
+  categoryId?: string;
+  tag?: string;
+  filter?: TopicFilter;
+  sort: TopicSort;
+  after?: Keyset;
+  limit: number;
+};
+
+export type NewCommunity = {
+  slug: string;
+  name: string;
+  description?: string;
+  guidelines?: string;
+  visibility: Visibility;
+  customDomain?: string | null;
+};
+
+export type CommunityPatch = Partial<Pick<Community, 'name' | 'description' | 'guidelines' | 'visibility' | 'customDomain'>>;
+
+export type NewCategory = {
+  slug: string;
+  name: string;
+  description?: string;
+  position?: number;
+  kind: CategoryKind;
+};
+
+export type NewTopic = {
+  categoryId: string;
+  slug: string;
+  title: string;
+  author: AuthorRef;
+  tags?: string[];
+  /** Original date for imported content; defaults to now. */
+  createdAt?: string;
+};
+
+export type NewPost = {
+  topicId: string;
+  author: AuthorRef;
+  body: string;
+  createdAt?: string;
+};
+
+export type TopicPatch = Partial<{
+  title: string;
+  status: TopicStatus;
+  solutionPostId: string | null;
+  categoryId: string;
+}>;
+
+export type NewRevision = { topicId: string; title: string; body: string; author: AuthorRef; createdAt?: string };
+
+/** One imported message: which topic/post it became. Keyed by Message-ID (or a content hash). */
+export type ImportedMessage = { messageKey: string; topicId: string; postId: string; createdAt: string };
