@@ -1,0 +1,16 @@
+// The store contract on a real PostgreSQL, in a database created for this run and dropped after.
+// Without TEST_POSTGRES_URL it reports itself skipped, except under CI where that is a failure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openStore } from '../../src/store/open.ts';
+import { defineStoreContract } from './contract.ts';
+import { freshPostgresDatabase } from './pg-database.ts';
+
+const setup = await freshPostgresDatabase('store');
+if (setup.ok) {
+  defineStoreContract('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
+} else if (setup.fail) {
+  test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
+} else {
+  test('store contract (postgres)', { skip: setup.reason }, () => {});
+}

@@ -1,0 +1,12 @@
+// The store contract on an embedded SQLite file (WAL, foreign keys on), the default engine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/open.ts';
+import { defineStoreContract } from './contract.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
+defineStoreContract('sqlite', {
+  open: () => openStore(`sqlite:${join(dir, 'sub', 'hamlet.db')}`),
+  cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+});
