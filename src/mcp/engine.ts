@@ -1,0 +1,452 @@
+// The MCP protocol engine: one JSON-RPC request in, one response out, for whatever Surface the
+// transport resolved. It knows nothing of HTTP; the transport hands it an Exchange describing the
+// request (credential, session, a channel for messages sent while the request runs).
+import { randomBytes } from 'node:crypto';
+import type { RequestContext, LogLevel } from './context.ts';
+import { LOG_LEVELS } from './context.ts';
+import {
+  ErrorCode,
+  ErrorText,
+  RpcError,
+  failure,
+  success,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc.ts';
+import type { SessionRecord, SessionStore } from './session-store.ts';
+import type { PromptDef, ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
+import { isToolFailure } from './tool-failure.ts';
+import { compileTemplate } from './uri-template.ts';
+import { negotiateVersion, PREFERRED_PROTOCOL_VERSION } from './versions.ts';
+
+/** Where messages produced while a request runs go (its SSE stream, or the session's stream). */
+export type Channel = {
+  send(message: JsonRpcMessage): Promise<boolean>;
+  close(): void;
+};
+
+export type Exchange = {
+  surface: Surface;
+  /** The endpoint this request reached (e.g. the host); sessions are bound to it. */
+  scope: string;
+  credential?: string;
+  clientIp: string;
+  /** The protocol version named by the request's header, if any. */
+  protocolVersion?: string;
+  session?: SessionRecord;
+  channel?: Channel;
+  /** Set by `initialize` when it opened a session; the transport returns it as Mcp-Session-Id. */
+  createdSessionId?: string;
+};
+
+/** Delivers a server-initiated message to a session (its standalone stream, or its event log). */
+export type SessionOutbox = (sessionId: string, message: JsonRpcMessage) => Promise<void>;
+
+export type EngineLogger = { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+
+type PendingClientRequest = { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
+
+const COMPLETION_LIMIT = 100;
+
+export class McpEngine {
+  private readonly inflight = new Map<string, AbortController>();
+  private readonly pendingClientRequests = new Map<string, PendingClientRequest>();
+  private nextServerRequestId = 1;
+  private outbox: SessionOutbox = async () => {};
+
+  constructor(
+    readonly sessions: SessionStore,
+    private readonly logger: EngineLogger,
+    private readonly options: { sessionsEnabled?: boolean } = {},
+  ) {}
+
+  /** The transport plugs in its stream hub here, so out-of-request notifications reach clients. */
+  setOutbox(outbox: SessionOutbox): void {
+    this.outbox = outbox;
+  }
+
+  // ---- requests -------------------------------------------------------------------------------
+
+  /** Answers one request; `undefined` when the client cancelled it (no response is owed). */
+  async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+    const key = exchange.session ? inflightKey(exchange.session.id, request.id) : undefined;
+    const abort = new AbortController();
+    if (key) this.inflight.set(key, abort);
+    try {
+      const result = await this.dispatch(request, exchange, abort.signal);
+      if (abort.signal.aborted) return undefined;
+      return success(request.id, result);
+    } catch (err) {
+      if (abort.signal.aborted) return undefined;
+      if (err instanceof RpcError) return failure(request.id, err.toObject());
+      this.logger.error({ err, method: request.method }, 'MCP method failed');
+      return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
+    } finally {
+      if (key) this.inflight.delete(key);
+    }
+  }
+
+  async handleNotification(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
+    if (message.method === 'notifications/cancelled' && exchange.session) {
+      const requestId = message.params?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        this.inflight.get(inflightKey(exchange.session.id, requestId))?.abort(message.params?.reason ?? 'cancelled');
+      }
+    }
+    // notifications/initialized, progress, roots/list_changed: accepted; nothing to do statelessly.
+  }
+
+  /** A client's answer to one of our server-to-client requests. */
+  handleClientResponse(message: JsonRpcResponse, exchange: Exchange): void {
+    if (!exchange.session) return;
+    const key = inflightKey(exchange.session.id, message.id ?? '');
+    const pending = this.pendingClientRequests.get(key);
+    if (!pending) return;
+    this.pendingClientRequests.delete(key);
+    clearTimeout(pending.timer);
+    if ('error' in message) pending.reject(new Error(message.error.message));
+    else pending.resolve(message.result);
+  }
+
+  private async dispatch(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): Promise<unknown> {
+    const params = request.params ?? {};
+    const ctx = this.context(request, ex, signal);
+    const surface = ex.surface;
+    switch (request.method) {
+      case 'initialize':
+        return this.initialize(params, ex);
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return { tools: surface.tools.map(listedTool) };
+      case 'tools/call':
+        return this.callTool(params, surface, ctx);
+      case 'prompts/list':
+        return { prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
+      case 'prompts/get':
+        await surface.guard?.(request.method, ctx);
+        return this.getPrompt(params, surface, ctx);
+      case 'resources/list':
+        return { resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })) };
+      case 'resources/templates/list':
+        return {
+          resourceTemplates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+        };
+      case 'resources/read':
+        await surface.guard?.(request.method, ctx);
+        return this.readResource(params, surface, ctx);
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        await surface.guard?.(request.method, ctx);
+        return this.subscription(request.method === 'resources/subscribe', params, surface, ex);
+      case 'completion/complete':
+        await surface.guard?.(request.method, ctx);
+        return this.complete(params, surface, ctx);
+      case 'logging/setLevel':
+        return this.setLogLevel(params, ex);
+      default:
+        throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
+    }
+  }
+
+  private async initialize(params: Record<string, unknown>, ex: Exchange) {
+    const protocolVersion = negotiateVersion(params.protocolVersion);
+    const { surface } = ex;
+    const capabilities: Record<string, unknown> = {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+    };
+    if (this.options.sessionsEnabled !== false && !ex.session) {
+      const now = Date.now();
+      const id = randomBytes(18).toString('base64url');
+      const clientInfo = isRecord(params.clientInfo) ? (params.clientInfo as SessionRecord['clientInfo']) : undefined;
+      await this.sessions.create({
+        id,
+        scope: ex.scope,
+        protocolVersion,
+        clientInfo,
+        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
+        subscriptions: [],
+        createdAt: now,
+        lastSeenAt: now,
+      });
+      ex.createdSessionId = id;
+    }
+    return {
+      protocolVersion,
+      capabilities,
+      serverInfo: surface.serverInfo,
+      ...(surface.instructions ? { instructions: surface.instructions } : {}),
+    };
+  }
+
+  private async callTool(params: Record<string, unknown>, surface: Surface, ctx: RequestContext): Promise<ToolResult> {
+    const { name, arguments: args } = params;
+    if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
+      throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
+    }
+    const tool = surface.tools.find((t) => t.name === name);
+    if (!tool) throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
+    let input: Record<string, unknown> = (args as Record<string, unknown> | undefined) ?? {};
+    if (tool.parseArguments) {
+      const checked = tool.parseArguments(input);
+      if (!checked.ok) return errorResult({ error: checked.error });
+      input = checked.value;
+    }
+    let result: ToolResult;
+    try {
+      result = await tool.handler(input, ctx);
+    } catch (err) {
+      if (err instanceof RpcError) throw err;
+      if (isToolFailure(err)) return errorResult({ error: err.message, code: err.code });
+      this.logger.error({ err, tool: name }, 'tool handler failed');
+      return errorResult({ error: `The tool "${name}" failed unexpectedly. Try again; if it keeps failing, report it.`, code: 'internal' });
+    }
+    return this.finishToolResult(tool, result);
+  }
+
+  private finishToolResult(tool: ToolDef, result: ToolResult): ToolResult {
+    const out: ToolResult = { ...result, content: result.content ?? [], isError: result.isError ?? false };
+    if (out.structuredContent && out.content!.length === 0) {
+      out.content = [{ type: 'text', text: JSON.stringify(out.structuredContent, null, 2) }];
+    }
+    if (!out.isError && tool.outputSchema && tool.checkOutput) {
+      const problem = out.structuredContent
+        ? tool.checkOutput(out.structuredContent)
+        : 'the tool declares an outputSchema but returned no structuredContent';
+      if (problem) {
+        this.logger.error({ tool: tool.name, problem }, 'tool output does not match its outputSchema');
+        return errorResult({ error: `The tool "${tool.name}" produced output that does not match its outputSchema.`, code: 'internal' });
+      }
+    }
+    return out;
+  }
+
+  private async getPrompt(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+    const name = params.name;
+    if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { name, arguments }.');
+    const prompt = surface.prompts.find((p) => p.name === name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    const args = stringRecord(params.arguments);
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && !args[a.name]).map((a) => a.name);
+    if (missing.length) {
+      throw new RpcError(ErrorCode.InvalidParams, `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
+    }
+    const rendered = await prompt.render(args, ctx);
+    return { ...(rendered.description ?? prompt.description ? { description: rendered.description ?? prompt.description } : {}), messages: rendered.messages };
+  }
+
+  private async readResource(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+    const uri = params.uri;
+    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
+    const found = findResource(surface, uri);
+    if (!found) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    const contents = found.kind === 'static' ? await found.def.read(ctx) : await found.def.read(uri, found.variables, ctx);
+    return { contents };
+  }
+
+  private async subscription(subscribe: boolean, params: Record<string, unknown>, surface: Surface, ex: Exchange) {
+    const uri = params.uri;
+    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
+    if (!ex.session) {
+      throw new RpcError(ErrorCode.InvalidRequest, 'Subscriptions need a session: send initialize, then echo its Mcp-Session-Id header on every request.');
+    }
+    if (subscribe && !findResource(surface, uri)) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    const current = new Set(ex.session.subscriptions);
+    if (subscribe) current.add(uri);
+    else current.delete(uri);
+    ex.session.subscriptions = [...current];
+    await this.sessions.update(ex.session.id, { subscriptions: ex.session.subscriptions });
+    return {};
+  }
+
+  private async complete(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+    const ref = params.ref;
+    const argument = params.argument;
+    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string') {
+      throw new RpcError(ErrorCode.InvalidParams, 'Expected { ref, argument: { name, value } }.');
+    }
+    const value = typeof argument.value === 'string' ? argument.value : '';
+    const context = isRecord(params.context) ? stringRecord(params.context.arguments) : {};
+    let values: string[] = [];
+    if (ref.type === 'ref/prompt') {
+      const prompt = surface.prompts.find((p) => p.name === ref.name);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+      values = (await prompt.complete?.(argument.name, value, context, ctx)) ?? [];
+    } else if (ref.type === 'ref/resource') {
+      const template = surface.templates.find((t) => t.uriTemplate === ref.uri);
+      if (!template) throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
+      values = (await template.complete?.(argument.name, value, context, ctx)) ?? [];
+    } else {
+      throw new RpcError(ErrorCode.InvalidParams, 'ref.type must be "ref/prompt" or "ref/resource".');
+    }
+    return { completion: { values: values.slice(0, COMPLETION_LIMIT), total: values.length, hasMore: values.length > COMPLETION_LIMIT } };
+  }
+
+  private async setLogLevel(params: Record<string, unknown>, ex: Exchange) {
+    const level = params.level;
+    if (typeof level !== 'string' || !(LOG_LEVELS as readonly string[]).includes(level)) {
+      throw new RpcError(ErrorCode.InvalidParams, `level must be one of: ${LOG_LEVELS.join(', ')}`);
+    }
+    if (ex.session) {
+      ex.session.logLevel = level as LogLevel;
+      await this.sessions.update(ex.session.id, { logLevel: level as LogLevel });
+    }
+    return {};
+  }
+
+  // ---- what handlers may do while they run ------------------------------------------------------
+
+  private context(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): RequestContext {
+    const meta = isRecord(request.params?._meta) ? request.params._meta : {};
+    const progressToken = meta.progressToken;
+    const send = async (message: JsonRpcMessage): Promise<boolean> => {
+      if (signal.aborted) return false;
+      if (ex.channel) return ex.channel.send(message);
+      if (ex.session) {
+        await this.outbox(ex.session.id, message);
+        return true;
+      }
+      return false;
+    };
+    return {
+      requestId: request.id,
+      method: request.method,
+      protocolVersion: ex.session?.protocolVersion ?? ex.protocolVersion ?? PREFERRED_PROTOCOL_VERSION,
+      credential: ex.credential,
+      clientIp: ex.clientIp,
+      session: ex.session,
+      signal,
+      meta,
+      progress: async (progress, total, message) => {
+        if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+        await send({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
+      },
+      log: async (level, data, logger) => {
+        const threshold = ex.session?.logLevel ?? 'info';
+        if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
+        await send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } });
+      },
+      requestClient: (method, params, timeoutMs = 60_000) => this.requestClient(ex, send, signal, method, params, timeoutMs),
+      closeStream: () => ex.channel?.close(),
+    };
+  }
+
+  private requestClient(
+    ex: Exchange,
+    send: (m: JsonRpcMessage) => Promise<boolean>,
+    signal: AbortSignal,
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const session = ex.session;
+    if (!session) return Promise.reject(new Error('Asking the client needs a session: the client must keep its Mcp-Session-Id.'));
+    const capability = method === 'sampling/createMessage' ? 'sampling' : method === 'elicitation/create' ? 'elicitation' : undefined;
+    if (capability && !session.clientCapabilities[capability]) {
+      return Promise.reject(new Error(`The client did not declare the "${capability}" capability.`));
+    }
+    const id: JsonRpcId = `srv-${this.nextServerRequestId++}`;
+    const key = inflightKey(session.id, id);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingClientRequests.delete(key);
+        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms.`));
+      }, timeoutMs);
+      this.pendingClientRequests.set(key, { resolve, reject, timer });
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        this.pendingClientRequests.delete(key);
+        reject(new Error('Request cancelled.'));
+      }, { once: true });
+      send({ jsonrpc: '2.0', id, method, params }).then((sent) => {
+        if (!sent) {
+          clearTimeout(timer);
+          this.pendingClientRequests.delete(key);
+          reject(new Error('There is no stream to reach the client on: accept text/event-stream or open a GET stream.'));
+        }
+      }, reject);
+    });
+  }
+
+  // ---- server-initiated notifications ----------------------------------------------------------
+
+  /** notifications/{tools,prompts,resources}/list_changed to every live session of a scope. */
+  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources'): Promise<number> {
+    const ids = await this.sessions.listIds(scope);
+    await Promise.all(ids.map((id) => this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
+    return ids.length;
+  }
+
+  /** notifications/resources/updated to the sessions of a scope subscribed to `uri`. */
+  async notifyResourceUpdated(scope: string, uri: string): Promise<number> {
+    let n = 0;
+    for (const id of await this.sessions.listIds(scope)) {
+      const session = await this.sessions.get(id);
+      if (!session?.subscriptions.includes(uri)) continue;
+      await this.outbox(id, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+      n++;
+    }
+    return n;
+  }
+}
+
+function listedTool(t: ToolDef) {
+  return {
+    name: t.name,
+    ...(t.title ? { title: t.title } : {}),
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+    ...(t._meta ? { _meta: t._meta } : {}),
+  };
+}
+
+function errorResult(structured: { error: string; code?: string }): ToolResult {
+  return { content: [{ type: 'text', text: structured.error }], structuredContent: structured, isError: true };
+}
+
+type FoundResource =
+  | { kind: 'static'; def: Surface['resources'][number] }
+  | { kind: 'template'; def: ResourceTemplateDef; variables: Record<string, string> };
+
+const compiled = new WeakMap<ResourceTemplateDef, ReturnType<typeof compileTemplate>>();
+
+function findResource(surface: Surface, uri: string): FoundResource | undefined {
+  const def = surface.resources.find((r) => r.uri === uri);
+  if (def) return { kind: 'static', def };
+  for (const template of surface.templates) {
+    let c = compiled.get(template);
+    if (!c) compiled.set(template, (c = compileTemplate(template.uriTemplate)));
+    const variables = c.match(uri);
+    if (variables) return { kind: 'template', def: template, variables };
+  }
+  return undefined;
+}
+
+function inflightKey(sessionId: string, id: JsonRpcId): string {
+  return `${sessionId}\u0000${typeof id}:${id}`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isRecord(v)) for (const [k, val] of Object.entries(v)) if (val !== undefined && val !== null) out[k] = String(val);
+  return out;
+}
+
+export type { PromptDef };

@@ -1,0 +1,100 @@
+// What an MCP server offers: tools, prompts, resources and resource templates, declared as plain
+// data plus handlers. The engine serves whatever Surface the transport resolved for a request, so a
+// community's surface can differ from the network's and can change without a restart.
+import type {
+  ContentBlock,
+  PromptMessage,
+  ResourceContents,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from './context.ts';
+
+export type JsonSchema = Record<string, unknown>;
+export type { ContentBlock, PromptMessage, ResourceContents, ToolAnnotations };
+
+export type ToolResult = {
+  content?: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
+
+export type ArgumentCheck = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+export type ToolDef = {
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema 2020-12, listed exactly as given. */
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  /** Validates and normalizes arguments; a failure becomes an `isError` result carrying only `error`. */
+  parseArguments?: (args: Record<string, unknown>) => ArgumentCheck;
+  /** Checks `structuredContent` against `outputSchema`; returns a problem description or undefined. */
+  checkOutput?: (structured: Record<string, unknown>) => string | undefined;
+  handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult> | ToolResult;
+};
+
+export type PromptArgument = { name: string; description?: string; required?: boolean };
+
+export type PromptDef = {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  render: (
+    args: Record<string, string>,
+    ctx: RequestContext,
+  ) => Promise<{ description?: string; messages: PromptMessage[] }> | { description?: string; messages: PromptMessage[] };
+  /** Suggestions for one argument's value; `context` holds the other arguments already chosen. */
+  complete?: (argument: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
+};
+
+export type ResourceDef = {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read: (ctx: RequestContext) => Promise<ResourceContents[]>;
+};
+
+export type ResourceTemplateDef = {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ResourceContents[]>;
+  complete?: (variable: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
+};
+
+export type ServerInfo = { name: string; title?: string; version: string };
+
+export type Surface = {
+  serverInfo: ServerInfo;
+  instructions?: string;
+  tools: ToolDef[];
+  prompts: PromptDef[];
+  resources: ResourceDef[];
+  templates: ResourceTemplateDef[];
+  /**
+   * Runs before any method that returns content other than the tool list (resources/read,
+   * prompts/get, completion/complete, resources/subscribe). Throw an RpcError to refuse.
+   */
+  guard?: (method: string, ctx: RequestContext) => Promise<void> | void;
+};
+
+/** A tool result whose text block is the structured content pretty-printed (seed: content[0].text). */
+export function structuredResult(data: Record<string, unknown>, isError = false): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data, isError };
+}
+
+/** `{{ name }}` interpolation for prompt templates; unknown names are left as they are. */
+export function interpolate(template: string, args: Record<string, string>): string {
+  return template.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : whole,
+  );
+}

@@ -1,0 +1,55 @@
+// Serves the conformance fixture surface on the real MCP stack, at http://localhost:<port>/mcp.
+// Only loopback host names resolve (anything else is a DNS-rebinding attempt: 404).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { InMemorySessionStore } from '../../src/mcp/memory-session-store.ts';
+import { createMcpStack, type McpStack } from '../../src/mcp/stack.ts';
+import { fixtureSurface } from './fixture-surface.ts';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export type FixtureServer = { url: string; port: number; stack: McpStack; server: Server; close(): Promise<void> };
+
+export async function startFixtureServer(port = 0, options: { sessionIdleMs?: number } = {}): Promise<FixtureServer> {
+  const surface = fixtureSurface();
+  const quiet = { warn() {}, error(obj: object, msg?: string) { if (process.env.FIXTURE_DEBUG) console.error(msg, obj); } };
+  const stack = createMcpStack({
+    sessions: new InMemorySessionStore(),
+    logger: quiet,
+    sessionIdleMs: options.sessionIdleMs ?? 600_000,
+    maxBodyBytes: 1_000_000,
+    maxBatch: 100,
+    resolve(req) {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      return LOOPBACK.has(host) ? { scope: 'fixture', surface } : undefined;
+    },
+  });
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/mcp') {
+      stack.transport.handle(req, res).catch(() => {});
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${actual}/mcp`,
+    port: actual,
+    stack,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        stack.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const s = await startFixtureServer(Number(process.argv[2] ?? 0));
+  console.log(s.url);
+}

@@ -1,0 +1,274 @@
+// A test-only MCP surface with the tools, prompts and resources the official conformance suite
+// calls (their names and behaviours are fixed by the suite). Everything here runs on the real engine
+// and transport; only the content is made up.
+import { z } from 'zod';
+import { RpcError, ErrorCode } from '../../src/mcp/jsonrpc.ts';
+import type { Surface, ToolDef } from '../../src/mcp/surface.ts';
+import { interpolate } from '../../src/mcp/surface.ts';
+import { zodTool } from '../../src/mcp/zod-tool.ts';
+
+// A 1×1 PNG and a 10 ms silent 8 kHz WAV.
+export const TEST_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const TEST_WAV = (() => {
+  const samples = 80;
+  const b = Buffer.alloc(44 + samples);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + samples, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(8000, 24);
+  b.writeUInt32LE(8000, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(samples, 40);
+  b.fill(128, 44);
+  return b.toString('base64');
+})();
+
+const empty = z.object({});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function simple(name: string, description: string, handler: ToolDef['handler']): ToolDef {
+  return { name, description, inputSchema: { type: 'object', properties: {} }, handler };
+}
+
+const ELICIT_TEXT = (label: string, r: unknown) => {
+  const res = r as { action?: string; content?: unknown };
+  return `${label}: action=${res.action}, content=${JSON.stringify(res.content ?? {})}`;
+};
+
+const tools: ToolDef[] = [
+  simple('test_simple_text', 'Returns a simple text block', () => ({
+    content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+  })),
+  simple('test_image_content', 'Returns an image block', () => ({
+    content: [{ type: 'image', data: TEST_PNG, mimeType: 'image/png' }],
+  })),
+  simple('test_audio_content', 'Returns an audio block', () => ({
+    content: [{ type: 'audio', data: TEST_WAV, mimeType: 'audio/wav' }],
+  })),
+  simple('test_embedded_resource', 'Returns an embedded resource', () => ({
+    content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+  })),
+  simple('test_multiple_content_types', 'Returns text, image and resource blocks', () => ({
+    content: [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: TEST_PNG, mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+    ],
+  })),
+  simple('test_tool_with_logging', 'Emits three log messages while it runs', async (_a, ctx) => {
+    await ctx.log('info', 'Tool execution started');
+    await sleep(20);
+    await ctx.log('info', 'Tool processing data');
+    await sleep(20);
+    await ctx.log('info', 'Tool execution completed');
+    return { content: [{ type: 'text', text: 'Tool with logging executed successfully' }] };
+  }),
+  simple('test_tool_with_progress', 'Reports progress 0, 50, 100', async (_a, ctx) => {
+    for (const p of [0, 50, 100]) {
+      await ctx.progress(p, 100, `Completed step ${p} of 100`);
+      if (p < 100) await sleep(20);
+    }
+    return { content: [{ type: 'text', text: String(ctx.meta.progressToken ?? '') }] };
+  }),
+  simple('test_error_handling', 'Always fails', () => {
+    throw Object.assign(new Error('This tool intentionally returns an error for testing'), { code: 'internal' });
+  }),
+  simple('test_reconnection', 'Closes its SSE stream mid-call; the result arrives on the resumed stream', async (_a, ctx) => {
+    ctx.closeStream();
+    await sleep(100);
+    return { content: [{ type: 'text', text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.' }] };
+  }),
+  zodTool({
+    name: 'test_sampling',
+    description: 'Asks the client to sample from its model',
+    input: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+    async handler({ prompt }, ctx) {
+      const r = (await ctx.requestClient('sampling/createMessage', {
+        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+        maxTokens: 100,
+      })) as { content?: { text?: string } };
+      return { content: [{ type: 'text', text: `LLM response: ${r.content?.text ?? 'No response'}` }] };
+    },
+  }),
+  zodTool({
+    name: 'test_elicitation',
+    description: 'Asks the user for input through the client',
+    input: z.object({ message: z.string().describe('The message to show the user') }),
+    async handler({ message }, ctx) {
+      const r = await ctx.requestClient('elicitation/create', {
+        message,
+        requestedSchema: { type: 'object', properties: { response: { type: 'string', description: "User's response" } }, required: ['response'] },
+      });
+      return { content: [{ type: 'text', text: ELICIT_TEXT('User response', r) }] };
+    },
+  }),
+  zodTool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Elicitation whose fields carry default values (SEP-1034)',
+    input: empty,
+    async handler(_a, ctx) {
+      const r = await ctx.requestClient('elicitation/create', {
+        message: 'Please review and update the form fields with defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: 'User name', default: 'John Doe' },
+            age: { type: 'integer', description: 'User age', default: 30 },
+            score: { type: 'number', description: 'User score', default: 95.5 },
+            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', description: 'Verification status', default: true },
+          },
+          required: [],
+        },
+      });
+      return { content: [{ type: 'text', text: ELICIT_TEXT('Elicitation completed', r) }] };
+    },
+  }),
+  zodTool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Elicitation with the five enum schema variants (SEP-1330)',
+    input: empty,
+    async handler(_a, ctx) {
+      const r = await ctx.requestClient('elicitation/create', {
+        message: 'Please select options from the enum fields',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: {
+              type: 'string',
+              description: 'Select one option with titles',
+              oneOf: [
+                { const: 'value1', title: 'First Option' },
+                { const: 'value2', title: 'Second Option' },
+                { const: 'value3', title: 'Third Option' },
+              ],
+            },
+            legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            titledMulti: {
+              type: 'array',
+              description: 'Select multiple options with titles',
+              minItems: 1,
+              maxItems: 3,
+              items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
+            },
+          },
+          required: [],
+        },
+      });
+      return { content: [{ type: 'text', text: ELICIT_TEXT('Elicitation completed', r) }] };
+    },
+  }),
+  {
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features (SEP-1613)',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    },
+    handler: (args) => ({ content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }] }),
+  },
+];
+
+export function fixtureSurface(): Surface {
+  return {
+    serverInfo: { name: 'hamlet-conformance-fixture', title: 'Hamlet conformance fixture', version: '1.0.0' },
+    instructions: 'A fixture for the MCP conformance suite.',
+    tools,
+    prompts: [
+      {
+        name: 'test_simple_prompt',
+        title: 'Simple Test Prompt',
+        description: 'A simple prompt without arguments',
+        render: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }),
+      },
+      {
+        name: 'test_prompt_with_arguments',
+        title: 'Prompt With Arguments',
+        description: 'A prompt with required arguments',
+        arguments: [
+          { name: 'arg1', description: 'First test argument', required: true },
+          { name: 'arg2', description: 'Second test argument', required: true },
+        ],
+        render: (args) => ({
+          messages: [{ role: 'user', content: { type: 'text', text: interpolate("Prompt with arguments: arg1='{{ arg1 }}', arg2='{{ arg2 }}'", args) } }],
+        }),
+        complete: async (_arg, value) => ['paris', 'park', 'party', 'test', 'testing'].filter((v) => v.startsWith(value)),
+      },
+      {
+        name: 'test_prompt_with_embedded_resource',
+        title: 'Prompt With Embedded Resource',
+        description: 'A prompt that includes an embedded resource',
+        arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+        render: (args) => ({
+          messages: [
+            { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+            { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+          ],
+        }),
+      },
+      {
+        name: 'test_prompt_with_image',
+        title: 'Prompt With Image',
+        description: 'A prompt that includes image content',
+        render: () => ({
+          messages: [
+            { role: 'user', content: { type: 'image', data: TEST_PNG, mimeType: 'image/png' } },
+            { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+          ],
+        }),
+      },
+    ],
+    resources: [
+      {
+        uri: 'test://static-text',
+        name: 'static-text',
+        title: 'Static Text Resource',
+        description: 'A static text resource for testing',
+        mimeType: 'text/plain',
+        read: async () => [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+      },
+      {
+        uri: 'test://static-binary',
+        name: 'static-binary',
+        title: 'Static Binary Resource',
+        description: 'A static binary resource (image) for testing',
+        mimeType: 'image/png',
+        read: async () => [{ uri: 'test://static-binary', mimeType: 'image/png', blob: TEST_PNG }],
+      },
+      {
+        uri: 'test://watched-resource',
+        name: 'watched-resource',
+        title: 'Watched Resource',
+        description: 'A resource that subscribers hear about when it changes',
+        mimeType: 'text/plain',
+        read: async () => [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }],
+      },
+    ],
+    templates: [
+      {
+        uriTemplate: 'test://template/{id}/data',
+        name: 'template',
+        title: 'Resource Template',
+        description: 'A resource template with parameter substitution',
+        mimeType: 'application/json',
+        read: async (uri, { id }) => [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+        complete: async (_v, value) => ['1', '2', '42', '100'].filter((v) => v.startsWith(value)),
+      },
+    ],
+    guard: (_method, ctx) => {
+      // The fixture is open, but honours an explicit refusal so tests can exercise the guard.
+      if (ctx.credential === 'forbidden') throw new RpcError(ErrorCode.Unauthorized, 'This key may not read here.');
+    },
+  };
+}
