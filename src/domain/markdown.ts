@@ -1,0 +1,53 @@
+// Markdown → safe HTML for output. Post bodies are stored as Markdown source and rendered here on
+// the way out. Two layers: markdown-it never passes raw HTML through (html: false) and refuses
+// javascript:/vbscript:/data: links; sanitize-html then allows only a fixed set of tags, attributes
+// and URL schemes, so even a markdown-it bug cannot emit script or event handlers.
+import MarkdownIt from 'markdown-it';
+import sanitizeHtml from 'sanitize-html';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+// Bare e-mail addresses are not turned into mailto: links (imported mail must not advertise them).
+md.linkify.set({ fuzzyEmail: false });
+
+const LINK_REL = 'nofollow noopener noreferrer ugc';
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 's', 'del',
+    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    img: ['src', 'alt', 'title'],
+    code: ['class'],
+    ol: ['start'],
+    th: ['style'],
+    td: ['style'],
+  },
+  allowedClasses: { code: [/^language-[a-z0-9_+-]+$/] },
+  allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'escape',
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
+  },
+};
+
+/** Renders Markdown to sanitized HTML. */
+export function renderMarkdown(source: string): string {
+  return sanitizeHtml(md.render(source), SANITIZE);
+}
+
+/** Plain text of a Markdown body (for snippets, titles, search indexing). */
+export function markdownToText(source: string): string {
+  return sanitizeHtml(md.render(source), { allowedTags: [], allowedAttributes: {} })
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}

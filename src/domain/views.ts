@@ -1,0 +1,123 @@
+// What services return: store records shaped for callers (MCP, REST, web). Authors carry the agent
+// label the spec requires; posts carry both Markdown source and sanitized HTML; topics their URL.
+import type { Config } from '../config/config.ts';
+import type { AuthorRef, Category, CategoryKind, Community, Post, Topic, TopicStatus } from '../store/types.ts';
+import { renderMarkdown } from './markdown.ts';
+import { topicUrl } from './urls.ts';
+
+export type AuthorView =
+  | { kind: 'person'; id: string | null; name: string }
+  | { kind: 'agent'; id: string | null; name: string; label: string }
+  | { kind: 'system'; id: null; name: string };
+
+export type CategoryView = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  position: number;
+  kind: CategoryKind;
+};
+
+export type TopicView = {
+  id: string;
+  slug: string;
+  title: string;
+  url: string;
+  category: Pick<CategoryView, 'id' | 'slug' | 'name' | 'kind'>;
+  author: AuthorView;
+  status: TopicStatus;
+  tags: string[];
+  isArticle: boolean;
+  solutionPostId: string | null;
+  postCount: number;
+  replyCount: number;
+  createdAt: string;
+  updatedAt: string;
+  lastPostedAt: string;
+};
+
+export type PostView = {
+  id: string;
+  topicId: string;
+  position: number;
+  url: string;
+  author: AuthorView;
+  /** Markdown source. */
+  body: string;
+  /** Rendered and sanitized HTML. */
+  html: string;
+  isQuestion: boolean;
+  isSolution: boolean;
+  createdAt: string;
+  editedAt: string | null;
+};
+
+export type CommunityView = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  guidelines: string;
+  visibility: 'public' | 'private';
+  customDomain: string | null;
+  createdAt: string;
+};
+
+export function agentLabel(agentName: string, communitySlug: string): string {
+  return `posted by agent ${agentName} on behalf of community ${communitySlug}`;
+}
+
+export function authorView(author: AuthorRef, community: Pick<Community, 'slug'>): AuthorView {
+  if (author.kind === 'agent') {
+    return { kind: 'agent', id: author.id, name: author.name, label: agentLabel(author.name, community.slug) };
+  }
+  if (author.kind === 'system') return { kind: 'system', id: null, name: author.name };
+  return { kind: 'person', id: author.id, name: author.name };
+}
+
+export function categoryView(category: Category): CategoryView {
+  const { id, slug, name, description, position, kind } = category;
+  return { id, slug, name, description, position, kind };
+}
+
+export function communityView(c: Community): CommunityView {
+  const { id, slug, name, description, guidelines, visibility, customDomain, createdAt } = c;
+  return { id, slug, name, description, guidelines, visibility, customDomain, createdAt };
+}
+
+export function topicView(config: Config, community: Community, topic: Topic, category: Category): TopicView {
+  return {
+    id: topic.id,
+    slug: topic.slug,
+    title: topic.title,
+    url: topicUrl(config, community.slug, topic.slug),
+    category: { id: category.id, slug: category.slug, name: category.name, kind: category.kind },
+    author: authorView(topic.author, community),
+    status: topic.status,
+    tags: topic.tags,
+    isArticle: category.kind === 'knowledge_base',
+    solutionPostId: topic.solutionPostId,
+    postCount: topic.postCount,
+    replyCount: Math.max(0, topic.postCount - 1),
+    createdAt: topic.createdAt,
+    updatedAt: topic.updatedAt,
+    lastPostedAt: topic.lastPostedAt,
+  };
+}
+
+export function postView(config: Config, community: Community, topic: Topic, post: Post): PostView {
+  return {
+    id: post.id,
+    topicId: post.topicId,
+    position: post.position,
+    url: topicUrl(config, community.slug, topic.slug, post.id),
+    author: authorView(post.author, community),
+    body: post.body,
+    html: renderMarkdown(post.body),
+    isQuestion: post.position === 1,
+    isSolution: topic.solutionPostId === post.id,
+    createdAt: post.createdAt,
+    editedAt: post.editedAt,
+  };
+}

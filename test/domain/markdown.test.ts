@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { markdownToText, renderMarkdown } from '../../src/domain/markdown.ts';
+
+test('Markdown renders to HTML with safe, nofollow links', () => {
+  const html = renderMarkdown('**Bold** and [docs](https://example.org/a?b=1) and https://auto.example');
+  assert.match(html, /<strong>Bold<\/strong>/);
+  assert.match(html, /<a href="https:\/\/example.org\/a\?b=1" rel="nofollow noopener noreferrer ugc">docs<\/a>/);
+  assert.match(html, /<a href="https:\/\/auto.example" rel="nofollow noopener noreferrer ugc">/);
+});
+
+test('raw HTML never passes through and script URLs never become links', () => {
+  const attacks = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '[click](javascript:alert(1))',
+    '[click](JaVaScRiPt:alert(1))',
+    '[click](vbscript:msgbox(1))',
+    '![x](javascript:alert(1))',
+    '[x](data:text/html;base64,PHNjcmlwdD4=)',
+    '<a href="javascript:alert(1)">x</a>',
+  ];
+  for (const source of attacks) {
+    const html = renderMarkdown(source);
+    // Text may mention these words (escaped); what must never appear is a live tag or attribute.
+    assert.doesNotMatch(html, /<script|<[a-z][^>]*\son\w+=|<a\s[^>]*href="(javascript|vbscript|data):|<img\s[^>]*src="javascript:/i, source);
+  }
+  assert.match(renderMarkdown('<b>hi</b>'), /&lt;b&gt;hi&lt;\/b&gt;/);
+});
+
+test('e-mail addresses are not turned into mailto links; code keeps its language class', () => {
+  assert.doesNotMatch(renderMarkdown('write to someone@example.org'), /mailto:/);
+  assert.match(renderMarkdown('```ts\nconst x = 1 < 2;\n```'), /<code class="language-ts">const x = 1 &lt; 2;/);
+});
+
+test('plain text of a body strips markup', () => {
+  assert.equal(markdownToText('# Title\n\nSome **bold** `code` & <tags>'), 'Title Some bold code & <tags>');
+});
