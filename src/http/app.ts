@@ -1,0 +1,53 @@
+// The Hono application for everything except /api/mcp (which is served by the MCP transport on
+// node:http directly, see src/mcp/http-transport.ts): health, and — in later issues — REST and web.
+import { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.ts';
+
+export type AppDeps = {
+  logger: Logger;
+  /** Resolves true when the database answers. */
+  ready: () => Promise<boolean>;
+  /** Whether a Host header names the network, a known community, or nothing we serve. */
+  hostKind: (host: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+};
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', requestId);
+    deps.logger.info(
+      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  // Liveness: the process answers. Readiness: the database answers too.
+  app.get('/heartbeat', (c) => c.json({ success: true }));
+  app.get('/readyz', async (c) => {
+    const ok = await deps.ready().catch(() => false);
+    return c.json({ success: ok, database: ok ? 'ok' : 'unreachable' }, ok ? 200 : 503);
+  });
+
+  app.use('*', async (c, next) => {
+    if ((await deps.hostKind(c.req.header('host'))) === 'unknown') {
+      return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
+    }
+    await next();
+  });
+
+  app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
+  app.onError((err, c) => {
+    deps.logger.error({ err }, 'unhandled error');
+    return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
+  });
+  return app;
+}
+
+function notFoundPage(message: string, title = 'Not found'): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Hamlet</title></head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
+}
