@@ -86,7 +86,7 @@ export function classify(value: unknown): Classified {
     return { kind: 'response', message: value as JsonRpcResponse };
   }
   const id = isId(value.id) ? value.id : null;
-  const message = 'method' in value ? ErrorText.notJsonRpc : ErrorText.missingMethod;
+  const message = !('method' in value) || value.method === '' ? ErrorText.missingMethod : ErrorText.notJsonRpc;
   return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message } };
 }
 

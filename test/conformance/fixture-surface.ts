@@ -180,11 +180,49 @@ const tools: ToolDef[] = [
   },
 ];
 
+/** Observations from inside handlers, for tests that assert what the server saw. */
+export const fixtureEvents = { aborted: [] as string[] };
+
+// Tools the conformance suite does not call, used by Hamlet's own transport tests.
+const hamletTestTools: ToolDef[] = [
+  zodTool({
+    name: 'hamlet_echo',
+    title: 'Echo',
+    description: 'Returns its message as structured content',
+    input: z.strictObject({ message: z.string().min(1).describe('Text to echo'), times: z.number().int().min(1).max(3).default(1) }),
+    output: z.object({ echoed: z.array(z.string()) }),
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    handler: async ({ message, times }) => ({ echoed: Array.from({ length: times }, () => message) }),
+  }),
+  zodTool({
+    name: 'hamlet_bad_output',
+    description: 'Declares an outputSchema and breaks it (a server bug the engine must catch)',
+    input: empty,
+    output: z.object({ count: z.number() }),
+    handler: async () => ({ count: 'not a number' }) as unknown as { count: number },
+  }),
+  zodTool({
+    name: 'hamlet_wait',
+    description: 'Reports progress every 50 ms until `ms` pass or the request is cancelled',
+    input: z.object({ ms: z.number().int().min(0).max(10_000), label: z.string().default('wait') }),
+    async handler({ ms, label }, ctx) {
+      const steps = Math.max(1, Math.floor(ms / 50));
+      for (let i = 1; i <= steps; i++) {
+        if (ctx.signal.aborted) break;
+        await sleep(50);
+        await ctx.progress(i, steps);
+      }
+      if (ctx.signal.aborted) fixtureEvents.aborted.push(label);
+      return { content: [{ type: 'text', text: `waited ${ms} ms` }] };
+    },
+  }),
+];
+
 export function fixtureSurface(): Surface {
   return {
     serverInfo: { name: 'hamlet-conformance-fixture', title: 'Hamlet conformance fixture', version: '1.0.0' },
     instructions: 'A fixture for the MCP conformance suite.',
-    tools,
+    tools: [...tools, ...hamletTestTools],
     prompts: [
       {
         name: 'test_simple_prompt',
