@@ -1,0 +1,33 @@
+// Starts a real Hamlet (src/main.ts wiring) on a throwaway SQLite file and a free port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/config.ts';
+import { startHamlet, type Hamlet } from '../../src/main.ts';
+
+export type TestHamlet = Hamlet & { port: number; logs: string[]; hostUrl(host: string, path: string): string; stop(): Promise<void> };
+
+export async function startTestHamlet(env: Record<string, string> = {}): Promise<TestHamlet> {
+  const dir = mkdtempSync(join(tmpdir(), 'hamlet-app-'));
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'info', ...env });
+  const hamlet = await startHamlet(config, { logDestination: sink, handleSignals: false });
+  const port = Number(new URL(hamlet.url).port);
+  return {
+    ...hamlet,
+    port,
+    logs,
+    hostUrl: (host, path) => `http://${host}:${port}${path}`,
+    async stop() {
+      await hamlet.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
