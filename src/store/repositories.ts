@@ -26,6 +26,7 @@ import type {
   TopicPatch,
   TopicQuery,
 } from './types.ts';
+import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -116,12 +117,16 @@ export interface CommunityScope {
   readonly articles: ArticleRevisionRepository;
   readonly agents: AgentRepository;
   readonly imports: ImportRepository;
+  /** Memberships, agent scopes and keys, approval policies and queue, idempotency records. */
+  readonly access: CommunityAccessRepositories;
 }
 
 export interface Store {
   readonly dialect: Dialect;
   readonly communities: CommunityDirectory;
   readonly people: PeopleRepository;
+  /** Credentials, sessions, user keys, agent keys by hash, the audit log (./identity.ts). */
+  readonly identity: IdentityRepositories;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

@@ -2,6 +2,7 @@
 // (PostgreSQL, read back as Date) or ISO TEXT (SQLite): both are written as ISO strings and
 // normalized on read by ./time.ts.
 import type { Generated } from 'kysely';
+import type { IdentityDatabase } from './identity-schema.ts';
 
 type Timestamp = string | Date;
 
@@ -105,7 +106,7 @@ export interface ImportPeopleTable {
   person_id: string;
 }
 
-export interface Database {
+export interface Database extends IdentityDatabase {
   communities: CommunitiesTable;
   people: PeopleTable;
   agents: AgentsTable;

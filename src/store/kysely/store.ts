@@ -12,10 +12,13 @@ import { KyselyArticleRevisions } from './articles.ts';
 import { KyselyAgents } from './agents.ts';
 import { KyselyImports } from './imports.ts';
 import { isUuid } from '../ids.ts';
+import type { IdentityRepositories } from '../identity.ts';
+import { communityAccessRepositories, identityRepositories } from './identity.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
   readonly people: KyselyPeople;
+  readonly identity: IdentityRepositories;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -25,6 +28,7 @@ export class KyselyStore implements Store {
   ) {
     this.communities = new KyselyCommunities(db);
     this.people = new KyselyPeople(db);
+    this.identity = identityRepositories(db);
   }
 
   community(communityId: string): CommunityScope {
@@ -39,6 +43,7 @@ export class KyselyStore implements Store {
       articles: new KyselyArticleRevisions(this.db, id),
       agents: new KyselyAgents(this.db, id),
       imports: new KyselyImports(this.db, id),
+      access: communityAccessRepositories(this.db, id),
     };
   }
 

@@ -1,0 +1,162 @@
+// Identity and access records (people's credentials, sessions, memberships, agent scopes and keys,
+// user keys, approval policies and queue, idempotency records, audit log) and the repository
+// contracts over them. Secrets never reach the store: only hashes (see src/domain/identity/).
+import type { AuthorRef, Keyset, Page } from './types.ts';
+
+export const ROLES = ['owner', 'admin', 'moderator', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const SCOPES = ['topic:create', 'post:create', 'solution:mark', 'article:write', 'approval:decide'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const WRITE_KINDS = ['topic.create', 'post.create', 'solution.mark', 'article.write'] as const;
+export type WriteKind = (typeof WRITE_KINDS)[number];
+
+export type PolicyMode = 'auto' | 'approval';
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'applied' | 'failed';
+
+export type WebSessionRecord = { id: string; personId: string; createdAt: string; expiresAt: string; revokedAt: string | null };
+
+export type Membership = { communityId: string; personId: string; role: Role; createdAt: string };
+
+export type AgentGrant = { agentId: string; scopes: string[]; trusted: boolean };
+
+/** Common fields of agent keys and user keys; the key itself is never stored, only its hash. */
+export type KeyRecord = {
+  id: string;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+};
+export type AgentKeyRecord = KeyRecord & { communityId: string; agentId: string };
+export type UserKeyRecord = KeyRecord & { personId: string };
+
+export type ApprovalRecord = {
+  id: string;
+  communityId: string;
+  kind: WriteKind;
+  /** The full write as submitted (JSON). */
+  payload: unknown;
+  submitter: AuthorRef;
+  keyPrefix: string | null;
+  status: ApprovalStatus;
+  decidedBy: AuthorRef | null;
+  reason: string | null;
+  /** What the applied write returned (JSON), or null. */
+  result: unknown;
+  createdAt: string;
+  decidedAt: string | null;
+};
+
+export type NewApproval = { kind: WriteKind; payload: unknown; submitter: AuthorRef; keyPrefix: string | null; createdAt?: string };
+
+export type IdempotencyRecord = { requestHash: string; result: unknown; createdAt: string };
+
+export type AuditOutcome = 'ok' | 'error' | 'pending';
+export type AuditEntry = {
+  id: string;
+  communityId: string | null;
+  occurredAt: string;
+  actorKind: string;
+  actorId: string | null;
+  actorName: string | null;
+  keyPrefix: string | null;
+  action: string;
+  targets: Record<string, string>;
+  outcome: AuditOutcome;
+  errorCode: string | null;
+  ip: string | null;
+};
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'occurredAt'> & { occurredAt?: string };
+
+/** Not community-scoped: people's credentials, sessions and user keys; agent keys by hash. */
+export interface CredentialRepository {
+  setPasswordHash(personId: string, hash: string): Promise<void>;
+  getPasswordHash(personId: string): Promise<string | undefined>;
+
+  createSession(input: { personId: string; tokenHash: string; expiresAt: string }): Promise<WebSessionRecord>;
+  findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined>;
+  /** Marks the session revoked; false when no live session has this hash. */
+  revokeSession(tokenHash: string, at?: string): Promise<boolean>;
+  revokeSessionsOf(personId: string, at?: string): Promise<number>;
+
+  membershipsOf(personId: string): Promise<Membership[]>;
+
+  createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord>;
+  findUserKeyByHash(keyHash: string): Promise<UserKeyRecord | undefined>;
+  listUserKeys(personId: string): Promise<UserKeyRecord[]>;
+  /** Revokes the person's live keys whose id or prefix is `ref`; returns how many. */
+  revokeUserKey(personId: string, ref: string, at?: string): Promise<number>;
+  /** Sets last_used_at = at unless it was set at or after `notBefore` (keeps the hot path cheap). */
+  touchUserKey(id: string, at: string, notBefore: string): Promise<void>;
+
+  /** Any community's agent key by hash: lets authentication say "this key belongs elsewhere". */
+  findAgentKeyByHash(keyHash: string): Promise<AgentKeyRecord | undefined>;
+  touchAgentKey(id: string, at: string, notBefore: string): Promise<void>;
+}
+
+export interface AuditRepository {
+  record(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Newest first; community null lists entries outside any community. */
+  list(communityId: string | null, page: { after?: Keyset; limit: number }): Promise<Page<AuditEntry, Keyset>>;
+}
+
+export interface IdentityRepositories {
+  readonly credentials: CredentialRepository;
+  readonly audit: AuditRepository;
+}
+
+export interface MembershipRepository {
+  /** Adds or changes the person's role in this community. */
+  set(personId: string, role: Role): Promise<Membership>;
+  get(personId: string): Promise<Membership | undefined>;
+  list(): Promise<Membership[]>;
+  remove(personId: string): Promise<boolean>;
+}
+
+export interface AgentAccessRepository {
+  getGrant(agentId: string): Promise<AgentGrant | undefined>;
+  setGrant(agentId: string, grant: { scopes: string[]; trusted: boolean }): Promise<boolean>;
+  createKey(input: { agentId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<AgentKeyRecord>;
+  /** Keys of one agent, or of every agent of the community; newest first. */
+  listKeys(agentId?: string): Promise<AgentKeyRecord[]>;
+  /** Keys whose id or prefix is `ref`. */
+  findKeys(ref: string): Promise<AgentKeyRecord[]>;
+  revokeKey(id: string, at?: string): Promise<boolean>;
+}
+
+export interface ApprovalPolicyRepository {
+  get(kind: WriteKind): Promise<PolicyMode | undefined>;
+  set(kind: WriteKind, mode: PolicyMode): Promise<void>;
+  list(): Promise<{ kind: WriteKind; mode: PolicyMode }[]>;
+}
+
+export interface ApprovalRepository {
+  create(input: NewApproval): Promise<ApprovalRecord>;
+  getById(id: string): Promise<ApprovalRecord | undefined>;
+  /** Oldest first (a queue); optional status filter. */
+  list(query: { status?: ApprovalStatus; submitterId?: string; after?: Keyset; limit: number }): Promise<Page<ApprovalRecord, Keyset>>;
+  /**
+   * pending → `to` with the decider, atomically: true for exactly one of concurrent callers
+   * (conditional UPDATE … WHERE status = 'pending', affected rows checked).
+   */
+  decide(id: string, to: 'approved' | 'rejected' | 'failed', decidedBy: AuthorRef, reason: string | null, at?: string): Promise<boolean>;
+  /** approved → applied|failed with the result or the reason. */
+  complete(id: string, to: 'applied' | 'failed', result: unknown, reason: string | null): Promise<boolean>;
+}
+
+export interface IdempotencyRepository {
+  find(actor: string, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Throws UniqueViolation when the (actor, key) pair is already recorded. */
+  insert(input: { actor: string; key: string; requestHash: string; result: unknown }): Promise<void>;
+}
+
+export interface CommunityAccessRepositories {
+  readonly members: MembershipRepository;
+  readonly agents: AgentAccessRepository;
+  readonly policies: ApprovalPolicyRepository;
+  readonly approvals: ApprovalRepository;
+  readonly idempotency: IdempotencyRepository;
+}
