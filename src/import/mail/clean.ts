@@ -54,11 +54,18 @@ function cutAt(lines: string[], test: (line: string) => 'cut' | 'keep'): string[
   return index >= 0 ? lines.slice(0, index) : lines;
 }
 
-/** A rule line (____ / ---- / ====) followed within a few lines by list boilerplate starts the footer. */
+/**
+ * The list footer starts at a rule line (____ / ---- / ====) followed within a few lines by list
+ * boilerplate, at a rule carrying a sponsor banner ("---- Yahoo! Groups Sponsor ----"), or at an
+ * unsubscribe notice among the last lines.
+ */
 function cutFooter(lines: string[]): string[] {
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*[_=-]{10,}\s*$/.test(lines[i]!)) continue;
-    if (lines.slice(i + 1, i + 6).some((l) => FOOTER_HINT.test(l.trim()))) return lines.slice(0, i);
+    const line = lines[i]!.trim();
+    const rule = /^[_=-]{10,}$/.test(line);
+    if (rule && lines.slice(i + 1, i + 6).some((l) => FOOTER_HINT.test(l.trim()))) return lines.slice(0, i);
+    if (/^-{3,}.*\b(sponsor|advertisement)\b/i.test(line)) return lines.slice(0, i);
+    if (i >= lines.length - 15 && /^(to unsubscribe\b|unsubscribe:|your use of yahoo)/i.test(line)) return lines.slice(0, i);
   }
   return lines;
 }

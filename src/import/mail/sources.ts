@@ -10,7 +10,7 @@ export type ReadResult = { messages: RawMessage[]; skippedFiles: string[] };
 /** First line is a header ("Name: value") or an mbox "From " line. */
 function looksLikeMail(buf: Buffer): boolean {
   const head = buf.subarray(0, 512).toString('latin1').replace(/^\s+/, '');
-  return /^From \S/.test(head) || /^[!-9;-~]+:[ \t]/.test(head) || /^[!-9;-~]+:\r?\n[ \t]/.test(head);
+  return /^From \S/.test(head) || /^[A-Za-z][A-Za-z0-9-]*:([ \t]|\r?\n[ \t])/.test(head);
 }
 
 function isMbox(buf: Buffer): boolean {
