@@ -1,0 +1,90 @@
+// What the community and network MCP surfaces need from the domain, as narrow interfaces. src/main.ts
+// passes the real services; the surfaces never reach the store or HTTP themselves.
+import type { Actor } from '../../domain/actor.ts';
+import type { ContentService } from '../../domain/content.ts';
+import type { Community } from '../../store/types.ts';
+
+export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
+
+export type SearchFiltersInput = {
+  category?: string;
+  tags?: string[];
+  solved_only?: boolean;
+  source_types?: Array<'topic' | 'post' | 'article'>;
+  author?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+  cursor?: string;
+};
+
+export type SearchResultItem = {
+  source_type: 'topic' | 'post' | 'article';
+  source_id: string;
+  topic_id: string;
+  title: string;
+  snippet: string;
+  url: string;
+  score: number;
+  category: string;
+  author: string;
+  is_solution: boolean;
+  created_at: string;
+  community?: string;
+};
+
+export type SearchResponseData = { query: string; mode: SearchMode; total: number; results: SearchResultItem[]; next_cursor?: string };
+export type SuggestResponseData = {
+  question: string;
+  confidence: number;
+  answers: Array<SearchResultItem & { accepted: boolean }>;
+  message: string;
+};
+
+export interface SearchPort {
+  search(communities: Community[], query: string, filters: SearchFiltersInput, mode?: SearchMode): Promise<SearchResponseData>;
+  suggestAnswer(communities: Community[], question: string, limit?: number): Promise<SuggestResponseData>;
+}
+
+export type WriteKind = 'topic.create' | 'post.create' | 'solution.mark' | 'article.write';
+
+/** The outcome of a write: applied at once, or queued for a moderator. */
+export type WriteOutcome =
+  | { status: 'applied'; result: Record<string, unknown> }
+  | { status: 'pending_approval'; approval_id: string; message: string };
+
+export interface WritePort {
+  execute(actor: Actor, community: Community, kind: WriteKind, payload: Record<string, unknown>, options: { idempotencyKey?: string }): Promise<WriteOutcome>;
+}
+
+export interface ApprovalPort {
+  get(actor: Actor, community: Community, approvalId: string): Promise<Record<string, unknown>>;
+}
+
+export interface IdentityPort {
+  /** The agent behind a `hmlt_live_` key of this community; throws DomainError('unauthorized') otherwise. */
+  authenticateAgent(community: Community, credential: string | undefined): Promise<Actor>;
+  /** The person behind a `hmlt_u_` key; throws DomainError('unauthorized') otherwise. */
+  authenticateUser(credential: string | undefined): Promise<Actor>;
+}
+
+/** Rate limits and the audit trail of authenticated tool calls. */
+export interface CallPolicy {
+  /** Throws DomainError('rate_limited') when the caller must wait. */
+  admit(key: string): void | Promise<void>;
+  audit(entry: { community: Community | null; actor: Actor; tool: string; outcome: string; target?: string }): void | Promise<void>;
+}
+
+export type SurfaceDeps = {
+  content: ContentService;
+  search: SearchPort;
+  writes: WritePort;
+  approvals: ApprovalPort;
+  identity: IdentityPort;
+  policy: CallPolicy;
+  /** Public URL helpers. */
+  urls: { mcp(slug: string): string; web(slug: string): string };
+  listPublicCommunities(): Promise<Community[]>;
+  getCommunity(slug: string): Promise<Community | undefined>;
+  version: string;
+};
