@@ -4,9 +4,34 @@
 //  - anonymous: a visitor without credentials (reads public content only)
 //  - system: the CLI, the importer, the demo seed: trusted, may set original dates
 
+// Credential details (./identity/auth.ts fills them in) are optional so that internal callers and
+// tests can still build a bare actor: a missing `scopes` means "no scopes", `roles` means "unknown,
+// look the membership up".
+export type PersonActor = {
+  kind: 'person';
+  personId: string;
+  displayName: string;
+  /** How the person authenticated. */
+  via?: 'session' | 'user_key' | 'cli';
+  /** Prefix of the user key used (never the key). */
+  keyPrefix?: string;
+  /** Role per community id, as loaded at authentication. */
+  roles?: Readonly<Record<string, 'owner' | 'admin' | 'moderator' | 'member'>>;
+};
+export type AgentActor = {
+  kind: 'agent';
+  agentId: string;
+  communityId: string;
+  name: string;
+  scopes?: readonly string[];
+  trusted?: boolean;
+  /** Prefix of the agent key used (never the key). */
+  keyPrefix?: string;
+};
+
 export type Actor =
-  | { kind: 'person'; personId: string; displayName: string }
-  | { kind: 'agent'; agentId: string; communityId: string; name: string }
+  | PersonActor
+  | AgentActor
   | { kind: 'anonymous' }
   | { kind: 'system'; name: string };
 

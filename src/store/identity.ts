@@ -85,7 +85,7 @@ export interface CredentialRepository {
   membershipsOf(personId: string): Promise<Membership[]>;
 
   createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord>;
-  findUserKeyByHash(keyHash: string): Promise<UserKeyRecord | undefined>;
+  findUserKeyByHash(keyHash: string): Promise<(UserKeyRecord & { keyHash: string }) | undefined>;
   listUserKeys(personId: string): Promise<UserKeyRecord[]>;
   /** Revokes the person's live keys whose id or prefix is `ref`; returns how many. */
   revokeUserKey(personId: string, ref: string, at?: string): Promise<number>;
@@ -93,7 +93,7 @@ export interface CredentialRepository {
   touchUserKey(id: string, at: string, notBefore: string): Promise<void>;
 
   /** Any community's agent key by hash: lets authentication say "this key belongs elsewhere". */
-  findAgentKeyByHash(keyHash: string): Promise<AgentKeyRecord | undefined>;
+  findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined>;
   touchAgentKey(id: string, at: string, notBefore: string): Promise<void>;
 }
 

@@ -176,9 +176,9 @@ export class KyselyCredentials implements CredentialRepository {
     return userKeyFromRow(row);
   }
 
-  async findUserKeyByHash(keyHash: string): Promise<UserKeyRecord | undefined> {
+  async findUserKeyByHash(keyHash: string): Promise<(UserKeyRecord & { keyHash: string }) | undefined> {
     const row = await this.db.selectFrom('user_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-    return row && userKeyFromRow(row);
+    return row && { ...userKeyFromRow(row), keyHash: row.key_hash };
   }
 
   async listUserKeys(personId: string): Promise<UserKeyRecord[]> {
@@ -214,9 +214,9 @@ export class KyselyCredentials implements CredentialRepository {
       .execute();
   }
 
-  async findAgentKeyByHash(keyHash: string): Promise<AgentKeyRecord | undefined> {
+  async findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
     const row = await this.db.selectFrom('agent_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-    return row && agentKeyFromRow(row);
+    return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
   }
 
   async touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {

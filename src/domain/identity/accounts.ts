@@ -1,0 +1,196 @@
+// People: accounts (e-mail + scrypt password), web sessions (only the token's hash is stored; the
+// CSRF token is derived from the session token), memberships with roles, and user keys.
+import { z } from 'zod';
+import type { Logger } from '../../log.ts';
+import type { Store } from '../../store/repositories.ts';
+import type { Community, Person } from '../../store/types.ts';
+import { ROLES, type Membership, type Role, type UserKeyRecord } from '../../store/identity.ts';
+import type { Actor, PersonActor } from '../actor.ts';
+import { DomainError } from '../errors.ts';
+import { parse, translateStoreError } from '../validate.ts';
+import { AuthService, systemClock, type Clock } from './auth.ts';
+import { requireCommunityAdmin } from './permissions.ts';
+import {
+  csrfTokenFor, dummyPasswordHash, hashPassword, mintKey, newSessionToken, sha256Hex, verifyCsrfToken, verifyPassword,
+} from './secrets.ts';
+
+const emailSchema = z.string().trim().toLowerCase().pipe(z.email('must be an e-mail address'));
+const passwordSchema = z.string().min(10, 'must be at least 10 characters').max(1024, 'must be at most 1024 characters');
+const createUserSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  name: z.string().trim().min(1).max(100).optional(),
+});
+const expiresSchema = z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional();
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type WebSession = { token: string; csrfToken: string; expiresAt: string; person: Person };
+export type KeyView = { id: string; prefix: string; createdAt: string; expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null };
+
+export function keyView(k: UserKeyRecord | KeyView): KeyView {
+  return { id: k.id, prefix: k.prefix, createdAt: k.createdAt, expiresAt: k.expiresAt, revokedAt: k.revokedAt, lastUsedAt: k.lastUsedAt };
+}
+
+export function expiryFrom(now: Date, days: number | undefined): string | null {
+  return days === undefined ? null : new Date(now.getTime() + days * 86_400_000).toISOString();
+}
+
+export class AccountService {
+  private readonly auth: AuthService;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock = systemClock,
+    private readonly logger?: Logger,
+  ) {
+    this.auth = new AuthService(store, clock, logger);
+  }
+
+  /** Sign-up (anonymous) or the operator's CLI (system). */
+  async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {
+    if (actor.kind !== 'system' && actor.kind !== 'anonymous') {
+      throw new DomainError('forbidden', 'You are already signed in; sign out to create another account.');
+    }
+    const data = parse(createUserSchema, input);
+    const passwordHash = await hashPassword(data.password);
+    try {
+      const person = await this.store.transaction(async (tx) => {
+        const p = await tx.people.create({ displayName: data.name ?? data.email.split('@')[0]!, email: data.email });
+        await tx.identity.credentials.setPasswordHash(p.id, passwordHash);
+        return p;
+      });
+      this.logger?.info({ event: 'user.created', personId: person.id }, 'user created');
+      return person;
+    } catch (err) {
+      translateStoreError(err, `An account with the e-mail "${data.email}" already exists. Sign in instead, or use another address.`, '');
+    }
+  }
+
+  async setPassword(actor: Actor, input: { email: string; password: string }): Promise<void> {
+    const data = parse(z.object({ email: emailSchema, password: passwordSchema }), input);
+    const person = await this.requirePerson(data.email);
+    if (actor.kind !== 'system' && !(actor.kind === 'person' && actor.personId === person.id)) {
+      throw new DomainError('forbidden', 'You can only change your own password.');
+    }
+    await this.store.identity.credentials.setPasswordHash(person.id, await hashPassword(data.password));
+    await this.store.identity.credentials.revokeSessionsOf(person.id);
+  }
+
+  /** Checks e-mail and password and opens a web session. Same answer for unknown e-mail and wrong password. */
+  async signIn(input: { email: string; password: string }): Promise<WebSession> {
+    const wrong = new DomainError('unauthorized', 'Wrong e-mail or password. Check both and try again, or ask an administrator to reset your password.');
+    const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
+    const password = typeof input.password === 'string' ? input.password : '';
+    const person = email ? await this.store.people.getByEmail(email) : undefined;
+    const stored = person ? await this.store.identity.credentials.getPasswordHash(person.id) : undefined;
+    const ok = await verifyPassword(password, stored ?? (await dummyPasswordHash()));
+    if (!person || !stored || !ok) {
+      this.logger?.info({ event: 'signin.failed', known: Boolean(person) }, 'sign-in refused');
+      throw wrong;
+    }
+    const session = await this.createWebSession(person.id);
+    this.logger?.info({ event: 'signin.ok', personId: person.id }, 'signed in');
+    return session;
+  }
+
+  async createWebSession(personId: string): Promise<WebSession> {
+    const person = await this.store.people.getById(personId);
+    if (!person) throw new DomainError('not_found', 'No such account.');
+    const token = newSessionToken();
+    const expiresAt = new Date(this.clock().getTime() + SESSION_TTL_MS).toISOString();
+    await this.store.identity.credentials.createSession({ personId, tokenHash: sha256Hex(token), expiresAt });
+    return { token, csrfToken: csrfTokenFor(token), expiresAt, person };
+  }
+
+  /** The signed-in person of a session cookie, or undefined (unknown, revoked or expired). */
+  async resolveWebSession(token: string | null | undefined): Promise<PersonActor | undefined> {
+    if (!token) return undefined;
+    const session = await this.store.identity.credentials.findSessionByHash(sha256Hex(token));
+    if (!session || session.revokedAt || Date.parse(session.expiresAt) <= this.clock().getTime()) return undefined;
+    const person = await this.store.people.getById(session.personId);
+    if (!person) return undefined;
+    return { kind: 'person', personId: person.id, displayName: person.displayName, via: 'session', roles: await this.auth.rolesOf(person.id) };
+  }
+
+  async revokeWebSession(token: string | null | undefined): Promise<boolean> {
+    if (!token) return false;
+    return this.store.identity.credentials.revokeSession(sha256Hex(token), this.clock().toISOString());
+  }
+
+  csrfToken(sessionToken: string): string {
+    return csrfTokenFor(sessionToken);
+  }
+
+  /** For state-changing web requests: the form's CSRF token must match the session cookie's. */
+  verifyCsrf(sessionToken: string | null | undefined, presented: string | null | undefined): boolean {
+    return Boolean(sessionToken) && verifyCsrfToken(sessionToken!, presented);
+  }
+
+  // — memberships —
+
+  async addMember(actor: Actor, community: Community, input: { email: string; role: string }): Promise<Membership> {
+    await requireCommunityAdmin(this.store, actor, community, 'manage members');
+    const data = parse(z.object({ email: emailSchema, role: z.enum(ROLES) }), input);
+    if (data.role === 'owner' && actor.kind !== 'system') {
+      const mine = actor.kind === 'person' ? await this.store.community(community.id).access.members.get(actor.personId) : undefined;
+      if (mine?.role !== 'owner') throw new DomainError('forbidden', `Only an owner of "${community.slug}" can make someone an owner.`);
+    }
+    const person = await this.requirePerson(data.email);
+    return this.store.community(community.id).access.members.set(person.id, data.role as Role);
+  }
+
+  async listMembers(actor: Actor, community: Community): Promise<(Membership & { displayName: string; email: string | null })[]> {
+    await requireCommunityAdmin(this.store, actor, community, 'list members');
+    const members = await this.store.community(community.id).access.members.list();
+    return Promise.all(members.map(async (m) => {
+      const p = await this.store.people.getById(m.personId);
+      return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
+    }));
+  }
+
+  // — user keys —
+
+  /** A person mints a key for themselves; the operator (system) may mint one for any e-mail. */
+  async mintUserKey(actor: Actor, input: { email?: string; expiresInDays?: number }): Promise<{ key: string; record: KeyView }> {
+    const expiresInDays = parse(expiresSchema, input.expiresInDays);
+    const person = await this.keyOwner(actor, input.email);
+    const minted = mintKey('user');
+    const record = await this.store.identity.credentials.createUserKey({
+      personId: person.id, prefix: minted.prefix, keyHash: minted.hash, expiresAt: expiryFrom(this.clock(), expiresInDays),
+    });
+    this.logger?.info({ event: 'user_key.minted', personId: person.id, keyPrefix: record.prefix }, 'user key minted');
+    return { key: minted.key, record: keyView(record) };
+  }
+
+  async listUserKeys(actor: Actor, input: { email?: string } = {}): Promise<KeyView[]> {
+    const person = await this.keyOwner(actor, input.email);
+    return (await this.store.identity.credentials.listUserKeys(person.id)).map(keyView);
+  }
+
+  async revokeUserKey(actor: Actor, input: { email?: string; key: string }): Promise<number> {
+    const person = await this.keyOwner(actor, input.email);
+    const n = await this.store.identity.credentials.revokeUserKey(person.id, input.key.trim(), this.clock().toISOString());
+    if (n === 0) throw new DomainError('not_found', `No live user key "${input.key}" of ${person.email ?? person.displayName}. List keys to see their prefixes.`);
+    this.logger?.info({ event: 'user_key.revoked', personId: person.id, keyPrefix: input.key.slice(0, 14) }, 'user key revoked');
+    return n;
+  }
+
+  private async keyOwner(actor: Actor, email: string | undefined): Promise<Person> {
+    if (actor.kind === 'system') {
+      if (!email) throw new DomainError('invalid_argument', 'Say whose key: pass the e-mail of the account.');
+      return this.requirePerson(parse(emailSchema, email));
+    }
+    if (actor.kind !== 'person') throw new DomainError('unauthorized', 'Sign in to manage your user keys.');
+    const person = await this.store.people.getById(actor.personId);
+    if (!person) throw new DomainError('not_found', 'Your account no longer exists.');
+    if (email && person.email !== email.trim().toLowerCase()) throw new DomainError('forbidden', 'You can only manage your own user keys.');
+    return person;
+  }
+
+  private async requirePerson(email: string): Promise<Person> {
+    const person = await this.store.people.getByEmail(email);
+    if (!person) throw new DomainError('not_found', `No account with the e-mail "${email}". Create it first with \`hamlet user create\`.`);
+    return person;
+  }
+}

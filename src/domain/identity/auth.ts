@@ -1,0 +1,133 @@
+// Authentication: raw credentials in, an Actor out (or DomainError 'unauthorized' saying exactly
+// why and what to do). The transports call these; nothing here knows about HTTP or MCP.
+import type { Logger } from '../../log.ts';
+import type { Store } from '../../store/repositories.ts';
+import type { Community } from '../../store/types.ts';
+import type { AgentActor, PersonActor } from '../actor.ts';
+import { DomainError } from '../errors.ts';
+import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
+
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** last_used_at is written at most this often per key (keeps the hot path read-only). */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function missingAgentKey(communitySlug: string): DomainError {
+  return new DomainError(
+    'unauthorized',
+    `This tool needs an agent key of community "${communitySlug}": send Authorization: Bearer hmlt_live_…. An admin of the community mints one with \`hamlet agent create\`.`,
+  );
+}
+
+export function missingUserKey(): DomainError {
+  return new DomainError(
+    'unauthorized',
+    'Writing on the network needs a user key: send Authorization: Bearer hmlt_u_…. Mint one for yourself with `hamlet user key mint --email <you>` (or in your account settings).',
+  );
+}
+
+function day(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export class AuthService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock = systemClock,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The agent behind a hmlt_live_ key presented on `community`'s host. */
+  async authenticateAgentKey(communityOrId: Community | string, rawKey: string | null | undefined): Promise<AgentActor> {
+    const community = typeof communityOrId === 'string' ? await this.store.communities.getById(communityOrId) : communityOrId;
+    if (!community) throw new DomainError('not_found', 'This request did not resolve to a community.');
+    const raw = (rawKey ?? '').trim();
+    if (!raw) throw missingAgentKey(community.slug);
+    const refuse = (reason: string, message: string): never => {
+      this.logger?.info({ event: 'auth.refused', community: community.slug, reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) }, 'agent key refused');
+      throw new DomainError('unauthorized', message);
+    };
+    if (keyKind(raw) === 'user') {
+      refuse('user_key', `This is a user key (hmlt_u_…), which only the network server takes. Community "${community.slug}" needs an agent key (hmlt_live_…); an admin of the community mints one with \`hamlet agent create\`.`);
+    }
+    if (keyKind(raw) !== 'agent' || !wellFormedKey(raw)) {
+      refuse('malformed', `This is not a Hamlet agent key: agent keys look like hmlt_live_ followed by at least 32 letters and digits. Send the key of community "${community.slug}" exactly as it was shown when minted.`);
+    }
+    const hash = sha256Hex(raw);
+    const record = await this.store.identity.credentials.findAgentKeyByHash(hash);
+    if (!record || !safeEqual(record.keyHash, hash)) {
+      refuse('unknown', `This agent key is not known to Hamlet. Check that it was copied whole, or ask an admin of "${community.slug}" to mint a new one with \`hamlet key mint\`.`);
+    }
+    const key = record!;
+    if (key.communityId !== community.id) {
+      const owner = await this.store.communities.getById(key.communityId);
+      refuse('other_community', `This agent key belongs to another community${owner ? ` ("${owner.slug}")` : ''}, not "${community.slug}". Use a key minted for "${community.slug}" (an admin runs \`hamlet key mint --community ${community.slug}\`), or call that community's own server.`);
+    }
+    const now = this.clock();
+    if (key.revokedAt) {
+      refuse('revoked', `This agent key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Ask an admin of "${community.slug}" for a new key (\`hamlet key mint\`).`);
+    }
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
+      refuse('expired', `This agent key (${key.prefix}…) expired on ${day(key.expiresAt)}. Ask an admin of "${community.slug}" to mint a new one (\`hamlet key mint\`).`);
+    }
+    const scope = this.store.community(community.id);
+    const [agent, grant] = await Promise.all([scope.agents.getById(key.agentId), scope.access.agents.getGrant(key.agentId)]);
+    if (!agent || !grant) refuse('unknown', `The agent of this key no longer exists in "${community.slug}". Ask an admin for a key of an existing agent.`);
+    await this.touch(key, now, (id, at, notBefore) => this.store.identity.credentials.touchAgentKey(id, at, notBefore));
+    return {
+      kind: 'agent',
+      agentId: agent!.id,
+      communityId: community.id,
+      name: agent!.name,
+      scopes: grant!.scopes,
+      trusted: grant!.trusted,
+      keyPrefix: key.prefix,
+    };
+  }
+
+  /** The person behind a hmlt_u_ key (network server writes). */
+  async authenticateUserKey(rawKey: string | null | undefined): Promise<PersonActor> {
+    const raw = (rawKey ?? '').trim();
+    if (!raw) throw missingUserKey();
+    const refuse = (reason: string, message: string): never => {
+      this.logger?.info({ event: 'auth.refused', reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) }, 'user key refused');
+      throw new DomainError('unauthorized', message);
+    };
+    if (keyKind(raw) === 'agent') {
+      refuse('agent_key', 'This is an agent key (hmlt_live_…), which only its own community\'s server takes. The network server needs a user key (hmlt_u_…): mint one with `hamlet user key mint --email <you>`.');
+    }
+    if (keyKind(raw) !== 'user' || !wellFormedKey(raw)) {
+      refuse('malformed', 'This is not a Hamlet user key: user keys look like hmlt_u_ followed by at least 32 letters and digits. Send it exactly as it was shown when minted.');
+    }
+    const hash = sha256Hex(raw);
+    const record = await this.store.identity.credentials.findUserKeyByHash(hash);
+    if (!record || !safeEqual(record.keyHash, hash)) {
+      refuse('unknown', 'This user key is not known to Hamlet. Check that it was copied whole, or mint a new one with `hamlet user key mint`.');
+    }
+    const key = record!;
+    const now = this.clock();
+    if (key.revokedAt) refuse('revoked', `This user key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Mint a new one with \`hamlet user key mint\`.`);
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
+      refuse('expired', `This user key (${key.prefix}…) expired on ${day(key.expiresAt)}. Mint a new one with \`hamlet user key mint\`.`);
+    }
+    const person = await this.store.people.getById(key.personId);
+    if (!person) refuse('unknown', 'The account of this user key no longer exists.');
+    await this.touch(key, now, (id, at, notBefore) => this.store.identity.credentials.touchUserKey(id, at, notBefore));
+    return { kind: 'person', personId: person!.id, displayName: person!.displayName, via: 'user_key', keyPrefix: key.prefix, roles: await this.rolesOf(person!.id) };
+  }
+
+  async rolesOf(personId: string): Promise<PersonActor['roles']> {
+    const memberships = await this.store.identity.credentials.membershipsOf(personId);
+    return Object.fromEntries(memberships.map((m) => [m.communityId, m.role]));
+  }
+
+  private async touch(
+    key: { id: string; lastUsedAt: string | null },
+    now: Date,
+    write: (id: string, at: string, notBefore: string) => Promise<void>,
+  ): Promise<void> {
+    if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < TOUCH_INTERVAL_MS) return;
+    await write(key.id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString());
+  }
+}
