@@ -1,6 +1,10 @@
 // The CLI's command table. A command is a name (one or more words), a one-line summary and a run
 // function that receives the remaining argv. Add new commands here, implemented in their own file.
 import { serveCommand } from './serve.ts';
+import { migrateCommand } from './migrate.ts';
+import { communityCreateCommand } from './community-create.ts';
+import { importMailCommand } from './import-mail.ts';
+import { seedDemoCommand } from './seed-demo.ts';
 
 export type Command = {
   name: string;
@@ -8,4 +12,4 @@ export type Command = {
   run: (args: string[]) => Promise<void>;
 };
 
-export const commands: Command[] = [serveCommand];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, importMailCommand, seedDemoCommand];

@@ -1,0 +1,39 @@
+import type { Command } from './commands.ts';
+import { UsageError } from './errors.ts';
+import { parseCommandArgs, withStore } from './with-store.ts';
+import { CommunityService } from '../domain/communities.ts';
+import { systemActor } from '../domain/actor.ts';
+import { communityOrigin } from '../domain/urls.ts';
+
+const USAGE = 'hamlet community create <slug> --name <name> [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
+
+export const communityCreateCommand: Command = {
+  name: 'community create',
+  summary: 'create a community: <slug> --name … [--private] [--description …]',
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      {
+        name: { type: 'string' },
+        private: { type: 'boolean', default: false },
+        description: { type: 'string' },
+        guidelines: { type: 'string' },
+        domain: { type: 'string' },
+      },
+      USAGE,
+    );
+    if (positionals.length !== 1) throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
+    if (!values.name) throw new UsageError(`--name is required.\nUsage: ${USAGE}`);
+    await withStore(async (store, config) => {
+      const community = await new CommunityService(store).create(systemActor('cli'), {
+        slug: positionals[0]!,
+        name: values.name!,
+        description: values.description,
+        guidelines: values.guidelines,
+        visibility: values.private ? 'private' : 'public',
+        customDomain: values.domain ?? null,
+      });
+      console.log(`Created ${community.visibility} community "${community.slug}" (${community.id}) at ${communityOrigin(config, community.slug)}`);
+    });
+  },
+};

@@ -1,0 +1,17 @@
+import type { Command } from './commands.ts';
+import { parseCommandArgs, withStore } from './with-store.ts';
+
+export const migrateCommand: Command = {
+  name: 'migrate',
+  summary: 'apply pending database migrations (DATABASE_URL)',
+  async run(args) {
+    parseCommandArgs(args, {}, 'hamlet migrate');
+    await withStore(
+      async (store) => {
+        const applied = await store.migrate();
+        console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'The database is up to date.');
+      },
+      { migrate: false },
+    );
+  },
+};

@@ -1,0 +1,66 @@
+// The CLI as an operator runs it: `node bin/hamlet.js …` with DATABASE_URL pointing at a temp file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { question, answer } from './fixtures.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hamlet-cli-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`, HAMLET_BASE_DOMAIN: 'localhost', PORT: '8787' };
+
+function hamlet(...args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/hamlet.js', ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('community create, then the same slug again, a bad slug and a missing --name fail clearly', () => {
+  const ok = hamlet('community', 'create', 'acme-labs', '--name', 'Acme Labs', '--private', '--description', 'R&D');
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /Created private community "acme-labs" .* at http:\/\/acme-labs\.localhost:8787/);
+
+  const again = hamlet('community', 'create', 'acme-labs', '--name', 'Other');
+  assert.equal(again.code, 1);
+  assert.match(again.err, /already exists/);
+
+  const bad = hamlet('community', 'create', 'Not_A_Slug', '--name', 'x');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /slug: must be 2-63 characters/);
+
+  const noName = hamlet('community', 'create', 'fine-slug');
+  assert.equal(noName.code, 2);
+  assert.match(noName.err, /--name is required/);
+});
+
+test('import mail reports what it did, refuses unknown communities and unreadable paths', () => {
+  writeFileSync(join(dir, 'q.eml'), question);
+  writeFileSync(join(dir, 'a.eml'), answer);
+  assert.equal(hamlet('community', 'create', 'lists', '--name', 'Lists').code, 0);
+  const first = hamlet('import', 'mail', join(dir, 'q.eml'), join(dir, 'a.eml'), '--community', 'lists');
+  assert.equal(first.code, 0, first.err);
+  assert.match(first.out, /Imported 2 posts in 1 new topics from 2 messages/);
+  assert.match(first.err, /importing: 2\/2 \(100%\)/, 'plain progress lines when stderr is not a terminal');
+  const second = hamlet('import', 'mail', join(dir, 'q.eml'), join(dir, 'a.eml'), '--community', 'lists');
+  assert.match(second.out, /Imported 0 posts in 0 new topics .*2 already imported/);
+
+  const ghost = hamlet('import', 'mail', join(dir, 'q.eml'), '--community', 'ghost');
+  assert.equal(ghost.code, 1);
+  assert.match(ghost.err, /No community "ghost"\. Create it first/);
+  const missing = hamlet('import', 'mail', join(dir, 'nope.mbox'), '--community', 'lists');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /Cannot read ".*nope\.mbox"/);
+  assert.equal(hamlet('import', 'mail', '--community', 'lists').code, 2);
+});
+
+test('migrate is idempotent and seed demo creates the demo only once', () => {
+  const migrate = hamlet('migrate');
+  assert.equal(migrate.code, 0, migrate.err);
+  assert.match(migrate.out, /up to date/);
+  const seed = hamlet('seed', 'demo');
+  assert.equal(seed.code, 0, seed.err);
+  assert.match(seed.out, /Created the demo: acme \(public\), skunkworks \(private\)/);
+  const again = hamlet('seed', 'demo');
+  assert.match(again.out, /already exists\. Nothing to do/);
+});
