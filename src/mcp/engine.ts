@@ -18,7 +18,7 @@ import {
 } from './jsonrpc.ts';
 import type { SessionRecord, SessionStore } from './session-store.ts';
 import type { PromptDef, ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
-import { isToolFailure } from './tool-failure.ts';
+import { runTool } from './run-tool.ts';
 import { compileTemplate } from './uri-template.ts';
 import { negotiateVersion, PREFERRED_PROTOCOL_VERSION } from './versions.ts';
 
@@ -193,39 +193,7 @@ export class McpEngine {
     }
     const tool = surface.tools.find((t) => t.name === name);
     if (!tool) throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
-    let input: Record<string, unknown> = (args as Record<string, unknown> | undefined) ?? {};
-    if (tool.parseArguments) {
-      const checked = tool.parseArguments(input);
-      if (!checked.ok) return errorResult({ error: checked.error });
-      input = checked.value;
-    }
-    let result: ToolResult;
-    try {
-      result = await tool.handler(input, ctx);
-    } catch (err) {
-      if (err instanceof RpcError) throw err;
-      if (isToolFailure(err)) return errorResult({ error: err.message, code: err.code });
-      this.logger.error({ err, tool: name }, 'tool handler failed');
-      return errorResult({ error: `The tool "${name}" failed unexpectedly. Try again; if it keeps failing, report it.`, code: 'internal' });
-    }
-    return this.finishToolResult(tool, result);
-  }
-
-  private finishToolResult(tool: ToolDef, result: ToolResult): ToolResult {
-    const out: ToolResult = { ...result, content: result.content ?? [], isError: result.isError ?? false };
-    if (out.structuredContent && out.content!.length === 0) {
-      out.content = [{ type: 'text', text: JSON.stringify(out.structuredContent, null, 2) }];
-    }
-    if (!out.isError && tool.outputSchema && tool.checkOutput) {
-      const problem = out.structuredContent
-        ? tool.checkOutput(out.structuredContent)
-        : 'the tool declares an outputSchema but returned no structuredContent';
-      if (problem) {
-        this.logger.error({ tool: tool.name, problem }, 'tool output does not match its outputSchema');
-        return errorResult({ error: `The tool "${tool.name}" produced output that does not match its outputSchema.`, code: 'internal' });
-      }
-    }
-    return out;
+    return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, this.logger);
   }
 
   private async getPrompt(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
@@ -413,9 +381,6 @@ function listedTool(t: ToolDef) {
   };
 }
 
-function errorResult(structured: { error: string; code?: string }): ToolResult {
-  return { content: [{ type: 'text', text: structured.error }], structuredContent: structured, isError: true };
-}
 
 type FoundResource =
   | { kind: 'static'; def: Surface['resources'][number] }

@@ -7,6 +7,7 @@ import type { Community } from '../../store/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { Surface, ToolDef } from '../surface.ts';
 import { zodTool } from '../zod-tool.ts';
+import { communityPrompts, communityResources, communityTemplates, readerOf } from './community-extras.ts';
 import { communityInstructions } from './instructions.ts';
 import type { SurfaceDeps, WriteKind, WriteOutcome } from './ports.ts';
 import { presentPost, presentTopic, presentWriteResult } from './present.ts';
@@ -196,9 +197,13 @@ export function communitySurface(deps: SurfaceDeps, community: Community): Surfa
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },
     instructions: communityInstructions(community.slug, community.name),
     tools: communityTools(deps, community),
-    prompts: [],
-    resources: [],
-    templates: [],
+    prompts: communityPrompts(deps, community),
+    resources: communityResources(deps, community),
+    templates: communityTemplates(deps, community),
+    // prompts/get, resources/read, subscribe and completion return community content: key required.
+    guard: async (_method, ctx) => {
+      await readerOf(deps, community, ctx);
+    },
   };
 }
 

@@ -1,0 +1,48 @@
+// Running one tool: validate arguments, call the handler, turn failures into results, check the
+// output against the declared outputSchema. Shared by tools/call and the two-tool mode's execute.
+import type { RequestContext } from './context.ts';
+import type { EngineLogger } from './engine.ts';
+import { RpcError } from './jsonrpc.ts';
+import type { ToolDef, ToolResult } from './surface.ts';
+import { isToolFailure } from './tool-failure.ts';
+
+export function errorResult(structured: { error: string; code?: string }): ToolResult {
+  return { content: [{ type: 'text', text: structured.error }], structuredContent: structured, isError: true };
+}
+
+export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult> {
+  let input = args;
+  if (tool.parseArguments) {
+    const checked = tool.parseArguments(input);
+    // Argument-schema failures never reach the domain: they carry `error` only, no `code`.
+    if (!checked.ok) return errorResult({ error: checked.error });
+    input = checked.value;
+  }
+  let result: ToolResult;
+  try {
+    result = await tool.handler(input, ctx);
+  } catch (err) {
+    if (err instanceof RpcError) throw err;
+    if (isToolFailure(err)) return errorResult({ error: err.message, code: err.code });
+    logger.error({ err, tool: tool.name }, 'tool handler failed');
+    return errorResult({ error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`, code: 'internal' });
+  }
+  return finish(tool, result, logger);
+}
+
+function finish(tool: ToolDef, result: ToolResult, logger: EngineLogger): ToolResult {
+  const out: ToolResult = { ...result, content: result.content ?? [], isError: result.isError ?? false };
+  if (out.structuredContent && out.content!.length === 0) {
+    out.content = [{ type: 'text', text: JSON.stringify(out.structuredContent, null, 2) }];
+  }
+  if (!out.isError && tool.outputSchema && tool.checkOutput) {
+    const problem = out.structuredContent
+      ? tool.checkOutput(out.structuredContent)
+      : 'the tool declares an outputSchema but returned no structuredContent';
+    if (problem) {
+      logger.error({ tool: tool.name, problem }, 'tool output does not match its outputSchema');
+      return errorResult({ error: `The tool "${tool.name}" produced output that does not match its outputSchema.`, code: 'internal' });
+    }
+  }
+  return out;
+}
