@@ -20,6 +20,8 @@ const schema = z.object({
   HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+  HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
 });
 
 export type Config = {
@@ -31,6 +33,7 @@ export type Config = {
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -53,6 +56,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
       maxBatch: e.HAMLET_MCP_MAX_BATCH,
       sessionIdleSeconds: e.HAMLET_SESSION_IDLE_SECONDS,
+    },
+    rateLimits: {
+      perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
+      perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
     },
   };
 }

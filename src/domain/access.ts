@@ -13,7 +13,8 @@ export function canRead(actor: Actor, community: Community): boolean {
   if (community.visibility === 'public') return true;
   if (actor.kind === 'system') return true;
   if (actor.kind === 'agent') return actor.communityId === community.id;
-  return false; // people: membership of private communities comes with the identity issue
+  // People read a private community when they are members (roles loaded at authentication).
+  return actor.kind === 'person' && actor.roles?.[community.id] !== undefined;
 }
 
 export function requireRead(actor: Actor, community: Community): void {
@@ -34,7 +35,8 @@ export function requireWrite(actor: Actor, community: Community): void {
 /** Operations reserved to administrators (categories, community settings): the CLI only, for now. */
 export function requireAdmin(actor: Actor, community: Community, what: string): void {
   requireWrite(actor, community);
-  if (actor.kind !== 'system') {
+  const role = actor.kind === 'person' ? actor.roles?.[community.id] : undefined;
+  if (actor.kind !== 'system' && role !== 'admin' && role !== 'owner') {
     throw new DomainError('forbidden', `Only an administrator of "${community.slug}" can ${what}. Ask an admin to do it.`);
   }
 }
@@ -44,6 +46,8 @@ export function requireCanMarkSolution(actor: Actor, community: Community, topic
   requireWrite(actor, community);
   if (actor.kind === 'system' || actor.kind === 'agent') return;
   if (actor.kind === 'person' && topic.author.kind === 'person' && topic.author.id === actor.personId) return;
+  const role = actor.kind === 'person' ? actor.roles?.[community.id] : undefined;
+  if (role === 'moderator' || role === 'admin' || role === 'owner') return;
   throw new DomainError('forbidden', 'Only the author of the topic (or a moderator) can accept an answer. Reply instead to suggest one.');
 }
 

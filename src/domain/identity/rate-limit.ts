@@ -1,0 +1,86 @@
+// Rate limits per key and per IP: token buckets (capacity = the per-minute limit, refilled
+// continuously). In memory behind the RateLimiter interface; a shared (database or Redis) limiter can
+// replace it for many instances without touching callers.
+import { DomainError } from '../errors.ts';
+import { systemClock, type Clock } from './auth.ts';
+
+/** DomainError('rate_limited') that also carries the wait, for HTTP 429 + Retry-After. */
+export class RateLimitedError extends DomainError {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super('rate_limited', message);
+    this.name = 'RateLimitedError';
+  }
+}
+
+export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
+
+export interface RateLimiter {
+  /** Takes one token from `bucket` (capacity and refill: `perMinute`). */
+  take(bucket: string, perMinute: number): TakeResult;
+}
+
+type Bucket = { tokens: number; at: number };
+
+export class TokenBucketLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly clock: Clock = systemClock, private readonly maxBuckets = 100_000) {}
+
+  take(bucket: string, perMinute: number): TakeResult {
+    const now = this.clock().getTime();
+    const ratePerMs = perMinute / 60_000;
+    let b = this.buckets.get(bucket);
+    if (b) {
+      b.tokens = Math.min(perMinute, b.tokens + (now - b.at) * ratePerMs);
+      b.at = now;
+      this.buckets.delete(bucket); // re-insert: the Map's order is least recently used first
+    } else {
+      b = { tokens: perMinute, at: now };
+      if (this.buckets.size >= this.maxBuckets) this.evict(now, ratePerMs, perMinute);
+    }
+    this.buckets.set(bucket, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return { ok: true, remaining: Math.floor(b.tokens) };
+    }
+    return { ok: false, retryAfterMs: Math.ceil((1 - b.tokens) / ratePerMs) };
+  }
+
+  private evict(now: number, ratePerMs: number, capacity: number): void {
+    // Drop full buckets (they carry no state), else the least recently used ones.
+    for (const [k, v] of this.buckets) {
+      if (v.tokens + (now - v.at) * ratePerMs >= capacity) this.buckets.delete(k);
+    }
+    const excess = this.buckets.size - Math.floor(this.maxBuckets * 0.9);
+    let i = 0;
+    for (const k of this.buckets.keys()) {
+      if (i++ >= excess) break;
+      this.buckets.delete(k);
+    }
+  }
+}
+
+export type RateLimitSettings = { perKeyPerMinute: number; perIpPerMinute: number };
+
+export class RateLimits {
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly limiter: RateLimiter = new TokenBucketLimiter(),
+  ) {}
+
+  /** Per credential: pass the key's prefix (or any stable id of it), never the key. */
+  checkKey(keyId: string): void {
+    this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
+  }
+
+  checkIp(ip: string): void {
+    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address');
+  }
+
+  private check(bucket: string, perMinute: number, who: string): void {
+    const result = this.limiter.take(bucket, perMinute);
+    if (result.ok) return;
+    const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+    throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);
+  }
+}
