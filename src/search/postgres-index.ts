@@ -1,0 +1,180 @@
+// PostgreSQL full text: tsvector + GIN. The match is a tsquery built from bound parameters only
+// (plainto_tsquery / phraseto_tsquery per word or phrase, combined with || && !!), so no user
+// text is ever parsed as tsquery syntax. Ranking is BM25-like: the sum over query words of
+// idf(word) × ts_rank(weights, vector, word) — ts_rank alone has no inverse document frequency,
+// which lets common words drown the rare ones of a natural-language question.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import type { ParsedQuery } from './query.ts';
+import { isCorrection } from './query.ts';
+import {
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST,
+  type IndexHit, type IndexQuery, type IndexReport, type SearchIndex,
+} from './index.ts';
+
+/** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
+export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
+/** Document frequencies are counted up to this many documents (keeps the count cheap on big data). */
+const DF_CAP = 20_000;
+
+function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown> {
+  const parts = [sql`plainto_tsquery('english', ${t.word})`, ...t.alternatives.map((a) => sql`plainto_tsquery('simple', ${a})`)];
+  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` || `)})`;
+}
+
+/** The tsquery components: one per rankable unit (word group or phrase), plus the match query. */
+function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; match: RawBuilder<unknown> } {
+  const groups = q.terms.map(group);
+  const phrases = q.phrases.map((p) => sql`phraseto_tsquery('english', ${p.join(' ')})`);
+  let match: RawBuilder<unknown>;
+  if (phrases.length === 0) match = sql.join(groups, sql` || `);
+  else match = sql.join(phrases, sql` && `);
+  if (q.excluded.length) {
+    match = sql`(${match}) && !!(${sql.join(q.excluded.map((w) => sql`plainto_tsquery('english', ${w})`), sql` || `)})`;
+  }
+  return { units: [...groups, ...phrases], match };
+}
+
+type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
+
+export class PostgresSearchIndex implements SearchIndex {
+  readonly engine = 'postgres' as const;
+  private trigram: boolean | undefined;
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** idf per rankable unit, from capped document frequencies and the table's size. */
+  private async idf(units: RawBuilder<unknown>[]): Promise<number[]> {
+    const counts = units.map(
+      (u, i) => sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
+    );
+    const r = await sql<Record<string, string | number>>`
+      select ${sql.join(counts)},
+        (select case when c.reltuples < 200000 then (select count(*) from search_documents) else c.reltuples::bigint end
+           from pg_class c where c.oid = 'search_documents'::regclass) as n`.execute(this.db);
+    const row = r.rows[0]!;
+    const n = Math.max(1, Number(row.n));
+    return units.map((_, i) => {
+      const df = Number(row[`d${i}`] ?? 0);
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+  }
+
+  async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    const f = q.filters;
+    const { units, match } = components(q.query);
+    const idf = await this.idf(units);
+    const rank = sql.join(
+      units.map((u, i) => sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`),
+      sql` + `,
+    );
+    const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`p.community_id in (${sql.join(q.communityIds)})`];
+    if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
+    if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
+    if (f.author) where.push(sql`lower(p.author_name) = lower(${f.author})`);
+    if (f.since) where.push(sql`p.created_at >= ${f.since}::timestamptz`);
+    if (f.until) where.push(sql`p.created_at < ${f.until}::timestamptz`);
+    for (const tag of f.tags ?? []) {
+      where.push(sql`exists (select 1 from topic_tags g where g.community_id = t.community_id and g.topic_id = t.id and g.tag = ${tag})`);
+    }
+    if (f.sourceTypes && f.sourceTypes.length < 3) {
+      const kinds = f.sourceTypes.map((s) =>
+        s === 'post' ? sql`p.position > 1`
+        : s === 'topic' ? sql`(p.position = 1 and c.kind = 'discussion')`
+        : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
+      where.push(sql`(${sql.join(kinds, sql` or `)})`);
+    }
+    const after = q.after
+      ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
+      : sql``;
+    const result = await sql<Row>`
+      with hits as (
+        select p.id as post_id, p.topic_id, p.community_id,
+          (${rank})
+            * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)}::float8 when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
+            * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from p.created_at)::float8 - 946684800.0) / 946728000.0)))::float8 as raw
+        from search_documents d
+        join posts p on p.id = d.post_id
+        join topics t on t.id = p.topic_id
+        join categories c on c.id = t.category_id
+        where ${sql.join(where, sql` and `)}
+      ),
+      best as (select distinct on (topic_id) post_id, topic_id, community_id, raw from hits order by topic_id, raw desc, post_id),
+      ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best),
+      page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
+      select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+      order by page.raw desc, page.post_id`.execute(this.db);
+    let total = 0;
+    const hits = result.rows.map((r) => {
+      total = Number(r.total);
+      const { total: _t, ...rest } = r;
+      const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : new Date(r.createdAt).toISOString();
+      return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
+    });
+    if (hits.length === 0 && q.after) total = (await this.search({ ...q, after: undefined, limit: 1 })).total;
+    return { hits, total };
+  }
+
+  async bare(q: ParsedQuery, limit: number): Promise<string[]> {
+    const { match } = components(q);
+    const r = await sql<{ post_id: string }>`
+      select post_id from search_documents where vector @@ (${match})
+      order by ts_rank(${PG_WEIGHTS}::float4[], vector, ${match}, 1) desc limit ${limit}`.execute(this.db);
+    return r.rows.map((x) => x.post_id);
+  }
+
+  async unmatched(words: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const w of words) {
+      // A stop word yields an empty tsquery, matching nothing: not a typo, so never "unmatched".
+      const r = await sql<{ empty: boolean; hit: boolean }>`
+        select numnode(plainto_tsquery('english', ${w})) = 0 as empty,
+               exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w})) as hit`.execute(this.db);
+      const row = r.rows[0]!;
+      if (!row.empty && !row.hit) out.push(w);
+    }
+    return out;
+  }
+
+  async corrections(word: string, max = 3): Promise<string[]> {
+    if (word.length < 4) return [];
+    if (this.trigram === undefined) {
+      const r = await sql<{ ok: boolean }>`select exists (select 1 from pg_indexes where indexname = 'search_terms_trgm') as ok`.execute(this.db);
+      this.trigram = r.rows[0]!.ok;
+    }
+    let terms: string[];
+    if (this.trigram) {
+      // Nearest terms by trigram distance (GiST k-NN), then the exact edit-distance test.
+      const r = await sql<{ term: string }>`select term from search_terms order by term <-> ${word} limit 40`.execute(this.db);
+      terms = r.rows.map((x) => x.term);
+    } else {
+      const r = await sql<{ term: string }>`
+        select term from search_terms where left(term, 1) in (${word[0]!}, ${word[1]!})
+          and length(term) between ${Math.max(3, word.length - 4)} and ${word.length + 1}`.execute(this.db);
+      terms = r.rows.map((x) => x.term);
+    }
+    const found = terms.filter((t) => isCorrection(word, t));
+    if (found.length <= 1) return found.slice(0, max);
+    // Most frequent first (capped counts through the GIN index).
+    const counts = await Promise.all(found.map(async (t) => {
+      const r = await sql<{ n: string }>`select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t}) limit 1000) s`.execute(this.db);
+      return [t, Number(r.rows[0]!.n)] as const;
+    }));
+    return counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, max).map(([t]) => t);
+  }
+
+  async verify(): Promise<IndexReport> {
+    const one = async (query: RawBuilder<{ n: string }>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
+    const posts = await one(sql`select count(*) as n from posts`);
+    const indexed = await one(sql`select count(*) as n from search_documents`);
+    const missing = await one(sql`select count(*) as n from posts p where not exists (select 1 from search_documents d where d.post_id = p.id)`);
+    const orphans = await one(sql`select count(*) as n from search_documents d where not exists (select 1 from posts p where p.id = d.post_id)`);
+    const stale = await one(sql`
+      select count(*) as n from search_documents d join posts p on p.id = d.post_id join topics t on t.id = p.topic_id
+      where d.vector <> hamlet_search_vector(t.title, p.body, p.position = 1) or d.community_id <> p.community_id`);
+    return { posts, indexed, missing, stale, orphans };
+  }
+}

@@ -1,0 +1,309 @@
+// SearchService: what MCP (search_community, suggest_answer, search_network) and REST call.
+// The caller has already authorized the communities it passes: one for a community search, the
+// public ones for the network. Validation errors are DomainError('invalid_argument') naming the
+// field and the fix.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/repositories.ts';
+import type { Community } from '../store/types.ts';
+import { DomainError } from '../domain/errors.ts';
+import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
+import { topicUrl } from '../domain/urls.ts';
+import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
+import { kyselyOf } from './index.ts';
+import { SqliteSearchIndex } from './sqlite-index.ts';
+import { PostgresSearchIndex } from './postgres-index.ts';
+import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
+import { coverage, makeSnippet, plainText } from './snippet.ts';
+import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
+import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+
+export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
+
+export type SearchOptions = {
+  /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
+  embedder?: Embedder;
+  /** score = raw / (raw + k): the raw relevance that maps to 0.5. Defaults per engine. */
+  scoreHalfPoint?: number;
+  /** Candidate topics re-ranked by the semantic and hybrid modes. */
+  semanticPool?: number;
+  /** Expand query words that match nothing with index terms one edit away (default true). */
+  typoTolerance?: boolean;
+};
+
+/** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
+const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
+
+const isoDate = (field: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+      message: `${field} must be an ISO 8601 date such as "2024-05-01" or "2024-05-01T12:00:00Z"`,
+    })
+    .transform((v) => new Date(v).toISOString());
+
+const filtersSchema = z.object({
+  category: z.string().trim().toLowerCase().min(1, 'category must be a category slug; call list_categories for the slugs').max(80).optional(),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(10, 'tags takes at most 10 tags').optional(),
+  solved_only: z.boolean().optional(),
+  source_types: z.array(z.enum(['topic', 'post', 'article'])).min(1, 'source_types must list at least one of "topic", "post", "article"').optional(),
+  author: z.string().trim().min(1).max(200).optional(),
+  since: isoDate('since').optional(),
+  until: isoDate('until').optional(),
+  limit: z.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 50').max(50, 'limit must be between 1 and 50 (default 10)').optional(),
+  cursor: z.string().max(1000).nullish(),
+});
+
+function parseFilters(filters: SearchFilters): z.infer<typeof filtersSchema> {
+  const r = filtersSchema.safeParse(filters ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const field = issue.path.join('.') || 'filters';
+    const message = issue.message.startsWith(field) ? issue.message : `filters.${field}: ${issue.message}`;
+    throw new DomainError('invalid_argument', message);
+  }
+  if (r.data.since && r.data.until && r.data.since >= r.data.until) {
+    throw new DomainError('invalid_argument', 'filters.since must be earlier than filters.until.');
+  }
+  return r.data;
+}
+
+export class SearchService {
+  private readonly halfPoint: number;
+
+  constructor(
+    private readonly store: Store,
+    readonly index: SearchIndex,
+    private readonly urls: UrlConfig,
+    private readonly options: SearchOptions = {},
+  ) {
+    this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
+  }
+
+  /** The index implementation for the store's engine. */
+  static indexFor(store: Store): SearchIndex {
+    const db = kyselyOf(store);
+    return store.dialect === 'postgres' ? new PostgresSearchIndex(db) : new SqliteSearchIndex(db);
+  }
+
+  static create(store: Store, urls: UrlConfig, options: SearchOptions = {}): SearchService {
+    return new SearchService(store, SearchService.indexFor(store), urls, options);
+  }
+
+  get modes(): SearchMode[] {
+    return this.options.embedder ? ['lexical', 'semantic', 'hybrid'] : ['lexical'];
+  }
+
+  async search(communities: Community[], query: string, filters: SearchFilters = {}, mode: SearchMode = 'lexical'): Promise<SearchResponse> {
+    if (typeof query !== 'string') throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
+    if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
+      throw new DomainError('invalid_argument', 'mode must be "lexical", "semantic" or "hybrid".');
+    }
+    if (mode !== 'lexical' && !this.options.embedder) {
+      throw new DomainError(
+        'invalid_argument',
+        `mode "${mode}" needs a local embedding model and none is configured on this server. Use mode "lexical".`,
+      );
+    }
+    const f = parseFilters(filters);
+    const parsed = await this.expandTypos(parseQuery(query));
+    const limit = f.limit ?? 10;
+    const indexFilters: IndexFilters = {
+      categorySlug: f.category,
+      tags: f.tags,
+      solvedOnly: f.solved_only,
+      sourceTypes: f.source_types,
+      author: f.author,
+      since: f.since,
+      until: f.until,
+    };
+    const ids = [...new Set(communities.map((c) => c.id))];
+    const listing = this.listing(mode, query, f, ids);
+    const after = decodeCursor(listing, f.cursor);
+    if (after && mode === 'lexical' && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
+
+    if (mode === 'lexical') {
+      const { hits, total } = await this.index.search({
+        communityIds: ids,
+        query: parsed,
+        filters: indexFilters,
+        limit: limit + 1,
+        after: after ? { raw: Number(after.key), id: after.id } : undefined,
+      });
+      const page = hits.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        query,
+        mode,
+        total,
+        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
+        ...(hits.length > limit && last ? { next_cursor: encodeCursor(listing, { key: last.raw, id: last.postId }) } : {}),
+      };
+    }
+
+    // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.
+    const offset = after ? Number(after.key) : 0;
+    if (!Number.isInteger(offset) || offset < 0) throw this.badCursor();
+    const { hits: pool, ordered } = await this.semanticOrder(ids, parsed, indexFilters, query, mode);
+    const page = ordered.slice(offset, offset + limit);
+    const byId = new Map(pool.map((h) => [h.postId, h]));
+    return {
+      query,
+      mode,
+      total: ordered.length,
+      results: page.map(({ id, score }) => this.result(byId.get(id)!, communities, parsed, score)),
+      ...(offset + limit < ordered.length ? { next_cursor: encodeCursor(listing, { key: offset + limit, id: 'o' }) } : {}),
+    };
+  }
+
+  async suggestAnswer(
+    communities: Community[],
+    question: string,
+    limit = 3,
+    options: { askWith?: string } = {},
+  ): Promise<SuggestResponse> {
+    if (typeof question !== 'string' || !question.trim()) {
+      throw new DomainError('invalid_argument', 'question must not be empty: pass the question as you would ask it.');
+    }
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10) {
+      throw new DomainError('invalid_argument', 'limit must be a whole number between 1 and 10 (default 3).');
+    }
+    const askWith = options.askWith ?? 'create_topic';
+    const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
+    const found = await this.search(communities, question, { limit: 20 }, mode);
+    const parsed = await this.expandTypos(parseQuery(question));
+    const qWords = queryWords(parsed);
+    const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
+    const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
+    const single = communities.length === 1 ? communities[0] : undefined;
+
+    type Answer = SearchResult & { accepted: boolean };
+    const accepted: { answer: Answer; fit: number }[] = [];
+    const others: { answer: Answer; fit: number }[] = [];
+    for (const r of found.results) {
+      const community = single ?? slugToCommunity.get(r.community ?? '');
+      if (!community) continue;
+      const topic = await this.store.community(community.id).topics.getById(r.topic_id);
+      if (!topic) continue;
+      const questionText = `${topic.title} ${r.source_type === 'post' ? '' : r.snippet}`;
+      if (topic.solutionPostId) {
+        const post = r.is_solution ? undefined : await this.store.community(community.id).posts.getById(topic.solutionPostId);
+        const text = post ? plainText(post.body) : '';
+        const answer: Answer = post
+          ? {
+              ...r,
+              source_type: 'post',
+              source_id: post.id,
+              snippet: makeSnippet(text, qWords),
+              url: topicUrl(this.urls, community.slug, topic.slug, post.id),
+              author: authorName(post.author),
+              is_solution: true,
+              created_at: post.createdAt,
+              accepted: true,
+            }
+          : { ...r, accepted: true };
+        accepted.push({ answer, fit: coverage(`${questionText} ${r.snippet} ${text}`, qWords, weight) });
+      } else {
+        others.push({ answer: { ...r, accepted: false }, fit: coverage(`${questionText} ${r.snippet}`, qWords, weight) });
+      }
+    }
+    const chosen = (accepted.length ? accepted : others).slice(0, limit);
+    const top = chosen[0];
+    const confidence = top ? round4(Math.min(1, (0.55 * top.fit + 0.45 * top.answer.score) * (top.answer.accepted ? 1 : 0.6))) : 0;
+    const where = single ? `"${single.slug}"` : 'the searched communities';
+    let message: string;
+    if (!top) {
+      message = `Nothing in ${where} matches this question. Ask it with ${askWith} so people and agents there can answer it.`;
+    } else if (!top.answer.accepted) {
+      message = `No accepted answer matches this question in ${where}; these are the closest posts, none marked as a solution. If they do not answer it, ask with ${askWith}.`;
+    } else if (confidence < 0.35) {
+      message = `These accepted answers match the question only loosely. If none of them fits, ask with ${askWith}.`;
+    } else {
+      message = `Found ${chosen.length} accepted answer${chosen.length === 1 ? '' : 's'} that match this question; the first is the closest.`;
+    }
+    return { question, confidence, answers: chosen.map((c) => c.answer), message };
+  }
+
+  // — internals —
+
+  private badCursor(): DomainError {
+    return new DomainError('invalid_argument', 'filters.cursor is not valid for this search. Pass the next_cursor of the previous page unchanged, or omit it to start again.');
+  }
+
+  /** Binds a cursor to the search it came from (query, filters, mode, communities), not to limit. */
+  private listing(mode: SearchMode, query: string, f: z.infer<typeof filtersSchema>, ids: string[]): string {
+    const { cursor: _c, limit: _l, ...rest } = f;
+    const hash = createHash('sha256').update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()])).digest('base64url').slice(0, 16);
+    return `search:${hash}`;
+  }
+
+  /** Query words with no hit anywhere in the index get their index neighbours one edit away. */
+  private async expandTypos(q: ParsedQuery): Promise<ParsedQuery> {
+    if (this.options.typoTolerance === false || q.terms.length === 0) return q;
+    const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
+    if (candidates.length === 0) return q;
+    const missing = new Set(await this.index.unmatched(candidates));
+    if (missing.size === 0) return q;
+    const terms = await Promise.all(
+      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word) } : t)),
+    );
+    return { ...q, terms };
+  }
+
+  private normalize(raw: number): number {
+    return round4(raw <= 0 ? 0 : raw / (raw + this.halfPoint));
+  }
+
+  private result(h: IndexHit, communities: Community[], q: ParsedQuery, score: number): SearchResult {
+    const community = communities.find((c) => c.id === h.communityId)!;
+    const first = h.position === 1;
+    const sourceType = first ? (h.categoryKind === 'knowledge_base' ? 'article' : 'topic') : 'post';
+    const result: SearchResult = {
+      source_type: sourceType,
+      source_id: first ? h.topicId : h.postId,
+      topic_id: h.topicId,
+      title: h.title,
+      snippet: makeSnippet(plainText(h.body), queryWords(q)),
+      url: topicUrl(this.urls, community.slug, h.topicSlug, first ? undefined : h.postId),
+      score,
+      category: h.categorySlug,
+      author: authorName({ kind: h.authorKind, name: h.authorName }),
+      is_solution: h.solutionPostId === h.postId,
+      created_at: new Date(h.createdAt).toISOString(),
+    };
+    if (communities.length > 1) result.community = community.slug;
+    return result;
+  }
+
+  private async semanticOrder(
+    ids: string[],
+    parsed: ParsedQuery,
+    filters: IndexFilters,
+    query: string,
+    mode: SearchMode,
+  ): Promise<{ hits: IndexHit[]; ordered: { id: string; score: number }[] }> {
+    const embedder = this.options.embedder!;
+    // Widen the pool: every word of the question (stop words aside) may bring candidates.
+    const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
+    const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, limit: this.options.semanticPool ?? 200 });
+    if (hits.length === 0) return { hits, ordered: [] };
+    const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
+    const [qv, ...dv] = await embedder.embed([query, ...texts]);
+    const sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) })).sort((a, b) => b.sim - a.sim);
+    if (mode === 'semantic') return { hits, ordered: sims.map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+    const k = 60;
+    const fused = reciprocalRankFusion([hits.map((h) => h.postId), sims.map((s) => s.id)], k);
+    const best = 2 / (k + 1);
+    return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
+  }
+}
+
+function authorName(author: { kind: string; name: string }): string {
+  return author.kind === 'agent' ? `${author.name} (agent)` : author.name;
+}
+
+function round4(x: number): number {
+  return Math.round(Math.min(1, Math.max(0, x)) * 10_000) / 10_000;
+}

@@ -1,0 +1,147 @@
+// SQLite FTS5: bm25() over (title, context, body), boosts and filters in the same statement.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import type { ParsedQuery } from './query.ts';
+import { isCorrection } from './query.ts';
+import {
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST,
+  type IndexHit, type IndexQuery, type IndexReport, type SearchIndex,
+} from './index.ts';
+
+/** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
+export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
+
+const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+
+/** FTS5 MATCH text. Every word is a double-quoted string (words are letters/digits only anyway). */
+export function matchExpression(q: ParsedQuery): string {
+  const groups = q.terms.map((t) => {
+    const alts = [t.word, ...t.alternatives].map(quote);
+    return alts.length === 1 ? alts[0]! : `(${alts.join(' OR ')})`;
+  });
+  const phrases = q.phrases.map((p) => quote(p.join(' ')));
+  let positive: string;
+  if (phrases.length === 0) positive = groups.join(' OR ');
+  else if (groups.length === 0) positive = phrases.join(' AND ');
+  // Phrases are required; the other words only add to the rank (OR-ed with the phrases).
+  else positive = `(${phrases.join(' AND ')}) AND (${[...groups, ...phrases].join(' OR ')})`;
+  if (q.excluded.length) positive = `(${positive}) NOT (${q.excluded.map(quote).join(' OR ')})`;
+  return positive;
+}
+
+type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
+
+export class SqliteSearchIndex implements SearchIndex {
+  readonly engine = 'sqlite' as const;
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    const f = q.filters;
+    const where: RawBuilder<unknown>[] = [
+      sql`search_fts match ${matchExpression(q.query)}`,
+      sql`p.community_id in (${sql.join(q.communityIds)})`,
+    ];
+    if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
+    if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
+    if (f.author) where.push(sql`lower(p.author_name) = lower(${f.author})`);
+    if (f.since) where.push(sql`p.created_at >= ${f.since}`);
+    if (f.until) where.push(sql`p.created_at < ${f.until}`);
+    for (const tag of f.tags ?? []) {
+      where.push(sql`exists (select 1 from topic_tags g where g.community_id = t.community_id and g.topic_id = t.id and g.tag = ${tag})`);
+    }
+    if (f.sourceTypes && f.sourceTypes.length < 3) {
+      const kinds = f.sourceTypes.map((s) =>
+        s === 'post' ? sql`p.position > 1`
+        : s === 'topic' ? sql`(p.position = 1 and c.kind = 'discussion')`
+        : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
+      where.push(sql`(${sql.join(kinds, sql` or `)})`);
+    }
+    const [w1, w2, w3] = SQLITE_WEIGHTS;
+    const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
+    const result = await sql<Row>`
+      with hits as (
+        select p.id as post_id, p.topic_id, p.community_id,
+          (-bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}))
+            * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
+            * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
+        from search_fts
+        join search_rows r on r.rowid = search_fts.rowid
+        join posts p on p.id = r.post_id
+        join topics t on t.id = p.topic_id
+        join categories c on c.id = t.category_id
+        where ${sql.join(where, sql` and `)}
+      ),
+      best as (
+        select post_id, topic_id, community_id, raw, row_number() over (partition by topic_id order by raw desc, post_id) as rn from hits
+      ),
+      ranked as (
+        select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1
+      ),
+      page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
+      select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+      order by page.raw desc, page.post_id`.execute(this.db);
+    let total = 0;
+    const hits = result.rows.map((r) => {
+      total = Number(r.total);
+      const { total: _t, ...rest } = r;
+      return { ...rest, position: Number(r.position), raw: Number(r.raw) };
+    });
+    if (hits.length === 0 && q.after) total = await this.countTopics(q);
+    return { hits, total };
+  }
+
+  /** Total for a page past the end (the windowed count is not available without rows). */
+  private async countTopics(q: IndexQuery): Promise<number> {
+    const { total } = await this.search({ ...q, after: undefined, limit: 1 });
+    return total;
+  }
+
+  async bare(q: ParsedQuery, limit: number): Promise<string[]> {
+    const result = await sql<{ rowid: number }>`
+      select rowid from search_fts where search_fts match ${matchExpression(q)} order by rank limit ${limit}`.execute(this.db);
+    return result.rows.map((r) => String(r.rowid));
+  }
+
+  async unmatched(words: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const w of words) {
+      const r = await sql<{ x: number }>`select 1 as x from search_fts where search_fts match ${quote(w)} limit 1`.execute(this.db);
+      if (r.rows.length === 0) out.push(w);
+    }
+    return out;
+  }
+
+  async corrections(word: string, max = 3): Promise<string[]> {
+    if (word.length < 4) return [];
+    // Vocabulary terms starting with the word's first letter, or its second (a typo in the first
+    // letter, or the first two swapped), of a plausible length. fts5vocab answers range scans.
+    const found = new Map<string, number>();
+    for (const lead of new Set([word[0]!, word[1]!])) {
+      const next = String.fromCodePoint(lead.codePointAt(0)! + 1);
+      const r = await sql<{ term: string; doc: number }>`
+        select term, doc from search_vocab where term >= ${lead} and term < ${next}
+          and length(term) between ${Math.max(3, word.length - 4)} and ${word.length + 1}`.execute(this.db);
+      for (const row of r.rows) if (isCorrection(word, row.term)) found.set(row.term, Number(row.doc));
+    }
+    return [...found].sort((a, b) => b[1] - a[1]).slice(0, max).map(([t]) => t);
+  }
+
+  async verify(): Promise<IndexReport> {
+    const one = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
+    const posts = await one(sql`select count(*) as n from posts`);
+    const indexed = await one(sql`select count(*) as n from search_fts`);
+    const missing = await one(sql`select count(*) as n from posts p where not exists (select 1 from search_rows r where r.post_id = p.id)`);
+    const orphans = await one(sql`select count(*) as n from search_rows r where not exists (select 1 from posts p where p.id = r.post_id)`)
+      + Math.abs(indexed - (await one(sql`select count(*) as n from search_rows`)));
+    const stale = await one(sql`
+      select count(*) as n from search_rows r join search_fts f on f.rowid = r.rowid join posts p on p.id = r.post_id join topics t on t.id = p.topic_id
+      where f.body is not p.body
+         or f.title is not (case when p.position = 1 then t.title else '' end)
+         or f.context is not (case when p.position = 1 then '' else t.title end)`);
+    return { posts, indexed, missing, stale, orphans };
+  }
+}
