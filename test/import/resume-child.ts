@@ -15,7 +15,7 @@ const report = await importMail(store, config, {
   onProgress: (p) => {
     if (p.phase !== 'importing' || p.done === 0) return;
     process.stdout.write(`progress ${p.done} ${p.total}\n`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40); // widen the window for the kill
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // widen the window for the kill
   },
 });
 await store.close();
