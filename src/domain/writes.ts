@@ -142,9 +142,10 @@ export class WriteService {
     const who = idempotencyActor(actor);
     const requestHash = sha256Hex(canonicalJson({ kind, payload }));
 
-    const replay = async (): Promise<WriteResult | undefined> => {
+    // Inside the transaction it must read through `tx` (SQLite has one connection, held by the transaction).
+    const replay = async (store: Store = this.store): Promise<WriteResult | undefined> => {
       if (!key) return undefined;
-      const record = await this.store.community(community.id).access.idempotency.find(who, key);
+      const record = await store.community(community.id).access.idempotency.find(who, key);
       if (!record) return undefined;
       if (record.requestHash !== requestHash) {
         throw new DomainError(
@@ -162,7 +163,7 @@ export class WriteService {
     let events: ContentEvent[] = [];
     try {
       const result = await this.store.transaction(async (tx) => {
-        const again = await replay(); // under the transaction: a concurrent retry may have just finished
+        const again = await replay(tx); // under the transaction: a concurrent retry may have just finished
         if (again) return again;
         let out: WriteResult;
         if (mode === 'auto') {

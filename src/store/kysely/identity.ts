@@ -11,11 +11,33 @@ import type {
   AgentKeysTable, ApprovalsTable, AuditLogTable, IdentityQueryDatabase, MembershipsTable, UserKeysTable, WebSessionsTable,
 } from '../identity-schema.ts';
 import type { AuthorRef, AuthorKind, Keyset, Page } from '../types.ts';
+import { randomBytes } from 'node:crypto';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 import { uniquely } from '../errors.ts';
 
 type Db = Kysely<IdentityQueryDatabase>;
+
+let lastMs = 0;
+let sequence = 0;
+/**
+ * A UUIDv7 (time-ordered) with a per-process counter in rand_a: audit entries written in the same
+ * millisecond still sort in the order they were written (the id is the keyset tie-breaker).
+ */
+function timeOrderedId(ms: number): string {
+  if (ms <= lastMs) {
+    sequence = (sequence + 1) & 0xfff;
+    if (sequence === 0) lastMs += 1;
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    sequence = 0;
+  }
+  const hex = ms.toString(16).padStart(12, '0') + '7' + sequence.toString(16).padStart(3, '0') + randomBytes(8).toString('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.slice(0, 16) + variant + hex.slice(17, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
 const narrow = (db: Kysely<Database>): Db => db as unknown as Db;
 
 function sessionFromRow(row: Selectable<WebSessionsTable>): WebSessionRecord {
@@ -236,10 +258,11 @@ export class KyselyAudit implements AuditRepository {
   }
 
   async record(entry: NewAuditEntry): Promise<AuditEntry> {
+    const occurredAt = entry.occurredAt ? toIso(entry.occurredAt) : nowIso();
     const row = {
-      id: newId(),
+      id: timeOrderedId(Date.parse(occurredAt)),
       community_id: entry.communityId && isUuid(entry.communityId) ? entry.communityId : null,
-      occurred_at: entry.occurredAt ? toIso(entry.occurredAt) : nowIso(),
+      occurred_at: occurredAt,
       actor_kind: entry.actorKind,
       actor_id: entry.actorId,
       actor_name: entry.actorName,

@@ -1,0 +1,12 @@
+// The identity suite on an embedded SQLite file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/open.ts';
+import { defineIdentitySuite } from './suite.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'hamlet-identity-'));
+defineIdentitySuite('sqlite', {
+  open: () => openStore(`sqlite:${join(dir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+});
