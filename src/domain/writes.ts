@@ -165,6 +165,9 @@ export class WriteService {
       const result = await this.store.transaction(async (tx) => {
         const again = await replay(tx); // under the transaction: a concurrent retry may have just finished
         if (again) return again;
+        // Claim the key first: a concurrent retry's insert waits on this row (PostgreSQL) and fails
+        // once we commit, so only one of them ever applies the write.
+        if (key) await tx.community(community.id).access.idempotency.insert({ actor: who, key, requestHash, result: null });
         let out: WriteResult;
         if (mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
@@ -187,14 +190,14 @@ export class WriteService {
             message: `Your ${NOUN[kind]} is queued for approval by a moderator of "${community.slug}"; nothing is published until it is approved. Follow it with get_approval and approval_id "${approval.id}": its status moves from pending to applied (published) or rejected (with a reason).`,
           };
         }
-        if (key) await tx.community(community.id).access.idempotency.insert({ actor: who, key, requestHash, result: out });
+        if (key) await tx.community(community.id).access.idempotency.setResult(who, key, out);
         return out;
       });
       for (const e of events) this.content.events.emit(e);
       return result;
     } catch (err) {
       // Two retries raced on PostgreSQL: the other one committed first; ours was rolled back.
-      if (err instanceof UniqueViolation && key) {
+      if (key && (err instanceof UniqueViolation || (err instanceof DomainError && err.code === 'conflict'))) {
         const winner = await replay();
         if (winner) return winner;
       }

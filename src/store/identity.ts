@@ -151,6 +151,8 @@ export interface IdempotencyRepository {
   find(actor: string, key: string): Promise<IdempotencyRecord | undefined>;
   /** Throws UniqueViolation when the (actor, key) pair is already recorded. */
   insert(input: { actor: string; key: string; requestHash: string; result: unknown }): Promise<void>;
+  /** Replaces the stored result (a record inserted first as a claim, completed in the same transaction). */
+  setResult(actor: string, key: string, result: unknown): Promise<void>;
 }
 
 export interface CommunityAccessRepositories {

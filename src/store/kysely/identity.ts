@@ -571,6 +571,16 @@ class KyselyIdempotency implements IdempotencyRepository {
         .execute(),
     );
   }
+
+  async setResult(actor: string, key: string, result: unknown): Promise<void> {
+    await this.db
+      .updateTable('idempotency_records')
+      .set({ result: JSON.stringify(result ?? null) })
+      .where('community_id', '=', this.communityId)
+      .where('actor', '=', actor)
+      .where('idempotency_key', '=', key)
+      .execute();
+  }
 }
 
 export function communityAccessRepositories(db: Kysely<Database>, communityId: string): CommunityAccessRepositories {
