@@ -1,0 +1,56 @@
+// Token-bucket rate limits with an injected clock: the limit triggers, says when to retry, recovers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RateLimitedError, RateLimits, TokenBucketLimiter } from '../../src/domain/identity/rate-limit.ts';
+import { loadConfig } from '../../src/config/config.ts';
+
+test('per-key limit: 120 a minute, then rate_limited with the wait, then tokens refill', () => {
+  let now = 1_000_000;
+  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 300 }, new TokenBucketLimiter(() => new Date(now)));
+  for (let i = 0; i < 120; i++) limits.checkKey('hmlt_live_AbCd');
+  let refused: unknown;
+  try {
+    limits.checkKey('hmlt_live_AbCd');
+  } catch (err) {
+    refused = err;
+  }
+  assert.ok(refused instanceof RateLimitedError);
+  assert.equal(refused.code, 'rate_limited');
+  assert.equal(refused.retryAfterSeconds, 1);
+  assert.equal(refused.message, 'Rate limit reached: 120 requests per minute for this key. Retry in 1 s.');
+  limits.checkKey('hmlt_live_Other'); // buckets are per key
+  now += 500; // half a second refills one token (2 per second)
+  limits.checkKey('hmlt_live_AbCd');
+  assert.throws(() => limits.checkKey('hmlt_live_AbCd'), RateLimitedError);
+  now += 60_000;
+  for (let i = 0; i < 120; i++) limits.checkKey('hmlt_live_AbCd'); // fully recovered, never above capacity
+  assert.throws(() => limits.checkKey('hmlt_live_AbCd'), RateLimitedError);
+});
+
+test('per-IP limit says how long to wait', () => {
+  let now = 0;
+  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 6 }, new TokenBucketLimiter(() => new Date(now)));
+  for (let i = 0; i < 6; i++) limits.checkIp('203.0.113.9');
+  assert.throws(
+    () => limits.checkIp('203.0.113.9'),
+    (err: unknown) => err instanceof RateLimitedError && err.retryAfterSeconds === 10 && err.message === 'Rate limit reached: 6 requests per minute for this IP address. Retry in 10 s.',
+  );
+  now += 7_000;
+  assert.throws(() => limits.checkIp('203.0.113.9'), (err: unknown) => err instanceof RateLimitedError && err.retryAfterSeconds === 3);
+  now += 3_000;
+  limits.checkIp('203.0.113.9');
+});
+
+test('the limiter keeps a bounded number of buckets', () => {
+  const limiter = new TokenBucketLimiter(() => new Date(0), 100);
+  for (let i = 0; i < 1000; i++) limiter.take(`ip:${i}`, 10);
+  assert.ok((limiter as unknown as { buckets: Map<string, unknown> }).buckets.size <= 100);
+});
+
+test('limits are configurable from the environment', () => {
+  assert.deepEqual(loadConfig({}).rateLimits, { perKeyPerMinute: 120, perIpPerMinute: 300 });
+  assert.deepEqual(
+    loadConfig({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '20' }).rateLimits,
+    { perKeyPerMinute: 10, perIpPerMinute: 20 },
+  );
+});
