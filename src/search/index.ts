@@ -26,7 +26,10 @@ export type IndexQuery = {
   after?: { raw: number; id: string };
 };
 
-/** One result: the best-ranked post of one topic. */
+/**
+ * One result per topic: its accepted answer when that matches the query and the filters, else its
+ * best-ranked post; ranked by the topic's best post.
+ */
 export type IndexHit = {
   postId: string;
   topicId: string;

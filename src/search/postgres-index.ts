@@ -89,7 +89,7 @@ export class PostgresSearchIndex implements SearchIndex {
       : sql``;
     const result = await sql<Row>`
       with hits as (
-        select p.id as post_id, p.topic_id, p.community_id,
+        select p.id as post_id, p.topic_id, p.community_id, case when t.solution_post_id = p.id then 1 else 0 end as sol,
           (${rank})
             * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)}::float8 when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
             * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from p.created_at)::float8 - 946684800.0) / 946728000.0)))::float8 as raw
@@ -99,8 +99,12 @@ export class PostgresSearchIndex implements SearchIndex {
         join categories c on c.id = t.category_id
         where ${sql.join(where, sql` and `)}
       ),
-      best as (select distinct on (topic_id) post_id, topic_id, community_id, raw from hits order by topic_id, raw desc, post_id),
-      ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best),
+      best as (
+        select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+          row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+        from hits
+      ),
+      ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1),
       page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
       select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
         p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,

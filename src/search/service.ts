@@ -253,7 +253,8 @@ export class SearchService {
   }
 
   private normalize(raw: number): number {
-    return round4(raw <= 0 ? 0 : raw / (raw + this.halfPoint));
+    // A match never scores 0 (BM25's idf is ~0 for a word in most documents of a tiny corpus).
+    return Math.max(0.0001, round4(raw <= 0 ? 0 : raw / (raw + this.halfPoint)));
   }
 
   private result(h: IndexHit, communities: Community[], q: ParsedQuery, score: number): SearchResult {

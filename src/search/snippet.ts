@@ -3,8 +3,8 @@
 // this**, cuts shown as "…". The same highlighter serves both engines, so snippets look alike.
 //
 // Matching is stem-tolerant without a stemmer: a text word matches a query word when they are
-// equal, or share a prefix of at least 4 letters with at most 4 letters left over on each side
-// ("configure" ~ "configuring", "receives" ~ "receive").
+// equal, one is the other plus up to 4 letters ("run" ~ "running"), or they share a prefix of at
+// least 5 letters with at most 3 left over on each side ("configure" ~ "configuring").
 import { markdownToText } from '../domain/markdown.ts';
 
 const MAX_SOURCE = 20_000;
@@ -16,8 +16,11 @@ export function wordMatches(textWord: string, queryWord: string): boolean {
   if (n < 3) return false;
   let p = 0;
   while (p < n && textWord[p] === queryWord[p]) p++;
-  if (p < 4 && !(p === n && n >= 3)) return false;
-  return textWord.length - p <= 4 && queryWord.length - p <= 4;
+  const restText = textWord.length - p;
+  const restQuery = queryWord.length - p;
+  // One word is the other plus a suffix ("run" ~ "running"), or both share a long stem.
+  if (p === n) return Math.max(restText, restQuery) <= 4;
+  return p >= 5 && restText <= 3 && restQuery <= 3;
 }
 
 export function plainText(markdown: string): string {

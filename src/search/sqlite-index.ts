@@ -61,7 +61,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
     const result = await sql<Row>`
       with hits as (
-        select p.id as post_id, p.topic_id, p.community_id,
+        select p.id as post_id, p.topic_id, p.community_id, case when t.solution_post_id = p.id then 1 else 0 end as sol,
           (-bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}))
             * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
             * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
@@ -73,7 +73,9 @@ export class SqliteSearchIndex implements SearchIndex {
         where ${sql.join(where, sql` and `)}
       ),
       best as (
-        select post_id, topic_id, community_id, raw, row_number() over (partition by topic_id order by raw desc, post_id) as rn from hits
+        select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+          row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+        from hits
       ),
       ranked as (
         select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1

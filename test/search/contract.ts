@@ -1,0 +1,300 @@
+// Search behaviour both engines must show; sqlite.test.ts and postgres.test.ts run it on a real
+// engine each. Every test makes its own communities, so they share one migrated database.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '../../src/store/repositories.ts';
+import type { AuthorRef, Community } from '../../src/store/types.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { SearchService } from '../../src/search/service.ts';
+import { HashingEmbedder, reciprocalRankFusion } from '../../src/search/embedder.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+
+export type SearchFactory = { url: string; open: () => Promise<Store>; cleanup?: () => Promise<void> };
+
+const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada Lovelace' };
+const bob: AuthorRef = { kind: 'person', id: null, name: 'Bob Builder' };
+const bot: AuthorRef = { kind: 'agent', id: null, name: 'helper-bot' };
+const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test', PORT: '8787' });
+const rand = () => randomBytes(4).toString('hex');
+
+export function defineSearchContract(engine: string, factory: SearchFactory): void {
+  describe(`search (${engine})`, () => {
+    let store: Store;
+    let search: SearchService;
+
+    before(async () => {
+      store = await factory.open();
+      search = SearchService.create(store, config);
+    });
+    after(async () => {
+      await store?.close();
+      await factory.cleanup?.();
+    });
+
+    async function community(visibility: 'public' | 'private' = 'public') {
+      const c = await store.communities.create({ slug: `c-${rand()}`, name: 'C', visibility });
+      const scope = store.community(c.id);
+      const general = await scope.categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+      const support = await scope.categories.create({ slug: 'support', name: 'Support', kind: 'discussion' });
+      const kb = await scope.categories.create({ slug: 'docs', name: 'Docs', kind: 'knowledge_base' });
+      async function topic(title: string, body: string, opts: { category?: string; author?: AuthorRef; tags?: string[]; replies?: [AuthorRef, string][]; createdAt?: string; solution?: number } = {}) {
+        const categoryId = opts.category === 'support' ? support.id : opts.category === 'docs' ? kb.id : general.id;
+        const t = await scope.topics.create({ categoryId, slug: `t-${rand()}`, title, author: opts.author ?? ada, tags: opts.tags, createdAt: opts.createdAt });
+        const first = await scope.posts.create({ topicId: t.id, author: opts.author ?? ada, body, createdAt: opts.createdAt });
+        const replies = [];
+        for (const [author, text] of opts.replies ?? []) replies.push(await scope.posts.create({ topicId: t.id, author, body: text, createdAt: opts.createdAt }));
+        if (opts.solution !== undefined) await scope.topics.update(t.id, { solutionPostId: replies[opts.solution]!.id });
+        return { topic: t, first, replies };
+      }
+      return { community: c, scope, topic };
+    }
+
+    async function rejects(p: Promise<unknown>, field: RegExp) {
+      await assert.rejects(p, (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument' && field.test(err.message));
+    }
+
+    test('results have exactly the seed shape, a marked snippet, a post URL and a score in [0, 1]', async () => {
+      const { community: c, topic } = await community();
+      const { topic: t, replies } = await topic('Verifying the hamlet-signature header', 'How do I check the webhook signature?', {
+        replies: [[ada, 'HMAC the signature over the raw body, then reject anything older than five minutes.']], solution: 0, category: 'support',
+      });
+      const r = await search.search([c], 'webhook signature verification', { solved_only: true, limit: 2 });
+      assert.equal(r.mode, 'lexical');
+      assert.equal(r.query, 'webhook signature verification');
+      assert.equal(r.total, 1);
+      const hit = r.results[0]!;
+      assert.deepEqual(Object.keys(hit).sort(), ['author', 'category', 'created_at', 'is_solution', 'score', 'snippet', 'source_id', 'source_type', 'title', 'topic_id', 'url'].sort());
+      assert.equal(hit.source_type, 'post');
+      assert.equal(hit.source_id, replies[0]!.id);
+      assert.equal(hit.topic_id, t.id);
+      assert.equal(hit.is_solution, true);
+      assert.equal(hit.category, 'support');
+      assert.equal(hit.author, 'Ada Lovelace');
+      assert.equal(hit.url, `http://${c.slug}.hamlet.test:8787/t/${t.slug}#post-${replies[0]!.id}`);
+      assert.match(hit.snippet, /\*\*signature\*\*/);
+      assert.ok(hit.score > 0 && hit.score <= 1, String(hit.score));
+      assert.match(hit.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    });
+
+    test('natural-language questions match on significant words (OR, stemming, stop words)', async () => {
+      const { community: c, topic } = await community();
+      await topic('Configuring procmail recipes', 'My procmail filters stopped working after the upgrade.');
+      await topic('Unrelated', 'Gardening tips for tomatoes.');
+      const r = await search.search([c], 'How can I configure a procmail recipe so that it works?', {});
+      assert.equal(r.total, 1);
+      assert.match(r.results[0]!.title, /procmail/);
+      assert.equal(r.results[0]!.source_type, 'topic');
+      assert.equal(r.results[0]!.url.includes('#post-'), false);
+    });
+
+    test('an accepted answer outranks an equal unaccepted reply, and the topic is shown once', async () => {
+      const { community: c, topic } = await community();
+      const text = 'Set the zorblax timeout to thirty seconds in the config file.';
+      await topic('Zorblax question one', 'first', { replies: [[bob, text]], createdAt: '2030-01-01T00:00:00.000Z' });
+      const { replies } = await topic('Zorblax question two', 'second', { replies: [[bob, text]], solution: 0, createdAt: '2001-01-01T00:00:00.000Z' });
+      const r = await search.search([c], 'zorblax timeout', {});
+      assert.equal(r.total, 2);
+      assert.equal(r.results[0]!.source_id, replies[0]!.id);
+      assert.equal(r.results[0]!.is_solution, true);
+      assert.ok(r.results[0]!.score > r.results[1]!.score);
+      assert.equal(new Set(r.results.map((x) => x.topic_id)).size, r.results.length);
+    });
+
+    test('filters: category, tags, solved_only, source_types, author, since, until', async () => {
+      const { community: c, topic } = await community();
+      const w = `quux${rand()}`;
+      await topic(`${w} in general`, `body ${w}`, { tags: ['alpha', 'beta'], createdAt: '2020-01-01T00:00:00.000Z' });
+      await topic(`${w} in support`, `body ${w}`, { category: 'support', author: bob, tags: ['alpha'], createdAt: '2021-06-01T00:00:00.000Z', replies: [[bot, `reply ${w}`]], solution: 0 });
+      await topic(`${w} article`, `article ${w}`, { category: 'docs', createdAt: '2022-01-01T00:00:00.000Z' });
+      const titles = async (filters: object) => (await search.search([c], w, filters)).results.map((r) => `${r.source_type}:${r.title}`).sort();
+      assert.deepEqual(await titles({ category: 'support' }), [`post:${w} in support`]);
+      assert.deepEqual(await titles({ tags: ['alpha'] }), [`post:${w} in support`, `topic:${w} in general`]);
+      assert.deepEqual(await titles({ tags: ['alpha', 'beta'] }), [`topic:${w} in general`]);
+      assert.deepEqual(await titles({ solved_only: true }), [`post:${w} in support`]);
+      assert.deepEqual(await titles({ source_types: ['article'] }), [`article:${w} article`]);
+      assert.deepEqual(await titles({ source_types: ['topic'] }), [`topic:${w} in general`, `topic:${w} in support`]);
+      assert.deepEqual(await titles({ author: 'bob builder' }), [`topic:${w} in support`]);
+      assert.deepEqual(await titles({ since: '2021-01-01' }), [`article:${w} article`, `post:${w} in support`]);
+      assert.deepEqual(await titles({ until: '2021-01-01' }), [`topic:${w} in general`]);
+      assert.deepEqual(await titles({ since: '2021-01-01', until: '2021-12-31T00:00:00Z' }), [`post:${w} in support`]);
+      const agent = (await search.search([c], w, { source_types: ['post'] })).results[0]!;
+      assert.equal(agent.author, 'helper-bot (agent)');
+      assert.equal((await search.search([c], w, { limit: 1 })).results.length, 1);
+      assert.equal((await search.search([c], w, { category: 'nope' })).total, 0);
+    });
+
+    test('pagination: stable keyset cursors cover every result once, in the one-page order', async () => {
+      const { community: c, topic } = await community();
+      const w = `pager${rand()}`;
+      for (let i = 0; i < 23; i++) await topic(`${w} topic ${i}`, `${w} ${'filler '.repeat(i % 5)} body ${i}`, { createdAt: `2020-01-${String(1 + (i % 9)).padStart(2, '0')}T00:00:00.000Z` });
+      const all = await search.search([c], w, { limit: 50 });
+      assert.equal(all.total, 23);
+      assert.equal(all.next_cursor, undefined);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await search.search([c], w, { limit: 5, cursor });
+        assert.equal(page.total, 23);
+        seen.push(...page.results.map((r) => r.source_id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor);
+      assert.equal(pages, 5);
+      assert.deepEqual(seen, all.results.map((r) => r.source_id));
+      const again = await search.search([c], w, { limit: 5 });
+      const p2a = await search.search([c], w, { limit: 5, cursor: again.next_cursor });
+      const p2b = await search.search([c], w, { limit: 5, cursor: again.next_cursor });
+      assert.deepEqual(p2a, p2b);
+      await rejects(search.search([c], `${w} other`, { cursor: again.next_cursor }), /cursor/);
+      await rejects(search.search([c], w, { cursor: 'garbage' }), /cursor/);
+    });
+
+    test('invalid input names the field and the fix', async () => {
+      const { community: c } = await community();
+      await rejects(search.search([c], '   ', {}), /^query must not be empty/);
+      await rejects(search.search([c], '-only -exclusions', {}), /query has no words/);
+      await rejects(search.search([c], 'x', { limit: 51 }), /limit must be between 1 and 50/);
+      await rejects(search.search([c], 'x', { limit: 0 }), /limit/);
+      await rejects(search.search([c], 'x', { since: 'yesterday' }), /since must be an ISO 8601 date/);
+      await rejects(search.search([c], 'x', { until: '2024-13-45' }), /until/);
+      await rejects(search.search([c], 'x', { since: '2024-02-01', until: '2024-01-01' }), /since must be earlier/);
+      await rejects(search.search([c], 'x', { source_types: ['comment' as 'post'] }), /source_types/);
+      await rejects(search.search([c], 'x', {}, 'semantic'), /no.*embedding model|none is configured.*lexical/);
+      await rejects(search.suggestAnswer([c], ''), /question must not be empty/);
+    });
+
+    test('phrases in quotes, -word exclusion, typo correction, and no query-syntax injection', async () => {
+      const { community: c, topic } = await community();
+      await topic('Fetchmail daemon keeps crashing', 'the daemon mode of fetchmail crashes every night');
+      await topic('Crashing daemon of sendmail', 'sendmail keeps crashing, mode of the daemon unclear');
+      const phrase = await search.search([c], '"fetchmail crashes"', {});
+      assert.deepEqual(phrase.results.map((r) => r.title), ['Fetchmail daemon keeps crashing']);
+      const excluded = await search.search([c], 'daemon crashing -sendmail', {});
+      assert.deepEqual(excluded.results.map((r) => r.title), ['Fetchmail daemon keeps crashing']);
+      const typo = await search.search([c], 'fetchmial', {});
+      assert.equal(typo.results[0]?.title, 'Fetchmail daemon keeps crashing');
+      assert.match(typo.results[0]!.snippet, /\*\*fetchmail\*\*/i);
+      for (const nasty of ['daemon" OR "x', 'NEAR(daemon sendmail)', 'daemon* AND (', "sendmail' | !daemon", 'col:daemon ^sendmail', '!!& | <-> :*']) {
+        const r = await search.search([c], nasty, {}).catch((e: unknown) => e);
+        if (r instanceof DomainError) assert.equal(r.code, 'invalid_argument');
+        else assert.ok(Array.isArray((r as { results: unknown[] }).results), `${nasty} did not answer`);
+      }
+    });
+
+    test('network search: private communities never appear; each result names its community', async () => {
+      const w = `netword${rand()}`;
+      const pub1 = await community('public');
+      const pub2 = await community('public');
+      const priv = await community('private');
+      for (const x of [pub1, pub2, priv]) await x.topic(`${w} in ${x.community.slug}`, `about ${w}`);
+      // What the network caller does: every public community (paged), nothing else.
+      const publics: Community[] = [];
+      let next: { key: string | number; id: string } | undefined;
+      do {
+        const page = await store.communities.listPublic({ after: next, limit: 100 });
+        publics.push(...page.items);
+        next = page.next ?? undefined;
+      } while (next);
+      const r = await search.search(publics, w, { limit: 50 });
+      assert.deepEqual(r.results.map((x) => x.community).sort(), [pub1.community.slug, pub2.community.slug].sort());
+      assert.ok(r.results.every((x) => !x.url.includes(priv.community.slug)));
+      const s = await search.suggestAnswer(publics, `${w}?`, 5, { askWith: 'ask_community' });
+      assert.ok(s.answers.every((a) => a.community !== priv.community.slug));
+      const single = await search.search([pub1.community], w, {});
+      assert.equal('community' in single.results[0]!, false);
+    });
+
+    test('suggest_answer: accepted answers first with a confidence, or a plain statement to ask', async () => {
+      const { community: c, topic } = await community();
+      const { replies } = await topic('Bayes database grows without limit', 'My bayes_toks file keeps growing, how do I shrink the bayes database?', {
+        replies: [[bob, 'Me too'], [ada, 'Run sa-learn --force-expire to expire old tokens; set bayes_expiry_max_db_size.']], solution: 1,
+      });
+      await topic('Bayes training question', 'How much ham do I need for bayes training?', { replies: [[bob, 'At least 200 of each.']] });
+      const s = await search.suggestAnswer([c], 'how can I shrink my bayes database, it keeps growing?');
+      assert.equal(s.answers[0]!.source_id, replies[1]!.id);
+      assert.equal(s.answers[0]!.accepted, true);
+      assert.equal(s.answers[0]!.is_solution, true);
+      assert.ok(s.answers.every((a) => a.accepted));
+      assert.ok(s.confidence >= 0.5 && s.confidence <= 1, String(s.confidence));
+      assert.match(s.message, /accepted answer/);
+      const none = await search.suggestAnswer([c], 'kubernetes helm chart rollback');
+      assert.deepEqual(none.answers, []);
+      assert.equal(none.confidence, 0);
+      assert.match(none.message, /Nothing in .* matches this question\. Ask it with create_topic/);
+      const unaccepted = await search.suggestAnswer([c], 'how much ham for training');
+      assert.equal(unaccepted.answers[0]!.accepted, false);
+      assert.ok(unaccepted.confidence < 0.6);
+      assert.match(unaccepted.message, /No accepted answer .* create_topic/);
+    });
+
+    test('edits are indexed: post body, topic title, article body', async () => {
+      const { community: c, scope, topic } = await community();
+      const { topic: t, first } = await topic('Original heading', 'plain words');
+      await scope.posts.updateBody(first.id, 'now mentions xylophones');
+      await scope.topics.update(t.id, { title: 'Renamed marimba heading' });
+      assert.equal((await search.search([c], 'xylophone', {})).total, 1);
+      assert.equal((await search.search([c], 'marimba', {})).total, 1);
+      assert.equal((await search.search([c], 'original', {})).total, 0);
+      assert.equal((await search.search([c], 'plain', {})).total, 0);
+      const report = await search.index.verify();
+      assert.deepEqual({ missing: report.missing, stale: report.stale, orphans: report.orphans }, { missing: 0, stale: 0, orphans: 0 });
+    });
+
+    test('the index equals the tables after a rolled-back transaction and after a SIGKILL mid-write', async () => {
+      const { community: c, scope, topic } = await community();
+      const { topic: t } = await topic('Crash test', 'survivor');
+      await assert.rejects(store.transaction(async (tx) => {
+        await tx.community(c.id).posts.create({ topicId: t.id, author: ada, body: 'rolledbackword' });
+        throw new Error('abort');
+      }));
+      assert.equal((await search.search([c], 'rolledbackword', {})).total, 0);
+      // A child process writes posts in one long transaction and is killed before committing, then
+      // a second one is killed between committed single-post transactions.
+      for (const mode of ['uncommitted', 'committed']) {
+        const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), factory.url, c.id, t.id, mode], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        await new Promise<void>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (d: Buffer) => {
+            out += d.toString();
+            if (out.includes('ready')) resolve();
+          });
+          child.on('exit', (code) => reject(new Error(`child exited early (${code}): ${out}`)));
+        });
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('close', r));
+      }
+      const report = await search.index.verify();
+      assert.equal(report.indexed, report.posts);
+      assert.deepEqual({ missing: report.missing, stale: report.stale, orphans: report.orphans }, { missing: 0, stale: 0, orphans: 0 });
+      assert.equal((await search.search([c], 'uncommittedword', {})).total, 0);
+      const posts = await scope.posts.listByTopic(t.id, { limit: 1000 });
+      const committed = posts.items.filter((p) => p.body.includes('committedword') && !p.body.includes('uncommittedword')).length;
+      assert.ok(committed > 0);
+      const r = await search.search([c], 'committedword', { source_types: ['post'] });
+      assert.equal(r.total, 1, 'one result per topic');
+    });
+
+    test('hybrid mode with a local embedder fuses lexical and semantic ranks (RRF)', async () => {
+      const hybrid = SearchService.create(store, config, { embedder: new HashingEmbedder(64) });
+      const { community: c, topic } = await community();
+      await topic('Spam filter scores', 'how are spam scores computed by the filter');
+      await topic('Filter for newsletters', 'a filter that sorts newsletters');
+      const r = await hybrid.search([c], 'spam filter scores', {}, 'hybrid');
+      assert.equal(r.mode, 'hybrid');
+      assert.equal(r.results[0]!.title, 'Spam filter scores');
+      assert.ok(r.results.every((x) => x.score >= 0 && x.score <= 1));
+      const s = await hybrid.search([c], 'spam filter scores', { limit: 1 }, 'semantic');
+      assert.equal(s.mode, 'semantic');
+      assert.equal(s.results.length, 1);
+      const p2 = await hybrid.search([c], 'spam filter scores', { limit: 1, cursor: s.next_cursor }, 'semantic');
+      assert.notEqual(p2.results[0]!.source_id, s.results[0]!.source_id);
+      assert.deepEqual(reciprocalRankFusion([['a', 'b', 'c'], ['c', 'a']]).map((x) => x.id), ['a', 'c', 'b']);
+    });
+  });
+}
