@@ -9,7 +9,7 @@ import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
-import { InMemorySessionStore } from './mcp/memory-session-store.ts';
+import { InMemorySessionStore } from './store/memory-sessions.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import type { Surface } from './mcp/surface.ts';
 import { communityInstructions, networkInstructions } from './mcp/surfaces/instructions.ts';
@@ -32,7 +32,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   if (options.demo) {
     const { ensureDemoCommunity } = await import('./domain/demo.ts');
     const demo = await ensureDemoCommunity(store, config);
-    logger.info({ demo: demo.summary }, 'demo community ready');
+    logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
   }
 
   const networkSurface: Surface = {

@@ -16,7 +16,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './jsonrpc.ts';
-import type { SessionRecord, SessionStore } from './session-store.ts';
+import type { SessionRecord, SessionStore } from '../store/mcp-sessions.ts';
 import type { PromptDef, ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
 import { runTool } from './run-tool.ts';
 import { compileTemplate } from './uri-template.ts';
@@ -301,7 +301,7 @@ export class McpEngine {
         });
       },
       log: async (level, data, logger) => {
-        const threshold = ex.session?.logLevel ?? 'info';
+        const threshold = (ex.session?.logLevel ?? 'info') as LogLevel;
         if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
         await send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } });
       },

@@ -17,7 +17,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from './jsonrpc.ts';
-import type { SessionRecord } from './session-store.ts';
+import type { SessionRecord } from '../store/mcp-sessions.ts';
 import { SseSink } from './sse.ts';
 import { STANDALONE_STREAM, type StreamHub } from './stream-hub.ts';
 import type { Surface } from './surface.ts';

@@ -2,7 +2,7 @@
 // idle-session sweeper. The app (src/main.ts) and test fixtures both build their endpoint with this.
 import { McpEngine, type EngineLogger } from './engine.ts';
 import { McpHttpTransport, type TransportOptions } from './http-transport.ts';
-import type { SessionStore } from './session-store.ts';
+import type { SessionStore } from '../store/mcp-sessions.ts';
 import { StreamHub } from './stream-hub.ts';
 
 export type McpStackOptions = Omit<TransportOptions, 'engine' | 'hub'> & {

@@ -4,7 +4,7 @@
 // that upgraded to SSE has its own stream id.
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from './jsonrpc.ts';
-import { streamOfEvent, type SessionStore } from './session-store.ts';
+import { streamOfEvent, type SessionStore } from '../store/mcp-sessions.ts';
 import type { SseSink } from './sse.ts';
 
 export const STANDALONE_STREAM = 'main';
@@ -78,7 +78,7 @@ export class StreamHub {
       sink.release();
       return false;
     }
-    for (const e of found.events) sink.write(e.id, e.message);
+    for (const e of found.events) sink.write(e.id, e.message as JsonRpcMessage);
     sink.release();
     if (found.finished) this.detach(sessionId, streamId);
     return true;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpEngine, type Exchange } from './engine.ts';
-import { InMemorySessionStore } from './memory-session-store.ts';
+import { InMemorySessionStore } from '../store/memory-sessions.ts';
 import type { Surface } from './surface.ts';
 import { twoToolMode } from './two-tool.ts';
 import { fixtureSurface } from '../../test/conformance/fixture-surface.ts';

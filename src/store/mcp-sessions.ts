@@ -1,9 +1,9 @@
-// Session state behind an interface, so that it can live in one process (InMemorySessionStore) or
-// in the database shared by every instance. A session is small: its id, the endpoint it belongs to,
+// MCP session state behind an interface, so that it can live in one process (InMemorySessionStore,
+// ./memory-sessions.ts) or in the database shared by every instance (./kysely/mcp-sessions.ts). A session is small: its id, the endpoint it belongs to,
 // what was negotiated, and what the client asked to hear about. Stream events are kept per stream,
 // bounded, so a client can resume with Last-Event-ID.
-import type { JsonRpcMessage } from './jsonrpc.ts';
-import type { LogLevel } from './context.ts';
+/** A JSON-RPC message as stored: the store keeps it opaque. */
+export type JsonRpcMessage = { jsonrpc: '2.0' } & Record<string, unknown>;
 
 export type SessionRecord = {
   id: string;
@@ -12,7 +12,8 @@ export type SessionRecord = {
   protocolVersion: string;
   clientInfo?: { name?: string; version?: string };
   clientCapabilities: Record<string, unknown>;
-  logLevel?: LogLevel;
+  /** An MCP logging level (debug … emergency), set by logging/setLevel. */
+  logLevel?: string;
   subscriptions: string[];
   createdAt: number;
   lastSeenAt: number;

@@ -27,6 +27,7 @@ import type {
   TopicQuery,
 } from './types.ts';
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
+import type { SessionStore } from './mcp-sessions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -127,6 +128,8 @@ export interface Store {
   readonly people: PeopleRepository;
   /** Credentials, sessions, user keys, agent keys by hash, the audit log (./identity.ts). */
   readonly identity: IdentityRepositories;
+  /** MCP sessions shared by every instance (./mcp-sessions.ts). */
+  readonly mcpSessions: SessionStore;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

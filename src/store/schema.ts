@@ -3,6 +3,7 @@
 // normalized on read by ./time.ts.
 import type { Generated } from 'kysely';
 import type { IdentityDatabase } from './identity-schema.ts';
+import type { McpSessionTables } from './mcp-sessions-schema.ts';
 
 type Timestamp = string | Date;
 
@@ -106,7 +107,7 @@ export interface ImportPeopleTable {
   person_id: string;
 }
 
-export interface Database extends IdentityDatabase {
+export interface Database extends IdentityDatabase, McpSessionTables {
   communities: CommunitiesTable;
   people: PeopleTable;
   agents: AgentsTable;

@@ -12,6 +12,7 @@ import { KyselyArticleRevisions } from './articles.ts';
 import { KyselyAgents } from './agents.ts';
 import { KyselyImports } from './imports.ts';
 import { isUuid } from '../ids.ts';
+import { KyselySessionStore } from './mcp-sessions.ts';
 import type { IdentityRepositories } from '../identity.ts';
 import { communityAccessRepositories, identityRepositories } from './identity.ts';
 
@@ -19,6 +20,7 @@ export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
   readonly people: KyselyPeople;
   readonly identity: IdentityRepositories;
+  readonly mcpSessions: KyselySessionStore;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -28,6 +30,7 @@ export class KyselyStore implements Store {
   ) {
     this.communities = new KyselyCommunities(db);
     this.people = new KyselyPeople(db);
+    this.mcpSessions = new KyselySessionStore(db);
     this.identity = identityRepositories(db);
   }
 

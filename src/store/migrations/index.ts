@@ -5,12 +5,14 @@ import type { Dialect } from '../repositories.ts';
 import { contentMigration } from './0001_content.ts';
 import { identityMigration } from './0002_identity.ts';
 import { searchMigration } from './0005_search.ts';
+import { mcpSessionsMigration } from './0008_mcp_sessions.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_content': contentMigration(dialect),
     '0002_identity': identityMigration(dialect),
     '0005_search': searchMigration(dialect),
+    '0008_mcp_sessions': mcpSessionsMigration(dialect),
   };
 }
 

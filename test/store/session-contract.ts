@@ -1,0 +1,116 @@
+// What every MCP SessionStore must do: the in-memory one, and the database one on SQLite and on
+// PostgreSQL (sessions.test.ts runs this once per implementation).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { SessionRecord, SessionStore } from '../../src/store/mcp-sessions.ts';
+
+export type SessionStoreFactory = (limits: { maxSessions: number; maxEventsPerStream: number }) => Promise<{ store: SessionStore; close(): Promise<void> }>;
+
+const id = () => randomBytes(9).toString('base64url');
+const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
+  id: id(), scope: 'scope-a', protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, subscriptions: [],
+  clientInfo: { name: 'agent', version: '1' }, createdAt: 1_000, lastSeenAt: 1_000, ...over,
+});
+
+export function defineSessionStoreContract(name: string, factory: SessionStoreFactory): void {
+  describe(`MCP session store (${name})`, () => {
+    let store: SessionStore;
+    let close: () => Promise<void>;
+    before(async () => {
+      ({ store, close } = await factory({ maxSessions: 1000, maxEventsPerStream: 3 }));
+    });
+    after(() => close());
+
+    test('a session round-trips with everything negotiated', async () => {
+      const s = session({ scope: `rt-${id()}` });
+      await store.create(s);
+      assert.deepEqual(await store.get(s.id), s);
+      await store.update(s.id, { logLevel: 'warning', subscriptions: ['hamlet://acme/topics/1'] });
+      const got = await store.get(s.id);
+      assert.equal(got?.logLevel, 'warning');
+      assert.deepEqual(got?.subscriptions, ['hamlet://acme/topics/1']);
+      assert.deepEqual(await store.listIds(s.scope), [s.id]);
+      assert.equal(await store.get('no-such-session'), undefined);
+    });
+
+    test('delete removes the session and its events', async () => {
+      const s = session();
+      await store.create(s);
+      await store.appendEvent(s.id, 'st', { jsonrpc: '2.0', method: 'x' });
+      assert.equal(await store.delete(s.id), true);
+      assert.equal(await store.get(s.id), undefined);
+      assert.equal(await store.eventsAfter(s.id, 'st.0'), undefined);
+      assert.equal(await store.delete(s.id), false);
+    });
+
+    test('sweep removes idle sessions only; touch keeps a session alive', async () => {
+      const scope = `sweep-${id()}`;
+      const idle = session({ scope, lastSeenAt: 5_000 });
+      const busy = session({ scope, lastSeenAt: 5_000 });
+      await store.create(idle);
+      await store.create(busy);
+      await store.touch(busy.id, 9_000_000_000_000);
+      assert.ok((await store.sweep(8_000_000_000_000)) >= 1);
+      assert.deepEqual(await store.listIds(scope), [busy.id]);
+      await store.delete(busy.id);
+    });
+
+    test('events get increasing ids per stream and replay after a given id', async () => {
+      const s = session();
+      await store.create(s);
+      await store.openStream(s.id, 'post1');
+      assert.deepEqual(await store.eventsAfter(s.id, 'post1.0'), { streamId: 'post1', events: [], finished: false });
+      const a = await store.appendEvent(s.id, 'post1', { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } });
+      const b = await store.appendEvent(s.id, 'post1', { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } });
+      const other = await store.appendEvent(s.id, 'main', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      assert.deepEqual([a, b, other], ['post1.1', 'post1.2', 'main.1']);
+      const after = await store.eventsAfter(s.id, a);
+      assert.deepEqual(after, { streamId: 'post1', events: [{ id: 'post1.2', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } } }], finished: false });
+      await store.finishStream(s.id, 'post1');
+      assert.equal((await store.eventsAfter(s.id, b))?.finished, true);
+      assert.equal(await store.eventsAfter(s.id, 'unknown.3'), undefined);
+      assert.equal(await store.eventsAfter(s.id, 'garbage'), undefined);
+    });
+
+    test('a stream keeps only its most recent events', async () => {
+      const s = session();
+      await store.create(s);
+      for (let i = 1; i <= 5; i++) await store.appendEvent(s.id, 'st', { jsonrpc: '2.0', method: `m${i}` });
+      const all = await store.eventsAfter(s.id, 'st.0');
+      assert.deepEqual(all?.events.map((e) => e.id), ['st.3', 'st.4', 'st.5']);
+    });
+
+    test('events of an unknown session are not kept', async () => {
+      assert.equal(await store.appendEvent('ghost', 'st', { jsonrpc: '2.0', method: 'x' }), 'st.0');
+      assert.equal(await store.eventsAfter('ghost', 'st.0'), undefined);
+    });
+
+    test('concurrent appends to one stream never reuse an id', async () => {
+      const s = session();
+      await store.create(s);
+      const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => store.appendEvent(s.id, 'c', { jsonrpc: '2.0', method: `m${i}` })));
+      assert.equal(new Set(ids).size, 10);
+    });
+  });
+
+  describe(`MCP session store (${name}): the number of sessions is bounded`, () => {
+    test('after a sweep there are at most maxSessions, the longest idle dropped first', async () => {
+      const { store, close } = await factory({ maxSessions: 3, maxEventsPerStream: 10 });
+      try {
+        const made: SessionRecord[] = [];
+        for (let i = 0; i < 5; i++) {
+          const s = session({ lastSeenAt: 10_000 + i });
+          made.push(s);
+          await store.create(s);
+        }
+        await store.sweep(0);
+        assert.ok((await store.count()) <= 3);
+        assert.ok(await store.get(made[4]!.id), 'the most recent stays');
+        assert.equal(await store.get(made[0]!.id), undefined, 'the longest idle goes');
+      } finally {
+        await close();
+      }
+    });
+  });
+}
