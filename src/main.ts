@@ -9,7 +9,6 @@ import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
-import { InMemorySessionStore } from './store/memory-sessions.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import type { Surface } from './mcp/surface.ts';
 import { communityInstructions, networkInstructions } from './mcp/surfaces/instructions.ts';
@@ -45,7 +44,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   };
 
   const mcp = createMcpStack({
-    sessions: new InMemorySessionStore(),
+    // In the database: a session survives a restart and any instance over the same database serves it.
+    sessions: store.mcpSessions,
     logger,
     sessionIdleMs: config.mcp.sessionIdleSeconds * 1000,
     maxBodyBytes: config.mcp.maxBodyBytes,

@@ -8,7 +8,7 @@ import { startHamlet, type Hamlet } from '../../src/main.ts';
 
 export type TestHamlet = Hamlet & { port: number; logs: string[]; hostUrl(host: string, path: string): string; stop(): Promise<void> };
 
-export async function startTestHamlet(env: Record<string, string> = {}): Promise<TestHamlet> {
+export async function startTestHamlet(env: Record<string, string> = {}, options: { keepDatabase?: boolean } = {}): Promise<TestHamlet> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-app-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -27,7 +27,7 @@ export async function startTestHamlet(env: Record<string, string> = {}): Promise
     hostUrl: (host, path) => `http://${host}:${port}${path}`,
     async stop() {
       await hamlet.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.keepDatabase) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
