@@ -5,6 +5,7 @@ import { migrateCommand } from './migrate.ts';
 import { communityCreateCommand } from './community-create.ts';
 import { importMailCommand } from './import-mail.ts';
 import { seedDemoCommand } from './seed-demo.ts';
+import { identityCommands } from './identity.ts';
 
 export type Command = {
   name: string;
@@ -12,4 +13,4 @@ export type Command = {
   run: (args: string[]) => Promise<void>;
 };
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, importMailCommand, seedDemoCommand];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, importMailCommand, seedDemoCommand, ...identityCommands];
