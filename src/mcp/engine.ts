@@ -18,6 +18,7 @@ import {
 } from './jsonrpc.ts';
 import type { SessionRecord, SessionStore } from '../store/mcp-sessions.ts';
 import type { PromptDef, ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
+import type { McpBus } from './bus.ts';
 import { runTool } from './run-tool.ts';
 import { compileTemplate } from './uri-template.ts';
 import { negotiateVersion, PREFERRED_PROTOCOL_VERSION } from './versions.ts';
@@ -60,8 +61,14 @@ export class McpEngine {
   constructor(
     readonly sessions: SessionStore,
     private readonly logger: EngineLogger,
-    private readonly options: { sessionsEnabled?: boolean } = {},
-  ) {}
+    private readonly options: { sessionsEnabled?: boolean; bus?: McpBus } = {},
+  ) {
+    // A client's answer or cancellation may reach another instance than the one running the request.
+    options.bus?.subscribe((m) => {
+      if (m.t === 'response') this.resolveClientRequest(m.session, m.message);
+      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.abort(m.reason ?? 'cancelled');
+    });
+  }
 
   /** The transport plugs in its stream hub here, so out-of-request notifications reach clients. */
   setOutbox(outbox: SessionOutbox): void {
@@ -93,7 +100,10 @@ export class McpEngine {
     if (message.method === 'notifications/cancelled' && exchange.session) {
       const requestId = message.params?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
-        this.inflight.get(inflightKey(exchange.session.id, requestId))?.abort(message.params?.reason ?? 'cancelled');
+        const reason = typeof message.params?.reason === 'string' ? message.params.reason : 'cancelled';
+        const local = this.inflight.get(inflightKey(exchange.session.id, requestId));
+        if (local) local.abort(reason);
+        else this.options.bus?.publish({ t: 'cancel', session: exchange.session.id, requestId, reason });
       }
     }
     // notifications/initialized, progress, roots/list_changed: accepted; nothing to do statelessly.
@@ -102,13 +112,21 @@ export class McpEngine {
   /** A client's answer to one of our server-to-client requests. */
   handleClientResponse(message: JsonRpcResponse, exchange: Exchange): void {
     if (!exchange.session) return;
-    const key = inflightKey(exchange.session.id, message.id ?? '');
+    if (!this.resolveClientRequest(exchange.session.id, message)) {
+      this.options.bus?.publish({ t: 'response', session: exchange.session.id, message });
+    }
+  }
+
+  /** Settles a pending server-to-client request of this process; false when it is not ours. */
+  private resolveClientRequest(sessionId: string, message: JsonRpcResponse): boolean {
+    const key = inflightKey(sessionId, message.id ?? '');
     const pending = this.pendingClientRequests.get(key);
-    if (!pending) return;
+    if (!pending) return false;
     this.pendingClientRequests.delete(key);
     clearTimeout(pending.timer);
     if ('error' in message) pending.reject(new Error(message.error.message));
     else pending.resolve(message.result);
+    return true;
   }
 
   private async dispatch(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): Promise<unknown> {

@@ -19,7 +19,7 @@ import {
 } from './jsonrpc.ts';
 import type { SessionRecord } from '../store/mcp-sessions.ts';
 import { SseSink } from './sse.ts';
-import { STANDALONE_STREAM, type StreamHub } from './stream-hub.ts';
+import type { StreamHub } from './stream-hub.ts';
 import type { Surface } from './surface.ts';
 import { isSupportedVersion, PREFERRED_PROTOCOL_VERSION, sendsPrimingEvents, SUPPORTED_PROTOCOL_VERSIONS } from './versions.ts';
 
@@ -112,9 +112,7 @@ export class McpHttpTransport {
     const sink = new SseSink(res, { ...CORS_HEADERS, 'mcp-protocol-version': session.protocolVersion, 'mcp-session-id': session.id });
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId && (await this.o.hub.resume(session.id, lastEventId, sink))) return;
-    await this.o.hub.open(session.id, STANDALONE_STREAM);
-    if (sendsPrimingEvents(session.protocolVersion)) sink.prime(`${STANDALONE_STREAM}.0`, this.retryMs);
-    this.o.hub.attach(session.id, STANDALONE_STREAM, sink);
+    await this.o.hub.openStandalone(session.id, sink, sendsPrimingEvents(session.protocolVersion) ? { retryMs: this.retryMs } : undefined);
   }
 
   // ---- POST: one message or a batch -------------------------------------------------------------

@@ -30,6 +30,16 @@ export class SseSink {
     res.on('close', () => this.markClosed());
   }
 
+  /** Treats every event up to `seq` as already sent (a new stream does not replay history). */
+  markWritten(seq: number): void {
+    this.lastSeq = Math.max(this.lastSeq, seq);
+  }
+
+  /** The sequence number of the last event written (-1 before any). */
+  get lastWrittenSeq(): number {
+    return this.lastSeq;
+  }
+
   get isOpen(): boolean {
     return !this.closed;
   }

@@ -1,5 +1,6 @@
 // Wires the MCP layers together: session store → engine → stream hub → HTTP transport, plus the
 // idle-session sweeper. The app (src/main.ts) and test fixtures both build their endpoint with this.
+import type { McpBus } from './bus.ts';
 import { McpEngine, type EngineLogger } from './engine.ts';
 import { McpHttpTransport, type TransportOptions } from './http-transport.ts';
 import type { SessionStore } from '../store/mcp-sessions.ts';
@@ -9,13 +10,15 @@ export type McpStackOptions = Omit<TransportOptions, 'engine' | 'hub'> & {
   sessions: SessionStore;
   logger: EngineLogger;
   sessionIdleMs: number;
+  /** Shares session traffic with other instances over the same database (default: none). */
+  bus?: McpBus;
 };
 
 export type McpStack = { engine: McpEngine; hub: StreamHub; transport: McpHttpTransport; stop(): void };
 
 export function createMcpStack(options: McpStackOptions): McpStack {
-  const engine = new McpEngine(options.sessions, options.logger);
-  const hub = new StreamHub(options.sessions);
+  const engine = new McpEngine(options.sessions, options.logger, { bus: options.bus });
+  const hub = new StreamHub(options.sessions, options.bus);
   engine.setOutbox(hub.toSession);
   const transport = new McpHttpTransport({ ...options, engine, hub });
   const sweeper = setInterval(async () => {

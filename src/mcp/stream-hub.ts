@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from './jsonrpc.ts';
 import { streamOfEvent, type SessionStore } from '../store/mcp-sessions.ts';
+import { localBus, type McpBus } from './bus.ts';
 import type { SseSink } from './sse.ts';
 
 export const STANDALONE_STREAM = 'main';
@@ -12,7 +13,15 @@ export const STANDALONE_STREAM = 'main';
 export class StreamHub {
   private readonly live = new Map<string, SseSink>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly bus: McpBus = localBus,
+  ) {
+    bus.subscribe((m) => {
+      if (m.t === 'event') void this.catchUp(m.session, m.stream, m.final);
+      else if (m.t === 'closed') this.closeSession(m.session, false);
+    });
+  }
 
   newStreamId(): string {
     return randomBytes(6).toString('base64url');
@@ -20,6 +29,20 @@ export class StreamHub {
 
   async open(sessionId: string, streamId: string): Promise<void> {
     await this.store.openStream(sessionId, streamId);
+  }
+
+  /**
+   * Opens the session's standalone stream on `sink`: only events logged from now on are sent, and
+   * the priming event carries the current position so a later resume starts from here.
+   */
+  async openStandalone(sessionId: string, sink: SseSink, prime: { retryMs: number } | undefined): Promise<void> {
+    await this.store.openStream(sessionId, STANDALONE_STREAM);
+    const logged = await this.store.eventsAfter(sessionId, `${STANDALONE_STREAM}.0`);
+    const last = logged?.events.at(-1)?.id;
+    const seq = last ? Number(last.slice(STANDALONE_STREAM.length + 1)) : 0;
+    sink.markWritten(seq);
+    if (prime) sink.prime(`${STANDALONE_STREAM}.${seq}`, prime.retryMs);
+    this.attach(sessionId, STANDALONE_STREAM, sink);
   }
 
   /** Makes `sink` the live connection of a stream, closing any earlier one. */
@@ -49,6 +72,17 @@ export class StreamHub {
       await this.store.finishStream(sessionId, streamId);
       if (sink) this.detach(sessionId, streamId);
     }
+    // Another instance may hold this stream's connection (a client resumed there).
+    if (!sink) this.bus.publish({ t: 'event', session: sessionId, stream: streamId, final });
+  }
+
+  /** Another instance logged events on a stream whose connection we hold: send what we lack. */
+  private async catchUp(sessionId: string, streamId: string, final: boolean): Promise<void> {
+    const sink = this.live.get(liveKey(sessionId, streamId));
+    if (!sink) return;
+    const found = await this.store.eventsAfter(sessionId, `${streamId}.${Math.max(0, sink.lastWrittenSeq)}`);
+    for (const e of found?.events ?? []) sink.send(e.id, e.message as JsonRpcMessage);
+    if (final && found?.finished) this.detach(sessionId, streamId);
   }
 
   /** Ends a stream that has nothing more to say (its request was cancelled). */
@@ -84,8 +118,9 @@ export class StreamHub {
     return true;
   }
 
-  /** Ends every live stream of a session (DELETE, expiry). */
-  closeSession(sessionId: string): void {
+  /** Ends every live stream of a session (DELETE, expiry), here and, if `tell`, on other instances. */
+  closeSession(sessionId: string, tell = true): void {
+    if (tell) this.bus.publish({ t: 'closed', session: sessionId });
     const prefix = `${sessionId}\u0000`;
     for (const [key, sink] of this.live) {
       if (key.startsWith(prefix)) {
