@@ -23,8 +23,24 @@ export function wordMatches(textWord: string, queryWord: string): boolean {
   return p >= 5 && restText <= 3 && restQuery <= 3;
 }
 
+/**
+ * Plain text of a Markdown body for snippets. Short bodies go through the real renderer
+ * (domain/markdown.ts); long ones (imported mail) through a light syntax stripper, because
+ * rendering and sanitizing dozens of kilobytes per result dominated the search time. The result
+ * is plain text either way (callers escape it for HTML).
+ */
 export function plainText(markdown: string): string {
-  return markdownToText(markdown.length > MAX_SOURCE ? markdown.slice(0, MAX_SOURCE) : markdown);
+  const source = markdown.length > MAX_SOURCE ? markdown.slice(0, MAX_SOURCE) : markdown;
+  if (source.length <= 2_000) return markdownToText(source);
+  return source
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]{0,200}>/g, ' ')
+    .replace(/^\s{0,3}(#{1,6}|>+|[-*+]|\d+\.)\s+/gm, '')
+    .replace(/(\*\*|__|\*|`|~~)/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Fraction of the query words (weighted) present in the text: used for suggest_answer confidence. */

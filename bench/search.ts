@@ -1,0 +1,136 @@
+// Search speed: p50/p95 of SearchService.search (end to end: validation, typo check, ranking with
+// boosts and filters, one hit per topic, snippets) against the bare engine query (match + engine
+// rank + limit 10, nothing else) on the same data, at growing sizes, in one run.
+//   node --import tsx bench/search.ts                                   # SQLite, 10k and 100k posts
+//   SEARCH_BENCH_SIZES=10000,100000,1000000 node --import tsx bench/search.ts
+//   DATABASE_URL=postgres://… node --import tsx bench/search.ts         # PostgreSQL (a fresh database)
+// Posts are synthesized from the ham corpus' vocabulary (unigram frequencies of its bodies), in
+// topics of 1-8 posts; the queries are the 47 natural-language questions of search-quality.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config/config.ts';
+import { openStore } from '../src/store/open.ts';
+import { hamCorpusDirs } from '../src/import/ham-corpus.ts';
+import { SearchService } from '../src/search/service.ts';
+import { kyselyOf } from '../src/search/index.ts';
+import { parseQuery } from '../src/search/query.ts';
+
+const sizes = (process.env.SEARCH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const rounds = Number(process.env.SEARCH_BENCH_ROUNDS ?? 3);
+const { questions } = JSON.parse(readFileSync(new URL('./search-quality/questions.json', import.meta.url), 'utf8')) as { questions: { q: string }[] };
+
+// Vocabulary with frequencies from the real corpus.
+function vocabulary(): { words: string[]; cumulative: Float64Array } {
+  const counts = new Map<string, number>();
+  for (const dir of hamCorpusDirs() ?? []) {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.txt'))) {
+      const text = readFileSync(join(dir, f), 'latin1');
+      const body = text.slice(text.indexOf('\n\n') + 2, 20000).toLowerCase();
+      for (const w of body.match(/[a-z][a-z0-9']{1,20}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  const entries = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) throw new Error('The ham corpus is missing: npm install.');
+  const cumulative = new Float64Array(entries.length);
+  let total = 0;
+  entries.forEach(([, n], i) => (cumulative[i] = total += n));
+  return { words: entries.map(([w]) => w), cumulative };
+}
+
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+function sampler(v: { words: string[]; cumulative: Float64Array }) {
+  const total = v.cumulative[v.cumulative.length - 1]!;
+  return (n: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const x = random() * total;
+      let lo = 0;
+      let hi = v.cumulative.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (v.cumulative[mid]! < x) lo = mid + 1;
+        else hi = mid;
+      }
+      out.push(v.words[lo]!);
+    }
+    return out.join(' ');
+  };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+const dir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
+const url = process.env.DATABASE_URL ?? `sqlite:${join(dir!, 'bench.db')}`;
+const config = loadConfig({ DATABASE_URL: url });
+const store = await openStore(url);
+const db = kyselyOf(store) as any;
+const text = sampler(vocabulary());
+const community = await store.communities.create({ slug: `bench-${Date.now()}`, name: 'Bench', visibility: 'public' });
+const category = await store.community(community.id).categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+const search = SearchService.create(store, config);
+const author = { author_kind: 'person', author_id: null, author_name: 'Bench' };
+
+let posts = 0;
+let topicNo = 0;
+console.log(`engine ${store.dialect}; sizes ${sizes.join(', ')}; ${questions.length} queries × ${rounds} rounds`);
+try {
+  for (const size of sizes) {
+    const started = performance.now();
+    while (posts < size) {
+      const batchTopics: any[] = [];
+      const batchPosts: any[] = [];
+      while (batchPosts.length < 400 && posts + batchPosts.length < size) {
+        const id = randomUUID();
+        const n = Math.min(1 + Math.floor(random() * 8), size - posts - batchPosts.length);
+        const at = new Date(Date.UTC(2002, 0, 1) + Math.floor(random() * 3e10)).toISOString();
+        batchTopics.push({ id, community_id: community.id, category_id: category.id, slug: `t-${topicNo++}`, title: text(3 + Math.floor(random() * 6)), ...author, status: 'open', solution_post_id: null, post_count: n, created_at: at, updated_at: at, last_posted_at: at });
+        for (let p = 1; p <= n; p++) {
+          batchPosts.push({ id: randomUUID(), community_id: community.id, topic_id: id, position: p, ...author, body: text(20 + Math.floor(random() * 130)), created_at: at, edited_at: null });
+        }
+        if (n >= 2 && random() < 0.3) batchTopics[batchTopics.length - 1].solution_post_id = batchPosts[batchPosts.length - 1].id;
+      }
+      await store.transaction(async (tx) => {
+        const t = kyselyOf(tx) as any;
+        const solutions = batchTopics.map((x) => [x.id, x.solution_post_id]);
+        await t.insertInto('topics').values(batchTopics.map((x) => ({ ...x, solution_post_id: null }))).execute();
+        await t.insertInto('posts').values(batchPosts).execute();
+        for (const [id, sol] of solutions) if (sol) await t.updateTable('topics').set({ solution_post_id: sol }).where('id', '=', id).execute();
+      });
+      posts += batchPosts.length;
+    }
+    if (store.dialect === 'postgres') await sql`analyze`.execute(db);
+    const loadSeconds = (performance.now() - started) / 1000;
+
+    const e2e: number[] = [];
+    const bare: number[] = [];
+    for (const { q } of questions.slice(0, 5)) {
+      await search.search([community], q, { limit: 10 });
+      await search.index.bare(parseQuery(q), 10);
+    }
+    for (let r = 0; r < rounds; r++) {
+      for (const { q } of questions) {
+        let t = performance.now();
+        await search.index.bare(parseQuery(q), 10);
+        bare.push(performance.now() - t);
+        t = performance.now();
+        await search.search([community], q, { limit: 10 });
+        e2e.push(performance.now() - t);
+      }
+    }
+    const b50 = pct(bare, 50), b95 = pct(bare, 95), e50 = pct(e2e, 50), e95 = pct(e2e, 95);
+    console.log(
+      `${store.dialect} ${String(size).padStart(8)} posts (loaded in ${loadSeconds.toFixed(0)} s): ` +
+        `bare p50 ${b50.toFixed(1)} ms p95 ${b95.toFixed(1)} ms | end-to-end p50 ${e50.toFixed(1)} ms p95 ${e95.toFixed(1)} ms | ratio p50 ${(e50 / b50).toFixed(2)} p95 ${(e95 / b95).toFixed(2)}`,
+    );
+  }
+} finally {
+  await store.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
