@@ -84,6 +84,8 @@ export class PostgresSearchIndex implements SearchIndex {
         : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
       where.push(sql`(${sql.join(kinds, sql` or `)})`);
     }
+    // The categories join is only needed by these filters (the page's category slugs are read after).
+    const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
     const after = q.after
       ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
       : sql``;
@@ -96,7 +98,7 @@ export class PostgresSearchIndex implements SearchIndex {
         from search_documents d
         join posts p on p.id = d.post_id
         join topics t on t.id = p.topic_id
-        join categories c on c.id = t.category_id
+        ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
         where ${sql.join(where, sql` and `)}
       ),
       best as (

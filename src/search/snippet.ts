@@ -1,11 +1,9 @@
-// Snippets: a window of the post's plain text (Markdown rendered and stripped by
-// domain/markdown.ts) around the densest cluster of matched words, each match marked **like
+// Snippets: a window of the post's plain text (Markdown syntax stripped, see plainText) around the densest cluster of matched words, each match marked **like
 // this**, cuts shown as "…". The same highlighter serves both engines, so snippets look alike.
 //
 // Matching is stem-tolerant without a stemmer: a text word matches a query word when they are
 // equal, one is the other plus up to 4 letters ("run" ~ "running"), or they share a prefix of at
 // least 5 letters with at most 3 left over on each side ("configure" ~ "configuring").
-import { markdownToText } from '../domain/markdown.ts';
 
 const MAX_SOURCE = 20_000;
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -24,14 +22,13 @@ export function wordMatches(textWord: string, queryWord: string): boolean {
 }
 
 /**
- * Plain text of a Markdown body for snippets. Short bodies go through the real renderer
- * (domain/markdown.ts); long ones (imported mail) through a light syntax stripper, because
- * rendering and sanitizing dozens of kilobytes per result dominated the search time. The result
- * is plain text either way (callers escape it for HTML).
+ * Plain text of a Markdown body for snippets, by a light syntax stripper (links keep their text,
+ * code fences, emphasis, headings, quotes, list marks and tags go). Rendering and sanitizing
+ * with domain/markdown.ts cost about 1 ms per result and dominated the search time. The result is
+ * plain text, never HTML (callers escape it for HTML).
  */
 export function plainText(markdown: string): string {
   const source = markdown.length > MAX_SOURCE ? markdown.slice(0, MAX_SOURCE) : markdown;
-  if (source.length <= 2_000) return markdownToText(source);
   return source
     .replace(/```[^\n]*\n?/g, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -58,6 +58,8 @@ export class SqliteSearchIndex implements SearchIndex {
       where.push(sql`(${sql.join(kinds, sql` or `)})`);
     }
     const [w1, w2, w3] = SQLITE_WEIGHTS;
+    // The categories join is only needed by these filters (the page's category slugs are read after).
+    const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
     const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
     const result = await sql<Row>`
       with hits as (
@@ -69,7 +71,7 @@ export class SqliteSearchIndex implements SearchIndex {
         join search_rows r on r.rowid = search_fts.rowid
         join posts p on p.id = r.post_id
         join topics t on t.id = p.topic_id
-        join categories c on c.id = t.category_id
+        ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
         where ${sql.join(where, sql` and `)}
       ),
       best as (
