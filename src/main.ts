@@ -1,5 +1,4 @@
 // Wiring: config → store → services → HTTP. The only place that creates adapters.
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
@@ -10,12 +9,24 @@ import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Surface } from './mcp/surface.ts';
-import { communityInstructions, networkInstructions } from './mcp/surfaces/instructions.ts';
+import { createEndpointResolver } from './mcp/surfaces/endpoints.ts';
+import { ContentService } from './domain/content.ts';
+import { ContentEvents } from './domain/events.ts';
+import { createIdentityServices } from './domain/identity/index.ts';
+import { SearchService } from './search/service.ts';
+import { notifyTopicChanged, surfaceDeps } from './wiring.ts';
 
-export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+export { VERSION } from './version.ts';
 
-export type Hamlet = { server: Server; store: Store; mcp: McpStack; logger: Logger; url: string; close(): Promise<void> };
+export type Hamlet = {
+  server: Server;
+  store: Store;
+  mcp: McpStack;
+  logger: Logger;
+  url: string;
+  services: { content: ContentService; identity: ReturnType<typeof createIdentityServices>; search: SearchService };
+  close(): Promise<void>;
+};
 
 export type StartOptions = {
   demo?: boolean;
@@ -34,15 +45,17 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
   }
 
-  const networkSurface: Surface = {
-    serverInfo: { name: 'hamlet', title: 'Hamlet network', version: VERSION },
-    instructions: networkInstructions(),
-    tools: [],
-    prompts: [],
-    resources: [],
-    templates: [],
-  };
+  const events = new ContentEvents((err, event) => logger.error({ err, event: event.type }, 'content event listener failed'));
+  const content = new ContentService(store, config, events);
+  const identity = createIdentityServices({ store, config, content, logger });
+  const search = SearchService.create(store, config);
+  const deps = surfaceDeps({ store, config, content, identity, search });
 
+  const endpoints = createEndpointResolver({
+    deps,
+    lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
+    hostOf: (req) => requestHost(req.headers, config.trustProxy),
+  });
   const mcp = createMcpStack({
     // In the database: a session survives a restart and any instance over the same database serves it.
     sessions: store.mcpSessions,
@@ -51,21 +64,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
     trustProxy: config.trustProxy,
-    async resolve(req) {
-      const resolved = await resolveCommunityHost(store, requestHost(req.headers, config.trustProxy), config.baseDomain);
-      if (resolved.kind === 'network') return { scope: 'network', surface: networkSurface };
-      if (resolved.kind === 'unknown') return undefined;
-      const c = resolved.community;
-      const surface: Surface = {
-        serverInfo: { name: 'hamlet', title: `Hamlet: ${c.slug}`, version: VERSION },
-        instructions: communityInstructions(c.slug, c.name),
-        tools: [],
-        prompts: [],
-        resources: [],
-        templates: [],
-      };
-      return { scope: `community:${c.id}`, surface };
-    },
+    resolve: endpoints.resolve,
+  });
+  // A subscribed topic resource hears about its new posts, edits and solutions.
+  events.subscribe((event) => {
+    void notifyTopicChanged(store, mcp, event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
   });
 
   const app = createApp({
@@ -104,5 +107,5 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
       });
     }
   }
-  return { server, store, mcp, logger, url, close };
+  return { server, store, mcp, logger, url, services: { content, identity, search }, close };
 }

@@ -25,15 +25,15 @@ export async function asAgent<T>(
   tool: string,
   run: (actor: Actor) => Promise<T>,
 ): Promise<T> {
+  await deps.policy.admit(null, ctx.clientIp);
   const actor = await deps.identity.authenticateAgent(community, ctx.credential);
-  await deps.policy.admit(actor.kind === 'agent' ? `agent:${actor.agentId}` : `ip:${ctx.clientIp}`);
+  await deps.policy.admit(actor, ctx.clientIp);
   try {
     const out = await run(actor);
-    const status = (out as { status?: string } | undefined)?.status;
-    await deps.policy.audit({ community, actor, tool, outcome: status === 'pending_approval' ? 'pending' : 'ok' });
+    await deps.policy.audit({ community, actor, tool, ip: ctx.clientIp });
     return out;
   } catch (err) {
-    await deps.policy.audit({ community, actor, tool, outcome: (err as { code?: string }).code ?? 'internal' });
+    await deps.policy.audit({ community, actor, tool, ip: ctx.clientIp, error: err });
     throw err;
   }
 }
@@ -47,7 +47,7 @@ export function writeResponse(outcome: WriteOutcome, appliedMessage: string): z.
 
 export function communityTools(deps: SurfaceDeps, community: Community): ToolDef[] {
   const write = (ctx: RequestContext, tool: string, kind: WriteKind, payload: Record<string, unknown>, key: string | undefined) =>
-    asAgent(deps, community, ctx, tool, (actor) => deps.writes.execute(actor, community, kind, payload, { idempotencyKey: key }));
+    asAgent(deps, community, ctx, tool, (actor) => deps.writes.execute(actor, community, kind, payload, { idempotencyKey: key, ip: ctx.clientIp }));
 
   return [
     zodTool({

@@ -27,8 +27,8 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       return c;
     });
   }
-  const anonymousCall = async <T>(ctx: RequestContext, tool: string, run: () => Promise<T>) => {
-    await deps.policy.admit(`ip:${ctx.clientIp}`);
+  const anonymousCall = async <T>(ctx: RequestContext, _tool: string, run: () => Promise<T>) => {
+    await deps.policy.admit(null, ctx.clientIp);
     return run();
   };
 
@@ -162,15 +162,16 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       output: writeOutput,
       annotations: { title: 'Ask a community', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async ({ community, idempotency_key, ...payload }, ctx) => {
+        await deps.policy.admit(null, ctx.clientIp);
         const actor = await deps.identity.authenticateUser(ctx.credential);
-        await deps.policy.admit(actor.kind === 'person' ? `person:${actor.personId}` : `ip:${ctx.clientIp}`);
+        await deps.policy.admit(actor, ctx.clientIp);
         const [c] = await publicCommunities([community]);
         try {
-          const outcome = await deps.writes.execute(actor, c!, 'topic.create', payload, { idempotencyKey: idempotency_key });
-          await deps.policy.audit({ community: c!, actor, tool: 'ask_community', outcome: outcome.status === 'pending_approval' ? 'pending' : 'ok' });
+          const outcome = await deps.writes.execute(actor, c!, 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.clientIp });
+          await deps.policy.audit({ community: c!, actor, tool: 'ask_community', ip: ctx.clientIp });
           return writeResponse(outcome, `Your question was posted to ${c!.slug}.`);
         } catch (err) {
-          await deps.policy.audit({ community: c!, actor, tool: 'ask_community', outcome: (err as { code?: string }).code ?? 'internal' });
+          await deps.policy.audit({ community: c!, actor, tool: 'ask_community', ip: ctx.clientIp, error: err });
           throw err;
         }
       },

@@ -54,7 +54,7 @@ export type WriteOutcome =
   | { status: 'pending_approval'; approval_id: string; message: string };
 
 export interface WritePort {
-  execute(actor: Actor, community: Community, kind: WriteKind, payload: Record<string, unknown>, options: { idempotencyKey?: string }): Promise<WriteOutcome>;
+  execute(actor: Actor, community: Community, kind: WriteKind, payload: Record<string, unknown>, options: { idempotencyKey?: string; ip?: string }): Promise<WriteOutcome>;
 }
 
 export interface ApprovalPort {
@@ -70,9 +70,9 @@ export interface IdentityPort {
 
 /** Rate limits and the audit trail of authenticated tool calls. */
 export interface CallPolicy {
-  /** Throws DomainError('rate_limited') when the caller must wait. */
-  admit(key: string): void | Promise<void>;
-  audit(entry: { community: Community | null; actor: Actor; tool: string; outcome: string; target?: string }): void | Promise<void>;
+  /** Throws DomainError('rate_limited') when the caller (its key, else its IP) must wait. */
+  admit(actor: Actor | null, ip: string): void | Promise<void>;
+  audit(entry: { community: Community | null; actor: Actor; tool: string; ip: string; error?: unknown }): void | Promise<void>;
 }
 
 export type SurfaceDeps = {

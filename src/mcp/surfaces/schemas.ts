@@ -15,8 +15,8 @@ export const searchFilters = z
       .optional()
       .describe('Kinds of result: "topic" (a question and its title), "post" (a reply), "article" (knowledge base). Default all.'),
     author: z.string().min(1).max(200).optional().describe('Only content by this author (display name).'),
-    since: z.iso.datetime({ offset: true }).optional().describe('Only content created at or after this ISO 8601 time.'),
-    until: z.iso.datetime({ offset: true }).optional().describe('Only content created before this ISO 8601 time.'),
+    since: z.string().min(10).max(40).optional().describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),
+    until: z.string().min(10).max(40).optional().describe('Only content created before this ISO 8601 date or time.'),
     limit: z.number().int().min(1).max(50).optional().describe('How many results, 1-50. Default 10.'),
     cursor: z.string().min(1).max(500).optional().describe('next_cursor of a previous result, to get the next page.'),
   })

@@ -1,0 +1,64 @@
+// Which MCP surface a request's host addresses: the network on the apex, a community on its
+// subdomain (or custom domain), nothing otherwise. Lookups and built surfaces are cached briefly:
+// resolving a host is on every request's path, and building a surface converts every tool schema.
+import type { IncomingMessage } from 'node:http';
+import type { Community } from '../../store/types.ts';
+import type { Endpoint } from '../http-transport.ts';
+import type { Surface } from '../surface.ts';
+import { communitySurface } from './community.ts';
+import { networkSurface } from './network.ts';
+import type { SurfaceDeps } from './ports.ts';
+
+export type HostLookup = (host: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+
+export const communityScope = (communityId: string) => `community:${communityId}`;
+export const NETWORK_SCOPE = 'network';
+
+export type EndpointOptions = {
+  deps: SurfaceDeps;
+  lookup: HostLookup;
+  hostOf: (req: IncomingMessage) => string | undefined;
+  /** How long a host → community answer is reused (default 5 s). */
+  ttlMs?: number;
+  /** Replaces the tool list of a community (e.g. the two-tool mode); default: as built. */
+  decorate?: (surface: Surface, community: Community) => Surface;
+};
+
+export function createEndpointResolver(o: EndpointOptions): { resolve(req: IncomingMessage): Promise<Endpoint | undefined>; forget(communityId?: string): void } {
+  const ttl = o.ttlMs ?? 5_000;
+  const hosts = new Map<string, { at: number; value: Awaited<ReturnType<HostLookup>> }>();
+  const surfaces = new Map<string, { version: string; surface: Surface }>();
+  const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
+
+  function surfaceOf(community: Community): Surface {
+    const version = community.updatedAt;
+    const cached = surfaces.get(community.id);
+    if (cached && cached.version === version) return cached.surface;
+    const built = communitySurface(o.deps, community);
+    const surface = o.decorate ? o.decorate(built, community) : built;
+    surfaces.set(community.id, { version, surface });
+    return surface;
+  }
+
+  return {
+    async resolve(req) {
+      const host = (o.hostOf(req) ?? '').toLowerCase();
+      const now = Date.now();
+      let hit = hosts.get(host);
+      if (!hit || now - hit.at > ttl) {
+        hit = { at: now, value: await o.lookup(host) };
+        if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
+        hosts.set(host, hit);
+      }
+      const r = hit.value;
+      if (r.kind === 'network') return network;
+      if (r.kind === 'unknown') return undefined;
+      return { scope: communityScope(r.community.id), surface: surfaceOf(r.community) };
+    },
+    forget(communityId) {
+      hosts.clear();
+      if (communityId) surfaces.delete(communityId);
+      else surfaces.clear();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// Adapters between the domain services and the MCP surfaces' ports, and the reaction of live MCP
+// sessions to content changes. Part of the wiring (src/main.ts), kept apart to keep main.ts short.
+import type { Config } from './config/config.ts';
+import type { ContentService } from './domain/content.ts';
+import type { ContentEvent } from './domain/events.ts';
+import type { IdentityServices } from './domain/identity/index.ts';
+import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
+import type { McpStack } from './mcp/stack.ts';
+import { resourceUris } from './mcp/surfaces/community-extras.ts';
+import { communityScope } from './mcp/surfaces/endpoints.ts';
+import type { SurfaceDeps, WriteOutcome } from './mcp/surfaces/ports.ts';
+import type { SearchService } from './search/service.ts';
+import type { Store } from './store/repositories.ts';
+import type { Community } from './store/types.ts';
+import { VERSION } from './version.ts';
+
+export function surfaceDeps(o: { store: Store; config: Config; content: ContentService; identity: IdentityServices; search: SearchService }): SurfaceDeps {
+  const { store, config, identity } = o;
+  return {
+    content: o.content,
+    search: o.search,
+    writes: {
+      execute: async (actor, community, kind, payload, options) =>
+        (await identity.writes.execute(actor, community, kind, payload, { idempotencyKey: options.idempotencyKey, ip: options.ip })) as WriteOutcome,
+    },
+    approvals: { get: async (actor, community, id) => (await identity.approvals.get(actor, community, id)) as unknown as Record<string, unknown> },
+    identity: {
+      authenticateAgent: (community, credential) => identity.auth.authenticateAgentKey(community, credential),
+      authenticateUser: (credential) => identity.auth.authenticateUserKey(credential),
+    },
+    policy: {
+      admit(actor, ip) {
+        if (!actor) return identity.rateLimits.checkIp(ip);
+        if (actor.kind === 'agent') identity.rateLimits.checkKey(actor.keyPrefix ?? `agent:${actor.agentId}`);
+        else if (actor.kind === 'person') identity.rateLimits.checkKey(actor.keyPrefix ?? `person:${actor.personId}`);
+      },
+      audit: ({ community, actor, tool, ip, error }) =>
+        identity.audit.toolCall(actor, community?.id ?? null, tool, error === undefined ? { ok: true } : { ok: false, error }, { ip }),
+    },
+    urls: { mcp: (slug) => communityMcpUrl(config, slug), web: (slug) => communityOrigin(config, slug) },
+    async listPublicCommunities() {
+      const all: Community[] = [];
+      let after: Parameters<Store['communities']['listPublic']>[0]['after'];
+      do {
+        const page = await store.communities.listPublic({ after, limit: 500 });
+        all.push(...page.items);
+        after = page.next ?? undefined;
+      } while (after);
+      return all;
+    },
+    getCommunity: (slug) => store.communities.getBySlug(slug),
+    version: VERSION,
+  };
+}
+
+const slugs = new Map<string, string>();
+
+/** notifications/resources/updated for the topic (and article) resources a content event touched. */
+export async function notifyTopicChanged(store: Store, mcp: McpStack, event: ContentEvent): Promise<void> {
+  if (!('topicId' in event) || !('communityId' in event)) return;
+  let slug = slugs.get(event.communityId);
+  if (!slug) {
+    slug = (await store.communities.getById(event.communityId))?.slug;
+    if (!slug) return;
+    slugs.set(event.communityId, slug);
+  }
+  const scope = communityScope(event.communityId);
+  await mcp.engine.notifyResourceUpdated(scope, resourceUris.topic(slug, event.topicId as string));
+  if (event.type === 'article.updated') {
+    const topic = await store.community(event.communityId).topics.getById(event.topicId);
+    if (topic) await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
+  }
+}
