@@ -1,0 +1,190 @@
+// The HTTP servers the MCP benchmarks measure, each serving one trivial tool, `echo`, which returns
+// its `text` argument as a text block, at POST /mcp:
+//  - hamlet: the real stack (createMcpStack + InMemorySessionStore + McpHttpTransport on node:http),
+//    with the tool declared through zodTool like Hamlet's own tools;
+//  - hamlet-no-sessions: the same layers with the engine's sessions turned off (initialize opens no
+//    session); the reference for the session memory bench;
+//  - limit: hand-written node:http JSON-RPC that parses the body and stringifies a tools/call-shaped
+//    result, the upper bound for any JSON-RPC server on node:http;
+//  - peer: the official SDK's documented stateless pattern, a new McpServer and
+//    StreamableHTTPServerTransport per POST (examples/server/simpleStatelessStreamableHttp.js, with
+//    enableJsonResponse so it answers JSON like the others).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+import { McpEngine, type EngineLogger } from '../../src/mcp/engine.ts';
+import { McpHttpTransport, type Endpoint } from '../../src/mcp/http-transport.ts';
+import { InMemorySessionStore } from '../../src/store/memory-sessions.ts';
+import { createMcpStack, type McpStack } from '../../src/mcp/stack.ts';
+import { StreamHub } from '../../src/mcp/stream-hub.ts';
+import type { Surface } from '../../src/mcp/surface.ts';
+import { zodTool } from '../../src/mcp/zod-tool.ts';
+
+export const SERVER_KINDS = ['hamlet', 'hamlet-no-sessions', 'limit', 'peer'] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number];
+
+export const MCP_PATH = '/mcp';
+export const ECHO_TEXT = 'hello';
+/** The request every throughput run sends, byte for byte, to every server. */
+export const TOOLS_CALL_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { text: ECHO_TEXT } },
+});
+/** What a stateless MCP client sends after its first exchange (the SDK transport requires both Accept types). */
+export const REQUEST_HEADERS: Record<string, string> = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+
+export type BenchServer = { server: Server; sessionCount?: () => Promise<number>; stop(): void };
+
+/** Logs engine failures (a benchmark must not hide them) but at most a few. */
+function benchLogger(): EngineLogger {
+  let shown = 0;
+  const log = (obj: object, msg?: string) => {
+    if (shown++ < 5) console.error(`[server] ${msg ?? ''}`, obj);
+  };
+  return { warn: log, error: log };
+}
+
+export function echoSurface(): Surface {
+  return {
+    serverInfo: { name: 'hamlet-bench', version: '0.0.0' },
+    tools: [
+      zodTool({
+        name: 'echo',
+        description: 'Returns its text argument as a text block.',
+        input: z.object({ text: z.string() }),
+        handler: async ({ text }) => ({ content: [{ type: 'text', text }] }),
+      }),
+    ],
+    prompts: [],
+    resources: [],
+    templates: [],
+  };
+}
+
+const STACK_LIMITS = { maxBodyBytes: 1_000_000, maxBatch: 100 };
+
+function mcpPathOnly(handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  return createServer((req, res) => {
+    if ((req.url ?? '/').split('?')[0] !== MCP_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    handle(req, res);
+  });
+}
+
+function hamletServer(): BenchServer {
+  const endpoint: Endpoint = { scope: 'bench', surface: echoSurface() };
+  const sessions = new InMemorySessionStore();
+  const stack: McpStack = createMcpStack({
+    sessions,
+    logger: benchLogger(),
+    sessionIdleMs: 600_000,
+    ...STACK_LIMITS,
+    resolve: () => endpoint,
+  });
+  const server = mcpPathOnly((req, res) => {
+    stack.transport.handle(req, res).catch(() => {});
+  });
+  return { server, sessionCount: () => sessions.count(), stop: () => stack.stop() };
+}
+
+/** createMcpStack without the sweeper and with `sessionsEnabled: false` (the stack has no switch for it). */
+function hamletNoSessionsServer(): BenchServer {
+  const endpoint: Endpoint = { scope: 'bench', surface: echoSurface() };
+  const sessions = new InMemorySessionStore();
+  const engine = new McpEngine(sessions, benchLogger(), { sessionsEnabled: false });
+  const hub = new StreamHub(sessions);
+  engine.setOutbox(hub.toSession);
+  const transport = new McpHttpTransport({ engine, hub, ...STACK_LIMITS, resolve: () => endpoint });
+  const server = mcpPathOnly((req, res) => {
+    transport.handle(req, res).catch(() => {});
+  });
+  return { server, sessionCount: () => sessions.count(), stop() {} };
+}
+
+function limitServer(): BenchServer {
+  const server = mcpPathOnly((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: string;
+      let status = 200;
+      try {
+        const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const text = String(msg.params.arguments.text);
+        body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text }], isError: false } });
+      } catch {
+        status = 400;
+        body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Invalid JSON.' } });
+      }
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  return { server, stop() {} };
+}
+
+function peerServer(): BenchServer {
+  const server = mcpPathOnly((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    // The SDK example parses the body with express.json() and passes it on; do the same by hand.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      let parsedBody: unknown;
+      try {
+        parsedBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        return;
+      }
+      const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
+      mcp.registerTool(
+        'echo',
+        { description: 'Returns its text argument as a text block.', inputSchema: { text: z.string() } },
+        async ({ text }) => ({ content: [{ type: 'text', text }] }),
+      );
+      try {
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        res.on('close', () => {
+          void transport.close();
+          void mcp.close();
+        });
+        await mcp.connect(transport);
+        await transport.handleRequest(req, res, parsedBody);
+      } catch (err) {
+        console.error('[peer] request failed', err);
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal server error' } }));
+        }
+      }
+    });
+  });
+  return { server, stop() {} };
+}
+
+export function createBenchServer(kind: ServerKind): BenchServer {
+  switch (kind) {
+    case 'hamlet':
+      return hamletServer();
+    case 'hamlet-no-sessions':
+      return hamletNoSessionsServer();
+    case 'limit':
+      return limitServer();
+    case 'peer':
+      return peerServer();
+  }
+}
