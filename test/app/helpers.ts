@@ -8,7 +8,7 @@ import { startHamlet, type Hamlet } from '../../src/main.ts';
 
 export type TestHamlet = Hamlet & { port: number; logs: string[]; hostUrl(host: string, path: string): string; stop(): Promise<void> };
 
-export async function startTestHamlet(env: Record<string, string> = {}, options: { keepDatabase?: boolean } = {}): Promise<TestHamlet> {
+export async function startTestHamlet(env: Record<string, string> = {}, options: { keepDatabase?: boolean; demo?: boolean } = {}): Promise<TestHamlet> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-app-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -18,7 +18,7 @@ export async function startTestHamlet(env: Record<string, string> = {}, options:
     },
   });
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'info', ...env });
-  const hamlet = await startHamlet(config, { logDestination: sink, handleSignals: false });
+  const hamlet = await startHamlet(config, { logDestination: sink, handleSignals: false, demo: options.demo });
   const port = Number(new URL(hamlet.url).port);
   return {
     ...hamlet,

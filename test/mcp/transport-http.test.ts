@@ -212,7 +212,9 @@ describe('tool results', () => {
     const echo = tools.find((t) => t.name === 'hamlet_echo')!;
     assert.equal(echo.inputSchema.additionalProperties, false);
     assert.equal(echo.inputSchema.properties.times.default, 1);
-    assert.deepEqual(echo.outputSchema.required, ['echoed']);
+    assert.equal(echo.outputSchema.type, 'object');
+    assert.deepEqual(echo.outputSchema.anyOf[0].required, ['echoed']);
+    assert.deepEqual(echo.outputSchema.anyOf[1].required, ['error'], 'a failure shape is declared too');
     assert.deepEqual(echo.annotations, { readOnlyHint: true, idempotentHint: true });
     assert.equal(echo.title, 'Echo');
   });

@@ -182,12 +182,17 @@ export function communityTools(deps: SurfaceDeps, community: Community): ToolDef
     zodTool({
       name: 'get_approval',
       title: 'Follow a queued write',
-      description: 'Status of one of your writes that came back "pending_approval": pending, approved (applied, with its result) or rejected (with the reason).',
+      description:
+        'Status of one of your writes that came back "pending_approval": pending, applied (with the created topic/post in result), rejected (with the reason) or failed.',
       input: z.strictObject({ approval_id: z.string().trim().min(1).max(100).describe('The approval_id returned by the write.') }),
       output: z.looseObject({ approval_id: z.string(), status: z.string() }),
       annotations: { title: 'Follow a queued write', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       handler: ({ approval_id }, ctx) =>
-        asAgent(deps, community, ctx, 'get_approval', (actor) => deps.approvals.get(actor, community, approval_id)) as Promise<{ approval_id: string; status: string }>,
+        asAgent(deps, community, ctx, 'get_approval', async (actor) => {
+          const view = await deps.approvals.get(actor, community, approval_id);
+          const result = view.result && typeof view.result === 'object' ? presentWriteResult(view.result as Record<string, unknown>) : null;
+          return { ...view, result } as { approval_id: string; status: string };
+        }),
     }),
   ];
 }
