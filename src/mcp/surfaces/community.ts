@@ -191,7 +191,7 @@ export function communityTools(deps: SurfaceDeps, community: Community): ToolDef
         asAgent(deps, community, ctx, 'get_approval', async (actor) => {
           const view = await deps.approvals.get(actor, community, approval_id);
           const result = view.result && typeof view.result === 'object' ? presentWriteResult(view.result as Record<string, unknown>) : null;
-          return { ...view, result } as { approval_id: string; status: string };
+          return { ...view, result } as unknown as { approval_id: string; status: string };
         }),
     }),
   ];

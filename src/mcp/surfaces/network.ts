@@ -46,7 +46,10 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       output: searchOutput,
       annotations: { title: 'Search every public community', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       handler: ({ query, communities, mode, filters }, ctx) =>
-        anonymousCall(ctx, 'search_network', async () => deps.search.search(await publicCommunities(communities), query, filters ?? {}, mode)),
+        anonymousCall(ctx, 'search_network', async () => {
+          const within = await publicCommunities(communities);
+          return withCommunity(await deps.search.search(within, query, filters ?? {}, mode), within);
+        }),
     }),
     zodTool({
       name: 'find_community',
@@ -144,7 +147,11 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       output: suggestOutput,
       annotations: { title: 'Suggest existing answers', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       handler: ({ question, communities, limit }, ctx) =>
-        anonymousCall(ctx, 'suggest_answer', async () => deps.search.suggestAnswer(await publicCommunities(communities), question, limit)),
+        anonymousCall(ctx, 'suggest_answer', async () => {
+          const within = await publicCommunities(communities);
+          const suggested = await deps.search.suggestAnswer(within, question, limit);
+          return { ...suggested, answers: withCommunity({ results: suggested.answers }, within).results };
+        }),
     }),
     zodTool({
       name: 'ask_community',
@@ -188,6 +195,12 @@ export function networkSurface(deps: SurfaceDeps): Surface {
     resources: [],
     templates: [],
   };
+}
+
+/** On the network every result names its community, even when only one was searched. */
+function withCommunity<R extends { community?: string }, T extends { results: R[] }>(response: T, within: Community[]): T {
+  if (within.length !== 1) return response;
+  return { ...response, results: response.results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug })) };
 }
 
 function tokens(text: string): string[] {

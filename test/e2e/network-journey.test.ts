@@ -1,0 +1,93 @@
+// The network server on the apex host, with the official SDK client: search_network →
+// find_community → get_topic → ask_community with a user key. Private communities stay invisible.
+import '../helpers/localhost-dns.ts';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { systemActor } from '../../src/domain/actor.ts';
+import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+
+let h: TestHamlet;
+let reader: Client;
+let userKey: string;
+
+before(async () => {
+  h = await startTestHamlet({}, { demo: true });
+  const system = systemActor('test');
+  await h.services.identity.accounts.createUser(system, { email: 'grace@example.com', password: 'a long enough password', name: 'Grace Hopper' });
+  ({ key: userKey } = await h.services.identity.accounts.mintUserKey(system, { email: 'grace@example.com' }));
+  reader = new Client({ name: 'outside-agent', version: '1.0.0' });
+  await reader.connect(new StreamableHTTPClientTransport(new URL(h.hostUrl('localhost', '/api/mcp'))));
+});
+after(async () => {
+  await reader?.close();
+  await h?.stop();
+});
+
+type Result = { structuredContent?: any; content?: any; isError?: boolean };
+const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+
+test('the network server has its own title and 6 tools, readable without a key', async () => {
+  assert.equal(reader.getServerVersion()?.title, 'Hamlet network');
+  const { tools } = await reader.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_community', 'find_community', 'get_community', 'get_topic', 'search_network', 'suggest_answer']);
+});
+
+test('search the network, find the community, read the topic, ask as a person', async () => {
+  const found = await call(reader, 'search_network', { query: 'PostgreSQL several instances' });
+  assert.equal(found.isError, false);
+  const first = found.structuredContent.results[0];
+  assert.equal(first.community, 'acme');
+  assert.match(first.url, /^http:\/\/acme\.localhost/);
+
+  const communities = await call(reader, 'find_community', { subject: 'running Hamlet with PostgreSQL' });
+  const acme = communities.structuredContent.communities[0];
+  assert.equal(acme.slug, 'acme');
+  assert.match(acme.mcp_url, /^http:\/\/acme\.localhost(:\d+)?\/api\/mcp$/);
+  assert.ok(acme.matches > 0);
+
+  const about = await call(reader, 'get_community', { community: 'acme' });
+  assert.ok(about.structuredContent.categories.some((c: { slug: string }) => c.slug === 'support'));
+
+  const topic = await call(reader, 'get_topic', { community: 'acme', topic: first.topic_id });
+  assert.equal(topic.structuredContent.community, 'acme');
+  assert.ok(topic.structuredContent.posts.length >= 2);
+
+  const suggested = await call(reader, 'suggest_answer', { question: 'Can I use Postgres for Hamlet?' });
+  assert.equal(suggested.isError, false);
+
+  // Writing needs a user key.
+  const anonymous = await call(reader, 'ask_community', { community: 'acme', category: 'support', title: 'Is there a Helm chart for Hamlet?', body: 'We deploy on Kubernetes and would like a chart.' });
+  assert.equal(anonymous.isError, true);
+  assert.equal(anonymous.structuredContent.code, 'unauthorized');
+  assert.match(anonymous.structuredContent.error, /hmlt_u_/);
+
+  const writer = new Client({ name: 'writer', version: '1.0.0' });
+  await writer.connect(new StreamableHTTPClientTransport(new URL(h.hostUrl('localhost', '/api/mcp')), { requestInit: { headers: { Authorization: `Bearer ${userKey}` } } }));
+  try {
+    const asked = await call(writer, 'ask_community', { community: 'acme', category: 'support', title: 'Is there a Helm chart for Hamlet?', body: 'We deploy on Kubernetes and would like a chart.' });
+    assert.equal(asked.isError, false, JSON.stringify(asked.structuredContent));
+    assert.equal(asked.structuredContent.status, 'applied');
+    assert.equal(asked.structuredContent.topic.author.kind, 'person');
+    assert.equal(asked.structuredContent.topic.author.name, 'Grace Hopper');
+  } finally {
+    await writer.close();
+  }
+});
+
+test('a private community is invisible from the network', async () => {
+  const search = await call(reader, 'search_network', { query: 'Project Falcon launch checklist' });
+  assert.ok(!search.structuredContent.results.some((r: { community: string }) => r.community === 'skunkworks'));
+  for (const [tool, args] of [
+    ['get_community', { community: 'skunkworks' }],
+    ['search_network', { query: 'falcon', communities: ['skunkworks'] }],
+    ['get_topic', { community: 'skunkworks', topic: 'project-falcon-launch-checklist' }],
+  ] as const) {
+    const r = await call(reader, tool, args);
+    assert.equal(r.isError, true, tool);
+    assert.equal(r.structuredContent.code, 'not_found', tool);
+  }
+  const found = await call(reader, 'find_community', { subject: 'project falcon skunkworks' });
+  assert.ok(!found.structuredContent.communities.some((c: { slug: string }) => c.slug === 'skunkworks'));
+});
