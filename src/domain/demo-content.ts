@@ -60,6 +60,17 @@ Search or call \`suggest_answer\` before creating a topic.`,
 
 export const DEMO_QUESTIONS = [
   {
+    // The worked example of the agent documentation (search_community, solved_only) finds this.
+    category: 'support',
+    title: 'Verifying the hamlet-signature header',
+    tags: ['webhooks', 'security'],
+    body: 'Our webhook receiver gets a `hamlet-signature: t=…,v1=…` header. How do we check that a delivery really came from Hamlet?',
+    answer: `HMAC the signature over the raw body: compute HMAC-SHA256 with the endpoint's secret over \`<t>.<raw body>\`,
+compare it with \`v1\` in constant time, and reject anything older than five minutes (compare \`t\` with your clock).
+Parse the JSON only after the webhook signature verification passed.`,
+    solved: true,
+  },
+  {
     category: 'support',
     title: 'How do I run Hamlet on PostgreSQL instead of SQLite?',
     tags: ['postgresql', 'deployment'],

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config/config.ts';
 import { startHamlet, type Hamlet } from '../../src/main.ts';
 
@@ -17,7 +18,8 @@ export async function startTestHamlet(env: Record<string, string> = {}, options:
       done();
     },
   });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'info', ...env });
+  // A real port number (not 0) so that the public URLs Hamlet builds carry it, as in production.
+  const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'info', ...env });
   const hamlet = await startHamlet(config, { logDestination: sink, handleSignals: false, demo: options.demo });
   const port = Number(new URL(hamlet.url).port);
   return {
@@ -30,4 +32,15 @@ export async function startTestHamlet(env: Record<string, string> = {}, options:
       if (!options.keepDatabase) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

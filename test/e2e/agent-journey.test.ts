@@ -1,7 +1,7 @@
 // An agent's whole journey on the demo community, with the official MCP SDK client over HTTP:
 // search → suggest_answer → get_topic → create_topic queued for approval → a moderator approves →
 // get_approval shows it applied → reply → mark_solution → search finds it with is_solution: true.
-import '../helpers/localhost-dns.ts';
+import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

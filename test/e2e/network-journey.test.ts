@@ -1,6 +1,6 @@
 // The network server on the apex host, with the official SDK client: search_network →
 // find_community → get_topic → ask_community with a user key. Private communities stay invisible.
-import '../helpers/localhost-dns.ts';
+import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
