@@ -107,7 +107,7 @@ const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 
 console.log(
   `MCP idle session memory: node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
-    `${fmt(count)} HTTP initialize requests (concurrency ${concurrency}, after ${WARMUP_REQUESTS} warm-up), heapUsed after forced GC in the server process\n`,
+    `${fmt(count)} HTTP initialize requests (concurrency ${concurrency}, after ${fmt(WARMUP_REQUESTS)} warm-up), heapUsed after forced GC in the server process\n`,
 );
 
 const reference = await measure('hamlet-no-sessions');
