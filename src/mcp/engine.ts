@@ -51,6 +51,7 @@ export type EngineLogger = { warn(obj: object, msg?: string): void; error(obj: o
 type PendingClientRequest = { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
 
 const COMPLETION_LIMIT = 100;
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 export class McpEngine {
   private readonly inflight = new Map<string, AbortController>();
@@ -80,14 +81,16 @@ export class McpEngine {
   /** Answers one request; `undefined` when the client cancelled it (no response is owed). */
   async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     const key = exchange.session ? inflightKey(exchange.session.id, request.id) : undefined;
-    const abort = new AbortController();
-    if (key) this.inflight.set(key, abort);
+    // Only a request within a session can be cancelled (notifications/cancelled names it by session).
+    const abort = key ? new AbortController() : undefined;
+    if (key) this.inflight.set(key, abort!);
+    const signal = abort?.signal ?? NEVER_ABORTED;
     try {
-      const result = await this.dispatch(request, exchange, abort.signal);
-      if (abort.signal.aborted) return undefined;
+      const result = await this.dispatch(request, exchange, signal);
+      if (signal.aborted) return undefined;
       return success(request.id, result);
     } catch (err) {
-      if (abort.signal.aborted) return undefined;
+      if (signal.aborted) return undefined;
       if (err instanceof RpcError) return failure(request.id, err.toObject());
       this.logger.error({ err, method: request.method }, 'MCP method failed');
       return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
@@ -290,42 +293,20 @@ export class McpEngine {
   // ---- what handlers may do while they run ------------------------------------------------------
 
   private context(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): RequestContext {
-    const meta = isRecord(request.params?._meta) ? request.params._meta : {};
-    const progressToken = meta.progressToken;
-    const send = async (message: JsonRpcMessage): Promise<boolean> => {
-      if (signal.aborted) return false;
-      if (ex.channel) return ex.channel.send(message);
-      if (ex.session) {
-        await this.outbox(ex.session.id, message);
-        return true;
-      }
-      return false;
-    };
-    return {
-      requestId: request.id,
-      method: request.method,
-      protocolVersion: ex.session?.protocolVersion ?? ex.protocolVersion ?? PREFERRED_PROTOCOL_VERSION,
-      credential: ex.credential,
-      clientIp: ex.clientIp,
-      session: ex.session,
-      signal,
-      meta,
-      progress: async (progress, total, message) => {
-        if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
-        await send({
-          jsonrpc: '2.0',
-          method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-        });
-      },
-      log: async (level, data, logger) => {
-        const threshold = (ex.session?.logLevel ?? 'info') as LogLevel;
-        if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
-        await send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } });
-      },
-      requestClient: (method, params, timeoutMs = 60_000) => this.requestClient(ex, send, signal, method, params, timeoutMs),
-      closeStream: () => ex.channel?.close(),
-    };
+    return new RequestCtx(this, request, ex, signal);
+  }
+
+  /** @internal used by RequestCtx */
+  sendFor(ex: Exchange, signal: AbortSignal, message: JsonRpcMessage): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    if (ex.channel) return ex.channel.send(message);
+    if (ex.session) return this.outbox(ex.session.id, message).then(() => true);
+    return Promise.resolve(false);
+  }
+
+  /** @internal */
+  askClient(ex: Exchange, signal: AbortSignal, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.requestClient(ex, (m) => this.sendFor(ex, signal, m), signal, method, params, timeoutMs);
   }
 
   private requestClient(
@@ -433,3 +414,49 @@ function stringRecord(v: unknown): Record<string, string> {
 }
 
 export type { PromptDef };
+
+/** A request's context as a class: its methods live on the prototype, not as per-request closures. */
+class RequestCtx implements RequestContext {
+  readonly requestId: JsonRpcId;
+  readonly method: string;
+  readonly protocolVersion: string;
+  readonly credential?: string;
+  readonly clientIp: string;
+  readonly session?: SessionRecord;
+  readonly meta: Record<string, unknown>;
+  constructor(
+    private readonly engine: McpEngine,
+    request: JsonRpcRequest,
+    private readonly ex: Exchange,
+    readonly signal: AbortSignal,
+  ) {
+    this.requestId = request.id;
+    this.method = request.method;
+    this.protocolVersion = ex.session?.protocolVersion ?? ex.protocolVersion ?? PREFERRED_PROTOCOL_VERSION;
+    this.credential = ex.credential;
+    this.clientIp = ex.clientIp;
+    this.session = ex.session;
+    this.meta = isRecord(request.params?._meta) ? request.params._meta : {};
+  }
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    const progressToken = this.meta.progressToken;
+    if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+    const params: Record<string, unknown> = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message) params.message = message;
+    await this.engine.sendFor(this.ex, this.signal, { jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    const threshold = (this.ex.session?.logLevel ?? 'info') as LogLevel;
+    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger) params.logger = logger;
+    await this.engine.sendFor(this.ex, this.signal, { jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+  requestClient(method: string, params: Record<string, unknown>, timeoutMs = 60_000): Promise<unknown> {
+    return this.engine.askClient(this.ex, this.signal, method, params, timeoutMs);
+  }
+  closeStream(): void {
+    this.ex.channel?.close();
+  }
+}
