@@ -14,7 +14,7 @@ import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { createIdentityServices } from './domain/identity/index.ts';
 import { SearchService } from './search/service.ts';
-import { notifyTopicChanged, surfaceDeps } from './wiring.ts';
+import { admitByIp, notifyTopicChanged, surfaceDeps } from './wiring.ts';
 
 export { VERSION } from './version.ts';
 
@@ -65,6 +65,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     maxBatch: config.mcp.maxBatch,
     trustProxy: config.trustProxy,
     resolve: endpoints.resolve,
+    admit: admitByIp(identity),
   });
   // A subscribed topic resource hears about its new posts, edits and solutions.
   events.subscribe((event) => {

@@ -3,7 +3,7 @@
 import type { Config } from './config/config.ts';
 import type { ContentService } from './domain/content.ts';
 import type { ContentEvent } from './domain/events.ts';
-import type { IdentityServices } from './domain/identity/index.ts';
+import { RateLimitedError, type IdentityServices } from './domain/identity/index.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { resourceUris } from './mcp/surfaces/community-extras.ts';
@@ -13,6 +13,19 @@ import type { SearchService } from './search/service.ts';
 import type { Store } from './store/repositories.ts';
 import type { Community } from './store/types.ts';
 import { VERSION } from './version.ts';
+
+/** The MCP transport's per-IP admission, from the identity rate limits. */
+export function admitByIp(identity: IdentityServices) {
+  return (ip: string): { ok: true } | { ok: false; retryAfterSeconds: number; message: string } => {
+    try {
+      identity.rateLimits.checkIp(ip);
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof RateLimitedError) return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };
+      throw err;
+    }
+  };
+}
 
 export function surfaceDeps(o: { store: Store; config: Config; content: ContentService; identity: IdentityServices; search: SearchService }): SurfaceDeps {
   const { store, config, identity } = o;
@@ -29,8 +42,7 @@ export function surfaceDeps(o: { store: Store; config: Config; content: ContentS
       authenticateUser: (credential) => identity.auth.authenticateUserKey(credential),
     },
     policy: {
-      admit(actor, ip) {
-        if (!actor) return identity.rateLimits.checkIp(ip);
+      admit(actor) {
         if (actor.kind === 'agent') identity.rateLimits.checkKey(actor.keyPrefix ?? `agent:${actor.agentId}`);
         else if (actor.kind === 'person') identity.rateLimits.checkKey(actor.keyPrefix ?? `person:${actor.personId}`);
       },

@@ -47,6 +47,8 @@ export type TransportOptions = {
   trustProxy?: boolean;
   /** Text of the -32600 error for a host that resolves to nothing. */
   unresolvedMessage?: string;
+  /** Per-client admission (rate limit by IP): a refusal is HTTP 429 with Retry-After. */
+  admit?: (clientIp: string) => { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
 };
 
 // Every response carries the CORS headers the seed lists; max-age only matters on a preflight.
@@ -79,6 +81,15 @@ export class McpHttpTransport {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    const admitted = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false));
+    if (admitted && !admitted.ok) {
+      drain(req);
+      return send(res, {
+        status: 429,
+        headers: { 'retry-after': String(admitted.retryAfterSeconds) },
+        body: failure(null, { code: ErrorCode.RateLimited, message: admitted.message, data: { retryAfterSeconds: admitted.retryAfterSeconds } }),
+      });
+    }
     if (method === 'OPTIONS') return send(res, { status: 204, headers: { 'access-control-max-age': CORS_HEADERS['access-control-max-age']! } });
     const endpoint = await this.o.resolve(req);
     if (!endpoint) {

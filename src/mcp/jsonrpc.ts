@@ -21,6 +21,7 @@ export const ErrorCode = {
   SessionNotFound: -32001,
   ResourceNotFound: -32002,
   Unauthorized: -32003,
+  RateLimited: -32005,
   RequestCancelled: -32800,
 } as const;
 

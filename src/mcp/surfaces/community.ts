@@ -25,9 +25,8 @@ export async function asAgent<T>(
   tool: string,
   run: (actor: Actor) => Promise<T>,
 ): Promise<T> {
-  await deps.policy.admit(null, ctx.clientIp);
   const actor = await deps.identity.authenticateAgent(community, ctx.credential);
-  await deps.policy.admit(actor, ctx.clientIp);
+  await deps.policy.admit(actor);
   try {
     const out = await run(actor);
     await deps.policy.audit({ community, actor, tool, ip: ctx.clientIp });

@@ -27,10 +27,8 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       return c;
     });
   }
-  const anonymousCall = async <T>(ctx: RequestContext, _tool: string, run: () => Promise<T>) => {
-    await deps.policy.admit(null, ctx.clientIp);
-    return run();
-  };
+  // Reads need no key; the transport already limits callers by IP.
+  const anonymousCall = <T>(_ctx: RequestContext, _tool: string, run: () => Promise<T>) => run();
 
   return [
     zodTool({
@@ -169,9 +167,8 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       output: writeOutput,
       annotations: { title: 'Ask a community', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async ({ community, idempotency_key, ...payload }, ctx) => {
-        await deps.policy.admit(null, ctx.clientIp);
         const actor = await deps.identity.authenticateUser(ctx.credential);
-        await deps.policy.admit(actor, ctx.clientIp);
+        await deps.policy.admit(actor);
         const [c] = await publicCommunities([community]);
         try {
           const outcome = await deps.writes.execute(actor, c!, 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.clientIp });

@@ -68,10 +68,10 @@ export interface IdentityPort {
   authenticateUser(credential: string | undefined): Promise<Actor>;
 }
 
-/** Rate limits and the audit trail of authenticated tool calls. */
+/** Rate limits and the audit trail of authenticated tool calls (the transport limits by IP). */
 export interface CallPolicy {
-  /** Throws DomainError('rate_limited') when the caller (its key, else its IP) must wait. */
-  admit(actor: Actor | null, ip: string): void | Promise<void>;
+  /** Throws DomainError('rate_limited') when the caller's key must wait. */
+  admit(actor: Actor): void | Promise<void>;
   audit(entry: { community: Community | null; actor: Actor; tool: string; ip: string; error?: unknown }): void | Promise<void>;
 }
 
