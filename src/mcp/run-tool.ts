@@ -31,10 +31,12 @@ export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx:
 }
 
 function finish(tool: ToolDef, result: ToolResult, logger: EngineLogger): ToolResult {
-  // Object.assign, not a spread: on Node 20 (V8 11.3) `{ ...x, k: v }` takes ~1 µs.
-  const out: ToolResult = Object.assign({}, result);
-  out.content = result.content ?? [];
+  // Keys in the seed's order (content, structuredContent, isError); built without spreads, which
+  // cost ~1 µs each on Node 20 (V8 11.3).
+  const out: ToolResult = { content: result.content ?? [] };
+  if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
   out.isError = result.isError ?? false;
+  if (result._meta !== undefined) out._meta = result._meta;
   if (out.structuredContent && out.content!.length === 0) {
     out.content = [{ type: 'text', text: JSON.stringify(out.structuredContent, null, 2) }];
   }
