@@ -8,7 +8,9 @@ import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
+import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
+import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver } from './mcp/surfaces/endpoints.ts';
 import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
@@ -56,7 +58,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
     hostOf: (req) => requestHost(req.headers, config.trustProxy),
   });
+  // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
+  const channel = store.dialect === 'postgres' ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined;
   const mcp = createMcpStack({
+    bus: channel ? channelBus(channel, (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined,
     // In the database: a session survives a restart and any instance over the same database serves it.
     sessions: store.mcpSessions,
     logger,
@@ -96,6 +101,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         // Open SSE streams would hold the server forever: end them after a grace period.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
+      await channel?.close();
       await store.close();
       logger.info('Hamlet stopped');
     })());
