@@ -1,17 +1,10 @@
 // The stable error codes a tool failure carries in `structuredContent.code` (SPEC §6.3). Any error
 // with one of these codes and a message (the domain's DomainError, or ToolFailure below) becomes an
 // `isError: true` result; anything else is reported as `internal` without leaking its message.
-export const TOOL_ERROR_CODES = [
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'invalid_argument',
-  'conflict',
-  'rate_limited',
-  'unavailable',
-  'internal',
-] as const;
-export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+import { DOMAIN_ERROR_CODES, type DomainErrorCode } from '../domain/errors.ts';
+
+export const TOOL_ERROR_CODES = DOMAIN_ERROR_CODES;
+export type ToolErrorCode = DomainErrorCode;
 
 export class ToolFailure extends Error {
   constructor(

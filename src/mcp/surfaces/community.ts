@@ -12,7 +12,7 @@ import { communityInstructions } from './instructions.ts';
 import type { SurfaceDeps, WriteKind, WriteOutcome } from './ports.ts';
 import { presentPost, presentTopic, presentWriteResult } from './present.ts';
 import {
-  SEARCH_MODES, getTopicOutput, idempotencyKey, searchFilters, searchOutput, suggestOutput, topicOut, writeOutput,
+  SEARCH_MODES, getTopicOutput, idempotencyKey, questionFields, searchFilters, searchOutput, suggestOutput, topicOut, writeOutput,
 } from './schemas.ts';
 
 const ref = (what: string) => z.string().trim().min(1).max(200).describe(what);
@@ -138,13 +138,7 @@ export function communityTools(deps: SurfaceDeps, community: Community): ToolDef
       title: 'Ask a question',
       description:
         'Start a topic (ask a question) in a discussion category; in a knowledge_base category this writes an article and needs "article:write". Search first. The community may queue it for approval: then status is "pending_approval" (not an error).',
-      input: z.strictObject({
-        category: z.string().min(1).max(80).describe('Category slug (see list_categories).'),
-        title: z.string().trim().min(8).max(200).describe('A specific, searchable title, 8-200 characters.'),
-        body: z.string().trim().min(10).max(50_000).describe('The question in Markdown: what you tried, what happened, what you expected.'),
-        tags: z.array(z.string().min(1).max(40)).max(5).optional().describe('Up to 5 tags.'),
-        idempotency_key: idempotencyKey,
-      }),
+      input: z.strictObject(questionFields),
       output: writeOutput,
       annotations: { title: 'Ask a question', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: ({ idempotency_key, ...payload }, ctx) =>

@@ -10,7 +10,7 @@ import { writeResponse } from './community.ts';
 import { networkInstructions } from './instructions.ts';
 import type { SurfaceDeps } from './ports.ts';
 import { presentPost, presentTopic } from './present.ts';
-import { SEARCH_MODES, getTopicOutput, idempotencyKey, searchFilters, searchOutput, suggestOutput, writeOutput } from './schemas.ts';
+import { SEARCH_MODES, getTopicOutput, questionFields, searchFilters, searchOutput, suggestOutput, writeOutput } from './schemas.ts';
 
 const slug = z.string().trim().toLowerCase().min(2).max(63).describe('A community slug, e.g. "acme" (see find_community).');
 const slugList = z.array(slug).min(1).max(20).optional().describe('Only these communities (slugs). Default: every public community.');
@@ -147,7 +147,7 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       handler: ({ question, communities, limit }, ctx) =>
         anonymousCall(ctx, 'suggest_answer', async () => {
           const within = await publicCommunities(communities);
-          const suggested = await deps.search.suggestAnswer(within, question, limit);
+          const suggested = await deps.search.suggestAnswer(within, question, limit, { askWith: 'ask_community' });
           return { ...suggested, answers: withCommunity({ results: suggested.answers }, within).results };
         }),
     }),
@@ -156,14 +156,7 @@ export function networkTools(deps: SurfaceDeps): ToolDef[] {
       title: 'Ask a community',
       description:
         'Post a question to a public community as the person who owns the user key (Authorization: Bearer hmlt_u_…). Search first. The community\'s approval policy applies: the answer may be status "pending_approval".',
-      input: z.strictObject({
-        community: slug,
-        category: z.string().min(1).max(80).describe('Category slug (see get_community).'),
-        title: z.string().trim().min(8).max(200).describe('A specific, searchable title, 8-200 characters.'),
-        body: z.string().trim().min(10).max(50_000).describe('The question in Markdown.'),
-        tags: z.array(z.string().min(1).max(40)).max(5).optional().describe('Up to 5 tags.'),
-        idempotency_key: idempotencyKey,
-      }),
+      input: z.strictObject({ community: slug, ...questionFields }),
       output: writeOutput,
       annotations: { title: 'Ask a community', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async ({ community, idempotency_key, ...payload }, ctx) => {

@@ -2,48 +2,14 @@
 // passes the real services; the surfaces never reach the store or HTTP themselves.
 import type { Actor } from '../../domain/actor.ts';
 import type { ContentService } from '../../domain/content.ts';
+import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from '../../search/types.ts';
 import type { Community } from '../../store/types.ts';
 
-export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
-
-export type SearchFiltersInput = {
-  category?: string;
-  tags?: string[];
-  solved_only?: boolean;
-  source_types?: Array<'topic' | 'post' | 'article'>;
-  author?: string;
-  since?: string;
-  until?: string;
-  limit?: number;
-  cursor?: string;
-};
-
-export type SearchResultItem = {
-  source_type: 'topic' | 'post' | 'article';
-  source_id: string;
-  topic_id: string;
-  title: string;
-  snippet: string;
-  url: string;
-  score: number;
-  category: string;
-  author: string;
-  is_solution: boolean;
-  created_at: string;
-  community?: string;
-};
-
-export type SearchResponseData = { query: string; mode: SearchMode; total: number; results: SearchResultItem[]; next_cursor?: string };
-export type SuggestResponseData = {
-  question: string;
-  confidence: number;
-  answers: Array<SearchResultItem & { accepted: boolean }>;
-  message: string;
-};
+export type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from '../../search/types.ts';
 
 export interface SearchPort {
-  search(communities: Community[], query: string, filters: SearchFiltersInput, mode?: SearchMode): Promise<SearchResponseData>;
-  suggestAnswer(communities: Community[], question: string, limit?: number): Promise<SuggestResponseData>;
+  search(communities: Community[], query: string, filters: SearchFilters, mode?: SearchMode): Promise<SearchResponse>;
+  suggestAnswer(communities: Community[], question: string, limit?: number, options?: { askWith?: string }): Promise<SuggestResponse>;
 }
 
 export type WriteKind = 'topic.create' | 'post.create' | 'solution.mark' | 'article.write';

@@ -103,6 +103,15 @@ export const idempotencyKey = z
   .optional()
   .describe('Any unique string (e.g. a UUID). Retrying with the same key returns the first result instead of writing twice.');
 
+/** What a new question is made of, on both servers (create_topic, ask_community). */
+export const questionFields = {
+  category: z.string().min(1).max(80).describe('Category slug (see list_categories or get_community).'),
+  title: z.string().trim().min(8).max(200).describe('A specific, searchable title, 8-200 characters.'),
+  body: z.string().trim().min(10).max(50_000).describe('The question in Markdown: what you tried, what happened (exact error text), what you expected.'),
+  tags: z.array(z.string().min(1).max(40)).max(5).optional().describe('Up to 5 tags.'),
+  idempotency_key: idempotencyKey,
+};
+
 export const writeOutput = z.object({
   status: z.enum(['applied', 'pending_approval']),
   approval_id: z.string().optional().describe('When pending_approval: follow it with get_approval.'),
