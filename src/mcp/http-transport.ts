@@ -81,6 +81,7 @@ export class McpHttpTransport {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') return send(res, { status: 204, headers: { 'access-control-max-age': CORS_HEADERS['access-control-max-age']! } });
     const admitted = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false));
     if (admitted && !admitted.ok) {
       drain(req);
@@ -90,7 +91,6 @@ export class McpHttpTransport {
         body: failure(null, { code: ErrorCode.RateLimited, message: admitted.message, data: { retryAfterSeconds: admitted.retryAfterSeconds } }),
       });
     }
-    if (method === 'OPTIONS') return send(res, { status: 204, headers: { 'access-control-max-age': CORS_HEADERS['access-control-max-age']! } });
     const endpoint = await this.o.resolve(req);
     if (!endpoint) {
       drain(req);
