@@ -66,19 +66,25 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-const dir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
-const url = process.env.DATABASE_URL ?? `sqlite:${join(dir!, 'bench.db')}`;
+// SEARCH_BENCH_DB=/path/file.db keeps the SQLite file and reuses the posts already in it.
+const keep = process.env.SEARCH_BENCH_DB;
+const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
+const url = process.env.DATABASE_URL ?? (keep ? `sqlite:${keep}` : `sqlite:${join(dir!, 'bench.db')}`);
 const config = loadConfig({ DATABASE_URL: url });
 const store = await openStore(url);
 const db = kyselyOf(store) as any;
 const text = sampler(vocabulary());
-const community = await store.communities.create({ slug: `bench-${Date.now()}`, name: 'Bench', visibility: 'public' });
-const category = await store.community(community.id).categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+const reuse = await store.communities.getBySlug('bench');
+const community = reuse ?? (await store.communities.create({ slug: 'bench', name: 'Bench', visibility: 'public' }));
+const category = reuse
+  ? (await db.selectFrom('categories').selectAll().where('community_id', '=', community.id).executeTakeFirstOrThrow())
+  : await store.community(community.id).categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
 const search = SearchService.create(store, config);
 const author = { author_kind: 'person', author_id: null, author_name: 'Bench' };
 
-let posts = 0;
-let topicNo = 0;
+let posts = reuse ? Number((await db.selectFrom('posts').select(db.fn.countAll().as('n')).where('community_id', '=', community.id).executeTakeFirst()).n) : 0;
+let topicNo = reuse ? Number((await db.selectFrom('topics').select(db.fn.countAll().as('n')).where('community_id', '=', community.id).executeTakeFirst()).n) : 0;
+if (reuse) for (let i = 0; i < posts * 60; i++) random(); // not the same stream, but different texts
 console.log(`engine ${store.dialect}; sizes ${sizes.join(', ')}; ${questions.length} queries × ${rounds} rounds`);
 try {
   for (const size of sizes) {

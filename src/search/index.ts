@@ -74,3 +74,76 @@ export function kyselyOf(store: Store): Kysely<Database> {
 export const SOLUTION_BOOST = 1.6;
 export const SOLVED_TOPIC_BOOST = 1.15;
 export const RECENCY_WEIGHT = 0.05;
+
+/** The most a post's engine relevance can be multiplied by (accepted answer, newest date). */
+export const MAX_BOOST = SOLUTION_BOOST * (1 + RECENCY_WEIGHT);
+/** Candidate posts ranked by the engine before boosts and one-hit-per-topic (widened ×4 when short). */
+export const POOL = 200;
+
+/** Any filter beyond the communities (those need the posts' and topics' columns for every match). */
+export function hasFilters(f: IndexFilters): boolean {
+  return Boolean(f.categorySlug || f.tags?.length || f.solvedOnly || f.author || f.since || f.until || (f.sourceTypes && f.sourceTypes.length < 3));
+}
+
+/** A pooled candidate after boosts. */
+export type PoolHit = { postId: string; topicId: string; communityId: string; sol: boolean; raw: number };
+
+/**
+ * Engine relevance × boosts, as the filtered SQL computes it: the accepted answer × SOLUTION_BOOST,
+ * other posts of a solved topic × SOLVED_TOPIC_BOOST, and up to RECENCY_WEIGHT more for posts
+ * dated between 2000 and 2030 (`spanDays` is the engine's length of those 30 years).
+ */
+export function boosted(relevance: number, solutionPostId: string | null, postId: string, createdAt: string | Date, spanDays: number): number {
+  const boost = solutionPostId === postId ? SOLUTION_BOOST : solutionPostId ? SOLVED_TOPIC_BOOST : 1.0;
+  const ms = createdAt instanceof Date ? createdAt.getTime() : Date.parse(createdAt);
+  const days = ms / 86_400_000 - 10_957;
+  return relevance * boost * (1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / spanDays)));
+}
+
+/**
+ * One hit per topic (its accepted answer when that matched, else its best post; ranked by the
+ * topic's best post), ordered by (raw desc, post id), after the keyset, `q.limit` of them.
+ * `bound` is the highest raw any post outside the pool could have (-Infinity: the pool holds every
+ * match). Returns undefined when that bound could change the page: the pool must be widened.
+ * `solutions(topicIds)` answers, for topics whose accepted answer is outside the pool, the ones
+ * whose answer matches the query (it then represents the topic; its raw is below the topic's best,
+ * which is above `bound`, so only the representative changes). It is asked about the first topics
+ * only, as few as the page needs.
+ */
+export async function pageOf(
+  hits: PoolHit[],
+  q: Pick<IndexQuery, 'limit' | 'after'>,
+  bound: number,
+  outside: Map<string, string>,
+  solutions: (topicIds: string[]) => Promise<Set<string>>,
+): Promise<PoolHit[] | undefined> {
+  const topics = new Map<string, { best: number; rep: PoolHit }>();
+  for (const h of hits) {
+    const t = topics.get(h.topicId);
+    if (!t) {
+      topics.set(h.topicId, { best: h.raw, rep: h });
+      continue;
+    }
+    t.best = Math.max(t.best, h.raw);
+    const r = t.rep;
+    if ((h.sol && !r.sol) || (h.sol === r.sol && (h.raw > r.raw || (h.raw === r.raw && h.postId < r.postId)))) t.rep = h;
+  }
+  const after = q.after;
+  const order = (a: PoolHit, b: PoolHit) => b.raw - a.raw || (a.postId < b.postId ? -1 : a.postId > b.postId ? 1 : 0);
+  let ordered = [...topics.values()]
+    .map((t) => ({ ...t.rep, raw: t.best }))
+    .filter((h) => !after || h.raw <= after.raw)
+    .sort(order);
+  // Representatives first (they decide the keyset's tie-break), for the page and a margin of ties.
+  const head = ordered.slice(0, q.limit + 8).filter((h) => !h.sol && outside.has(h.topicId));
+  if (bound !== -Infinity && head.length) {
+    const matched = await solutions(head.map((h) => h.topicId));
+    if (matched.size) {
+      ordered = ordered.map((h) => (matched.has(h.topicId) ? { ...h, postId: outside.get(h.topicId)!, sol: true } : h)).sort(order);
+    }
+  }
+  const page = ordered.filter((h) => !after || h.raw < after.raw || (h.raw === after.raw && h.postId > after.id)).slice(0, q.limit);
+  if (bound === -Infinity) return page;
+  if (page.length < q.limit || page[page.length - 1]!.raw <= bound) return undefined;
+  return page;
+}

@@ -4,9 +4,16 @@ import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST,
-  type IndexHit, type IndexQuery, type IndexReport, type SearchIndex,
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
+  type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
 } from './index.ts';
+
+/** FTS5 rowid layout (migration 0009_search_speed): community_no << 42 | topic_no << 20 | slot. */
+const SLOT_BITS = 20;
+const COMMUNITY_SHIFT = 42;
+const COMMUNITY_SPAN = 2 ** COMMUNITY_SHIFT;
+/** The recency boost's 30 years, in days, as the filtered SQL divides them. */
+const SPAN_DAYS = 10957;
 
 /** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
 export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
@@ -37,6 +44,101 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    return hasFilters(q.filters) ? this.filtered(q) : this.pooled(q);
+  }
+
+  /**
+   * The hot path (no filters beyond the communities): everything it needs from every match is in
+   * the FTS5 rowid (community, topic). One statement ranks the matches in the communities' rowid
+   * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N), and counts the distinct
+   * topics of all matches (rowid >> 20, no lookup). Boosts and one-hit-per-topic then run over that
+   * pool only. The page is exact, not approximate: a post outside the pool has bm25 at most the
+   * pool's last one, so its boosted relevance is at most that × MAX_BOOST; every topic on the page
+   * must beat that bound, or the pool is widened (×4) until it does or holds every match.
+   */
+  private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    const nos = await this.communityNumbers(q.communityIds);
+    if (nos.length === 0) return { hits: [], total: 0 };
+    const match = matchExpression(q.query);
+    const range = nos.length === 1
+      ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
+      : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
+    const [w1, w2, w3] = SQLITE_WEIGHTS;
+    let total = -1;
+    for (let pool = Math.max(POOL, q.limit * 4); ; pool *= 4) {
+      const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
+        select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
+          ${total < 0 ? sql`(select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range})` : sql`null`} as total
+        from search_fts where search_fts match ${match} and ${range}
+        order by bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) limit ${pool}`.execute(this.db);
+      if (total < 0) total = Number(ranked.rows[0]?.total ?? 0);
+      const rows = ranked.rows;
+      const complete = rows.length < pool;
+      const bound = complete ? -Infinity : rows[rows.length - 1]!.s * MAX_BOOST;
+      const page = await this.rankPool(match, rows, q, bound);
+      if (page) return { hits: await this.details(page), total };
+      if (complete) throw new Error('search: a complete pool must give an exact page');
+    }
+  }
+
+  /** Boosts and one hit per topic over a pool; undefined when the pool is too shallow for the page. */
+  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: IndexQuery, bound: number): Promise<PoolHit[] | undefined> {
+    if (rows.length === 0) return [];
+    const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solutionPostId: string | null; solutionRowid: number | null }>`
+      select r.rowid, p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt",
+        t.solution_post_id as "solutionPostId", (select s.rowid from search_rows s where s.post_id = t.solution_post_id) as "solutionRowid"
+      from search_rows r join posts p on p.id = r.post_id join topics t on t.id = p.topic_id
+      where r.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(this.db);
+    const byRowid = new Map(facts.rows.map((f) => [Number(f.rowid), f]));
+    const hits: PoolHit[] = [];
+    const inPool = new Set(rows.map((r) => r.rowid));
+    // Topics whose accepted answer is not in the pool: topic → answer post id, and its rowid.
+    const outside = new Map<string, string>();
+    const outsideRowid = new Map<string, number>();
+    for (const r of rows) {
+      const f = byRowid.get(r.rowid);
+      if (!f) continue;
+      hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol: f.solutionPostId === f.postId, raw: boosted(r.s, f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
+      if (f.solutionRowid !== null && f.solutionPostId && !inPool.has(Number(f.solutionRowid))) {
+        outside.set(f.topicId, f.solutionPostId);
+        outsideRowid.set(f.topicId, Number(f.solutionRowid));
+      }
+    }
+    // Whether those answers match: a rowid lookup per answer, without bm25 (whose document counts
+    // FTS5 would recompute for every value of the list).
+    const solutions = async (topicIds: string[]) => {
+      const wanted = topicIds.map((t) => outsideRowid.get(t)!);
+      const r = await sql<{ rowid: number }>`
+        select rowid from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(wanted)}))`.execute(this.db);
+      const matched = new Set(r.rows.map((x) => Number(x.rowid)));
+      return new Set(topicIds.filter((t) => matched.has(outsideRowid.get(t)!)));
+    };
+    return pageOf(hits, q, bound, outside, solutions);
+  }
+
+  /** Page rows with what the result objects show. */
+  private async details(page: PoolHit[]): Promise<IndexHit[]> {
+    if (page.length === 0) return [];
+    const r = await sql<Omit<IndexHit, 'raw' | 'position'> & { position: number | bigint }>`
+      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
+        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
+      where p.id in (${sql.join(page.map((h) => h.postId))})`.execute(this.db);
+    const byId = new Map(r.rows.map((x) => [x.postId, x]));
+    return page.flatMap((h) => {
+      const x = byId.get(h.postId);
+      return x ? [{ ...x, position: Number(x.position), raw: h.raw }] : [];
+    });
+  }
+
+  private async communityNumbers(ids: string[]): Promise<number[]> {
+    const r = await sql<{ no: number }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(this.db);
+    return r.rows.map((x) => Number(x.no));
+  }
+
+  /** With filters: every match joined to its post and topic (filters need their columns). */
+  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const f = q.filters;
     const where: RawBuilder<unknown>[] = [
       sql`search_fts match ${matchExpression(q.query)}`,
@@ -100,7 +202,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Total for a page past the end (the windowed count is not available without rows). */
   private async countTopics(q: IndexQuery): Promise<number> {
-    const { total } = await this.search({ ...q, after: undefined, limit: 1 });
+    const { total } = await this.filtered({ ...q, after: undefined, limit: 1 });
     return total;
   }
 
@@ -145,7 +247,11 @@ export class SqliteSearchIndex implements SearchIndex {
       select count(*) as n from search_rows r join search_fts f on f.rowid = r.rowid join posts p on p.id = r.post_id join topics t on t.id = p.topic_id
       where f.body is not p.body
          or f.title is not (case when p.position = 1 then t.title else '' end)
-         or f.context is not (case when p.position = 1 then '' else t.title end)`);
+         or f.context is not (case when p.position = 1 then '' else t.title end)
+         or (r.rowid >> ${sql.lit(SLOT_BITS)}) is not (
+              select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no from search_topics st
+              join search_communities sc on sc.no = st.community_no and sc.community_id = p.community_id
+              where st.topic_id = p.topic_id)`);
     return { posts, indexed, missing, stale, orphans };
   }
 }

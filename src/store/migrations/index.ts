@@ -6,6 +6,8 @@ import { contentMigration } from './0001_content.ts';
 import { identityMigration } from './0002_identity.ts';
 import { searchMigration } from './0005_search.ts';
 import { mcpSessionsMigration } from './0008_mcp_sessions.ts';
+import { searchSpeedMigration } from './0009_search_speed.ts';
+import { communityMcpMigration } from './0010_community_mcp.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -13,6 +15,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_identity': identityMigration(dialect),
     '0005_search': searchMigration(dialect),
     '0008_mcp_sessions': mcpSessionsMigration(dialect),
+    '0009_search_speed': searchSpeedMigration(dialect),
+    '0010_community_mcp': communityMcpMigration(dialect),
   };
 }
 
