@@ -16,7 +16,8 @@ import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { createIdentityServices } from './domain/identity/index.ts';
 import { SearchService } from './search/service.ts';
-import { admitByIp, notifyTopicChanged, surfaceDeps } from './wiring.ts';
+import { admitByIp, notifyTopicChanged, surfaceDeps, watchMcpConfig } from './wiring.ts';
+import { CommunityMcpService } from './domain/community-mcp.ts';
 
 export { VERSION } from './version.ts';
 
@@ -26,7 +27,7 @@ export type Hamlet = {
   mcp: McpStack;
   logger: Logger;
   url: string;
-  services: { content: ContentService; identity: ReturnType<typeof createIdentityServices>; search: SearchService };
+  services: { content: ContentService; identity: ReturnType<typeof createIdentityServices>; search: SearchService; mcpConfig: CommunityMcpService };
   close(): Promise<void>;
 };
 
@@ -51,7 +52,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const content = new ContentService(store, config, events);
   const identity = createIdentityServices({ store, config, content, logger });
   const search = SearchService.create(store, config);
-  const deps = surfaceDeps({ store, config, content, identity, search });
+  const mcpConfig = new CommunityMcpService(store);
+  const deps = surfaceDeps({ store, config, content, identity, search, mcpConfig, logger });
 
   const endpoints = createEndpointResolver({
     deps,
@@ -72,6 +74,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     resolve: endpoints.resolve,
     admit: admitByIp(identity),
   });
+  const stopWatching = watchMcpConfig({ store, mcp, forget: endpoints.forget, logger });
   // A subscribed topic resource hears about its new posts, edits and solutions.
   events.subscribe((event) => {
     void notifyTopicChanged(store, mcp, event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
@@ -95,6 +98,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const close = () =>
     (closing ??= (async () => {
       mcp.stop();
+      stopWatching();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -114,5 +118,5 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
       });
     }
   }
-  return { server, store, mcp, logger, url, services: { content, identity, search }, close };
+  return { server, store, mcp, logger, url, services: { content, identity, search, mcpConfig }, close };
 }

@@ -1,6 +1,8 @@
 // Adapters between the domain services and the MCP surfaces' ports, and the reaction of live MCP
 // sessions to content changes. Part of the wiring (src/main.ts), kept apart to keep main.ts short.
 import type { Config } from './config/config.ts';
+import type { CommunityMcpService } from './domain/community-mcp.ts';
+import type { Logger } from './log.ts';
 import type { ContentService } from './domain/content.ts';
 import type { ContentEvent } from './domain/events.ts';
 import { RateLimitedError, type IdentityServices } from './domain/identity/index.ts';
@@ -27,9 +29,19 @@ export function admitByIp(identity: IdentityServices) {
   };
 }
 
-export function surfaceDeps(o: { store: Store; config: Config; content: ContentService; identity: IdentityServices; search: SearchService }): SurfaceDeps {
+export function surfaceDeps(o: {
+  store: Store;
+  config: Config;
+  content: ContentService;
+  identity: IdentityServices;
+  search: SearchService;
+  mcpConfig: CommunityMcpService;
+  logger: Logger;
+}): SurfaceDeps {
   const { store, config, identity } = o;
   return {
+    mcpConfig: o.mcpConfig,
+    logger: o.logger,
     content: o.content,
     search: o.search,
     writes: {
@@ -82,4 +94,34 @@ export async function notifyTopicChanged(store: Store, mcp: McpStack, event: Con
     const topic = await store.community(event.communityId).topics.getById(event.topicId);
     if (topic) await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
   }
+}
+
+/**
+ * Watches the communities' MCP configuration (changed by this process, the CLI, or another
+ * instance) and tells the sessions whose streams this instance holds that their lists changed.
+ */
+export function watchMcpConfig(o: { store: Store; mcp: McpStack; forget: (communityId: string) => void; logger: Logger; everyMs?: number }): () => void {
+  let since = Date.now();
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const changed = await o.store.mcpConfig.changedSince(since);
+      for (const { communityId, updatedAt } of changed) {
+        since = Math.max(since, updatedAt);
+        o.forget(communityId);
+        const live = o.mcp.hub.liveSessionIds();
+        for (const list of ['tools', 'prompts'] as const) {
+          await o.mcp.engine.notifyListChanged(communityScope(communityId), list, (id) => live.has(id));
+        }
+      }
+    } catch (err) {
+      o.logger.warn({ err }, 'MCP configuration watch failed');
+    } finally {
+      running = false;
+    }
+  }, o.everyMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -6,6 +6,7 @@ import { communityCreateCommand } from './community-create.ts';
 import { importMailCommand } from './import-mail.ts';
 import { seedDemoCommand } from './seed-demo.ts';
 import { identityCommands } from './identity.ts';
+import { communityMcpCommand } from './community-mcp.ts';
 
 export type Command = {
   name: string;
@@ -13,4 +14,4 @@ export type Command = {
   run: (args: string[]) => Promise<void>;
 };
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, importMailCommand, seedDemoCommand, ...identityCommands];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands];

@@ -348,9 +348,12 @@ export class McpEngine {
 
   // ---- server-initiated notifications ----------------------------------------------------------
 
-  /** notifications/{tools,prompts,resources}/list_changed to every live session of a scope. */
-  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources'): Promise<number> {
-    const ids = await this.sessions.listIds(scope);
+  /**
+   * notifications/{tools,prompts,resources}/list_changed to the sessions of a scope (those `only`
+   * accepts: with several instances, each tells the sessions whose streams it holds).
+   */
+  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', only: (sessionId: string) => boolean = () => true): Promise<number> {
+    const ids = (await this.sessions.listIds(scope)).filter(only);
     await Promise.all(ids.map((id) => this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
     return ids.length;
   }

@@ -28,6 +28,7 @@ import type {
 } from './types.ts';
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
 import type { SessionStore } from './mcp-sessions.ts';
+import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -130,6 +131,8 @@ export interface Store {
   readonly identity: IdentityRepositories;
   /** MCP sessions shared by every instance (./mcp-sessions.ts). */
   readonly mcpSessions: SessionStore;
+  /** Each community's declarative MCP configuration (./community-mcp.ts). */
+  readonly mcpConfig: CommunityMcpConfigRepository;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

@@ -4,6 +4,7 @@
 import type { Generated } from 'kysely';
 import type { IdentityDatabase } from './identity-schema.ts';
 import type { McpSessionTables } from './mcp-sessions-schema.ts';
+import type { CommunityMcpTable } from './community-mcp.ts';
 
 type Timestamp = string | Date;
 
@@ -108,6 +109,7 @@ export interface ImportPeopleTable {
 }
 
 export interface Database extends IdentityDatabase, McpSessionTables {
+  community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;
   agents: AgentsTable;

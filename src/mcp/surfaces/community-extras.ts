@@ -6,6 +6,7 @@ import { ErrorCode, RpcError } from '../jsonrpc.ts';
 import type { RequestContext } from '../context.ts';
 import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../surface.ts';
 import { interpolate } from '../surface.ts';
+import type { CommunityMcpConfig } from '../../domain/community-mcp.ts';
 import type { SurfaceDeps } from './ports.ts';
 import { presentPost, presentTopic } from './present.ts';
 
@@ -229,4 +230,24 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
       complete: async (argument, value, _context, ctx) => (argument === 'topic' ? completeTopics(deps, community, ctx, value, false) : []),
     },
   ];
+}
+
+/**
+ * The community's own prompts (its MCP configuration): {{ argument }} interpolation, and completion
+ * for arguments named after what the community has (category, tag/tags, topic).
+ */
+export function configuredPrompts(deps: SurfaceDeps, community: Community, config: CommunityMcpConfig): PromptDef[] {
+  return config.prompts.map((p) => ({
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+    render: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: interpolate(p.template, args) } }] }),
+    complete: async (argument, value, _context, ctx) => {
+      if (argument === 'category') return completeCategories(deps, community, ctx, value);
+      if (argument === 'tag' || argument === 'tags') return completeTags(deps, community, ctx, value.split(',').pop()!.trim());
+      if (argument === 'topic') return completeTopics(deps, community, ctx, value, false);
+      return [];
+    },
+  }));
 }

@@ -7,7 +7,9 @@ import type { Community } from '../../store/types.ts';
 import type { RequestContext } from '../context.ts';
 import type { Surface, ToolDef } from '../surface.ts';
 import { zodTool } from '../zod-tool.ts';
-import { communityPrompts, communityResources, communityTemplates, readerOf } from './community-extras.ts';
+import { DEFAULT_MCP_CONFIG, type CommunityMcpConfig } from '../../domain/community-mcp.ts';
+import { twoToolMode } from '../two-tool.ts';
+import { communityPrompts, communityResources, communityTemplates, configuredPrompts, readerOf } from './community-extras.ts';
 import { communityInstructions } from './instructions.ts';
 import type { SurfaceDeps, WriteKind, WriteOutcome } from './ports.ts';
 import { presentPost, presentTopic, presentWriteResult } from './present.ts';
@@ -190,12 +192,16 @@ export function communityTools(deps: SurfaceDeps, community: Community): ToolDef
   ];
 }
 
-export function communitySurface(deps: SurfaceDeps, community: Community): Surface {
+export function communitySurface(deps: SurfaceDeps, community: Community, config: CommunityMcpConfig = DEFAULT_MCP_CONFIG): Surface {
+  const tools = communityTools(deps, community);
+  const instructions = communityInstructions(community.slug, community.name);
   return {
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },
-    instructions: communityInstructions(community.slug, community.name),
-    tools: communityTools(deps, community),
-    prompts: communityPrompts(deps, community),
+    instructions: config.instructions
+      ? `${instructions}\n\nFrom the administrators of ${community.name}:\n${config.instructions}`
+      : instructions,
+    tools: config.tool_mode === 'two-tool' ? twoToolMode(tools, { searchLimit: config.search_limit, logger: deps.logger }) : tools,
+    prompts: [...communityPrompts(deps, community), ...configuredPrompts(deps, community, config)],
     resources: communityResources(deps, community),
     templates: communityTemplates(deps, community),
     // prompts/get, resources/read, subscribe and completion return community content: key required.

@@ -3,6 +3,7 @@
 // resolving a host is on every request's path, and building a surface converts every tool schema.
 import type { IncomingMessage } from 'node:http';
 import type { Community } from '../../store/types.ts';
+import type { CommunityMcpConfig } from '../../domain/community-mcp.ts';
 import type { Endpoint } from '../http-transport.ts';
 import type { Surface } from '../surface.ts';
 import { communitySurface } from './community.ts';
@@ -26,15 +27,16 @@ export type EndpointOptions = {
 
 export function createEndpointResolver(o: EndpointOptions): { resolve(req: IncomingMessage): Promise<Endpoint | undefined>; forget(communityId?: string): void } {
   const ttl = o.ttlMs ?? 5_000;
-  const hosts = new Map<string, { at: number; value: Awaited<ReturnType<HostLookup>> }>();
+  type Resolved = { kind: 'network' } | { kind: 'unknown' } | { kind: 'community'; community: Community; config: CommunityMcpConfig; configAt: number };
+  const hosts = new Map<string, { at: number; value: Resolved }>();
   const surfaces = new Map<string, { version: string; surface: Surface }>();
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
 
-  function surfaceOf(community: Community): Surface {
-    const version = community.updatedAt;
+  function surfaceOf(community: Community, config: CommunityMcpConfig, configAt: number): Surface {
+    const version = `${community.updatedAt}|${configAt}`;
     const cached = surfaces.get(community.id);
     if (cached && cached.version === version) return cached.surface;
-    const built = communitySurface(o.deps, community);
+    const built = communitySurface(o.deps, community, config);
     const surface = o.decorate ? o.decorate(built, community) : built;
     surfaces.set(community.id, { version, surface });
     return surface;
@@ -46,15 +48,21 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
       const now = Date.now();
       let hit = hosts.get(host);
       if (!hit || now - hit.at > ttl) {
-        hit = { at: now, value: await o.lookup(host) };
+        const found = await o.lookup(host);
+        const value: Resolved =
+          found.kind === 'community'
+            ? { ...found, ...(await o.deps.mcpConfig.load(found.community.id).then((c) => ({ config: c.config, configAt: c.updatedAt }))) }
+            : found;
+        hit = { at: now, value };
         if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
         hosts.set(host, hit);
       }
       const r = hit.value;
       if (r.kind === 'network') return network;
       if (r.kind === 'unknown') return undefined;
-      return { scope: communityScope(r.community.id), surface: surfaceOf(r.community) };
+      return { scope: communityScope(r.community.id), surface: surfaceOf(r.community, r.config, r.configAt) };
     },
+    /** Drops cached answers, so the next request sees a changed community or configuration. */
     forget(communityId) {
       hosts.clear();
       if (communityId) surfaces.delete(communityId);

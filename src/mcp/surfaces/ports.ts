@@ -4,6 +4,8 @@ import type { Actor } from '../../domain/actor.ts';
 import type { ContentService } from '../../domain/content.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from '../../search/types.ts';
 import type { Community } from '../../store/types.ts';
+import type { CommunityMcpConfig } from '../../domain/community-mcp.ts';
+import type { EngineLogger } from '../engine.ts';
 
 export type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from '../../search/types.ts';
 
@@ -42,6 +44,9 @@ export interface CallPolicy {
 }
 
 export type SurfaceDeps = {
+  /** The community's declarative MCP configuration (tool mode, instructions, prompts). */
+  mcpConfig: { load(communityId: string): Promise<{ config: CommunityMcpConfig; updatedAt: number }> };
+  logger: EngineLogger;
   content: ContentService;
   search: SearchPort;
   writes: WritePort;

@@ -13,6 +13,7 @@ import { KyselyAgents } from './agents.ts';
 import { KyselyImports } from './imports.ts';
 import { isUuid } from '../ids.ts';
 import { KyselySessionStore } from './mcp-sessions.ts';
+import { KyselyCommunityMcpConfig } from '../community-mcp.ts';
 import type { IdentityRepositories } from '../identity.ts';
 import { communityAccessRepositories, identityRepositories } from './identity.ts';
 
@@ -21,6 +22,7 @@ export class KyselyStore implements Store {
   readonly people: KyselyPeople;
   readonly identity: IdentityRepositories;
   readonly mcpSessions: KyselySessionStore;
+  readonly mcpConfig: KyselyCommunityMcpConfig;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -31,6 +33,7 @@ export class KyselyStore implements Store {
     this.communities = new KyselyCommunities(db);
     this.people = new KyselyPeople(db);
     this.mcpSessions = new KyselySessionStore(db);
+    this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.identity = identityRepositories(db);
   }
 

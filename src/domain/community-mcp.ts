@@ -1,0 +1,83 @@
+// A community's MCP surface as declarative configuration (SPEC §6.5): which tool mode its server
+// uses, words its administrators add to the agent instructions, and prompts of its own with
+// {{ argument }} placeholders. Admins set it (CLI from a JSON file, later the admin pages); live
+// sessions hear about a change as list_changed notifications.
+import { z } from 'zod';
+import type { Store } from '../store/repositories.ts';
+import type { Community } from '../store/types.ts';
+import type { Actor } from './actor.ts';
+import { DomainError } from './errors.ts';
+import { requireCommunityAdmin } from './identity/permissions.ts';
+
+const name = z.string().regex(/^[a-z][a-z0-9_-]{1,63}$/, 'must be 2-64 characters of a-z, 0-9, "_" and "-", starting with a letter');
+
+/** The prompts every community server has; a community's own prompts may not take these names. */
+export const BUILT_IN_PROMPTS = ['ask_a_good_question', 'answer_from_community', 'summarize_topic'] as const;
+
+const promptSchema = z
+  .strictObject({
+    name,
+    title: z.string().trim().min(1).max(100).optional(),
+    description: z.string().trim().max(1000).optional(),
+    arguments: z
+      .array(z.strictObject({ name, description: z.string().trim().max(500).optional(), required: z.boolean().default(false) }))
+      .max(10)
+      .default([]),
+    template: z.string().min(1).max(20_000),
+  })
+  .superRefine((p, ctx) => {
+    const declared = new Set(p.arguments.map((a) => a.name));
+    for (const m of p.template.matchAll(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g)) {
+      if (!declared.has(m[1]!)) ctx.addIssue({ code: 'custom', path: ['template'], message: `uses {{ ${m[1]} }}, which is not one of its arguments` });
+    }
+  });
+
+export const communityMcpConfigSchema = z
+  .strictObject({
+    tool_mode: z.enum(['full', 'two-tool']).default('full'),
+    search_limit: z.number().int().min(1).max(50).default(10),
+    instructions: z.string().trim().max(4000).default(''),
+    prompts: z.array(promptSchema).max(50).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>(BUILT_IN_PROMPTS);
+    c.prompts.forEach((p, i) => {
+      if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: ['prompts', i, 'name'], message: `"${p.name}" is taken (built-in prompts and names must be unique)` });
+      seen.add(p.name);
+    });
+  });
+
+export type CommunityMcpConfig = z.output<typeof communityMcpConfigSchema>;
+export const DEFAULT_MCP_CONFIG: CommunityMcpConfig = communityMcpConfigSchema.parse({});
+
+export class CommunityMcpService {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The configuration in force (defaults when none was set); for building the surface. */
+  async load(communityId: string): Promise<{ config: CommunityMcpConfig; updatedAt: number }> {
+    const stored = await this.store.mcpConfig.get(communityId);
+    if (!stored) return { config: DEFAULT_MCP_CONFIG, updatedAt: 0 };
+    const parsed = communityMcpConfigSchema.safeParse(stored.config);
+    // A document written by an older version that no longer validates falls back to the defaults.
+    return { config: parsed.success ? parsed.data : DEFAULT_MCP_CONFIG, updatedAt: stored.updatedAt };
+  }
+
+  async get(actor: Actor, community: Community): Promise<CommunityMcpConfig> {
+    await requireCommunityAdmin(this.store, actor, community, 'read the MCP configuration');
+    return (await this.load(community.id)).config;
+  }
+
+  async set(actor: Actor, community: Community, input: unknown): Promise<CommunityMcpConfig> {
+    await requireCommunityAdmin(this.store, actor, community, 'change the MCP configuration');
+    const parsed = communityMcpConfigSchema.safeParse(input);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');
+      throw new DomainError('invalid_argument', `The MCP configuration is not valid: ${problems}.`);
+    }
+    await this.store.mcpConfig.put(community.id, parsed.data, this.now());
+    return parsed.data;
+  }
+}
