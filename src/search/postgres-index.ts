@@ -8,9 +8,12 @@ import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST,
-  type IndexHit, type IndexQuery, type IndexReport, type SearchIndex,
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
+  type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
 } from './index.ts';
+
+/** The recency boost's 30 years, in days, as the filtered SQL divides them (946728000 s). */
+const SPAN_DAYS = 10957.5;
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
@@ -49,7 +52,7 @@ export class PostgresSearchIndex implements SearchIndex {
     );
     const r = await sql<Record<string, string | number>>`
       select ${sql.join(counts)},
-        (select case when c.reltuples < 200000 then (select count(*) from search_documents) else c.reltuples::bigint end
+        (select case when c.reltuples < 20000 then (select count(*) from search_documents) else c.reltuples::bigint end
            from pg_class c where c.oid = 'search_documents'::regclass) as n`.execute(this.db);
     const row = r.rows[0]!;
     const n = Math.max(1, Number(row.n));
@@ -61,6 +64,87 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    return hasFilters(q.filters) ? this.filtered(q) : this.pooled(q);
+  }
+
+  /**
+   * The hot path (no filters beyond the communities): one scan of search_documents (topic_id is
+   * denormalized there, migration 0009) ranks every match, keeps the best `pool` and counts the
+   * distinct topics of all matches (dense_rank up + down - 1: no second scan, no join). Boosts and
+   * one-hit-per-topic run over the pool only; the page is exact (see SqliteSearchIndex.pooled):
+   * every topic on it must beat the pool's last relevance × MAX_BOOST, else the pool is widened.
+   */
+  private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    const { units, match } = components(q.query);
+    const idf = await this.idf(units);
+    const rank = sql.join(
+      units.map((u, i) => sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`),
+      sql` + `,
+    );
+    let total = -1;
+    for (let pool = Math.max(POOL, q.limit * 4); ; pool *= 4) {
+      const ranked = await sql<{ post_id: string; s: number; total: string | number }>`
+        select post_id, s, total from (
+          select post_id, s, dense_rank() over (order by topic_id) + dense_rank() over (order by topic_id desc) - 1 as total
+          from (select d.post_id, d.topic_id, (${rank}) as s from search_documents d
+                where d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})) m
+        ) x order by s desc, post_id limit ${pool}`.execute(this.db);
+      const rows = ranked.rows.map((r) => ({ postId: r.post_id, s: Number(r.s) }));
+      if (total < 0) total = Number(ranked.rows[0]?.total ?? 0);
+      const complete = rows.length < pool;
+      const bound = complete ? -Infinity : rows[rows.length - 1]!.s * MAX_BOOST;
+      const page = await this.rankPool(match, rows, q, bound);
+      if (page) return { hits: await this.details(page), total };
+      if (complete) throw new Error('search: a complete pool must give an exact page');
+    }
+  }
+
+  private async rankPool(match: RawBuilder<unknown>, rows: { postId: string; s: number }[], q: IndexQuery, bound: number): Promise<PoolHit[] | undefined> {
+    if (rows.length === 0) return [];
+    const facts = await sql<{ postId: string; topicId: string; communityId: string; createdAt: Date | string; solutionPostId: string | null }>`
+      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt", t.solution_post_id as "solutionPostId"
+      from posts p join topics t on t.id = p.topic_id
+      where p.id = any(${rows.map((r) => r.postId)}::uuid[])`.execute(this.db);
+    const byId = new Map(facts.rows.map((f) => [f.postId, f]));
+    const inPool = new Set(rows.map((r) => r.postId));
+    const hits: PoolHit[] = [];
+    const outside = new Map<string, string>();
+    for (const r of rows) {
+      const f = byId.get(r.postId);
+      if (!f) continue;
+      hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol: f.solutionPostId === f.postId, raw: boosted(r.s, f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
+      if (f.solutionPostId && !inPool.has(f.solutionPostId)) outside.set(f.topicId, f.solutionPostId);
+    }
+    const solutions = async (topicIds: string[]) => {
+      const wanted = topicIds.map((t) => outside.get(t)!);
+      const r = await sql<{ post_id: string }>`
+        select post_id from search_documents d where d.post_id = any(${wanted}::uuid[]) and d.vector @@ (${match})`.execute(this.db);
+      const matched = new Set(r.rows.map((x) => x.post_id));
+      return new Set(topicIds.filter((t) => matched.has(outside.get(t)!)));
+    };
+    return pageOf(hits, q, bound, outside, solutions);
+  }
+
+  /** Page rows with what the result objects show. */
+  private async details(page: PoolHit[]): Promise<IndexHit[]> {
+    if (page.length === 0) return [];
+    const r = await sql<Omit<IndexHit, 'raw' | 'createdAt'> & { createdAt: Date | string }>`
+      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
+        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
+      where p.id = any(${page.map((h) => h.postId)}::uuid[])`.execute(this.db);
+    const byId = new Map(r.rows.map((x) => [x.postId, x]));
+    return page.flatMap((h) => {
+      const x = byId.get(h.postId);
+      if (!x) return [];
+      const createdAt = x.createdAt instanceof Date ? x.createdAt.toISOString() : new Date(x.createdAt).toISOString();
+      return [{ ...x, createdAt, position: Number(x.position), raw: h.raw }];
+    });
+  }
+
+  /** With filters: every match joined to its post and topic (filters need their columns). */
+  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const f = q.filters;
     const { units, match } = components(q.query);
     const idf = await this.idf(units);
@@ -120,7 +204,7 @@ export class PostgresSearchIndex implements SearchIndex {
       const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : new Date(r.createdAt).toISOString();
       return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
     });
-    if (hits.length === 0 && q.after) total = (await this.search({ ...q, after: undefined, limit: 1 })).total;
+    if (hits.length === 0 && q.after) total = (await this.filtered({ ...q, after: undefined, limit: 1 })).total;
     return { hits, total };
   }
 

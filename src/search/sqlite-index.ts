@@ -208,7 +208,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async bare(q: ParsedQuery, limit: number): Promise<string[]> {
     const result = await sql<{ rowid: number }>`
-      select rowid from search_fts where search_fts match ${matchExpression(q)} order by rank limit ${limit}`.execute(this.db);
+      select rowid from search_fts where search_fts match ${matchExpression(q)}
+      order by bm25(search_fts, ${sql.lit(SQLITE_WEIGHTS[0])}, ${sql.lit(SQLITE_WEIGHTS[1])}, ${sql.lit(SQLITE_WEIGHTS[2])}) limit ${limit}`.execute(this.db);
     return result.rows.map((r) => String(r.rowid));
   }
 

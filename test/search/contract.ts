@@ -153,6 +153,42 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       await rejects(search.search([c], w, { cursor: 'garbage' }), /cursor/);
     });
 
+    test('the pooled hot path agrees with the filtered path past its first pool (order, representatives, totals, pages)', async () => {
+      const { community: c, topic } = await community();
+      const w = `pool${rand()}`;
+      // More matching posts than one pool (200): accepted answers inside and outside the pool.
+      for (let i = 0; i < 150; i++) {
+        const replies: [AuthorRef, string][] = [[bob, i % 4 === 0 ? `${w} reply ${'filler '.repeat(i % 11)}` : `no match ${i}`]];
+        if (i % 3 === 0) replies.push([ada, `${w} ${w} answer ${'pad '.repeat(i % 7)}`]);
+        await topic(`${w} topic ${i}`, `${'words '.repeat(i % 13)} ${w} body ${i}`, {
+          replies, solution: i % 5 === 0 ? 0 : undefined, createdAt: `20${String(10 + (i % 19)).padStart(2, '0')}-03-01T00:00:00.000Z`,
+        });
+      }
+      const hot = await search.search([c], w, { limit: 50 });
+      const full = await search.search([c], w, { limit: 50, since: '1990-01-01' });
+      assert.equal(hot.total, 150);
+      assert.equal(full.total, 150);
+      assert.deepEqual(hot.results.map((r) => r.source_id), full.results.map((r) => r.source_id));
+      hot.results.forEach((r, i) => assert.ok(Math.abs(r.score - full.results[i]!.score) < 0.0002));
+      const pages: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await search.search([c], w, { limit: 7, cursor });
+        assert.equal(page.total, 150);
+        pages.push(...page.results.map((r) => r.source_id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      const all = await search.search([c], w, { limit: 50, since: '1990-01-01' });
+      let fullPages = [...all.results.map((r) => r.source_id)];
+      for (let next = all.next_cursor; next; ) {
+        const page = await search.search([c], w, { limit: 50, since: '1990-01-01', cursor: next });
+        fullPages.push(...page.results.map((r) => r.source_id));
+        next = page.next_cursor;
+      }
+      assert.equal(pages.length, 150);
+      assert.deepEqual(pages, fullPages);
+    });
+
     test('invalid input names the field and the fix', async () => {
       const { community: c } = await community();
       await rejects(search.search([c], '   ', {}), /^query must not be empty/);
