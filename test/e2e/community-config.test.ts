@@ -4,8 +4,6 @@
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { systemActor } from '../../src/domain/actor.ts';
+import { runCli } from '../helpers/cli.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-mcpcfg-'));
@@ -21,15 +20,7 @@ let h: TestHamlet;
 let client: Client;
 const heard: string[] = [];
 
-async function cli(...args: string[]) {
-  try {
-    const r = await promisify(execFile)(process.execPath, ['bin/hamlet.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, out: err.stdout, err: err.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
 
 before(async () => {
   h = await startTestHamlet({ DATABASE_URL: databaseUrl }, { demo: true, keepDatabase: true });

@@ -2,27 +2,18 @@
 // agent create prints a key that the MCP server accepts; key revoke retires it; scopes refuse writes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../mcp/http-client.ts';
+import { runCli } from '../helpers/cli.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-idcli-'));
 const databaseUrl = `sqlite:${join(dir, 'hamlet.db')}`;
 let h: TestHamlet;
 
-async function hamlet(...args: string[]) {
-  try {
-    const r = await promisify(execFile)(process.execPath, ['bin/hamlet.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, out: err.stdout, err: err.stderr };
-  }
-}
+const hamlet = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
 
 before(async () => {
   h = await startTestHamlet({ DATABASE_URL: databaseUrl }, { keepDatabase: true });
