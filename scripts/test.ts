@@ -1,5 +1,5 @@
-// The whole test suite: every *.test.ts under src/ and test/ (node:test), then the MCP conformance
-// suite. Ends with one line "N passed, N failed" and a non-zero exit if anything failed.
+// The whole test suite: the type check, every *.test.ts under src/ and test/ (node:test), then the
+// MCP conformance suite. Ends with one line "N passed, N failed" and a non-zero exit if anything failed.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,24 +33,34 @@ const files = (only.length ? only : [...findTests('src'), ...findTests('test')])
 let passed = 0;
 let failed = 0;
 
+if (!only.length) {
+  // Strict TypeScript over the whole tree (tsx strips types without checking them).
+  const typecheck = await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+  console.log(typecheck.code === 0 ? '✔ typecheck (tsc --noEmit, strict)' : '✖ typecheck (tsc --noEmit, strict)');
+  if (typecheck.code === 0) passed++;
+  else failed++;
+}
+
 const unit = await run(process.execPath, [
   '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files,
 ]);
-const count = (label: string) => Number(/^ℹ (\w+) (\d+)$/m.test(unit.output)
-  ? (unit.output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0) : 0);
+// node:test's spec reporter ends with "ℹ pass N", "ℹ fail N", … lines.
+const count = (label: string) => Number(unit.output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
 passed += count('pass');
 failed += count('fail') + count('cancelled');
-if (unit.code !== 0 && count('fail') + count('cancelled') === 0) failed += 1; // runner itself broke
+const skipped = count('skipped');
+if (unit.code !== 0 && count('fail') + count('cancelled') === 0) failed += 1; // the runner itself broke
 
 if (!only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1') {
   const conf = await run(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts']);
   const m = conf.output.match(/^Conformance: (\d+) scenarios passed, (\d+) failed$/m);
-  if (m) {
+  if (!m) failed += 1; // the suite did not report
+  else {
     passed += Number(m[1]);
     failed += Number(m[2]);
-  } else failed += 1;
-  if (conf.code !== 0 && !(m && Number(m[2]) > 0)) failed += m ? 1 : 0;
+    if (conf.code !== 0 && Number(m[2]) === 0) failed += 1; // it failed without saying which scenario
+  }
 }
 
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -109,7 +109,7 @@ export class WriteService {
     private readonly config: Config,
     /** Its event bus receives content and approval events once the write has committed. */
     private readonly content: ContentService,
-    private readonly logger?: Logger,
+    logger?: Logger,
   ) {
     this.audit = new AuditService(store, logger);
   }

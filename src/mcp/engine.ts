@@ -17,7 +17,7 @@ import {
   type JsonRpcResponse,
 } from './jsonrpc.ts';
 import type { SessionRecord, SessionStore } from '../store/mcp-sessions.ts';
-import type { PromptDef, ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
+import type { ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
 import type { McpBus } from './bus.ts';
 import { runTool } from './run-tool.ts';
 import { compileTemplate } from './uri-template.ts';
@@ -416,7 +416,6 @@ function stringRecord(v: unknown): Record<string, string> {
   return out;
 }
 
-export type { PromptDef };
 
 /** A request's context as a class: its methods live on the prototype, not as per-request closures. */
 class RequestCtx implements RequestContext {

@@ -163,7 +163,7 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       const { scope, category } = await community();
       const other = await scope.categories.create({ slug: 'other', name: 'Other', kind: 'discussion' });
       const quiet = await topicWithPosts(scope, category.id, 'Quiet', 0, '2021-01-01T00:00:00.000Z');
-      const busy = await topicWithPosts(scope, category.id, 'Busy', 3, '2021-01-02T00:00:00.000Z');
+      await topicWithPosts(scope, category.id, 'Busy', 3, '2021-01-02T00:00:00.000Z');
       const solved = await topicWithPosts(scope, other.id, 'Solved', 1, '2021-01-03T00:00:00.000Z');
       await scope.topics.setTags(quiet.id, ['sqlite', 'help']);
       const answer = (await scope.posts.listByTopic(solved.id, { limit: 10 })).items[1]!;

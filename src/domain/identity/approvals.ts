@@ -74,7 +74,7 @@ export class ApprovalService {
     private readonly config: Config,
     /** Its event bus receives approval.* and content events after commit. */
     private readonly content: ContentService,
-    private readonly logger?: Logger,
+    logger?: Logger,
   ) {
     this.audit = new AuditService(store, logger);
   }
