@@ -21,7 +21,6 @@ export const serveCommand: Command = {
       [
         '',
         'Hamlet is running with the demo community.',
-        `  web:          ${communityOrigin(config, demo.community)}/`,
         `  MCP (acme):   ${mcp}`,
         `  MCP network:  ${communityOrigin(config, null)}/api/mcp`,
         `  agent key:    ${demo.key}   (acme's demo-agent; a new one is minted at every start)`,
