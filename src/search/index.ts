@@ -62,6 +62,8 @@ export interface SearchIndex {
   corrections(word: string, max?: number): Promise<string[]>;
   /** Compares the index with the posts table (every post indexed with its current text, no extras). */
   verify(): Promise<IndexReport>;
+  /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */
+  cacheStats?(): Record<string, number>;
 }
 
 /** The Kysely instance behind a Store (the store keeps it private; search reads it, never writes). */
@@ -77,7 +79,7 @@ export const RECENCY_WEIGHT = 0.05;
 
 /** The most a post's engine relevance can be multiplied by (accepted answer, newest date). */
 export const MAX_BOOST = SOLUTION_BOOST * (1 + RECENCY_WEIGHT);
-/** Candidate posts ranked by the engine before boosts and one-hit-per-topic (widened ×4 when short). */
+/** Candidate posts ranked by the engine before boosts and one-hit-per-topic (widened when short). */
 export const POOL = 200;
 
 /** Any filter beyond the communities (those need the posts' and topics' columns for every match). */

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
-import { isCorrection } from './query.ts';
+import { TtlCache, Vocabulary } from './vocabulary.ts';
 import {
   RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
   type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
@@ -36,11 +36,32 @@ export function matchExpression(q: ParsedQuery): string {
   return positive;
 }
 
+/** The most a post of engine relevance `s` can score with boosts of at most `boost` (≥ 1). */
+function upperBound(s: number, boost: number): number {
+  return s > 0 ? s * boost : s;
+}
+
+type Classes = { solvedTopics: Set<number>; answers: Set<number>; recency: number };
+
 type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly engine = 'sqlite' as const;
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Index terms by first character with document frequencies, for typo correction (./vocabulary.ts). */
+  readonly vocabulary: Vocabulary;
+  /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
+  private readonly classCache = new TtlCache<Classes>(4, 60_000);
+  constructor(private readonly db: Kysely<Database>) {
+    this.vocabulary = new Vocabulary(
+      async (lead) => {
+        // fts5vocab answers a range scan; every term of the range is read with its document count.
+        const next = String.fromCodePoint(lead.codePointAt(0)! + 1);
+        const r = await sql<{ term: string; doc: number }>`select term, doc from search_vocab where term >= ${lead} and term < ${next}`.execute(this.db);
+        return r.rows;
+      },
+      () => this.generation(),
+    );
+  }
 
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
@@ -54,7 +75,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * topics of all matches (rowid >> 20, no lookup). Boosts and one-hit-per-topic then run over that
    * pool only. The page is exact, not approximate: a post outside the pool has bm25 at most the
    * pool's last one, so its boosted relevance is at most that × MAX_BOOST; every topic on the page
-   * must beat that bound, or the pool is widened (×4) until it does or holds every match.
+   * must beat that bound, or the pool is widened (`widened`: one more scan, at most).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const nos = await this.communityNumbers(q.communityIds);
@@ -64,21 +85,83 @@ export class SqliteSearchIndex implements SearchIndex {
       ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
       : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
     const [w1, w2, w3] = SQLITE_WEIGHTS;
-    let total = -1;
-    for (let pool = Math.max(POOL, q.limit * 4); ; pool *= 4) {
-      const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
-        select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
-          ${total < 0 ? sql`(select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range})` : sql`null`} as total
-        from search_fts where search_fts match ${match} and ${range}
-        order by bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) limit ${pool}`.execute(this.db);
-      if (total < 0) total = Number(ranked.rows[0]?.total ?? 0);
-      const rows = ranked.rows;
-      const complete = rows.length < pool;
-      const bound = complete ? -Infinity : rows[rows.length - 1]!.s * MAX_BOOST;
-      const page = await this.rankPool(match, rows, q, bound);
-      if (page) return { hits: await this.details(page), total };
+    const pool = Math.max(POOL, q.limit * 4);
+    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
+      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
+        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
+      from search_fts where search_fts match ${match} and ${range}
+      order by bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) limit ${pool}`.execute(this.db);
+    const rows = ranked.rows;
+    const total = Number(rows[0]?.total ?? 0);
+    const complete = rows.length < pool;
+    const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
+    if (page) return { hits: await this.details(page), total };
+    if (complete) throw new Error('search: a complete pool must give an exact page');
+    return { hits: await this.details(await this.widened(match, range, q, pool)), total };
+  }
+
+  /**
+   * The pool was too shallow (flat scores: the page does not beat the pool's last bm25 × MAX_BOOST).
+   * One more scan reads every match's rowid and bm25; the rowid says the topic, and one lookup of
+   * the communities' solved topics says which matches are accepted answers (× SOLUTION_BOOST at
+   * most) or replies in a solved topic (× SOLVED_TOPIC_BOOST): each match gets its own upper bound
+   * (class boost × the recency boost of the communities' newest post), much tighter than
+   * MAX_BOOST for most. Matches are taken in that order, ×4 more each time (no rescan), until the
+   * page beats the next one's bound.
+   */
+  private async widened(match: string, range: RawBuilder<unknown>, q: IndexQuery, start: number): Promise<PoolHit[]> {
+    const [w1, w2, w3] = SQLITE_WEIGHTS;
+    const all = await sql<{ rowid: number; s: number }>`
+      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
+      from search_fts where search_fts match ${match} and ${range}`.execute(this.db);
+    const { solvedTopics, answers, recency } = await this.classes(q.communityIds);
+    const rows = all.rows.map((r) => {
+      const rowid = Number(r.rowid);
+      const boost = answers.has(rowid) ? SOLUTION_BOOST : solvedTopics.has(Math.floor(rowid / 2 ** SLOT_BITS)) ? SOLVED_TOPIC_BOOST : 1;
+      return { rowid, s: r.s, ub: upperBound(r.s, boost * recency) };
+    });
+    rows.sort((a, b) => b.ub - a.ub);
+    for (let k = start; ; k *= 4) {
+      const complete = k >= rows.length;
+      const page = await this.rankPool(match, rows.slice(0, k), q, complete ? -Infinity : rows[k]!.ub);
+      if (page) return page;
       if (complete) throw new Error('search: a complete pool must give an exact page');
     }
+  }
+
+  /**
+   * The communities' solved topics (as rowid >> 20) and accepted answers (rowids), and the largest
+   * recency boost any of their posts has. Cached while the database does not change (generation).
+   */
+  private async classes(communityIds: string[]): Promise<Classes> {
+    const key = [...communityIds].sort().join(',');
+    const generation = await this.generation();
+    const cached = this.classCache.get(key, generation);
+    if (cached) return cached;
+    const solved = await sql<{ topic: number; sol: number | null }>`
+      select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no as topic, s.rowid as sol
+      from topics t join search_topics st on st.topic_id = t.id left join search_rows s on s.post_id = t.solution_post_id
+      where t.community_id in (${sql.join(communityIds)}) and t.solution_post_id is not null`.execute(this.db);
+    const newest = await sql<{ m: string | null }>`
+      select max((select max(p.created_at) from posts p where p.community_id = j.value)) as m
+      from json_each(${JSON.stringify(communityIds)}) j`.execute(this.db);
+    const m = newest.rows[0]?.m;
+    // As boosted() computes it for the newest post; the full boost when the date is not readable.
+    const days = m ? Date.parse(m) / 86_400_000 - 10_957 : NaN;
+    const recency = Number.isFinite(days) ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS)) : 1.0 + RECENCY_WEIGHT;
+    const classes: Classes = {
+      solvedTopics: new Set(solved.rows.map((r) => Number(r.topic))),
+      answers: new Set(solved.rows.flatMap((r) => (r.sol === null ? [] : [Number(r.sol)]))),
+      recency,
+    };
+    this.classCache.set(key, classes, generation);
+    return classes;
+  }
+
+  /** Rows this connection changed (triggers included) and commits by other connections: no scan. */
+  private async generation(): Promise<string> {
+    const r = await sql<{ c: number; v: number }>`select total_changes() as c, (select data_version from pragma_data_version) as v`.execute(this.db);
+    return `${r.rows[0]!.c}:${r.rows[0]!.v}`;
   }
 
   /** Boosts and one hit per topic over a pool; undefined when the pool is too shallow for the page. */
@@ -222,19 +305,18 @@ export class SqliteSearchIndex implements SearchIndex {
     return out;
   }
 
+  /**
+   * Terms starting with the word's first letter, or its second (a typo in the first letter, or the
+   * first two swapped), within one edit: from the cached vocabulary (one fts5vocab range scan per
+   * first letter, re-read when stale, see ./vocabulary.ts), not a scan per call.
+   */
   async corrections(word: string, max = 3): Promise<string[]> {
-    if (word.length < 4) return [];
-    // Vocabulary terms starting with the word's first letter, or its second (a typo in the first
-    // letter, or the first two swapped), of a plausible length. fts5vocab answers range scans.
-    const found = new Map<string, number>();
-    for (const lead of new Set([word[0]!, word[1]!])) {
-      const next = String.fromCodePoint(lead.codePointAt(0)! + 1);
-      const r = await sql<{ term: string; doc: number }>`
-        select term, doc from search_vocab where term >= ${lead} and term < ${next}
-          and length(term) between ${Math.max(3, word.length - 4)} and ${word.length + 1}`.execute(this.db);
-      for (const row of r.rows) if (isCorrection(word, row.term)) found.set(row.term, Number(row.doc));
-    }
-    return [...found].sort((a, b) => b[1] - a[1]).slice(0, max).map(([t]) => t);
+    return this.vocabulary.corrections(word, max);
+  }
+
+  cacheStats(): Record<string, number> {
+    const v = this.vocabulary.stats();
+    return { vocabularySlices: v.slices, vocabularyTerms: v.terms, vocabularyBytes: v.bytes };
   }
 
   async verify(): Promise<IndexReport> {
