@@ -7,6 +7,10 @@ import { openStore } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
+import { llmsSections, renderLlms } from './http/llms.ts';
+import { communityOrigin } from './domain/urls.ts';
+import { communityTools } from './mcp/surfaces/community.ts';
+import { networkTools } from './mcp/surfaces/network.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
@@ -20,6 +24,9 @@ import { admitByIp, notifyTopicChanged, surfaceDeps, watchMcpConfig } from './wi
 import { CommunityMcpService } from './domain/community-mcp.ts';
 
 export { VERSION } from './version.ts';
+
+/** A stand-in community for documenting the community tools (their definitions do not depend on it). */
+const DOC_COMMUNITY = { id: '', slug: '<slug>', name: 'a community', description: '', guidelines: '', visibility: 'public', customDomain: null, createdAt: '', updatedAt: '' } as const;
 
 export type Hamlet = {
   server: Server;
@@ -80,10 +87,18 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     void notifyTopicChanged(store, mcp, event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
   });
 
+  const docs = llmsSections({
+    networkOrigin: communityOrigin(config, null),
+    communityOriginPattern: communityOrigin(config, '<slug>'),
+    communityTools: communityTools(deps, DOC_COMMUNITY),
+    networkTools: networkTools(deps),
+  });
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (host) => (await resolveCommunityHost(store, host, config.baseDomain)).kind,
+    hostKind: async (host, forwarded) =>
+      (await resolveCommunityHost(store, config.trustProxy && forwarded ? forwarded.split(',')[0]!.trim() : host, config.baseDomain)).kind,
+    llms: (section) => renderLlms(docs, section),
   });
   const server = createHttpServer(app, mcp.transport, logger);
   await new Promise<void>((resolve, reject) => {

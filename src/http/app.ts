@@ -8,8 +8,10 @@ export type AppDeps = {
   logger: Logger;
   /** Resolves true when the database answers. */
   ready: () => Promise<boolean>;
-  /** Whether a Host header names the network, a known community, or nothing we serve. */
-  hostKind: (host: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+  /** Whether the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is ours. */
+  hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+  /** The agent documentation served at /llms. */
+  llms: (section?: string) => { found: boolean; text: string };
 };
 
 export function createApp(deps: AppDeps): Hono {
@@ -34,10 +36,16 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.use('*', async (c, next) => {
-    if ((await deps.hostKind(c.req.header('host'))) === 'unknown') {
+    if ((await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'))) === 'unknown') {
       return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
     }
     await next();
+  });
+
+  // The agent documentation as plain text, whole or one section.
+  app.get('/llms', (c) => {
+    const { found, text } = deps.llms(c.req.query('section') || undefined);
+    return c.text(text, found ? 200 : 404);
   });
 
   app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));

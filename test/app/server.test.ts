@@ -73,3 +73,19 @@ test('requests are logged as JSON lines with a request id, and never with a key'
   assert.ok(lines.some((l) => l.requestId === 'req-123' && l.path === '/heartbeat'));
   assert.ok(!h.logs.join('').includes('supersecretvalue'));
 });
+
+test('/llms serves the agent documentation, whole or one section, generated from the live tools', async () => {
+  const whole = await raw(h.hostUrl('localhost', '/llms'));
+  assert.equal(whole.status, 200);
+  assert.match(whole.headers['content-type']!, /^text\/plain/);
+  assert.match(whole.text, /^# Hamlet agent documentation/);
+  for (const tool of ['search_community', 'suggest_answer', 'create_topic', 'get_approval', 'search_network', 'ask_community']) {
+    assert.ok(whole.text.includes(`  ${tool}: `), tool);
+  }
+  const errors = await raw(h.hostUrl('acme.localhost', '/llms?section=errors'));
+  assert.match(errors.text, /^# Errors/);
+  assert.match(errors.text, /-32600 {2}This request did not resolve to a community\./);
+  const missing = await raw(h.hostUrl('localhost', '/llms?section=nope'));
+  assert.equal(missing.status, 404);
+  assert.match(missing.text, /Sections \(\/llms\?section=<name>\): overview, network, community/);
+});
