@@ -133,3 +133,18 @@ test('a host that is not a community: -32600 with HTTP 404, on any method', asyn
     assert.deepEqual(res.json().error, { code: -32600, message: 'This request did not resolve to a community.' });
   }
 });
+
+test('create_topic in a knowledge-base category writes an article and needs article:write', async () => {
+  const { agents } = h.services.identity;
+  const system = systemActor('test');
+  const { key: asker } = await agents.create(system, acme, { name: 'asker', scopes: ['topic:create'] });
+  const { key: writer } = await agents.create(system, acme, { name: 'writer', scopes: ['topic:create', 'article:write'] });
+  const args = { category: 'docs', title: 'Rotating agent keys safely', body: 'Mint a new key, switch the agent over, then revoke the old key.' };
+  const refused = failure(await callTool(community, 'create_topic', args, asker));
+  assert.deepEqual(refused, { error: 'This agent key is not scoped for "article:write". Add the scope to the agent to allow it.', code: 'forbidden' });
+  const written = (await callTool(community, 'create_topic', args, writer)).json().result;
+  assert.equal(written.isError, false, JSON.stringify(written.structuredContent));
+  assert.equal(written.structuredContent.status, 'applied');
+  assert.equal(written.structuredContent.topic.is_article, true);
+  assert.equal(written.structuredContent.message, 'The article was written.');
+});

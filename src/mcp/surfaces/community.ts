@@ -144,7 +144,13 @@ export function communityTools(deps: SurfaceDeps, community: Community): ToolDef
       output: writeOutput,
       annotations: { title: 'Ask a question', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: ({ idempotency_key, ...payload }, ctx) =>
-        write(ctx, 'create_topic', 'topic.create', payload, idempotency_key).then((o) => writeResponse(o, 'The topic was created.')),
+        asAgent(deps, community, ctx, 'create_topic', async (actor) => {
+          // In a knowledge base a new topic is an article: a different write, with its own scope.
+          const categories = await deps.content.listCategories(actor, community);
+          const isArticle = categories.find((c) => c.slug === payload.category.trim().toLowerCase())?.kind === 'knowledge_base';
+          const outcome = await deps.writes.execute(actor, community, isArticle ? 'article.write' : 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.clientIp });
+          return writeResponse(outcome, isArticle ? 'The article was written.' : 'The topic was created.');
+        }),
     }),
     zodTool({
       name: 'reply_to_topic',
