@@ -7,6 +7,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
+import { TtlCache } from './vocabulary.ts';
 import {
   RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
   type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
@@ -25,8 +26,8 @@ function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown>
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` || `)})`;
 }
 
-/** The tsquery components: one per rankable unit (word group or phrase), plus the match query. */
-function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; match: RawBuilder<unknown> } {
+/** The tsquery components: one per rankable unit (word group or phrase, `keys` naming each), plus the match query. */
+function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; keys: string[]; match: RawBuilder<unknown> } {
   const groups = q.terms.map(group);
   const phrases = q.phrases.map((p) => sql`phraseto_tsquery('english', ${p.join(' ')})`);
   let match: RawBuilder<unknown>;
@@ -35,7 +36,26 @@ function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; match: RawB
   if (q.excluded.length) {
     match = sql`(${match}) && !!(${sql.join(q.excluded.map((w) => sql`plainto_tsquery('english', ${w})`), sql` || `)})`;
   }
-  return { units: [...groups, ...phrases], match };
+  const keys = [...q.terms.map((t) => `w:${[t.word, ...t.alternatives].join(' ')}`), ...q.phrases.map((p) => `p:${p.join(' ')}`)];
+  return { units: [...groups, ...phrases], keys, match };
+}
+
+/**
+ * Σ idf(unit) × ts_rank(weights, vector, unit, normalization 1) over the rankable units. A word
+ * group (an OR of lexemes) ranks exactly 0 in a document holding none of them (ts_rank's OR branch
+ * sums over the lexemes found), so its ts_rank is only computed when the document matches it (the
+ * @@ test is much cheaper than ts_rank; ~25% off the heavy questions' scan). A group whose tsquery
+ * holds an AND or a phrase (a word the parser splits) and the phrases are always ranked.
+ */
+function rankExpression(units: RawBuilder<unknown>[], idf: number[], groups: number): RawBuilder<unknown> {
+  return sql.join(
+    units.map((u, i) => {
+      const term = sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`;
+      if (i >= groups) return term;
+      return sql`(case when d.vector @@ ${u} or strpos((${u})::text, '&') > 0 or strpos((${u})::text, '<') > 0 then ${term} else 0::float8 end)`;
+    }),
+    sql` + `,
+  );
 }
 
 type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
@@ -43,23 +63,59 @@ type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number
 export class PostgresSearchIndex implements SearchIndex {
   readonly engine = 'postgres' as const;
   private trigram: boolean | undefined;
+  /** Capped document frequencies per rankable unit (and '#n', the table size), see idf(). */
+  private readonly dfCache = new TtlCache<number>(20_000, 60_000);
+  private noGeneration = false;
+  private uncached = 0;
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** idf per rankable unit, from capped document frequencies and the table's size. */
-  private async idf(units: RawBuilder<unknown>[]): Promise<number[]> {
-    const counts = units.map(
-      (u, i) => sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
-    );
-    const r = await sql<Record<string, string | number>>`
-      select ${sql.join(counts)},
-        (select case when c.reltuples < 20000 then (select count(*) from search_documents) else c.reltuples::bigint end
-           from pg_class c where c.oid = 'search_documents'::regclass) as n`.execute(this.db);
-    const row = r.rows[0]!;
-    const n = Math.max(1, Number(row.n));
+  /**
+   * idf per rankable unit, from capped document frequencies and the table's size. The counts are
+   * cached (bounded LRU) while search_documents does not change (its generation, migration 0011)
+   * and for at most a minute: a cached idf is the idf a fresh count would give.
+   */
+  private async idf(units: RawBuilder<unknown>[], keys: string[]): Promise<number[]> {
+    const generation = await this.generation();
+    const cached = keys.map((k) => this.dfCache.get(k, generation));
+    let n = this.dfCache.get('#n', generation);
+    const missing = units.flatMap((u, i) => (cached[i] === undefined ? [{ u, i }] : []));
+    if (missing.length || n === undefined) {
+      const counts = missing.map(
+        ({ u, i }) => sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
+      );
+      const r = await sql<Record<string, string | number>>`
+        select ${counts.length ? sql`${sql.join(counts)},` : sql``}
+          (select case when c.reltuples < 20000 then (select count(*) from search_documents) else c.reltuples::bigint end
+             from pg_class c where c.oid = 'search_documents'::regclass) as n`.execute(this.db);
+      const row = r.rows[0]!;
+      n = Math.max(1, Number(row.n));
+      this.dfCache.set('#n', n, generation);
+      for (const { i } of missing) {
+        cached[i] = Number(row[`d${i}`] ?? 0);
+        this.dfCache.set(keys[i]!, cached[i]!, generation);
+      }
+    }
     return units.map((_, i) => {
-      const df = Number(row[`d${i}`] ?? 0);
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const df = cached[i]!;
+      return Math.log(1 + (n! - df + 0.5) / (df + 0.5));
     });
+  }
+
+  /** The index's change generation (migration 0011's sequence): O(1), no scan. */
+  private async generation(): Promise<string> {
+    if (this.noGeneration) return `none:${++this.uncached}`;
+    try {
+      const r = await sql<{ v: string; c: boolean }>`select last_value as v, is_called as c from search_generation`.execute(this.db);
+      return `${r.rows[0]!.v}:${r.rows[0]!.c}`;
+    } catch {
+      // Without the sequence nothing is cached (every generation is new).
+      this.noGeneration = true;
+      return `none:${++this.uncached}`;
+    }
+  }
+
+  cacheStats(): Record<string, number> {
+    return { documentFrequencies: this.dfCache.size };
   }
 
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
@@ -70,25 +126,26 @@ export class PostgresSearchIndex implements SearchIndex {
   /**
    * The hot path (no filters beyond the communities): one scan of search_documents (topic_id is
    * denormalized there, migration 0009) ranks every match, keeps the best `pool` and counts the
-   * distinct topics of all matches (dense_rank up + down - 1: no second scan, no join). Boosts and
+   * distinct topics of all matches (a hash aggregate over the same materialized matches: no second
+   * scan, no join, no sort of every match). Boosts and
    * one-hit-per-topic run over the pool only; the page is exact (see SqliteSearchIndex.pooled):
    * every topic on it must beat the pool's last relevance × MAX_BOOST, else the pool is widened.
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const { units, match } = components(q.query);
-    const idf = await this.idf(units);
-    const rank = sql.join(
-      units.map((u, i) => sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`),
-      sql` + `,
-    );
+    const { units, keys, match } = components(q.query);
+    const idf = await this.idf(units, keys);
+    const rank = rankExpression(units, idf, q.query.terms.length);
     let total = -1;
     for (let pool = Math.max(POOL, q.limit * 4); ; pool *= 4) {
-      const ranked = await sql<{ post_id: string; s: number; total: string | number }>`
-        select post_id, s, total from (
-          select post_id, s, dense_rank() over (order by topic_id) + dense_rank() over (order by topic_id desc) - 1 as total
-          from (select d.post_id, d.topic_id, (${rank}) as s from search_documents d
-                where d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})) m
-        ) x order by s desc, post_id limit ${pool}`.execute(this.db);
+      // The matches once (materialized): the distinct-topic count hashes their topic ids, the pool
+      // is a top-N sort; no full sort of every match.
+      const ranked = await sql<{ post_id: string; s: number; total: string | number | null }>`
+        with m as materialized (
+          select d.post_id, d.topic_id, (${rank}) as s from search_documents d
+          where d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})
+        )
+        select post_id, s, ${total < 0 ? sql`(select count(*) from (select topic_id from m group by topic_id) t)` : sql`null`} as total
+        from m order by s desc, post_id limit ${pool}`.execute(this.db);
       const rows = ranked.rows.map((r) => ({ postId: r.post_id, s: Number(r.s) }));
       if (total < 0) total = Number(ranked.rows[0]?.total ?? 0);
       const complete = rows.length < pool;
@@ -146,12 +203,9 @@ export class PostgresSearchIndex implements SearchIndex {
   /** With filters: every match joined to its post and topic (filters need their columns). */
   private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const f = q.filters;
-    const { units, match } = components(q.query);
-    const idf = await this.idf(units);
-    const rank = sql.join(
-      units.map((u, i) => sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`),
-      sql` + `,
-    );
+    const { units, keys, match } = components(q.query);
+    const idf = await this.idf(units, keys);
+    const rank = rankExpression(units, idf, q.query.terms.length);
     const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`p.community_id in (${sql.join(q.communityIds)})`];
     if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
     if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
@@ -217,16 +271,14 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async unmatched(words: string[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const w of words) {
-      // A stop word yields an empty tsquery, matching nothing: not a typo, so never "unmatched".
-      const r = await sql<{ empty: boolean; hit: boolean }>`
-        select numnode(plainto_tsquery('english', ${w})) = 0 as empty,
-               exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w})) as hit`.execute(this.db);
-      const row = r.rows[0]!;
-      if (!row.empty && !row.hit) out.push(w);
-    }
-    return out;
+    if (words.length === 0) return [];
+    // One round trip for all words. A stop word yields an empty tsquery, matching nothing: not a
+    // typo, so never "unmatched".
+    const r = await sql<{ w: string; empty: boolean; hit: boolean }>`
+      select w, numnode(plainto_tsquery('english', w)) = 0 as empty,
+             exists (select 1 from search_documents where vector @@ plainto_tsquery('english', w)) as hit
+      from unnest(${words}::text[]) with ordinality as x(w, i) order by i`.execute(this.db);
+    return r.rows.filter((row) => !row.empty && !row.hit).map((row) => row.w);
   }
 
   async corrections(word: string, max = 3): Promise<string[]> {
@@ -248,9 +300,14 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     const found = terms.filter((t) => isCorrection(word, t));
     if (found.length <= 1) return found.slice(0, max);
-    // Most frequent first (capped counts through the GIN index).
+    // Most frequent first (capped counts through the GIN index, cached like the idf's).
+    const generation = await this.generation();
     const counts = await Promise.all(found.map(async (t) => {
+      const key = `c:${t}`;
+      const hit = this.dfCache.get(key, generation);
+      if (hit !== undefined) return [t, hit] as const;
       const r = await sql<{ n: string }>`select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t}) limit 1000) s`.execute(this.db);
+      this.dfCache.set(key, Number(r.rows[0]!.n), generation);
       return [t, Number(r.rows[0]!.n)] as const;
     }));
     return counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, max).map(([t]) => t);

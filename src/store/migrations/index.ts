@@ -8,6 +8,7 @@ import { searchMigration } from './0005_search.ts';
 import { mcpSessionsMigration } from './0008_mcp_sessions.ts';
 import { searchSpeedMigration } from './0009_search_speed.ts';
 import { communityMcpMigration } from './0010_community_mcp.ts';
+import { searchGenerationMigration } from './0011_search_generation.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -17,6 +18,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008_mcp_sessions': mcpSessionsMigration(dialect),
     '0009_search_speed': searchSpeedMigration(dialect),
     '0010_community_mcp': communityMcpMigration(dialect),
+    '0011_search_generation': searchGenerationMigration(dialect),
   };
 }
 
