@@ -18,6 +18,8 @@ const SPAN_DAYS = 10957.5;
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
+/** Matches read by the widening's bounded pass (see widened()). */
+const WIDE = 12_800;
 /** Document frequencies are counted up to this many documents (keeps the count cheap on big data). */
 const DF_CAP = 20_000;
 
@@ -56,6 +58,11 @@ function rankExpression(units: RawBuilder<unknown>[], idf: number[], groups: num
     }),
     sql` + `,
   );
+}
+
+/** The most a post of engine relevance `s` can score with boosts of at most `boost` (≥ 1). */
+function upperBound(s: number, boost: number): number {
+  return s > 0 ? s * boost : s;
 }
 
 type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
@@ -127,31 +134,72 @@ export class PostgresSearchIndex implements SearchIndex {
    * The hot path (no filters beyond the communities): one scan of search_documents (topic_id is
    * denormalized there, migration 0009) ranks every match, keeps the best `pool` and counts the
    * distinct topics of all matches (a hash aggregate over the same materialized matches: no second
-   * scan, no join, no sort of every match). Boosts and
-   * one-hit-per-topic run over the pool only; the page is exact (see SqliteSearchIndex.pooled):
-   * every topic on it must beat the pool's last relevance × MAX_BOOST, else the pool is widened.
+   * scan, no join, no sort of every match). Boosts and one-hit-per-topic run over the pool only;
+   * the page is exact (see SqliteSearchIndex.pooled): every topic on it must beat the pool's last
+   * relevance × MAX_BOOST, else the pool is widened (widened()).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const { units, keys, match } = components(q.query);
     const idf = await this.idf(units, keys);
     const rank = rankExpression(units, idf, q.query.terms.length);
-    let total = -1;
-    for (let pool = Math.max(POOL, q.limit * 4); ; pool *= 4) {
-      // The matches once (materialized): the distinct-topic count hashes their topic ids, the pool
-      // is a top-N sort; no full sort of every match.
-      const ranked = await sql<{ post_id: string; s: number; total: string | number | null }>`
+    const pool = Math.max(POOL, q.limit * 4);
+    // The matches once (materialized): the distinct-topic count hashes their topic ids, the pool
+    // is a top-N sort; no full sort of every match.
+    const ranked = await sql<{ post_id: string; s: number; total: string | number | null }>`
+      with m as materialized (
+        select d.post_id, d.topic_id, (${rank}) as s from search_documents d
+        where d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})
+      )
+      select post_id, s, (select count(*) from (select topic_id from m group by topic_id) t) as total
+      from m order by s desc, post_id limit ${pool}`.execute(this.db);
+    const rows = ranked.rows.map((r) => ({ postId: r.post_id, s: Number(r.s) }));
+    const total = Number(ranked.rows[0]?.total ?? 0);
+    const complete = rows.length < pool;
+    const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
+    if (page) return { hits: await this.details(page), total };
+    if (complete) throw new Error('search: a complete pool must give an exact page');
+    return { hits: await this.details(await this.widened(rank, match, q, pool)), total };
+  }
+
+  /**
+   * The pool was too shallow (flat scores). One more scan gives each match its own upper bound:
+   * its relevance × the boost its class can get (accepted answer, reply in a solved topic, other:
+   * a join with the communities' solved topics) × the recency boost of the communities' newest
+   * post — much tighter than MAX_BOOST for most matches. The best WIDE by that bound are read
+   * once and taken ×4 at a time (no rescan) until the page beats the next one's bound; only past
+   * WIDE (rare) is every match read.
+   */
+  private async widened(rank: RawBuilder<unknown>, match: RawBuilder<unknown>, q: IndexQuery, start: number): Promise<PoolHit[]> {
+    const ids = sql.join(q.communityIds);
+    const newest = await sql<{ m: Date | string | null }>`
+      select max((select max(p.created_at) from posts p where p.community_id = c)) as m from unnest(array[${ids}]::uuid[]) c`.execute(this.db);
+    const m = newest.rows[0]?.m;
+    const days = m ? new Date(m).getTime() / 86_400_000 - 10_957 : NaN;
+    const recency = Number.isFinite(days) ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS)) : 1.0 + RECENCY_WEIGHT;
+    const read = async (limit: number | undefined) => {
+      const r = await sql<{ post_id: string; s: number; ub: number }>`
         with m as materialized (
           select d.post_id, d.topic_id, (${rank}) as s from search_documents d
-          where d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})
-        )
-        select post_id, s, ${total < 0 ? sql`(select count(*) from (select topic_id from m group by topic_id) t)` : sql`null`} as total
-        from m order by s desc, post_id limit ${pool}`.execute(this.db);
-      const rows = ranked.rows.map((r) => ({ postId: r.post_id, s: Number(r.s) }));
-      if (total < 0) total = Number(ranked.rows[0]?.total ?? 0);
-      const complete = rows.length < pool;
-      const bound = complete ? -Infinity : rows[rows.length - 1]!.s * MAX_BOOST;
-      const page = await this.rankPool(match, rows, q, bound);
-      if (page) return { hits: await this.details(page), total };
+          where d.vector @@ (${match}) and d.community_id in (${ids})
+        ),
+        solved as (select t.id, t.solution_post_id from topics t where t.community_id in (${ids}) and t.solution_post_id is not null)
+        select post_id, s, case when s > 0 then s * (case when solved.solution_post_id = m.post_id then ${sql.lit(SOLUTION_BOOST)}::float8
+                                                          when solved.id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
+                                     * ${sql.lit(recency)}::float8 else s end as ub
+        from m left join solved on solved.id = m.topic_id
+        order by ub desc ${limit === undefined ? sql`` : sql`limit ${limit + 1}`}`.execute(this.db);
+      return r.rows.map((x) => ({ postId: x.post_id, s: Number(x.s), ub: Number(x.ub) }));
+    };
+    let rows = await read(WIDE);
+    let all = rows.length <= WIDE;
+    for (let k = start * 4; ; k *= 4) {
+      if (!all && k >= WIDE) {
+        rows = await read(undefined);
+        all = true;
+      }
+      const complete = all && k >= rows.length;
+      const page = await this.rankPool(match, rows.slice(0, k), q, complete ? -Infinity : rows[k]!.ub);
+      if (page) return page;
       if (complete) throw new Error('search: a complete pool must give an exact page');
     }
   }
