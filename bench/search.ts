@@ -3,7 +3,11 @@
 // engine query on the same data, at growing sizes, in one run. Bare = the same question's match
 // expression, ranked by the engine alone (SQLite: weighted bm25() top 10, which FTS5 answers faster
 // than ORDER BY rank; PostgreSQL: ts_rank top 10), no community filter, no boosts, no grouping, no
-// total, no typo check. Also printed: end to end with typo expansion off.
+// total, no typo check. Also printed: end to end with typo expansion off. The search index keeps
+// in-process caches (SQLite: typo-correction vocabulary; PostgreSQL: document frequencies, see
+// src/search/vocabulary.ts); the measured services start with them empty, so end to end is printed
+// for round 1 (cold search caches; the engine itself was warmed by another instance) and for the
+// later rounds (warm), with the caches' size after the run.
 //   node --import tsx bench/search.ts                                   # SQLite, 10k and 100k posts
 //   SEARCH_BENCH_SIZES=10000,100000,1000000 node --import tsx bench/search.ts
 //   DATABASE_URL=postgres://… node --import tsx bench/search.ts         # PostgreSQL (a fresh database)

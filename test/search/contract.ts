@@ -221,6 +221,17 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       }
     });
 
+    test('typo correction sees words indexed after its vocabulary was cached', async () => {
+      const { community: c, topic } = await community();
+      const w = `vocab${rand()}q`;
+      const typo = `${w.slice(0, -2)}${w.at(-1)}${w.at(-2)}`; // the last two letters swapped
+      // The first search caches the vocabulary of the typo's first letters (the word is not there yet).
+      assert.equal((await search.search([c], typo, {})).total, 0);
+      await topic(`The ${w} handbook`, `everything about ${w}`);
+      const r = await search.search([c], typo, {});
+      assert.equal(r.results[0]?.title, `The ${w} handbook`);
+    });
+
     test('network search: private communities never appear; each result names its community', async () => {
       const w = `netword${rand()}`;
       const pub1 = await community('public');
