@@ -316,7 +316,9 @@ export class SqliteSearchIndex implements SearchIndex {
 
   cacheStats(): Record<string, number> {
     const v = this.vocabulary.stats();
-    return { vocabularySlices: v.slices, vocabularyTerms: v.terms, vocabularyBytes: v.bytes };
+    let classIds = 0;
+    for (const c of this.classCache.values()) classIds += c.solvedTopics.size + c.answers.size;
+    return { vocabularySlices: v.slices, vocabularyTerms: v.terms, vocabularyBytes: v.bytes, classEntries: this.classCache.size, classIds };
   }
 
   async verify(): Promise<IndexReport> {

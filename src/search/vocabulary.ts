@@ -47,7 +47,7 @@ export class Vocabulary {
     options: VocabularyOptions = {},
   ) {
     this.refreshMs = options.refreshMs ?? 30_000;
-    this.maxTerms = options.maxTerms ?? 500_000;
+    this.maxTerms = options.maxTerms ?? 200_000;
   }
 
   /**
@@ -198,5 +198,10 @@ export class TtlCache<V> {
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** The cached values, fresh or not (for size reports). */
+  values(): V[] {
+    return [...this.map.values()].map((e) => e.value);
   }
 }
