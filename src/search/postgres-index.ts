@@ -319,6 +319,9 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async unmatched(words: string[]): Promise<string[]> {
+    // A word whose document frequency is cached non-zero (same generation, see idf()) matches.
+    const generation = await this.generation();
+    words = words.filter((w) => !((this.dfCache.get(`w:${w}`, generation) ?? 0) > 0));
     if (words.length === 0) return [];
     // One round trip for all words. A stop word yields an empty tsquery, matching nothing: not a
     // typo, so never "unmatched".
