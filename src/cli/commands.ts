@@ -7,6 +7,7 @@ import { importMailCommand } from './import-mail.ts';
 import { seedDemoCommand } from './seed-demo.ts';
 import { identityCommands } from './identity.ts';
 import { communityMcpCommand } from './community-mcp.ts';
+import { approvalCommands } from './approvals.ts';
 
 export type Command = {
   name: string;
@@ -14,4 +15,4 @@ export type Command = {
   run: (args: string[]) => Promise<void>;
 };
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands];

@@ -15,11 +15,11 @@ import { communityOrigin } from '../domain/urls.ts';
 
 const cli = systemActor('cli');
 
-function services(store: Store, config: Config) {
+export function services(store: Store, config: Config) {
   return createIdentityServices({ store, config, content: new ContentService(store, config) });
 }
 
-async function communityOf(store: Store, slug: string | undefined, usage: string): Promise<Community> {
+export async function communityOf(store: Store, slug: string | undefined, usage: string): Promise<Community> {
   if (!slug) throw new UsageError(`--community is required.\nUsage: ${usage}`);
   return new CommunityService(store).require(cli, slug);
 }
@@ -31,7 +31,7 @@ function days(value: string | undefined, usage: string): number | undefined {
   return n;
 }
 
-function required(values: Record<string, unknown>, names: string[], usage: string): void {
+export function required(values: Record<string, unknown>, names: string[], usage: string): void {
   for (const n of names) if (values[n] === undefined || values[n] === '') throw new UsageError(`--${n} is required.\nUsage: ${usage}`);
 }
 

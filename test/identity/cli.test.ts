@@ -58,3 +58,37 @@ test('bad input exits non-zero with what to fix', async () => {
   assert.notEqual(badScope.code, 0);
   assert.match(badScope.err, /scope/i);
 });
+
+test('the approval queue from the CLI: list, approve as a moderator, reject with a reason', async () => {
+  assert.equal((await hamlet('community', 'policy', '--community', 'acme', '--kind', 'topic.create', '--mode', 'approval')).code, 0);
+  assert.equal((await hamlet('user', 'create', '--email', 'mod@example.com', '--password', 'a long enough password', '--name', 'Mo Derator')).code, 0);
+  assert.equal((await hamlet('member', 'add', '--community', 'acme', '--email', 'mod@example.com', '--role', 'moderator')).code, 0);
+  const made = await hamlet('agent', 'create', '--community', 'acme', '--name', 'asker-bot', '--scopes', 'topic:create');
+  const key = made.out.match(/hmlt_live_[A-Za-z0-9]{32,}/)![0];
+  const ask = async (title: string) =>
+    (await call(key, 'create_topic', { category: 'support', title, body: 'A body that is long enough to be a question.' })).json().result.structuredContent as { status: string; approval_id: string };
+
+  const first = await ask('First queued question for the CLI');
+  const second = await ask('Second queued question for the CLI');
+  assert.equal(first.status, 'pending_approval');
+  const listed = await hamlet('approval', 'list', '--community', 'acme');
+  assert.equal(listed.code, 0, listed.err);
+  assert.ok(listed.out.includes(first.approval_id) && listed.out.includes(second.approval_id), listed.out);
+  assert.match(listed.out, /"First queued question for the CLI"/);
+
+  const approved = await hamlet('approval', 'approve', '--community', 'acme', '--id', first.approval_id, '--as', 'mod@example.com');
+  assert.equal(approved.code, 0, approved.err);
+  const followed = (await call(key, 'get_approval', { approval_id: first.approval_id })).json().result.structuredContent;
+  assert.equal(followed.status, 'applied');
+  assert.equal(followed.decided_by.name, 'Mo Derator');
+  assert.equal(followed.result.topic.title, 'First queued question for the CLI');
+
+  const rejected = await hamlet('approval', 'reject', '--community', 'acme', '--id', second.approval_id, '--reason', 'Please search first: this is answered in the docs.');
+  assert.equal(rejected.code, 0, rejected.err);
+  const refused = (await call(key, 'get_approval', { approval_id: second.approval_id })).json().result.structuredContent;
+  assert.equal(refused.status, 'rejected');
+  assert.equal(refused.reason, 'Please search first: this is answered in the docs.');
+
+  const twice = await hamlet('approval', 'approve', '--community', 'acme', '--id', first.approval_id);
+  assert.notEqual(twice.code, 0, 'an approval is decided once');
+});
