@@ -35,15 +35,22 @@ export function required(values: Record<string, unknown>, names: string[], usage
   for (const n of names) if (values[n] === undefined || values[n] === '') throw new UsageError(`--${n} is required.\nUsage: ${usage}`);
 }
 
-const USER_CREATE = 'hamlet user create --email <email> --password <password> [--name <display name>]';
+const USER_CREATE = 'hamlet user create --email <email> (--password <password> | --password-stdin) [--name <display name>]';
 export const userCreateCommand: Command = {
   name: 'user create',
-  summary: 'create a person account: --email … --password … [--name …]',
+  summary: 'create a person account: --email … --password …|--password-stdin [--name …]',
   async run(args) {
-    const { values } = parseCommandArgs(args, { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } }, USER_CREATE);
-    required(values, ['email', 'password'], USER_CREATE);
+    const { values } = parseCommandArgs(
+      args,
+      { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, name: { type: 'string' } },
+      USER_CREATE,
+    );
+    required(values, ['email'], USER_CREATE);
+    // --password-stdin keeps the password out of the shell history and the process list.
+    const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : values.password;
+    if (!password) throw new UsageError(`Give the password with --password or on standard input with --password-stdin.\nUsage: ${USER_CREATE}`);
     await withStore(async (store, config) => {
-      const person = await services(store, config).accounts.createUser(cli, { email: values.email!, password: values.password!, name: values.name });
+      const person = await services(store, config).accounts.createUser(cli, { email: values.email!, password, name: values.name });
       console.log(`Created user ${person.email} (${person.id}), display name "${person.displayName}".`);
     });
   },
@@ -200,3 +207,9 @@ export const identityCommands: Command[] = [
   userCreateCommand, memberAddCommand, agentCreateCommand, keyMintCommand, keyRevokeCommand, keyListCommand,
   userKeyMintCommand, userKeyRevokeCommand, communityPolicyCommand,
 ];
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

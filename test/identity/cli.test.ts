@@ -14,6 +14,7 @@ const databaseUrl = `sqlite:${join(dir, 'hamlet.db')}`;
 let h: TestHamlet;
 
 const hamlet = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
+const hamletWithInput = (stdin: string, ...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl }, stdin);
 
 before(async () => {
   h = await startTestHamlet({ DATABASE_URL: databaseUrl }, { keepDatabase: true });
@@ -91,4 +92,14 @@ test('the approval queue from the CLI: list, approve as a moderator, reject with
 
   const twice = await hamlet('approval', 'approve', '--community', 'acme', '--id', first.approval_id);
   assert.notEqual(twice.code, 0, 'an approval is decided once');
+});
+
+test('user create takes the password on standard input, so it stays out of the process list', async () => {
+  const made = await hamletWithInput('correct horse battery staple\n', 'user', 'create', '--email', 'stdin@example.com', '--password-stdin');
+  assert.equal(made.code, 0, made.err);
+  const session = await h.services.identity.accounts.signIn({ email: 'stdin@example.com', password: 'correct horse battery staple' });
+  assert.ok(session.token);
+  const none = await hamlet('user', 'create', '--email', 'nopass@example.com');
+  assert.equal(none.code, 2);
+  assert.match(none.err, /--password-stdin/);
 });
