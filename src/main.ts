@@ -7,6 +7,7 @@ import { openStore } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
+import { mountWeb } from './web/routes.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { communityOrigin } from './domain/urls.ts';
 import { communityTools } from './mcp/surfaces/community.ts';
@@ -93,11 +94,21 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     communityTools: communityTools(deps, DOC_COMMUNITY),
     networkTools: networkTools(deps),
   });
+  // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
+  const webHost = (host: string | undefined, forwarded: string | undefined) =>
+    resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (host, forwarded) =>
-      (await resolveCommunityHost(store, config.trustProxy && forwarded ? forwarded.split(',')[0]!.trim() : host, config.baseDomain)).kind,
+    hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    mount: (app) =>
+      mountWeb(app, {
+        content,
+        communityOf: async (host, forwarded) => {
+          const r = await webHost(host, forwarded);
+          return r.kind === 'community' ? r.community : undefined;
+        },
+      }),
     llms: (section) => renderLlms(docs, section),
   });
   const server = createHttpServer(app, mcp.transport, logger);

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
+import { notFoundPage } from '../web/pages.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -12,6 +13,8 @@ export type AppDeps = {
   hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
+  /** Adds the routes of other surfaces (web pages; later REST). */
+  mount?: (app: Hono) => void;
 };
 
 export function createApp(deps: AppDeps): Hono {
@@ -48,14 +51,12 @@ export function createApp(deps: AppDeps): Hono {
     return c.text(text, found ? 200 : 404);
   });
 
+  deps.mount?.(app);
+
   app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
   app.onError((err, c) => {
     deps.logger.error({ err }, 'unhandled error');
     return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
   });
   return app;
-}
-
-function notFoundPage(message: string, title = 'Not found'): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Hamlet</title></head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
 }
