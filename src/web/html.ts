@@ -9,7 +9,7 @@ export function esc(text: string): string {
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;color:#1d1d1f}
 a{color:#0b57d0}header{border-bottom:1px solid #ddd;margin-bottom:1rem}header p{margin:.25rem 0 1rem}
 article{border-top:1px solid #eee;padding:.75rem 0}article.solution{background:#f1f8f1;border-left:4px solid #2e7d32;padding-left:.75rem}
-.meta{color:#555;font-size:.875rem}.badge{font-size:.75rem;border:1px solid #2e7d32;color:#2e7d32;border-radius:3px;padding:0 .3rem}
+.meta{color:#555;font-size:.875rem}.badge{white-space:nowrap;font-size:.75rem;border:1px solid #2e7d32;color:#2e7d32;border-radius:3px;padding:0 .3rem}
 ul.topics{list-style:none;padding:0}ul.topics li{padding:.4rem 0;border-top:1px solid #eee}pre{overflow:auto;background:#f6f8fa;padding:.5rem}`;
 
 export function page(o: { title: string; community?: { name: string; description: string }; body: string; status?: number }): string {
