@@ -1,7 +1,7 @@
 // The engine side of search: one interface, an SQLite FTS5 and a PostgreSQL full-text
 // implementation (./sqlite-index.ts, ./postgres-index.ts). Both read the index the triggers of
 // migration 0005_search keep up to date; neither writes it.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { Dialect, Store } from '../store/repositories.ts';
 import type { ParsedQuery } from './query.ts';
@@ -148,4 +148,26 @@ export async function pageOf(
   if (bound === -Infinity) return page;
   if (page.length < q.limit || page[page.length - 1]!.raw <= bound) return undefined;
   return page;
+}
+
+/**
+ * The rows a page of hits shows (post, topic, category), in the page's order. One query for both
+ * engines: the id list is bound parameters, which PostgreSQL coerces to uuid from the column.
+ */
+export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promise<IndexHit[]> {
+  if (page.length === 0) return [];
+  const r = await sql<Omit<IndexHit, 'raw' | 'position' | 'createdAt'> & { position: number | bigint; createdAt: Date | string }>`
+    select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+    from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
+    where p.id in (${sql.join(page.map((h) => h.postId))})`.execute(db);
+  const byId = new Map(r.rows.map((x) => [x.postId, x]));
+  return page.flatMap((h) => {
+    const x = byId.get(h.postId);
+    if (!x) return [];
+    // PostgreSQL returns timestamptz as Date; SQLite keeps the ISO text as written.
+    const createdAt = x.createdAt instanceof Date ? x.createdAt.toISOString() : x.createdAt;
+    return [{ ...x, createdAt, position: Number(x.position), raw: h.raw }];
+  });
 }

@@ -9,7 +9,7 @@ import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import { TtlCache } from './vocabulary.ts';
 import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
   type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
 } from './index.ts';
 
@@ -156,9 +156,9 @@ export class PostgresSearchIndex implements SearchIndex {
     const total = Number(ranked.rows[0]?.total ?? 0);
     const complete = rows.length < pool;
     const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
-    if (page) return { hits: await this.details(page), total };
+    if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
-    return { hits: await this.details(await this.widened(rank, match, q, pool)), total };
+    return { hits: await pageDetails(this.db, await this.widened(rank, match, q, pool)), total };
   }
 
   /**
@@ -228,24 +228,6 @@ export class PostgresSearchIndex implements SearchIndex {
       return new Set(topicIds.filter((t) => matched.has(outside.get(t)!)));
     };
     return pageOf(hits, q, bound, outside, solutions);
-  }
-
-  /** Page rows with what the result objects show. */
-  private async details(page: PoolHit[]): Promise<IndexHit[]> {
-    if (page.length === 0) return [];
-    const r = await sql<Omit<IndexHit, 'raw' | 'createdAt'> & { createdAt: Date | string }>`
-      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
-        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
-      from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
-      where p.id = any(${page.map((h) => h.postId)}::uuid[])`.execute(this.db);
-    const byId = new Map(r.rows.map((x) => [x.postId, x]));
-    return page.flatMap((h) => {
-      const x = byId.get(h.postId);
-      if (!x) return [];
-      const createdAt = x.createdAt instanceof Date ? x.createdAt.toISOString() : new Date(x.createdAt).toISOString();
-      return [{ ...x, createdAt, position: Number(x.position), raw: h.raw }];
-    });
   }
 
   /** With filters: every match joined to its post and topic (filters need their columns). */

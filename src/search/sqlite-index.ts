@@ -4,7 +4,7 @@ import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { TtlCache, Vocabulary } from './vocabulary.ts';
 import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageOf,
+  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
   type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
 } from './index.ts';
 
@@ -95,9 +95,9 @@ export class SqliteSearchIndex implements SearchIndex {
     const total = Number(rows[0]?.total ?? 0);
     const complete = rows.length < pool;
     const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
-    if (page) return { hits: await this.details(page), total };
+    if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
-    return { hits: await this.details(await this.widened(match, range, q, pool)), total };
+    return { hits: await pageDetails(this.db, await this.widened(match, range, q, pool)), total };
   }
 
   /**
@@ -197,22 +197,6 @@ export class SqliteSearchIndex implements SearchIndex {
       return new Set(topicIds.filter((t) => matched.has(outsideRowid.get(t)!)));
     };
     return pageOf(hits, q, bound, outside, solutions);
-  }
-
-  /** Page rows with what the result objects show. */
-  private async details(page: PoolHit[]): Promise<IndexHit[]> {
-    if (page.length === 0) return [];
-    const r = await sql<Omit<IndexHit, 'raw' | 'position'> & { position: number | bigint }>`
-      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
-        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
-      from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
-      where p.id in (${sql.join(page.map((h) => h.postId))})`.execute(this.db);
-    const byId = new Map(r.rows.map((x) => [x.postId, x]));
-    return page.flatMap((h) => {
-      const x = byId.get(h.postId);
-      return x ? [{ ...x, position: Number(x.position), raw: h.raw }] : [];
-    });
   }
 
   private async communityNumbers(ids: string[]): Promise<number[]> {
