@@ -73,6 +73,29 @@ function userKeyFromRow(row: Selectable<UserKeysTable>): UserKeyRecord {
   return { ...keyFields(row), personId: row.person_id };
 }
 
+/** Records a key's use, at most once per interval: only when last use is before `notBefore`. */
+async function touchKey(db: Db, table: 'user_keys' | 'agent_keys', id: string, at: string, notBefore: string): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', notBefore)]))
+    .execute();
+}
+
+/** The columns every new key row starts with, agent or user key alike. */
+function newKeyColumns(input: { prefix: string; keyHash: string; expiresAt: string | null }) {
+  return {
+    id: newId(),
+    prefix: input.prefix,
+    key_hash: input.keyHash,
+    created_at: nowIso(),
+    expires_at: input.expiresAt ? toIso(input.expiresAt) : null,
+    revoked_at: null,
+    last_used_at: null,
+  };
+}
+
 function parseJson(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
 }
@@ -184,16 +207,7 @@ export class KyselyCredentials implements CredentialRepository {
   }
 
   async createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord> {
-    const row = {
-      id: newId(),
-      person_id: input.personId,
-      prefix: input.prefix,
-      key_hash: input.keyHash,
-      created_at: nowIso(),
-      expires_at: input.expiresAt ? toIso(input.expiresAt) : null,
-      revoked_at: null,
-      last_used_at: null,
-    };
+    const row = { ...newKeyColumns(input), person_id: input.personId };
     await uniquely('user key', () => this.db.insertInto('user_keys').values(row).execute());
     return userKeyFromRow(row);
   }
@@ -227,13 +241,8 @@ export class KyselyCredentials implements CredentialRepository {
     return changed(result);
   }
 
-  async touchUserKey(id: string, at: string, notBefore: string): Promise<void> {
-    await this.db
-      .updateTable('user_keys')
-      .set({ last_used_at: at })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', notBefore)]))
-      .execute();
+  touchUserKey(id: string, at: string, notBefore: string): Promise<void> {
+    return touchKey(this.db, 'user_keys', id, at, notBefore);
   }
 
   async findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
@@ -241,13 +250,8 @@ export class KyselyCredentials implements CredentialRepository {
     return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
   }
 
-  async touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {
-    await this.db
-      .updateTable('agent_keys')
-      .set({ last_used_at: at })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', notBefore)]))
-      .execute();
+  touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {
+    return touchKey(this.db, 'agent_keys', id, at, notBefore);
   }
 }
 
@@ -377,17 +381,7 @@ class KyselyAgentAccess implements AgentAccessRepository {
   }
 
   async createKey(input: { agentId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<AgentKeyRecord> {
-    const row = {
-      id: newId(),
-      community_id: this.communityId,
-      agent_id: input.agentId,
-      prefix: input.prefix,
-      key_hash: input.keyHash,
-      created_at: nowIso(),
-      expires_at: input.expiresAt ? toIso(input.expiresAt) : null,
-      revoked_at: null,
-      last_used_at: null,
-    };
+    const row = { ...newKeyColumns(input), community_id: this.communityId, agent_id: input.agentId };
     await uniquely('agent key', () => this.db.insertInto('agent_keys').values(row).execute());
     return agentKeyFromRow(row);
   }
