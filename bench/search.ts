@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config/config.ts';
-import { openStore } from '../src/store/open.ts';
+import { openDatabase } from '../src/store/open.ts';
 import { hamCorpusDirs } from '../src/import/ham-corpus.ts';
-import { SearchService } from '../src/search/service.ts';
-import { kyselyOf } from '../src/search/index.ts';
+import { SearchService, type SearchOptions } from '../src/search/service.ts';
+import { createSearchIndex } from '../src/search/engine.ts';
 import { parseQuery } from '../src/search/query.ts';
 
 const sizes = (process.env.SEARCH_BENCH_SIZES ?? '10000,100000').split(',').map(Number);
@@ -78,8 +78,10 @@ const keep = process.env.SEARCH_BENCH_DB;
 const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
 const url = process.env.DATABASE_URL ?? (keep ? `sqlite:${keep}` : `sqlite:${join(dir!, 'bench.db')}`);
 const config = loadConfig({ DATABASE_URL: url });
-const store = await openStore(url);
-const db = kyselyOf(store) as any;
+const opened = await openDatabase(url);
+const store = opened.store;
+const db = opened.db as any;
+const newSearch = (options?: SearchOptions) => new SearchService(store, createSearchIndex(opened.db, opened.dialect), config, options);
 const text = sampler(vocabulary());
 const reuse = await store.communities.getBySlug('bench');
 const community = reuse ?? (await store.communities.create({ slug: 'bench', name: 'Bench', visibility: 'public' }));
@@ -108,8 +110,7 @@ try {
         }
         if (n >= 2 && random() < 0.3) batchTopics[batchTopics.length - 1].solution_post_id = batchPosts[batchPosts.length - 1].id;
       }
-      await store.transaction(async (tx) => {
-        const t = kyselyOf(tx) as any;
+      await db.transaction().execute(async (t: any) => {
         const solutions = batchTopics.map((x) => [x.id, x.solution_post_id]);
         await t.insertInto('topics').values(batchTopics.map((x) => ({ ...x, solution_post_id: null }))).execute();
         await t.insertInto('posts').values(batchPosts).execute();
@@ -126,14 +127,14 @@ try {
     const bare: number[] = [];
     // Warm the engine (page cache, plans) through other service instances: the measured services'
     // own caches (vocabulary, document frequencies) start empty, so round 1 is their cold round.
-    const warm = SearchService.create(store, config);
+    const warm = newSearch();
     for (const { q } of questions.slice(0, 5)) {
       await warm.search([community], q, { limit: 10 });
       await warm.index.bare(parseQuery(q), 10);
     }
-    const search = SearchService.create(store, config);
+    const search = newSearch();
     // The same service without typo expansion (words matching nothing get no one-edit neighbours).
-    const noTypo = SearchService.create(store, config, { typoTolerance: false });
+    const noTypo = newSearch({ typoTolerance: false });
     for (let r = 0; r < rounds; r++) {
       for (const { q } of questions) {
         let t = performance.now();

@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { openStore } from './store/open.ts';
+import { openDatabase } from './store/open.ts';
+import { createSearchIndex } from './search/engine.ts';
 import type { Store } from './store/repositories.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { createApp } from './http/app.ts';
@@ -49,7 +50,7 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const store = await openStore(config.databaseUrl);
+  const { store, db, dialect } = await openDatabase(config.databaseUrl);
   if (options.demo) {
     const { ensureDemoCommunity } = await import('./domain/demo.ts');
     const demo = await ensureDemoCommunity(store, config);
@@ -59,7 +60,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const events = new ContentEvents((err, event) => logger.error({ err, event: event.type }, 'content event listener failed'));
   const content = new ContentService(store, config, events);
   const identity = createIdentityServices({ store, config, content, logger });
-  const search = SearchService.create(store, config);
+  const search = new SearchService(store, createSearchIndex(db, dialect), config);
   const mcpConfig = new CommunityMcpService(store);
   const deps = surfaceDeps({ store, config, content, identity, search, mcpConfig, logger });
 

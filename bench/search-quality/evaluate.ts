@@ -20,10 +20,10 @@ const { questions } = JSON.parse(readFileSync(new URL('./questions.json', import
 const dir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
 const url = process.env.DATABASE_URL ?? `sqlite:${join(dir!, 'quality.db')}`;
 const verbose = process.env.SEARCH_EVAL_VERBOSE === '1';
-const { store, config, community } = await loadHam(url);
+const { store, community, searchService } = await loadHam(url);
 try {
-  const lexical = SearchService.create(store, config);
-  const withEmbedder = SearchService.create(store, config, { embedder: new HashingEmbedder(256) });
+  const lexical = searchService();
+  const withEmbedder = searchService({ embedder: new HashingEmbedder(256) });
   // Every labelled thread must exist in the imported corpus.
   const titles = new Set<string>();
   for (let cursor: string | undefined, first = true; first || cursor; first = false) {

@@ -54,15 +54,15 @@ const loadMs = performance.now() - started;
 const rssFull = process.memoryUsage().rss - rss0;
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-glove-'));
-const { store, config, community } = await loadHam(`sqlite:${join(dir, 'quality.db')}`);
+const { store, community, db, searchService } = await loadHam(`sqlite:${join(dir, 'quality.db')}`);
 try {
   // What a trimmed model would hold: the words of this corpus that have a vector.
   const vocabulary = new Set<string>();
-  const bodies = await (store as unknown as { db: { selectFrom: (t: string) => any } }).db.selectFrom('posts').select('body').execute();
+  const bodies = await (db as { selectFrom: (t: string) => any }).selectFrom('posts').select('body').execute();
   for (const { body } of bodies as { body: string }[]) for (const w of words(body)) if (vectors.has(w)) vocabulary.add(w);
   const embedder = new WordVectorEmbedder(vectors);
-  const lexical = SearchService.create(store, config);
-  const semantic = SearchService.create(store, config, { embedder });
+  const lexical = searchService();
+  const semantic = searchService({ embedder });
   console.log(`model: ${raw.size} words × ${raw.dimensions} d, JSON ${(readFileSync(path).length / 1e6).toFixed(0)} MB; load ${(loadMs / 1000).toFixed(1)} s, +${(rssFull / 1e6).toFixed(0)} MB RSS`);
   console.log(`trimmed to this corpus: ${vocabulary.size} words → ${((vocabulary.size * raw.dimensions * 4) / 1e6).toFixed(1)} MB as float32`);
   for (const [label, service, mode] of [

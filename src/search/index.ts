@@ -3,7 +3,7 @@
 // migration 0005_search keep up to date; neither writes it.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-import type { Dialect, Store } from '../store/repositories.ts';
+import type { Dialect } from '../store/repositories.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SourceType } from './types.ts';
 
@@ -64,13 +64,6 @@ export interface SearchIndex {
   verify(): Promise<IndexReport>;
   /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */
   cacheStats?(): Record<string, number>;
-}
-
-/** The Kysely instance behind a Store (the store keeps it private; search reads it, never writes). */
-export function kyselyOf(store: Store): Kysely<Database> {
-  const db = (store as unknown as { db?: Kysely<Database> }).db;
-  if (!db) throw new Error('Search needs the Kysely-backed store from src/store/open.ts.');
-  return db;
 }
 
 export const SOLUTION_BOOST = 1.6;

@@ -11,9 +11,6 @@ import { DomainError } from '../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
 import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
-import { kyselyOf } from './index.ts';
-import { SqliteSearchIndex } from './sqlite-index.ts';
-import { PostgresSearchIndex } from './postgres-index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
@@ -80,16 +77,6 @@ export class SearchService {
     private readonly options: SearchOptions = {},
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
-  }
-
-  /** The index implementation for the store's engine. */
-  static indexFor(store: Store): SearchIndex {
-    const db = kyselyOf(store);
-    return store.dialect === 'postgres' ? new PostgresSearchIndex(db) : new SqliteSearchIndex(db);
-  }
-
-  static create(store: Store, urls: UrlConfig, options: SearchOptions = {}): SearchService {
-    return new SearchService(store, SearchService.indexFor(store), urls, options);
   }
 
   get modes(): SearchMode[] {

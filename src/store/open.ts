@@ -1,12 +1,12 @@
-// openStore(databaseUrl): the only place that builds a database connection. Only src/main.ts and
-// the CLI call it; everything else receives the Store.
+// openDatabase(databaseUrl): the only place that builds a database connection. Only the wiring root
+// (src/main.ts), the CLI and tests call it; everything else receives the Store (and search its index).
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
-import type { Store } from './repositories.ts';
+import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
 
 export type OpenOptions = {
@@ -16,24 +16,32 @@ export type OpenOptions = {
   poolSize?: number;
 };
 
-export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
-  const store = databaseUrl.startsWith('sqlite:')
+/** The opened database: the Store, and the Kysely instance for the search index built beside it. */
+export type OpenedDatabase = { store: Store; db: Kysely<Database>; dialect: Dialect };
+
+export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<OpenedDatabase> {
+  const opened = databaseUrl.startsWith('sqlite:')
     ? openSqlite(databaseUrl.slice('sqlite:'.length))
     : /^postgres(ql)?:\/\//.test(databaseUrl)
       ? openPostgres(databaseUrl, options.poolSize ?? 10)
       : undefined;
-  if (!store) throw new Error('DATABASE_URL must be "sqlite:<path>" or "postgres://…"');
+  if (!opened) throw new Error('DATABASE_URL must be "sqlite:<path>" or "postgres://…"');
   try {
-    await store.ping();
-    if (options.migrate ?? true) await store.migrate();
+    await opened.store.ping();
+    if (options.migrate ?? true) await opened.store.migrate();
   } catch (err) {
-    await store.close().catch(() => undefined);
+    await opened.store.close().catch(() => undefined);
     throw err;
   }
-  return store;
+  return opened;
 }
 
-function openSqlite(path: string): Store {
+/** The Store alone, for callers that do not search (the CLI, most tests). */
+export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
+  return (await openDatabase(databaseUrl, options)).store;
+}
+
+function openSqlite(path: string): OpenedDatabase {
   const memory = path === ':memory:' || path === '';
   let database: BetterSqlite3.Database;
   try {
@@ -49,12 +57,14 @@ function openSqlite(path: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new KyselyStore(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
 
-function openPostgres(url: string, max: number): Store {
+function openPostgres(url: string, max: number): OpenedDatabase {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  return new KyselyStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
 }

@@ -9,10 +9,12 @@ import type { Store } from '../../src/store/repositories.ts';
 import type { AuthorRef, Community } from '../../src/store/types.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { SearchService } from '../../src/search/service.ts';
+import { createSearchIndex } from '../../src/search/engine.ts';
+import type { OpenedDatabase } from '../../src/store/open.ts';
 import { HashingEmbedder, reciprocalRankFusion } from '../../src/search/embedder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 
-export type SearchFactory = { url: string; open: () => Promise<Store>; cleanup?: () => Promise<void> };
+export type SearchFactory = { url: string; open: () => Promise<OpenedDatabase>; cleanup?: () => Promise<void> };
 
 const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada Lovelace' };
 const bob: AuthorRef = { kind: 'person', id: null, name: 'Bob Builder' };
@@ -24,10 +26,12 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
   describe(`search (${engine})`, () => {
     let store: Store;
     let search: SearchService;
+    let opened: OpenedDatabase;
 
     before(async () => {
-      store = await factory.open();
-      search = SearchService.create(store, config);
+      opened = await factory.open();
+      store = opened.store;
+      search = new SearchService(store, createSearchIndex(opened.db, opened.dialect), config);
     });
     after(async () => {
       await store?.close();
@@ -328,7 +332,7 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
     });
 
     test('hybrid mode with a local embedder fuses lexical and semantic ranks (RRF)', async () => {
-      const hybrid = SearchService.create(store, config, { embedder: new HashingEmbedder(64) });
+      const hybrid = new SearchService(store, createSearchIndex(opened.db, opened.dialect), config, { embedder: new HashingEmbedder(64) });
       const { community: c, topic } = await community();
       await topic('Spam filter scores', 'how are spam scores computed by the filter');
       await topic('Filter for newsletters', 'a filter that sorts newsletters');

@@ -2,13 +2,13 @@
 // after. Without TEST_POSTGRES_URL it reports itself skipped, except under CI where that fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStore } from '../../src/store/open.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { defineSearchContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('search');
 if (setup.ok) {
-  defineSearchContract('postgres', { url: setup.url, open: () => openStore(setup.url), cleanup: setup.drop });
+  defineSearchContract('postgres', { url: setup.url, open: () => openDatabase(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('search (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

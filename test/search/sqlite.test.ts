@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../src/store/open.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { defineSearchContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-search-'));
 const url = `sqlite:${join(dir, 'search.db')}`;
-defineSearchContract('sqlite', { url, open: () => openStore(url), cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
+defineSearchContract('sqlite', { url, open: () => openDatabase(url), cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
