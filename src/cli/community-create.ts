@@ -1,7 +1,6 @@
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
-import { CommunityService } from '../domain/communities.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor } from '../domain/actor.ts';
 import { communityOrigin } from '../domain/urls.ts';
 
@@ -24,8 +23,8 @@ export const communityCreateCommand: Command = {
     );
     if (positionals.length !== 1) throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
     if (!values.name) throw new UsageError(`--name is required.\nUsage: ${USAGE}`);
-    await withStore(async (store, config) => {
-      const community = await new CommunityService(store).create(systemActor('cli'), {
+    await withHamlet(async (store, config, services) => {
+      const community = await services.communities.create(systemActor('cli'), {
         slug: positionals[0]!,
         name: values.name!,
         description: values.description,

@@ -2,7 +2,7 @@
 // search over the real tools' public metadata) and `execute` ({tool, inputs}, validated against
 // that tool's own schema and run exactly as tools/call would run it, with the same auth).
 import { z } from 'zod';
-import type { EngineLogger } from './engine.ts';
+import type { EngineLogger } from './context.ts';
 import { errorResult, runTool } from './run-tool.ts';
 import type { ToolDef } from './surface.ts';
 import { zodTool } from './zod-tool.ts';

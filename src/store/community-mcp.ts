@@ -3,12 +3,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export interface CommunityMcpTable {
-  community_id: string;
-  config: string;
-  updated_at: number | string;
-}
-
 export type StoredMcpConfig = { communityId: string; config: unknown; updatedAt: number };
 
 export interface CommunityMcpConfigRepository {

@@ -27,7 +27,7 @@ import type {
   TopicQuery,
 } from './types.ts';
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
-import type { SessionStore } from './mcp-sessions.ts';
+import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -129,7 +129,7 @@ export interface Store {
   readonly people: PeopleRepository;
   /** Credentials, sessions, user keys, agent keys by hash, the audit log (./identity.ts). */
   readonly identity: IdentityRepositories;
-  /** MCP sessions shared by every instance (./mcp-sessions.ts). */
+  /** MCP sessions shared by every instance: the engine's session store contract, kept in the database. */
   readonly mcpSessions: SessionStore;
   /** Each community's declarative MCP configuration (./community-mcp.ts). */
   readonly mcpConfig: CommunityMcpConfigRepository;

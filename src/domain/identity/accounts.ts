@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
-import { ROLES, type Membership, type Role, type UserKeyRecord } from '../../store/identity.ts';
+import type { Membership, UserKeyRecord } from '../../store/identity.ts';
+import { ROLES, type Role } from '../vocabulary.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { parse, translateStoreError } from '../validate.ts';
-import { AuthService, systemClock, type Clock } from './auth.ts';
-import { requireCommunityAdmin } from './permissions.ts';
+import { systemClock, type AuthService, type Clock } from './auth.ts';
+import { requireCommunityAdmin } from '../authorization.ts';
 import {
   csrfTokenFor, dummyPasswordHash, hashPassword, mintKey, newSessionToken, sha256Hex, verifyCsrfToken, verifyPassword,
 } from './secrets.ts';
@@ -37,15 +38,13 @@ export function expiryFrom(now: Date, days: number | undefined): string | null {
 }
 
 export class AccountService {
-  private readonly auth: AuthService;
-
   constructor(
     private readonly store: Store,
+    /** Loads a signed-in person's roles, as key authentication does. */
+    private readonly auth: AuthService,
     private readonly clock: Clock = systemClock,
     private readonly logger?: Logger,
-  ) {
-    this.auth = new AuthService(store, clock, logger);
-  }
+  ) {}
 
   /** Sign-up (anonymous) or the operator's CLI (system). */
   async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {

@@ -4,14 +4,15 @@ import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Agent, Community } from '../../store/types.ts';
-import { SCOPES, type AgentKeyRecord } from '../../store/identity.ts';
+import type { AgentKeyRecord } from '../../store/identity.ts';
+import { SCOPES } from '../vocabulary.ts';
 import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { parse, translateStoreError } from '../validate.ts';
 import { expiryFrom, type KeyView } from './accounts.ts';
 import { systemClock, type Clock } from './auth.ts';
-import { requireCommunityAdmin } from './permissions.ts';
+import { requireCommunityAdmin } from '../authorization.ts';
 import { mintKey } from './secrets.ts';
 
 const scopesSchema = z.array(z.enum(SCOPES, { error: `each scope must be one of ${SCOPES.join(', ')}` })).max(SCOPES.length);

@@ -1,7 +1,8 @@
 // MCP session state behind an interface, so that it can live in one process (InMemorySessionStore,
-// ./memory-sessions.ts) or in the database shared by every instance (./kysely/mcp-sessions.ts). A session is small: its id, the endpoint it belongs to,
-// what was negotiated, and what the client asked to hear about. Stream events are kept per stream,
-// bounded, so a client can resume with Last-Event-ID.
+// ./memory-sessions.ts) or in a database shared by every instance (an application supplies that
+// adapter). A session is small: its id, the endpoint it belongs to, what was negotiated, and what
+// the client asked to hear about. Stream events are kept per stream, bounded, so a client can
+// resume with Last-Event-ID.
 /** A JSON-RPC message as stored: the store keeps it opaque. */
 export type JsonRpcMessage = { jsonrpc: '2.0' } & Record<string, unknown>;
 

@@ -1,25 +1,23 @@
 // The demo community, as a visitor and an agent would find it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config/config.ts';
-import { openStore } from '../../src/store/open.ts';
-import { ensureDemoCommunity } from '../../src/domain/demo.ts';
-import { CommunityService } from '../../src/domain/communities.ts';
-import { ContentService } from '../../src/domain/content.ts';
-import { anonymous, systemActor } from '../../src/domain/actor.ts';
-import { DomainError } from '../../src/domain/errors.ts';
-import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { openHamlet } from '../src/main.ts';
+import { createLogger } from '../src/log.ts';
+import { ensureDemoCommunity } from '../src/demo/demo.ts';
+import { anonymous, systemActor } from '../src/domain/actor.ts';
+import { DomainError } from '../src/domain/errors.ts';
+import { hamCorpusDirs } from '../src/import/ham-corpus.ts';
 
 test('ensureDemoCommunity creates acme (public) and skunkworks (private) once, with real content', async () => {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:' });
-  const store = await openStore(config.databaseUrl);
+  const { store, services } = await openHamlet(config, { logger: createLogger('silent') });
   try {
     const started = Date.now();
-    const result = await ensureDemoCommunity(store, config);
+    const result = await ensureDemoCommunity(store, services);
     assert.ok(Date.now() - started < 15_000, 'the demo must stay quick to create');
     assert.equal(result.created, true);
-    const communities = new CommunityService(store);
-    const content = new ContentService(store, config);
+    const { communities, content } = services;
     const acme = await communities.require(anonymous, 'acme');
     assert.equal(acme.name, 'Acme');
 
@@ -47,7 +45,7 @@ test('ensureDemoCommunity creates acme (public) and skunkworks (private) once, w
     assert.equal(skunk.visibility, 'private');
     assert.deepEqual((await communities.listPublic()).communities.map((c) => c.slug), ['acme']);
 
-    const again = await ensureDemoCommunity(store, config);
+    const again = await ensureDemoCommunity(store, services);
     assert.equal(again.created, false);
     assert.equal((await content.listTopics(anonymous, acme, { category: 'docs' })).topics.length, 2);
   } finally {

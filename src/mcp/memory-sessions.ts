@@ -1,6 +1,6 @@
 // One-process SessionStore. Bounded: at most `maxSessions` sessions (the longest idle is dropped
 // first) and `maxEventsPerStream` events per stream.
-import { streamOfEvent, type JsonRpcMessage, type SessionRecord, type SessionStore, type StoredEvent } from './mcp-sessions.ts';
+import { streamOfEvent, type JsonRpcMessage, type SessionRecord, type SessionStore, type StoredEvent } from './session-store.ts';
 
 type StreamLog = { seq: number; events: StoredEvent[]; finished: boolean };
 type Entry = { session: SessionRecord; streams?: Map<string, StreamLog> };

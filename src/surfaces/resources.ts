@@ -1,14 +1,14 @@
-// The community server's prompts, resources and resource templates (SPEC §6.5). Reading any of them
-// needs the community's agent key, like a tool call; listing them does not.
-import type { Actor } from '../../domain/actor.ts';
-import type { Community } from '../../store/types.ts';
-import { ErrorCode, RpcError } from '../jsonrpc.ts';
-import type { RequestContext } from '../context.ts';
-import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../surface.ts';
-import { interpolate } from '../surface.ts';
-import type { CommunityMcpConfig } from '../../domain/community-mcp.ts';
-import type { SurfaceDeps } from './ports.ts';
-import { presentPost, presentTopic } from './present.ts';
+// The community server's prompts, resources and resource templates. Reading any of them needs the
+// community's agent key, like a tool call (the surface's contentGuard authenticates, counts and
+// audits each call; handlers read the actor with actorOf); listing them does not.
+import type { Community } from '../store/types.ts';
+import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
+import type { RequestContext } from '../mcp/context.ts';
+import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../mcp/surface.ts';
+import { interpolate } from '../mcp/surface.ts';
+import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
+import { presentPost, presentTopic } from '../operations/present.ts';
+import { actorOf, type SurfaceDeps } from './calls.ts';
 
 export const resourceUris = {
   guidelines: (slug: string) => `hamlet://${slug}/guidelines`,
@@ -16,34 +16,6 @@ export const resourceUris = {
   topic: (slug: string, topicId: string) => `hamlet://${slug}/topics/${topicId}`,
   article: (slug: string, articleSlug: string) => `hamlet://${slug}/articles/${articleSlug}`,
 };
-
-const readers = new WeakMap<RequestContext, Promise<Actor>>();
-
-/**
- * The agent behind the request, or a JSON-RPC error (these methods have no isError result).
- * Memoized per request: the surface guard and the handler share one key check.
- */
-export function readerOf(deps: SurfaceDeps, community: Community, ctx: RequestContext): Promise<Actor> {
-  let actor = readers.get(ctx);
-  if (!actor) {
-    actor = deps.identity.authenticateAgent(community, ctx.credential).catch((err: unknown) => {
-      throw new RpcError(ErrorCode.Unauthorized, err instanceof Error ? err.message : 'Unauthorized.');
-    });
-    readers.set(ctx, actor);
-  }
-  return actor;
-}
-
-async function domainCall<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'not_found') throw new RpcError(ErrorCode.ResourceNotFound, (err as Error).message);
-    if (code === 'invalid_argument') throw new RpcError(ErrorCode.InvalidParams, (err as Error).message);
-    throw err;
-  }
-}
 
 const json = (uri: string, data: unknown) => [{ uri, mimeType: 'application/json', text: JSON.stringify(data, null, 2) }];
 
@@ -65,8 +37,8 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       description: 'Categories with descriptions, kinds and topic counts (JSON).',
       mimeType: 'application/json',
       read: async (ctx) => {
-        const actor = await readerOf(deps, community, ctx);
-        const categories = await deps.content.listCategories(actor, community);
+        const actor = actorOf(ctx);
+        const categories = await deps.services.content.listCategories(actor, community);
         return json(resourceUris.categories(slug), categories.map((c) => ({ slug: c.slug, name: c.name, description: c.description, kind: c.kind, topic_count: c.topicCount })));
       },
     },
@@ -83,8 +55,8 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
       description: 'A topic and its first 50 posts as JSON. Subscribe to hear when it gets a post, an edit or a solution.',
       mimeType: 'application/json',
       read: async (uri, { topic_id }, ctx) => {
-        const actor = await readerOf(deps, community, ctx);
-        const t = await domainCall(() => deps.content.getTopic(actor, community, { topic: topic_id!, limit: 50 }));
+        const actor = actorOf(ctx);
+        const t = await deps.services.content.getTopic(actor, community, { topic: topic_id!, limit: 50 });
         return json(uri, { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor });
       },
       complete: async (variable, value, _context, ctx) => (variable === 'topic_id' ? completeTopics(deps, community, ctx, value, false) : []),
@@ -96,8 +68,8 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
       description: 'The maintained body of a knowledge-base article, as Markdown.',
       mimeType: 'text/markdown',
       read: async (uri, vars, ctx) => {
-        const actor = await readerOf(deps, community, ctx);
-        const t = await domainCall(() => deps.content.getTopic(actor, community, { topic: vars.slug!, limit: 1 }));
+        const actor = actorOf(ctx);
+        const t = await deps.services.content.getTopic(actor, community, { topic: vars.slug!, limit: 1 });
         if (!t.topic.isArticle) throw new RpcError(ErrorCode.ResourceNotFound, `"${vars.slug}" is a discussion topic, not an article: read hamlet://${slug}/topics/${t.topic.id}.`);
         return [{ uri, mimeType: 'text/markdown', text: `# ${t.topic.title}\n\n${t.posts[0]?.body ?? ''}` }];
       },
@@ -108,8 +80,8 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
 
 /** Topic ids or slugs (articles: slugs) starting with `prefix`, most recent first. */
 async function completeTopics(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string, articles: boolean): Promise<string[]> {
-  const actor = await readerOf(deps, community, ctx);
-  const { topics } = await deps.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
+  const actor = actorOf(ctx);
+  const { topics } = await deps.services.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
   const p = prefix.toLowerCase();
   const values = topics
     .filter((t) => !articles || t.isArticle)
@@ -119,14 +91,14 @@ async function completeTopics(deps: SurfaceDeps, community: Community, ctx: Requ
 }
 
 async function completeCategories(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string, kind?: 'discussion'): Promise<string[]> {
-  const actor = await readerOf(deps, community, ctx);
-  const categories = await deps.content.listCategories(actor, community);
+  const actor = actorOf(ctx);
+  const categories = await deps.services.content.listCategories(actor, community);
   return categories.filter((c) => (!kind || c.kind === kind) && c.slug.startsWith(prefix.toLowerCase())).map((c) => c.slug);
 }
 
 async function completeTags(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string): Promise<string[]> {
-  const actor = await readerOf(deps, community, ctx);
-  const { topics } = await deps.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
+  const actor = actorOf(ctx);
+  const { topics } = await deps.services.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
   const counts = new Map<string, number>();
   for (const t of topics) for (const tag of t.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1]).map(([t]) => t).filter((t) => t.startsWith(prefix.toLowerCase()));
@@ -204,8 +176,8 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
       description: 'Embeds a topic with its posts and asks for a summary: the question, the answers, and which one was accepted.',
       arguments: [{ name: 'topic', description: 'Topic id or slug (completion available).', required: true }],
       render: async (args, ctx) => {
-        const actor = await readerOf(deps, community, ctx);
-        const t = await domainCall(() => deps.content.getTopic(actor, community, { topic: args.topic!, limit: 100 }));
+        const actor = actorOf(ctx);
+        const t = await deps.services.content.getTopic(actor, community, { topic: args.topic!, limit: 100 });
         const uri = resourceUris.topic(community.slug, t.topic.id);
         return {
           description: `Summary of "${t.topic.title}"`,

@@ -3,20 +3,29 @@
 // transaction as the write, so of concurrent approvers one applies and the others get a conflict.
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
-import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { AuthorRef, Community } from '../../store/types.ts';
-import { WRITE_KINDS, type ApprovalRecord, type ApprovalStatus, type PolicyMode, type WriteKind } from '../../store/identity.ts';
+import type { ApprovalRecord } from '../../store/identity.ts';
 import { systemActor, type Actor } from '../actor.ts';
-import { authorOf, requireRead } from '../access.ts';
+import { authorOf, requireCommunityAdmin, requireDecider, requireRead, roleAtLeast, roleOf } from '../authorization.ts';
 import type { ContentService } from '../content.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { ContentEvent } from '../events.ts';
-import { limitSchema, parse } from '../validate.ts';
-import { applyWrite, deferredContent, resultTargets } from '../writes.ts';
-import { AuditService, errorOutcome } from './audit.ts';
-import { requireCommunityAdmin, requireDecider, roleAtLeast, roleOf } from './permissions.ts';
+import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
+import { AuditService, errorOutcome } from '../identity/audit.ts';
+import { parse } from '../validate.ts';
+import { APPROVAL_STATUSES, isRole, POLICY_MODES, WRITE_KINDS, type ApprovalStatus, type PolicyMode, type WriteKind } from '../vocabulary.ts';
+import { applyWrite, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
+
+/** Raised when another decider got there first: nothing was changed. */
+export class AlreadyDecided extends DomainError {
+  constructor(approval: ApprovalRecord | undefined) {
+    const by = approval?.decidedBy ? ` by ${approval.decidedBy.name}` : '';
+    super('conflict', `This approval was already decided (status: ${approval?.status ?? 'unknown'}${by}). Nothing was changed.`);
+    this.name = 'AlreadyDecided';
+  }
+}
 
 export type ApprovalView = {
   approval_id: string;
@@ -28,13 +37,13 @@ export type ApprovalView = {
   decided_at: string | null;
   reason: string | null;
   /** What the applied write returned (the created topic / post with its url), once applied. */
-  result: unknown;
+  result: WrittenContent | null;
   payload: unknown;
   message: string;
 };
 
 function message(a: ApprovalRecord, slug: string): string {
-  switch (a.status) {
+  switch (a.status as ApprovalStatus) {
     case 'pending':
       return `Waiting for a moderator of "${slug}" to approve or reject it. Nothing is published yet; check again later with get_approval.`;
     case 'approved':
@@ -51,33 +60,28 @@ function message(a: ApprovalRecord, slug: string): string {
 export function approvalView(a: ApprovalRecord, community: Community): ApprovalView {
   return {
     approval_id: a.id,
-    kind: a.kind,
-    status: a.status,
+    kind: a.kind as WriteKind,
+    status: a.status as ApprovalStatus,
     submitted_by: a.submitter,
     submitted_at: a.createdAt,
     decided_by: a.decidedBy,
     decided_at: a.decidedAt,
     reason: a.reason,
-    result: a.result,
+    result: asWrittenContent(a.result),
     payload: a.payload,
     message: message(a, community.slug),
   };
 }
 
-const reasonSchema = z.string().trim().min(1, 'must not be empty: say why, so the submitter can fix it').max(2000);
 
 export class ApprovalService {
-  private readonly audit: AuditService;
-
   constructor(
     private readonly store: Store,
     private readonly config: Config,
     /** Its event bus receives approval.* and content events after commit. */
     private readonly content: ContentService,
-    logger?: Logger,
-  ) {
-    this.audit = new AuditService(store, logger);
-  }
+    private readonly audit: AuditService,
+  ) {}
 
   // — policies —
 
@@ -89,7 +93,7 @@ export class ApprovalService {
 
   async setPolicy(actor: Actor, community: Community, input: { kind: string; mode: string }): Promise<{ kind: WriteKind; mode: PolicyMode }> {
     await requireCommunityAdmin(this.store, actor, community, 'change approval policies');
-    const data = parse(z.object({ kind: z.enum(WRITE_KINDS), mode: z.enum(['auto', 'approval']) }), input);
+    const data = parse(z.object({ kind: z.enum(WRITE_KINDS), mode: z.enum(POLICY_MODES) }), input);
     await this.store.community(community.id).access.policies.set(data.kind, data.mode);
     await this.audit.record(actor, { communityId: community.id, action: 'policy.set', targets: { kind: data.kind, mode: data.mode }, outcome: 'ok' });
     return data;
@@ -100,7 +104,7 @@ export class ApprovalService {
   /** One approval: its submitter sees their own; deciders see all. Others get not_found. */
   async get(actor: Actor, community: Community, approvalId: string): Promise<ApprovalView> {
     requireRead(actor, community);
-    const id = parse(z.string().trim().min(1, 'must not be empty'), approvalId);
+    const { id } = parse(z.object({ id: recordId }), { id: approvalId });
     const approval = await this.store.community(community.id).access.approvals.getById(id);
     if (!approval || !(await this.maySee(actor, community, approval))) {
       throw new DomainError('not_found', `No approval "${id}" of yours in "${community.slug}". Use the approval_id returned by the queued write.`);
@@ -111,7 +115,7 @@ export class ApprovalService {
   async list(actor: Actor, community: Community, input: { status?: string; cursor?: string | null; limit?: number } = {}): Promise<{ approvals: ApprovalView[]; nextCursor: string | null }> {
     await requireDecider(this.store, actor, community);
     const data = parse(
-      z.object({ status: z.enum(['pending', 'approved', 'rejected', 'applied', 'failed']).optional(), cursor: z.string().nullish(), limit: limitSchema(100, 20) }),
+      z.object({ status: z.enum(APPROVAL_STATUSES).optional(), cursor: cursor.nullish(), limit: pageLimit(100, 20) }),
       input,
     );
     const listing = `approvals:${data.status ?? 'all'}`;
@@ -129,25 +133,25 @@ export class ApprovalService {
     try {
       const applied = await this.store.transaction(async (tx) => {
         const approvals = tx.community(community.id).access.approvals;
-        if (!(await approvals.decide(approval.id, 'approved', decider, null))) throw this.alreadyDecided(await approvals.getById(approval.id));
+        if (!(await approvals.decide(approval.id, 'approved', decider, null))) throw new AlreadyDecided(await approvals.getById(approval.id));
         const deferred = deferredContent(tx, this.config);
-        const result = JSON.parse(JSON.stringify((await applyWrite(deferred.content, submitter, community, approval.kind, approval.payload)) ?? null));
+        const result = JSON.parse(JSON.stringify(await applyWrite(deferred.content, submitter, community, approval.kind as WriteKind, approval.payload)));
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
         return (await approvals.getById(approval.id))!;
       });
       for (const e of events) this.content.events.emit(e);
       this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: applied.id, kind: applied.kind, status: 'applied' });
-      await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: applied.id, ...resultTargets(applied.result) }, outcome: 'ok' });
+      await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: applied.id, ...resultTargets(asWrittenContent(applied.result)) }, outcome: 'ok' });
       return approvalView(applied, community);
     } catch (err) {
-      if (!isDomainError(err) || err.code === 'conflict' && err.message.startsWith('This approval was already decided')) {
+      if (!isDomainError(err) || err instanceof AlreadyDecided) {
         await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: approval.id }, ...errorOutcome(err) });
         throw err;
       }
       // The write itself was refused (topic closed meanwhile, category gone, …): record it as failed.
       const approvals = this.store.community(community.id).access.approvals;
-      if (!(await approvals.decide(approval.id, 'failed', decider, err.message))) throw this.alreadyDecided(await approvals.getById(approval.id));
+      if (!(await approvals.decide(approval.id, 'failed', decider, err.message))) throw new AlreadyDecided(await approvals.getById(approval.id));
       const failed = (await approvals.getById(approval.id))!;
       this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: failed.id, kind: failed.kind, status: 'failed' });
       await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: failed.id }, outcome: 'error', errorCode: err.code });
@@ -157,9 +161,9 @@ export class ApprovalService {
 
   async reject(actor: Actor, community: Community, approvalId: string, reason: string): Promise<ApprovalView> {
     const approval = await this.pendingForDecision(actor, community, approvalId);
-    const why = parse(reasonSchema, reason);
+    const { reason: why } = parse(z.object({ reason: reasonField }), { reason });
     const approvals = this.store.community(community.id).access.approvals;
-    if (!(await approvals.decide(approval.id, 'rejected', authorOf(actor), why))) throw this.alreadyDecided(await approvals.getById(approval.id));
+    if (!(await approvals.decide(approval.id, 'rejected', authorOf(actor), why))) throw new AlreadyDecided(await approvals.getById(approval.id));
     const rejected = (await approvals.getById(approval.id))!;
     this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: rejected.id, kind: rejected.kind, status: 'rejected' });
     await this.audit.record(actor, { communityId: community.id, action: 'approval.reject', targets: { approval_id: rejected.id }, outcome: 'ok' });
@@ -168,20 +172,15 @@ export class ApprovalService {
 
   private async pendingForDecision(actor: Actor, community: Community, approvalId: string): Promise<ApprovalRecord> {
     await requireDecider(this.store, actor, community);
-    const id = parse(z.string().trim().min(1, 'must not be empty'), approvalId);
+    const { id } = parse(z.object({ id: recordId }), { id: approvalId });
     const approval = await this.store.community(community.id).access.approvals.getById(id);
     if (!approval) throw new DomainError('not_found', `No approval "${id}" in "${community.slug}". List the queue to see pending approvals.`);
-    if (approval.status !== 'pending') throw this.alreadyDecided(approval);
+    if (approval.status !== 'pending') throw new AlreadyDecided(approval);
     const me = authorOf(actor);
     if (actor.kind !== 'system' && me.kind === approval.submitter.kind && me.id === approval.submitter.id) {
       throw new DomainError('forbidden', 'You submitted this write yourself; another moderator has to decide it.');
     }
     return approval;
-  }
-
-  private alreadyDecided(approval: ApprovalRecord | undefined): DomainError {
-    const by = approval?.decidedBy ? ` by ${approval.decidedBy.name}` : '';
-    return new DomainError('conflict', `This approval was already decided (status: ${approval?.status ?? 'unknown'}${by}). Nothing was changed.`);
   }
 
   /** The write is applied as its submitter (who is named as author), not as the moderator. */
@@ -190,7 +189,7 @@ export class ApprovalService {
     if (s.kind === 'agent' && s.id) return { kind: 'agent', agentId: s.id, communityId: community.id, name: s.name };
     if (s.kind === 'person' && s.id) {
       const m = await this.store.community(community.id).access.members.get(s.id);
-      return { kind: 'person', personId: s.id, displayName: s.name, roles: m ? { [community.id]: m.role } : {} };
+      return { kind: 'person', personId: s.id, displayName: s.name, roles: m && isRole(m.role) ? { [community.id]: m.role } : {} };
     }
     return systemActor(s.name);
   }

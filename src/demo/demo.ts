@@ -3,13 +3,12 @@
 // Created once: when "acme" exists, nothing is touched. `hamlet seed demo` and `serve --demo` call it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config/config.ts';
 import type { Store } from '../store/repositories.ts';
 import { UniqueViolation } from '../store/errors.ts';
-import { systemActor, type Actor } from './actor.ts';
-import { CommunityService } from './communities.ts';
-import { ContentService } from './content.ts';
-import { DomainError } from './errors.ts';
+import { systemActor, type Actor } from '../domain/actor.ts';
+import type { CommunityService } from '../domain/communities.ts';
+import type { ContentService } from '../domain/content.ts';
+import { DomainError } from '../domain/errors.ts';
 import { DEMO_ARTICLES, DEMO_GUIDELINES, DEMO_QUESTIONS } from './demo-content.ts';
 import { importMail, type MailImportReport } from '../import/mail/importer.ts';
 import { hamCorpusDirs } from '../import/ham-corpus.ts';
@@ -31,11 +30,10 @@ export type DemoResult =
 const DEMO_MAIL_FILES = 500;
 const DEMO_MAIL_THREADS = 40;
 
-export async function ensureDemoCommunity(store: Store, config: Config): Promise<DemoResult> {
+export async function ensureDemoCommunity(store: Store, services: { communities: CommunityService; content: ContentService }): Promise<DemoResult> {
   if (await store.communities.getBySlug('acme')) return { created: false, reason: 'The demo community "acme" already exists.' };
   const system = systemActor('demo');
-  const communities = new CommunityService(store);
-  const content = new ContentService(store, config);
+  const { communities, content } = services;
   try {
     await communities.create(system, {
       slug: 'acme',
@@ -69,7 +67,7 @@ export async function ensureDemoCommunity(store: Store, config: Config): Promise
     }
   }
 
-  const imported = await importDemoMail(store, config);
+  const imported = await importDemoMail(store, content);
 
   await communities.create(system, {
     slug: 'skunkworks',
@@ -110,12 +108,12 @@ async function agentActor(store: Store, communityId: string, name: string): Prom
 }
 
 /** A bounded slice of the ham corpus: the first files of one group, conversations of 2+ messages. */
-async function importDemoMail(store: Store, config: Config): Promise<DemoImport> {
+async function importDemoMail(store: Store, content: ContentService): Promise<DemoImport> {
   const dirs = hamCorpusDirs();
   if (!dirs) return null; // production install without dev dependencies: the hand-written content is the demo
   const dir = dirs[0]!;
   const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().slice(0, DEMO_MAIL_FILES).map((f) => join(dir, f));
-  const report = await importMail(store, config, {
+  const report = await importMail(store, content, {
     communitySlug: 'acme',
     categorySlug: 'general',
     paths: files,

@@ -1,29 +1,13 @@
-// Input and output schemas shared by the community and network tools. Every property is described,
-// enums are listed, defaults stated and limits enforced: the schema is the agent's documentation.
+// Output schemas shared by the operations (snake_case, as the seed's results are), and the input
+// fields several operations take. Every property is described, enums are listed, defaults stated;
+// limits come from the domain's field schemas: the schema is the caller's documentation.
 import { z } from 'zod';
+import { SOURCE_TYPES, categoryRef, idempotencyKey as idempotencyKeyField, questionBody, tags, title } from '../domain/fields.ts';
 
 export const SEARCH_MODES = ['lexical', 'semantic', 'hybrid'] as const;
 
-export const searchFilters = z
-  .strictObject({
-    category: z.string().min(1).max(80).optional().describe('Only results in this category (its slug, e.g. "support").'),
-    tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Only topics carrying all of these tags.'),
-    solved_only: z.boolean().optional().describe('Only topics that have an accepted answer. Default false.'),
-    source_types: z
-      .array(z.enum(['topic', 'post', 'article']))
-      .min(1)
-      .optional()
-      .describe('Kinds of result: "topic" (a question and its title), "post" (a reply), "article" (knowledge base). Default all.'),
-    author: z.string().min(1).max(200).optional().describe('Only content by this author (display name).'),
-    since: z.string().min(10).max(40).optional().describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),
-    until: z.string().min(10).max(40).optional().describe('Only content created before this ISO 8601 date or time.'),
-    limit: z.number().int().min(1).max(50).optional().describe('How many results, 1-50. Default 10.'),
-    cursor: z.string().min(1).max(500).optional().describe('next_cursor of a previous result, to get the next page.'),
-  })
-  .describe('Optional filters.');
-
 export const searchResult = z.object({
-  source_type: z.enum(['topic', 'post', 'article']),
+  source_type: z.enum(SOURCE_TYPES),
   source_id: z.string(),
   topic_id: z.string(),
   title: z.string(),
@@ -96,19 +80,16 @@ export const getTopicOutput = z.object({
   community: z.string().optional(),
 });
 
-export const idempotencyKey = z
-  .string()
-  .min(8)
-  .max(200)
+export const idempotencyKey = idempotencyKeyField
   .optional()
   .describe('Any unique string (e.g. a UUID). Retrying with the same key returns the first result instead of writing twice.');
 
 /** What a new question is made of, on both servers (create_topic, ask_community). */
 export const questionFields = {
-  category: z.string().min(1).max(80).describe('Category slug (see list_categories or get_community).'),
-  title: z.string().trim().min(8).max(200).describe('A specific, searchable title, 8-200 characters.'),
-  body: z.string().trim().min(10).max(50_000).describe('The question in Markdown: what you tried, what happened (exact error text), what you expected.'),
-  tags: z.array(z.string().min(1).max(40)).max(5).optional().describe('Up to 5 tags.'),
+  category: categoryRef.describe('Category slug (see list_categories or get_community).'),
+  title: title.describe('A specific, searchable title, 8-200 characters.'),
+  body: questionBody.describe('The question in Markdown, 10-50000 characters: what you tried, what happened (exact error text), what you expected.'),
+  tags: tags.optional().describe('Up to 5 tags, each 1-32 characters of a-z, 0-9 and "-".'),
   idempotency_key: idempotencyKey,
 };
 

@@ -2,18 +2,21 @@
 // subdomain (or custom domain), nothing otherwise. Lookups and built surfaces are cached briefly:
 // resolving a host is on every request's path, and building a surface converts every tool schema.
 import type { IncomingMessage } from 'node:http';
-import type { Community } from '../../store/types.ts';
-import type { CommunityMcpConfig } from '../../domain/community-mcp.ts';
-import type { Endpoint } from '../http-transport.ts';
-import type { Surface } from '../surface.ts';
+import type { Community } from '../store/types.ts';
+import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
+import type { Endpoint } from '../mcp/http-transport.ts';
+import type { Surface } from '../mcp/surface.ts';
+import type { SurfaceDeps } from './calls.ts';
 import { communitySurface } from './community.ts';
 import { networkSurface } from './network.ts';
-import type { SurfaceDeps } from './ports.ts';
 
 export type HostLookup = (host: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
 
 export const communityScope = (communityId: string) => `community:${communityId}`;
 export const NETWORK_SCOPE = 'network';
+
+/** What a host that is neither the apex nor a community gets (JSON-RPC -32600, HTTP 404). */
+export const NO_COMMUNITY = 'This request did not resolve to a community.';
 
 export type EndpointOptions = {
   deps: SurfaceDeps;
@@ -21,8 +24,6 @@ export type EndpointOptions = {
   hostOf: (req: IncomingMessage) => string | undefined;
   /** How long a host → community answer is reused (default 5 s). */
   ttlMs?: number;
-  /** Replaces the tool list of a community (e.g. the two-tool mode); default: as built. */
-  decorate?: (surface: Surface, community: Community) => Surface;
 };
 
 export function createEndpointResolver(o: EndpointOptions): { resolve(req: IncomingMessage): Promise<Endpoint | undefined>; forget(communityId?: string): void } {
@@ -36,8 +37,7 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
     const version = `${community.updatedAt}|${configAt}`;
     const cached = surfaces.get(community.id);
     if (cached && cached.version === version) return cached.surface;
-    const built = communitySurface(o.deps, community, config);
-    const surface = o.decorate ? o.decorate(built, community) : built;
+    const surface = communitySurface(o.deps, community, config);
     surfaces.set(community.id, { version, surface });
     return surface;
   }
@@ -51,7 +51,7 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
         const found = await o.lookup(host);
         const value: Resolved =
           found.kind === 'community'
-            ? { ...found, ...(await o.deps.mcpConfig.load(found.community.id).then((c) => ({ config: c.config, configAt: c.updatedAt }))) }
+            ? { ...found, ...(await o.deps.services.mcpConfig.load(found.community.id).then((c) => ({ config: c.config, configAt: c.updatedAt }))) }
             : found;
         hit = { at: now, value };
         if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpEngine, type Exchange } from './engine.ts';
-import { InMemorySessionStore } from '../store/memory-sessions.ts';
-import type { Surface } from './surface.ts';
-import { twoToolMode } from './two-tool.ts';
-import { fixtureSurface } from '../../test/conformance/fixture-surface.ts';
+import { McpEngine, type Exchange } from '../../src/mcp/engine.ts';
+import { InMemorySessionStore } from '../../src/mcp/memory-sessions.ts';
+import type { Surface } from '../../src/mcp/surface.ts';
+import { twoToolMode } from '../../src/mcp/two-tool.ts';
+import { fixtureSurface } from '../conformance/fixture-surface.ts';
 
 const logger = { warn() {}, error() {} };
 
