@@ -1,3 +1,4 @@
+// `hamlet community create`: the operator creates a community (public or private, optionally on its own domain).
 import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';

@@ -1,3 +1,4 @@
+// `hamlet import mail`: a mailing-list archive into a community, with a progress bar and a report.
 import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';

@@ -1,3 +1,4 @@
+// `hamlet migrate`: applies pending database migrations (opening the database does, too).
 import type { Command } from './command.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 

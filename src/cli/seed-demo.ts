@@ -1,3 +1,4 @@
+// `hamlet seed demo`: creates the demo communities once.
 import type { Command } from './command.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { ensureDemoCommunity } from '../demo/demo.ts';

@@ -1,3 +1,4 @@
+// `hamlet serve`: starts Hamlet; with --demo it also prints where to connect and a fresh demo agent key.
 import { parseArgs } from 'node:util';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/config.ts';

@@ -8,7 +8,7 @@ import type { Config } from '../config/config.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
-import { searchFilters } from '../domain/fields.ts';
+import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
 import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
@@ -64,6 +64,14 @@ export class SearchService {
   }
 
   async search(communities: Community[], query: string, filters: SearchFilters = {}, mode: SearchMode = 'lexical'): Promise<SearchResponse> {
+    if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
+      throw new DomainError('invalid_argument', `query: must be at most ${LIMITS.searchQuery.max} characters.`);
+    }
+    return this.find(communities, query, filters, mode);
+  }
+
+  /** search() without the query's length limit: a question (suggest_answer) has its own. */
+  private async find(communities: Community[], query: string, filters: SearchFilters, mode: SearchMode): Promise<SearchResponse> {
     if (typeof query !== 'string') throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
     if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
       throw new DomainError('invalid_argument', 'mode must be "lexical", "semantic" or "hybrid".');
@@ -134,12 +142,16 @@ export class SearchService {
     if (typeof question !== 'string' || !question.trim()) {
       throw new DomainError('invalid_argument', 'question must not be empty: pass the question as you would ask it.');
     }
+    const length = question.trim().length;
+    if (length < LIMITS.question.min || length > LIMITS.question.max) {
+      throw new DomainError('invalid_argument', `question: must be ${LIMITS.question.min}-${LIMITS.question.max} characters.`);
+    }
     if (!Number.isInteger(limit) || limit < 1 || limit > 10) {
       throw new DomainError('invalid_argument', 'limit must be a whole number between 1 and 10 (default 3).');
     }
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const found = await this.search(communities, question, { limit: 20 }, mode);
+    const found = await this.find(communities, question, { limit: 20 }, mode);
     const parsed = await this.expandTypos(parseQuery(question));
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));

@@ -1,3 +1,4 @@
+// Agents of one community (name and id; their scopes and keys are in ./agent-access.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { AgentRepository } from '../repositories.ts';
