@@ -88,8 +88,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const docs = llmsSections({
     networkOrigin: communityOrigin(config, null),
     communityOriginPattern: communityOrigin(config, '<slug>'),
-    communityTools: COMMUNITY_OPERATIONS,
-    networkTools: NETWORK_OPERATIONS,
+    communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
+    networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const webHost = (host: string | undefined, forwarded: string | undefined) =>

@@ -1,4 +1,4 @@
-// A community's MCP surface as declarative configuration (SPEC §6.5): which tool mode its server
+// A community's MCP surface as declarative configuration: which tool mode its server
 // uses, words its administrators add to the agent instructions, and prompts of its own with
 // {{ argument }} placeholders. Admins set it (CLI from a JSON file, later the admin pages); live
 // sessions hear about a change as list_changed notifications.

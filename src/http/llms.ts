@@ -1,4 +1,4 @@
-// `/llms`: the agent documentation as plain text (SPEC §7), one section with `?section=<name>`.
+// `/llms`: the agent documentation as plain text, whole or one section with `?section=<name>`.
 // The tool reference is generated from the operation catalogue, so it cannot drift from the tools.
 import { jsonSchemasOf, type AnyOperation } from '../operations/operation.ts';
 

@@ -25,7 +25,7 @@ export const ErrorCode = {
   RequestCancelled: -32800,
 } as const;
 
-/** The texts every client can rely on (seed: "How failures arrive"). */
+/** The texts every client can rely on. */
 export const ErrorText = {
   invalidJson: 'Invalid JSON.',
   notJsonRpc: 'Not a valid JSON-RPC 2.0 message.',

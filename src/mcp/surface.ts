@@ -88,7 +88,7 @@ export type Surface = {
   around?: <T>(method: string, ctx: RequestContext, run: () => Promise<T>) => Promise<T>;
 };
 
-/** A tool result whose text block is the structured content pretty-printed (seed: content[0].text). */
+/** A tool result whose text block is the structured content pretty-printed, for clients that read only content. */
 export function structuredResult(data: Record<string, unknown>, isError = false): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data, isError };
 }

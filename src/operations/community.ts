@@ -32,7 +32,8 @@ export const searchCommunity = defineOperation({
     filters: searchFilters.optional(),
   }),
   output: searchOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: (ctx, { query, mode, filters }) => ctx.services.search.search([ctx.community], query, filters ?? {}, mode),
 });
 
@@ -47,7 +48,8 @@ export const suggestAnswer = defineOperation({
     limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
   }),
   output: suggestOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: (ctx, { question: q, limit }) => ctx.services.search.suggestAnswer([ctx.community], q, limit),
 });
 
@@ -62,7 +64,8 @@ export const getTopic = defineOperation({
     limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
   }),
   output: getTopicOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: async (ctx, input) => {
     const t = await ctx.services.content.getTopic(ctx.actor, ctx.community, input);
     return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
@@ -83,7 +86,8 @@ export const listTopics = defineOperation({
     limit: pageLimit(100, 20).describe('Topics per page, 1-100. Default 20.'),
   }),
   output: z.object({ topics: z.array(topicOut), next_cursor: z.string().nullable() }),
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: async (ctx, input) => {
     const page = await ctx.services.content.listTopics(ctx.actor, ctx.community, input);
     return { topics: page.topics.map(presentTopic), next_cursor: page.nextCursor };
@@ -106,7 +110,8 @@ export const listCategories = defineOperation({
   description: 'The categories of this community with their descriptions, kinds (discussion or knowledge_base) and topic counts.',
   input: z.strictObject({}),
   output: z.object({ categories: z.array(categoryOut) }),
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: async (ctx) => ({
     categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map((c) => ({
       id: c.id, slug: c.slug, name: c.name, description: c.description, kind: c.kind, topic_count: c.topicCount,
@@ -122,7 +127,8 @@ export const createTopic = defineOperation({
     'Start a topic (ask a question) in a discussion category; in a knowledge_base category this writes an article and needs "article:write". Search first. The community may queue it for approval: then status is "pending_approval" (not an error).',
   input: z.strictObject(questionFields),
   output: writeOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   write: true,
   // The scope depends on the category: a knowledge base takes articles (article:write).
   authorize: async (ctx, { idempotency_key: _key, ...payload }) => {
@@ -145,7 +151,8 @@ export const replyToTopic = defineOperation({
     idempotency_key: idempotencyKey,
   }),
   output: writeOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   scope: 'post:create',
   write: true,
   run: async (ctx, { idempotency_key, ...payload }) => presentWrite(await write(ctx, 'post.create', payload, idempotency_key), 'The reply was posted.'),
@@ -162,7 +169,8 @@ export const markSolution = defineOperation({
     idempotency_key: idempotencyKey,
   }),
   output: writeOutput,
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   scope: 'solution:mark',
   write: true,
   run: async (ctx, { idempotency_key, ...payload }) =>
@@ -191,7 +199,8 @@ export const getApproval = defineOperation({
     payload: z.unknown().describe('The write as submitted.'),
     message: z.string(),
   }),
-  credential: 'agent',
+  credential: 'community',
+  mcp: true,
   run: async (ctx, { approval_id }) => {
     const view = await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id);
     return { ...view, result: view.result ? presentWritten(view.result) : null };

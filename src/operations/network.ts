@@ -52,6 +52,7 @@ export const searchNetwork = defineOperation({
   }),
   output: searchOutput,
   credential: 'none',
+  mcp: true,
   run: async (ctx, { query, communities, mode, filters }) => {
     const within = await publicCommunities(ctx.services, communities);
     const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
@@ -72,6 +73,7 @@ export const findCommunity = defineOperation({
     communities: z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), web_url: z.string(), mcp_url: z.string(), matches: z.number().int(), score: z.number().min(0).max(1) })),
   }),
   credential: 'none',
+  mcp: true,
   run: async (ctx, { subject, limit }) => {
     const all = await publicCommunities(ctx.services);
     const words = tokens(subject);
@@ -115,6 +117,7 @@ export const getCommunity = defineOperation({
     categories: z.array(categoryOut.omit({ id: true })),
   }),
   credential: 'none',
+  mcp: true,
   run: async (ctx, { community }) => {
     const c = await publicCommunity(ctx.services, community);
     const categories = await ctx.services.content.listCategories(ctx.actor, c);
@@ -139,6 +142,7 @@ export const getNetworkTopic = defineOperation({
   }),
   output: getTopicOutput,
   credential: 'none',
+  mcp: true,
   run: async (ctx, { community, ...input }) => {
     const c = await publicCommunity(ctx.services, community);
     const t = await ctx.services.content.getTopic(ctx.actor, c, input);
@@ -158,6 +162,7 @@ export const suggestNetworkAnswer = defineOperation({
   }),
   output: suggestOutput,
   credential: 'none',
+  mcp: true,
   run: async (ctx, { question: q, communities, limit }) => {
     const within = await publicCommunities(ctx.services, communities);
     const suggested = await ctx.services.search.suggestAnswer(within, q, limit, { askWith: 'ask_community' });
@@ -174,6 +179,7 @@ export const askCommunity = defineOperation({
   input: z.strictObject({ community: slug, ...questionFields }),
   output: writeOutput,
   credential: 'user',
+  mcp: true,
   write: true,
   run: async (ctx, { community, idempotency_key, ...payload }) => {
     const c = await publicCommunity(ctx.services, community);

@@ -9,12 +9,13 @@ import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 
 /**
- * Which server an operation belongs to, and the credential it takes there:
- *  - community/agent: the community's own agent key (reading needs one too)
- *  - network/none: anyone, anonymously (public communities only)
- *  - network/user: a person's user key
+ * The credential an operation takes:
+ *  - community: a credential of the community the request addressed (an agent key; on the faces
+ *    that accept them, a member's user key or signed-in web session). Reading needs one too.
+ *  - none: anyone, anonymously (the network's reads, over public communities only)
+ *  - user: a person's user key or web session (the network's writes)
  */
-export type Credential = 'agent' | 'none' | 'user';
+export type Credential = 'community' | 'none' | 'user';
 export type Server = 'community' | 'network';
 
 /** Public URLs the presenters need. */
@@ -52,6 +53,8 @@ export type Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   authorize?: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<void> | void;
   /** A write: not read-only, honours an idempotency key, the approval policy applies. */
   write?: boolean;
+  /** Listed as a tool of its server's MCP surface (the REST API and the web offer every operation). */
+  mcp?: boolean;
   run: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<z.input<O>>;
 };
 

@@ -11,6 +11,7 @@ import type { Actor, PersonActor } from '../domain/actor.ts';
 import { requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { keyKind } from '../domain/identity/secrets.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
@@ -22,6 +23,11 @@ export type Caller = {
   community: Community | null;
   /** The key from `Authorization: Bearer …` or `X-API-Key`, if any. Never logged. */
   credential?: string;
+  /**
+   * Whether a person's user key (hmlt_u_) is taken on a community (REST, web). A community's MCP
+   * server takes its agent keys only.
+   */
+  userKeys?: boolean;
   /** A person the face already authenticated (web session with its CSRF token checked). */
   person?: PersonActor;
   ip: string;
@@ -106,9 +112,11 @@ export class Pipeline {
         return { kind: 'anonymous' };
       case 'user':
         return caller.person ?? this.services.auth.authenticateUserKey(caller.credential);
-      case 'agent': {
+      case 'community': {
         if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
-        return caller.person ?? this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
+        if (caller.person) return caller.person;
+        if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
+        return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
       }
     }
   }
@@ -133,3 +141,7 @@ export class Pipeline {
   }
 }
 
+
+function isUserKey(credential: string | undefined): boolean {
+  return credential !== undefined && keyKind(credential.trim()) === 'user';
+}

@@ -1,4 +1,4 @@
-// The present step: domain views (camelCase) → operation output (snake_case, as the seed's results are).
+// The present step: domain views (camelCase) → operation output (snake_case, as every documented result is).
 import type { z } from 'zod';
 import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';

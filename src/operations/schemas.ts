@@ -1,4 +1,4 @@
-// Output schemas shared by the operations (snake_case, as the seed's results are), and the input
+// Output schemas shared by the operations (snake_case, as every documented result is), and the input
 // fields several operations take. Every property is described, enums are listed, defaults stated;
 // limits come from the domain's field schemas: the schema is the caller's documentation.
 import { z } from 'zod';

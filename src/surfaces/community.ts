@@ -12,7 +12,7 @@ import { communityInstructions } from './instructions.ts';
 import { communityPrompts, communityResources, communityTemplates, configuredPrompts } from './resources.ts';
 
 export function communityTools(deps: SurfaceDeps, community: Community): ToolDef[] {
-  return COMMUNITY_OPERATIONS.map((op) => operationTool(op, deps, community));
+  return COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => operationTool(op, deps, community));
 }
 
 export function communitySurface(deps: SurfaceDeps, community: Community, config: CommunityMcpConfig = DEFAULT_MCP_CONFIG): Surface {
@@ -27,12 +27,12 @@ export function communitySurface(deps: SurfaceDeps, community: Community, config
     prompts: [...communityPrompts(deps, community), ...configuredPrompts(deps, community, config)],
     resources: communityResources(deps, community),
     templates: communityTemplates(deps, community),
-    around: contentGuard(deps, community, 'agent'),
+    around: contentGuard(deps, community, 'community'),
   };
 }
 
 /** search and execute: execute runs the chosen tool (itself behind the pipeline); search is wrapped. */
 function twoToolOf(tools: ToolDef[], deps: SurfaceDeps, community: Community, searchLimit: number): ToolDef[] {
   const [search, execute] = twoToolMode(tools, { searchLimit, logger: deps.logger });
-  return [guardedTool(search!, deps, community, 'agent'), execute!];
+  return [guardedTool(search!, deps, community, 'community'), execute!];
 }

@@ -9,7 +9,7 @@ export function networkSurface(deps: SurfaceDeps): Surface {
   return {
     serverInfo: { name: 'hamlet', title: 'Hamlet network', version: deps.version },
     instructions: networkInstructions(),
-    tools: NETWORK_OPERATIONS.map((op) => operationTool(op, deps, null)),
+    tools: NETWORK_OPERATIONS.filter((op) => op.mcp).map((op) => operationTool(op, deps, null)),
     prompts: [],
     resources: [],
     templates: [],

@@ -19,7 +19,6 @@ before(async () => {
 after(() => h.stop());
 
 const community = () => h.hostUrl('acme.localhost', '/api/mcp');
-const network = () => h.hostUrl('localhost', '/api/mcp');
 
 test('a call without a key and with bad arguments is told about the key first', async () => {
   const res = await rpc(community(), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_community', arguments: { query: '', filters: { limit: 500 } } } });
