@@ -92,6 +92,9 @@ export class KyselyStore implements Store {
       provider: migrationProvider(this.dialect),
       migrationTableName: 'hamlet_migrations',
       migrationLockTableName: 'hamlet_migrations_lock',
+      // Features land in parallel with their own number ranges: a database may already hold a
+      // later-numbered migration when an earlier-numbered one arrives. Each migration stands alone.
+      allowUnorderedMigrations: true,
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error) {
