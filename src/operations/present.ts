@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
+import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { postOut, topicOut, writeOutput } from './schemas.ts';
 
@@ -41,6 +42,11 @@ export function presentPost(p: PostView): z.infer<typeof postOut> {
     created_at: p.createdAt,
     edited_at: p.editedAt,
   };
+}
+
+/** An approval as every face shows it: what was submitted, by whom, and what became of it. */
+export function presentApproval(view: ApprovalView) {
+  return { ...view, result: view.result ? presentWritten(view.result) : null };
 }
 
 /** An applied write's result, whatever the write was: its topic and/or post, presented. */

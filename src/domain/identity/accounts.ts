@@ -139,6 +139,20 @@ export class AccountService {
     return this.store.community(community.id).access.members.set(person.id, data.role as Role);
   }
 
+  /** Removes a person from the community; the last owner stays. */
+  async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
+    await requireCommunityAdmin(this.store, actor, community, 'manage members');
+    const data = parse(z.object({ email: emailSchema }), input);
+    const person = await this.requirePerson(data.email);
+    const members = this.store.community(community.id).access.members;
+    const current = await members.get(person.id);
+    if (!current) throw new DomainError('not_found', `${data.email} is not a member of "${community.slug}".`);
+    if (current.role === 'owner' && (await members.list()).filter((m) => m.role === 'owner').length === 1) {
+      throw new DomainError('conflict', `${data.email} is the last owner of "${community.slug}": make someone else an owner first.`);
+    }
+    await members.remove(person.id);
+  }
+
   async listMembers(actor: Actor, community: Community): Promise<(Membership & { displayName: string; email: string | null })[]> {
     await requireCommunityAdmin(this.store, actor, community, 'list members');
     const members = await this.store.community(community.id).access.members.list();

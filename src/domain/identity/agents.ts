@@ -70,6 +70,11 @@ export class AgentService {
     }
   }
 
+  async list(actor: Actor, community: Community): Promise<AgentView[]> {
+    await requireCommunityAdmin(this.store, actor, community, 'see agents');
+    return Promise.all((await this.store.community(community.id).agents.list()).map((a) => this.describe(community, a)));
+  }
+
   async get(actor: Actor, community: Community, ref: string): Promise<AgentView> {
     await requireCommunityAdmin(this.store, actor, community, 'see agents');
     return this.describe(community, await this.find(community, ref));
