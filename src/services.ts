@@ -14,6 +14,7 @@ import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
 import { AuthService, systemClock, type Clock } from './domain/identity/auth.ts';
 import { RateLimits, TokenBucketLimiter, type RateLimiter } from './domain/identity/rate-limit.ts';
+import { OAuthService } from './domain/oauth/service.ts';
 import { ApprovalService } from './domain/writes/approvals.ts';
 import { WriteService } from './domain/writes/write-service.ts';
 
@@ -31,6 +32,8 @@ export type Services = {
   approvals: ApprovalService;
   audit: AuditService;
   rateLimits: RateLimits;
+  /** The authorization server for MCP hosts, and its check of access tokens. */
+  oauth: OAuthService;
 };
 
 export type ServiceDeps = {
@@ -50,6 +53,7 @@ export function createServices(deps: ServiceDeps): Services {
   const content = new ContentService(store, config, events);
   const audit = new AuditService(store, logger);
   const auth = new AuthService(store, clock, logger);
+  const oauth = new OAuthService(store, auth, config.oauth, clock, logger);
   return {
     events,
     communities: new CommunityService(store),
@@ -63,5 +67,6 @@ export function createServices(deps: ServiceDeps): Services {
     approvals: new ApprovalService(store, config, content, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
+    oauth,
   };
 }

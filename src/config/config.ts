@@ -22,6 +22,9 @@ const schema = z.object({
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
 
 export type Config = {
@@ -34,6 +37,11 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  /**
+   * OAuth for MCP hosts: token lifetimes, and whether client metadata documents may be fetched from
+   * loopback/private addresses (and over http): development and tests only.
+   */
+  oauth: { accessTokenSeconds: number; refreshTokenDays: number; allowPrivateClients: boolean };
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -60,6 +68,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+    },
+    oauth: {
+      accessTokenSeconds: e.HAMLET_OAUTH_ACCESS_TOKEN_SECONDS,
+      refreshTokenDays: e.HAMLET_OAUTH_REFRESH_TOKEN_DAYS,
+      allowPrivateClients: e.HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS,
     },
   };
 }

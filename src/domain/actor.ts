@@ -7,14 +7,31 @@
 // Credential details (./identity/auth.ts fills them in) are optional so that internal callers and
 // tests can still build a bare actor: a missing `scopes` means "no scopes", `roles` means "unknown,
 // look the membership up".
-import type { Role } from './vocabulary.ts';
+import type { Role, Scope } from './vocabulary.ts';
+
+/**
+ * An app a person connected over OAuth (an MCP host such as Claude) and acts through: what it may do
+ * is the token's scopes capped by the person's role, and what it writes is labelled with its name.
+ */
+export type ConnectedClient = {
+  /** The OAuth client_id (a client metadata document URL, or an id Hamlet issued). */
+  id: string;
+  /** Its display name: writes say "via <name>". */
+  name: string;
+  /** The grant (the connection) the token belongs to: revoked as one, rate-limited as one. */
+  grantId: string;
+  /** What this connection may do here. */
+  scopes: readonly Scope[];
+};
 
 export type PersonActor = {
   kind: 'person';
   personId: string;
   displayName: string;
   /** How the person authenticated. */
-  via?: 'session' | 'user_key' | 'cli';
+  via?: 'session' | 'user_key' | 'cli' | 'oauth';
+  /** Set when the person acts through a connected app (OAuth access token). */
+  client?: ConnectedClient;
   /** Prefix of the user key used (never the key). */
   keyPrefix?: string;
   /** Id of the user key used: rate limits count per key. */

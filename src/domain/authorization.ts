@@ -58,12 +58,24 @@ export function requireWrite(actor: Actor, community: Community): void {
   }
 }
 
+/** A connected app's token lacks a scope: the person can approve it by connecting the app again. */
+export class ScopeNotGranted extends DomainError {
+  constructor(readonly scope: Scope, clientName: string) {
+    super('forbidden', `${clientName} was not granted "${scope}" for this community. Connect it again and approve "${scope}" to allow it.`);
+  }
+}
+
 /**
- * Scopes bind agents only: a person's writes are governed by membership and role, the system may
- * do anything. Anonymous callers are told how to authenticate.
+ * Scopes bind agents, and people acting through a connected app (the token's scopes, capped by the
+ * person's role); a person's own writes are governed by membership and role, the system may do
+ * anything. Anonymous callers are told how to authenticate.
  */
 export function requireScope(actor: Actor, scope: Scope): void {
-  if (actor.kind === 'system' || actor.kind === 'person') return;
+  if (actor.kind === 'system') return;
+  if (actor.kind === 'person') {
+    if (actor.client && !actor.client.scopes.includes(scope)) throw new ScopeNotGranted(scope, actor.client.name);
+    return;
+  }
   if (actor.kind === 'anonymous') {
     throw new DomainError('unauthorized', `This needs the scope "${scope}": send an agent key (Authorization: Bearer hmlt_live_…) of an agent that has it.`);
   }
@@ -80,6 +92,9 @@ export async function requireCommunityAdmin(store: Store, actor: Actor, communit
   if (actor.kind === 'system') return;
   if (actor.kind === 'anonymous') {
     throw new DomainError('unauthorized', `Sign in as an administrator of "${community.slug}" to ${what}.`);
+  }
+  if (actor.kind === 'person' && actor.client) {
+    throw new DomainError('forbidden', `Connected apps cannot administer "${community.slug}": ${actor.client.name} acts for you in discussions only. Sign in on the web to ${what}.`);
   }
   if (actor.kind === 'person' && roleAtLeast(await roleOf(store, actor, community), 'admin')) return;
   throw new DomainError('forbidden', `Only an administrator of "${community.slug}" can ${what}. Ask an admin (or the owner) to do it.`);
@@ -98,6 +113,7 @@ export async function requireDecider(store: Store, actor: Actor, community: Comm
     requireScope(actor, 'approval:decide');
     return;
   }
+  requireScope(actor, 'approval:decide'); // a person acting through a connected app needs it too
   if (roleAtLeast(await roleOf(store, actor, community), 'moderator')) return;
   throw new DomainError('forbidden', `Only moderators of "${community.slug}" can approve or reject queued writes. Ask a moderator to decide it.`);
 }
@@ -122,7 +138,7 @@ export function requireSystemFor(actor: Actor, what: string): void {
 export function authorOf(actor: Actor): AuthorRef {
   switch (actor.kind) {
     case 'person':
-      return { kind: 'person', id: actor.personId, name: actor.displayName };
+      return actor.client ? { kind: 'person', id: actor.personId, name: actor.displayName, via: actor.client.name } : { kind: 'person', id: actor.personId, name: actor.displayName };
     case 'agent':
       return { kind: 'agent', id: actor.agentId, name: actor.name };
     case 'system':

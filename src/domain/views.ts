@@ -6,7 +6,7 @@ import { renderMarkdown } from './markdown.ts';
 import { topicUrl } from './urls.ts';
 
 export type AuthorView =
-  | { kind: 'person'; id: string | null; name: string }
+  | { kind: 'person'; id: string | null; name: string; label?: string }
   | { kind: 'agent'; id: string | null; name: string; label: string }
   | { kind: 'system'; id: null; name: string };
 
@@ -73,7 +73,12 @@ export function authorView(author: AuthorRef, community: Pick<Community, 'slug'>
     return { kind: 'agent', id: author.id, name: author.name, label: agentLabel(author.name, community.slug) };
   }
   if (author.kind === 'system') return { kind: 'system', id: null, name: author.name };
+  if (author.via) return { kind: 'person', id: author.id, name: author.name, label: personViaLabel(author.name, author.via) };
   return { kind: 'person', id: author.id, name: author.name };
+}
+
+export function personViaLabel(personName: string, clientName: string): string {
+  return `posted by ${personName} via ${clientName}`;
 }
 
 export function categoryView(category: Category): CategoryView {

@@ -8,7 +8,8 @@
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
 import type { z } from 'zod';
 import type { Actor, PersonActor } from '../domain/actor.ts';
-import { requireScope } from '../domain/authorization.ts';
+import { requireScope, ScopeNotGranted } from '../domain/authorization.ts';
+import { noteMissingScope } from '../domain/oauth/connector-context.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
@@ -115,6 +116,7 @@ export class Pipeline {
       case 'community': {
         if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
         if (caller.person) return caller.person;
+        if (isAccessToken(caller.credential)) return this.services.auth.authenticateAccessToken(caller.community, caller.credential);
         if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
         return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
       }
@@ -131,6 +133,7 @@ export class Pipeline {
     if (err instanceof InvalidArguments) {
       return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
     }
+    if (err instanceof ScopeNotGranted) noteMissingScope(err.scope); // the connector asks for it (step-up)
     if (isDomainError(err)) {
       const f: Failure = { ok: false, stage, code: err.code, message: err.message };
       if (err instanceof RateLimitedError) f.retryAfterSeconds = err.retryAfterSeconds;
@@ -141,6 +144,11 @@ export class Pipeline {
   }
 }
 
+
+/** An OAuth access token (a JWT) rather than a Hamlet key. */
+function isAccessToken(credential: string | undefined): credential is string {
+  return credential !== undefined && /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential.trim());
+}
 
 function isUserKey(credential: string | undefined): boolean {
   return credential !== undefined && keyKind(credential.trim()) === 'user';

@@ -41,7 +41,7 @@ const author = z.object({
   kind: z.enum(['person', 'agent', 'system']),
   id: z.string().nullable(),
   name: z.string(),
-  label: z.string().optional().describe('Present for agents: "posted by agent X on behalf of community Y".'),
+  label: z.string().optional().describe('Present for agents ("posted by agent X on behalf of community Y") and for people who wrote through a connected app ("posted by X via Claude").'),
 });
 
 export const topicOut = z.object({

@@ -1,4 +1,5 @@
 // Kysely table types of migration 0002_identity (see ./schema.ts for the conventions).
+import type { ColumnType } from 'kysely';
 type Timestamp = string | Date;
 
 export interface PersonCredentialsTable { person_id: string; password_hash: string; updated_at: Timestamp }
@@ -50,6 +51,8 @@ export interface ApprovalsTable {
   submitter_kind: string;
   submitter_id: string | null;
   submitter_name: string;
+  /** The connected app the submitter wrote through (migration 0061). */
+  submitter_via: ColumnType<string | null, string | null | undefined, string | null>;
   key_prefix: string | null;
   status: string;
   decided_by_kind: string | null;

@@ -29,6 +29,7 @@ import type {
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
 import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
+import type { OAuthRepository } from './oauth.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -135,6 +136,8 @@ export interface Store {
   readonly mcpSessions: SessionStore;
   /** Each community's declarative MCP configuration (./community-mcp.ts). */
   readonly mcpConfig: CommunityMcpConfigRepository;
+  /** OAuth signing keys, client policies and clients, grants, codes, refresh tokens (./oauth.ts). */
+  readonly oauth: OAuthRepository;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

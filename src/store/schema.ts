@@ -1,11 +1,14 @@
 // Kysely table types. Ids are uuid (PostgreSQL) or TEXT (SQLite); timestamps are timestamptz
 // (PostgreSQL, read back as Date) or ISO TEXT (SQLite): both are written as ISO strings and
 // normalized on read by ./time.ts.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { IdentityDatabase } from './identity-schema.ts';
 import type { McpSessionTables } from './mcp-sessions-schema.ts';
+import type { OAuthTables } from './oauth-schema.ts';
 
 type Timestamp = string | Date;
+/** The connected app a person wrote through ("via Claude"), migration 0061; null otherwise. */
+export type AuthorVia = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface CommunitiesTable {
   id: string;
@@ -53,6 +56,7 @@ export interface TopicsTable {
   author_kind: string;
   author_id: string | null;
   author_name: string;
+  author_via: AuthorVia;
   status: string;
   solution_post_id: string | null;
   post_count: Generated<number>;
@@ -75,6 +79,7 @@ export interface PostsTable {
   author_kind: string;
   author_id: string | null;
   author_name: string;
+  author_via: AuthorVia;
   body: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
@@ -90,6 +95,7 @@ export interface ArticleRevisionsTable {
   author_kind: string;
   author_id: string | null;
   author_name: string;
+  author_via: AuthorVia;
   created_at: Timestamp;
 }
 
@@ -114,7 +120,7 @@ export interface CommunityMcpTable {
   updated_at: number | string;
 }
 
-export interface Database extends IdentityDatabase, McpSessionTables {
+export interface Database extends IdentityDatabase, McpSessionTables, OAuthTables {
   community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;

@@ -7,7 +7,8 @@ export type TopicStatus = 'open' | 'closed';
 export type AuthorKind = 'person' | 'agent' | 'system';
 
 /** Who wrote something, as stored on topics, posts and revisions (denormalized display name). */
-export type AuthorRef = { kind: AuthorKind; id: string | null; name: string };
+/** Who wrote something; `via` names the connected app a person wrote through ("via Claude"). */
+export type AuthorRef = { kind: AuthorKind; id: string | null; name: string; via?: string };
 
 export type Community = {
   id: string;

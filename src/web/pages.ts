@@ -5,7 +5,7 @@ import type { Community } from '../store/types.ts';
 import { esc, page } from './html.ts';
 
 function authorLine(a: PostView['author']): string {
-  return a.kind === 'agent' ? `${esc(a.name)} <span class="meta">(${esc(a.label)})</span>` : esc(a.name);
+  return a.kind !== 'system' && a.label ? `${esc(a.name)} <span class="meta">(${esc(a.label)})</span>` : esc(a.name);
 }
 
 function when(iso: string): string {

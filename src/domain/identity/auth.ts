@@ -6,6 +6,7 @@ import type { Community } from '../../store/types.ts';
 import type { AgentActor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { isRole } from '../vocabulary.ts';
+import { currentConnectorRequest } from '../oauth/connector-context.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
@@ -87,6 +88,21 @@ export class AuthService {
       keyPrefix: key.prefix,
       keyId: key.id,
     };
+  }
+
+  /**
+   * The person behind an OAuth access token, acting through the app it was issued to. Tokens are
+   * taken at the connector URL only, which verifies them (signature, audience, expiry, the grant
+   * still live) for each HTTP request before any call runs; elsewhere they are refused.
+   */
+  authenticateAccessToken(community: Community, token: string): PersonActor {
+    const verified = currentConnectorRequest();
+    if (verified && verified.token === token && verified.communityId === community.id) return verified.actor;
+    this.logger?.info({ event: 'auth.refused', community: community.slug, reason: 'access_token_elsewhere' }, 'access token refused');
+    throw new DomainError(
+      'unauthorized',
+      `OAuth access tokens are taken at this community's connector URL (…/mcp), not here. Connect your app to that URL, or send an agent key (hmlt_live_…) of "${community.slug}".`,
+    );
   }
 
   /** The person behind a hmlt_u_ key (network server writes). */

@@ -15,7 +15,7 @@ import type { ContentEvent } from '../events.ts';
 import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
-import { APPROVAL_STATUSES, isRole, POLICY_MODES, WRITE_KINDS, type ApprovalStatus, type PolicyMode, type WriteKind } from '../vocabulary.ts';
+import { APPROVAL_STATUSES, isRole, POLICY_MODES, SCOPES, WRITE_KINDS, type ApprovalStatus, type PolicyMode, type WriteKind } from '../vocabulary.ts';
 import { applyWrite, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
@@ -189,7 +189,11 @@ export class ApprovalService {
     if (s.kind === 'agent' && s.id) return { kind: 'agent', agentId: s.id, communityId: community.id, name: s.name };
     if (s.kind === 'person' && s.id) {
       const m = await this.store.community(community.id).access.members.get(s.id);
-      return { kind: 'person', personId: s.id, displayName: s.name, roles: m && isRole(m.role) ? { [community.id]: m.role } : {} };
+      const roles = m && isRole(m.role) ? { [community.id]: m.role } : {};
+      // Written through a connected app: applied with the same label. Its scopes were checked when
+      // the write was queued; the approval is the decision now.
+      const client = s.via ? { client: { id: '', name: s.via, grantId: '', scopes: SCOPES } } : {};
+      return { kind: 'person', personId: s.id, displayName: s.name, roles, ...client };
     }
     return systemActor(s.name);
   }

@@ -71,11 +71,14 @@ export class WriteService {
     }
   }
 
-  /** auto or approval: the system, trusted agents and moderators always write at once. */
+  /**
+   * auto or approval: the system, trusted agents and moderators always write at once. A person
+   * writing through a connected app is under the policy as agents are, whatever their role.
+   */
   async modeFor(actor: Actor, community: Community, kind: WriteKind): Promise<PolicyMode> {
     if (actor.kind === 'system') return 'auto';
     if (actor.kind === 'agent' && actor.trusted) return 'auto';
-    if (actor.kind === 'person' && roleAtLeast(await roleOf(this.store, actor, community), 'moderator')) return 'auto';
+    if (actor.kind === 'person' && !actor.client && roleAtLeast(await roleOf(this.store, actor, community), 'moderator')) return 'auto';
     return (await this.store.community(community.id).access.policies.get(kind)) === 'approval' ? 'approval' : 'auto';
   }
 

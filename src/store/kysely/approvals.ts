@@ -18,6 +18,7 @@ export class KyselyApprovals implements ApprovalRepository {
       submitter_kind: input.submitter.kind,
       submitter_id: input.submitter.id,
       submitter_name: input.submitter.name,
+      submitter_via: input.submitter.via ?? null,
       key_prefix: input.keyPrefix,
       status: 'pending',
       decided_by_kind: null,

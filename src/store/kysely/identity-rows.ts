@@ -10,6 +10,7 @@ import type { AuthorKind } from '../types.ts';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
+import { authorRef } from './rows.ts';
 
 export type Db = Kysely<IdentityQueryDatabase>;
 
@@ -101,7 +102,7 @@ export function approvalFromRow(row: Selectable<ApprovalsTable>): ApprovalRecord
     communityId: row.community_id,
     kind: row.kind,
     payload: parseJson(row.payload),
-    submitter: { kind: row.submitter_kind as AuthorKind, id: row.submitter_id, name: row.submitter_name },
+    submitter: authorRef(row.submitter_kind, row.submitter_id, row.submitter_name, row.submitter_via),
     keyPrefix: row.key_prefix,
     status: row.status,
     decidedBy: row.decided_by_kind

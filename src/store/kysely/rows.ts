@@ -9,14 +9,21 @@ import type {
 } from '../types.ts';
 import { toIso, toIsoOrNull } from '../time.ts';
 
-type AuthorColumns = { author_kind: string; author_id: string | null; author_name: string };
+type AuthorColumns = { author_kind: string; author_id: string | null; author_name: string; author_via: string | null };
+
+/** `via` is present only when set, so authors without one compare equal to plain references. */
+export function authorRef(kind: string, id: string | null, name: string, via: string | null | undefined): AuthorRef {
+  const author: AuthorRef = { kind: kind as AuthorKind, id, name };
+  if (via) author.via = via;
+  return author;
+}
 
 export function authorFromRow(row: AuthorColumns): AuthorRef {
-  return { kind: row.author_kind as AuthorKind, id: row.author_id, name: row.author_name };
+  return authorRef(row.author_kind, row.author_id, row.author_name, row.author_via);
 }
 
 export function authorColumns(author: AuthorRef): AuthorColumns {
-  return { author_kind: author.kind, author_id: author.id, author_name: author.name };
+  return { author_kind: author.kind, author_id: author.id, author_name: author.name, author_via: author.via ?? null };
 }
 
 export function communityFromRow(row: Selectable<CommunitiesTable>): Community {

@@ -23,6 +23,7 @@ import { KyselyAgentAccess } from './agent-access.ts';
 import { KyselyPolicies } from './policies.ts';
 import { KyselyApprovals } from './approvals.ts';
 import { KyselyIdempotency } from './idempotency.ts';
+import { KyselyOAuth } from './oauth.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -30,6 +31,7 @@ export class KyselyStore implements Store {
   readonly identity: IdentityRepositories;
   readonly mcpSessions: KyselySessionStore;
   readonly mcpConfig: KyselyCommunityMcpConfig;
+  readonly oauth: KyselyOAuth;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -41,6 +43,7 @@ export class KyselyStore implements Store {
     this.people = new KyselyPeople(db);
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
+    this.oauth = new KyselyOAuth(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
   }
 

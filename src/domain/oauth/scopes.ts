@@ -1,0 +1,45 @@
+// OAuth scopes are Hamlet's scopes: what a person lets a connected app do in one community, in plain
+// words for the consent page, capped by what the person's role allows them to do themselves.
+import type { Community } from '../../store/types.ts';
+import { roleAtLeast } from '../authorization.ts';
+import { isScope, SCOPES, type Role, type Scope } from '../vocabulary.ts';
+
+/** What each scope lets an app do, as the consent page and the connected-apps pages say it. */
+export const SCOPE_WORDS: Record<Scope, string> = {
+  'topic:create': 'Ask questions and start topics in your name',
+  'post:create': 'Reply to topics in your name',
+  'solution:mark': 'Accept an answer to your own questions',
+  'article:write': 'Write knowledge-base articles in your name',
+  'approval:decide': 'Approve or reject queued posts as a moderator',
+};
+
+/** Always part of a connection: reading needs no scope. */
+export const READ_WORDS = 'Search and read this community: topics, answers and articles';
+
+/** What an app usually needs (the 401 challenge names them); more can be asked for later (step-up). */
+export const EVERYDAY_SCOPES: readonly Scope[] = ['topic:create', 'post:create', 'solution:mark'];
+
+/**
+ * The scopes a space-separated `scope` parameter names, in Hamlet's order. Values Hamlet does not
+ * know (e.g. `offline_access`: refresh tokens are always issued) are ignored, as RFC 6749 allows.
+ */
+export function parseScopes(value: string | null | undefined): Scope[] {
+  const named = new Set((value ?? '').split(' ').filter(isScope));
+  return SCOPES.filter((s) => named.has(s));
+}
+
+/**
+ * What a person may let an app do: what they could do themselves. Anyone who may write here may
+ * ask, reply, accept answers to their questions and write articles; deciding approvals takes a
+ * moderator. In a private community only members may do anything.
+ */
+export function scopesForRole(role: Role | undefined, community: Community): Scope[] {
+  if (!role && community.visibility === 'private') return [];
+  const writer: Scope[] = ['topic:create', 'post:create', 'solution:mark', 'article:write'];
+  return roleAtLeast(role, 'moderator') ? [...writer, 'approval:decide'] : writer;
+}
+
+/** `wanted` ∩ `allowed`, in Hamlet's order. */
+export function intersectScopes(wanted: readonly string[], ...allowed: ReadonlyArray<readonly string[]>): Scope[] {
+  return SCOPES.filter((s) => wanted.includes(s) && allowed.every((a) => a.includes(s)));
+}

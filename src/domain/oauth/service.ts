@@ -1,0 +1,32 @@
+// Hamlet as an OAuth 2.1 authorization server for MCP hosts (Claude, ChatGPT, …), one per community:
+// the parts, built once per process (src/services.ts).
+import type { Logger } from '../../log.ts';
+import type { Store } from '../../store/repositories.ts';
+import type { AuthService } from '../identity/auth.ts';
+import { AuthorizationFlow } from './authorize.ts';
+import { ClientMetadataFetcher } from './client-metadata.ts';
+import { ClientDirectory } from './clients.ts';
+import { Connections } from './connections.ts';
+import { SigningKeys } from './keys.ts';
+import { TokenService, type TokenLifetimes } from './tokens.ts';
+
+export type OAuthOptions = TokenLifetimes & {
+  /** Fetch client metadata documents from loopback and private addresses too (development, tests). */
+  allowPrivateClients: boolean;
+};
+
+export class OAuthService {
+  readonly keys: SigningKeys;
+  readonly clients: ClientDirectory;
+  readonly authorization: AuthorizationFlow;
+  readonly tokens: TokenService;
+  readonly connections: Connections;
+
+  constructor(store: Store, auth: AuthService, options: OAuthOptions, now: () => Date, logger?: Logger) {
+    this.keys = new SigningKeys(store, now);
+    this.clients = new ClientDirectory(store, new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime()), now);
+    this.authorization = new AuthorizationFlow(store, this.clients, now);
+    this.tokens = new TokenService(store, this.keys, auth, options, now, logger);
+    this.connections = new Connections(store, this.tokens);
+  }
+}

@@ -1,0 +1,17 @@
+// What a person wrote through a connected app is labelled with that app ("via Claude"): the app's
+// name beside the author of topics, posts, article revisions, and queued writes.
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../repositories.ts';
+
+const TABLES = [['topics', 'author_via'], ['posts', 'author_via'], ['article_revisions', 'author_via'], ['approvals', 'submitter_via']] as const;
+
+export function authorViaMigration(_dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      for (const [table, column] of TABLES) await db.schema.alterTable(table).addColumn(column, 'text').execute();
+    },
+    async down(db: Kysely<any>) {
+      for (const [table, column] of TABLES) await db.schema.alterTable(table).dropColumn(column).execute();
+    },
+  };
+}
