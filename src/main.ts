@@ -17,9 +17,13 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
+import { mountOAuthWeb } from './web/oauth-routes.ts';
+import { mountOAuth } from './http/oauth.ts';
+import { createConnector } from './http/oauth-connector.ts';
+import { siteFor } from './domain/oauth/site.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Admission } from './mcp/http-transport.ts';
+import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -94,21 +98,28 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
+  // The community an OAuth request addressed, and its issuer URL as the request reached it.
+  const oauthSite = (host: string | undefined, forwarded: string | undefined, slug?: string) =>
+    siteFor(store, config, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), slug);
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
-    mount: (app) =>
+    mount: (app) => {
+      mountOAuth(app, { services, siteOf: oauthSite, clientIp: (req) => (req ? clientIp(req, config.trustProxy) : 'unknown') });
+      mountOAuthWeb(app, { services, siteOf: oauthSite, secure: config.publicScheme === 'https' });
       mountWeb(app, {
         content: services.content,
         communityOf: async (host, forwarded) => {
           const r = await webHost(host, forwarded);
           return r.kind === 'community' ? r.community : undefined;
         },
-      }),
+      });
+    },
     llms: (section) => renderLlms(docs, section),
   });
-  const server = createHttpServer(app, mcp.transport, logger);
+  const connector = createConnector({ transport: mcp.transport, services, logger, siteOf: (req, slug) => oauthSite(req.headers.host, req.headers['x-forwarded-host'] as string | undefined, slug) });
+  const server = createHttpServer(app, mcp.transport, logger, (req, res) => connector(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -1,17 +1,28 @@
-// The HTTP server: node:http in front, /api/mcp to the MCP transport, everything else to Hono.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// The HTTP server: node:http in front, /api/mcp to the MCP transport, the OAuth connector URL /mcp
+// to its guard in front of the same transport, everything else to Hono.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
 import type { Logger } from '../log.ts';
 
 export const MCP_PATH = '/api/mcp';
+/** A community's MCP server for OAuth clients (MCP hosts acting for a person). */
+export const CONNECTOR_PATH = '/mcp';
 
-export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger): Server {
+/** The OAuth-protected connector URL's listener (src/http/oauth-connector.ts). */
+export type ConnectorListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger, connector?: ConnectorListener): Server {
   const honoListener = getRequestListener(app.fetch);
   const server = createServer((req, res) => {
-    if (pathOf(req) === MCP_PATH) {
+    const path = pathOf(req);
+    if (path === MCP_PATH) {
       mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
+      return;
+    }
+    if (connector && path === CONNECTOR_PATH) {
+      connector(req, res).catch((err) => logger.error({ err }, 'MCP connector failed'));
       return;
     }
     void honoListener(req, res);

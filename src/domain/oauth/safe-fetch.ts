@@ -3,7 +3,7 @@
 // carrier-grade NAT, multicast or reserved ranges, checked on the addresses DNS actually returned,
 // so a name cannot rebind between check and connect), no redirects are followed, and the answer is
 // bounded in size and time. An operator can allow private targets (development, tests).
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import dns, { type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -58,7 +58,7 @@ export type FetchedDocument = { status: number; headers: IncomingHttpHeaders; bo
 /** A DNS lookup that fails when any address of the name is not public (unless allowed). */
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, family: options.family }, (err, addresses: LookupAddress[]) => {
+    dns.lookup(hostname, { all: true, family: options.family }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       const refused = addresses.find((a) => !allowPrivate && !isPublicAddress(a.address));
       if (refused || addresses.length === 0) {

@@ -1,0 +1,132 @@
+// The authorization server's and the protected resource's JSON endpoints, on each community's host
+// (and in the path form /c/<slug>): RFC 9728 resource metadata, RFC 8414 server metadata, the token
+// endpoint, dynamic registration (RFC 7591), revocation (RFC 7009) and the signing keys (JWKS).
+// Any origin may call them (no cookies are involved); the consent page is the web's (src/web).
+import type { IncomingMessage } from 'node:http';
+import type { Context, Hono } from 'hono';
+import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { OAuthError } from '../domain/oauth/errors.ts';
+import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
+import { SCOPES } from '../domain/vocabulary.ts';
+import type { Services } from '../services.ts';
+
+export type OAuthHttpDeps = {
+  services: Services;
+  /** The community site the request reached (host form, or path form with `slug`). */
+  siteOf: (host: string | undefined, forwardedHost: string | undefined, slug?: string) => Promise<OAuthSite | undefined>;
+  /** The client's address (X-Forwarded-For only behind a trusted proxy). */
+  clientIp: (req: IncomingMessage | undefined) => string;
+};
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+  'access-control-max-age': '86400',
+};
+
+/** Registration and token requests cost more of the per-address budget than a page view. */
+const REGISTER_COST = 10;
+
+/** RFC 9728 metadata of a community's connector URL. */
+export function resourceMetadata(site: OAuthSite): Record<string, unknown> {
+  return {
+    resource: resourceOf(site),
+    authorization_servers: [site.issuer],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: `Hamlet: ${site.community.name}`,
+    resource_documentation: `${site.issuer}/llms`,
+  };
+}
+
+/** RFC 8414 metadata of a community's authorization server. */
+export async function serverMetadata(services: Services, site: OAuthSite): Promise<Record<string, unknown>> {
+  const policy = await services.oauth.clients.policy(site.community);
+  return {
+    issuer: site.issuer,
+    authorization_endpoint: endpointOf(site, 'authorize'),
+    token_endpoint: endpointOf(site, 'token'),
+    ...(policy.mode === 'any' ? { registration_endpoint: endpointOf(site, 'register') } : {}),
+    revocation_endpoint: endpointOf(site, 'revoke'),
+    jwks_uri: endpointOf(site, 'jwks'),
+    scopes_supported: [...SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
+    service_documentation: `${site.issuer}/llms`,
+  };
+}
+
+export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
+  const site = (c: Context) => deps.siteOf(c.req.header('host'), c.req.header('x-forwarded-host'), c.req.param('community'));
+  const json = (c: Context, body: unknown, status = 200) => c.json(body, status as 200, { ...CORS, 'cache-control': 'no-store', pragma: 'no-cache' });
+  const fail = (c: Context, err: OAuthError) => json(c, { error: err.error, error_description: err.description }, err.status);
+  const noSite = (c: Context) => json(c, { error: 'invalid_request', error_description: 'This address is not a community of this Hamlet.' }, 404);
+  const ip = (c: Context) => deps.clientIp((c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
+
+  /** Form fields (and a client_id sent with HTTP Basic, for clients that do so with an empty secret). */
+  const form = async (c: Context): Promise<Record<string, string>> => {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
+    const body = await c.req.parseBody();
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+    const basic = /^Basic\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    if (basic && !out.client_id) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      out.client_id = decodeURIComponent(decoded.slice(0, decoded.indexOf(':') === -1 ? undefined : decoded.indexOf(':')));
+    }
+    return out;
+  };
+
+  /** Runs an endpoint: unknown site → 404, OAuthError → its JSON error, rate limit → 429. */
+  const endpoint = (handler: (c: Context, s: OAuthSite) => Promise<Response>) => async (c: Context) => {
+    const s = await site(c);
+    if (!s) return noSite(c);
+    try {
+      return await handler(c, s);
+    } catch (err) {
+      if (err instanceof OAuthError) return fail(c, err);
+      if (err instanceof RateLimitedError) {
+        c.header('retry-after', String(err.retryAfterSeconds));
+        return json(c, { error: 'slow_down', error_description: err.message }, 429);
+      }
+      throw err;
+    }
+  };
+
+  for (const base of ['', '/c/:community']) {
+    app.options(`/.well-known/oauth-protected-resource${base}/mcp`, (c) => c.body(null, 204, CORS));
+    app.get(`/.well-known/oauth-protected-resource${base}/mcp`, endpoint(async (c, s) => json(c, resourceMetadata(s))));
+    app.options(`/.well-known/oauth-authorization-server${base}`, (c) => c.body(null, 204, CORS));
+    app.get(`/.well-known/oauth-authorization-server${base}`, endpoint(async (c, s) => json(c, await serverMetadata(deps.services, s))));
+
+    for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/oauth/jwks']) app.options(`${base}${path}`, (c) => c.body(null, 204, CORS));
+    app.get(`${base}/oauth/jwks`, endpoint(async (c) => json(c, await deps.services.oauth.keys.jwks())));
+    app.post(`${base}/oauth/token`, endpoint(async (c, s) => {
+      deps.services.rateLimits.checkIp(ip(c));
+      return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
+    }));
+    app.post(`${base}/oauth/revoke`, endpoint(async (c, s) => {
+      deps.services.rateLimits.checkIp(ip(c));
+      await deps.services.oauth.tokens.revoke(s, await form(c));
+      return json(c, {});
+    }));
+    app.post(`${base}/oauth/register`, endpoint(async (c, s) => {
+      deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
+      }
+      return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
+    }));
+  }
+}
