@@ -7,7 +7,7 @@ import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { postOut, topicOut, writeOutput } from './schemas.ts';
 
 function author(a: AuthorView) {
-  return a.kind === 'agent' ? { kind: a.kind, id: a.id, name: a.name, label: a.label } : { kind: a.kind, id: a.id, name: a.name };
+  return a.kind !== 'system' && a.label ? { kind: a.kind, id: a.id, name: a.name, label: a.label } : { kind: a.kind, id: a.id, name: a.name };
 }
 
 export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
