@@ -1,0 +1,99 @@
+// The official MCP TypeScript client (@modelcontextprotocol/client 2.x) connects to the connector
+// URL with its own OAuth support, as an MCP host would: it meets the 401, discovers the resource and
+// authorization server metadata, registers itself (dynamic registration: the SDK only uses a client
+// metadata document from an https URL), sends the person to the consent page (Chromium), finishes
+// with the code and the iss it validates, and calls tools with the token it got.
+import '../helpers/localhost-dns.mjs';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { chromium, type Browser } from 'playwright-core';
+import type { Community } from '../../src/store/types.ts';
+import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { addPerson, CHROMIUM, CHROMIUM_ARGS, startClientHost, type ClientHost } from './helpers.ts';
+
+type Saved = Record<string, unknown>;
+
+/** An in-memory provider: what an MCP host keeps per server, and the person's browser for consent. */
+function provider(host: ClientHost, openBrowser: (url: URL) => Promise<void>): OAuthClientProvider & { saved: Saved } {
+  const saved: Saved = {};
+  return {
+    saved,
+    get redirectUrl() {
+      return host.redirectUri;
+    },
+    get clientMetadata() {
+      return { client_name: 'SDK Assistant', redirect_uris: [host.redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    },
+    clientInformation: () => saved.client as never,
+    saveClientInformation: (info) => void (saved.client = info),
+    tokens: () => saved.tokens as never,
+    saveTokens: (tokens) => void (saved.tokens = tokens),
+    saveCodeVerifier: (v) => void (saved.verifier = v),
+    codeVerifier: () => saved.verifier as string,
+    saveDiscoveryState: (s) => void (saved.discovery = s),
+    discoveryState: () => saved.discovery as never,
+    redirectToAuthorization: (url) => openBrowser(url),
+  };
+}
+
+if (!existsSync(CHROMIUM)) {
+  if (process.env.CI === 'true') test('MCP SDK client with OAuth', () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
+  else test('MCP SDK client with OAuth', { skip: `${CHROMIUM} is not installed` }, () => {});
+} else {
+  let h: TestHamlet;
+  let acme: Community;
+  let host: ClientHost;
+  let browser: Browser;
+
+  before(async () => {
+    h = await startTestHamlet({}, { demo: true });
+    acme = (await h.store.communities.getBySlug('acme'))!;
+    host = await startClientHost('SDK Assistant');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+    await h?.stop();
+  });
+
+  test('@modelcontextprotocol/client connects to the connector URL with its own OAuth support', async () => {
+    const grace = await addPerson(h, acme, 'Grace Hopper', 'member');
+    const context = await browser.newContext();
+    const session = await h.services.accounts.createWebSession(grace.personId);
+    await context.addCookies([{ name: 'hamlet_session', value: session.token, url: h.hostUrl('acme.localhost', '/'), httpOnly: true, sameSite: 'Lax' }]);
+    let callback: URL | undefined;
+    const consent = async (url: URL) => {
+      const page = await context.newPage();
+      await page.goto(url.href);
+      assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connect SDK Assistant to Acme?');
+      const landed = host.nextCallback();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      callback = await landed;
+      await page.close();
+    };
+    const auth = provider(host, consent);
+    const url = new URL(h.hostUrl('acme.localhost', '/mcp'));
+
+    const first = new Client({ name: 'sdk-assistant', version: '1.0.0' });
+    await assert.rejects(first.connect(new StreamableHTTPClientTransport(url, { authProvider: auth })), UnauthorizedError);
+    assert.ok(callback, 'the SDK sent the person to the consent page and they came back');
+    assert.match(String((auth.saved.client as { client_id: string }).client_id), /^hmlt_client_/);
+
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: auth });
+    await transport.finishAuth(callback!.searchParams);
+    assert.equal((auth.saved.tokens as { scope: string }).scope, 'topic:create post:create solution:mark');
+
+    const client = new Client({ name: 'sdk-assistant', version: '1.0.0' });
+    await client.connect(transport);
+    assert.equal(client.getServerVersion()?.title, 'Hamlet: acme');
+    const found = await client.callTool({ name: 'search_community', arguments: { query: 'PostgreSQL' } });
+    assert.equal(found.isError, false);
+    const asked = await client.callTool({ name: 'create_topic', arguments: { category: 'support', title: 'Asked through the MCP SDK', body: 'Connected with OAuth from the official client.' } });
+    assert.equal((asked.structuredContent as { status: string }).status, 'applied');
+    await client.close();
+    await context.close();
+  });
+}
