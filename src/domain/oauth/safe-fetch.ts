@@ -79,38 +79,40 @@ export function safeGet(url: URL, o: SafeFetchOptions): Promise<FetchedDocument>
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(err);
+      req.destroy();
+    };
     const req = request(url, {
       method: 'GET',
       headers: { accept: 'application/json', 'user-agent': 'Hamlet (OAuth client metadata)' },
       lookup: guardedLookup(o.allowPrivate),
       agent: false,
     });
-    const timer = setTimeout(() => req.destroy(new FetchRefused(`No complete answer within ${o.timeoutMs} ms.`)), o.timeoutMs);
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+    const timer = setTimeout(() => fail(new FetchRefused(`No complete answer within ${o.timeoutMs} ms.`)), o.timeoutMs);
+    req.on('error', fail);
     req.on('response', (res) => {
+      const tooLarge = () => fail(new FetchRefused(`The document is larger than ${o.maxBytes} bytes.`));
       const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > o.maxBytes) {
-        req.destroy(new FetchRefused(`The document is larger than ${o.maxBytes} bytes.`));
-        return;
-      }
+      if (Number.isFinite(declared) && declared > o.maxBytes) return tooLarge();
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > o.maxBytes) req.destroy(new FetchRefused(`The document is larger than ${o.maxBytes} bytes.`));
+        if (size > o.maxBytes) tooLarge();
         else chunks.push(chunk);
       });
       res.on('end', () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
       });
-      res.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
+      res.on('error', fail);
     });
     req.end();
   });
