@@ -1,6 +1,6 @@
 // Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of both labelled sets
 // (questions.json: the project's own; questions-frozen.json: written from first messages only, never
-// tuned on), per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
+// tuned on; questions-dev.json, the tuning set, with SEARCH_EVAL_SETS=own,frozen,dev), per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
 // each question's rank change between the first configuration and every other one.
 //   node --import tsx bench/search-quality/evaluate.ts                       # SQLite, configuration "default"
 //   DATABASE_URL=postgres://… node --import tsx bench/search-quality/evaluate.ts
@@ -32,7 +32,10 @@ const CONFIGS: Record<string, Config> = {
 
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 const load = (file: string) => (JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { questions: Question[] }).questions;
-const SETS: Record<string, Question[]> = { own: load('./questions.json'), frozen: load('./questions-frozen.json') };
+// own and frozen are reported; dev (questions-dev.json) is the set ranking parameters are tuned on.
+const SETS: Record<string, Question[]> = Object.fromEntries(
+  (process.env.SEARCH_EVAL_SETS ?? 'own,frozen').split(',').map((n) => [n, load(n === 'own' ? './questions.json' : `./questions-${n}.json`)]),
+);
 
 const names = (process.env.SEARCH_EVAL_CONFIGS ?? 'default').split(',').map((s) => s.trim()).filter(Boolean);
 for (const n of names) if (!CONFIGS[n]) throw new Error(`unknown configuration "${n}"; known: ${Object.keys(CONFIGS).join(', ')}`);
