@@ -25,6 +25,10 @@ type Ranks = Record<string, Record<string, { rank: number; ndcg: number }[]>>;
 /** Named configurations of SearchService: what a ranking change is measured with. */
 const CONFIGS: Record<string, Config> = {
   default: { options: {}, mode: 'lexical' },
+  plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
+  'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
+  'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
+  'fields+both': { options: { ranking: { feedback: true, associations: true } }, mode: 'lexical' },
   'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
   'hash-semantic': { options: { embedder: new HashingEmbedder(256) }, mode: 'semantic' },
@@ -88,6 +92,8 @@ try {
   for (const name of names) {
     const { options, mode } = CONFIGS[name]!;
     const service = searchService(options);
+    // What the community's text teaches (./src/search/lexicon.ts) is learned before measuring.
+    await service.lexicon.ready([community.id]);
     ranks[name] = {};
     for (const [set, questions] of Object.entries(SETS)) {
       const started = performance.now();

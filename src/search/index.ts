@@ -52,6 +52,8 @@ export type IndexReport = { posts: number; indexed: number; missing: number; sta
 
 export interface SearchIndex {
   readonly engine: Dialect;
+  /** The database the index reads (the re-ranking and the learned lexicon read topics and posts). */
+  readonly db: Kysely<Database>;
   /** Ranked, filtered, one hit per topic, keyset-paginated; total counts topics over all pages. */
   search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }>;
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */

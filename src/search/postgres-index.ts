@@ -74,7 +74,7 @@ export class PostgresSearchIndex implements SearchIndex {
   private readonly dfCache = new TtlCache<number>(20_000, 60_000);
   private noGeneration = false;
   private uncached = 0;
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(readonly db: Kysely<Database>) {}
 
   /**
    * idf per rankable unit, from capped document frequencies and the table's size. The counts are

@@ -14,6 +14,8 @@ import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
+import { Lexicon } from './lexicon.ts';
+import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -27,7 +29,12 @@ export type SearchOptions = {
   semanticPool?: number;
   /** Expand query words that match nothing with index terms one edit away (default true). */
   typoTolerance?: boolean;
+  /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
+  ranking?: RerankOptions;
 };
+
+/** A cursor inside the re-ranked head: key "h:<offset>". */
+const HEAD_CURSOR = /^h:(\d{1,4})$/;
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
@@ -69,6 +76,8 @@ function parseFilters(filters: SearchFilters): z.infer<typeof filtersSchema> {
 
 export class SearchService {
   private readonly halfPoint: number;
+  /** Per-community document frequencies and term associations, learned in the background. */
+  readonly lexicon: Lexicon;
 
   constructor(
     private readonly store: Store,
@@ -77,6 +86,7 @@ export class SearchService {
     private readonly options: SearchOptions = {},
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
+    this.lexicon = new Lexicon(index.db);
   }
 
   get modes(): SearchMode[] {
@@ -109,25 +119,44 @@ export class SearchService {
     const ids = [...new Set(communities.map((c) => c.id))];
     const listing = this.listing(mode, query, f, ids);
     const after = decodeCursor(listing, f.cursor);
-    if (after && mode === 'lexical' && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
+    const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
+    if (after && mode === 'lexical' && headOffset === undefined && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
 
     if (mode === 'lexical') {
+      const request = { communityIds: ids, query: parsed, filters: indexFilters };
+      const respond = (page: IndexHit[], total: number, next: { key: number | string; id: string } | undefined): SearchResponse => ({
+        query,
+        mode,
+        total,
+        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
+        ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
+      });
+      if (this.options.ranking?.threadFields !== false && (!after || headOffset !== undefined)) {
+        // The head (the best HEAD topics by engine relevance) re-ranked by whole threads; pages
+        // inside it are offsets, the rest continues after its last topic in engine order.
+        const offset = Number(headOffset ?? 0);
+        const { hits, total } = await this.index.search({ ...request, limit: HEAD + 1 });
+        const head = hits.slice(0, HEAD);
+        const ranked = await rerankHead(this.index.db, head, parsed, this.lexicon.learned(ids), this.options.ranking);
+        const page = ranked.slice(offset, offset + limit);
+        if (offset + limit < ranked.length) return respond(page, total, { key: `h:${offset + limit}`, id: 'h' });
+        if (hits.length <= HEAD) return respond(page, total, undefined);
+        const need = offset + limit - ranked.length;
+        const last = head[head.length - 1]!;
+        if (need === 0) return respond(page, total, { key: last.raw, id: last.postId });
+        const tail = await this.index.search({ ...request, limit: need + 1, after: { raw: last.raw, id: last.postId } });
+        const full = [...page, ...tail.hits.slice(0, need)];
+        const end = full[full.length - 1]!;
+        return respond(full, total, tail.hits.length > need ? { key: end.raw, id: end.postId } : undefined);
+      }
       const { hits, total } = await this.index.search({
-        communityIds: ids,
-        query: parsed,
-        filters: indexFilters,
+        ...request,
         limit: limit + 1,
         after: after ? { raw: Number(after.key), id: after.id } : undefined,
       });
       const page = hits.slice(0, limit);
       const last = page[page.length - 1];
-      return {
-        query,
-        mode,
-        total,
-        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
-        ...(hits.length > limit && last ? { next_cursor: encodeCursor(listing, { key: last.raw, id: last.postId }) } : {}),
-      };
+      return respond(page, total, hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined);
     }
 
     // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.

@@ -51,7 +51,7 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly vocabulary: Vocabulary;
   /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
   private readonly classCache = new TtlCache<Classes>(4, 60_000);
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(readonly db: Kysely<Database>) {
     this.vocabulary = new Vocabulary(
       async (lead) => {
         // fts5vocab answers a range scan; every term of the range is read with its document count.
