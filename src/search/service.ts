@@ -105,7 +105,8 @@ export class SearchService {
       );
     }
     const f = parseFilters(filters);
-    const parsed = await this.expandTypos(parseQuery(query));
+    const ids = [...new Set(communities.map((c) => c.id))];
+    const parsed = await this.expandTypos(parseQuery(query), ids);
     const limit = f.limit ?? 10;
     const indexFilters: IndexFilters = {
       categorySlug: f.category,
@@ -116,7 +117,6 @@ export class SearchService {
       since: f.since,
       until: f.until,
     };
-    const ids = [...new Set(communities.map((c) => c.id))];
     const listing = this.listing(mode, query, f, ids);
     const after = decodeCursor(listing, f.cursor);
     const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
@@ -189,7 +189,7 @@ export class SearchService {
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
     const found = await this.search(communities, question, { limit: 20 }, mode);
-    const parsed = await this.expandTypos(parseQuery(question));
+    const parsed = await this.expandTypos(parseQuery(question), [...new Set(communities.map((c) => c.id))]);
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
     const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
@@ -255,15 +255,15 @@ export class SearchService {
     return `search:${hash}`;
   }
 
-  /** Query words with no hit anywhere in the index get their index neighbours one edit away. */
-  private async expandTypos(q: ParsedQuery): Promise<ParsedQuery> {
+  /** Query words with no hit in the searched communities get their neighbours one edit away there. */
+  private async expandTypos(q: ParsedQuery, communityIds: string[]): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
-    const missing = new Set(await this.index.unmatched(candidates));
+    const missing = new Set(await this.index.unmatched(candidates, communityIds));
     if (missing.size === 0) return q;
     const terms = await Promise.all(
-      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word) } : t)),
+      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word, communityIds) } : t)),
     );
     return { ...q, terms };
   }

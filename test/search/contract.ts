@@ -239,6 +239,29 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal(r.results[0]?.title, `The ${w} handbook`);
     });
 
+    test('typo correction sees only the searched communities: a private word changes nothing elsewhere', async () => {
+      const { community: open, topic: openTopic } = await community('public');
+      const { topic: secretTopic } = await community('private');
+      const stem = `zq${rand().replace(/\d/g, 'k')}`;
+      // The public word, and what the searcher types: one letter off.
+      const word = `${stem}ab`;
+      const typed = `${stem}ax`;
+      await openTopic(`About ${word}`, `notes on ${word}`);
+      // Private words one edit from the typed word, more frequent than the public one, and the
+      // typed word itself.
+      for (const other of [`${stem}ac`, `${stem}ad`, `${stem}ae`]) {
+        for (let i = 0; i < 3; i++) await secretTopic(`Secret ${other} ${i}`, `${other} ${other}`);
+      }
+      const before = await search.search([open], typed, {});
+      assert.equal(before.total, 1);
+      assert.equal(before.results[0]?.title, `About ${word}`);
+      await secretTopic(`Secret ${typed}`, `the typed word ${typed} itself`);
+      const after = await search.search([open], typed, {});
+      assert.equal(after.total, 1, 'a word only in a private community turned the typo correction off');
+      assert.equal(after.results[0]?.title, `About ${word}`);
+      assert.deepEqual(await search.index.unmatched([typed], [open.id]), [typed]);
+    });
+
     test('network search: private communities never appear; each result names its community', async () => {
       const w = `netword${rand()}`;
       const pub1 = await community('public');
