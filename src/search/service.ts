@@ -15,6 +15,7 @@ import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './q
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { Lexicon } from './lexicon.ts';
+import type { PostVectors } from './embeddings.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
@@ -23,6 +24,8 @@ export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
 export type SearchOptions = {
   /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
   embedder?: Embedder;
+  /** Stored post vectors of that embedder (./embeddings.ts); absent → candidates are embedded per query. */
+  vectors?: Pick<PostVectors, 'get'>;
   /** score = raw / (raw + k): the raw relevance that maps to 0.5. Defaults per engine. */
   scoreHalfPoint?: number;
   /** Candidate topics re-ranked by the semantic and hybrid modes. */
@@ -306,10 +309,22 @@ export class SearchService {
     const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
     const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, limit: this.options.semanticPool ?? 200 });
     if (hits.length === 0) return { hits, ordered: [] };
-    const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
-    const [qv, ...dv] = await embedder.embed([query, ...texts]);
-    const sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) })).sort((a, b) => b.sim - a.sim);
-    if (mode === 'semantic') return { hits, ordered: sims.map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+    let sims: { id: string; sim: number }[];
+    if (this.options.vectors) {
+      // Stored vectors; a post the background fill has not reached yet has no semantic rank.
+      const [[qv], stored] = await Promise.all([embedder.embed([query]), this.options.vectors.get(hits.map((h) => h.postId))]);
+      sims = hits.flatMap((h) => (stored.has(h.postId) ? [{ id: h.postId, sim: cosine(qv!, stored.get(h.postId)!) }] : []));
+    } else {
+      const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
+      const [qv, ...dv] = await embedder.embed([query, ...texts]);
+      sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) }));
+    }
+    sims.sort((a, b) => b.sim - a.sim);
+    if (mode === 'semantic') {
+      const ranked = new Set(sims.map((s) => s.id));
+      const rest = hits.filter((h) => !ranked.has(h.postId)).map((h) => ({ id: h.postId, sim: 0 }));
+      return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+    }
     const k = 60;
     const fused = reciprocalRankFusion([hits.map((h) => h.postId), sims.map((s) => s.id)], k);
     const best = 2 / (k + 1);

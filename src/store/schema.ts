@@ -108,7 +108,18 @@ export interface ImportPeopleTable {
   person_id: string;
 }
 
+/** One post's vector for one embedding model (migration 0020; written by src/search/embeddings.ts). */
+export interface SearchEmbeddingsTable {
+  post_id: string;
+  community_id: string;
+  model: string;
+  dims: number;
+  /** Little-endian float32 bytes. */
+  vector: Uint8Array;
+}
+
 export interface Database extends IdentityDatabase, McpSessionTables {
+  search_embeddings: SearchEmbeddingsTable;
   community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;
