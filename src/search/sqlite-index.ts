@@ -85,7 +85,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
     const [w1, w2, w3] = SQLITE_WEIGHTS;
-    const pool = Math.max(POOL, q.limit * 4);
+    const pool = Math.max(POOL, q.limit * 16);
     const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
         (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
