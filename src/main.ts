@@ -1,44 +1,47 @@
-// Wiring: config → store → services → HTTP. The only place that creates adapters.
+// The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
+// services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { openDatabase } from './store/open.ts';
-import { createSearchIndex } from './search/engine.ts';
+import { openDatabase, type OpenOptions } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
+import { createSearchIndex } from './search/engine.ts';
+import { semanticSearch } from './search/embeddings.ts';
+import { createServices, type Services } from './services.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
+import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
+import { RateLimitedError } from './domain/identity/rate-limit.ts';
+import { Pipeline } from './operations/pipeline.ts';
+import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from './operations/catalogue.ts';
 import { createApp } from './http/app.ts';
-import { mountWeb } from './web/routes.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
-import { communityOrigin } from './domain/urls.ts';
-import { communityTools } from './mcp/surfaces/community.ts';
-import { networkTools } from './mcp/surfaces/network.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
+import { mountWeb } from './web/routes.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
+import type { Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
-import { createEndpointResolver } from './mcp/surfaces/endpoints.ts';
-import { ContentService } from './domain/content.ts';
-import { ContentEvents } from './domain/events.ts';
-import { createIdentityServices } from './domain/identity/index.ts';
-import { SearchService } from './search/service.ts';
-import { admitByIp, notifyTopicChanged, surfaceDeps, watchMcpConfig } from './wiring.ts';
-import { CommunityMcpService } from './domain/community-mcp.ts';
+import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
+import type { SurfaceDeps } from './surfaces/calls.ts';
+import { topicUpdates, watchMcpConfig } from './surfaces/live.ts';
+import { VERSION } from './version.ts';
 
 export { VERSION } from './version.ts';
 
-/** A stand-in community for documenting the community tools (their definitions do not depend on it). */
-const DOC_COMMUNITY = { id: '', slug: '<slug>', name: 'a community', description: '', guidelines: '', visibility: 'public', customDomain: null, createdAt: '', updatedAt: '' } as const;
+/** The database and the services over it: what every command works with. */
+export type Opened = { store: Store; services: Services; logger: Logger; close(): Promise<void> };
 
-export type Hamlet = {
-  server: Server;
-  store: Store;
-  mcp: McpStack;
-  logger: Logger;
-  url: string;
-  services: { content: ContentService; identity: ReturnType<typeof createIdentityServices>; search: SearchService; mcpConfig: CommunityMcpService };
-  close(): Promise<void>;
-};
+export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { store, db, dialect } = await openDatabase(config.databaseUrl, options);
+  // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
+  const semantic = semanticSearch(config, db, (p) => logger.debug({ embeddings: p }, 'search: post embeddings filled'));
+  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options });
+  return { store, services, logger, close: async () => { await semantic?.stop(); await store.close(); } };
+}
+
+export type Hamlet = Opened & { server: Server; mcp: McpStack; url: string };
 
 export type StartOptions = {
   demo?: boolean;
@@ -50,20 +53,16 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const { store, db, dialect } = await openDatabase(config.databaseUrl);
+  const opened = await openHamlet(config, { logger });
+  const { store, services } = opened;
   if (options.demo) {
-    const { ensureDemoCommunity } = await import('./domain/demo.ts');
-    const demo = await ensureDemoCommunity(store, config);
+    const { ensureDemoCommunity } = await import('./demo/demo.ts');
+    const demo = await ensureDemoCommunity(store, services);
     logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
   }
 
-  const events = new ContentEvents((err, event) => logger.error({ err, event: event.type }, 'content event listener failed'));
-  const content = new ContentService(store, config, events);
-  const identity = createIdentityServices({ store, config, content, logger });
-  const search = new SearchService(store, createSearchIndex(db, dialect), config);
-  const mcpConfig = new CommunityMcpService(store);
-  const deps = surfaceDeps({ store, config, content, identity, search, mcpConfig, logger });
-
+  const urls = { mcp: (slug: string) => communityMcpUrl(config, slug), web: (slug: string) => communityOrigin(config, slug) };
+  const deps: SurfaceDeps = { pipeline: new Pipeline(services, urls, logger), services, urls, version: VERSION, logger };
   const endpoints = createEndpointResolver({
     deps,
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
@@ -81,19 +80,20 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     maxBatch: config.mcp.maxBatch,
     trustProxy: config.trustProxy,
     resolve: endpoints.resolve,
-    admit: admitByIp(identity),
+    unresolvedMessage: NO_COMMUNITY,
+    admit: (ip, messages) => admitByIp(services, ip, messages),
   });
   const stopWatching = watchMcpConfig({ store, mcp, forget: endpoints.forget, logger });
-  // A subscribed topic resource hears about its new posts, edits and solutions.
-  events.subscribe((event) => {
-    void notifyTopicChanged(store, mcp, event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
+  const notifyTopic = topicUpdates(store, mcp);
+  services.events.subscribe((event) => {
+    void notifyTopic(event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
   });
 
   const docs = llmsSections({
     networkOrigin: communityOrigin(config, null),
     communityOriginPattern: communityOrigin(config, '<slug>'),
-    communityTools: communityTools(deps, DOC_COMMUNITY),
-    networkTools: networkTools(deps),
+    communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
+    networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
@@ -104,7 +104,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
     mount: (app) =>
       mountWeb(app, {
-        content,
+        content: services.content,
         communityOf: async (host, forwarded) => {
           const r = await webHost(host, forwarded);
           return r.kind === 'community' ? r.community : undefined;
@@ -119,7 +119,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   const port = (server.address() as AddressInfo).port;
   const url = `${config.publicScheme}://${config.baseDomain}:${port}`;
-  logger.info({ url, database: config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres' }, 'Hamlet is listening');
+  logger.info({ url, database: store.dialect }, 'Hamlet is listening');
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -133,7 +133,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await channel?.close();
-      await store.close();
+      await opened.close();
       logger.info('Hamlet stopped');
     })());
 
@@ -145,5 +145,16 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
       });
     }
   }
-  return { server, store, mcp, logger, url, services: { content, identity, search, mcpConfig }, close };
+  return { server, store, services, logger, mcp, url, close };
+}
+
+/** The per-IP budget, charged once per JSON-RPC message (batch members included). */
+function admitByIp(services: Services, ip: string, messages: number): Admission {
+  try {
+    services.rateLimits.checkIp(ip, messages);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof RateLimitedError) return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };
+    throw err;
+  }
 }

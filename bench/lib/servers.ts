@@ -15,7 +15,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { McpEngine, type EngineLogger } from '../../src/mcp/engine.ts';
 import { McpHttpTransport, type Endpoint } from '../../src/mcp/http-transport.ts';
-import { InMemorySessionStore } from '../../src/store/memory-sessions.ts';
+import { InMemorySessionStore } from '../../src/mcp/memory-sessions.ts';
 import { createMcpStack, type McpStack } from '../../src/mcp/stack.ts';
 import { StreamHub } from '../../src/mcp/stream-hub.ts';
 import type { Surface } from '../../src/mcp/surface.ts';

@@ -1,15 +1,16 @@
 // `hamlet approval list|approve|reject`: the approval queue from the command line, until the web and
 // REST surfaces exist. Deciding as a person (--as <email>) records that moderator; without it the
 // decision is the operator's (the CLI).
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { communityOf, required, services } from './identity.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
+import { communityOf, required } from './identity.ts';
+import type { Services } from '../services.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor, type Actor } from '../domain/actor.ts';
-import type { ApprovalView } from '../domain/identity/approvals.ts';
+import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { Store } from '../store/repositories.ts';
 
-async function decider(store: Store, identity: ReturnType<typeof services>, email: string | undefined): Promise<Actor> {
+async function decider(store: Store, identity: Services, email: string | undefined): Promise<Actor> {
   if (!email) return systemActor('cli');
   const person = await store.people.getByEmail(email.trim().toLowerCase());
   if (!person) throw new UsageError(`No account with the email ${email}. Create it with \`hamlet user create\`.`);
@@ -31,9 +32,9 @@ export const approvalCommands: Command[] = [
     summary: 'list queued writes of a community: --community … [--status pending]',
     async run(args) {
       const { values } = parseCommandArgs(args, { community: { type: 'string' }, status: { type: 'string' } }, LIST);
-      await withStore(async (store, config) => {
-        const community = await communityOf(store, values.community, LIST);
-        const { approvals } = await services(store, config).approvals.list(systemActor('cli'), community, { status: values.status ?? 'pending', limit: 100 });
+      await withHamlet(async (store, config, services) => {
+        const community = await communityOf(services, values.community, LIST);
+        const { approvals } = await services.approvals.list(systemActor('cli'), community, { status: values.status ?? 'pending', limit: 100 });
         console.log(approvals.length ? approvals.map(line).join('\n') : `No ${values.status ?? 'pending'} approvals in "${community.slug}".`);
       });
     },
@@ -44,9 +45,9 @@ export const approvalCommands: Command[] = [
     async run(args) {
       const { values } = parseCommandArgs(args, { community: { type: 'string' }, id: { type: 'string' }, as: { type: 'string' } }, APPROVE);
       required(values, ['community', 'id'], APPROVE);
-      await withStore(async (store, config) => {
-        const identity = services(store, config);
-        const community = await communityOf(store, values.community, APPROVE);
+      await withHamlet(async (store, config, services) => {
+        const identity = services;
+        const community = await communityOf(services, values.community, APPROVE);
         const decided = await identity.approvals.approve(await decider(store, identity, values.as), community, values.id!);
         console.log(`${line(decided)}\n${decided.message}`);
       });
@@ -58,9 +59,9 @@ export const approvalCommands: Command[] = [
     async run(args) {
       const { values } = parseCommandArgs(args, { community: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, as: { type: 'string' } }, REJECT);
       required(values, ['community', 'id', 'reason'], REJECT);
-      await withStore(async (store, config) => {
-        const identity = services(store, config);
-        const community = await communityOf(store, values.community, REJECT);
+      await withHamlet(async (store, config, services) => {
+        const identity = services;
+        const community = await communityOf(services, values.community, REJECT);
         const decided = await identity.approvals.reject(await decider(store, identity, values.as), community, values.id!, values.reason!);
         console.log(`${line(decided)}\n${decided.message}`);
       });

@@ -1,5 +1,5 @@
-// The CLI's command table. A command is a name (one or more words), a one-line summary and a run
-// function that receives the remaining argv. Add new commands here, implemented in their own file.
+// The CLI's command table. Add new commands here, each implemented in its own file (./command.ts
+// says what a command is).
 import { serveCommand } from './serve.ts';
 import { migrateCommand } from './migrate.ts';
 import { communityCreateCommand } from './community-create.ts';
@@ -9,10 +9,6 @@ import { identityCommands } from './identity.ts';
 import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
 
-export type Command = {
-  name: string;
-  summary: string;
-  run: (args: string[]) => Promise<void>;
-};
+import type { Command } from './command.ts';
 
 export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands];

@@ -1,7 +1,7 @@
-import type { Command } from './commands.ts';
+// `hamlet community create`: the operator creates a community (public or private, optionally on its own domain).
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
-import { CommunityService } from '../domain/communities.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor } from '../domain/actor.ts';
 import { communityOrigin } from '../domain/urls.ts';
 
@@ -24,8 +24,8 @@ export const communityCreateCommand: Command = {
     );
     if (positionals.length !== 1) throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
     if (!values.name) throw new UsageError(`--name is required.\nUsage: ${USAGE}`);
-    await withStore(async (store, config) => {
-      const community = await new CommunityService(store).create(systemActor('cli'), {
+    await withHamlet(async (store, config, services) => {
+      const community = await services.communities.create(systemActor('cli'), {
         slug: positionals[0]!,
         name: values.name!,
         description: values.description,

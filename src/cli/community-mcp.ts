@@ -2,11 +2,10 @@
 // (tool mode, extra instructions, prompts). A running server picks the change up within a second
 // and tells connected sessions with list_changed notifications.
 import { readFileSync } from 'node:fs';
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor } from '../domain/actor.ts';
-import { CommunityMcpService } from '../domain/community-mcp.ts';
 
 const USAGE = 'hamlet community mcp --community <slug> [--file <config.json>]';
 
@@ -30,10 +29,10 @@ export const communityMcpCommand: Command = {
         throw new UsageError(`${values.file} is not valid JSON: ${(err as Error).message}`);
       }
     }
-    await withStore(async (store) => {
+    await withHamlet(async (store, _config, services) => {
       const community = await store.communities.getBySlug(values.community!.toLowerCase());
       if (!community) throw new UsageError(`No community "${values.community}". List them with the admin tools or create it with \`hamlet community create\`.`);
-      const service = new CommunityMcpService(store);
+      const service = services.mcpConfig;
       const config = input === undefined ? await service.get(systemActor('cli'), community) : await service.set(systemActor('cli'), community, input);
       console.log(JSON.stringify(config, null, 2));
     });

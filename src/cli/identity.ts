@@ -1,27 +1,19 @@
 // CLI commands for people, memberships, agents, keys and approval policies. Keys are printed once,
 // here, and never again (only their prefixes are kept).
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
-import type { Store } from '../store/repositories.ts';
-import type { Config } from '../config/config.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import type { Community } from '../store/types.ts';
+import type { Services } from '../services.ts';
 import { systemActor } from '../domain/actor.ts';
-import { CommunityService } from '../domain/communities.ts';
-import { ContentService } from '../domain/content.ts';
-import { createIdentityServices } from '../domain/identity/index.ts';
 import { splitScopes } from '../domain/identity/agents.ts';
 import { communityOrigin } from '../domain/urls.ts';
 
 const cli = systemActor('cli');
 
-export function services(store: Store, config: Config) {
-  return createIdentityServices({ store, config, content: new ContentService(store, config) });
-}
-
-export async function communityOf(store: Store, slug: string | undefined, usage: string): Promise<Community> {
+export async function communityOf(services: Services, slug: string | undefined, usage: string): Promise<Community> {
   if (!slug) throw new UsageError(`--community is required.\nUsage: ${usage}`);
-  return new CommunityService(store).require(cli, slug);
+  return services.communities.require(cli, slug);
 }
 
 function days(value: string | undefined, usage: string): number | undefined {
@@ -49,8 +41,8 @@ export const userCreateCommand: Command = {
     // --password-stdin keeps the password out of the shell history and the process list.
     const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : values.password;
     if (!password) throw new UsageError(`Give the password with --password or on standard input with --password-stdin.\nUsage: ${USER_CREATE}`);
-    await withStore(async (store, config) => {
-      const person = await services(store, config).accounts.createUser(cli, { email: values.email!, password, name: values.name });
+    await withHamlet(async (store, config, services) => {
+      const person = await services.accounts.createUser(cli, { email: values.email!, password, name: values.name });
       console.log(`Created user ${person.email} (${person.id}), display name "${person.displayName}".`);
     });
   },
@@ -63,9 +55,9 @@ export const memberAddCommand: Command = {
   async run(args) {
     const { values } = parseCommandArgs(args, { community: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, MEMBER_ADD);
     required(values, ['community', 'email', 'role'], MEMBER_ADD);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, MEMBER_ADD);
-      const m = await services(store, config).accounts.addMember(cli, community, { email: values.email!, role: values.role! });
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, MEMBER_ADD);
+      const m = await services.accounts.addMember(cli, community, { email: values.email!, role: values.role! });
       console.log(`${values.email} is now ${m.role} of "${community.slug}".`);
     });
   },
@@ -85,9 +77,9 @@ export const agentCreateCommand: Command = {
       AGENT_CREATE,
     );
     required(values, ['community', 'name'], AGENT_CREATE);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, AGENT_CREATE);
-      const created = await services(store, config).agents.create(cli, community, {
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, AGENT_CREATE);
+      const created = await services.agents.create(cli, community, {
         name: values.name!,
         scopes: splitScopes(values.scopes) as never,
         trusted: values.trusted ?? false,
@@ -110,9 +102,9 @@ export const keyMintCommand: Command = {
   async run(args) {
     const { values } = parseCommandArgs(args, { community: { type: 'string' }, agent: { type: 'string' }, 'expires-in-days': { type: 'string' } }, KEY_MINT);
     required(values, ['community', 'agent'], KEY_MINT);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, KEY_MINT);
-      const minted = await services(store, config).agents.mintKey(cli, community, { agent: values.agent!, expiresInDays: days(values['expires-in-days'], KEY_MINT) });
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, KEY_MINT);
+      const minted = await services.agents.mintKey(cli, community, { agent: values.agent!, expiresInDays: days(values['expires-in-days'], KEY_MINT) });
       console.log(`key: ${minted.key}`);
       console.log(`prefix ${minted.keyRecord.prefix}, id ${minted.keyRecord.id}${minted.keyRecord.expiresAt ? `, expires ${minted.keyRecord.expiresAt}` : ''}`);
       console.log('Store the key now: it is shown only once (Hamlet keeps a hash).');
@@ -128,9 +120,9 @@ export const keyRevokeCommand: Command = {
     const { values } = parseCommandArgs(args, { community: { type: 'string' }, prefix: { type: 'string' }, id: { type: 'string' } }, KEY_REVOKE);
     const ref = values.id ?? values.prefix;
     if (!ref) throw new UsageError(`Say which key: --prefix or --id.\nUsage: ${KEY_REVOKE}`);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, KEY_REVOKE);
-      const revoked = await services(store, config).agents.revokeKey(cli, community, { key: ref });
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, KEY_REVOKE);
+      const revoked = await services.agents.revokeKey(cli, community, { key: ref });
       console.log(`Revoked key ${revoked.prefix}… (${revoked.id}) of agent ${revoked.agentId}.`);
     });
   },
@@ -142,9 +134,9 @@ export const keyListCommand: Command = {
   summary: 'list agent keys by prefix with last use, expiry and revocation: --community … [--agent …]',
   async run(args) {
     const { values } = parseCommandArgs(args, { community: { type: 'string' }, agent: { type: 'string' } }, KEY_LIST);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, KEY_LIST);
-      const keys = await services(store, config).agents.listKeys(cli, community, { agent: values.agent });
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, KEY_LIST);
+      const keys = await services.agents.listKeys(cli, community, { agent: values.agent });
       if (keys.length === 0) console.log('No keys.');
       for (const k of keys) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'no expiry';
@@ -161,8 +153,8 @@ export const userKeyMintCommand: Command = {
   async run(args) {
     const { values } = parseCommandArgs(args, { email: { type: 'string' }, 'expires-in-days': { type: 'string' } }, USER_KEY_MINT);
     required(values, ['email'], USER_KEY_MINT);
-    await withStore(async (store, config) => {
-      const minted = await services(store, config).accounts.mintUserKey(cli, { email: values.email!, expiresInDays: days(values['expires-in-days'], USER_KEY_MINT) });
+    await withHamlet(async (store, config, services) => {
+      const minted = await services.accounts.mintUserKey(cli, { email: values.email!, expiresInDays: days(values['expires-in-days'], USER_KEY_MINT) });
       console.log(`key: ${minted.key}`);
       console.log(`prefix ${minted.record.prefix}, id ${minted.record.id}${minted.record.expiresAt ? `, expires ${minted.record.expiresAt}` : ''}`);
       console.log('Store the key now: it is shown only once (Hamlet keeps a hash).');
@@ -179,8 +171,8 @@ export const userKeyRevokeCommand: Command = {
     required(values, ['email'], USER_KEY_REVOKE);
     const ref = values.id ?? values.prefix;
     if (!ref) throw new UsageError(`Say which key: --prefix or --id.\nUsage: ${USER_KEY_REVOKE}`);
-    await withStore(async (store, config) => {
-      const n = await services(store, config).accounts.revokeUserKey(cli, { email: values.email!, key: ref });
+    await withHamlet(async (store, config, services) => {
+      const n = await services.accounts.revokeUserKey(cli, { email: values.email!, key: ref });
       console.log(`Revoked ${n} user key${n === 1 ? '' : 's'}.`);
     });
   },
@@ -193,9 +185,9 @@ export const communityPolicyCommand: Command = {
   async run(args) {
     const { values } = parseCommandArgs(args, { community: { type: 'string' }, kind: { type: 'string' }, mode: { type: 'string' } }, POLICY);
     if ((values.kind === undefined) !== (values.mode === undefined)) throw new UsageError(`Give --kind and --mode together.\nUsage: ${POLICY}`);
-    await withStore(async (store, config) => {
-      const community = await communityOf(store, values.community, POLICY);
-      const ids = services(store, config);
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, POLICY);
+      const ids = services;
       if (values.kind) await ids.approvals.setPolicy(cli, community, { kind: values.kind, mode: values.mode! });
       const policies = await ids.approvals.getPolicies(cli, community);
       for (const [kind, mode] of Object.entries(policies)) console.log(`${kind.padEnd(14)} ${mode}`);

@@ -1,6 +1,7 @@
-import type { Command } from './commands.ts';
+// `hamlet import mail`: a mailing-list archive into a community, with a progress bar and a report.
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { importMail } from '../import/mail/importer.ts';
 import { progressReporter } from '../import/progress.ts';
 
@@ -21,8 +22,8 @@ export const importMailCommand: Command = {
     if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
       throw new UsageError('--batch-size must be a positive whole number.');
     }
-    await withStore(async (store, config) => {
-      const report = await importMail(store, config, {
+    await withHamlet(async (store, config, services) => {
+      const report = await importMail(store, services.content, {
         communitySlug: values.community!,
         categorySlug: values.category,
         paths: positionals,

@@ -1,6 +1,7 @@
 // `hamlet <command> [subcommand] [options]`. Each command lives in its own file under commands/;
 // this file only finds it, runs it, and turns a thrown error into a message and a non-zero exit.
-import { commands, type Command } from './commands.ts';
+import { commands } from './commands.ts';
+import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 
 function usage(): string {

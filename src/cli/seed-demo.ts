@@ -1,6 +1,7 @@
-import type { Command } from './commands.ts';
-import { parseCommandArgs, withStore } from './with-store.ts';
-import { ensureDemoCommunity } from '../domain/demo.ts';
+// `hamlet seed demo`: creates the demo communities once.
+import type { Command } from './command.ts';
+import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
+import { ensureDemoCommunity } from '../demo/demo.ts';
 import { communityOrigin } from '../domain/urls.ts';
 
 export const seedDemoCommand: Command = {
@@ -8,8 +9,8 @@ export const seedDemoCommand: Command = {
   summary: 'create the demo communities "acme" (public) and "skunkworks" (private), once',
   async run(args) {
     parseCommandArgs(args, {}, 'hamlet seed demo');
-    await withStore(async (store, config) => {
-      const result = await ensureDemoCommunity(store, config);
+    await withHamlet(async (store, config, services) => {
+      const result = await ensureDemoCommunity(store, services);
       if (!result.created) {
         console.log(`${result.reason} Nothing to do.`);
         return;

@@ -1,7 +1,8 @@
+// `hamlet serve`: starts Hamlet; with --demo it also prints where to connect and a fresh demo agent key.
 import { parseArgs } from 'node:util';
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import { loadConfig } from '../config/config.ts';
-import { freshDemoAgentKey } from '../domain/demo-key.ts';
+import { freshDemoAgentKey } from '../demo/demo-key.ts';
 import { communityMcpUrl, communityOrigin } from '../domain/urls.ts';
 import { startHamlet } from '../main.ts';
 
@@ -13,7 +14,7 @@ export const serveCommand: Command = {
     const config = loadConfig();
     const hamlet = await startHamlet(config, { demo: values.demo ?? false });
     if (!values.demo) return;
-    const demo = await freshDemoAgentKey(hamlet.store, hamlet.services.identity);
+    const demo = await freshDemoAgentKey(hamlet.store, hamlet.services.agents);
     if (!demo) return;
     // For the person at the terminal (stderr: stdout carries the JSON logs). The key is shown once.
     const mcp = communityMcpUrl(config, demo.community);

@@ -1,4 +1,4 @@
-// Who is acting. Minimal for now; the identity issue adds memberships, roles and scopes.
+// Who is acting:
 //  - person: a signed-in account (or, for imports, the imported person the system writes as)
 //  - agent: an agent of one community, acting on that community's behalf
 //  - anonymous: a visitor without credentials (reads public content only)
@@ -7,6 +7,8 @@
 // Credential details (./identity/auth.ts fills them in) are optional so that internal callers and
 // tests can still build a bare actor: a missing `scopes` means "no scopes", `roles` means "unknown,
 // look the membership up".
+import type { Role } from './vocabulary.ts';
+
 export type PersonActor = {
   kind: 'person';
   personId: string;
@@ -15,8 +17,10 @@ export type PersonActor = {
   via?: 'session' | 'user_key' | 'cli';
   /** Prefix of the user key used (never the key). */
   keyPrefix?: string;
+  /** Id of the user key used: rate limits count per key. */
+  keyId?: string;
   /** Role per community id, as loaded at authentication. */
-  roles?: Readonly<Record<string, 'owner' | 'admin' | 'moderator' | 'member'>>;
+  roles?: Readonly<Record<string, Role>>;
 };
 export type AgentActor = {
   kind: 'agent';
@@ -27,6 +31,8 @@ export type AgentActor = {
   trusted?: boolean;
   /** Prefix of the agent key used (never the key). */
   keyPrefix?: string;
+  /** Id of the agent key used: rate limits count per key. */
+  keyId?: string;
 };
 
 export type Actor =

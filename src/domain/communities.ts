@@ -1,21 +1,17 @@
 // Communities: create (administrative), find by slug, list the public ones.
 import { z } from 'zod';
 import type { Store } from '../store/repositories.ts';
-import type { Community } from '../store/types.ts';
+import type { Community, Keyset } from '../store/types.ts';
 import type { Actor } from './actor.ts';
-import { canRead, communityNotFound } from './access.ts';
+import { canRead, communityNotFound } from './authorization.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
-import { COMMUNITY_SLUG, RESERVED_COMMUNITY_SLUGS } from './slug.ts';
-import { limitSchema, parse, translateStoreError } from './validate.ts';
+import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
+import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
+import { parse, translateStoreError } from './validate.ts';
 import { communityView, type CommunityView } from './views.ts';
 
-export const communitySlugSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(COMMUNITY_SLUG, 'must be 2-63 characters of a-z, 0-9 and "-", not starting or ending with "-"')
-  .refine((s) => !RESERVED_COMMUNITY_SLUGS.has(s), 'is reserved; choose another slug');
+export const communitySlugSchema = communitySlug.refine((s) => !RESERVED_COMMUNITY_SLUGS.has(s), 'is reserved; choose another slug');
 
 const createSchema = z.object({
   slug: communitySlugSchema,
@@ -61,11 +57,23 @@ export class CommunityService {
   }
 
   async listPublic(input: { cursor?: string | null; limit?: number } = {}): Promise<{ communities: CommunityView[]; nextCursor: string | null }> {
-    const { cursor, limit } = parse(z.object({ cursor: z.string().nullish(), limit: limitSchema(100, 50) }), input);
+    const { cursor, limit } = parse(z.object({ cursor: cursorField.nullish(), limit: pageLimit(100, 50) }), input);
     const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor), limit });
     return {
       communities: page.items.map(communityView),
       nextCursor: page.next ? encodeCursor('communities', page.next) : null,
     };
+  }
+
+  /** Every public community (the network searches them all), ordered by slug. */
+  async listAllPublic(): Promise<Community[]> {
+    const all: Community[] = [];
+    let after: Keyset | undefined;
+    do {
+      const page = await this.store.communities.listPublic({ after, limit: 500 });
+      all.push(...page.items);
+      after = page.next ?? undefined;
+    } while (after);
+    return all;
   }
 }

@@ -1,4 +1,4 @@
-// A community's MCP surface as declarative configuration (SPEC §6.5): which tool mode its server
+// A community's MCP surface as declarative configuration: which tool mode its server
 // uses, words its administrators add to the agent instructions, and prompts of its own with
 // {{ argument }} placeholders. Admins set it (CLI from a JSON file, later the admin pages); live
 // sessions hear about a change as list_changed notifications.
@@ -7,7 +7,7 @@ import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { DomainError } from './errors.ts';
-import { requireCommunityAdmin } from './identity/permissions.ts';
+import { requireCommunityAdmin } from './authorization.ts';
 
 const name = z.string().regex(/^[a-z][a-z0-9_-]{1,63}$/, 'must be 2-64 characters of a-z, 0-9, "_" and "-", starting with a letter');
 

@@ -1,6 +1,7 @@
 // Categories, topics, posts, solutions and knowledge-base articles of one community.
 // Every method takes the acting Actor and the (already resolved) Community, validates its input,
-// checks access (./access.ts), works through `store.community(community.id)` only, and returns views.
+// checks access (./authorization.ts), works through `store.community(community.id)` only, and
+// returns views. Inputs are validated with the product's field schemas (./fields.ts).
 import { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
@@ -8,28 +9,34 @@ import type { AuthorRef, Category, Community, Topic, TopicSort, TopicFilter } fr
 import { isUuid } from '../store/ids.ts';
 import type { Actor } from './actor.ts';
 import {
-  authorOf, requireAdmin, requireCanMarkSolution, requireRead, requireSystemFor, requireWrite,
-} from './access.ts';
+  authorOf, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
+} from './authorization.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
-import { PATH_SLUG, firstFreeSlug, slugify } from './slug.ts';
-import {
-  bodySchema, isoDateSchema, limitSchema, parse, tagsSchema, titleSchema, translateStoreError,
-} from './validate.ts';
+import { categoryRef, cursor, pageLimit, pathSlug, questionBody, recordId, replyBody, tag, tags, title, topicRef } from './fields.ts';
+import { firstFreeSlug, slugify } from './slug.ts';
+import { parse, translateStoreError } from './validate.ts';
+import type { WriteKind } from './vocabulary.ts';
 import {
   authorView, categoryView, postView, topicView, type CategoryView, type PostView, type TopicView,
 } from './views.ts';
 
-const pathSlug = z.string().trim().toLowerCase().regex(PATH_SLUG, 'must be 1-80 characters of a-z, 0-9 and "-"');
-const ref = z.string().trim().min(1, 'must not be empty').max(200);
 const importedAuthor = z.object({ personId: z.uuid(), displayName: z.string().min(1).max(200) });
 
 /** Fields only the system actor (imports, seeds) may set. */
 const systemOnly = {
-  createdAt: isoDateSchema.optional(),
+  createdAt: z.iso.datetime({ offset: true }).optional(),
   author: importedAuthor.optional(),
 };
+
+/** What each kind of write takes from its author (the approval queue stores exactly this). */
+export const WRITE_INPUTS = {
+  'topic.create': z.object({ category: categoryRef, title, body: questionBody, tags: tags.default([]) }),
+  'post.create': z.object({ topic: topicRef, body: replyBody }),
+  'solution.mark': z.object({ topic: topicRef, post: recordId }),
+  'article.write': z.object({ category: categoryRef, slug: pathSlug.optional(), title, body: questionBody, tags: tags.optional() }),
+} satisfies Record<WriteKind, z.ZodObject>;
 
 const createCategorySchema = z.object({
   slug: pathSlug.optional(),
@@ -39,36 +46,22 @@ const createCategorySchema = z.object({
   position: z.number().int().min(0).max(10_000).optional(),
 });
 
-const createTopicSchema = z.object({
-  category: ref,
-  title: titleSchema,
-  body: bodySchema,
-  tags: tagsSchema,
-  ...systemOnly,
-});
+const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
+const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
+const markSolutionSchema = WRITE_INPUTS['solution.mark'];
+const upsertArticleSchema = WRITE_INPUTS['article.write'].extend(systemOnly);
 
-const replySchema = z.object({ topic: ref, body: bodySchema, ...systemOnly });
+const getTopicSchema = z.object({ topic: topicRef, cursor: cursor.nullish(), limit: pageLimit(100, 50) });
 
-const getTopicSchema = z.object({ topic: ref, cursor: z.string().nullish(), limit: limitSchema(100, 50) });
-
+export const TOPIC_FILTERS = ['unanswered', 'solved'] as const;
+export const TOPIC_SORTS = ['latest', 'top', 'created'] as const;
 const listTopicsSchema = z.object({
-  category: ref.optional(),
-  tag: z.string().trim().toLowerCase().optional(),
-  filter: z.enum(['unanswered', 'solved']).optional(),
-  sort: z.enum(['latest', 'top', 'created']).default('latest'),
-  cursor: z.string().nullish(),
-  limit: limitSchema(100, 20),
-});
-
-const markSolutionSchema = z.object({ topic: ref, post: z.string().trim().min(1) });
-
-const upsertArticleSchema = z.object({
-  category: ref,
-  slug: pathSlug.optional(),
-  title: titleSchema,
-  body: bodySchema,
-  tags: tagsSchema.optional(),
-  ...systemOnly,
+  category: categoryRef.optional(),
+  tag: tag.optional(),
+  filter: z.enum(TOPIC_FILTERS).optional(),
+  sort: z.enum(TOPIC_SORTS).default('latest'),
+  cursor: cursor.nullish(),
+  limit: pageLimit(100, 20),
 });
 
 export type CreateTopicInput = z.input<typeof createTopicSchema>;
@@ -105,7 +98,7 @@ export class ContentService {
   }
 
   async createCategory(actor: Actor, community: Community, input: z.input<typeof createCategorySchema>): Promise<CategoryView> {
-    requireAdmin(actor, community, 'create categories');
+    await requireCommunityAdmin(this.store, actor, community, 'create categories');
     const data = parse(createCategorySchema, input);
     const slug = data.slug ?? slugify(data.name, 'category');
     try {
@@ -123,7 +116,7 @@ export class ContentService {
       const scope = this.scope(community, tx);
       const category = await this.findCategory(scope, community, data.category);
       if (category.kind === 'knowledge_base') {
-        throw new DomainError('invalid_argument', `"${category.slug}" is a knowledge base: write an article there with upsert_article, or pick a discussion category.`);
+        throw new DomainError('invalid_argument', `"${category.slug}" is a knowledge base, which holds articles rather than topics: write an article there (it needs the "article:write" scope), or pick a discussion category.`);
       }
       const topic = await this.insertTopic(scope, community, { categoryId: category.id, title: data.title, author, tags: data.tags, createdAt: data.createdAt });
       const post = await scope.posts.create({ topicId: topic.id, author, body: data.body, createdAt: data.createdAt });
@@ -146,7 +139,7 @@ export class ContentService {
       const topic = await this.findTopic(scope, data.topic);
       const category = (await scope.categories.getById(topic.categoryId))!;
       if (category.kind === 'knowledge_base') {
-        throw new DomainError('conflict', `"${topic.title}" is a knowledge-base article with one maintained body; update it with upsert_article instead of replying.`);
+        throw new DomainError('conflict', `"${topic.title}" is a knowledge-base article with one maintained body: revise the article (write it again under the same title) instead of replying.`);
       }
       if (topic.status === 'closed') {
         throw new DomainError('conflict', `The topic "${topic.title}" is closed and takes no new replies. Start a new topic instead.`);
@@ -199,7 +192,7 @@ export class ContentService {
     const { topic, category, postId } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const topic = await this.findTopic(scope, data.topic);
-      requireCanMarkSolution(actor, community, topic);
+      await requireCanMarkSolution(tx, actor, community, topic);
       const post = await scope.posts.getById(data.post);
       if (!post || post.topicId !== topic.id) {
         throw new DomainError('not_found', `No post "${data.post}" in the topic "${topic.title}". Use a post id from get_topic of this topic.`);
@@ -212,6 +205,20 @@ export class ContentService {
       return { topic: updated, category, postId: post.id };
     });
     this.emit({ type: 'solution.marked', communityId: community.id, topicId: topic.id, postId });
+    return topicView(this.config, community, topic, category);
+  }
+
+  /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
+  async clearSolution(actor: Actor, community: Community, input: { topic: string }): Promise<TopicView> {
+    requireWrite(actor, community);
+    const data = parse(z.object({ topic: topicRef }), input);
+    const { topic, category } = await this.store.transaction(async (tx) => {
+      const scope = this.scope(community, tx);
+      const found = await this.findTopic(scope, data.topic);
+      await requireCanMarkSolution(tx, actor, community, found);
+      const topic = found.solutionPostId ? (await scope.topics.update(found.id, { solutionPostId: null }))! : found;
+      return { topic, category: (await scope.categories.getById(found.categoryId))! };
+    });
     return topicView(this.config, community, topic, category);
   }
 
@@ -258,7 +265,7 @@ export class ContentService {
 
   async listArticleRevisions(actor: Actor, community: Community, input: { topic: string }) {
     requireRead(actor, community);
-    const data = parse(z.object({ topic: ref }), input);
+    const data = parse(z.object({ topic: topicRef }), input);
     const scope = this.scope(community);
     const topic = await this.findTopic(scope, data.topic);
     return (await scope.articles.list(topic.id)).map((r) => ({
@@ -271,8 +278,8 @@ export class ContentService {
   }
 
   async setTopicStatus(actor: Actor, community: Community, input: { topic: string; status: 'open' | 'closed' }): Promise<TopicView> {
-    requireAdmin(actor, community, 'open or close topics');
-    const data = parse(z.object({ topic: ref, status: z.enum(['open', 'closed']) }), input);
+    await requireCommunityAdmin(this.store, actor, community, 'open or close topics');
+    const data = parse(z.object({ topic: topicRef, status: z.enum(['open', 'closed']) }), input);
     const scope = this.scope(community);
     const topic = await this.findTopic(scope, data.topic);
     const updated = (await scope.topics.update(topic.id, { status: data.status }))!;

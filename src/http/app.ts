@@ -1,5 +1,5 @@
 // The Hono application for everything except /api/mcp (which is served by the MCP transport on
-// node:http directly, see src/mcp/http-transport.ts): health, and — in later issues — REST and web.
+// node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms and the web pages.
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';

@@ -1,14 +1,14 @@
-// `/llms`: the agent documentation as plain text (SPEC §7), one section with `?section=<name>`.
-// The tool reference is generated from the live tool definitions, so it cannot drift from them.
-import type { ToolDef } from '../mcp/surface.ts';
+// `/llms`: the agent documentation as plain text, whole or one section with `?section=<name>`.
+// The tool reference is generated from the operation catalogue, so it cannot drift from the tools.
+import { jsonSchemasOf, type AnyOperation } from '../operations/operation.ts';
 
 export type LlmsInput = {
   /** e.g. https://hamlet.so — the network server's origin. */
   networkOrigin: string;
   /** e.g. https://<slug>.hamlet.so — the community origin pattern. */
   communityOriginPattern: string;
-  communityTools: ToolDef[];
-  networkTools: ToolDef[];
+  communityTools: readonly AnyOperation[];
+  networkTools: readonly AnyOperation[];
 };
 
 type Section = { name: string; title: string; body: string };
@@ -122,11 +122,12 @@ JSON-RPC errors mean the message itself was wrong and no tool ran:
   ];
 }
 
-function toolReference(tools: ToolDef[]): string {
+function toolReference(tools: readonly AnyOperation[]): string {
   return tools
     .map((t) => {
-      const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
-      const required = new Set((t.inputSchema.required as string[] | undefined) ?? []);
+      const { input } = jsonSchemasOf(t);
+      const props = (input.properties ?? {}) as Record<string, { description?: string }>;
+      const required = new Set((input.required as string[] | undefined) ?? []);
       const args = Object.entries(props)
         .map(([name, p]) => `    ${name}${required.has(name) ? '' : '?'}: ${p.description ?? ''}`)
         .join('\n');

@@ -1,7 +1,10 @@
 // What a tool, prompt or resource handler learns about the request it serves, and what it may do
 // while serving it (report progress, log, ask the client, give up its stream).
 import type { JsonRpcId } from './jsonrpc.ts';
-import type { SessionRecord } from '../store/mcp-sessions.ts';
+import type { SessionRecord } from './session-store.ts';
+
+/** Where the engine reports its own problems (a pino logger fits). */
+export type EngineLogger = { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -2,7 +2,7 @@
 // transport resolved. It knows nothing of HTTP; the transport hands it an Exchange describing the
 // request (credential, session, a channel for messages sent while the request runs).
 import { randomBytes } from 'node:crypto';
-import type { RequestContext, LogLevel } from './context.ts';
+import type { EngineLogger, RequestContext, LogLevel } from './context.ts';
 import { LOG_LEVELS } from './context.ts';
 import {
   ErrorCode,
@@ -16,11 +16,11 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './jsonrpc.ts';
-import type { SessionRecord, SessionStore } from '../store/mcp-sessions.ts';
-import type { ResourceTemplateDef, Surface, ToolDef, ToolResult } from './surface.ts';
+import type { SessionRecord, SessionStore } from './session-store.ts';
+import type { Surface, ToolDef, ToolResult } from './surface.ts';
 import type { McpBus } from './bus.ts';
 import { runTool } from './run-tool.ts';
-import { compileTemplate } from './uri-template.ts';
+import { complete, findResource, getPrompt, readResource } from './content-methods.ts';
 import { negotiateVersion, PREFERRED_PROTOCOL_VERSION } from './versions.ts';
 
 /** Where messages produced while a request runs go (its SSE stream, or the session's stream). */
@@ -46,11 +46,10 @@ export type Exchange = {
 /** Delivers a server-initiated message to a session (its standalone stream, or its event log). */
 export type SessionOutbox = (sessionId: string, message: JsonRpcMessage) => Promise<void>;
 
-export type EngineLogger = { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+export type { EngineLogger } from './context.ts';
 
 type PendingClientRequest = { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
 
-const COMPLETION_LIMIT = 100;
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 export class McpEngine {
@@ -148,8 +147,7 @@ export class McpEngine {
       case 'prompts/list':
         return { prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
       case 'prompts/get':
-        await surface.guard?.(request.method, ctx);
-        return this.getPrompt(params, surface, ctx);
+        return around(surface, ctx, () => getPrompt(params, surface, ctx));
       case 'resources/list':
         return { resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })) };
       case 'resources/templates/list':
@@ -157,15 +155,12 @@ export class McpEngine {
           resourceTemplates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
         };
       case 'resources/read':
-        await surface.guard?.(request.method, ctx);
-        return this.readResource(params, surface, ctx);
+        return around(surface, ctx, () => readResource(params, surface, ctx));
       case 'resources/subscribe':
       case 'resources/unsubscribe':
-        await surface.guard?.(request.method, ctx);
-        return this.subscription(request.method === 'resources/subscribe', params, surface, ex);
+        return around(surface, ctx, () => this.subscription(request.method === 'resources/subscribe', params, surface, ex));
       case 'completion/complete':
-        await surface.guard?.(request.method, ctx);
-        return this.complete(params, surface, ctx);
+        return around(surface, ctx, () => complete(params, surface, ctx));
       case 'logging/setLevel':
         return this.setLogLevel(params, ex);
       default:
@@ -217,29 +212,6 @@ export class McpEngine {
     return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, this.logger);
   }
 
-  private async getPrompt(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
-    const name = params.name;
-    if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { name, arguments }.');
-    const prompt = surface.prompts.find((p) => p.name === name);
-    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const args = stringRecord(params.arguments);
-    const missing = (prompt.arguments ?? []).filter((a) => a.required && !args[a.name]).map((a) => a.name);
-    if (missing.length) {
-      throw new RpcError(ErrorCode.InvalidParams, `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
-    }
-    const rendered = await prompt.render(args, ctx);
-    return { ...(rendered.description ?? prompt.description ? { description: rendered.description ?? prompt.description } : {}), messages: rendered.messages };
-  }
-
-  private async readResource(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
-    const uri = params.uri;
-    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
-    const found = findResource(surface, uri);
-    if (!found) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    const contents = found.kind === 'static' ? await found.def.read(ctx) : await found.def.read(uri, found.variables, ctx);
-    return { contents };
-  }
-
   private async subscription(subscribe: boolean, params: Record<string, unknown>, surface: Surface, ex: Exchange) {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
@@ -253,29 +225,6 @@ export class McpEngine {
     ex.session.subscriptions = [...current];
     await this.sessions.update(ex.session.id, { subscriptions: ex.session.subscriptions });
     return {};
-  }
-
-  private async complete(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
-    const ref = params.ref;
-    const argument = params.argument;
-    if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string') {
-      throw new RpcError(ErrorCode.InvalidParams, 'Expected { ref, argument: { name, value } }.');
-    }
-    const value = typeof argument.value === 'string' ? argument.value : '';
-    const context = isRecord(params.context) ? stringRecord(params.context.arguments) : {};
-    let values: string[] = [];
-    if (ref.type === 'ref/prompt') {
-      const prompt = surface.prompts.find((p) => p.name === ref.name);
-      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
-      values = (await prompt.complete?.(argument.name, value, context, ctx)) ?? [];
-    } else if (ref.type === 'ref/resource') {
-      const template = surface.templates.find((t) => t.uriTemplate === ref.uri);
-      if (!template) throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
-      values = (await template.complete?.(argument.name, value, context, ctx)) ?? [];
-    } else {
-      throw new RpcError(ErrorCode.InvalidParams, 'ref.type must be "ref/prompt" or "ref/resource".');
-    }
-    return { completion: { values: values.slice(0, COMPLETION_LIMIT), total: values.length, hasMore: values.length > COMPLETION_LIMIT } };
   }
 
   private async setLogLevel(params: Record<string, unknown>, ex: Exchange) {
@@ -371,6 +320,11 @@ export class McpEngine {
   }
 }
 
+/** Runs a content method inside the surface's `around` hook, if it has one. */
+function around<T>(surface: Surface, ctx: RequestContext, run: () => Promise<T>): Promise<T> {
+  return surface.around ? surface.around(ctx.method, ctx, run) : run();
+}
+
 function listedTool(t: ToolDef) {
   return {
     name: t.name,
@@ -384,24 +338,6 @@ function listedTool(t: ToolDef) {
 }
 
 
-type FoundResource =
-  | { kind: 'static'; def: Surface['resources'][number] }
-  | { kind: 'template'; def: ResourceTemplateDef; variables: Record<string, string> };
-
-const compiled = new WeakMap<ResourceTemplateDef, ReturnType<typeof compileTemplate>>();
-
-function findResource(surface: Surface, uri: string): FoundResource | undefined {
-  const def = surface.resources.find((r) => r.uri === uri);
-  if (def) return { kind: 'static', def };
-  for (const template of surface.templates) {
-    let c = compiled.get(template);
-    if (!c) compiled.set(template, (c = compileTemplate(template.uriTemplate)));
-    const variables = c.match(uri);
-    if (variables) return { kind: 'template', def: template, variables };
-  }
-  return undefined;
-}
-
 function inflightKey(sessionId: string, id: JsonRpcId): string {
   return `${sessionId}\u0000${typeof id}:${id}`;
 }
@@ -410,11 +346,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function stringRecord(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (isRecord(v)) for (const [k, val] of Object.entries(v)) if (val !== undefined && val !== null) out[k] = String(val);
-  return out;
-}
 
 
 /** A request's context as a class: its methods live on the prototype, not as per-request closures. */

@@ -7,30 +7,24 @@
 // JSON body served ~5.6k req/s against ~38k for node:http (bench/mcp-throughput measures it), and
 // this endpoint is the hot path for agents.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Channel, Exchange, McpEngine } from './engine.ts';
+import type { Exchange, McpEngine } from './engine.ts';
+export { CORS_HEADERS } from './cors.ts';
 import {
   classify,
   ErrorCode,
   ErrorText,
   failure,
   type JsonRpcErrorObject,
-  type JsonRpcMessage,
   type JsonRpcResponse,
 } from './jsonrpc.ts';
-import type { SessionRecord } from '../store/mcp-sessions.ts';
+import type { SessionRecord } from './session-store.ts';
 import { SseSink } from './sse.ts';
+import { CORS_HEADERS, CORS_RESPONSE_HEADERS } from './cors.ts';
+import { PostChannel } from './post-channel.ts';
 import type { StreamHub } from './stream-hub.ts';
 import type { Surface } from './surface.ts';
 import { isSupportedVersion, PREFERRED_PROTOCOL_VERSION, sendsPrimingEvents, SUPPORTED_PROTOCOL_VERSIONS } from './versions.ts';
 
-export const CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers':
-    'Content-Type, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
-  'access-control-expose-headers': 'Mcp-Session-Id, MCP-Protocol-Version',
-  'access-control-max-age': '86400',
-};
 
 /** What the request's host resolved to. */
 export type Endpoint = { scope: string; surface: Surface };
@@ -47,22 +41,18 @@ export type TransportOptions = {
   trustProxy?: boolean;
   /** Text of the -32600 error for a host that resolves to nothing. */
   unresolvedMessage?: string;
-  /** Per-client admission (rate limit by IP): a refusal is HTTP 429 with Retry-After. */
-  admit?: (clientIp: string) => { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
+  /**
+   * Per-client admission (rate limit by IP), charged once per JSON-RPC message: one unit before the
+   * body is read, and one more for each further member of a batch. A refusal is HTTP 429 with
+   * Retry-After.
+   */
+  admit?: (clientIp: string, messages: number) => Admission;
 };
 
-// A browser reads Allow-Methods, Allow-Headers and Max-Age only on the preflight (OPTIONS) answer,
-// which carries all of CORS_HEADERS; every other response carries what the browser reads there:
-// Allow-Origin and Expose-Headers. (Sending all five on every response cost ~3 µs, about 8% of a
-// stateless tools/call, in bench/mcp-throughput on a quiet machine: Node validates each header.)
-// Headers are assembled with Object.assign rather than object spreads: on Node 20 the spread
-// pattern cost several µs per response (profiled).
-const CORS_RESPONSE_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin']!,
-  'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers']!,
-};
 
 type Reply = { status: number; headers?: Record<string, string>; body?: unknown };
+
+export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
 
 export class McpHttpTransport {
   private readonly retryMs: number;
@@ -86,19 +76,15 @@ export class McpHttpTransport {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, { status: 204, headers: CORS_HEADERS });
-    const admitted = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false));
+    const admitted = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), 1);
     if (admitted && !admitted.ok) {
       drain(req);
-      return send(res, {
-        status: 429,
-        headers: { 'retry-after': String(admitted.retryAfterSeconds) },
-        body: failure(null, { code: ErrorCode.RateLimited, message: admitted.message, data: { retryAfterSeconds: admitted.retryAfterSeconds } }),
-      });
+      return send(res, rateLimited(admitted));
     }
     const endpoint = await this.o.resolve(req);
     if (!endpoint) {
       drain(req);
-      return send(res, rpcError(404, { code: ErrorCode.InvalidRequest, message: this.o.unresolvedMessage ?? ErrorText.noCommunity }));
+      return send(res, rpcError(404, { code: ErrorCode.InvalidRequest, message: this.o.unresolvedMessage ?? ErrorText.unresolved }));
     }
     const versionHeader = header(req, 'mcp-protocol-version');
     if (versionHeader !== undefined && !isSupportedVersion(versionHeader)) {
@@ -165,6 +151,10 @@ export class McpHttpTransport {
     if (isBatch && items.length === 0) return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: ErrorText.emptyBatch }));
     if (items.length > this.o.maxBatch) {
       return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: `Batch too large: at most ${this.o.maxBatch} messages per POST.` }));
+    }
+    if (items.length > 1) {
+      const more = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), items.length - 1);
+      if (more && !more.ok) return send(res, rateLimited(more));
     }
     const classified = items.map(classify);
     if (!isBatch && classified[0]!.kind === 'invalid') {
@@ -234,73 +224,6 @@ export class McpHttpTransport {
   }
 }
 
-/**
- * The response channel of one POST within a session. It stays a plain JSON response unless the
- * request sends something before its result, or gives up its stream: then it becomes an SSE stream.
- */
-class PostChannel implements Channel {
-  private sink: SseSink | undefined;
-  private readonly streamId: string;
-  private detached = false;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly hub: StreamHub,
-    private readonly session: SessionRecord,
-    private readonly canStream: boolean,
-    private readonly retryMs: number,
-  ) {
-    this.streamId = hub.newStreamId();
-  }
-
-  get streaming(): boolean {
-    return this.sink !== undefined || this.detached;
-  }
-
-  async send(message: JsonRpcMessage): Promise<boolean> {
-    if (!this.canStream) {
-      // The client takes only JSON on this POST: use the session's standalone stream instead.
-      await this.hub.toSession(this.session.id, message);
-      return true;
-    }
-    await this.upgrade();
-    await this.hub.deliver(this.session.id, this.streamId, message);
-    return true;
-  }
-
-  close(): void {
-    if (!this.canStream || this.detached) return;
-    void this.upgrade().then(() => {
-      this.detached = true;
-      this.hub.detach(this.session.id, this.streamId);
-    });
-  }
-
-  async finish(responses: JsonRpcResponse[]): Promise<void> {
-    await this.upgradePromise;
-    if (responses.length === 0) return this.hub.end(this.session.id, this.streamId); // cancelled
-    for (let i = 0; i < responses.length; i++) {
-      await this.hub.deliver(this.session.id, this.streamId, responses[i]!, i === responses.length - 1);
-    }
-  }
-
-  private upgradePromise: Promise<void> | undefined;
-
-  private upgrade(): Promise<void> {
-    this.upgradePromise ??= (async () => {
-      await this.hub.open(this.session.id, this.streamId);
-      this.sink = new SseSink(this.res, {
-        ...CORS_RESPONSE_HEADERS,
-        'mcp-protocol-version': this.session.protocolVersion,
-        'mcp-session-id': this.session.id,
-      });
-      if (sendsPrimingEvents(this.session.protocolVersion)) this.sink.prime(`${this.streamId}.0`, this.retryMs);
-      this.hub.attach(this.session.id, this.streamId, this.sink);
-    })();
-    return this.upgradePromise;
-  }
-}
-
 /** The protocol version an initialize in this POST settled on, if there was one. */
 function negotiatedVersion(classified: ReturnType<typeof classify>[], responses: JsonRpcResponse[]): string | undefined {
   for (const c of classified) {
@@ -338,6 +261,14 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
 
 function rpcError(status: number, error: JsonRpcErrorObject): Reply {
   return { status, body: failure(null, error) };
+}
+
+function rateLimited(refusal: Extract<Admission, { ok: false }>): Reply {
+  return {
+    status: 429,
+    headers: { 'retry-after': String(refusal.retryAfterSeconds) },
+    body: failure(null, { code: ErrorCode.RateLimited, message: refusal.message, data: { retryAfterSeconds: refusal.retryAfterSeconds } }),
+  };
 }
 
 function sessionNotFound(): Reply {

@@ -1,5 +1,5 @@
-// JSON-RPC 2.0 framing: message shapes, classification of incoming values, and the error table of
-// the Hamlet agent documentation (codes and texts are part of the product contract).
+// JSON-RPC 2.0 framing: message shapes, classification of incoming values, and the error codes and
+// texts a client can rely on.
 
 export type JsonRpcId = string | number;
 
@@ -25,13 +25,13 @@ export const ErrorCode = {
   RequestCancelled: -32800,
 } as const;
 
-/** The texts every client can rely on (seed: "How failures arrive"). */
+/** The texts every client can rely on. */
 export const ErrorText = {
   invalidJson: 'Invalid JSON.',
   notJsonRpc: 'Not a valid JSON-RPC 2.0 message.',
   missingMethod: 'Missing method.',
   emptyBatch: 'Empty batch.',
-  noCommunity: 'This request did not resolve to a community.',
+  unresolved: 'This request did not resolve to an MCP endpoint.',
   unknownMethod: (method: string) => `Unknown method: ${method}`,
   unknownTool: (tool: string) => `Unknown tool: ${tool}`,
   expectedNameArguments: 'Expected { name, arguments }.',

@@ -3,7 +3,7 @@
 import type { McpBus } from './bus.ts';
 import { McpEngine, type EngineLogger } from './engine.ts';
 import { McpHttpTransport, type TransportOptions } from './http-transport.ts';
-import type { SessionStore } from '../store/mcp-sessions.ts';
+import type { SessionStore } from './session-store.ts';
 import { StreamHub } from './stream-hub.ts';
 
 export type McpStackOptions = Omit<TransportOptions, 'engine' | 'hub'> & {

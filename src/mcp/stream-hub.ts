@@ -4,7 +4,7 @@
 // that upgraded to SSE has its own stream id.
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcMessage } from './jsonrpc.ts';
-import { streamOfEvent, type SessionStore } from '../store/mcp-sessions.ts';
+import { streamOfEvent, type SessionStore } from './session-store.ts';
 import { localBus, type McpBus } from './bus.ts';
 import type { SseSink } from './sse.ts';
 

@@ -81,13 +81,14 @@ export type Surface = {
   resources: ResourceDef[];
   templates: ResourceTemplateDef[];
   /**
-   * Runs before any method that returns content other than the tool list (resources/read,
-   * prompts/get, completion/complete, resources/subscribe). Throw an RpcError to refuse.
+   * Wraps every method that returns content other than the tool list (resources/read, prompts/get,
+   * completion/complete, resources/subscribe and unsubscribe): authenticate, rate-limit, audit.
+   * Throw an RpcError to refuse; otherwise return what `run` returns.
    */
-  guard?: (method: string, ctx: RequestContext) => Promise<void> | void;
+  around?: <T>(method: string, ctx: RequestContext, run: () => Promise<T>) => Promise<T>;
 };
 
-/** A tool result whose text block is the structured content pretty-printed (seed: content[0].text). */
+/** A tool result whose text block is the structured content pretty-printed, for clients that read only content. */
 export function structuredResult(data: Record<string, unknown>, isError = false): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data, isError };
 }

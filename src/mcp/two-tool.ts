@@ -1,8 +1,8 @@
-// The two-tool mode (Hyperterse seed, SPEC §6.5): tools/list shows only `search` (natural-language
+// The two-tool mode: tools/list shows only `search` (natural-language
 // search over the real tools' public metadata) and `execute` ({tool, inputs}, validated against
 // that tool's own schema and run exactly as tools/call would run it, with the same auth).
 import { z } from 'zod';
-import type { EngineLogger } from './engine.ts';
+import type { EngineLogger } from './context.ts';
 import { errorResult, runTool } from './run-tool.ts';
 import type { ToolDef } from './surface.ts';
 import { zodTool } from './zod-tool.ts';

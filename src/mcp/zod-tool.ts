@@ -2,7 +2,7 @@
 // the validation that tools/call applies, so the two can never disagree.
 import { z } from 'zod';
 import type { RequestContext } from './context.ts';
-import { TOOL_ERROR_CODES } from './tool-failure.ts';
+import { withFailureShape } from './tool-failure.ts';
 import type { ToolAnnotations, ToolDef, ToolResult } from './surface.ts';
 
 type ZodTool<I extends z.ZodType<Record<string, unknown>>, O extends z.ZodType<Record<string, unknown>>> = {
@@ -45,31 +45,6 @@ export function zodTool<I extends z.ZodType<Record<string, unknown>>, O extends 
     },
   };
 }
-
-/**
- * A failed call still returns structuredContent ({error, code}, seed: "How failures arrive"), and
- * MCP clients (the official SDK among them) validate structuredContent against outputSchema even
- * when isError is true. So the declared schema is "the result, or a failure".
- */
-export function withFailureShape(success: Record<string, unknown>): Record<string, unknown> {
-  const { $schema, ...rest } = success;
-  return {
-    ...($schema ? { $schema } : {}),
-    type: 'object',
-    anyOf: [rest, TOOL_FAILURE_SCHEMA],
-  };
-}
-
-export const TOOL_FAILURE_SCHEMA = {
-  type: 'object',
-  description: 'Returned with isError: true. `code` is absent when the arguments did not match the input schema.',
-  properties: {
-    error: { type: 'string', description: 'What went wrong and what to do about it.' },
-    code: { type: 'string', enum: [...TOOL_ERROR_CODES] },
-  },
-  required: ['error'],
-  additionalProperties: false,
-} as const;
 
 /** "filters.limit: Too big: expected number to be <=50; query: Required" */
 export function describeIssues(error: z.ZodError): string {

@@ -7,6 +7,7 @@
 //
 // Words are runs of letters and digits (Unicode); everything else separates them.
 import { DomainError } from '../domain/errors.ts';
+import { LIMITS } from '../domain/fields.ts';
 
 export type ParsedQuery = {
   /** Significant words, lower case, de-duplicated, each with its alternatives (typo corrections). */
@@ -18,7 +19,8 @@ export type ParsedQuery = {
 };
 
 const MAX_TERMS = 24;
-const MAX_QUERY_LENGTH = 1000;
+/** The longest text searched: a question given to suggest_answer. */
+const MAX_QUERY_LENGTH = LIMITS.question.max;
 
 // A compact English stop list: function words and the "how do I …" scaffolding of questions.
 export const STOP_WORDS = new Set(

@@ -8,6 +8,7 @@ import type { Config } from '../config/config.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
+import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
 import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
@@ -42,29 +43,8 @@ const HEAD_CURSOR = /^h:(\d{1,4})$/;
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
 
-const isoDate = (field: string) =>
-  z
-    .string()
-    .trim()
-    .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
-      message: `${field} must be an ISO 8601 date such as "2024-05-01" or "2024-05-01T12:00:00Z"`,
-    })
-    .transform((v) => new Date(v).toISOString());
-
-const filtersSchema = z.object({
-  category: z.string().trim().toLowerCase().min(1, 'category must be a category slug; call list_categories for the slugs').max(80).optional(),
-  tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(10, 'tags takes at most 10 tags').optional(),
-  solved_only: z.boolean().optional(),
-  source_types: z.array(z.enum(['topic', 'post', 'article'])).min(1, 'source_types must list at least one of "topic", "post", "article"').optional(),
-  author: z.string().trim().min(1).max(200).optional(),
-  since: isoDate('since').optional(),
-  until: isoDate('until').optional(),
-  limit: z.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 50').max(50, 'limit must be between 1 and 50 (default 10)').optional(),
-  cursor: z.string().max(1000).nullish(),
-});
-
-function parseFilters(filters: SearchFilters): z.infer<typeof filtersSchema> {
-  const r = filtersSchema.safeParse(filters ?? {});
+function parseFilters(filters: SearchFilters): z.infer<typeof searchFilters> {
+  const r = searchFilters.safeParse(filters ?? {});
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const field = issue.path.join('.') || 'filters';
@@ -97,6 +77,14 @@ export class SearchService {
   }
 
   async search(communities: Community[], query: string, filters: SearchFilters = {}, mode: SearchMode = 'lexical'): Promise<SearchResponse> {
+    if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
+      throw new DomainError('invalid_argument', `query: must be at most ${LIMITS.searchQuery.max} characters.`);
+    }
+    return this.find(communities, query, filters, mode);
+  }
+
+  /** search() without the query's length limit: a question (suggest_answer) has its own. */
+  private async find(communities: Community[], query: string, filters: SearchFilters, mode: SearchMode): Promise<SearchResponse> {
     if (typeof query !== 'string') throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
     if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
       throw new DomainError('invalid_argument', 'mode must be "lexical", "semantic" or "hybrid".');
@@ -186,12 +174,16 @@ export class SearchService {
     if (typeof question !== 'string' || !question.trim()) {
       throw new DomainError('invalid_argument', 'question must not be empty: pass the question as you would ask it.');
     }
+    const length = question.trim().length;
+    if (length < LIMITS.question.min || length > LIMITS.question.max) {
+      throw new DomainError('invalid_argument', `question: must be ${LIMITS.question.min}-${LIMITS.question.max} characters.`);
+    }
     if (!Number.isInteger(limit) || limit < 1 || limit > 10) {
       throw new DomainError('invalid_argument', 'limit must be a whole number between 1 and 10 (default 3).');
     }
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const found = await this.search(communities, question, { limit: 20 }, mode);
+    const found = await this.find(communities, question, { limit: 20 }, mode);
     const parsed = await this.expandTypos(parseQuery(question), [...new Set(communities.map((c) => c.id))]);
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
@@ -252,7 +244,7 @@ export class SearchService {
   }
 
   /** Binds a cursor to the search it came from (query, filters, mode, communities), not to limit. */
-  private listing(mode: SearchMode, query: string, f: z.infer<typeof filtersSchema>, ids: string[]): string {
+  private listing(mode: SearchMode, query: string, f: z.infer<typeof searchFilters>, ids: string[]): string {
     const { cursor: _c, limit: _l, ...rest } = f;
     const hash = createHash('sha256').update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()])).digest('base64url').slice(0, 16);
     return `search:${hash}`;

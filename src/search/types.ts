@@ -1,5 +1,5 @@
 // The search surface shared by MCP (search_community, suggest_answer, search_network) and REST.
-// Result objects carry exactly the fields of the seed's example result, plus `community` (slug)
+// Result objects carry exactly the documented result fields, plus `community` (slug)
 // only when more than one community was searched (network search).
 
 export type SourceType = 'topic' | 'post' | 'article';

@@ -3,21 +3,12 @@
 // contracts over them. Secrets never reach the store: only hashes (see src/domain/identity/).
 import type { AuthorRef, Keyset, Page } from './types.ts';
 
-export const ROLES = ['owner', 'admin', 'moderator', 'member'] as const;
-export type Role = (typeof ROLES)[number];
-
-export const SCOPES = ['topic:create', 'post:create', 'solution:mark', 'article:write', 'approval:decide'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export const WRITE_KINDS = ['topic.create', 'post.create', 'solution.mark', 'article.write'] as const;
-export type WriteKind = (typeof WRITE_KINDS)[number];
-
-export type PolicyMode = 'auto' | 'approval';
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'applied' | 'failed';
+// Roles, scopes, write kinds, policy modes and approval statuses are the domain's vocabulary
+// (src/domain/vocabulary.ts): here they are plain strings, stored as given.
 
 export type WebSessionRecord = { id: string; personId: string; createdAt: string; expiresAt: string; revokedAt: string | null };
 
-export type Membership = { communityId: string; personId: string; role: Role; createdAt: string };
+export type Membership = { communityId: string; personId: string; role: string; createdAt: string };
 
 export type AgentGrant = { agentId: string; scopes: string[]; trusted: boolean };
 
@@ -36,12 +27,12 @@ export type UserKeyRecord = KeyRecord & { personId: string };
 export type ApprovalRecord = {
   id: string;
   communityId: string;
-  kind: WriteKind;
+  kind: string;
   /** The full write as submitted (JSON). */
   payload: unknown;
   submitter: AuthorRef;
   keyPrefix: string | null;
-  status: ApprovalStatus;
+  status: string;
   decidedBy: AuthorRef | null;
   reason: string | null;
   /** What the applied write returned (JSON), or null. */
@@ -50,7 +41,7 @@ export type ApprovalRecord = {
   decidedAt: string | null;
 };
 
-export type NewApproval = { kind: WriteKind; payload: unknown; submitter: AuthorRef; keyPrefix: string | null; createdAt?: string };
+export type NewApproval = { kind: string; payload: unknown; submitter: AuthorRef; keyPrefix: string | null; createdAt?: string };
 
 export type IdempotencyRecord = { requestHash: string; result: unknown; createdAt: string };
 
@@ -110,7 +101,7 @@ export interface IdentityRepositories {
 
 export interface MembershipRepository {
   /** Adds or changes the person's role in this community. */
-  set(personId: string, role: Role): Promise<Membership>;
+  set(personId: string, role: string): Promise<Membership>;
   get(personId: string): Promise<Membership | undefined>;
   list(): Promise<Membership[]>;
   remove(personId: string): Promise<boolean>;
@@ -128,16 +119,16 @@ export interface AgentAccessRepository {
 }
 
 export interface ApprovalPolicyRepository {
-  get(kind: WriteKind): Promise<PolicyMode | undefined>;
-  set(kind: WriteKind, mode: PolicyMode): Promise<void>;
-  list(): Promise<{ kind: WriteKind; mode: PolicyMode }[]>;
+  get(kind: string): Promise<string | undefined>;
+  set(kind: string, mode: string): Promise<void>;
+  list(): Promise<{ kind: string; mode: string }[]>;
 }
 
 export interface ApprovalRepository {
   create(input: NewApproval): Promise<ApprovalRecord>;
   getById(id: string): Promise<ApprovalRecord | undefined>;
   /** Oldest first (a queue); optional status filter. */
-  list(query: { status?: ApprovalStatus; submitterId?: string; after?: Keyset; limit: number }): Promise<Page<ApprovalRecord, Keyset>>;
+  list(query: { status?: string; submitterId?: string; after?: Keyset; limit: number }): Promise<Page<ApprovalRecord, Keyset>>;
   /**
    * pending → `to` with the decider, atomically: true for exactly one of concurrent callers
    * (conditional UPDATE … WHERE status = 'pending', affected rows checked).

@@ -1,3 +1,4 @@
+// Record ids: random UUIDs, and the check that a string is one (a malformed id matches no row).
 import { randomUUID } from 'node:crypto';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

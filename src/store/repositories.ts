@@ -27,7 +27,7 @@ import type {
   TopicQuery,
 } from './types.ts';
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
-import type { SessionStore } from './mcp-sessions.ts';
+import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -97,6 +97,8 @@ export interface AgentRepository {
   create(input: { name: string }): Promise<Agent>;
   getById(id: string): Promise<Agent | undefined>;
   getByName(name: string): Promise<Agent | undefined>;
+  /** Every agent of the community, by name. */
+  list(): Promise<Agent[]>;
 }
 
 /** Book-keeping of the mail importer: makes re-runs and resumed runs idempotent. */
@@ -129,7 +131,7 @@ export interface Store {
   readonly people: PeopleRepository;
   /** Credentials, sessions, user keys, agent keys by hash, the audit log (./identity.ts). */
   readonly identity: IdentityRepositories;
-  /** MCP sessions shared by every instance (./mcp-sessions.ts). */
+  /** MCP sessions shared by every instance: the engine's session store contract, kept in the database. */
   readonly mcpSessions: SessionStore;
   /** Each community's declarative MCP configuration (./community-mcp.ts). */
   readonly mcpConfig: CommunityMcpConfigRepository;

@@ -4,7 +4,6 @@
 import type { Generated } from 'kysely';
 import type { IdentityDatabase } from './identity-schema.ts';
 import type { McpSessionTables } from './mcp-sessions-schema.ts';
-import type { CommunityMcpTable } from './community-mcp.ts';
 
 type Timestamp = string | Date;
 
@@ -116,6 +115,13 @@ export interface SearchEmbeddingsTable {
   dims: number;
   /** Little-endian float32 bytes. */
   vector: Uint8Array;
+}
+
+/** Each community's MCP configuration document (migration 0010). */
+export interface CommunityMcpTable {
+  community_id: string;
+  config: string;
+  updated_at: number | string;
 }
 
 export interface Database extends IdentityDatabase, McpSessionTables {

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { InMemorySessionStore } from '../../src/store/memory-sessions.ts';
+import { InMemorySessionStore } from '../../src/mcp/memory-sessions.ts';
 import { createMcpStack, type McpStack } from '../../src/mcp/stack.ts';
 import { fixtureSurface } from './fixture-surface.ts';
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { RpcError, ErrorCode } from '../../src/mcp/jsonrpc.ts';
 import type { Surface, ToolDef } from '../../src/mcp/surface.ts';
 import { interpolate } from '../../src/mcp/surface.ts';
+import { ToolError } from '../../src/mcp/tool-failure.ts';
 import { zodTool } from '../../src/mcp/zod-tool.ts';
 
 // A 1×1 PNG and a 10 ms silent 8 kHz WAV.
@@ -77,7 +78,7 @@ const tools: ToolDef[] = [
     return { content: [{ type: 'text', text: String(ctx.meta.progressToken ?? '') }] };
   }),
   simple('test_error_handling', 'Always fails', () => {
-    throw Object.assign(new Error('This tool intentionally returns an error for testing'), { code: 'internal' });
+    throw new ToolError('This tool intentionally returns an error for testing', { code: 'internal' });
   }),
   simple('test_reconnection', 'Closes its SSE stream mid-call; the result arrives on the resumed stream', async (_a, ctx) => {
     ctx.closeStream();
@@ -304,9 +305,10 @@ export function fixtureSurface(): Surface {
         complete: async (_v, value) => ['1', '2', '42', '100'].filter((v) => v.startsWith(value)),
       },
     ],
-    guard: (_method, ctx) => {
-      // The fixture is open, but honours an explicit refusal so tests can exercise the guard.
+    around: (_method, ctx, run) => {
+      // The fixture is open, but honours an explicit refusal so tests can exercise the hook.
       if (ctx.credential === 'forbidden') throw new RpcError(ErrorCode.Unauthorized, 'This key may not read here.');
+      return run();
     },
   };
 }

@@ -58,14 +58,14 @@ test('an agent asks a question; the topic and its first post are labelled and ad
   assert.match(post.html, /<strong>fails<\/strong> &lt;script&gt;/);
   assert.deepEqual(events.at(-1), { type: 'topic.created', communityId: acme.id, topicId: topic.id, postId: post.id });
 
-  const again = await content.createTopic(bot, acme, { category: 'support', title: 'How do I reset my password?', body: 'dup' });
+  const again = await content.createTopic(bot, acme, { category: 'support', title: 'How do I reset my password?', body: 'A duplicate of it.' });
   assert.equal(again.topic.slug, 'how-do-i-reset-my-password-2');
 });
 
 test('replies, solution, and filters unanswered/solved', async () => {
   const asker: Actor = { kind: 'person', personId: (await store.people.create({ displayName: 'Ann' })).id, displayName: 'Ann' };
   const other: Actor = { kind: 'person', personId: (await store.people.create({ displayName: 'Bob' })).id, displayName: 'Bob' };
-  const { topic } = await content.createTopic(asker, acme, { category: 'support', title: 'Backups on SQLite?', body: 'How?' });
+  const { topic } = await content.createTopic(asker, acme, { category: 'support', title: 'Backups on SQLite?', body: 'How do I back it up?' });
   const unanswered = await content.listTopics(anonymous, acme, { filter: 'unanswered' });
   assert.ok(unanswered.topics.some((t) => t.id === topic.id));
 
@@ -87,12 +87,12 @@ test('replies, solution, and filters unanswered/solved', async () => {
 });
 
 test('pagination of posts and topics through opaque cursors', async () => {
-  const { topic } = await content.createTopic(system, acme, { category: 'support', title: 'Long thread', body: 'q' });
+  const { topic } = await content.createTopic(system, acme, { category: 'support', title: 'Long thread', body: 'The question.' });
   for (let i = 1; i <= 4; i++) await content.reply(system, acme, { topic: topic.id, body: `r${i}` });
   const p1 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2 });
   const p2 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2, cursor: p1.nextCursor });
   const p3 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2, cursor: p2.nextCursor });
-  assert.deepEqual([...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.body), ['q', 'r1', 'r2', 'r3', 'r4']);
+  assert.deepEqual([...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.body), ['The question.', 'r1', 'r2', 'r3', 'r4']);
   assert.equal(p3.nextCursor, null);
   await assert.rejects(content.listTopics(anonymous, acme, { cursor: p1.nextCursor }), code('invalid_argument'));
 
@@ -108,38 +108,38 @@ test('pagination of posts and topics through opaque cursors', async () => {
 });
 
 test('knowledge-base articles keep one body and every revision', async () => {
-  const created = await content.upsertArticle(system, acme, { category: 'docs', title: 'Getting started', body: 'v1' });
+  const created = await content.upsertArticle(system, acme, { category: 'docs', title: 'Getting started', body: 'Version one.' });
   assert.equal(created.created, true);
   assert.equal(created.topic.isArticle, true);
-  const updated = await content.upsertArticle(system, acme, { category: 'docs', slug: created.topic.slug, title: 'Getting started fast', body: 'v2' });
+  const updated = await content.upsertArticle(system, acme, { category: 'docs', slug: created.topic.slug, title: 'Getting started fast', body: 'Version two.' });
   assert.equal(updated.created, false);
   assert.equal(updated.revision, 2);
   const view = await content.getTopic(anonymous, acme, { topic: created.topic.id });
-  assert.deepEqual(view.posts.map((p) => p.body), ['v2']);
+  assert.deepEqual(view.posts.map((p) => p.body), ['Version two.']);
   assert.equal(view.topic.title, 'Getting started fast');
   assert.ok(view.posts[0]!.editedAt);
   const revisions = await content.listArticleRevisions(anonymous, acme, { topic: created.topic.slug });
-  assert.deepEqual(revisions.map((r) => [r.revision, r.body]), [[1, 'v1'], [2, 'v2']]);
+  assert.deepEqual(revisions.map((r) => [r.revision, r.body]), [[1, 'Version one.'], [2, 'Version two.']]);
   await assert.rejects(content.reply(system, acme, { topic: created.topic.id, body: 'hi' }), code('conflict'));
-  await assert.rejects(content.createTopic(system, acme, { category: 'docs', title: 'Not like this', body: 'x' }), code('invalid_argument'));
-  await assert.rejects(content.upsertArticle(system, acme, { category: 'support', title: 'Wrong place', body: 'x' }), code('invalid_argument'));
+  await assert.rejects(content.createTopic(system, acme, { category: 'docs', title: 'Not like this', body: 'A question body.' }), code('invalid_argument'));
+  await assert.rejects(content.upsertArticle(system, acme, { category: 'support', title: 'Wrong place', body: 'An article body.' }), code('invalid_argument'));
 });
 
 test('who may do what: anonymous cannot write, private communities are invisible, agents stay home', async () => {
-  await assert.rejects(content.createTopic(anonymous, acme, { category: 'support', title: 'Hello there', body: 'x' }), code('unauthorized'));
+  await assert.rejects(content.createTopic(anonymous, acme, { category: 'support', title: 'Hello there', body: 'A question body.' }), code('unauthorized'));
   await assert.rejects(content.listTopics(anonymous, secret), code('not_found'));
   await assert.rejects(communities.getBySlug(anonymous, 'secret'), code('not_found'));
   const acmeBot = await agentOf(acme, 'acme-bot');
   await assert.rejects(content.listTopics(acmeBot, secret), code('not_found'));
   const secretBot = await agentOf(secret, 'inside-bot');
-  await assert.rejects(content.createTopic(secretBot, acme, { category: 'support', title: 'Cross post', body: 'x' }), code('forbidden'));
-  const own = await content.createTopic(secretBot, secret, { category: 'general', title: 'Inside only', body: 'x' });
+  await assert.rejects(content.createTopic(secretBot, acme, { category: 'support', title: 'Cross post', body: 'A question body.' }), code('forbidden'));
+  const own = await content.createTopic(secretBot, secret, { category: 'general', title: 'Inside only', body: 'A question body.' });
   assert.equal((await content.listTopics(secretBot, secret)).topics[0]?.id, own.topic.id);
   // An id of the private community looked up through acme is not found.
   await assert.rejects(content.getTopic(anonymous, acme, { topic: own.topic.id }), code('not_found'));
   // Only the system may backdate or write as someone else.
   await assert.rejects(
-    content.createTopic(acmeBot, acme, { category: 'support', title: 'Backdated', body: 'x', createdAt: '2001-01-01T00:00:00Z' }),
+    content.createTopic(acmeBot, acme, { category: 'support', title: 'Backdated', body: 'A question body.', createdAt: '2001-01-01T00:00:00Z' }),
     code('forbidden'),
   );
   const publicList = await communities.listPublic();
@@ -151,7 +151,7 @@ test('bad input is refused with the field named', async () => {
     content.createTopic(system, acme, { category: 'support', title: 'x', body: '' }),
     (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument' && /title/.test(err.message) && /body/.test(err.message),
   );
-  await assert.rejects(content.createTopic(system, acme, { category: 'nope', title: 'Valid title', body: 'b' }), code('not_found'));
+  await assert.rejects(content.createTopic(system, acme, { category: 'nope', title: 'Valid title', body: 'A question body.' }), code('not_found'));
   await assert.rejects(communities.create(system, { slug: 'Bad Slug!', name: 'x' }), code('invalid_argument'));
   await assert.rejects(communities.create(system, { slug: 'www', name: 'x' }), code('invalid_argument'));
   await assert.rejects(communities.create(system, { slug: 'acme', name: 'again' }), code('conflict'));

@@ -18,7 +18,7 @@ let client: Client;
 before(async () => {
   h = await startTestHamlet({}, { demo: true });
   acme = (await h.store.communities.getBySlug('acme'))!;
-  const { identity } = h.services;
+  const identity = h.services;
   const system = systemActor('test');
   ({ key: agentKey } = await identity.agents.create(system, acme, { name: 'helper-bot', scopes: ['topic:create', 'post:create', 'solution:mark'] }));
   await identity.approvals.setPolicy(system, acme, { kind: 'topic.create', mode: 'approval' });
@@ -94,7 +94,7 @@ test('the journey from search to an accepted answer that search then finds', asy
   assert.equal((await call('get_approval', { approval_id: approvalId })).structuredContent.status, 'pending');
 
   // 5. a moderator approves (as a signed-in person)
-  const { identity } = h.services;
+  const identity = h.services;
   const system = systemActor('test');
   await identity.accounts.createUser(system, { email: 'mod@example.com', password: 'correct horse battery staple', name: 'Mo Derator' });
   await identity.accounts.addMember(system, acme, { email: 'mod@example.com', role: 'moderator' });
@@ -131,7 +131,7 @@ test('the journey from search to an accepted answer that search then finds', asy
 });
 
 test('every tools/call is in the audit log, without the key', async () => {
-  const { identity } = h.services;
+  const identity = h.services;
   const { entries } = await identity.audit.list(systemActor('test'), acme, { limit: 200 });
   const actions = entries.map((e) => e.action);
   assert.ok(actions.includes('tool:search_community'));

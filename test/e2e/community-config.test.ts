@@ -25,7 +25,7 @@ const cli = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
 before(async () => {
   h = await startTestHamlet({ DATABASE_URL: databaseUrl }, { demo: true, keepDatabase: true });
   const acme = (await h.store.communities.getBySlug('acme'))!;
-  const { key } = await h.services.identity.agents.create(systemActor('test'), acme, { name: 'cfg-bot', scopes: [] });
+  const { key } = await h.services.agents.create(systemActor('test'), acme, { name: 'cfg-bot', scopes: [] });
   client = new Client({ name: 'cfg', version: '1.0.0' });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     heard.push('tools');

@@ -20,7 +20,7 @@ before(async () => {
   h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '30' }, { demo: true });
   acme = (await h.store.communities.getBySlug('acme'))!;
   const globex = await h.store.communities.create({ slug: 'globex', name: 'Globex', visibility: 'public' });
-  const { agents } = h.services.identity;
+  const { agents } = h.services;
   const system = systemActor('test');
   ({ key: reader } = await agents.create(system, acme, { name: 'reader', scopes: [] }));
   ({ key: globexKey } = await agents.create(system, globex, { name: 'globex-bot', scopes: ['topic:create'] }));
@@ -135,7 +135,7 @@ test('a host that is not a community: -32600 with HTTP 404, on any method', asyn
 });
 
 test('create_topic in a knowledge-base category writes an article and needs article:write', async () => {
-  const { agents } = h.services.identity;
+  const { agents } = h.services;
   const system = systemActor('test');
   const { key: asker } = await agents.create(system, acme, { name: 'asker', scopes: ['topic:create'] });
   const { key: writer } = await agents.create(system, acme, { name: 'writer', scopes: ['topic:create', 'article:write'] });

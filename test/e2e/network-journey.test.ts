@@ -15,8 +15,8 @@ let userKey: string;
 before(async () => {
   h = await startTestHamlet({}, { demo: true });
   const system = systemActor('test');
-  await h.services.identity.accounts.createUser(system, { email: 'grace@example.com', password: 'a long enough password', name: 'Grace Hopper' });
-  ({ key: userKey } = await h.services.identity.accounts.mintUserKey(system, { email: 'grace@example.com' }));
+  await h.services.accounts.createUser(system, { email: 'grace@example.com', password: 'a long enough password', name: 'Grace Hopper' });
+  ({ key: userKey } = await h.services.accounts.mintUserKey(system, { email: 'grace@example.com' }));
   reader = new Client({ name: 'outside-agent', version: '1.0.0' });
   await reader.connect(new StreamableHTTPClientTransport(new URL(h.hostUrl('localhost', '/api/mcp'))));
 });

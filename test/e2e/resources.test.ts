@@ -19,7 +19,7 @@ let sessionId: string;
 before(async () => {
   h = await startTestHamlet({}, { demo: true });
   acme = (await h.store.communities.getBySlug('acme'))!;
-  ({ key } = await h.services.identity.agents.create(systemActor('test'), acme, { name: 'watcher', scopes: ['post:create', 'solution:mark'] }));
+  ({ key } = await h.services.agents.create(systemActor('test'), acme, { name: 'watcher', scopes: ['post:create', 'solution:mark'] }));
   client = new Client({ name: 'watcher', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp')), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
   await client.connect(transport);

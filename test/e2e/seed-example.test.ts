@@ -12,7 +12,7 @@ let key: string;
 before(async () => {
   h = await startTestHamlet({}, { demo: true });
   const acme = (await h.store.communities.getBySlug('acme'))!;
-  ({ key } = await h.services.identity.agents.create(systemActor('test'), acme, { name: 'seed-agent', scopes: [] }));
+  ({ key } = await h.services.agents.create(systemActor('test'), acme, { name: 'seed-agent', scopes: [] }));
 });
 after(() => h.stop());
 

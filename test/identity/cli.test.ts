@@ -97,7 +97,7 @@ test('the approval queue from the CLI: list, approve as a moderator, reject with
 test('user create takes the password on standard input, so it stays out of the process list', async () => {
   const made = await hamletWithInput('correct horse battery staple\n', 'user', 'create', '--email', 'stdin@example.com', '--password-stdin');
   assert.equal(made.code, 0, made.err);
-  const session = await h.services.identity.accounts.signIn({ email: 'stdin@example.com', password: 'correct horse battery staple' });
+  const session = await h.services.accounts.signIn({ email: 'stdin@example.com', password: 'correct horse battery staple' });
   assert.ok(session.token);
   const none = await hamlet('user', 'create', '--email', 'nopass@example.com');
   assert.equal(none.code, 2);

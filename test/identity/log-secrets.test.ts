@@ -5,24 +5,22 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { openStore } from '../../src/store/open.ts';
-import { ContentService } from '../../src/domain/content.ts';
-import { CommunityService } from '../../src/domain/communities.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { systemActor } from '../../src/domain/actor.ts';
-import { createIdentityServices } from '../../src/domain/identity/index.ts';
+import { createServices } from '../../src/services.ts';
+import { createSearchIndex } from '../../src/search/engine.ts';
 
 test('identity logs carry no secrets', async () => {
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
   const logger = createLogger('debug', sink);
   const config = loadConfig({});
-  const store = await openStore('sqlite::memory:');
+  const { store, db, dialect } = await openDatabase('sqlite::memory:');
   try {
-    const content = new ContentService(store, config);
-    const ids = createIdentityServices({ store, config, content, logger });
+    const ids = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger });
     const system = systemActor('test');
-    await new CommunityService(store).create(system, { slug: 'acme', name: 'Acme' });
-    await new CommunityService(store).create(system, { slug: 'beta', name: 'Beta' });
+    await ids.communities.create(system, { slug: 'acme', name: 'Acme' });
+    await ids.communities.create(system, { slug: 'beta', name: 'Beta' });
     const acme = (await store.communities.getBySlug('acme'))!;
     const beta = (await store.communities.getBySlug('beta'))!;
 

@@ -1,13 +1,13 @@
 // The identity suite on a fresh PostgreSQL database (skipped without TEST_POSTGRES_URL, failing under CI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStore } from '../../src/store/open.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { defineIdentitySuite } from './suite.ts';
 
 const setup = await freshPostgresDatabase('identity');
 if (setup.ok) {
-  defineIdentitySuite('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
+  defineIdentitySuite('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('identity (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

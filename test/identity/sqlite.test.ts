@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../src/store/open.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { defineIdentitySuite } from './suite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-identity-'));
 defineIdentitySuite('sqlite', {
-  open: () => openStore(`sqlite:${join(dir, 'hamlet.db')}`),
+  open: () => openDatabase(`sqlite:${join(dir, 'hamlet.db')}`),
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
 });

@@ -7,15 +7,17 @@ import { loadConfig } from '../../src/config/config.ts';
 import type { Store } from '../../src/store/repositories.ts';
 import type { Community } from '../../src/store/types.ts';
 import { UniqueViolation } from '../../src/store/errors.ts';
-import { ContentService } from '../../src/domain/content.ts';
-import { CommunityService } from '../../src/domain/communities.ts';
+import type { ContentService } from '../../src/domain/content.ts';
+import type { CommunityService } from '../../src/domain/communities.ts';
 import { systemActor, type Actor, type AgentActor } from '../../src/domain/actor.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { ContentEvent } from '../../src/domain/events.ts';
-import { createIdentityServices, type IdentityServices } from '../../src/domain/identity/index.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { createSearchIndex } from '../../src/search/engine.ts';
+import type { OpenedDatabase } from '../../src/store/open.ts';
 import { sha256Hex } from '../../src/domain/identity/secrets.ts';
 
-export type StoreFactory = { open: () => Promise<Store>; cleanup?: () => Promise<void> };
+export type StoreFactory = { open: () => Promise<OpenedDatabase>; cleanup?: () => Promise<void> };
 
 const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test', HAMLET_PUBLIC_SCHEME: 'https' });
 const system = systemActor('test');
@@ -35,17 +37,17 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
     let store: Store;
     let content: ContentService;
     let communities: CommunityService;
-    let ids: IdentityServices;
+    let ids: Services;
     let nowMs = Date.parse('2026-03-01T12:00:00.000Z');
     const clock = () => new Date(nowMs);
     const events: ContentEvent[] = [];
 
     before(async () => {
-      store = await factory.open();
-      content = new ContentService(store, config);
-      content.events.subscribe((e) => events.push(e));
-      communities = new CommunityService(store);
-      ids = createIdentityServices({ store, config, content, clock });
+      const opened = await factory.open();
+      store = opened.store;
+      ids = createServices({ store, searchIndex: createSearchIndex(opened.db, opened.dialect), config, clock });
+      ({ content, communities } = ids);
+      ids.events.subscribe((e) => events.push(e));
     });
     after(async () => {
       await store?.close();
@@ -188,7 +190,7 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
 
       await assert.rejects(
         ids.auth.authenticateAgentKey(a.id, undefined),
-        rejectsWith('unauthorized', `This tool needs an agent key of community "${a.slug}": send Authorization: Bearer hmlt_live_…. An admin of the community mints one with \`hamlet agent create\`.`),
+        rejectsWith('unauthorized', `This request needs an agent key of community "${a.slug}": send Authorization: Bearer hmlt_live_…. An admin of the community mints one with \`hamlet agent create\`.`),
       );
       await assert.rejects(ids.auth.authenticateAgentKey(a.id, 'hmlt_live_short'), rejectsWith('unauthorized', /not a Hamlet agent key/));
       await assert.rejects(ids.auth.authenticateAgentKey(a.id, `hmlt_live_${'x'.repeat(40)}`), rejectsWith('unauthorized', /not known/));
@@ -268,7 +270,7 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       await ids.approvals.setPolicy(system, c, { kind: 'topic.create', mode: 'approval' });
       assert.equal((await ids.approvals.getPolicies(system, c))['topic.create'], 'approval');
       const { actor: writer } = await agent(c, ['topic:create']);
-      const queued = await ids.writes.execute(writer, c, 'topic.create', question('Spam?'));
+      const queued = await ids.writes.execute(writer, c, 'topic.create', question('Spam? Cheap watches'));
       const id = queued.status === 'pending_approval' ? queued.approval_id : '';
       await assert.rejects(ids.approvals.reject(system, c, id, '  '), rejectsWith('invalid_argument'));
       const rejected = await ids.approvals.reject(system, c, id, 'Off topic for this community.');
@@ -290,22 +292,22 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
     test('idempotency: a retry returns the first result and writes once; another payload under the key is a conflict', async () => {
       const c = await community();
       const { actor } = await agent(c, ['topic:create', 'post:create']);
-      const first = await ids.writes.execute(actor, c, 'topic.create', question('Once only'), { idempotencyKey: 'req-1' });
-      const again = await ids.writes.execute(actor, c, 'topic.create', { body: 'Asking for a friend.', title: 'Once only', category: 'support' }, { idempotencyKey: 'req-1' });
+      const first = await ids.writes.execute(actor, c, 'topic.create', question('Once only'), { idempotencyKey: 'request-0001' });
+      const again = await ids.writes.execute(actor, c, 'topic.create', { body: 'Asking for a friend.', title: 'Once only', category: 'support' }, { idempotencyKey: 'request-0001' });
       assert.deepEqual(again, first);
       assert.equal(await topicCount(c), 1);
       await assert.rejects(
-        ids.writes.execute(actor, c, 'topic.create', question('Something else'), { idempotencyKey: 'req-1' }),
-        rejectsWith('conflict', /idempotency key "req-1" was already used for a different request/),
+        ids.writes.execute(actor, c, 'topic.create', question('Something else'), { idempotencyKey: 'request-0001' }),
+        rejectsWith('conflict', /idempotency key "request-0001" was already used for a different request/),
       );
       // Same key, another caller: independent.
       const { actor: other } = await agent(c, ['topic:create']);
-      await ids.writes.execute(other, c, 'topic.create', question('Once only'), { idempotencyKey: 'req-1' });
+      await ids.writes.execute(other, c, 'topic.create', question('Once only'), { idempotencyKey: 'request-0001' });
       assert.equal(await topicCount(c), 2);
 
       // Concurrent retries of one request: one topic.
       const burst = await Promise.all(
-        Array.from({ length: 5 }, () => ids.writes.execute(actor, c, 'topic.create', question('Burst'), { idempotencyKey: 'req-burst' })),
+        Array.from({ length: 5 }, () => ids.writes.execute(actor, c, 'topic.create', question('Burst of retries'), { idempotencyKey: 'req-burst' })),
       );
       assert.equal(new Set(burst.map((r) => JSON.stringify(r))).size, 1);
       assert.equal(await topicCount(c), 3);
@@ -313,8 +315,8 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       // A retry of a queued write returns the same approval id and queues nothing more.
       await ids.approvals.setPolicy(system, c, { kind: 'post.create', mode: 'approval' });
       const topicId = (first as { result: { topic: { id: string } } }).result.topic.id;
-      const q1 = await ids.writes.execute(actor, c, 'post.create', { topic: topicId, body: 'Try rotating.' }, { idempotencyKey: 'reply-1' });
-      const q2 = await ids.writes.execute(actor, c, 'post.create', { topic: topicId, body: 'Try rotating.' }, { idempotencyKey: 'reply-1' });
+      const q1 = await ids.writes.execute(actor, c, 'post.create', { topic: topicId, body: 'Try rotating.' }, { idempotencyKey: 'reply-0001' });
+      const q2 = await ids.writes.execute(actor, c, 'post.create', { topic: topicId, body: 'Try rotating.' }, { idempotencyKey: 'reply-0001' });
       assert.equal(q1.status, 'pending_approval');
       assert.deepEqual(q2, q1);
       assert.equal((await ids.approvals.list(system, c, { status: 'pending' })).approvals.length, 1);
@@ -323,11 +325,11 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
     test('audit: every write and decision is logged with actor and key prefix, never the key; paged newest first', async () => {
       const c = await community();
       const { actor, key } = await agent(c, ['topic:create']);
-      const written = await ids.writes.execute(actor, c, 'topic.create', question('Audited'));
+      const written = await ids.writes.execute(actor, c, 'topic.create', question('Audited question'));
       await assert.rejects(ids.writes.execute(actor, c, 'post.create', { topic: 'x', body: 'y' }), rejectsWith('forbidden'));
       await ids.approvals.setPolicy(system, c, { kind: 'topic.create', mode: 'approval' });
       const queued = await ids.writes.execute(actor, c, 'topic.create', question('Audited 2'));
-      await ids.audit.toolCall(actor, c.id, 'search_community', { ok: true });
+      await ids.audit.call(actor, { communityId: c.id, action: 'tool:search_community' }, { ok: true });
 
       const all: Awaited<ReturnType<typeof ids.audit.list>>['entries'] = [];
       let cursor: string | null = null;

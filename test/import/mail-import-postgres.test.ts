@@ -10,6 +10,7 @@ import { openStore } from '../../src/store/open.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { importMail } from '../../src/import/mail/importer.ts';
+import { ContentService } from '../../src/domain/content.ts';
 import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { snapshot } from './snapshot.ts';
@@ -33,9 +34,9 @@ if (!setup.ok) {
         try {
           await new CommunityService(store).create(systemActor(), { slug: 'lists', name: 'Lists' });
           const paths = [ham![2]!]; // hard-ham-1
-          const first = await importMail(store, config, { communitySlug: 'lists', paths, batchSize: 50 });
+          const first = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths, batchSize: 50 });
           assert.equal(first.postsCreated, 250);
-          const second = await importMail(store, config, { communitySlug: 'lists', paths });
+          const second = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths });
           assert.deepEqual([second.postsCreated, second.alreadyImported], [0, 250]);
           snaps.push(await snapshot(store, 'lists'));
         } finally {

@@ -39,7 +39,7 @@ test('fixtures import into topics and posts with original dates, authors by name
 
   const { config, store } = await freshStore('fixtures');
   try {
-    const report = await importMail(store, config, { communitySlug: 'lists', paths: [dir, mbox] });
+    const report = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [dir, mbox] });
     assert.equal(report.skippedFiles, 1);
     assert.equal(report.duplicates, 1); // the question is in both the directory and the mbox
     assert.deepEqual(
@@ -69,7 +69,7 @@ test('fixtures import into topics and posts with original dates, authors by name
     assert.doesNotMatch(everything, /[\w.]+@example\.(org|net|com)/, 'no e-mail address is shown anywhere');
     assert.match(posts[0]!.html, /<p>The café installer stops with an error\.<br \/>\n# this shell comment/);
 
-    const again = await importMail(store, config, { communitySlug: 'lists', paths: [dir, mbox] });
+    const again = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [dir, mbox] });
     assert.deepEqual([again.topicsCreated, again.postsCreated, again.peopleCreated, again.alreadyImported], [0, 0, 0, 5]);
     assert.equal((await snapshot(store, 'lists')).posts, 5);
   } finally {
@@ -80,8 +80,8 @@ test('fixtures import into topics and posts with original dates, authors by name
 test('a reply arriving in a later import joins the topic of its parent', async () => {
   const { config, store } = await freshStore('later');
   try {
-    await importMail(store, config, { communitySlug: 'lists', messages: [{ source: 'q', raw: question }] });
-    const report = await importMail(store, config, { communitySlug: 'lists', messages: [{ source: 'a', raw: answer }] });
+    await importMail(store, new ContentService(store, config), { communitySlug: 'lists', messages: [{ source: 'q', raw: question }] });
+    const report = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', messages: [{ source: 'a', raw: answer }] });
     assert.deepEqual([report.topicsCreated, report.postsCreated], [0, 1]);
     const snap = await snapshot(store, 'lists');
     assert.deepEqual([snap.topics, snap.posts], [1, 2]);
@@ -94,14 +94,14 @@ test('bad targets are refused with what to do', async () => {
   const { config, store } = await freshStore('errors');
   try {
     await assert.rejects(
-      importMail(store, config, { communitySlug: 'nope', paths: [tmp] }),
+      importMail(store, new ContentService(store, config), { communitySlug: 'nope', paths: [tmp] }),
       (e: unknown) => e instanceof DomainError && e.code === 'not_found' && /hamlet community create nope/.test(e.message),
     );
     await assert.rejects(
-      importMail(store, config, { communitySlug: 'lists', categorySlug: 'missing', paths: [tmp] }),
+      importMail(store, new ContentService(store, config), { communitySlug: 'lists', categorySlug: 'missing', paths: [tmp] }),
       (e: unknown) => e instanceof DomainError && /No category "missing"/.test(e.message),
     );
-    await assert.rejects(importMail(store, config, { communitySlug: 'lists', paths: [join(tmp, 'absent')] }), /Cannot read/);
+    await assert.rejects(importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [join(tmp, 'absent')] }), /Cannot read/);
   } finally {
     await store.close();
   }
@@ -167,7 +167,7 @@ test('SIGKILL half-way, then a re-run: same topics and posts as one clean run', 
 test('the real SpamAssassin ham corpus imports fully, and a second run imports nothing', { skip: ham ? false : 'ham corpus not installed' }, async () => {
   const { config, store } = await freshStore('ham');
   try {
-    const first = await importMail(store, config, { communitySlug: 'lists', paths: ham! });
+    const first = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: ham! });
     // 4150 ham messages (each also shipped as a JSON copy, which is not mail and is skipped).
     assert.equal(first.messages, 4150);
     assert.equal(first.skippedFiles, 4150);
@@ -179,7 +179,7 @@ test('the real SpamAssassin ham corpus imports fully, and a second run imports n
     assert.deepEqual([snap.topics, snap.posts, snap.imported], [first.threads, 4150, 4150]);
     assert.ok(snap.rows.every((r) => r.startsWith('2002-') || r.startsWith('2001-')), 'topics keep their 2001/2002 dates');
 
-    const second = await importMail(store, config, { communitySlug: 'lists', paths: ham! });
+    const second = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: ham! });
     assert.deepEqual([second.topicsCreated, second.postsCreated, second.alreadyImported], [0, 0, 4150]);
   } finally {
     await store.close();

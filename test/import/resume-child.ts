@@ -4,11 +4,12 @@
 import { loadConfig } from '../../src/config/config.ts';
 import { openStore } from '../../src/store/open.ts';
 import { importMail } from '../../src/import/mail/importer.ts';
+import { ContentService } from '../../src/domain/content.ts';
 
 const [slug, batch, ...paths] = process.argv.slice(2);
 const config = loadConfig();
 const store = await openStore(config.databaseUrl);
-const report = await importMail(store, config, {
+const report = await importMail(store, new ContentService(store, config), {
   communitySlug: slug!,
   paths,
   batchSize: Number(batch),

@@ -77,7 +77,7 @@ describe('framing and status codes', () => {
   test('a host that is not ours is refused (DNS rebinding)', async () => {
     const res = await rpc(url, INITIALIZE(), { host: 'evil.example.com', origin: 'http://evil.example.com' });
     assert.equal(res.status, 404);
-    assert.deepEqual(res.json().error, { code: -32600, message: 'This request did not resolve to a community.' });
+    assert.deepEqual(res.json().error, { code: -32600, message: 'This request did not resolve to an MCP endpoint.' });
   });
 });
 
@@ -236,7 +236,7 @@ describe('prompts, resources, completion without a session', () => {
     assert.equal(missing.json().error.code, -32002);
   });
 
-  test('the surface guard can refuse content methods while lists stay open', async () => {
+  test('the surface around hook can refuse content methods while lists stay open', async () => {
     const headers = { authorization: 'Bearer forbidden' };
     const read = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'test://static-text' } }, headers);
     assert.equal(read.json().error.message, 'This key may not read here.');

@@ -200,9 +200,9 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       const { community: c } = await community();
       await rejects(search.search([c], '   ', {}), /^query must not be empty/);
       await rejects(search.search([c], '-only -exclusions', {}), /query has no words/);
-      await rejects(search.search([c], 'x', { limit: 51 }), /limit must be between 1 and 50/);
+      await rejects(search.search([c], 'x', { limit: 51 }), /filters\.limit: must be between 1 and 50/);
       await rejects(search.search([c], 'x', { limit: 0 }), /limit/);
-      await rejects(search.search([c], 'x', { since: 'yesterday' }), /since must be an ISO 8601 date/);
+      await rejects(search.search([c], 'x', { since: 'yesterday' }), /filters\.since: must be an ISO 8601 date/);
       await rejects(search.search([c], 'x', { until: '2024-13-45' }), /until/);
       await rejects(search.search([c], 'x', { since: '2024-02-01', until: '2024-01-01' }), /since must be earlier/);
       await rejects(search.search([c], 'x', { source_types: ['comment' as 'post'] }), /source_types/);

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { SessionRecord, SessionStore } from '../../src/store/mcp-sessions.ts';
+import type { SessionRecord, SessionStore } from '../../src/mcp/session-store.ts';
 
 export type SessionStoreFactory = (limits: { maxSessions: number; maxEventsPerStream: number }) => Promise<{ store: SessionStore; close(): Promise<void> }>;
 

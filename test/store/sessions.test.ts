@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { InMemorySessionStore } from '../../src/store/memory-sessions.ts';
+import { InMemorySessionStore } from '../../src/mcp/memory-sessions.ts';
 import { KyselySessionStore } from '../../src/store/kysely/mcp-sessions.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Database } from '../../src/store/schema.ts';

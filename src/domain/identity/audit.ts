@@ -9,7 +9,7 @@ import type { Actor } from '../actor.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { isDomainError } from '../errors.ts';
 import { limitSchema, parse } from '../validate.ts';
-import { requireCommunityAdmin } from './permissions.ts';
+import { requireCommunityAdmin } from '../authorization.ts';
 
 export type AuditEvent = {
   communityId: string | null;
@@ -59,15 +59,9 @@ export class AuditService {
     }
   }
 
-  /** A tool call by an authenticated caller (the transports call this once per tools/call). */
-  toolCall(actor: Actor, communityId: string | null, tool: string, outcome: { ok: true } | { ok: false; error: unknown }, extra: { ip?: string | null; targets?: Record<string, string | undefined> } = {}): Promise<void> {
-    return this.record(actor, {
-      communityId,
-      action: `tool:${tool}`,
-      targets: extra.targets,
-      ip: extra.ip,
-      ...(outcome.ok ? { outcome: 'ok' as const } : errorOutcome(outcome.error)),
-    });
+  /** One call through the pipeline (a tool, a resource read, …), succeeded or failed with `error`. */
+  call(actor: Actor, call: Omit<AuditEvent, 'outcome' | 'errorCode'>, outcome: { ok: true } | { ok: false; error: unknown }): Promise<void> {
+    return this.record(actor, { ...call, ...(outcome.ok ? { outcome: 'ok' as const } : errorOutcome(outcome.error)) });
   }
 
   async list(actor: Actor, community: Community, input: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {

@@ -5,6 +5,7 @@ import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { AgentActor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { isRole } from '../vocabulary.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
@@ -13,10 +14,11 @@ export const systemClock: Clock = () => new Date();
 /** last_used_at is written at most this often per key (keeps the hot path read-only). */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function missingAgentKey(communitySlug: string): DomainError {
+/** `what` names what was asked for, e.g. "This tool" or "Reading this resource". */
+export function missingAgentKey(communitySlug: string, what = 'This request'): DomainError {
   return new DomainError(
     'unauthorized',
-    `This tool needs an agent key of community "${communitySlug}": send Authorization: Bearer hmlt_live_…. An admin of the community mints one with \`hamlet agent create\`.`,
+    `${what} needs an agent key of community "${communitySlug}": send Authorization: Bearer hmlt_live_…. An admin of the community mints one with \`hamlet agent create\`.`,
   );
 }
 
@@ -39,11 +41,11 @@ export class AuthService {
   ) {}
 
   /** The agent behind a hmlt_live_ key presented on `community`'s host. */
-  async authenticateAgentKey(communityOrId: Community | string, rawKey: string | null | undefined): Promise<AgentActor> {
+  async authenticateAgentKey(communityOrId: Community | string, rawKey: string | null | undefined, what?: string): Promise<AgentActor> {
     const community = typeof communityOrId === 'string' ? await this.store.communities.getById(communityOrId) : communityOrId;
     if (!community) throw new DomainError('not_found', 'This request did not resolve to a community.');
     const raw = (rawKey ?? '').trim();
-    if (!raw) throw missingAgentKey(community.slug);
+    if (!raw) throw missingAgentKey(community.slug, what);
     const refuse = (reason: string, message: string): never => {
       this.logger?.info({ event: 'auth.refused', community: community.slug, reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) }, 'agent key refused');
       throw new DomainError('unauthorized', message);
@@ -83,6 +85,7 @@ export class AuthService {
       scopes: grant!.scopes,
       trusted: grant!.trusted,
       keyPrefix: key.prefix,
+      keyId: key.id,
     };
   }
 
@@ -114,12 +117,12 @@ export class AuthService {
     const person = await this.store.people.getById(key.personId);
     if (!person) refuse('unknown', 'The account of this user key no longer exists.');
     await this.touch(key, now, (id, at, notBefore) => this.store.identity.credentials.touchUserKey(id, at, notBefore));
-    return { kind: 'person', personId: person!.id, displayName: person!.displayName, via: 'user_key', keyPrefix: key.prefix, roles: await this.rolesOf(person!.id) };
+    return { kind: 'person', personId: person!.id, displayName: person!.displayName, via: 'user_key', keyPrefix: key.prefix, keyId: key.id, roles: await this.rolesOf(person!.id) };
   }
 
   async rolesOf(personId: string): Promise<PersonActor['roles']> {
     const memberships = await this.store.identity.credentials.membershipsOf(personId);
-    return Object.fromEntries(memberships.map((m) => [m.communityId, m.role]));
+    return Object.fromEntries(memberships.flatMap((m) => (isRole(m.role) ? [[m.communityId, m.role]] : [])));
   }
 
   private async touch(

@@ -15,8 +15,8 @@ export class RateLimitedError extends DomainError {
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
 
 export interface RateLimiter {
-  /** Takes one token from `bucket` (capacity and refill: `perMinute`). */
-  take(bucket: string, perMinute: number): TakeResult;
+  /** Takes `cost` tokens (default 1) from `bucket` (capacity and refill: `perMinute`); all or none. */
+  take(bucket: string, perMinute: number, cost?: number): TakeResult;
 }
 
 type Bucket = { tokens: number; at: number };
@@ -26,7 +26,7 @@ export class TokenBucketLimiter implements RateLimiter {
 
   constructor(private readonly clock: Clock = systemClock, private readonly maxBuckets = 100_000) {}
 
-  take(bucket: string, perMinute: number): TakeResult {
+  take(bucket: string, perMinute: number, cost = 1): TakeResult {
     const now = this.clock().getTime();
     const ratePerMs = perMinute / 60_000;
     let b = this.buckets.get(bucket);
@@ -39,11 +39,12 @@ export class TokenBucketLimiter implements RateLimiter {
       if (this.buckets.size >= this.maxBuckets) this.evict(now, ratePerMs, perMinute);
     }
     this.buckets.set(bucket, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
+    if (b.tokens >= cost) {
+      b.tokens -= cost;
       return { ok: true, remaining: Math.floor(b.tokens) };
     }
-    return { ok: false, retryAfterMs: Math.ceil((1 - b.tokens) / ratePerMs) };
+    // More than a full bucket can never be paid at once: wait for a full bucket, then ask for less.
+    return { ok: false, retryAfterMs: Math.ceil((Math.min(cost, perMinute) - b.tokens) / ratePerMs) };
   }
 
   private evict(now: number, ratePerMs: number, capacity: number): void {
@@ -68,17 +69,18 @@ export class RateLimits {
     private readonly limiter: RateLimiter = new TokenBucketLimiter(),
   ) {}
 
-  /** Per credential: pass the key's prefix (or any stable id of it), never the key. */
+  /** Per credential: pass the key's id (never the key, nor its shared display prefix). */
   checkKey(keyId: string): void {
     this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
   }
 
-  checkIp(ip: string): void {
-    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address');
+  /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
+  checkIp(ip: string, cost = 1): void {
+    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
-  private check(bucket: string, perMinute: number, who: string): void {
-    const result = this.limiter.take(bucket, perMinute);
+  private check(bucket: string, perMinute: number, who: string, cost = 1): void {
+    const result = this.limiter.take(bucket, perMinute, cost);
     if (result.ok) return;
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
     throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);

@@ -7,11 +7,11 @@
 // A re-run skips what is recorded; after a crash (even SIGKILL) a re-run finishes the remaining
 // threads, and the result equals that of an uninterrupted run because threading is deterministic.
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Category, Community } from '../../store/types.ts';
 import { systemActor } from '../../domain/actor.ts';
-import { ContentService } from '../../domain/content.ts';
+import type { ContentService } from '../../domain/content.ts';
+import { LIMITS } from '../../domain/fields.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cleanBody, cleanSubject } from './clean.ts';
 import { parseMessage, type MailMessage } from './message.ts';
@@ -49,16 +49,16 @@ export type MailImportReport = {
 };
 
 const DEFAULT_CATEGORY = { slug: 'mailing-list', name: 'Mailing list', description: 'Threads imported from the mailing list archive.' };
-const MAX_BODY = 100_000;
 
-export async function importMail(store: Store, config: Config, options: MailImportOptions): Promise<MailImportReport> {
+/** `content` is the process's content service: its events (search, notifications) see the import. */
+export async function importMail(store: Store, content: ContentService, options: MailImportOptions): Promise<MailImportReport> {
   const started = Date.now();
   const progress = options.onProgress ?? (() => undefined);
   const community = await store.communities.getBySlug(options.communitySlug);
   if (!community) {
     throw new DomainError('not_found', `No community "${options.communitySlug}". Create it first: hamlet community create ${options.communitySlug} --name "…"`);
   }
-  const category = await resolveCategory(store, config, community, options.categorySlug);
+  const category = await resolveCategory(store, content, community, options.categorySlug);
 
   const read = options.messages ? { messages: options.messages, skippedFiles: [] } : await readMessages(options.paths ?? []);
   const parsed: MailMessage[] = [];
@@ -98,7 +98,6 @@ export async function importMail(store: Store, config: Config, options: MailImpo
 
   const total = threads.reduce((n, t) => n + t.messages.length, 0);
   const batchSize = options.batchSize ?? 200;
-  const content = new ContentService(store, config);
   let done = 0;
   let batch: Thread[] = [];
   const flush = async () => {
@@ -127,7 +126,7 @@ export async function importMail(store: Store, config: Config, options: MailImpo
   return report;
 }
 
-async function resolveCategory(store: Store, config: Config, community: Community, slug: string | undefined): Promise<Category> {
+async function resolveCategory(store: Store, content: ContentService, community: Community, slug: string | undefined): Promise<Category> {
   const scope = store.community(community.id);
   if (slug) {
     const category = await scope.categories.getBySlug(slug);
@@ -137,7 +136,7 @@ async function resolveCategory(store: Store, config: Config, community: Communit
   }
   const existing = await scope.categories.getBySlug(DEFAULT_CATEGORY.slug);
   if (existing) return existing;
-  await new ContentService(store, config).createCategory(systemActor('import'), community, DEFAULT_CATEGORY);
+  await content.createCategory(systemActor('import'), community, DEFAULT_CATEGORY);
   return (await scope.categories.getBySlug(DEFAULT_CATEGORY.slug))!;
 }
 
@@ -163,7 +162,7 @@ async function importBatch(tx: Store, content: ContentService, community: Commun
       const person = await importedPerson(tx, community, message, counts);
       const author = { personId: person.id, displayName: person.name };
       const createdAt = message.date ?? fallbackDate;
-      const body = truncate(cleanBody(message.text) || '(no text)', MAX_BODY);
+      const body = fit(cleanBody(message.text), topicId === undefined ? LIMITS.questionBody : LIMITS.replyBody);
       let postId: string;
       if (topicId === undefined) {
         const created = await content.createTopic(actor, community, {
@@ -204,10 +203,17 @@ async function importedPerson(tx: Store, community: Community, message: MailMess
   return { id: person.id, name: person.displayName };
 }
 
+/** Subjects become titles within the title limits: a short one is named as a mailing-list subject. */
 function titleOf(subject: string): string {
   let title = cleanSubject(subject) || '(no subject)';
-  if (title.length < 3) title = `Mail: ${title}`;
-  return truncate(title, 200);
+  if (title.length < LIMITS.title.min) title = `Mailing list: ${title}`;
+  return truncate(title, LIMITS.title.max);
+}
+
+/** Message text within the limits every post keeps: too short is said to be so, too long is cut. */
+function fit(text: string, limits: { min: number; max: number }): string {
+  if (!text) return '(This message had no text.)';
+  return truncate(text.length < limits.min ? `${text} (short message)` : text, limits.max);
 }
 
 function tagOf(listId: string): string {

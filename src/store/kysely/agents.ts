@@ -1,3 +1,4 @@
+// Agents of one community (name and id; their scopes and keys are in ./agent-access.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { AgentRepository } from '../repositories.ts';
@@ -25,6 +26,11 @@ export class KyselyAgents implements AgentRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row && agentFromRow(row);
+  }
+
+  async list(): Promise<Agent[]> {
+    const rows = await this.db.selectFrom('agents').selectAll().where('community_id', '=', this.communityId).orderBy('name').orderBy('id').execute();
+    return rows.map(agentFromRow);
   }
 
   async getByName(name: string): Promise<Agent | undefined> {

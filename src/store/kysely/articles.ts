@@ -1,3 +1,4 @@
+// Revisions of a community's knowledge-base articles, numbered per article.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { ArticleRevisionRepository } from '../repositories.ts';

@@ -1,3 +1,4 @@
+// Categories of one community, ordered by position, with their topic counts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { CategoryRepository } from '../repositories.ts';

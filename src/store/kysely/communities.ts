@@ -1,3 +1,4 @@
+// The directory of communities: by id, slug or custom domain, and the public ones in slug order.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { CommunityDirectory } from '../repositories.ts';

@@ -1,3 +1,4 @@
+// The mail importer's book-keeping for one community: imported messages and senders, by key.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { ImportRepository } from '../repositories.ts';

@@ -3,7 +3,7 @@
 // trimmed on append, the number of sessions on sweep.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { streamOfEvent, type JsonRpcMessage, type SessionRecord, type SessionStore, type StoredEvent } from '../mcp-sessions.ts';
+import { streamOfEvent, type JsonRpcMessage, type SessionRecord, type SessionStore, type StoredEvent } from '../../mcp/session-store.ts';
 
 type Limits = { maxSessions: number; maxEventsPerStream: number };
 

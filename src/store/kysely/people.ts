@@ -1,3 +1,4 @@
+// People (not community-scoped: one person can belong to many communities).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PeopleRepository } from '../repositories.ts';

@@ -1,3 +1,4 @@
+// Posts of one community's topics: appended in position order, bumping the topic's counters.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PostRepository } from '../repositories.ts';

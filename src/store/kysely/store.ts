@@ -13,9 +13,16 @@ import { KyselyAgents } from './agents.ts';
 import { KyselyImports } from './imports.ts';
 import { isUuid } from '../ids.ts';
 import { KyselySessionStore } from './mcp-sessions.ts';
-import { KyselyCommunityMcpConfig } from '../community-mcp.ts';
+import { KyselyCommunityMcpConfig } from './community-mcp.ts';
 import type { IdentityRepositories } from '../identity.ts';
-import { communityAccessRepositories, identityRepositories } from './identity.ts';
+import { KyselyCredentials } from './credentials.ts';
+import { KyselyAudit } from './audit.ts';
+import { narrow } from './identity-rows.ts';
+import { KyselyMembers } from './members.ts';
+import { KyselyAgentAccess } from './agent-access.ts';
+import { KyselyPolicies } from './policies.ts';
+import { KyselyApprovals } from './approvals.ts';
+import { KyselyIdempotency } from './idempotency.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -34,7 +41,7 @@ export class KyselyStore implements Store {
     this.people = new KyselyPeople(db);
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
-    this.identity = identityRepositories(db);
+    this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
   }
 
   community(communityId: string): CommunityScope {
@@ -49,7 +56,13 @@ export class KyselyStore implements Store {
       articles: new KyselyArticleRevisions(this.db, id),
       agents: new KyselyAgents(this.db, id),
       imports: new KyselyImports(this.db, id),
-      access: communityAccessRepositories(this.db, id),
+      access: {
+        members: new KyselyMembers(narrow(this.db), id),
+        agents: new KyselyAgentAccess(narrow(this.db), id),
+        policies: new KyselyPolicies(narrow(this.db), id),
+        approvals: new KyselyApprovals(narrow(this.db), id),
+        idempotency: new KyselyIdempotency(narrow(this.db), id),
+      },
     };
   }
 
@@ -79,6 +92,9 @@ export class KyselyStore implements Store {
       provider: migrationProvider(this.dialect),
       migrationTableName: 'hamlet_migrations',
       migrationLockTableName: 'hamlet_migrations_lock',
+      // Features land in parallel with their own number ranges: a database may already hold a
+      // later-numbered migration when an earlier-numbered one arrives. Each migration stands alone.
+      allowUnorderedMigrations: true,
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error) {

@@ -1,3 +1,4 @@
+// Topics of one community: create, look up by id or slug, keyset-paginated listings, tags.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { TopicRepository } from '../repositories.ts';

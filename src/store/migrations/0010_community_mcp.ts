@@ -1,4 +1,4 @@
-// A community's MCP surface as declarative configuration (SPEC §6.5): tool mode, extra
+// A community's MCP surface as declarative configuration: tool mode, extra
 // instructions and community-defined prompts, one JSON document per community.
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';

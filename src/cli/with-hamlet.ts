@@ -1,0 +1,34 @@
+// Shared by the commands that work on the database: parse options (mistakes become UsageError, exit
+// 2), open the store and the services from Config through the wiring root (src/main.ts), always
+// close them, and turn an invalid_argument DomainError into a usage error.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig, type Config } from '../config/config.ts';
+import type { OpenOptions } from '../store/open.ts';
+import type { Store } from '../store/repositories.ts';
+import { openHamlet } from '../main.ts';
+import type { Services } from '../services.ts';
+import { DomainError } from '../domain/errors.ts';
+import { UsageError } from './errors.ts';
+import { createLogger } from '../log.ts';
+
+export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nUsage: ${usage}`);
+  }
+}
+
+export async function withHamlet<T>(fn: (store: Store, config: Config, services: Services) => Promise<T>, options?: OpenOptions): Promise<T> {
+  const config = loadConfig();
+  // Commands print for a person; the services' own logs stay quiet unless something is wrong.
+  const { store, services, close } = await openHamlet(config, { ...options, logger: createLogger('error', process.stderr) });
+  try {
+    return await fn(store, config, services);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'invalid_argument') throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,193 @@
+// The operations of one community's server: search, suggest, read and browse, ask, reply, accept an
+// answer, follow a queued write. Each needs a credential of that community (reading included).
+import { z } from 'zod';
+import { cursor, pageLimit, question, recordId, replyBody, searchFilters, searchQuery, tag, categoryRef, topicRef } from '../domain/fields.ts';
+import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
+import { defineOperation, type OperationContext } from './operation.ts';
+import { presentApproval, presentTopic, presentTopicPage, presentWrite } from './present.ts';
+import { SEARCH_MODES, approvalOut, getTopicOutput, idempotencyKey, questionFields, searchOutput, suggestOutput, topicOut, writeOutput } from './schemas.ts';
+import type { Community } from '../store/types.ts';
+import type { WriteKind } from '../domain/vocabulary.ts';
+import { resultTargets } from '../domain/writes/apply.ts';
+import type { WriteResult } from '../domain/writes/write-service.ts';
+
+type Ctx = OperationContext<Community>;
+
+/** Runs a write through the domain's write path and records what it wrote for the audit log. */
+async function write(ctx: Ctx, kind: WriteKind, payload: Record<string, unknown>, key: string | undefined): Promise<WriteResult> {
+  const outcome = await ctx.services.writes.execute(ctx.actor, ctx.community, kind, payload, { idempotencyKey: key, ip: ctx.ip });
+  Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
+  return outcome;
+}
+
+export const searchCommunity = defineOperation({
+  name: 'search_community',
+  server: 'community',
+  title: 'Search this community',
+  description:
+    'Full-text search over topic titles, questions, replies and knowledge-base articles of this community, best first; accepted answers rank higher. Do this FIRST: almost every question has been asked before.',
+  input: z.strictObject({
+    query: searchQuery.describe('What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.'),
+    mode: z.enum(SEARCH_MODES).default('lexical').describe('"lexical" (default) full-text; "semantic"/"hybrid" only where an embedding model is configured.'),
+    filters: searchFilters.optional(),
+  }),
+  output: searchOutput,
+  credential: 'community',
+  mcp: true,
+  run: (ctx, { query, mode, filters }) => ctx.services.search.search([ctx.community], query, filters ?? {}, mode),
+});
+
+export const suggestAnswer = defineOperation({
+  name: 'suggest_answer',
+  server: 'community',
+  title: 'Suggest existing answers',
+  description:
+    'Given a question, returns the best accepted answers already in this community with a confidence in [0, 1], or says plainly that nothing matched and how to ask.',
+  input: z.strictObject({
+    question: question.describe('The question, as you would ask it (3-2000 characters).'),
+    limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
+  }),
+  output: suggestOutput,
+  credential: 'community',
+  mcp: true,
+  run: (ctx, { question: q, limit }) => ctx.services.search.suggestAnswer([ctx.community], q, limit),
+});
+
+export const getTopic = defineOperation({
+  name: 'get_topic',
+  server: 'community',
+  title: 'Read a topic',
+  description: 'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor.',
+  input: z.strictObject({
+    topic: topicRef.describe('The topic id (UUID) or its slug (the last part of its URL).'),
+    cursor: cursor.optional().describe('next_cursor of a previous call, for the next page of posts.'),
+    limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
+  }),
+  output: getTopicOutput,
+  credential: 'community',
+  mcp: true,
+  run: async (ctx, input) => {
+    return presentTopicPage(await ctx.services.content.getTopic(ctx.actor, ctx.community, input));
+  },
+});
+
+export const listTopics = defineOperation({
+  name: 'list_topics',
+  server: 'community',
+  title: 'Browse topics',
+  description: 'Browse topics: by category or tag, only unanswered or solved ones, sorted by latest activity, most replies, or creation.',
+  input: z.strictObject({
+    category: categoryRef.optional().describe('Category slug.'),
+    tag: tag.optional().describe('Only topics with this tag.'),
+    filter: z.enum(TOPIC_FILTERS).optional().describe('"unanswered": no reply yet; "solved": has an accepted answer.'),
+    sort: z.enum(TOPIC_SORTS).default('latest').describe('"latest" activity (default), "top" most replies, "created" newest first.'),
+    cursor: cursor.optional().describe('next_cursor of a previous call.'),
+    limit: pageLimit(100, 20).describe('Topics per page, 1-100. Default 20.'),
+  }),
+  output: z.object({ topics: z.array(topicOut), next_cursor: z.string().nullable() }),
+  credential: 'community',
+  mcp: true,
+  run: async (ctx, input) => {
+    const page = await ctx.services.content.listTopics(ctx.actor, ctx.community, input);
+    return { topics: page.topics.map(presentTopic), next_cursor: page.nextCursor };
+  },
+});
+
+export const categoryOut = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.enum(['discussion', 'knowledge_base']),
+  topic_count: z.number().int(),
+});
+
+export const listCategories = defineOperation({
+  name: 'list_categories',
+  server: 'community',
+  title: 'List categories',
+  description: 'The categories of this community with their descriptions, kinds (discussion or knowledge_base) and topic counts.',
+  input: z.strictObject({}),
+  output: z.object({ categories: z.array(categoryOut) }),
+  credential: 'community',
+  mcp: true,
+  run: async (ctx) => ({
+    categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map((c) => ({
+      id: c.id, slug: c.slug, name: c.name, description: c.description, kind: c.kind, topic_count: c.topicCount,
+    })),
+  }),
+});
+
+export const createTopic = defineOperation({
+  name: 'create_topic',
+  server: 'community',
+  title: 'Ask a question',
+  description:
+    'Start a topic (ask a question) in a discussion category; in a knowledge_base category this writes an article and needs "article:write". Search first. The community may queue it for approval: then status is "pending_approval" (not an error).',
+  input: z.strictObject(questionFields),
+  output: writeOutput,
+  credential: 'community',
+  mcp: true,
+  write: true,
+  // The scope depends on the category: a knowledge base takes articles (article:write).
+  authorize: async (ctx, { idempotency_key: _key, ...payload }) => {
+    await ctx.services.writes.authorize(ctx.actor, ctx.community, 'topic.create', payload);
+  },
+  run: async (ctx, { idempotency_key, ...payload }) => {
+    const outcome = await write(ctx, 'topic.create', payload, idempotency_key);
+    return presentWrite(outcome, outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.');
+  },
+});
+
+export const replyToTopic = defineOperation({
+  name: 'reply_to_topic',
+  server: 'community',
+  title: 'Reply to a topic',
+  description: 'Add a post to a topic (an answer, or more detail). May be queued for approval ("pending_approval").',
+  input: z.strictObject({
+    topic: topicRef.describe('The topic id or slug.'),
+    body: replyBody.describe('The reply in Markdown, 2-50000 characters.'),
+    idempotency_key: idempotencyKey,
+  }),
+  output: writeOutput,
+  credential: 'community',
+  mcp: true,
+  scope: 'post:create',
+  write: true,
+  run: async (ctx, { idempotency_key, ...payload }) => presentWrite(await write(ctx, 'post.create', payload, idempotency_key), 'The reply was posted.'),
+});
+
+export const markSolution = defineOperation({
+  name: 'mark_solution',
+  server: 'community',
+  title: 'Accept an answer',
+  description: "Accept a post as the topic's solution, so search ranks it first for the next agent with the same problem.",
+  input: z.strictObject({
+    topic: topicRef.describe('The topic id or slug.'),
+    post: recordId.describe('The id of the post that solved it.'),
+    idempotency_key: idempotencyKey,
+  }),
+  output: writeOutput,
+  credential: 'community',
+  mcp: true,
+  scope: 'solution:mark',
+  write: true,
+  run: async (ctx, { idempotency_key, ...payload }) =>
+    presentWrite(await write(ctx, 'solution.mark', payload, idempotency_key), 'The answer is now the accepted solution.'),
+});
+
+export const getApproval = defineOperation({
+  name: 'get_approval',
+  server: 'community',
+  title: 'Follow a queued write',
+  description:
+    'Status of one of your writes that came back "pending_approval": pending, applied (with the created topic/post in result), rejected (with the reason) or failed.',
+  input: z.strictObject({ approval_id: recordId.describe('The approval_id returned by the write.') }),
+  output: approvalOut,
+  credential: 'community',
+  mcp: true,
+  run: async (ctx, { approval_id }) => presentApproval(await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id)),
+});
+
+/** The community server's tools, in the order tools/list shows them. */
+export const COMMUNITY_OPERATIONS = [searchCommunity, suggestAnswer, getTopic, listTopics, listCategories, createTopic, replyToTopic, markSolution, getApproval];

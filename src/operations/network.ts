@@ -1,0 +1,193 @@
+// The network's operations on the apex host, over every PUBLIC community: reading needs no
+// credential; ask_community takes a person's user key and posts as that person.
+import { z } from 'zod';
+import { DomainError } from '../domain/errors.ts';
+import { communitySlug, cursor, pageLimit, question, searchFilters, searchQuery, topicRef } from '../domain/fields.ts';
+import type { Community } from '../store/types.ts';
+import type { Services } from '../services.ts';
+import { categoryOut } from './community.ts';
+import { defineOperation } from './operation.ts';
+import { presentTopicPage, presentWrite } from './present.ts';
+import { resultTargets } from '../domain/writes/apply.ts';
+import { SEARCH_MODES, getTopicOutput, questionFields, searchOutput, suggestOutput, writeOutput } from './schemas.ts';
+
+const slug = communitySlug.describe('A community slug, e.g. "acme" (see find_community).');
+const slugList = z.array(slug).min(1).max(20).optional().describe('Only these communities (slugs). Default: every public community.');
+
+/** Public communities, optionally narrowed to some slugs; a slug that is not public is not_found. */
+async function publicCommunities(services: Services, only?: string[]): Promise<Community[]> {
+  const all = await services.communities.listAllPublic();
+  if (!only) return all;
+  const bySlug = new Map(all.map((c) => [c.slug, c]));
+  return only.map((s) => {
+    const c = bySlug.get(s);
+    if (!c) throw new DomainError('not_found', `No public community "${s}". Use find_community to discover communities.`);
+    return c;
+  });
+}
+
+async function publicCommunity(services: Services, slugValue: string): Promise<Community> {
+  return (await publicCommunities(services, [slugValue]))[0]!;
+}
+
+/** On the network every result names its community, even when only one was searched. */
+function withCommunity<R extends { community?: string }>(results: R[], within: Community[]): R[] {
+  return within.length === 1 ? results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug })) : results;
+}
+
+function tokens(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+}
+
+export const searchNetwork = defineOperation({
+  name: 'search_network',
+  server: 'network',
+  title: 'Search every public community',
+  description: 'Full-text search across all public Hamlet communities (or the ones you name), best first; accepted answers rank higher. Each result names its community.',
+  input: z.strictObject({
+    query: searchQuery.describe('What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.'),
+    communities: slugList,
+    mode: z.enum(SEARCH_MODES).default('lexical').describe('"lexical" (default); "semantic"/"hybrid" where an embedding model is configured.'),
+    filters: searchFilters.optional(),
+  }),
+  output: searchOutput,
+  credential: 'none',
+  mcp: true,
+  run: async (ctx, { query, communities, mode, filters }) => {
+    const within = await publicCommunities(ctx.services, communities);
+    const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
+    return { ...found, results: withCommunity(found.results, within) };
+  },
+});
+
+export const findCommunity = defineOperation({
+  name: 'find_community',
+  server: 'network',
+  title: 'Find the right community',
+  description: 'Which public communities fit a subject: matched on their names, descriptions and content. Each comes with its MCP URL for a direct connection.',
+  input: z.strictObject({
+    subject: z.string().trim().min(2, 'must be at least 2 characters').max(300, 'must be at most 300 characters').describe('The subject or question, in plain words.'),
+    limit: pageLimit(20, 5).describe('How many communities, 1-20. Default 5.'),
+  }),
+  output: z.object({
+    communities: z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), web_url: z.string(), mcp_url: z.string(), matches: z.number().int(), score: z.number().min(0).max(1) })),
+  }),
+  credential: 'none',
+  mcp: true,
+  run: async (ctx, { subject, limit }) => {
+    const all = await publicCommunities(ctx.services);
+    const words = tokens(subject);
+    // Content evidence: how many of the best search hits each community holds, and how good.
+    const hits = new Map<string, { count: number; score: number }>();
+    if (all.length) {
+      const found = await ctx.services.search.search(all, subject, { limit: 50 });
+      for (const r of found.results) {
+        const slugOf = r.community ?? all[0]!.slug; // a single-community search names none
+        const h = hits.get(slugOf) ?? { count: 0, score: 0 };
+        hits.set(slugOf, { count: h.count + 1, score: h.score + r.score });
+      }
+    }
+    const scored = all.map((c) => {
+      const meta = tokens(`${c.name} ${c.slug} ${c.description}`);
+      const overlap = words.length ? words.filter((w) => meta.includes(w)).length / words.length : 0;
+      const h = hits.get(c.slug) ?? { count: 0, score: 0 };
+      return { c, matches: h.count, score: Math.min(1, 0.6 * overlap + 0.4 * Math.min(1, h.score / 3)) };
+    });
+    return {
+      communities: scored
+        .filter((s) => s.score > 0)
+        .sort((a, b) => b.score - a.score || a.c.slug.localeCompare(b.c.slug))
+        .slice(0, limit)
+        .map(({ c, score, matches }) => ({
+          slug: c.slug, name: c.name, description: c.description, web_url: ctx.urls.web(c.slug), mcp_url: ctx.urls.mcp(c.slug),
+          matches, score: Math.round(score * 10_000) / 10_000,
+        })),
+    };
+  },
+});
+
+export const getCommunity = defineOperation({
+  name: 'get_community',
+  server: 'network',
+  title: 'Describe a community',
+  description: 'One public community: description, guidelines (read them before asking), categories with counts, and its web and MCP URLs.',
+  input: z.strictObject({ community: slug }),
+  output: z.object({
+    slug: z.string(), name: z.string(), description: z.string(), guidelines: z.string(), web_url: z.string(), mcp_url: z.string(),
+    categories: z.array(categoryOut.omit({ id: true })),
+  }),
+  credential: 'none',
+  mcp: true,
+  run: async (ctx, { community }) => {
+    const c = await publicCommunity(ctx.services, community);
+    const categories = await ctx.services.content.listCategories(ctx.actor, c);
+    return {
+      slug: c.slug, name: c.name, description: c.description, guidelines: c.guidelines,
+      web_url: ctx.urls.web(c.slug), mcp_url: ctx.urls.mcp(c.slug),
+      categories: categories.map((k) => ({ slug: k.slug, name: k.name, description: k.description, kind: k.kind, topic_count: k.topicCount })),
+    };
+  },
+});
+
+export const getNetworkTopic = defineOperation({
+  name: 'get_topic',
+  server: 'network',
+  title: 'Read a topic',
+  description: 'A topic of a public community with its posts in order (the first post is the question). Paginated with cursor.',
+  input: z.strictObject({
+    community: slug,
+    topic: topicRef.describe('The topic id (UUID) or slug.'),
+    cursor: cursor.optional().describe('next_cursor of a previous call.'),
+    limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
+  }),
+  output: getTopicOutput,
+  credential: 'none',
+  mcp: true,
+  run: async (ctx, { community, ...input }) => {
+    const c = await publicCommunity(ctx.services, community);
+    return { community: c.slug, ...presentTopicPage(await ctx.services.content.getTopic(ctx.actor, c, input)) };
+  },
+});
+
+export const suggestNetworkAnswer = defineOperation({
+  name: 'suggest_answer',
+  server: 'network',
+  title: 'Suggest existing answers',
+  description: 'Given a question, the best accepted answers across public communities with a confidence in [0, 1], or a plain statement that nothing matched and where to ask.',
+  input: z.strictObject({
+    question: question.describe('The question, as you would ask it (3-2000 characters).'),
+    communities: slugList,
+    limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
+  }),
+  output: suggestOutput,
+  credential: 'none',
+  mcp: true,
+  run: async (ctx, { question: q, communities, limit }) => {
+    const within = await publicCommunities(ctx.services, communities);
+    const suggested = await ctx.services.search.suggestAnswer(within, q, limit, { askWith: 'ask_community' });
+    return { ...suggested, answers: withCommunity(suggested.answers, within) };
+  },
+});
+
+export const askCommunity = defineOperation({
+  name: 'ask_community',
+  server: 'network',
+  title: 'Ask a community',
+  description:
+    "Post a question to a public community as the person who owns the user key (Authorization: Bearer hmlt_u_…). Search first. The community's approval policy applies: the answer may be status \"pending_approval\".",
+  input: z.strictObject({ community: slug, ...questionFields }),
+  output: writeOutput,
+  credential: 'user',
+  mcp: true,
+  write: true,
+  run: async (ctx, { community, idempotency_key, ...payload }) => {
+    const c = await publicCommunity(ctx.services, community);
+    ctx.audit.communityId = c.id;
+    const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.ip });
+    Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
+    return presentWrite(outcome, `Your question was posted to ${c.slug}.`);
+  },
+});
+
+/** The network server's tools, in the order tools/list shows them. */
+export const NETWORK_OPERATIONS = [searchNetwork, findCommunity, getCommunity, getNetworkTopic, suggestNetworkAnswer, askCommunity];

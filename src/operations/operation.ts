@@ -1,0 +1,89 @@
+// One product operation, defined once: its input and output schemas (with descriptions and the
+// product's limits), the credential it takes, what it needs to be allowed, whether it writes, and
+// its handler on the domain. Every face is derived from these definitions: MCP tools today, REST
+// routes and OpenAPI, web forms.
+import { z } from 'zod';
+import type { Actor } from '../domain/actor.ts';
+import type { Scope } from '../domain/vocabulary.ts';
+import type { Services } from '../services.ts';
+import type { Community } from '../store/types.ts';
+
+/**
+ * The credential an operation takes:
+ *  - community: a credential of the community the request addressed (an agent key; on the faces
+ *    that accept them, a member's user key or signed-in web session). Reading needs one too.
+ *  - none: anyone, anonymously (the network's reads, over public communities only)
+ *  - user: a person's user key or web session (the network's writes)
+ */
+export type Credential = 'community' | 'none' | 'user';
+export type Server = 'community' | 'network';
+
+/** Public URLs the presenters need. */
+export type Urls = { mcp(slug: string): string; web(slug: string): string };
+
+/** What a handler runs with: the authenticated actor, and the community the request addressed. */
+export type OperationContext<C extends Community | null = Community | null> = {
+  actor: Actor;
+  community: C;
+  services: Services;
+  urls: Urls;
+  /** The caller's address (audit, write records). */
+  ip: string;
+  /** The call's audit entry: a handler names the community it touched and the ids it wrote. */
+  audit: AuditNote;
+};
+
+/** What a call's audit entry records beyond who, what and when. */
+export type AuditNote = { communityId: string | null; targets: Record<string, string | undefined> };
+
+export type Annotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+
+export type Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType, S extends Server = Server> = {
+  /** Stable name: the MCP tool name, the audit action `tool:<name>`. */
+  name: string;
+  server: S;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  credential: Credential;
+  /** The scope an agent needs, checked after validation (writes may refine it in `authorize`). */
+  scope?: Scope;
+  /** Further checks that depend on the validated input; throw DomainError to refuse. */
+  authorize?: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<void> | void;
+  /** A write: not read-only, honours an idempotency key, the approval policy applies. */
+  write?: boolean;
+  /** Listed as a tool of its server's MCP surface (the REST API and the web offer every operation). */
+  mcp?: boolean;
+  run: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<z.input<O>>;
+};
+
+/** Any operation, its types erased: what the catalogue and the faces hold. */
+export type AnyOperation = Operation<z.ZodObject, z.ZodType, Server>;
+
+/** Declares an operation with its types checked, and erases them for the catalogue. */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType, S extends Server>(op: Operation<I, O, S>): AnyOperation {
+  return op as unknown as AnyOperation;
+}
+
+/** The MCP tool annotations an operation implies. */
+export function annotationsOf(op: AnyOperation): Annotations & { title: string } {
+  return op.write
+    ? { title: op.title, readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    : { title: op.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+}
+
+const converted = new WeakMap<AnyOperation, { input: Record<string, unknown>; output: Record<string, unknown> }>();
+
+/** The operation's input and output as JSON Schema 2020-12 (converted once per operation). */
+export function jsonSchemasOf(op: AnyOperation): { input: Record<string, unknown>; output: Record<string, unknown> } {
+  let c = converted.get(op);
+  if (!c) {
+    c = {
+      input: z.toJSONSchema(op.input, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
+      output: z.toJSONSchema(op.output, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>,
+    };
+    converted.set(op, c);
+  }
+  return c;
+}

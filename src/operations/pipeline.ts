@@ -1,0 +1,147 @@
+// The one call pipeline every face runs (MCP tools and content methods, REST, web forms), after the
+// face has resolved the community the request addressed and counted it against the caller's IP:
+//
+//   authenticate → rate-limit (per key) → validate → authorize → run → present → audit
+//
+// A caller without a credential learns that first, before anything about its arguments. Failures
+// come back as values (never thrown) carrying the domain's error code, so each face renders them
+// its own way: an MCP result with isError, a problem+json response, a form with messages.
+import type { z } from 'zod';
+import type { Actor, PersonActor } from '../domain/actor.ts';
+import { requireScope } from '../domain/authorization.ts';
+import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
+import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { keyKind } from '../domain/identity/secrets.ts';
+import type { Logger } from '../log.ts';
+import type { Services } from '../services.ts';
+import type { Community } from '../store/types.ts';
+import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
+
+/** Who is calling and where: what the face learned from the request. */
+export type Caller = {
+  /** The community whose host (or path) the request addressed; null on the network apex. */
+  community: Community | null;
+  /** The key from `Authorization: Bearer …` or `X-API-Key`, if any. Never logged. */
+  credential?: string;
+  /**
+   * Whether a person's user key (hmlt_u_) is taken on a community (REST, web). A community's MCP
+   * server takes its agent keys only.
+   */
+  userKeys?: boolean;
+  /** A person the face already authenticated (web session with its CSRF token checked). */
+  person?: PersonActor;
+  ip: string;
+};
+
+export type Issue = { path: string; message: string };
+export type Stage = 'authenticate' | 'validate' | 'call';
+
+export type Failure = {
+  ok: false;
+  /** 'validate': the arguments did not match the input schema (they never reached the domain). */
+  stage: Stage;
+  code: DomainErrorCode;
+  message: string;
+  /** For rate_limited: how long to wait. */
+  retryAfterSeconds?: number;
+  /** For stage 'validate': each offending field. */
+  issues?: Issue[];
+};
+export type Outcome<T> = { ok: true; value: T } | Failure;
+
+/** What to call the thing asked for in "… needs an agent key" (e.g. "This tool"). */
+export type Guarded = { credential: Credential; action: string; what: string };
+
+class InvalidArguments extends Error {
+  constructor(readonly issues: Issue[]) {
+    super('invalid arguments');
+  }
+}
+
+/** "filters.limit: Too big: expected number to be <=50" per issue. */
+export function issuesOf(error: z.ZodError): Issue[] {
+  return error.issues.map((i) => ({ path: i.path.length ? i.path.join('.') : '(arguments)', message: i.message }));
+}
+
+export class Pipeline {
+  constructor(
+    private readonly services: Services,
+    private readonly urls: Urls,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
+  invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
+    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool' }, async (actor, audit) => {
+      const parsed = op.input.safeParse(args ?? {});
+      if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
+      const ctx: OperationContext = { actor, community: caller.community, services: this.services, urls: this.urls, ip: caller.ip, audit };
+      if (op.scope) requireScope(actor, op.scope);
+      await op.authorize?.(ctx as never, parsed.data);
+      return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
+    });
+  }
+
+  /**
+   * The steps every call takes around its own work: authenticate, rate-limit per key, run `body`,
+   * audit. Content reads that are not catalogue operations (resources, prompts, completion) use it
+   * directly; `body` gets the actor and the audit record it may add targets to.
+   */
+  async guard<T>(caller: Caller, what: Guarded, body: (actor: Actor, audit: AuditNote) => Promise<T>): Promise<Outcome<T>> {
+    let actor: Actor;
+    try {
+      actor = await this.authenticate(caller, what);
+      this.admit(actor);
+    } catch (err) {
+      return this.failure(err, 'authenticate');
+    }
+    const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
+    try {
+      const value = await body(actor, audit);
+      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+      return { ok: true, value };
+    } catch (err) {
+      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
+      return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
+    }
+  }
+
+  private async authenticate(caller: Caller, what: Guarded): Promise<Actor> {
+    switch (what.credential) {
+      case 'none':
+        return { kind: 'anonymous' };
+      case 'user':
+        return caller.person ?? this.services.auth.authenticateUserKey(caller.credential);
+      case 'community': {
+        if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
+        if (caller.person) return caller.person;
+        if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
+        return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
+      }
+    }
+  }
+
+  /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
+  private admit(actor: Actor): void {
+    if (actor.kind === 'agent') this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    else if (actor.kind === 'person') this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+  }
+
+  private failure(err: unknown, stage: Stage): Failure {
+    if (err instanceof InvalidArguments) {
+      return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
+    }
+    if (isDomainError(err)) {
+      const f: Failure = { ok: false, stage, code: err.code, message: err.message };
+      if (err instanceof RateLimitedError) f.retryAfterSeconds = err.retryAfterSeconds;
+      return f;
+    }
+    this.logger.error({ err }, 'operation failed unexpectedly');
+    return { ok: false, stage, code: 'internal', message: 'Something failed unexpectedly on our side. Try again; if it keeps failing, report it.' };
+  }
+}
+
+
+function isUserKey(credential: string | undefined): boolean {
+  return credential !== undefined && keyKind(credential.trim()) === 'user';
+}

@@ -1,0 +1,72 @@
+// The present step: domain views (camelCase) → operation output (snake_case, as every documented result is).
+import type { z } from 'zod';
+import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
+import type { TopicWithPosts } from '../domain/content.ts';
+import type { WrittenContent } from '../domain/writes/apply.ts';
+import type { ApprovalView } from '../domain/writes/approvals.ts';
+import type { WriteResult } from '../domain/writes/write-service.ts';
+import type { postOut, topicOut, writeOutput } from './schemas.ts';
+
+function author(a: AuthorView) {
+  return a.kind === 'agent' ? { kind: a.kind, id: a.id, name: a.name, label: a.label } : { kind: a.kind, id: a.id, name: a.name };
+}
+
+export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
+  return {
+    id: t.id,
+    slug: t.slug,
+    title: t.title,
+    url: t.url,
+    category: t.category,
+    author: author(t.author),
+    status: t.status,
+    tags: t.tags,
+    is_article: t.isArticle,
+    solution_post_id: t.solutionPostId,
+    reply_count: t.replyCount,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    last_posted_at: t.lastPostedAt,
+  };
+}
+
+export function presentPost(p: PostView): z.infer<typeof postOut> {
+  return {
+    id: p.id,
+    topic_id: p.topicId,
+    position: p.position,
+    url: p.url,
+    author: author(p.author),
+    body: p.body,
+    is_question: p.isQuestion,
+    is_solution: p.isSolution,
+    created_at: p.createdAt,
+    edited_at: p.editedAt,
+  };
+}
+
+/** A topic with one page of its posts. */
+export function presentTopicPage(t: TopicWithPosts): { topic: z.infer<typeof topicOut>; posts: z.infer<typeof postOut>[]; next_cursor: string | null } {
+  return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+}
+
+/** An approval as every face shows it: what was submitted, by whom, and what became of it. */
+export function presentApproval(view: ApprovalView) {
+  return { ...view, result: view.result ? presentWritten(view.result) : null };
+}
+
+/** An applied write's result, whatever the write was: its topic and/or post, presented. */
+export function presentWritten(result: WrittenContent | null): { topic?: z.infer<typeof topicOut>; post?: z.infer<typeof postOut> } {
+  const out: { topic?: z.infer<typeof topicOut>; post?: z.infer<typeof postOut> } = {};
+  if (result?.topic) out.topic = presentTopic(result.topic);
+  if (result?.post) out.post = presentPost(result.post);
+  return out;
+}
+
+/** A write's answer: applied (with what it wrote), or queued for approval (isError false either way). */
+export function presentWrite(outcome: WriteResult, appliedMessage: string): z.input<typeof writeOutput> {
+  if (outcome.status === 'pending_approval') {
+    return { status: 'pending_approval', approval_id: outcome.approval_id, message: outcome.message };
+  }
+  return { status: 'applied', message: appliedMessage, ...presentWritten(outcome.result) };
+}

@@ -1,0 +1,67 @@
+// The domain services, built once per process over one Store and search index: `serve`, the CLI,
+// the importer and the demo all take them from here (src/main.ts opens the database and calls it).
+import type { Config } from './config/config.ts';
+import type { Logger } from './log.ts';
+import type { Store } from './store/repositories.ts';
+import type { SearchIndex } from './search/index.ts';
+import { SearchService, type SearchOptions } from './search/service.ts';
+import { CommunityService } from './domain/communities.ts';
+import { CommunityMcpService } from './domain/community-mcp.ts';
+import { ContentService } from './domain/content.ts';
+import { ContentEvents } from './domain/events.ts';
+import { AccountService } from './domain/identity/accounts.ts';
+import { AgentService } from './domain/identity/agents.ts';
+import { AuditService } from './domain/identity/audit.ts';
+import { AuthService, systemClock, type Clock } from './domain/identity/auth.ts';
+import { RateLimits, TokenBucketLimiter, type RateLimiter } from './domain/identity/rate-limit.ts';
+import { ApprovalService } from './domain/writes/approvals.ts';
+import { WriteService } from './domain/writes/write-service.ts';
+
+export type Services = {
+  /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
+  events: ContentEvents;
+  communities: CommunityService;
+  content: ContentService;
+  search: SearchService;
+  mcpConfig: CommunityMcpService;
+  auth: AuthService;
+  accounts: AccountService;
+  agents: AgentService;
+  writes: WriteService;
+  approvals: ApprovalService;
+  audit: AuditService;
+  rateLimits: RateLimits;
+};
+
+export type ServiceDeps = {
+  store: Store;
+  searchIndex: SearchIndex;
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  limiter?: RateLimiter;
+  search?: SearchOptions;
+};
+
+export function createServices(deps: ServiceDeps): Services {
+  const { store, config, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const events = new ContentEvents((err, event) => logger?.error({ err, event: event.type }, 'content event listener failed'));
+  const content = new ContentService(store, config, events);
+  const audit = new AuditService(store, logger);
+  const auth = new AuthService(store, clock, logger);
+  return {
+    events,
+    communities: new CommunityService(store),
+    content,
+    search: new SearchService(store, deps.searchIndex, config, deps.search),
+    mcpConfig: new CommunityMcpService(store),
+    auth,
+    accounts: new AccountService(store, auth, clock, logger),
+    agents: new AgentService(store, clock, logger),
+    writes: new WriteService(store, config, content, audit),
+    approvals: new ApprovalService(store, config, content, audit),
+    audit,
+    rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
+  };
+}

@@ -1,0 +1,124 @@
+// People's credentials (password hashes, web sessions, user keys) and agent keys by hash: the
+// records authentication reads, none of them community-scoped.
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { AgentKeyRecord, CredentialRepository, Membership, UserKeyRecord, WebSessionRecord } from '../identity.ts';
+import { uniquely } from '../errors.ts';
+import { isUuid, newId } from '../ids.ts';
+import { nowIso, toIso } from '../time.ts';
+import { agentKeyFromRow, changed, membershipFromRow, narrow, newKeyColumns, sessionFromRow, touchKey, userKeyFromRow, type Db } from './identity-rows.ts';
+
+export class KyselyCredentials implements CredentialRepository {
+  private readonly db: Db;
+  constructor(db: Kysely<Database>) {
+    this.db = narrow(db);
+  }
+
+  async setPasswordHash(personId: string, hash: string): Promise<void> {
+    const updated_at = nowIso();
+    await this.db
+      .insertInto('person_credentials')
+      .values({ person_id: personId, password_hash: hash, updated_at })
+      .onConflict((oc) => oc.column('person_id').doUpdateSet({ password_hash: hash, updated_at }))
+      .execute();
+  }
+
+  async getPasswordHash(personId: string): Promise<string | undefined> {
+    if (!isUuid(personId)) return undefined;
+    const row = await this.db.selectFrom('person_credentials').select('password_hash').where('person_id', '=', personId).executeTakeFirst();
+    return row?.password_hash;
+  }
+
+  async createSession(input: { personId: string; tokenHash: string; expiresAt: string }): Promise<WebSessionRecord> {
+    const row = {
+      id: newId(),
+      person_id: input.personId,
+      token_hash: input.tokenHash,
+      created_at: nowIso(),
+      expires_at: toIso(input.expiresAt),
+      revoked_at: null,
+    };
+    await this.db.insertInto('web_sessions').values(row).execute();
+    return sessionFromRow(row);
+  }
+
+  async findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined> {
+    const row = await this.db.selectFrom('web_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    return row && sessionFromRow(row);
+  }
+
+  async revokeSession(tokenHash: string, at = nowIso()): Promise<boolean> {
+    const result = await this.db
+      .updateTable('web_sessions')
+      .set({ revoked_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return changed(result) > 0;
+  }
+
+  async revokeSessionsOf(personId: string, at = nowIso()): Promise<number> {
+    if (!isUuid(personId)) return 0;
+    const result = await this.db
+      .updateTable('web_sessions')
+      .set({ revoked_at: at })
+      .where('person_id', '=', personId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  async membershipsOf(personId: string): Promise<Membership[]> {
+    if (!isUuid(personId)) return [];
+    const rows = await this.db.selectFrom('memberships').selectAll().where('person_id', '=', personId).execute();
+    return rows.map(membershipFromRow);
+  }
+
+  async createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord> {
+    const row = { ...newKeyColumns(input), person_id: input.personId };
+    await uniquely('user key', () => this.db.insertInto('user_keys').values(row).execute());
+    return userKeyFromRow(row);
+  }
+
+  async findUserKeyByHash(keyHash: string): Promise<(UserKeyRecord & { keyHash: string }) | undefined> {
+    const row = await this.db.selectFrom('user_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && { ...userKeyFromRow(row), keyHash: row.key_hash };
+  }
+
+  async listUserKeys(personId: string): Promise<UserKeyRecord[]> {
+    if (!isUuid(personId)) return [];
+    const rows = await this.db
+      .selectFrom('user_keys')
+      .selectAll()
+      .where('person_id', '=', personId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(userKeyFromRow);
+  }
+
+  async revokeUserKey(personId: string, ref: string, at = nowIso()): Promise<number> {
+    if (!isUuid(personId)) return 0;
+    const result = await this.db
+      .updateTable('user_keys')
+      .set({ revoked_at: at })
+      .where('person_id', '=', personId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => (isUuid(ref) ? eb.or([eb('id', '=', ref), eb('prefix', '=', ref)]) : eb('prefix', '=', ref)))
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  touchUserKey(id: string, at: string, notBefore: string): Promise<void> {
+    return touchKey(this.db, 'user_keys', id, at, notBefore);
+  }
+
+  async findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
+    const row = await this.db.selectFrom('agent_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
+  }
+
+  touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {
+    return touchKey(this.db, 'agent_keys', id, at, notBefore);
+  }
+}

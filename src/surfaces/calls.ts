@@ -1,0 +1,140 @@
+// How Hamlet's MCP surfaces run requests through the call pipeline: catalogue operations become
+// tools, and the content methods (resources, prompts, completion, subscriptions) and the two-tool
+// mode's `search` are wrapped in the same authenticate → rate-limit → audit steps.
+import type { Actor } from '../domain/actor.ts';
+import { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from '../domain/errors.ts';
+import type { Logger } from '../log.ts';
+import type { RequestContext } from '../mcp/context.ts';
+import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
+import { errorResult } from '../mcp/run-tool.ts';
+import type { ToolDef, ToolResult } from '../mcp/surface.ts';
+import { withFailureShape } from '../mcp/tool-failure.ts';
+import { describeIssues } from '../mcp/zod-tool.ts';
+import { annotationsOf, jsonSchemasOf, type AnyOperation, type Credential, type Urls } from '../operations/operation.ts';
+import type { Caller, Failure, Pipeline } from '../operations/pipeline.ts';
+import type { Services } from '../services.ts';
+import type { Community } from '../store/types.ts';
+
+/** What the surfaces are built from. */
+export type SurfaceDeps = { pipeline: Pipeline; services: Services; urls: Urls; version: string; logger: Logger };
+
+/** A failed call's structuredContent: the error, and (once it reached the domain) its code. */
+const FAILURE_SCHEMA = {
+  type: 'object',
+  description: 'Returned with isError: true. `code` is absent when the arguments did not match the input schema.',
+  properties: {
+    error: { type: 'string', description: 'What went wrong and what to do about it.' },
+    code: { type: 'string', enum: [...DOMAIN_ERROR_CODES] },
+    retry_after_seconds: { type: 'integer', minimum: 1, description: 'With code "rate_limited": seconds to wait before retrying.' },
+  },
+  required: ['error'],
+  additionalProperties: false,
+} as const;
+
+export function callerOf(ctx: RequestContext, community: Community | null): Caller {
+  return { community, credential: ctx.credential, ip: ctx.clientIp };
+}
+
+/** A failure as a tool result: argument-schema failures carry `error` only, others their code too. */
+export function failureResult(failure: Failure, tool: string): ToolResult {
+  if (failure.stage === 'validate') return errorResult({ error: `Invalid arguments for tool "${tool}": ${failure.message}` });
+  const structured: { error: string; code: DomainErrorCode; retry_after_seconds?: number } = { error: failure.message, code: failure.code };
+  if (failure.retryAfterSeconds !== undefined) structured.retry_after_seconds = failure.retryAfterSeconds;
+  return errorResult(structured);
+}
+
+/** A catalogue operation as an MCP tool: its arguments reach the pipeline unvalidated (auth first). */
+export function operationTool(op: AnyOperation, deps: SurfaceDeps, community: Community | null): ToolDef {
+  const schemas = jsonSchemasOf(op);
+  return {
+    name: op.name,
+    title: op.title,
+    description: op.description,
+    inputSchema: schemas.input,
+    outputSchema: withFailureShape(schemas.output, FAILURE_SCHEMA),
+    annotations: annotationsOf(op),
+    checkOutput: (structured) => {
+      const parsed = op.output.safeParse(structured);
+      return parsed.success ? undefined : describeIssues(parsed.error);
+    },
+    handler: async (args, ctx) => {
+      const outcome = await deps.pipeline.invoke(op, callerOf(ctx, community), args);
+      return outcome.ok ? { structuredContent: outcome.value } : failureResult(outcome, op.name);
+    },
+  };
+}
+
+/**
+ * An engine-level tool (the two-tool mode's `search`) behind the pipeline: the caller authenticates
+ * and is counted before its arguments are looked at, and the call is audited.
+ */
+export function guardedTool(tool: ToolDef, deps: SurfaceDeps, community: Community | null, credential: Credential): ToolDef {
+  return {
+    ...tool,
+    parseArguments: undefined,
+    handler: async (args, ctx) => {
+      const outcome = await deps.pipeline.guard(callerOf(ctx, community), { credential, action: `tool:${tool.name}`, what: 'This tool' }, async () => {
+        const checked = tool.parseArguments ? tool.parseArguments(args) : { ok: true as const, value: args };
+        if (!checked.ok) return errorResult({ error: checked.error });
+        return tool.handler(checked.value, ctx);
+      });
+      return outcome.ok ? outcome.value : failureResult(outcome, tool.name);
+    },
+  };
+}
+
+const actors = new WeakMap<RequestContext, Actor>();
+
+const WHAT: Record<string, string> = {
+  'resources/read': 'Reading this resource',
+  'resources/subscribe': 'Subscribing to this resource',
+  'resources/unsubscribe': 'Unsubscribing',
+  'prompts/get': 'This prompt',
+  'completion/complete': 'Completion',
+};
+
+const RPC_CODE: Partial<Record<DomainErrorCode, number>> = {
+  unauthorized: ErrorCode.Unauthorized,
+  forbidden: ErrorCode.Unauthorized,
+  not_found: ErrorCode.ResourceNotFound,
+  invalid_argument: ErrorCode.InvalidParams,
+  rate_limited: ErrorCode.RateLimited,
+};
+
+const DOMAIN_CODE: Record<number, DomainErrorCode> = {
+  [ErrorCode.ResourceNotFound]: 'not_found',
+  [ErrorCode.InvalidParams]: 'invalid_argument',
+  [ErrorCode.Unauthorized]: 'unauthorized',
+};
+
+/**
+ * The `around` hook of a surface whose content methods need `credential`: each call goes through
+ * the pipeline (its failures become JSON-RPC errors, the only answer these methods have), and the
+ * handlers inside read the authenticated actor with actorOf(ctx).
+ */
+export function contentGuard(deps: SurfaceDeps, community: Community | null, credential: Credential) {
+  return async <T>(method: string, ctx: RequestContext, run: () => Promise<T>): Promise<T> => {
+    let protocolError: RpcError | undefined;
+    const outcome = await deps.pipeline.guard(callerOf(ctx, community), { credential, action: `mcp:${method}`, what: WHAT[method] ?? 'This request' }, async (actor) => {
+      actors.set(ctx, actor);
+      try {
+        return await run();
+      } catch (err) {
+        if (!(err instanceof RpcError)) throw err;
+        protocolError = err; // the engine's own answer (unknown prompt, resource not found): kept as is
+        throw new DomainError(DOMAIN_CODE[err.code] ?? 'invalid_argument', err.message);
+      }
+    });
+    if (protocolError) throw protocolError;
+    if (outcome.ok) return outcome.value;
+    const data = outcome.retryAfterSeconds !== undefined ? { retryAfterSeconds: outcome.retryAfterSeconds } : undefined;
+    throw new RpcError(RPC_CODE[outcome.code] ?? ErrorCode.InternalError, outcome.message, data);
+  };
+}
+
+/** The actor contentGuard authenticated for this request. */
+export function actorOf(ctx: RequestContext): Actor {
+  const actor = actors.get(ctx);
+  if (!actor) throw new Error('A content method ran outside its surface guard.');
+  return actor;
+}

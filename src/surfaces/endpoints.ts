@@ -1,0 +1,72 @@
+// Which MCP surface a request's host addresses: the network on the apex, a community on its
+// subdomain (or custom domain), nothing otherwise. Lookups and built surfaces are cached briefly:
+// resolving a host is on every request's path, and building a surface converts every tool schema.
+import type { IncomingMessage } from 'node:http';
+import type { Community } from '../store/types.ts';
+import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
+import type { Endpoint } from '../mcp/http-transport.ts';
+import type { Surface } from '../mcp/surface.ts';
+import type { SurfaceDeps } from './calls.ts';
+import { communitySurface } from './community.ts';
+import { networkSurface } from './network.ts';
+
+export type HostLookup = (host: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+
+export const communityScope = (communityId: string) => `community:${communityId}`;
+export const NETWORK_SCOPE = 'network';
+
+/** What a host that is neither the apex nor a community gets (JSON-RPC -32600, HTTP 404). */
+export const NO_COMMUNITY = 'This request did not resolve to a community.';
+
+export type EndpointOptions = {
+  deps: SurfaceDeps;
+  lookup: HostLookup;
+  hostOf: (req: IncomingMessage) => string | undefined;
+  /** How long a host → community answer is reused (default 5 s). */
+  ttlMs?: number;
+};
+
+export function createEndpointResolver(o: EndpointOptions): { resolve(req: IncomingMessage): Promise<Endpoint | undefined>; forget(communityId?: string): void } {
+  const ttl = o.ttlMs ?? 5_000;
+  type Resolved = { kind: 'network' } | { kind: 'unknown' } | { kind: 'community'; community: Community; config: CommunityMcpConfig; configAt: number };
+  const hosts = new Map<string, { at: number; value: Resolved }>();
+  const surfaces = new Map<string, { version: string; surface: Surface }>();
+  const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
+
+  function surfaceOf(community: Community, config: CommunityMcpConfig, configAt: number): Surface {
+    const version = `${community.updatedAt}|${configAt}`;
+    const cached = surfaces.get(community.id);
+    if (cached && cached.version === version) return cached.surface;
+    const surface = communitySurface(o.deps, community, config);
+    surfaces.set(community.id, { version, surface });
+    return surface;
+  }
+
+  return {
+    async resolve(req) {
+      const host = (o.hostOf(req) ?? '').toLowerCase();
+      const now = Date.now();
+      let hit = hosts.get(host);
+      if (!hit || now - hit.at > ttl) {
+        const found = await o.lookup(host);
+        const value: Resolved =
+          found.kind === 'community'
+            ? { ...found, ...(await o.deps.services.mcpConfig.load(found.community.id).then((c) => ({ config: c.config, configAt: c.updatedAt }))) }
+            : found;
+        hit = { at: now, value };
+        if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
+        hosts.set(host, hit);
+      }
+      const r = hit.value;
+      if (r.kind === 'network') return network;
+      if (r.kind === 'unknown') return undefined;
+      return { scope: communityScope(r.community.id), surface: surfaceOf(r.community, r.config, r.configAt) };
+    },
+    /** Drops cached answers, so the next request sees a changed community or configuration. */
+    forget(communityId) {
+      hosts.clear();
+      if (communityId) surfaces.delete(communityId);
+      else surfaces.clear();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// What live MCP sessions hear without asking: a subscribed topic (or article) resource hears about
+// its new posts, edits and solutions; every session of a community hears that its tool and prompt
+// lists changed when the community's MCP configuration changes (here, in the CLI, or on another
+// instance over the same database).
+import type { ContentEvent } from '../domain/events.ts';
+import type { Logger } from '../log.ts';
+import type { McpStack } from '../mcp/stack.ts';
+import type { Store } from '../store/repositories.ts';
+import { communityScope } from './endpoints.ts';
+import { resourceUris } from './resources.ts';
+
+/** notifications/resources/updated for the topic (and article) resources a content event touched. */
+export function topicUpdates(store: Store, mcp: McpStack): (event: ContentEvent) => Promise<void> {
+  const slugs = new Map<string, string>();
+  return async (event) => {
+    if (!('topicId' in event)) return;
+    let slug = slugs.get(event.communityId);
+    if (!slug) {
+      slug = (await store.communities.getById(event.communityId))?.slug;
+      if (!slug) return;
+      slugs.set(event.communityId, slug);
+    }
+    const scope = communityScope(event.communityId);
+    await mcp.engine.notifyResourceUpdated(scope, resourceUris.topic(slug, event.topicId));
+    if (event.type === 'article.updated') {
+      const topic = await store.community(event.communityId).topics.getById(event.topicId);
+      if (topic) await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
+    }
+  };
+}
+
+/**
+ * Watches the communities' MCP configuration and tells the sessions whose streams this instance
+ * holds that their lists changed. Returns the function that stops watching.
+ */
+export function watchMcpConfig(o: { store: Store; mcp: McpStack; forget: (communityId: string) => void; logger: Logger; everyMs?: number }): () => void {
+  let since = Date.now();
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const changed = await o.store.mcpConfig.changedSince(since);
+      for (const { communityId, updatedAt } of changed) {
+        since = Math.max(since, updatedAt);
+        o.forget(communityId);
+        const live = o.mcp.hub.liveSessionIds();
+        for (const list of ['tools', 'prompts'] as const) {
+          await o.mcp.engine.notifyListChanged(communityScope(communityId), list, (id) => live.has(id));
+        }
+      }
+    } catch (err) {
+      o.logger.warn({ err }, 'MCP configuration watch failed');
+    } finally {
+      running = false;
+    }
+  }, o.everyMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

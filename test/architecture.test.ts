@@ -1,0 +1,105 @@
+// The shape of the source tree, checked: dependencies point one way (faces → operations → domain →
+// store), the MCP engine knows nothing of Hamlet, no import cycles, no file in src/ over 400 lines.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+
+const ROOT = 'src';
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Relative imports of a file (static, re-exports and dynamic), resolved to paths under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  return specs.filter((s) => s.startsWith('.')).map((s) => normalize(join(dirname(file), s)));
+}
+
+/** The layer a file belongs to: its folder under src/, or its own name for the files at the top. */
+function layerOf(file: string): string {
+  const parts = relative(ROOT, file).split('/');
+  return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
+}
+
+// What each layer may import (besides itself). Faces (cli, http, web, surfaces) sit on operations;
+// operations on services and the domain; the domain on the store. The MCP engine is a library
+// under the faces: it imports nothing of Hamlet, and the store implements its session-store port.
+const BASE = ['config', 'log', 'version'];
+const ALLOWED: Record<string, string[]> = {
+  config: [],
+  log: [],
+  version: [],
+  mcp: [],
+  store: [...BASE, 'mcp'],
+  domain: [...BASE, 'store'],
+  search: [...BASE, 'domain', 'store'],
+  import: [...BASE, 'domain', 'store'],
+  services: [...BASE, 'domain', 'search', 'store'],
+  demo: [...BASE, 'domain', 'import', 'store', 'services'],
+  operations: [...BASE, 'domain', 'search', 'store', 'services'],
+  surfaces: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services'],
+  http: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services', 'web'],
+  web: [...BASE, 'operations', 'domain', 'store', 'services'],
+  main: [...BASE, 'mcp', 'operations', 'surfaces', 'http', 'web', 'domain', 'search', 'store', 'services', 'demo'],
+  cli: [...BASE, 'main', 'demo', 'import', 'domain', 'store', 'services', 'operations'],
+};
+
+const files = sourceFiles(ROOT);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+test('every import points down the layers, and the MCP engine imports nothing of Hamlet', () => {
+  const wrong: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = layerOf(file);
+    const allowed = ALLOWED[from];
+    assert.ok(allowed, `${file}: the layer "${from}" is not described in this test; add it to ALLOWED`);
+    for (const target of imports) {
+      const to = layerOf(target);
+      if (to !== from && !allowed.includes(to)) wrong.push(`${file} → ${target} (${from} may not import ${to})`);
+    }
+  }
+  // The store implements the engine's session-store port and nothing else of it.
+  for (const [file, imports] of graph) {
+    if (layerOf(file) !== 'store') continue;
+    for (const target of imports) if (layerOf(target) === 'mcp' && !target.endsWith('session-store.ts')) wrong.push(`${file} → ${target} (the store may only implement the session-store port)`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no import cycles', () => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'visiting') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+      return;
+    }
+    state.set(file, 'visiting');
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of files) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('no file in src/ is over 400 lines', () => {
+  const long = files
+    .map((f) => ({ f, lines: readFileSync(f, 'utf8').split('\n').length }))
+    .filter((x) => x.lines > 400)
+    .map((x) => `${x.f}: ${x.lines} lines`);
+  assert.deepEqual(long, []);
+});
+
+test('every file in src/ starts with a comment saying what it is for', () => {
+  const bare = files.filter((f) => !/^\s*\/\//.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(bare, []);
+});
