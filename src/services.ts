@@ -53,7 +53,7 @@ export function createServices(deps: ServiceDeps): Services {
   const content = new ContentService(store, config, events);
   const audit = new AuditService(store, logger);
   const auth = new AuthService(store, clock, logger);
-  const oauth = new OAuthService(store, auth, config.oauth, clock, logger);
+  const oauth = new OAuthService(store, auth, audit, config.oauth, clock, logger);
   return {
     events,
     communities: new CommunityService(store),

@@ -6,21 +6,17 @@
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import * as oauth from 'oauth4webapi';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { rpc } from '../mcp/http-client.ts';
-import { addPerson, CHROMIUM, CHROMIUM_ARGS, startClientHost, type ClientHost, type TestPerson } from './helpers.ts';
+import { addPerson, CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, startClientHost, type ClientHost, type TestPerson } from './helpers.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-if (!existsSync(CHROMIUM)) {
-  if (process.env.CI === 'true') test('OAuth flow in Chromium', () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
-  else test('OAuth flow in Chromium', { skip: `${CHROMIUM} is not installed` }, () => {});
-} else {
+if (chromiumAvailable('OAuth flow in Chromium')) {
   let h: TestHamlet;
   let acme: Community;
   let host: ClientHost;

@@ -1,6 +1,9 @@
 // What the OAuth tests share: a local "MCP host" web server (its client metadata document and its
 // redirect URI, recording every fetch and callback), people with a role in a community, and a web
 // session for them in Chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -74,4 +77,12 @@ export async function addPerson(h: TestHamlet, community: Community, name: strin
 }
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/** Whether Debian's Chromium is here; if not, registers `name` as skipped (failed under CI=true). */
+export function chromiumAvailable(name: string): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') test(name, () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
+  else test(name, { skip: `${CHROMIUM} is not installed` }, () => {});
+  return false;
+}
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

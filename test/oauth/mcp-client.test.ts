@@ -6,12 +6,11 @@
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { chromium, type Browser } from 'playwright-core';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { addPerson, CHROMIUM, CHROMIUM_ARGS, startClientHost, type ClientHost } from './helpers.ts';
+import { addPerson, CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, startClientHost, type ClientHost } from './helpers.ts';
 
 type Saved = Record<string, unknown>;
 
@@ -38,10 +37,7 @@ function provider(host: ClientHost, openBrowser: (url: URL) => Promise<void>): O
   };
 }
 
-if (!existsSync(CHROMIUM)) {
-  if (process.env.CI === 'true') test('MCP SDK client with OAuth', () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
-  else test('MCP SDK client with OAuth', { skip: `${CHROMIUM} is not installed` }, () => {});
-} else {
+if (chromiumAvailable('MCP SDK client with OAuth')) {
   let h: TestHamlet;
   let acme: Community;
   let host: ClientHost;

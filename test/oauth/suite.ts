@@ -205,6 +205,8 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       await s.oauth.connections.revoke(ada, st.community, mine[0]!.id);
       await assert.rejects(s.oauth.tokens.authenticate(st, adaTokens.access_token), oauthError('invalid_token'));
       assert.deepEqual(await s.oauth.connections.all(admin, st.community), []);
+      const audited = (await s.audit.list(admin, st.community, { limit: 200 })).entries.map((e) => `${e.action} ${e.actorName}`);
+      assert.ok(audited.includes(`oauth.connect ${ada.displayName}`) && audited.includes(`oauth.disconnect ${admin.displayName}`), audited.join(', '));
       // An app acting for a person cannot manage connections.
       await assert.rejects(s.oauth.connections.mine({ ...ada, client: { id: 'x', name: 'X', grantId: 'g', scopes: [] } }, st.community), (e: unknown) => e instanceof DomainError);
     });
@@ -216,7 +218,7 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       const tokens = await exchange(st, await codeFor(st, ada));
       await assert.rejects(s.oauth.tokens.authenticate(other, tokens.access_token), oauthError('invalid_token'));
       // Another instance (or this one after a restart) over the same database verifies it.
-      const second = new OAuthService(store, s.auth, config.oauth, clock);
+      const second = new OAuthService(store, s.auth, s.audit, config.oauth, clock);
       assert.equal((await second.tokens.authenticate(st, tokens.access_token)).personId, ada.personId);
       await assert.rejects(
         s.oauth.tokens.token(st, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: host.clientId, scope: 'topic:create article:write' }),

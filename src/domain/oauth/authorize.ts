@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
 import { UniqueViolation } from '../../store/errors.ts';
 import type { PersonActor } from '../actor.ts';
+import type { AuditService } from '../identity/audit.ts';
 import { roleOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { randomBase62, sha256Hex } from '../identity/secrets.ts';
@@ -66,6 +67,7 @@ export class AuthorizationFlow {
   constructor(
     private readonly store: Store,
     private readonly clients: ClientDirectory,
+    private readonly audit: AuditService,
     private readonly now: () => Date,
   ) {}
 
@@ -131,6 +133,9 @@ export class AuthorizationFlow {
     };
     // The same person approving twice at once: the second finds the first's grant.
     const grantId = await upsert().catch((err: unknown) => (err instanceof UniqueViolation ? upsert() : Promise.reject(err)));
+    await this.audit.record(person, {
+      communityId: site.community.id, action: 'oauth.connect', targets: { grant_id: grantId, client_id: client.clientId, scopes: approved.join(' ') }, outcome: 'ok',
+    });
     const code = CODE_PREFIX + randomBase62(40);
     await this.store.oauth.addCode({
       codeHash: sha256Hex(code),

@@ -44,7 +44,7 @@ export class Connections {
     if (!grant || grant.communityId !== community.id || grant.revokedAt) throw missing;
     if (grant.personId !== person) await requireCommunityAdmin(this.store, actor, community, 'disconnect other people\'s apps');
     const byAdmin = grant.personId !== person;
-    await this.tokens.revokeGrant(grant, byAdmin ? `revoked by administrator ${person}` : 'revoked by the person');
+    await this.tokens.revokeGrant(grant, byAdmin ? 'revoked by an administrator' : 'revoked by the person', actor);
     return (await this.present([grant]))[0]!;
   }
 

@@ -2,6 +2,7 @@
 // the parts, built once per process (src/services.ts).
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
+import type { AuditService } from '../identity/audit.ts';
 import type { AuthService } from '../identity/auth.ts';
 import { AuthorizationFlow } from './authorize.ts';
 import { ClientMetadataFetcher } from './client-metadata.ts';
@@ -22,11 +23,11 @@ export class OAuthService {
   readonly tokens: TokenService;
   readonly connections: Connections;
 
-  constructor(store: Store, auth: AuthService, options: OAuthOptions, now: () => Date, logger?: Logger) {
+  constructor(store: Store, auth: AuthService, audit: AuditService, options: OAuthOptions, now: () => Date, logger?: Logger) {
     this.keys = new SigningKeys(store, now);
     this.clients = new ClientDirectory(store, new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime()), now);
-    this.authorization = new AuthorizationFlow(store, this.clients, now);
-    this.tokens = new TokenService(store, this.keys, auth, options, now, logger);
+    this.tokens = new TokenService(store, this.keys, auth, audit, options, now, logger);
+    this.authorization = new AuthorizationFlow(store, this.clients, audit, now);
     this.connections = new Connections(store, this.tokens);
   }
 }

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { GrantRecord } from '../../store/oauth.ts';
-import type { PersonActor } from '../actor.ts';
+import { systemActor, type Actor, type PersonActor } from '../actor.ts';
+import type { AuditService } from '../identity/audit.ts';
 import type { AuthService } from '../identity/auth.ts';
 import { randomBase62, safeEqual, sha256Hex } from '../identity/secrets.ts';
 import { OAuthError } from './errors.ts';
@@ -57,6 +58,7 @@ export class TokenService {
     private readonly store: Store,
     private readonly keys: SigningKeys,
     private readonly auth: AuthService,
+    private readonly audit: AuditService,
     private readonly lifetimes: TokenLifetimes,
     private readonly now: () => Date,
     private readonly logger?: Logger,
@@ -192,12 +194,18 @@ export class TokenService {
     };
   }
 
-  /** Ends a grant: its refresh tokens stop at once, its access tokens at their next request. */
-  async revokeGrant(grant: GrantRecord, reason: string): Promise<boolean> {
+  /**
+   * Ends a grant: its refresh tokens stop at once, its access tokens at their next request. `by` is
+   * who ended it (the system when a replayed code or refresh token did).
+   */
+  async revokeGrant(grant: GrantRecord, reason: string, by: Actor = systemActor('oauth')): Promise<boolean> {
     const at = this.now().toISOString();
     const revoked = await this.store.oauth.revokeGrant(grant.id, at, reason);
     await this.store.oauth.revokeRefreshTokensOf(grant.id, at);
-    if (revoked) this.logger?.info({ event: 'oauth.grant_revoked', grantId: grant.id, communityId: grant.communityId, client: grant.clientName, reason }, 'OAuth grant revoked');
+    if (revoked) {
+      this.logger?.info({ event: 'oauth.grant_revoked', grantId: grant.id, communityId: grant.communityId, client: grant.clientName, reason }, 'OAuth grant revoked');
+      await this.audit.record(by, { communityId: grant.communityId, action: 'oauth.disconnect', targets: { grant_id: grant.id, client_id: grant.clientId, reason }, outcome: 'ok' });
+    }
     return revoked;
   }
 }
