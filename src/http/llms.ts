@@ -76,6 +76,26 @@ A key is shown once, stored only as a hash, listed by its prefix, and can expire
 another community, a revoked or an expired key is refused with code "unauthorized" and the reason.`,
     },
     {
+      name: 'oauth',
+      title: 'Connecting an app with OAuth',
+      body: `MCP hosts that connect on a person's behalf (Claude, ChatGPT, IDEs) use the connector URL
+${i.communityOriginPattern}/mcp instead of a key. It serves the same tools as /api/mcp, but every
+request needs an OAuth access token issued for exactly that URL:
+
+  no token         401, WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp", scope="…"
+  bad token        401 error="invalid_token" (expired, for another URL, or the connection was revoked)
+  missing scope    403 error="insufficient_scope", scope="<what it needs>": authorize again with it
+
+The community is its own authorization server (${i.communityOriginPattern}/.well-known/oauth-authorization-server):
+authorization code with PKCE (S256 only), the resource parameter, clients identified by a Client ID
+Metadata Document URL (or dynamic registration, where the community allows any app), iss in the
+authorization response. Access tokens last minutes; refresh tokens rotate at every use, and a refresh
+token used twice revokes the whole connection. The person approves the scopes (topic:create,
+post:create, solution:mark, article:write, approval:decide), capped by their role; what the app writes
+is theirs, labelled "via <app>", under the community's approval rules. People see and disconnect their
+apps at /account/apps; administrators see every connection at /admin/apps.`,
+    },
+    {
       name: 'approvals',
       title: 'Approvals',
       body: `A community can queue writes (new topics, replies, solutions, articles) for a moderator. A queued write is
