@@ -36,15 +36,15 @@ export class Connections {
     return this.present(await this.store.oauth.listLiveGrants(community.id));
   }
 
-  /** A person revokes their own grant; an administrator any grant of the community. */
+  /** A person revokes their own grant; an administrator (or the operator) any grant of the community. */
   async revoke(actor: Actor, community: Community, grantId: string): Promise<Connection> {
-    const person = this.personOf(actor);
+    const person = actor.kind === 'system' ? undefined : this.personOf(actor);
     const grant = await this.store.oauth.getGrant(grantId);
     const missing = new DomainError('not_found', 'No such connected app here (it may have been disconnected already). Reload the list.');
     if (!grant || grant.communityId !== community.id || grant.revokedAt) throw missing;
-    if (grant.personId !== person) await requireCommunityAdmin(this.store, actor, community, 'disconnect other people\'s apps');
-    const byAdmin = grant.personId !== person;
-    await this.tokens.revokeGrant(grant, byAdmin ? 'revoked by an administrator' : 'revoked by the person', actor);
+    const own = grant.personId === person;
+    if (!own) await requireCommunityAdmin(this.store, actor, community, 'disconnect other people\'s apps');
+    await this.tokens.revokeGrant(grant, own ? 'revoked by the person' : 'revoked by an administrator', actor);
     return (await this.present([grant]))[0]!;
   }
 

@@ -5,6 +5,7 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import { normalizeHost, resolveCommunityHost } from '../tenancy.ts';
+import { communityOrigin } from '../urls.ts';
 
 export type OAuthSite = { community: Community; issuer: string };
 
@@ -37,19 +38,22 @@ export function canonicalResource(value: string): string | undefined {
 }
 
 /**
- * The site a request reached: on a community's host (`host` as the request named it, port kept),
- * or in the path form `/c/<slug>` on any host of ours. Undefined for anything else.
+ * The site a request reached: a community's host (its public origin, as every URL Hamlet builds;
+ * a custom domain as the request named it), or the path form `/c/<slug>` on a host of ours.
+ * Undefined for anything else.
  */
-export async function siteFor(store: Store, config: Pick<Config, 'publicScheme' | 'baseDomain'>, host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
-  if (!host || !normalizeHost(host)) return undefined;
-  const origin = `${config.publicScheme}://${host.trim().toLowerCase().replace(/\.(?=:|$)/, '')}`;
+export async function siteFor(store: Store, config: Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>, host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
+  const name = normalizeHost(host);
+  if (!name) return undefined;
   const resolved = await resolveCommunityHost(store, host, config.baseDomain);
   if (pathSlug !== undefined) {
     if (resolved.kind === 'unknown') return undefined;
     const community = await store.communities.getBySlug(pathSlug.toLowerCase());
-    return community ? { community, issuer: `${origin}/c/${community.slug}` } : undefined;
+    return community ? { community, issuer: `${communityOrigin(config, null)}/c/${community.slug}` } : undefined;
   }
-  return resolved.kind === 'community' ? { community: resolved.community, issuer: origin } : undefined;
+  if (resolved.kind !== 'community') return undefined;
+  const ours = name === config.baseDomain || name.endsWith(`.${config.baseDomain}`);
+  return { community: resolved.community, issuer: ours ? communityOrigin(config, resolved.community.slug) : `${config.publicScheme}://${host!.trim().toLowerCase()}` };
 }
 
 /** Where the protected resource metadata of `resource` is (RFC 9728: the well-known path inserted). */
