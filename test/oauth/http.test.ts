@@ -1,0 +1,78 @@
+// The OAuth faces over HTTP, without a browser: metadata reachable for private communities too,
+// CORS for browser-based clients, the connector's challenge and preflight, registration and token
+// endpoint errors in OAuth's own JSON, and the consent page's guards (sign in first, a bad redirect
+// URI shown rather than followed, forms only with their token).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { systemActor } from '../../src/domain/actor.ts';
+import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { raw, rpc } from '../mcp/http-client.ts';
+import { addPerson } from './helpers.ts';
+
+let h: TestHamlet;
+const at = (path: string) => h.hostUrl('vault.localhost', path);
+
+before(async () => {
+  h = await startTestHamlet({ HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: '1' });
+  await h.services.communities.create(systemActor('test'), { slug: 'vault', name: 'Vault', visibility: 'private' });
+});
+after(async () => h?.stop());
+
+test('a private community publishes its resource and server metadata; its connector challenges', async () => {
+  const prm = await raw(at('/.well-known/oauth-protected-resource/mcp'));
+  assert.equal(prm.status, 200);
+  assert.equal(prm.headers['access-control-allow-origin'], '*');
+  assert.deepEqual(prm.json().authorization_servers, [h.hostUrl('vault.localhost', '').replace(/\/$/, '')]);
+  const meta = await raw(at('/.well-known/oauth-authorization-server'));
+  assert.equal(meta.json().issuer, prm.json().authorization_servers[0]);
+  assert.equal((await raw(at('/.well-known/oauth-authorization-server'), { method: 'OPTIONS' })).status, 204);
+
+  const challenge = await rpc(at('/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  assert.equal(challenge.status, 401);
+  assert.match(challenge.headers['access-control-expose-headers']!, /WWW-Authenticate/);
+  const preflight = await raw(at('/mcp'), { method: 'OPTIONS', headers: { origin: 'https://claude.ai', 'access-control-request-method': 'POST' } });
+  assert.equal(preflight.status, 204);
+  const key = await rpc(at('/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer hmlt_live_0123456789abcdefghijklmnopqrstuvwxyz' });
+  assert.equal(key.status, 401);
+  assert.match(key.headers['www-authenticate']!, /error="invalid_token"/);
+  assert.equal((await raw(h.hostUrl('nowhere.localhost', '/.well-known/oauth-protected-resource/mcp'))).status, 404);
+});
+
+test('registration and the token endpoint answer in OAuth JSON', async () => {
+  const registered = await raw(at('/oauth/register'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'CLI tool', redirect_uris: ['http://127.0.0.1/callback'] }) });
+  assert.equal(registered.status, 201);
+  assert.equal(registered.json().token_endpoint_auth_method, 'none');
+  const bad = await raw(at('/oauth/register'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }) });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json().error, 'invalid_redirect_uri');
+  const json = await raw(at('/oauth/token'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(json.json().error, 'invalid_request');
+  const noClient = await raw(at('/oauth/token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=x' });
+  assert.equal(noClient.status, 401);
+  assert.equal(noClient.json().error, 'invalid_client');
+  assert.equal(noClient.headers['cache-control'], 'no-store');
+});
+
+test('the consent page: sign in first; a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
+  const vault = (await h.store.communities.getBySlug('vault'))!;
+  const { client_id } = (await h.services.oauth.clients.register(vault, { client_name: 'Tool', redirect_uris: ['http://127.0.0.1/callback'] })) as { client_id: string };
+  const authorize = `/oauth/authorize?response_type=code&client_id=${client_id}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
+  const visitor = await raw(at(authorize));
+  assert.equal(visitor.status, 303);
+  assert.equal(visitor.headers.location, `/signin?next=${encodeURIComponent(authorize)}`);
+
+  const eve = await addPerson(h, vault, 'Eve', 'member');
+  const session = await h.services.accounts.createWebSession(eve.personId);
+  const cookie = { cookie: `hamlet_session=${session.token}` };
+  const shown = await raw(at(authorize), { headers: cookie });
+  assert.equal(shown.status, 400);
+  assert.equal(shown.headers.location, undefined);
+  assert.match(shown.headers['content-security-policy']!, /frame-ancestors 'none'/);
+  assert.match(shown.text, /not one of its registered addresses/);
+  const forged = await raw(at('/oauth/authorize'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow&_csrf=wrong' });
+  assert.equal(forged.status, 403);
+  const crossSite = await raw(at('/account/apps/x/revoke'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: `_csrf=${session.csrfToken}` });
+  assert.equal(crossSite.status, 403);
+  const apps = await raw(at('/admin/apps'), { headers: cookie });
+  assert.equal(apps.status, 403, 'a member is not an administrator');
+});
