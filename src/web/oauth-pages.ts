@@ -6,7 +6,7 @@ import type { AuthorizationRequest } from '../domain/oauth/authorize.ts';
 import type { ClientPolicy } from '../domain/oauth/clients.ts';
 import type { Connection } from '../domain/oauth/connections.ts';
 import { onlyLoopback } from '../domain/oauth/redirects.ts';
-import { READ_WORDS, SCOPE_WORDS } from '../domain/oauth/scopes.ts';
+import { READ_WORDS, SCOPE_SHORT, SCOPE_WORDS } from '../domain/oauth/scopes.ts';
 import type { Scope } from '../domain/vocabulary.ts';
 import { esc } from './html.ts';
 
@@ -59,8 +59,9 @@ ${form(o.action, o.csrf, `${hidden}
 <p><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></p>`)}`;
 }
 
+/** "read, ask, reply": what a connection may do, short, with the full words on hover. */
 function scopeList(scopes: readonly Scope[]): string {
-  return `<ul class="scopes"><li>${esc(READ_WORDS)}</li>${scopes.map((s) => `<li>${esc(SCOPE_WORDS[s])}</li>`).join('')}</ul>`;
+  return ['<span title="' + esc(READ_WORDS) + '">read</span>', ...scopes.map((s) => `<span title="${esc(SCOPE_WORDS[s])}">${esc(SCOPE_SHORT[s])}</span>`)].join(', ');
 }
 
 function day(iso: string | null): string {

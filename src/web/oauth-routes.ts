@@ -9,7 +9,7 @@ import type { PersonActor } from '../domain/actor.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { OAuthSite } from '../domain/oauth/site.ts';
 import type { Services } from '../services.ts';
-import { page } from './html.ts';
+import { esc, page } from './html.ts';
 import { connectionsBody, consentBody, formActionSource, policyForm } from './oauth-pages.ts';
 
 export type OAuthWebDeps = {
@@ -34,7 +34,7 @@ export function mountOAuthWeb(app: Hono, deps: OAuthWebDeps): void {
     c.header('cache-control', 'no-store');
     return c.html(page({ title, body }), (o.status ?? 200) as 200);
   };
-  const message = (c: Context, title: string, text: string, status: number) => html(c, title, `<h1>${title}</h1><p>${text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)}</p>`, { status });
+  const message = (c: Context, title: string, text: string, status: number) => html(c, title, `<h1>${esc(title)}</h1><p>${esc(text)}</p>`, { status });
 
   /** Who and where; a redirect to sign-in for visitors; undefined when the host is no community. */
   const context = async (c: Context): Promise<Req | Response> => {

@@ -172,7 +172,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     const page = await browserContext.newPage();
     await page.goto(h.hostUrl('acme.localhost', '/account/apps'));
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connected apps');
-    assert.match(await page.getByRole('row', { name: /Test Assistant/ }).innerText(), /Reply to topics in your name/);
+    assert.match(await page.getByRole('row', { name: /Test Assistant/ }).innerText(), /read, ask, reply, accept answers/);
     await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
     await page.waitForURL(/\/account\/apps$/);
     assert.match(await page.locator('main').innerText(), /No apps are connected/);

@@ -13,6 +13,15 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'approval:decide': 'Approve or reject queued posts as a moderator',
 };
 
+/** The same in a word or two, for lists of connections. */
+export const SCOPE_SHORT: Record<Scope, string> = {
+  'topic:create': 'ask',
+  'post:create': 'reply',
+  'solution:mark': 'accept answers',
+  'article:write': 'write articles',
+  'approval:decide': 'decide approvals',
+};
+
 /** Always part of a connection: reading needs no scope. */
 export const READ_WORDS = 'Search and read this community: topics, answers and articles';
 
