@@ -1,5 +1,6 @@
 // The domain services, built once per process over one Store and search index: `serve`, the CLI,
 // the importer and the demo all take them from here (src/main.ts opens the database and calls it).
+import { readFileSync } from 'node:fs';
 import type { Config } from './config/config.ts';
 import type { Logger } from './log.ts';
 import type { Store } from './store/repositories.ts';
@@ -53,7 +54,8 @@ export function createServices(deps: ServiceDeps): Services {
   const content = new ContentService(store, config, events);
   const audit = new AuditService(store, logger);
   const auth = new AuthService(store, clock, logger);
-  const oauth = new OAuthService(store, auth, audit, config.oauth, clock, logger);
+  const clientCa = config.oauth.clientCaFile ? readFileSync(config.oauth.clientCaFile, 'utf8') : undefined;
+  const oauth = new OAuthService(store, auth, audit, { ...config.oauth, clientCa }, clock, logger);
   return {
     events,
     communities: new CommunityService(store),

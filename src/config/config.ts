@@ -25,6 +25,7 @@ const schema = z.object({
   HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
   HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
   HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
@@ -48,7 +49,13 @@ export type Config = {
    * OAuth for MCP hosts: token lifetimes, and whether client metadata documents may be fetched from
    * loopback/private addresses (and over http): development and tests only.
    */
-  oauth: { accessTokenSeconds: number; refreshTokenDays: number; allowPrivateClients: boolean };
+  oauth: {
+    accessTokenSeconds: number;
+    refreshTokenDays: number;
+    allowPrivateClients: boolean;
+    /** PEM file of certificate authorities trusted, beside the system's, for metadata documents over https. */
+    clientCaFile?: string;
+  };
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -82,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accessTokenSeconds: e.HAMLET_OAUTH_ACCESS_TOKEN_SECONDS,
       refreshTokenDays: e.HAMLET_OAUTH_REFRESH_TOKEN_DAYS,
       allowPrivateClients: e.HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS,
+      ...(e.HAMLET_OAUTH_CLIENT_CA_FILE ? { clientCaFile: e.HAMLET_OAUTH_CLIENT_CA_FILE } : {}),
     },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }

@@ -3,8 +3,12 @@
 // session for them in Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Role } from '../../src/domain/vocabulary.ts';
@@ -21,8 +25,12 @@ export type ClientHost = {
   close(): Promise<void>;
 };
 
-/** A client's web server on 127.0.0.1: /client.json (its metadata document) and /callback. */
-export async function startClientHost(name = 'Test Assistant'): Promise<ClientHost> {
+/**
+ * A client's web server on 127.0.0.1: /client.json (its metadata document) and /callback. With
+ * `tls`, the document is served over https by a second server (the callback stays on http: a
+ * loopback redirect URI).
+ */
+export async function startClientHost(name = 'Test Assistant', tls?: { key: string; cert: string }): Promise<ClientHost> {
   let waiting: ((url: URL) => void) | undefined;
   const host: ClientHost = {
     origin: '',
@@ -30,9 +38,9 @@ export async function startClientHost(name = 'Test Assistant'): Promise<ClientHo
     redirectUri: '',
     metadataFetches: 0,
     nextCallback: () => new Promise<URL>((resolve) => (waiting = resolve)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined),
   };
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', host.origin);
     if (url.pathname === '/client.json') {
       host.metadataFetches++;
@@ -56,12 +64,36 @@ export async function startClientHost(name = 'Test Assistant'): Promise<ClientHo
       return;
     }
     res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const listen = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return (server.address() as AddressInfo).port;
+  };
+  const plain = createServer(handler);
+  const servers: Server[] = [plain];
+  const plainOrigin = `http://127.0.0.1:${await listen(plain)}`;
+  host.origin = plainOrigin;
+  if (tls) {
+    const secure = createHttpsServer(tls, handler);
+    servers.push(secure);
+    host.origin = `https://127.0.0.1:${await listen(secure)}`;
+  }
   host.clientId = `${host.origin}/client.json`;
-  host.redirectUri = `${host.origin}/callback`;
+  host.redirectUri = `${plainOrigin}/callback`;
   return host;
+}
+
+/** A self-signed certificate for 127.0.0.1 (openssl), or undefined when openssl is not installed. */
+export function selfSignedCertificate(): { key: string; cert: string; certFile: string } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'hamlet-cert-'));
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  const made = spawnSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile, '-out', certFile,
+    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+  ], { stdio: 'ignore' });
+  if (made.status !== 0) return undefined;
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 
 export type TestPerson = { personId: string; email: string; password: string; name: string };

@@ -7,6 +7,7 @@ import dns, { type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
 
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
@@ -51,6 +52,8 @@ export type SafeFetchOptions = {
   allowPrivate: boolean;
   maxBytes: number;
   timeoutMs: number;
+  /** Certificate authorities (PEM) trusted beside the system's for https. */
+  ca?: string;
 };
 
 export type FetchedDocument = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -92,6 +95,7 @@ export function safeGet(url: URL, o: SafeFetchOptions): Promise<FetchedDocument>
       headers: { accept: 'application/json', 'user-agent': 'Hamlet (OAuth client metadata)' },
       lookup: guardedLookup(o.allowPrivate),
       agent: false,
+      ...(o.ca && url.protocol === 'https:' ? { ca: [...rootCertificates, o.ca] } : {}),
     });
     const timer = setTimeout(() => fail(new FetchRefused(`No complete answer within ${o.timeoutMs} ms.`)), o.timeoutMs);
     req.on('error', fail);

@@ -14,6 +14,8 @@ import { TokenService, type TokenLifetimes } from './tokens.ts';
 export type OAuthOptions = TokenLifetimes & {
   /** Fetch client metadata documents from loopback and private addresses too (development, tests). */
   allowPrivateClients: boolean;
+  /** Certificate authorities (PEM) trusted beside the system's when fetching them over https. */
+  clientCa?: string;
 };
 
 export class OAuthService {
@@ -25,7 +27,8 @@ export class OAuthService {
 
   constructor(store: Store, auth: AuthService, audit: AuditService, options: OAuthOptions, now: () => Date, logger?: Logger) {
     this.keys = new SigningKeys(store, now);
-    this.clients = new ClientDirectory(store, new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime()), now);
+    const fetcher = new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime(), options.clientCa ? { ca: options.clientCa } : {});
+    this.clients = new ClientDirectory(store, fetcher, now);
     this.tokens = new TokenService(store, this.keys, auth, audit, options, now, logger);
     this.authorization = new AuthorizationFlow(store, this.clients, audit, now);
     this.connections = new Connections(store, this.tokens);
