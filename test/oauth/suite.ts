@@ -153,6 +153,23 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       await assert.rejects(s.oauth.tokens.authenticate(priv, insiderTokens.access_token), oauthError('invalid_token', /no longer a member/));
     });
 
+    test('writes through an app are the person\'s, labelled with the app, and under the approval policy whatever the role', async () => {
+      const st = await site();
+      const moderator = await person(st.community, 'moderator');
+      const other = await person(st.community, 'moderator');
+      await s.approvals.setPolicy(system, st.community, { kind: 'topic.create', mode: 'approval' });
+      const actor = await s.oauth.tokens.authenticate(st, (await exchange(st, await codeFor(st, moderator))).access_token);
+      const queued = await s.writes.execute(actor, st.community, 'topic.create', { category: 'support', title: 'Queued from an app', body: 'A moderator asking through an app.' });
+      assert.equal(queued.status, 'pending_approval');
+      // The same moderator on the web writes at once.
+      assert.equal((await s.writes.execute(moderator, st.community, 'topic.create', { category: 'support', title: 'Written on the web', body: 'No queue for moderators themselves.' })).status, 'applied');
+      const approvalId = queued.status === 'pending_approval' ? queued.approval_id : '';
+      await s.approvals.approve(other, st.community, approvalId);
+      const page = await s.content.listTopics(system, st.community, { sort: 'created', limit: 10 });
+      const applied = page.topics.find((t) => t.title === 'Queued from an app')!;
+      assert.deepEqual(applied.author, { kind: 'person', id: moderator.personId, name: moderator.displayName, label: `posted by ${moderator.displayName} via Unit Assistant` });
+    });
+
     test('the client trust policy: domains, registered only; dynamic registration only under "any"', async () => {
       const st = await site();
       const admin = await person(st.community, 'admin');
