@@ -29,6 +29,8 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   let tokens: oauth.TokenEndpointResponse;
   let firstRefresh: string;
   let scope: string;
+  /** Every code and token handed out, to look for in the logs. */
+  const secrets: string[] = [];
 
   before(async () => {
     h = await startTestHamlet({ HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: '1' }, { demo: true });
@@ -41,6 +43,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     browserContext = await browser.newContext();
     // Ada is signed in on the community's web (the session cookie the sign-in page sets).
     const session = await h.services.accounts.createWebSession(ada.personId);
+    secrets.push(session.token);
     await browserContext.addCookies([{ name: 'hamlet_session', value: session.token, url: h.hostUrl('acme.localhost', '/'), httpOnly: true, sameSite: 'Lax' }]);
   });
   after(async () => {
@@ -73,8 +76,11 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     const callback = await landed;
     await page.close();
     const params = oauth.validateAuthResponse(as, client, callback, state); // checks iss (RFC 9207) and state
+    secrets.push(params.get('code')!);
     const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, host.redirectUri, verifier, { ...insecure, additionalParameters: { resource: connector } });
-    return new URL(`data:,${JSON.stringify(await oauth.processAuthorizationCodeResponse(as, client, response))}`);
+    const issued = await oauth.processAuthorizationCodeResponse(as, client, response);
+    secrets.push(issued.access_token, issued.refresh_token!);
+    return new URL(`data:,${JSON.stringify(issued)}`);
   }
   const tokensOf = (u: URL) => JSON.parse(decodeURIComponent(u.pathname.slice(1))) as oauth.TokenEndpointResponse;
 
@@ -181,5 +187,11 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     assert.equal(stopped.status, 401);
     assert.match(stopped.headers['www-authenticate']!, /was revoked/);
     assert.equal((await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure)).status, 400);
+  });
+
+  test('no code, access token, refresh token or session token is in the logs', () => {
+    const logs = h.logs.join('');
+    assert.ok(logs.includes('oauth.grant_revoked'), 'the revocations were logged');
+    for (const secret of secrets) assert.equal(logs.includes(secret), false, `${secret.slice(0, 12)}… is in the logs`);
   });
 }
