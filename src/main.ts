@@ -1,6 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -103,6 +103,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   // The community an OAuth request addressed, and its issuer URL as the request reached it.
+  const ipOf = (env: unknown) => {
+    const req = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    return req ? clientIp(req, config.trustProxy) : 'unknown';
+  };
   const oauthSite = (host: string | undefined, forwarded: string | undefined, slug?: string) =>
     siteFor(store, config, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), slug);
   const app = createApp({
@@ -111,7 +115,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
     mount: (app) => {
       mountOAuth(app, { services, siteOf: oauthSite, clientIp: (req) => (req ? clientIp(req, config.trustProxy) : 'unknown') });
-      mountOAuthWeb(app, { services, siteOf: oauthSite, secure: config.publicScheme === 'https' });
+      mountOAuthWeb(app, { services, pipeline: deps.pipeline, siteOf: oauthSite, secure: config.publicScheme === 'https', clientIp: (c) => ipOf(c.env) });
       mountWeb(app, {
         content: services.content,
         communityOf: async (host, forwarded) => {

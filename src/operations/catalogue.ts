@@ -7,10 +7,11 @@ import { APPROVAL_OPERATIONS } from './approvals.ts';
 import { ARTICLE_OPERATIONS } from './articles.ts';
 import { COMMUNITY_OPERATIONS } from './community.ts';
 import { NETWORK_OPERATIONS } from './network.ts';
+import { OAUTH_OPERATIONS } from './oauth.ts';
 import type { AnyOperation } from './operation.ts';
 
 /** Every operation a community host serves (its nine MCP tools first). */
-export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS];
+export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS, ...OAUTH_OPERATIONS];
 
 /** Every operation the network apex serves (its six MCP tools first). */
 export const NETWORK_CATALOGUE: readonly AnyOperation[] = [...NETWORK_OPERATIONS, ...ACCOUNT_OPERATIONS];

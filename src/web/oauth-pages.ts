@@ -3,8 +3,6 @@
 // person's own, and every grant of the community for its administrators) with their disconnect
 // buttons. Plain HTML forms; every POST carries the form token.
 import type { AuthorizationRequest } from '../domain/oauth/authorize.ts';
-import type { ClientPolicy } from '../domain/oauth/clients.ts';
-import type { Connection } from '../domain/oauth/connections.ts';
 import { onlyLoopback } from '../domain/oauth/redirects.ts';
 import { READ_WORDS, SCOPE_SHORT, SCOPE_WORDS } from '../domain/oauth/scopes.ts';
 import type { Scope } from '../domain/vocabulary.ts';
@@ -68,15 +66,18 @@ function day(iso: string | null): string {
   return iso ? `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))}</time>` : 'never';
 }
 
+/** A connection as the operations present it (list_my_connections, list_connections). */
+export type ConnectionOut = { id: string; client_id: string; client_name: string; scopes: Scope[]; person: { id: string; name: string }; connected_at: string; last_used_at: string | null };
+
 /** A person's connected apps, or (with `everyone`) every grant of the community. */
-export function connectionsBody(o: { title: string; connections: Connection[]; everyone: boolean; revokeAction: (id: string) => string; csrf: string }): string {
+export function connectionsBody(o: { title: string; connections: ConnectionOut[]; everyone: boolean; revokeAction: (id: string) => string; csrf: string }): string {
   if (o.connections.length === 0) {
     return `<h1>${esc(o.title)}</h1><p>No apps are connected${o.everyone ? ' to this community' : ''}. Apps such as Claude or ChatGPT connect with this community's connector URL, ending in <code>/mcp</code>.</p>`;
   }
   const rows = o.connections
-    .map((c) => `<tr><th scope="row">${esc(c.clientName)}<br><span class="meta">${esc(c.clientId)}</span></th>${o.everyone ? `<td>${esc(c.personName)}</td>` : ''}
-<td>${scopeList(c.scopes)}</td><td>${day(c.connectedAt)}</td><td>${day(c.lastUsedAt)}</td>
-<td>${form(o.revokeAction(c.id), o.csrf, `<button type="submit" aria-label="Disconnect ${esc(c.clientName)}${o.everyone ? ` of ${esc(c.personName)}` : ''}">Disconnect</button>`)}</td></tr>`)
+    .map((c) => `<tr><th scope="row">${esc(c.client_name)}<br><span class="meta">${esc(c.client_id)}</span></th>${o.everyone ? `<td>${esc(c.person.name)}</td>` : ''}
+<td>${scopeList(c.scopes)}</td><td>${day(c.connected_at)}</td><td>${day(c.last_used_at)}</td>
+<td>${form(o.revokeAction(c.id), o.csrf, `<button type="submit" aria-label="Disconnect ${esc(c.client_name)}${o.everyone ? ` of ${esc(c.person.name)}` : ''}">Disconnect</button>`)}</td></tr>`)
     .join('\n');
   return `<h1>${esc(o.title)}</h1>
 <table><thead><tr><th scope="col">App</th>${o.everyone ? '<th scope="col">Person</th>' : ''}<th scope="col">May</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="meta">Action</span></th></tr></thead>
@@ -84,7 +85,7 @@ export function connectionsBody(o: { title: string; connections: Connection[]; e
 }
 
 /** The community's client trust policy, as a form for its administrators. */
-export function policyForm(o: { policy: ClientPolicy; action: string; csrf: string }): string {
+export function policyForm(o: { policy: { mode: string; allowed_domains: string[] }; action: string; csrf: string }): string {
   const option = (value: string, label: string) => `<option value="${value}"${o.policy.mode === value ? ' selected' : ''}>${esc(label)}</option>`;
   return `<h2>Which apps may connect</h2>${form(o.action, o.csrf, `
 <p><label for="oauth-mode">Apps allowed</label><br><select id="oauth-mode" name="mode">
@@ -92,6 +93,6 @@ ${option('any', 'Any app that identifies itself (metadata document or registrati
 ${option('domains', 'Only apps whose metadata document is on the domains below')}
 ${option('registered', 'Only apps an administrator registered')}</select></p>
 <p><label for="oauth-domains">Allowed domains (comma-separated, e.g. claude.ai, chatgpt.com)</label><br>
-<input id="oauth-domains" name="domains" value="${esc(o.policy.allowedDomains.join(', '))}" size="50"></p>
+<input id="oauth-domains" name="domains" value="${esc(o.policy.allowed_domains.join(', '))}" size="50"></p>
 <p><button type="submit">Save</button></p>`)}`;
 }

@@ -10,14 +10,21 @@ import { isDomainError } from '../domain/errors.ts';
 import type { OAuthSite } from '../domain/oauth/site.ts';
 import type { Services } from '../services.ts';
 import { esc, page } from './html.ts';
-import { connectionsBody, consentBody, formActionSource, policyForm } from './oauth-pages.ts';
+import { connectionsBody, consentBody, formActionSource, policyForm, type ConnectionOut } from './oauth-pages.ts';
+import { operationNamed } from '../operations/catalogue.ts';
+import type { Failure, Pipeline } from '../operations/pipeline.ts';
 
 export type OAuthWebDeps = {
   services: Services;
+  pipeline: Pipeline;
+  /** The client's address (X-Forwarded-For only behind a trusted proxy). */
+  clientIp: (c: Context) => string;
   siteOf: (host: string | undefined, forwardedHost: string | undefined, slug?: string) => Promise<OAuthSite | undefined>;
   /** Public URLs are https: the session cookie is then named __Host-hamlet_session. */
   secure: boolean;
 };
+
+const STATUS: Record<string, number> = { invalid_argument: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, rate_limited: 429 };
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -94,39 +101,36 @@ export function mountOAuthWeb(app: Hono, deps: OAuthWebDeps): void {
       }
     });
 
+    // Connected apps: catalogue operations through the call pipeline, as every face calls them.
+    const run = (c: Context, r: Req, name: string, args: unknown) =>
+      deps.pipeline.invoke(operationNamed('community', name)!, { community: r.site.community, person: r.person, ip: deps.clientIp(c) }, args);
+    const failed = (c: Context, title: string, f: Failure) => message(c, title, f.message, STATUS[f.code] ?? 500);
+
     app.get(`${base}/account/apps`, async (c) => {
       const r = await context(c);
       if (r instanceof Response) return r;
-      const connections = await deps.services.oauth.connections.mine(r.person!, r.site.community);
-      return html(c, 'Connected apps', connectionsBody({ title: 'Connected apps', connections, everyone: false, csrf: r.csrf, revokeAction: (id) => `${r.base}/account/apps/${id}/revoke` }));
+      const mine = await run(c, r, 'list_my_connections', {});
+      if (!mine.ok) return failed(c, 'Connected apps', mine);
+      return html(c, 'Connected apps', connectionsBody({ title: 'Connected apps', connections: mine.value.connections as ConnectionOut[], everyone: false, csrf: r.csrf, revokeAction: (id) => `${r.base}/account/apps/${id}/revoke` }));
     });
 
     app.get(`${base}/admin/apps`, async (c) => {
       const r = await context(c);
       if (r instanceof Response) return r;
-      try {
-        const connections = await deps.services.oauth.connections.all(r.person!, r.site.community);
-        const policy = await deps.services.oauth.clients.policy(r.site.community);
-        const body = connectionsBody({ title: 'Connected apps in this community', connections, everyone: true, csrf: r.csrf, revokeAction: (id) => `${r.base}/admin/apps/${id}/revoke` })
-          + policyForm({ policy, action: `${r.base}/admin/apps/policy`, csrf: r.csrf });
-        return html(c, 'Connected apps', body);
-      } catch (err) {
-        if (isDomainError(err)) return message(c, 'Not allowed', err.message, 403);
-        throw err;
-      }
+      const [all, policy] = await Promise.all([run(c, r, 'list_connections', {}), run(c, r, 'get_app_policy', {})]);
+      if (!all.ok) return failed(c, 'Not allowed', all);
+      if (!policy.ok) return failed(c, 'Not allowed', policy);
+      const body = connectionsBody({ title: 'Connected apps in this community', connections: all.value.connections as ConnectionOut[], everyone: true, csrf: r.csrf, revokeAction: (id) => `${r.base}/admin/apps/${id}/revoke` })
+        + policyForm({ policy: policy.value as { mode: string; allowed_domains: string[] }, action: `${r.base}/admin/apps/policy`, csrf: r.csrf });
+      return html(c, 'Connected apps', body);
     });
 
     for (const [path, back] of [['/account/apps/:grant/revoke', '/account/apps'], ['/admin/apps/:grant/revoke', '/admin/apps']] as const) {
       app.post(`${base}${path}`, async (c) => {
         const r = await context(c);
         if (r instanceof Response) return r;
-        try {
-          await deps.services.oauth.connections.revoke(r.person!, r.site.community, c.req.param('grant') ?? '');
-          return c.redirect(`${r.base}${back}`, 303);
-        } catch (err) {
-          if (isDomainError(err)) return message(c, 'Could not disconnect', err.message, err.code === 'not_found' ? 404 : 403);
-          throw err;
-        }
+        const done = await run(c, r, 'disconnect_app', { connection: c.req.param('grant') ?? '' });
+        return done.ok ? c.redirect(`${r.base}${back}`, 303) : failed(c, 'Could not disconnect', done);
       });
     }
 
@@ -135,13 +139,8 @@ export function mountOAuthWeb(app: Hono, deps: OAuthWebDeps): void {
       if (r instanceof Response) return r;
       const form = await formOf(c);
       const domains = (text(form.domains) ?? '').split(',').map((d) => d.trim()).filter(Boolean);
-      try {
-        await deps.services.oauth.clients.setPolicy(r.person!, r.site.community, { mode: text(form.mode) ?? '', allowedDomains: domains });
-        return c.redirect(`${r.base}/admin/apps`, 303);
-      } catch (err) {
-        if (isDomainError(err)) return message(c, 'Could not save', err.message, err.code === 'invalid_argument' ? 400 : 403);
-        throw err;
-      }
+      const saved = await run(c, r, 'set_app_policy', { mode: text(form.mode), allowed_domains: domains });
+      return saved.ok ? c.redirect(`${r.base}/admin/apps`, 303) : failed(c, 'Could not save', saved);
     });
   }
 }

@@ -64,6 +64,12 @@ export class ClientDirectory {
     return { mode: stored.mode as TrustMode, allowedDomains: stored.allowedDomains };
   }
 
+  /** The policy, for its administrators (everyone else learns it from the server metadata's effects). */
+  async policyFor(actor: Actor, community: Community): Promise<ClientPolicy> {
+    await requireCommunityAdmin(this.store, actor, community, 'see which apps may connect');
+    return this.policy(community);
+  }
+
   async setPolicy(actor: Actor, community: Community, input: { mode: string; allowedDomains?: string[] }): Promise<ClientPolicy> {
     await requireCommunityAdmin(this.store, actor, community, 'set which apps may connect');
     const policy = parse(policySchema, input);
