@@ -46,6 +46,11 @@ export class CommunityService {
     private readonly policy: CommunityPolicy = { communityCreation: false },
   ) {}
 
+  /** Whether signed-in people may create communities here. */
+  get createAllowed(): boolean {
+    return this.policy.communityCreation;
+  }
+
   /**
    * A signed-in person creates a community, where the operator allows it: they become its owner,
    * and it starts with one discussion category so that questions can be asked at once.

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
-import { notFoundPage } from '../web/pages.ts';
+import { barePage } from '../web/html.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'))) === 'unknown') {
-      return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
+      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.'), 404);
     }
     await next();
   });
@@ -53,10 +53,10 @@ export function createApp(deps: AppDeps): Hono {
 
   deps.mount?.(app);
 
-  app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
+  app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
   app.onError((err, c) => {
     deps.logger.error({ err }, 'unhandled error');
-    return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
+    return c.html(barePage('Server error', 'Something went wrong on our side. Try again in a moment.'), 500);
   });
   return app;
 }
