@@ -98,6 +98,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    secure: config.publicScheme === 'https',
     mount: (app) =>
       mountWeb(app, {
         services,

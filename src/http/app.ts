@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import { barePage } from '../web/html.ts';
+import { securityHeaders } from '../web/security.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -13,12 +14,16 @@ export type AppDeps = {
   hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
+  /** Public URLs are https (HSTS is sent). */
+  secure?: boolean;
   /** Adds the routes of other surfaces (web pages; later REST). */
   mount?: (app: Hono) => void;
 };
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  // Security headers on every response, the unknown-host and error pages included.
+  app.use('*', securityHeaders(deps.secure ?? false));
 
   app.use('*', async (c, next) => {
     const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();

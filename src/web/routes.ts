@@ -11,7 +11,6 @@ import type { Web, WebDeps, WebEnv, Where } from './context.ts';
 import { barePage } from './html.ts';
 import { page } from './respond.ts';
 import { formIsOurs, sessionToken, takeFlash, visitorCsrf } from './session.ts';
-import { securityHeaders } from './security.ts';
 import { accountRoutes } from './pages/account.ts';
 import { adminRoutes } from './pages/admin.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
@@ -30,7 +29,6 @@ export type { WebDeps } from './context.ts';
 const MAX_FORM_BYTES = 256 * 1024;
 
 export function mountWeb(app: Hono, deps: WebDeps & { communityBySlug: (slug: string) => Promise<Community | undefined> }): void {
-  app.use('*', securityHeaders(deps.secure));
   app.get('/assets/:file', (c) => {
     const a = assetAt(new URL(c.req.url).pathname);
     if (!a) return c.text('Not found', 404);
