@@ -181,7 +181,10 @@ export class ContentService {
       after: decodeCursor(listing, data.cursor),
       limit: data.limit,
     });
-    const categories = new Map((await scope.categories.listWithCounts()).map((c) => [c.id, c as Category]));
+    // The categories of this page only (at most one lookup each): counting every category's topics
+    // here would cost a scan of the community's topics on every listing.
+    const categories = new Map<string, Category>();
+    for (const id of new Set(page.items.map((t) => t.categoryId))) categories.set(id, (await scope.categories.getById(id))!);
     return {
       topics: page.items.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,

@@ -3,8 +3,8 @@
 // form, accepting or withdrawing an answer (the asker or a moderator) and editing their own posts.
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
-import { renderMarkdown } from '../../domain/markdown.ts';
 import type { Failure } from '../../operations/pipeline.ts';
+import { postHtml } from '../render-cache.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, text, type FormData } from '../forms.ts';
 import { esc, postForm, roleHere, when, type Notice } from '../html.ts';
@@ -38,7 +38,7 @@ function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string
   if (can.edit) actions.push(`<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`);
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-<div class="post-body">${renderMarkdown(p.body)}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+<div class="post-body">${postHtml(p)}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
 function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failure): string {
