@@ -25,6 +25,13 @@ const schema = z.object({
   HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
   HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
   HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
+  HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
+}).refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
+  message: 'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
+  path: ['HAMLET_EMBEDDINGS_MODEL'],
 });
 
 export type Config = {
@@ -39,6 +46,8 @@ export type Config = {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
   /** The web for people: whether anyone may create an account, and a community of their own. */
   people: { signUp: boolean; communityCreation: boolean };
+  /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
+  embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -68,5 +77,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signUpsPerIpPerHour: e.HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
+    ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
+      ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
+      : {}),
   };
 }

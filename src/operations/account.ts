@@ -2,16 +2,11 @@
 // the network. A key is shown once, when minted; afterwards only its prefix is listed.
 import { z } from 'zod';
 import type { KeyView } from '../domain/identity/accounts.ts';
+import { expiresInDays, keyRef } from '../domain/fields.ts';
 import { defineOperation } from './operation.ts';
+import { keyOut } from './schemas.ts';
 
-const userKeyOut = z.object({
-  id: z.string(),
-  prefix: z.string().describe('The first characters of the key: how it is listed and recognised.'),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  last_used_at: z.string().nullable(),
-});
+const userKeyOut = keyOut;
 
 function presentKey(k: KeyView): z.input<typeof userKeyOut> {
   return { id: k.id, prefix: k.prefix, created_at: k.createdAt, expires_at: k.expiresAt, revoked_at: k.revokedAt, last_used_at: k.lastUsedAt };
@@ -34,7 +29,7 @@ export const mintMyKey = defineOperation({
   title: 'Mint a user key',
   description: 'A new user key for an agent acting on your behalf (shown once: store it now).',
   input: z.strictObject({
-    expires_in_days: z.number().int('must be a whole number').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional().describe('The key expires after this many days. Default: never.'),
+    expires_in_days: expiresInDays.optional().describe('The key expires after this many days (1-3650). Default: never.'),
   }),
   output: z.object({ key: z.string().describe('The key itself, shown this once.'), record: userKeyOut }),
   credential: 'user',
@@ -51,7 +46,7 @@ export const revokeMyKey = defineOperation({
   server: 'network',
   title: 'Revoke a user key',
   description: 'The key stops working at once. Give its id or prefix.',
-  input: z.strictObject({ key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The key id or prefix.') }),
+  input: z.strictObject({ key: keyRef.describe('The key id or prefix.') }),
   output: z.object({ revoked: z.number().int().describe('How many keys were revoked.') }),
   credential: 'user',
   write: true,

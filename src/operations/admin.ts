@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { communityMcpConfigSchema } from '../domain/community-mcp.ts';
 import type { AgentKeyView, AgentView } from '../domain/identity/agents.ts';
 import { ROLES, SCOPES } from '../domain/vocabulary.ts';
+import { expiresInDays, keyRef } from '../domain/fields.ts';
+import { keyOut } from './schemas.ts';
 import { defineOperation } from './operation.ts';
 
 const agentOut = z.object({
@@ -15,20 +17,10 @@ const agentOut = z.object({
   created_at: z.string(),
 });
 
-const keyOut = z.object({
-  id: z.string(),
-  prefix: z.string().describe('The first characters of the key: how it is listed and recognised.'),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  last_used_at: z.string().nullable(),
-});
-
 const agentKeyOut = keyOut.extend({ agent_id: z.string() });
 const mintedOut = z.object({ key: z.string().describe('The key itself, shown this once: store it now.'), record: agentKeyOut });
 
 const agentName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const expiresInDays = z.number().int('must be a whole number').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days');
 const agentRef = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The agent id or name.');
 
 export function presentAgent(a: AgentView): z.input<typeof agentOut> {
@@ -119,7 +111,7 @@ export const revokeAgentKey = defineOperation({
   server: 'community',
   title: 'Revoke an agent key',
   description: 'The key stops working at once. Give its id, or its prefix when that names one live key.',
-  input: z.strictObject({ key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The key id or prefix.') }),
+  input: z.strictObject({ key: keyRef.describe('The key id or prefix.') }),
   output: agentKeyOut,
   credential: 'community',
   write: true,

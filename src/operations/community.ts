@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { cursor, pageLimit, question, recordId, replyBody, searchFilters, searchQuery, tag, categoryRef, topicRef } from '../domain/fields.ts';
 import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
-import { presentApproval, presentPost, presentTopic, presentWrite } from './present.ts';
+import { presentApproval, presentTopic, presentTopicPage, presentWrite } from './present.ts';
 import { SEARCH_MODES, approvalOut, getTopicOutput, idempotencyKey, questionFields, searchOutput, suggestOutput, topicOut, writeOutput } from './schemas.ts';
 import type { Community } from '../store/types.ts';
 import type { WriteKind } from '../domain/vocabulary.ts';
@@ -67,8 +67,7 @@ export const getTopic = defineOperation({
   credential: 'community',
   mcp: true,
   run: async (ctx, input) => {
-    const t = await ctx.services.content.getTopic(ctx.actor, ctx.community, input);
-    return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+    return presentTopicPage(await ctx.services.content.getTopic(ctx.actor, ctx.community, input));
   },
 });
 

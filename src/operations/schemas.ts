@@ -94,6 +94,16 @@ export const questionFields = {
   idempotency_key: idempotencyKey,
 };
 
+/** A key as it is listed: never the key itself, which is shown once when minted. */
+export const keyOut = z.object({
+  id: z.string(),
+  prefix: z.string().describe('The first characters of the key: how it is listed and recognised.'),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
+
 const authorRef = z.object({ kind: z.enum(['person', 'agent', 'system']), id: z.string().nullable(), name: z.string() });
 
 /** A queued write and what became of it. */

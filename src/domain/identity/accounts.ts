@@ -8,6 +8,7 @@ import type { Membership, UserKeyRecord } from '../../store/identity.ts';
 import { ROLES, type Role } from '../vocabulary.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { expiresInDays } from '../fields.ts';
 import { parse, translateStoreError } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
@@ -22,7 +23,7 @@ const createUserSchema = z.object({
   password: passwordSchema,
   name: z.string().trim().min(1).max(100).optional(),
 });
-const expiresSchema = z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional();
+const expiresSchema = expiresInDays.optional();
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
