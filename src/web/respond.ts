@@ -14,8 +14,7 @@ export function page(c: Context, web: Web, o: PageOptions): Response {
 
 /** Nothing here, or nothing this visitor may see: one answer for both, so nothing leaks. */
 export function notFound(c: Context, web: Web, message = 'There is nothing at this address, or it is not public.'): Response {
-  const bare: Web = web.where.kind === 'community' && !web.person ? { ...web, where: web.where } : web;
-  return page(c, bare, { title: 'Not found', status: 404, body: `<h1>Not found</h1><p>${esc(message)}</p>` });
+  return page(c, web, { title: 'Not found', status: 404, body: `<h1>Not found</h1><p>${esc(message)}</p>` });
 }
 
 /** A failed operation as a page: 404 for not_found, else its message with the status it implies. */
