@@ -168,13 +168,14 @@ export class KyselyTopics implements TopicRepository {
       .select(['topic_id', 'tag'])
       .where('community_id', '=', this.communityId)
       .where('topic_id', 'in', ids)
-      .orderBy('tag')
       .execute();
     for (const r of rows) {
       const list = map.get(r.topic_id) ?? [];
       list.push(r.tag);
       map.set(r.topic_id, list);
     }
+    // Sorted here: an ORDER BY tag would make SQLite walk the community's whole tag index.
+    for (const list of map.values()) list.sort();
     return map;
   }
 }
