@@ -7,7 +7,9 @@ import { operationNamed } from '../operations/catalogue.ts';
 import type { Failure, Outcome, Pipeline } from '../operations/pipeline.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
-import type { Notice } from './html.ts';
+
+/** A notice at the top of the main content: a confirmation, or a problem (announced as an alert). */
+export type Notice = { kind: 'ok' | 'error'; text: string };
 
 export type Where = { kind: 'community'; community: Community; base: string } | { kind: 'network'; base: string };
 

@@ -3,17 +3,13 @@
 // layout carries the skip link, the navigation a visitor's role allows, and the page's notices.
 import { canRead, roleAtLeast } from '../domain/authorization.ts';
 import { isRole } from '../domain/vocabulary.ts';
-import type { Web } from './context.ts';
-import { href } from './context.ts';
+import { href, type Notice, type Web } from './context.ts';
 import { asset } from './assets.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
-
-/** A notice at the top of the main content: a confirmation, or a problem (announced as an alert). */
-export type Notice = { kind: 'ok' | 'error'; text: string };
 
 export function notice(n: Notice | undefined): string {
   if (!n) return '';

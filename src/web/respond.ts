@@ -3,8 +3,8 @@
 // (POST → 303 → GET, with a one-time notice), and "sign in first" for pages that need a person.
 import type { Context } from 'hono';
 import type { Failure } from '../operations/pipeline.ts';
-import { href, statusOf, type Web, type WebDeps } from './context.ts';
-import { esc, layout, type Notice, type PageOptions } from './html.ts';
+import { href, statusOf, type Notice, type Web, type WebDeps } from './context.ts';
+import { esc, layout, type PageOptions } from './html.ts';
 import { setFlash } from './session.ts';
 
 export function page(c: Context, web: Web, o: PageOptions): Response {

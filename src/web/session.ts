@@ -7,8 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
-import type { Notice } from './html.ts';
-import type { WebDeps } from './context.ts';
+import type { Notice, WebDeps } from './context.ts';
 
 export type CookieNames = { session: string; csrf: string; flash: string };
 

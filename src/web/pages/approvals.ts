@@ -6,9 +6,9 @@ import { renderMarkdown } from '../../domain/markdown.ts';
 import { agentLabel } from '../../domain/views.ts';
 import { APPROVAL_STATUSES } from '../../domain/vocabulary.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, postForm, when, type Notice } from '../html.ts';
+import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { author, topicHref } from './parts.ts';
 

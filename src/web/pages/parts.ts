@@ -1,8 +1,8 @@
 // Pieces several pages show: an author with the agent label ("posted by agent X on behalf of
 // community Y") wherever an agent wrote something, topic lists, search results with their matched
 // words highlighted, and "more" links that keep the other query parameters.
-import { href, type Web } from '../context.ts';
-import { esc, plural, when, type Notice } from '../html.ts';
+import { href, type Notice, type Web } from '../context.ts';
+import { esc, plural, when } from '../html.ts';
 
 export type AuthorOut = { kind: 'person' | 'agent' | 'system'; id: string | null; name: string; label?: string };
 
