@@ -35,7 +35,8 @@ label{display:block;font-weight:600;margin-top:1rem}
 .field-error{color:#a4161a;font-weight:600;margin:.25rem 0 0}
 [aria-invalid=true]{border-color:#a4161a!important;border-width:2px!important}
 fieldset{border:1px solid #d0d0d7;border-radius:4px;margin:1rem 0;padding:.5rem 1rem}
-fieldset label{display:inline;font-weight:400;margin:0 1rem 0 .25rem}
+fieldset label{display:inline;font-weight:400;margin:0 0 0 .25rem}.check{display:inline-block;white-space:nowrap;margin:.2rem 1.25rem .2rem 0}
+table.data code{white-space:nowrap;overflow-wrap:normal}
 .actions{margin-top:1rem;display:flex;flex-wrap:wrap;gap:.5rem}
 .notice{border-radius:4px;padding:.25rem 1rem;margin:1rem 0}.notice.ok{background:#eef7ee;border:1px solid #1e6b22}.notice.error{background:#fdeeee;border:1px solid #a4161a}
 .secret{font-family:ui-monospace,monospace;background:#fff8e0;border:1px dashed #8a4b00;padding:.5rem;overflow-wrap:anywhere}
