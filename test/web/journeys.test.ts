@@ -175,6 +175,37 @@ if (chromiumAvailable('web journeys in Chromium')) {
       writeReport('admin');
     });
 
+    test('every other page type passes axe and reads at 360 px', async () => {
+      const token = (await h.services.accounts.signIn({ email: 'owner@example.org', password: PASSWORD })).token;
+      const context = await contextFor(browser, h, 'acme.localhost', token);
+      const page = await context.newPage();
+      const helper = (await h.store.community(acme.id).agents.getByName('acme-helper'))!;
+      const own = (await h.store.community(acme.id).topics.getBySlug('how-do-i-verify-the-hamlet-signature-header-of-a-webhook'))!;
+      const question = (await h.store.community(acme.id).posts.getFirst(own.id))!;
+      const pages: Array<[string, string, string]> = [
+        [h.hostUrl('localhost', '/'), 'network directory', /Hamlet communities/.source],
+        [h.hostUrl('localhost', '/search?q=signature'), 'network search', /Verifying the hamlet-signature header/.source],
+        [h.hostUrl('localhost', '/signin'), 'sign-in form', /Sign in/.source],
+        [url('/categories/support'), 'category', /Support/.source],
+        [url('/latest?filter=solved'), 'all topics, solved', /All topics/.source],
+        [url('/t/getting-started'), 'article', /Knowledge-base article/.source],
+        [url('/t/getting-started/revisions'), 'article history', /Revision 1/.source],
+        [url('/t/getting-started/revise'), 'revise an article', /Revise/.source],
+        [url(`/t/${own.slug}/edit/${question.id}`), 'edit a post', /Edit your question/.source],
+        [url(`/u/${helper.id}`), 'agent profile', /posted by agent acme-helper/.source],
+        [url('/admin/webhooks'), 'webhooks (placeholder)', /Webhooks/.source],
+        [url('/t/no-such-topic'), 'not found', /Not found/.source],
+      ];
+      for (const [address, type, expect] of pages) {
+        await page.goto(address);
+        assert.match(await page.locator('main').innerText(), new RegExp(expect), type);
+        await checkAxe(page, type);
+        await shoot(page, 'pages', type.replace(/[^a-z0-9]+/gi, '-').toLowerCase());
+      }
+      await context.close();
+      writeReport('pages');
+    });
+
     test('keyboard only: skip link, sign in, reach a topic and reply without a mouse', async () => {
       const context = await contextFor(browser, h);
       const page = await context.newPage();
