@@ -18,10 +18,8 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
-import { mountOAuthWeb } from './web/oauth-routes.ts';
 import { mountOAuth } from './http/oauth.ts';
 import { createConnector } from './http/oauth-connector.ts';
-import { siteFor } from './domain/oauth/site.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import { clientIp, type Admission } from './mcp/http-transport.ts';
@@ -103,25 +101,22 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   // The community an OAuth request addressed, and its issuer URL as the request reached it.
-  const ipOf = (env: unknown) => {
-    const req = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    return req ? clientIp(req, config.trustProxy) : 'unknown';
-  };
   const oauthSite = (host: string | undefined, forwarded: string | undefined, slug?: string) =>
-    siteFor(store, config, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), slug);
+    services.oauth.siteFor(requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), slug);
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    secure: config.publicScheme === 'https',
     mount: (app) => {
       mountOAuth(app, { services, siteOf: oauthSite, clientIp: (req) => (req ? clientIp(req, config.trustProxy) : 'unknown') });
-      mountOAuthWeb(app, { services, pipeline: deps.pipeline, siteOf: oauthSite, secure: config.publicScheme === 'https', clientIp: (c) => ipOf(c.env) });
       mountWeb(app, {
-        content: services.content,
-        communityOf: async (host, forwarded) => {
-          const r = await webHost(host, forwarded);
-          return r.kind === 'community' ? r.community : undefined;
-        },
+        services,
+        pipeline: deps.pipeline,
+        hostKind: webHost,
+        communityBySlug: (slug) => store.communities.getBySlug(slug),
+        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, config.trustProxy) : 'unknown',
+        secure: config.publicScheme === 'https',
       });
     },
     llms: (section) => renderLlms(docs, section),

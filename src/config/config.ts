@@ -26,6 +26,9 @@ const schema = z.object({
   HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
+  HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
+  HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
   HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
@@ -44,7 +47,7 @@ export type Config = {
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
   /**
    * OAuth for MCP hosts: token lifetimes, and whether client metadata documents may be fetched from
    * loopback/private addresses (and over http): development and tests only.
@@ -56,6 +59,8 @@ export type Config = {
     /** PEM file of certificate authorities trusted, beside the system's, for metadata documents over https. */
     clientCaFile?: string;
   };
+  /** The web for people: whether anyone may create an account, and a community of their own. */
+  people: { signUp: boolean; communityCreation: boolean };
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -84,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR,
     },
     oauth: {
       accessTokenSeconds: e.HAMLET_OAUTH_ACCESS_TOKEN_SECONDS,
@@ -91,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateClients: e.HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS,
       ...(e.HAMLET_OAUTH_CLIENT_CA_FILE ? { clientCaFile: e.HAMLET_OAUTH_CLIENT_CA_FILE } : {}),
     },
+    people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
       : {}),

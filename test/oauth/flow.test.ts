@@ -1,8 +1,8 @@
 // The whole OAuth flow as an MCP host drives it, with oauth4webapi as the client and a person in
 // Chromium: discovery from the connector's 401, resource and server metadata, the client identified
-// by its metadata document (fetched from a local server), consent in the browser, code exchange
-// with PKCE, tool calls with the token, a step-up for a missing scope, refresh rotation, replay
-// detection revoking the whole grant, and a disconnect on the web stopping the next call.
+// by its metadata document (fetched from a local server), sign-in and consent in the browser, code
+// exchange with PKCE, tool calls with the token, a step-up for a missing scope, refresh rotation,
+// replay detection revoking the whole grant, and a disconnect on the web stopping the next call.
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,10 +41,6 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     await h.services.approvals.setPolicy(systemActor('test'), acme, { kind: 'article.write', mode: 'approval' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     browserContext = await browser.newContext();
-    // Ada is signed in on the community's web (the session cookie the sign-in page sets).
-    const session = await h.services.accounts.createWebSession(ada.personId);
-    secrets.push(session.token);
-    await browserContext.addCookies([{ name: 'hamlet_session', value: session.token, url: h.hostUrl('acme.localhost', '/'), httpOnly: true, sameSite: 'Lax' }]);
   });
   after(async () => {
     await browser?.close();
@@ -66,6 +62,15 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     }).toString();
     const page = await browserContext.newPage();
     await page.goto(url.href);
+    if (new URL(page.url()).pathname === '/signin') {
+      // Not signed in yet: the sign-in page, then back to the consent page.
+      await page.getByLabel('E-mail address').fill(ada.email);
+      await page.getByLabel('Password').fill(ada.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((u) => u.pathname === '/oauth/authorize');
+      const cookie = (await browserContext.cookies()).find((c) => c.name === 'hamlet_session');
+      if (cookie) secrets.push(cookie.value);
+    }
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connect Test Assistant to Acme?');
     const text = await page.locator('main').innerText();
     assert.match(text, /from 127\.0\.0\.1:\d+/);
@@ -103,7 +108,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     client = { client_id: host.clientId, token_endpoint_auth_method: 'none' };
   });
 
-  test('consent in the browser, the client known by its metadata document; the code is exchanged with PKCE', async () => {
+  test('sign-in and consent in the browser, the client known by its metadata document; the code is exchanged with PKCE', async () => {
     tokens = tokensOf(await consent(scope, { expectScopes: /Ask questions and start topics in your name/ }));
     assert.ok(host.metadataFetches >= 1, 'Hamlet fetched the client metadata document');
     assert.equal(tokens.token_type.toLowerCase(), 'bearer');
@@ -181,6 +186,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     assert.match(await page.getByRole('row', { name: /Test Assistant/ }).innerText(), /read, ask, reply, accept answers/);
     await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
     await page.waitForURL(/\/account\/apps$/);
+    assert.match(await page.getByRole('status').innerText(), /Test Assistant is disconnected/);
     assert.match(await page.locator('main').innerText(), /No apps are connected/);
     await page.close();
     const stopped = await mcp(tokens.access_token, 'tools/list');

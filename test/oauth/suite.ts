@@ -235,7 +235,7 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       const tokens = await exchange(st, await codeFor(st, ada));
       await assert.rejects(s.oauth.tokens.authenticate(other, tokens.access_token), oauthError('invalid_token'));
       // Another instance (or this one after a restart) over the same database verifies it.
-      const second = new OAuthService(store, s.auth, s.audit, config.oauth, clock);
+      const second = new OAuthService(store, s.auth, s.audit, config.oauth, config, clock);
       assert.equal((await second.tokens.authenticate(st, tokens.access_token)).personId, ada.personId);
       await assert.rejects(
         s.oauth.tokens.token(st, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: host.clientId, scope: 'topic:create article:write' }),

@@ -37,23 +37,29 @@ export function canonicalResource(value: string): string | undefined {
   }
 }
 
+type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
+
 /**
- * The site a request reached: a community's host (its public origin, as every URL Hamlet builds;
- * a custom domain as the request named it), or the path form `/c/<slug>` on a host of ours.
- * Undefined for anything else.
+ * A community's site as a request reached it: its public origin (as every URL Hamlet builds), the
+ * path form /c/<slug> on the apex, or a custom domain as the request named it.
  */
-export async function siteFor(store: Store, config: Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>, host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
-  const name = normalizeHost(host);
-  if (!name) return undefined;
+export function siteOf(config: UrlConfig, community: Community, reached: { pathForm: boolean; host?: string }): OAuthSite {
+  if (reached.pathForm) return { community, issuer: `${communityOrigin(config, null)}/c/${community.slug}` };
+  const name = normalizeHost(reached.host);
+  const ours = !name || name === config.baseDomain || name.endsWith(`.${config.baseDomain}`);
+  return { community, issuer: ours ? communityOrigin(config, community.slug) : `${config.publicScheme}://${reached.host!.trim().toLowerCase()}` };
+}
+
+/** The site a request's host (and, in the path form, its slug) names; undefined for anything else. */
+export async function siteFor(store: Store, config: UrlConfig, host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
+  if (!normalizeHost(host)) return undefined;
   const resolved = await resolveCommunityHost(store, host, config.baseDomain);
   if (pathSlug !== undefined) {
     if (resolved.kind === 'unknown') return undefined;
     const community = await store.communities.getBySlug(pathSlug.toLowerCase());
-    return community ? { community, issuer: `${communityOrigin(config, null)}/c/${community.slug}` } : undefined;
+    return community ? siteOf(config, community, { pathForm: true }) : undefined;
   }
-  if (resolved.kind !== 'community') return undefined;
-  const ours = name === config.baseDomain || name.endsWith(`.${config.baseDomain}`);
-  return { community: resolved.community, issuer: ours ? communityOrigin(config, resolved.community.slug) : `${config.publicScheme}://${host!.trim().toLowerCase()}` };
+  return resolved.kind === 'community' ? siteOf(config, resolved.community, { pathForm: false, host }) : undefined;
 }
 
 /** Where the protected resource metadata of `resource` is (RFC 9728: the well-known path inserted). */
