@@ -40,6 +40,7 @@ async function accountPage(deps: WebDeps, web: Web, extra: { minted?: string; fa
 ${postForm(web, href(web, '/account/password'), `${field({ name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' }, extra.passwordFailure?.issues)}
 ${field({ name: 'new_password', label: 'New password', hint: 'At least 10 characters. Every other session of yours ends.', type: 'password', required: true, autocomplete: 'new-password' }, extra.passwordFailure?.issues)}
 <div class="actions"><button type="submit">Change password</button></div>`)}
+${web.where.kind === 'community' ? `<h2>Connected apps</h2>\n<p>Apps such as Claude or ChatGPT that you connected to ${esc(web.where.community.name)}: <a href="${esc(href(web, '/account/apps'))}">see and disconnect them</a>.</p>` : ''}
 <h2>User keys</h2>
 <p>A user key (<code>hmlt_u_…</code>) lets an agent ask questions on the network as you. Keep it secret; revoke it when the agent no longer needs it.</p>
 ${extra.minted ? shownOnce(extra.minted, 'Your new user key.') : ''}${failureSummary(extra.failure)}
