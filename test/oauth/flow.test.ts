@@ -7,12 +7,13 @@ import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { rpc } from '../mcp/http-client.ts';
-import { addPerson, CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, startClientHost, type ClientHost, type TestPerson } from './helpers.ts';
+import { checkAxe, chromiumAvailable, contextFor, launch } from '../web/browser-kit.ts';
+import { addPerson, startClientHost, type ClientHost, type TestPerson } from './helpers.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
@@ -39,8 +40,8 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     host = await startClientHost('Test Assistant');
     ada = await addPerson(h, acme, 'Ada Lovelace', 'member');
     await h.services.approvals.setPolicy(systemActor('test'), acme, { kind: 'article.write', mode: 'approval' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    browserContext = await browser.newContext();
+    browser = await launch();
+    browserContext = await contextFor(browser, h);
   });
   after(async () => {
     await browser?.close();
@@ -52,7 +53,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     rpc(connector, { jsonrpc: '2.0', id: 1, method, params }, token ? { authorization: `Bearer ${token}` } : {});
 
   /** The person's part: open the authorization URL, allow on the consent page, land on the callback. */
-  async function consent(scopes: string, options: { expectScopes?: RegExp } = {}): Promise<URL> {
+  async function consent(scopes: string, options: { expectScopes?: RegExp; axe?: boolean } = {}): Promise<URL> {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
@@ -76,6 +77,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     assert.match(text, /from 127\.0\.0\.1:\d+/);
     assert.match(text, /Search and read this community/);
     if (options.expectScopes) assert.match(text, options.expectScopes);
+    if (options.axe) await checkAxe(page, 'oauth consent');
     const landed = host.nextCallback();
     await page.getByRole('button', { name: 'Allow' }).click();
     const callback = await landed;
@@ -109,7 +111,7 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   });
 
   test('sign-in and consent in the browser, the client known by its metadata document; the code is exchanged with PKCE', async () => {
-    tokens = tokensOf(await consent(scope, { expectScopes: /Ask questions and start topics in your name/ }));
+    tokens = tokensOf(await consent(scope, { expectScopes: /Ask questions and start topics in your name/, axe: true }));
     assert.ok(host.metadataFetches >= 1, 'Hamlet fetched the client metadata document');
     assert.equal(tokens.token_type.toLowerCase(), 'bearer');
     assert.equal(tokens.scope, 'topic:create post:create solution:mark');
@@ -177,12 +179,21 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     assert.match(dead.headers['www-authenticate']!, /error="invalid_token"/);
   });
 
-  test('people see their connected apps on the web and disconnecting one stops the next call', async () => {
+  test('people see their connected apps on the web (administrators everyone\'s) and disconnecting one stops the next call', async () => {
     tokens = tokensOf(await consent(scope));
     assert.equal((await mcp(tokens.access_token, 'tools/list')).status, 200);
+    // An administrator sees every connection of the community.
+    const admin = await addPerson(h, acme, 'Alan Turing', 'admin');
+    const adminContext = await contextFor(browser, h, 'acme.localhost', (await h.services.accounts.createWebSession(admin.personId)).token);
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto(h.hostUrl('acme.localhost', '/admin/apps'));
+    assert.match(await adminPage.getByRole('row', { name: /Test Assistant/ }).innerText(), /Ada Lovelace/);
+    await checkAxe(adminPage, 'connected apps (administrators)');
+    await adminContext.close();
     const page = await browserContext.newPage();
     await page.goto(h.hostUrl('acme.localhost', '/account/apps'));
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connected apps');
+    await checkAxe(page, 'connected apps');
     assert.match(await page.getByRole('row', { name: /Test Assistant/ }).innerText(), /read, ask, reply, accept answers/);
     await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
     await page.waitForURL(/\/account\/apps$/);

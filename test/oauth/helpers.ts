@@ -1,10 +1,8 @@
 // What the OAuth tests share: a local "MCP host" web server (its client metadata document and its
-// redirect URI, recording every fetch and callback), people with a role in a community, and a web
-// session for them in Chromium.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
+// redirect URI, recording every fetch and callback), a certificate for serving it over https, and
+// people with a role in a community. (Chromium comes from test/web/browser-kit.ts.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -107,14 +105,3 @@ export async function addPerson(h: TestHamlet, community: Community, name: strin
   if (role) await h.services.accounts.addMember(system, community, { email, role });
   return { personId: person.id, email, password, name };
 }
-
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Whether Debian's Chromium is here; if not, registers `name` as skipped (failed under CI=true). */
-export function chromiumAvailable(name: string): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') test(name, () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
-  else test(name, { skip: `${CHROMIUM} is not installed` }, () => {});
-  return false;
-}
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

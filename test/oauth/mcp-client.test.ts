@@ -8,10 +8,11 @@ import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { addPerson, CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, selfSignedCertificate, startClientHost, type ClientHost } from './helpers.ts';
+import { chromiumAvailable, contextFor, launch } from '../web/browser-kit.ts';
+import { addPerson, selfSignedCertificate, startClientHost, type ClientHost } from './helpers.ts';
 
 type Saved = Record<string, unknown>;
 
@@ -49,7 +50,7 @@ if (chromiumAvailable('MCP SDK client with OAuth')) {
   before(async () => {
     h = await startTestHamlet({ HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: '1', ...(certificate ? { HAMLET_OAUTH_CLIENT_CA_FILE: certificate.certFile } : {}) }, { demo: true });
     acme = (await h.store.communities.getBySlug('acme'))!;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launch();
   });
   after(async () => {
     await browser?.close();
@@ -60,9 +61,8 @@ if (chromiumAvailable('MCP SDK client with OAuth')) {
   /** Connects the SDK client for a new person; returns it connected, and what its provider saved. */
   async function connect(host: ClientHost, person: string, clientMetadataUrl?: string): Promise<{ client: Client; saved: Saved }> {
     const grace = await addPerson(h, acme, person, 'member');
-    const context = await browser.newContext();
     const session = await h.services.accounts.createWebSession(grace.personId);
-    await context.addCookies([{ name: 'hamlet_session', value: session.token, url: h.hostUrl('acme.localhost', '/'), httpOnly: true, sameSite: 'Lax' }]);
+    const context = await contextFor(browser, h, 'acme.localhost', session.token);
     let callback: URL | undefined;
     const consent = async (url: URL) => {
       const page = await context.newPage();
