@@ -4,6 +4,7 @@
 // Any origin may call them (no cookies are involved); the consent page is the web's (src/web).
 import type { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
 import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
@@ -25,7 +26,10 @@ const CORS = {
   'access-control-max-age': '86400',
 };
 
-/** Registration and token requests cost more of the per-address budget than a page view. */
+/** The largest token, registration or revocation request read. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** A registration costs more of the per-address budget than a token request. */
 const REGISTER_COST = 10;
 
 /** RFC 9728 metadata of a community's connector URL. */
@@ -101,6 +105,9 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
     }
   };
 
+  // Token, registration and revocation requests are small: a larger body is refused unread.
+  const small = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => json(c, { error: 'invalid_request', error_description: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }, 413) });
+
   for (const base of ['', '/c/:community']) {
     app.options(`/.well-known/oauth-protected-resource${base}/mcp`, (c) => c.body(null, 204, CORS));
     app.get(`/.well-known/oauth-protected-resource${base}/mcp`, endpoint(async (c, s) => json(c, resourceMetadata(s))));
@@ -109,16 +116,16 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
 
     for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/oauth/jwks']) app.options(`${base}${path}`, (c) => c.body(null, 204, CORS));
     app.get(`${base}/oauth/jwks`, endpoint(async (c) => json(c, await deps.services.oauth.keys.jwks())));
-    app.post(`${base}/oauth/token`, endpoint(async (c, s) => {
+    app.post(`${base}/oauth/token`, small, endpoint(async (c, s) => {
       deps.services.rateLimits.checkIp(ip(c));
       return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
     }));
-    app.post(`${base}/oauth/revoke`, endpoint(async (c, s) => {
+    app.post(`${base}/oauth/revoke`, small, endpoint(async (c, s) => {
       deps.services.rateLimits.checkIp(ip(c));
       await deps.services.oauth.tokens.revoke(s, await form(c));
       return json(c, {});
     }));
-    app.post(`${base}/oauth/register`, endpoint(async (c, s) => {
+    app.post(`${base}/oauth/register`, small, endpoint(async (c, s) => {
       deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
       let body: unknown;
       try {

@@ -51,6 +51,8 @@ test('registration and the token endpoint answer in OAuth JSON', async () => {
   assert.equal(noClient.status, 401);
   assert.equal(noClient.json().error, 'invalid_client');
   assert.equal(noClient.headers['cache-control'], 'no-store');
+  const huge = await raw(at('/oauth/token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=refresh_token&refresh_token=${'x'.repeat(20_000)}` });
+  assert.equal(huge.status, 413);
 });
 
 test('the consent page: sign in first; a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
