@@ -1,6 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -17,6 +17,9 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
+import { mountRest } from './http/rest/mount.ts';
+import { clientIp } from './mcp/http-transport.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import type { Admission } from './mcp/http-transport.ts';
@@ -98,14 +101,25 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
-    mount: (app) =>
+    mount: (app) => {
+      mountRest(app, {
+        pipeline: deps.pipeline,
+        services,
+        logger,
+        resolve: (header) => webHost(header('host'), header('x-forwarded-host')),
+        clientIp: (c) => clientIp((c.env as { incoming: IncomingMessage }).incoming, config.trustProxy),
+        origin: (slug) => communityOrigin(config, slug),
+        maxBodyBytes: config.rest.maxBodyBytes,
+        rateLimits: config.rateLimits,
+      });
       mountWeb(app, {
         content: services.content,
         communityOf: async (host, forwarded) => {
           const r = await webHost(host, forwarded);
           return r.kind === 'community' ? r.community : undefined;
         },
-      }),
+      });
+    },
     llms: (section) => renderLlms(docs, section),
   });
   const server = createHttpServer(app, mcp.transport, logger);
@@ -113,6 +127,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // Webhooks: any number of instances may dispatch (each delivery is claimed by one); a local
+  // commit wakes this one at once, others pick it up at their next poll.
+  const dispatcher = config.webhooks.dispatch ? new WebhookDispatcher({ store, services, settings: config.webhooks, logger }) : undefined;
+  dispatcher?.start();
+  if (dispatcher) services.events.subscribe(() => dispatcher.wake());
   const port = (server.address() as AddressInfo).port;
   const url = `${config.publicScheme}://${config.baseDomain}:${port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
@@ -122,6 +141,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       mcp.stop();
       stopWatching();
+      await dispatcher?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

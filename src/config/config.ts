@@ -22,6 +22,13 @@ const schema = z.object({
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  HAMLET_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_WEBHOOK_SECRET_KEY: z.string().min(32, 'HAMLET_WEBHOOK_SECRET_KEY must be at least 32 characters').optional(),
+  HAMLET_WEBHOOK_DISPATCH: z.enum(['0', '1']).default('1').transform((v) => v === '1'),
+  HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+  HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
 });
 
 export type Config = {
@@ -34,6 +41,20 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  rest: { maxBodyBytes: number };
+  webhooks: WebhookSettings;
+};
+
+export type WebhookSettings = {
+  /** Deliveries to loopback/private/link-local addresses (tests, local development only). */
+  allowPrivate: boolean;
+  /** Encrypts endpoint secrets at rest; without it a key kept in the database is used. */
+  secretKey?: string;
+  /** Whether this instance runs a dispatcher (any number may: each delivery is claimed by one). */
+  dispatch: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -60,6 +81,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+    },
+    rest: { maxBodyBytes: e.HAMLET_REST_MAX_BODY_BYTES },
+    webhooks: {
+      allowPrivate: e.HAMLET_WEBHOOK_ALLOW_PRIVATE,
+      secretKey: e.HAMLET_WEBHOOK_SECRET_KEY,
+      dispatch: e.HAMLET_WEBHOOK_DISPATCH,
+      timeoutMs: e.HAMLET_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
     },
   };
 }

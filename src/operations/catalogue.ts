@@ -3,7 +3,8 @@
 import { COMMUNITY_OPERATIONS } from './community.ts';
 import { NETWORK_OPERATIONS } from './network.ts';
 import type { AnyOperation } from './operation.ts';
+import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 
-export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...NETWORK_OPERATIONS];
+export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...WEBHOOK_OPERATIONS, ...NETWORK_OPERATIONS];
 
-export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS };
+export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS, WEBHOOK_OPERATIONS };

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Actor, PersonActor } from '../domain/actor.ts';
 import { requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
-import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
@@ -31,6 +31,8 @@ export type Caller = {
   /** A person the face already authenticated (web session with its CSRF token checked). */
   person?: PersonActor;
   ip: string;
+  /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
+  onRateLimit?: (state: RateState) => void;
 };
 
 export type Issue = { path: string; message: string };
@@ -91,7 +93,8 @@ export class Pipeline {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
-      this.admit(actor);
+      const state = this.admit(actor);
+      if (state) caller.onRateLimit?.(state);
     } catch (err) {
       return this.failure(err, 'authenticate');
     }
@@ -122,9 +125,10 @@ export class Pipeline {
   }
 
   /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
-  private admit(actor: Actor): void {
-    if (actor.kind === 'agent') this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
-    else if (actor.kind === 'person') this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+  private admit(actor: Actor): RateState | undefined {
+    if (actor.kind === 'agent') return this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    if (actor.kind === 'person') return this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+    return undefined;
   }
 
   private failure(err: unknown, stage: Stage): Failure {

@@ -63,6 +63,9 @@ export class TokenBucketLimiter implements RateLimiter {
 
 export type RateLimitSettings = { perKeyPerMinute: number; perIpPerMinute: number };
 
+/** A budget after a request took from it: for RateLimit response headers. */
+export type RateState = { limit: number; remaining: number; resetSeconds: number };
+
 export class RateLimits {
   constructor(
     private readonly settings: RateLimitSettings,
@@ -70,18 +73,18 @@ export class RateLimits {
   ) {}
 
   /** Per credential: pass the key's id (never the key, nor its shared display prefix). */
-  checkKey(keyId: string): void {
-    this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
+  checkKey(keyId: string): RateState {
+    return this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
   }
 
   /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
-  checkIp(ip: string, cost = 1): void {
-    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
+  checkIp(ip: string, cost = 1): RateState {
+    return this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
-  private check(bucket: string, perMinute: number, who: string, cost = 1): void {
+  private check(bucket: string, perMinute: number, who: string, cost = 1): RateState {
     const result = this.limiter.take(bucket, perMinute, cost);
-    if (result.ok) return;
+    if (result.ok) return { limit: perMinute, remaining: result.remaining, resetSeconds: Math.ceil(((perMinute - result.remaining) * 60) / perMinute) };
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
     throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);
   }
