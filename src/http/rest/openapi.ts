@@ -14,7 +14,7 @@ import { writeOutput } from '../../operations/schemas.ts';
 import { webhookEnvelope } from '../../operations/webhook-events.ts';
 import { VERSION } from '../../version.ts';
 import { objectShape, takesIdempotencyKey } from './input.ts';
-import type { RestDeps } from './mount.ts';
+import type { CommunityResolution } from '../../domain/tenancy.ts';
 import { PROBLEM_TYPE, problemSchema } from './problem.ts';
 import { API_PREFIX, pathParams, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
 
@@ -126,7 +126,12 @@ export function openApiDocument(server: Server, origin: string): Record<string, 
   return { ...doc, servers: [{ url: `${origin}${API_PREFIX}` }] };
 }
 
-export function mountDocs(app: Hono, deps: Pick<RestDeps, 'resolve' | 'origin'>): void {
+export type DocsDeps = {
+  resolve: (header: (name: string) => string | undefined) => Promise<CommunityResolution>;
+  origin: (slug: string | null) => string;
+};
+
+export function mountDocs(app: Hono, deps: DocsDeps): void {
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     const r = await deps.resolve((name) => c.req.header(name));
     if (r.kind === 'unknown') return c.notFound();
