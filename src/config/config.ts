@@ -29,6 +29,13 @@ const schema = z.object({
   HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
+  HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
+  HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
+}).refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
+  message: 'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
+  path: ['HAMLET_EMBEDDINGS_MODEL'],
 });
 
 export type Config = {
@@ -43,6 +50,8 @@ export type Config = {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
   rest: { maxBodyBytes: number };
   webhooks: WebhookSettings;
+  /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
+  embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
 
 export type WebhookSettings = {
@@ -91,5 +100,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
     },
+    ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
+      ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
+      : {}),
   };
 }
