@@ -53,7 +53,7 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
   const inPath = pathParams(route.path).map((p) => [p, route.params?.[p] ?? p] as const);
   const skip = new Set<string>([...inPath.map(([, field]) => field), 'idempotency_key']);
   const params: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
-  if (inPath.length) params.path = z.object(Object.fromEntries(inPath.map(([p, field]) => [p, shape[field]!])));
+  if (inPath.length) params.path = z.object(Object.fromEntries(inPath.map(([p, field]) => [p, shape[field]!]))).required();
   if (route.method === 'get') {
     const query = querySchema(route, shape, skip);
     if (query) params.query = query;
@@ -68,7 +68,7 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
     responses[code] = { description, content: { [PROBLEM_TYPE]: { schema: problemRef } } };
   }
   const result: ZodOpenApiOperationObject = {
-    operationId: route.op,
+    operationId: route.id ?? route.op,
     summary: op.title,
     description: op.description,
     tags: [route.path.split('/')[1]!],
@@ -78,7 +78,7 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
   };
   if (route.method !== 'get') {
     const body = op.input.omit(Object.fromEntries([...skip].filter((f) => f in shape).map((f) => [f, true])) as never) as z.ZodObject;
-    if (Object.keys(body.shape).length) result.requestBody = { required: route.method === 'post' && Object.values(body.shape).some((s) => !(s as z.ZodType).safeParse(undefined).success), content: { 'application/json': { schema: body } } };
+    if (Object.keys(body.shape).length) result.requestBody = { required: Object.values(body.shape).some((s) => !(s as z.ZodType).safeParse(undefined).success), content: { 'application/json': { schema: body } } };
   }
   return result;
 }
