@@ -52,7 +52,7 @@ export class WebhookDispatcher {
 
   /** Claims and delivers one batch; returns how many deliveries it handled. */
   async runOnce(): Promise<number> {
-    const claimed = await this.deps.store.webhookQueue.claim({ now: Date.now(), leaseMs: this.deps.settings.timeoutMs + 15_000, limit: this.batch });
+    const claimed = await this.deps.store.webhookQueue.claim({ now: Date.now(), leaseMs: this.deps.settings.timeoutMs * 2 + 1_000, limit: this.batch });
     await Promise.all(claimed.map((c) => this.deliver(c).catch((err: unknown) => this.deps.logger.error({ err, delivery: c.delivery.id }, 'webhook delivery failed unexpectedly'))));
     return claimed.length;
   }

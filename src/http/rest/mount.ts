@@ -59,7 +59,10 @@ export function mountRest(app: Hono, deps: RestDeps): void {
   }
   const tooLarge = bodyLimit({
     maxSize: deps.maxBodyBytes,
-    onError: () => problemResponse(problem(413, 'invalid_argument', `The request body is larger than ${deps.maxBodyBytes} bytes.`)),
+    onError: async (c) => {
+      await discardBody(c.req.raw.body, 16 * deps.maxBodyBytes);
+      return problemResponse(problem(413, 'invalid_argument', `The request body is larger than ${deps.maxBodyBytes} bytes.`), { connection: 'close' });
+    },
   });
 
   for (const [key, servers] of byPath) {
@@ -150,4 +153,24 @@ async function sessionPerson(c: Context, deps: RestDeps): Promise<PersonActor | 
   if (!person) return undefined;
   if (UNSAFE.has(c.req.method) && !deps.services.accounts.verifyCsrf(token, c.req.header('x-csrf-token'))) return 'csrf';
   return person;
+}
+
+/**
+ * Reads and drops an oversized body (up to `max` bytes) before the 413 goes out: a client still
+ * sending would otherwise see its connection reset instead of the answer.
+ */
+async function discardBody(body: ReadableStream<Uint8Array> | null, max: number): Promise<void> {
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    while (read < max) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing to answer.
+  }
 }
