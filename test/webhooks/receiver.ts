@@ -44,7 +44,7 @@ export class Receiver {
           res.writeHead(status, b.location ? { location: b.location } : {});
           res.end(status >= 400 ? `status ${status} from the test receiver` : 'ok');
         };
-        if (b.delayMs) setTimeout(answer, b.delayMs);
+        if (b.delayMs) setTimeout(answer, b.delayMs).unref();
         else answer();
       });
     });
