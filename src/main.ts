@@ -9,7 +9,7 @@ import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
-import { resolveCommunityHost } from './domain/tenancy.ts';
+import { resolveCommunityHost, type CommunityResolution } from './domain/tenancy.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import { RateLimitedError } from './domain/identity/rate-limit.ts';
 import { Pipeline } from './operations/pipeline.ts';
@@ -99,8 +99,19 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
-  const webHost = (host: string | undefined, forwarded: string | undefined) =>
-    resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
+  // Answers are reused for 5 s (as the MCP endpoints do): every REST and web request resolves its host.
+  const hosts = new Map<string, { at: number; value: Promise<CommunityResolution> }>();
+  const webHost = (host: string | undefined, forwarded: string | undefined) => {
+    const name = requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy);
+    const key = (name ?? '').toLowerCase();
+    const hit = hosts.get(key);
+    if (hit && Date.now() - hit.at < 5_000) return hit.value;
+    if (hosts.size > 10_000) hosts.clear();
+    const value = resolveCommunityHost(store, name, config.baseDomain);
+    hosts.set(key, { at: Date.now(), value });
+    value.catch(() => hosts.delete(key));
+    return value;
+  };
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
