@@ -16,7 +16,6 @@ import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './q
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { Lexicon } from './lexicon.ts';
-import type { PostVectors } from './embeddings.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
@@ -26,7 +25,7 @@ export type SearchOptions = {
   /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
   embedder?: Embedder;
   /** Stored post vectors of that embedder (./embeddings.ts); absent → candidates are embedded per query. */
-  vectors?: Pick<PostVectors, 'get'>;
+  vectors?: { get(postIds: string[]): Promise<Map<string, Float32Array>> };
   /** score = raw / (raw + k): the raw relevance that maps to 0.5. Defaults per engine. */
   scoreHalfPoint?: number;
   /** Candidate topics re-ranked by the semantic and hybrid modes. */
