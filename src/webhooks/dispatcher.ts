@@ -66,8 +66,11 @@ export class WebhookDispatcher {
         this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
       }
       if (handled < this.batch && this.running) {
+        // Until the next retry falls due, or the next poll (another instance may have enqueued).
+        const due = await this.deps.store.webhookQueue.nextDue().catch(() => null);
+        const wait = due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
+          const timer = setTimeout(resolve, wait);
           this.wakeUp = () => {
             clearTimeout(timer);
             resolve();

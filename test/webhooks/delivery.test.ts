@@ -83,7 +83,8 @@ test('500s are retried with the same webhook-id until a 2xx, and every attempt i
   const first = rx.at('/flaky').filter((r) => JSON.parse(r.body).id === JSON.parse(rx.at('/flaky')[0]!.body).id);
   assert.equal(first.length, 3);
   assert.equal(new Set(first.map((r) => header(r, 'webhook-id'))).size, 1);
-  assert.ok(first[2]!.at - first[1]!.at >= first[1]!.at - first[0]!.at - 50, 'the waits grow');
+  // Base 100 ms, doubling, ±20% jitter: at least 80 ms, then at least 160 ms between attempts.
+  assert.ok(first[1]!.at - first[0]!.at >= 80 && first[2]!.at - first[1]!.at >= 160, 'the waits grow');
   const id = header(first[0]!, 'webhook-id');
   await waitFor(async () => (await f.api.call('GET', `/webhook-deliveries/${id}`, owner())).json.delivery.status === 'delivered', 5_000, 'delivered');
   const log = (await f.api.call('GET', `/webhook-deliveries/${id}`, owner())).json;
