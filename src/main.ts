@@ -19,11 +19,10 @@ import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
 import { mountRest } from './http/rest/mount.ts';
-import { clientIp } from './mcp/http-transport.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Admission } from './mcp/http-transport.ts';
+import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -99,9 +98,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
-  // Answers are reused for 5 s (as the MCP endpoints do): every REST and web request resolves its host.
+  const webHost = (host: string | undefined, forwarded: string | undefined) =>
+    resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
+  // For REST and the host check every request passes: answers reused for 5 s, as the MCP endpoints do.
   const hosts = new Map<string, { at: number; value: Promise<CommunityResolution> }>();
-  const webHost = (host: string | undefined, forwarded: string | undefined) => {
+  const cachedHost = (host: string | undefined, forwarded: string | undefined) => {
     const name = requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy);
     const key = (name ?? '').toLowerCase();
     const hit = hosts.get(key);
@@ -115,24 +116,26 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    hostKind: async (host, forwarded) => (await cachedHost(host, forwarded)).kind,
+    secure: config.publicScheme === 'https',
     mount: (app) => {
       mountRest(app, {
         pipeline: deps.pipeline,
         services,
         logger,
-        resolve: (header) => webHost(header('host'), header('x-forwarded-host')),
+        resolve: (header) => cachedHost(header('host'), header('x-forwarded-host')),
         clientIp: (c) => clientIp((c.env as { incoming: IncomingMessage }).incoming, config.trustProxy),
         origin: (slug) => communityOrigin(config, slug),
         maxBodyBytes: config.rest.maxBodyBytes,
         rateLimits: config.rateLimits,
       });
       mountWeb(app, {
-        content: services.content,
-        communityOf: async (host, forwarded) => {
-          const r = await webHost(host, forwarded);
-          return r.kind === 'community' ? r.community : undefined;
-        },
+        services,
+        pipeline: deps.pipeline,
+        hostKind: webHost,
+        communityBySlug: (slug) => store.communities.getBySlug(slug),
+        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, config.trustProxy) : 'unknown',
+        secure: config.publicScheme === 'https',
       });
     },
     llms: (section) => renderLlms(docs, section),

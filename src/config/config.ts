@@ -29,6 +29,9 @@ const schema = z.object({
   HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
+  HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
+  HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
   HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
@@ -47,7 +50,9 @@ export type Config = {
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
+  /** The web for people: whether anyone may create an account, and a community of their own. */
+  people: { signUp: boolean; communityCreation: boolean };
   rest: { maxBodyBytes: number };
   webhooks: WebhookSettings;
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
@@ -90,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR,
     },
     rest: { maxBodyBytes: e.HAMLET_REST_MAX_BODY_BYTES },
     webhooks: {
@@ -100,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
     },
+    people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
       : {}),
