@@ -1,10 +1,11 @@
 // REST vs MCP throughput: the same operation over both faces of one Hamlet (a child process on a
 // throwaway SQLite file, so the load generator here has the other core), measured one after the
 // other in the same run, for a read (get_topic: GET /api/v1/topics/{id} vs tools/call get_topic)
-// and a write (reply_to_topic: POST /api/v1/topics/{id}/posts vs tools/call reply_to_topic). Both
-// faces run the same pipeline; the ratio shows what each face's own work costs.
+// and a write (reply_to_topic: POST /api/v1/topics/{id}/posts vs tools/call reply_to_topic), each
+// measured REST, MCP, MCP, REST and averaged. Both faces run the same pipeline; the ratio shows what
+// each face's own work costs.
 //
-//   node --import tsx bench/rest-throughput.ts [--duration=5] [--warmup=1] [--connections=16]
+//   node --import tsx bench/rest-throughput.ts [--duration=3] [--warmup=2] [--connections=16]
 //
 // Exit code 1 when any request fails (the numbers would mean nothing).
 import { spawn } from 'node:child_process';
@@ -24,8 +25,8 @@ type Request = { method: 'GET' | 'POST'; path: string; headers: Record<string, s
 const autocannon = createRequire(import.meta.url)('autocannon') as (o: Record<string, unknown>) => Promise<Result>;
 
 const opts = readOptions({
-  duration: { default: '5', help: 'measured seconds per case' },
-  warmup: { default: '1', help: 'warm-up seconds per case' },
+  duration: { default: '3', help: 'measured seconds per run (four runs per operation)' },
+  warmup: { default: '2', help: 'warm-up seconds per case' },
   connections: { default: '16', help: 'concurrent keep-alive connections' },
 });
 const duration = positiveNumber('duration', opts.duration);
@@ -96,15 +97,30 @@ const run = (req: Request, seconds: number) =>
   autocannon({ url: `http://127.0.0.1:${port}${req.path}`, method: req.method, headers: req.headers, body: req.body, connections, duration: seconds });
 
 console.log(`REST vs MCP throughput: node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(`${connections} connections, ${warmup} s warm-up + ${duration} s measured per case, Hamlet in a child process on SQLite\n`);
+console.log(`${connections} connections, ${warmup} s warm-up per case, then ${duration} s × 4 per operation (REST, MCP, MCP, REST), Hamlet in a child process on SQLite\n`);
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const rows: { op: string; face: string; rps: number; p50: number; p99: number; failed: number }[] = [];
 try {
+  // Every case is warmed up first (a fresh server also learns its search statistics in the
+  // background), then each operation is measured in the order REST, MCP, MCP, REST so that a drift
+  // of the machine's load during the run weighs on both faces alike; the two runs are averaged.
   for (const c of CASES) {
     await check(c.req);
     if (warmup > 0) await run(c.req, warmup);
-    process.stderr.write(`${c.op} over ${c.face}…\n`);
-    const r = await run(c.req, duration);
-    rows.push({ op: c.op, face: c.face, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx });
+  }
+  for (const op of [...new Set(CASES.map((c) => c.op))]) {
+    const [rest, viaMcp] = (['REST', 'MCP'] as const).map((face) => CASES.find((c) => c.op === op && c.face === face)!);
+    const results = new Map<string, Result[]>();
+    for (const c of [rest!, viaMcp!, viaMcp!, rest!]) {
+      process.stderr.write(`${c.op} over ${c.face}…\n`);
+      const r = await run(c.req, duration);
+      process.stderr.write(`  ${fmt(r.requests.average)} req/s\n`);
+      results.set(c.face, [...(results.get(c.face) ?? []), r]);
+    }
+    for (const [face, rs] of results) {
+      const mean = (f: (r: Result) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
+      rows.push({ op, face, rps: mean((r) => r.requests.average), p50: mean((r) => r.latency.p50), p99: mean((r) => r.latency.p99), failed: rs.reduce((a, r) => a + r.errors + r.timeouts + r.non2xx, 0) });
+    }
   }
 } finally {
   server.kill('SIGTERM');
@@ -112,7 +128,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 console.log(['operation'.padEnd(22), 'face'.padEnd(5), 'req/s'.padStart(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7), 'failed'.padStart(7)].join('  '));
 for (const r of rows) console.log([r.op.padEnd(22), r.face.padEnd(5), fmt(r.rps).padStart(8), fmt(r.p50).padStart(7), fmt(r.p99).padStart(7), String(r.failed).padStart(7)].join('  '));
 console.log('');
