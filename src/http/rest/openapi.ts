@@ -20,6 +20,17 @@ import { API_PREFIX, pathParams, REST_ROUTES, type RestRoute, type Server } from
 
 const problemRef = problemSchema.meta({ id: 'Problem' });
 
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
+  "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.scalar.com",
+  "font-src 'self' data: https://fonts.scalar.com",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
 const ERRORS: Record<string, string> = {
   400: 'The request could not be read (not JSON, not an object).',
   401: 'No credential, or not a valid one for this community.',
@@ -137,6 +148,12 @@ export function mountDocs(app: Hono, deps: DocsDeps): void {
     if (r.kind === 'unknown') return c.notFound();
     return c.json(openApiDocument(r.kind, deps.origin(r.kind === 'community' ? r.community.slug : null)));
   });
-  // Relative, so that the path form (/c/<slug>/api/docs) loads its own community's document.
-  app.get('/api/docs', Scalar({ url: 'v1/openapi.json', pageTitle: 'Hamlet API reference' }));
+  // Relative, so that the path form (/c/<slug>/api/docs) loads its own community's document. The
+  // page holds no community content; its policy lets the renderer load from its CDN and configure
+  // itself inline (every other page keeps the strict policy of the web).
+  const reference = Scalar({ url: 'v1/openapi.json', pageTitle: 'Hamlet API reference' });
+  app.get('/api/docs', (c, next) => {
+    c.header('content-security-policy', DOCS_CSP);
+    return reference(c, next);
+  });
 }
