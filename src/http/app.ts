@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import { notFoundPage } from '../web/pages.ts';
+import { inputErrorOf } from '../domain/validate.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps): Hono {
 
   app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
   app.onError((err, c) => {
+    // Input no engine can store (the NUL character) that reached the store: the caller's mistake.
+    if (inputErrorOf(err)) return c.html(notFoundPage('The address or the form carried characters that are not allowed.', 'Bad request'), 400);
     deps.logger.error({ err }, 'unhandled error');
     return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
   });

@@ -12,6 +12,7 @@ import { requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
+import { inputErrorOf, NUL_MESSAGE, nulPath } from '../domain/validate.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
@@ -73,6 +74,8 @@ export class Pipeline {
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
   invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
     return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool' }, async (actor, audit) => {
+      const nul = nulPath(args);
+      if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
       const ctx: OperationContext = { actor, community: caller.community, services: this.services, urls: this.urls, ip: caller.ip, audit };
@@ -128,6 +131,7 @@ export class Pipeline {
   }
 
   private failure(err: unknown, stage: Stage): Failure {
+    err = inputErrorOf(err) ?? err;
     if (err instanceof InvalidArguments) {
       return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
     }

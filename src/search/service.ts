@@ -9,7 +9,7 @@ import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
-import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
 import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
@@ -96,7 +96,7 @@ export class SearchService {
     };
     const ids = [...new Set(communities.map((c) => c.id))];
     const listing = this.listing(mode, query, f, ids);
-    const after = decodeCursor(listing, f.cursor);
+    const after = decodeCursor(listing, f.cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset);
     if (after && mode === 'lexical' && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
 
     if (mode === 'lexical') {

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
+import { guardText } from './text-guard.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
@@ -57,7 +58,7 @@ function openSqlite(path: string): OpenedDatabase {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: guardText(new SqliteDialect({ database })) });
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
 
@@ -65,6 +66,6 @@ function openPostgres(url: string, max: number): OpenedDatabase {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
   return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
 }
