@@ -8,7 +8,10 @@ import { openDatabase, type OpenOptions } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { createServices, type Services } from './services.ts';
-import { resolveCommunityHost } from './domain/tenancy.ts';
+import { resolveCommunityHost, visibleResolution } from './domain/tenancy.ts';
+import { anonymous, type Actor } from './domain/actor.ts';
+import { keyKind } from './domain/identity/secrets.ts';
+import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import { RateLimitedError } from './domain/identity/rate-limit.ts';
 import { Pipeline } from './operations/pipeline.ts';
@@ -19,7 +22,7 @@ import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Admission } from './mcp/http-transport.ts';
+import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -33,7 +36,7 @@ export type Opened = { store: Store; services: Services; logger: Logger; close()
 
 export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { store, db, dialect } = await openDatabase(config.databaseUrl, options);
+  const { store, db, dialect } = await openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...options });
   const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger });
   return { store, services, logger, close: () => store.close() };
 }
@@ -57,6 +60,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
   }
 
+  // Proxies whose X-Forwarded-For is believed: none unless HAMLET_TRUST_PROXY=1.
+  const proxyHops = config.trustProxy ? config.trustedProxyHops : 0;
   const urls = { mcp: (slug: string) => communityMcpUrl(config, slug), web: (slug: string) => communityOrigin(config, slug) };
   const deps: SurfaceDeps = { pipeline: new Pipeline(services, urls, logger), services, urls, version: VERSION, logger };
   const endpoints = createEndpointResolver({
@@ -74,7 +79,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     sessionIdleMs: config.mcp.sessionIdleSeconds * 1000,
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyHops,
     resolve: endpoints.resolve,
     unresolvedMessage: NO_COMMUNITY,
     admit: (ip, messages) => admitByIp(services, ip, messages),
@@ -97,7 +102,9 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    hostKind: async (header) =>
+      (await visibleResolution(await webHost(header('host'), header('x-forwarded-host')), (c) => requestActor(services, c, keyOf(header)))).kind,
+    clientIp: (incoming) => clientIp(incoming, proxyHops),
     mount: (app) =>
       mountWeb(app, {
         content: services.content,
@@ -108,7 +115,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
       }),
     llms: (section) => renderLlms(docs, section),
   });
-  const server = createHttpServer(app, mcp.transport, logger);
+  const server = createHttpServer(app, mcp.transport, logger, { baseDomain: config.baseDomain });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -142,6 +149,22 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     }
   }
   return { server, store, services, logger, mcp, url, close };
+}
+
+/** The key a request carries (`Authorization: Bearer …`, or `X-API-Key`), if any. */
+function keyOf(header: (name: string) => string | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '')?.[1];
+  return bearer ?? (header('x-api-key')?.trim() || undefined);
+}
+
+/**
+ * Who a request's key makes it on `community`: the agent of an agent key of that community, or the
+ * person of a user key; anonymous without a key or with one that is not valid there.
+ */
+async function requestActor(services: Services, community: Community, key: string | undefined): Promise<Actor> {
+  if (!key) return anonymous;
+  const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
+  return authenticate.catch(() => anonymous);
 }
 
 /** The per-IP budget, charged once per JSON-RPC message (batch members included). */

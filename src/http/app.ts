@@ -2,6 +2,7 @@
 // node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms and the web pages.
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
 import { notFoundPage } from '../web/pages.ts';
 import { inputErrorOf } from '../domain/validate.ts';
@@ -10,8 +11,14 @@ export type AppDeps = {
   logger: Logger;
   /** Resolves true when the database answers. */
   ready: () => Promise<boolean>;
-  /** Whether the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is ours. */
-  hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+  /**
+   * What the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is, as this request
+   * may see it (a private community without a credential that reads it is 'unknown'); `header`
+   * reads the request's headers.
+   */
+  hostKind: (header: (name: string) => string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+  /** The client's address (behind a trusted proxy, from X-Forwarded-For). */
+  clientIp: (incoming: IncomingMessage) => string;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
   /** Adds the routes of other surfaces (web pages; later REST). */
@@ -26,8 +33,9 @@ export function createApp(deps: AppDeps): Hono {
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     deps.logger.info(
-      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started) },
+      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started), ip: incoming ? deps.clientIp(incoming) : undefined },
       'request',
     );
   });
@@ -40,7 +48,7 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.use('*', async (c, next) => {
-    if ((await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'))) === 'unknown') {
+    if ((await deps.hostKind((name) => c.req.header(name))) === 'unknown') {
       return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
     }
     await next();

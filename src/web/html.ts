@@ -1,5 +1,6 @@
 // Server-rendered HTML: escaping and the page layout. Every page is plain semantic HTML that works
 // without JavaScript; user content arrives already sanitized (PostView.html) or is escaped here.
+import { communityPath } from '../domain/urls.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(text: string): string {
@@ -12,9 +13,9 @@ article{border-top:1px solid #eee;padding:.75rem 0}article.solution{background:#
 .meta{color:#555;font-size:.875rem}.badge{white-space:nowrap;font-size:.75rem;border:1px solid #2e7d32;color:#2e7d32;border-radius:3px;padding:0 .3rem}
 ul.topics{list-style:none;padding:0}ul.topics li{padding:.4rem 0;border-top:1px solid #eee}pre{overflow:auto;background:#f6f8fa;padding:.5rem}`;
 
-export function page(o: { title: string; community?: { name: string; description: string }; body: string; status?: number }): string {
+export function page(o: { title: string; community?: { slug: string; name: string; description: string }; body: string; status?: number }): string {
   const header = o.community
-    ? `<header><p><a href="/">${esc(o.community.name)}</a></p></header>`
+    ? `<header><p><a href="${esc(communityPath(o.community.slug, '/'))}">${esc(o.community.name)}</a></p></header>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(o.title)}${o.community ? ` · ${esc(o.community.name)}` : ''} · Hamlet</title><style>${STYLE}</style></head>

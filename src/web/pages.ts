@@ -2,6 +2,7 @@
 // latest topics) and a topic with its posts and its accepted answer.
 import type { CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { Community } from '../store/types.ts';
+import { communityPath } from '../domain/urls.ts';
 import { esc, page } from './html.ts';
 
 function authorLine(a: PostView['author']): string {
@@ -35,7 +36,7 @@ ${articles}${more}`,
 export function homePage(community: Community, categories: Array<CategoryView & { topicCount: number }>, latest: TopicView[], unanswered: TopicView[]): string {
   const list = (topics: TopicView[]) =>
     topics.length
-      ? `<ul class="topics">${topics.map((t) => `<li><a href="/t/${esc(t.slug)}">${esc(t.title)}</a> <span class="meta">${esc(t.category.name)} · ${t.replyCount} ${t.replyCount === 1 ? 'reply' : 'replies'}${t.solutionPostId ? ' · solved' : ''}</span></li>`).join('')}</ul>`
+      ? `<ul class="topics">${topics.map((t) => `<li><a href="${esc(communityPath(community.slug, `/t/${t.slug}`))}">${esc(t.title)}</a> <span class="meta">${esc(t.category.name)} · ${t.replyCount} ${t.replyCount === 1 ? 'reply' : 'replies'}${t.solutionPostId ? ' · solved' : ''}</span></li>`).join('')}</ul>`
       : '<p>Nothing here yet.</p>';
   return page({
     title: community.name,

@@ -44,14 +44,16 @@ test('serve --demo prints a working agent key, replaced at the next start', { ti
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-demo-'));
   const port = await freePort();
   const env = { DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, PORT: String(port), HOST: '127.0.0.1' };
-  const url = `http://acme.localhost:${port}/api/mcp`;
+  // The path form the banner prints first: reachable without resolving acme.localhost.
+  const url = `http://127.0.0.1:${port}/c/acme/api/mcp`;
   const listCategories = (key: string) =>
     rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${key}` });
   try {
     const first = await serveDemo(env);
     const key1 = first.banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
     assert.ok(key1, first.banner);
-    assert.match(first.banner, new RegExp(`MCP \\(acme\\):\\s+http://acme\\.localhost:${port}/api/mcp`));
+    assert.match(first.banner, new RegExp(`MCP \\(acme\\):\\s+http://localhost:${port}/c/acme/api/mcp`));
+    assert.match(first.banner, new RegExp(`\\s+http://acme\\.localhost:${port}/api/mcp\\s+\\(host form`));
     const ok = (await listCategories(key1)).json().result;
     assert.equal(ok.isError, false);
     assert.ok(ok.structuredContent.categories.some((c: { slug: string }) => c.slug === 'docs'));
