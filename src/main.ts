@@ -13,7 +13,8 @@ import { anonymous, type Actor } from './domain/actor.ts';
 import { keyKind } from './domain/identity/secrets.ts';
 import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
-import { RateLimitedError } from './domain/identity/rate-limit.ts';
+import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
+import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import { Pipeline } from './operations/pipeline.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from './operations/catalogue.ts';
 import { createApp } from './http/app.ts';
@@ -37,7 +38,17 @@ export type Opened = { store: Store; services: Services; logger: Logger; close()
 export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const { store, db, dialect } = await openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...options });
-  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger });
+  // Several instances may serve one PostgreSQL: their rate limits are counted there, together.
+  let warnedAt = 0;
+  const limiter =
+    dialect === 'postgres'
+      ? new SharedLimiter(new PostgresRateBuckets(db), new TokenBucketLimiter(), (err) => {
+          if (Date.now() - warnedAt < 60_000) return; // once a minute is enough to know
+          warnedAt = Date.now();
+          logger.warn({ err }, 'shared rate limits unavailable; limiting locally');
+        })
+      : undefined;
+  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, limiter });
   return { store, services, logger, close: () => store.close() };
 }
 
@@ -168,9 +179,9 @@ async function requestActor(services: Services, community: Community, key: strin
 }
 
 /** The per-IP budget, charged once per JSON-RPC message (batch members included). */
-function admitByIp(services: Services, ip: string, messages: number): Admission {
+async function admitByIp(services: Services, ip: string, messages: number): Promise<Admission> {
   try {
-    services.rateLimits.checkIp(ip, messages);
+    await services.rateLimits.checkIp(ip, messages);
     return { ok: true };
   } catch (err) {
     if (err instanceof RateLimitedError) return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };

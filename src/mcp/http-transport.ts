@@ -47,7 +47,7 @@ export type TransportOptions = {
    * body is read, and one more for each further member of a batch. A refusal is HTTP 429 with
    * Retry-After.
    */
-  admit?: (clientIp: string, messages: number) => Admission;
+  admit?: (clientIp: string, messages: number) => Admission | Promise<Admission>;
 };
 
 
@@ -77,7 +77,7 @@ export class McpHttpTransport {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, { status: 204, headers: CORS_HEADERS });
-    const admitted = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), 1);
+    const admitted = await this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), 1);
     if (admitted && !admitted.ok) {
       drain(req);
       return send(res, rateLimited(admitted));
@@ -154,7 +154,7 @@ export class McpHttpTransport {
       return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: `Batch too large: at most ${this.o.maxBatch} messages per POST.` }));
     }
     if (items.length > 1) {
-      const more = this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), items.length - 1);
+      const more = await this.o.admit?.(clientIp(req, this.o.trustProxy ?? false), items.length - 1);
       if (more && !more.ok) return send(res, rateLimited(more));
     }
     const classified = items.map(classify);

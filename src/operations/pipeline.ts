@@ -94,7 +94,7 @@ export class Pipeline {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
-      this.admit(actor);
+      await this.admit(actor);
     } catch (err) {
       return this.failure(err, 'authenticate');
     }
@@ -125,9 +125,9 @@ export class Pipeline {
   }
 
   /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
-  private admit(actor: Actor): void {
-    if (actor.kind === 'agent') this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
-    else if (actor.kind === 'person') this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+  private async admit(actor: Actor): Promise<void> {
+    if (actor.kind === 'agent') await this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    else if (actor.kind === 'person') await this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
   }
 
   private failure(err: unknown, stage: Stage): Failure {

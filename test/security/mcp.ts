@@ -10,8 +10,8 @@ export async function callMethod(url: string, method: string, params: unknown, h
   return rpc(url, { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }, headers);
 }
 
-export async function callTool(url: string, name: string, args: unknown, key?: string): Promise<ToolAnswer> {
-  const res = await callMethod(url, 'tools/call', { name, arguments: args }, key ? { authorization: `Bearer ${key}` } : {});
+export async function callTool(url: string, name: string, args: unknown, key?: string, headers: Record<string, string> = {}): Promise<ToolAnswer> {
+  const res = await callMethod(url, 'tools/call', { name, arguments: args }, key ? { authorization: `Bearer ${key}`, ...headers } : headers);
   if (!res.text) return { status: res.status };
   const body = res.json();
   if (body.error) return { status: res.status, rpcError: body.error };

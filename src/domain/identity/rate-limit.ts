@@ -1,8 +1,12 @@
 // Rate limits per key and per IP: token buckets (capacity = the per-minute limit, refilled
-// continuously). In memory behind the RateLimiter interface; a shared (database or Redis) limiter can
-// replace it for many instances without touching callers.
+// continuously), behind the RateLimiter interface. In memory for one process (SQLite); shared
+// through the database when several instances serve one PostgreSQL, so a client that spreads its
+// requests over the instances still gets one budget, not one per instance.
 import { DomainError } from '../errors.ts';
+import type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 import { systemClock, type Clock } from './auth.ts';
+
+export type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 
 /** DomainError('rate_limited') that also carries the wait, for HTTP 429 + Retry-After. */
 export class RateLimitedError extends DomainError {
@@ -12,11 +16,9 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
-
 export interface RateLimiter {
   /** Takes `cost` tokens (default 1) from `bucket` (capacity and refill: `perMinute`); all or none. */
-  take(bucket: string, perMinute: number, cost?: number): TakeResult;
+  take(bucket: string, perMinute: number, cost?: number): TakeResult | Promise<TakeResult>;
 }
 
 type Bucket = { tokens: number; at: number };
@@ -61,6 +63,27 @@ export class TokenBucketLimiter implements RateLimiter {
   }
 }
 
+/**
+ * A shared limiter that falls back to a local one while the shared one fails (the database is
+ * unreachable): each instance then limits on its own rather than refusing or admitting everything.
+ */
+export class SharedLimiter implements RateLimiter {
+  constructor(
+    private readonly shared: RateLimiter,
+    private readonly local: RateLimiter,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  async take(bucket: string, perMinute: number, cost = 1): Promise<TakeResult> {
+    try {
+      return await this.shared.take(bucket, perMinute, cost);
+    } catch (err) {
+      this.onError(err);
+      return this.local.take(bucket, perMinute, cost);
+    }
+  }
+}
+
 export type RateLimitSettings = { perKeyPerMinute: number; perIpPerMinute: number };
 
 export class RateLimits {
@@ -70,17 +93,18 @@ export class RateLimits {
   ) {}
 
   /** Per credential: pass the key's id (never the key, nor its shared display prefix). */
-  checkKey(keyId: string): void {
-    this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
+  checkKey(keyId: string): Promise<void> {
+    return this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
   }
 
   /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
-  checkIp(ip: string, cost = 1): void {
-    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
+  checkIp(ip: string, cost = 1): Promise<void> {
+    return this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
-  private check(bucket: string, perMinute: number, who: string, cost = 1): void {
-    const result = this.limiter.take(bucket, perMinute, cost);
+  /** Resolves when admitted; rejects with RateLimitedError (carrying the wait) when not. */
+  private async check(bucket: string, perMinute: number, who: string, cost = 1): Promise<void> {
+    const result = await this.limiter.take(bucket, perMinute, cost);
     if (result.ok) return;
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
     throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);
