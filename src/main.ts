@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './log.ts';
 import { openDatabase, type OpenOptions } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
+import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
 import { resolveCommunityHost, visibleResolution } from './domain/tenancy.ts';
 import { anonymous, type Actor } from './domain/actor.ts';
@@ -15,6 +16,8 @@ import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from './store/schema.ts';
 import { Pipeline } from './operations/pipeline.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from './operations/catalogue.ts';
 import { createApp } from './http/app.ts';
@@ -38,18 +41,11 @@ export type Opened = { store: Store; services: Services; logger: Logger; close()
 export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const { store, db, dialect } = await openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...options });
-  // Several instances may serve one PostgreSQL: their rate limits are counted there, together.
-  let warnedAt = 0;
-  const limiter =
-    dialect === 'postgres'
-      ? new SharedLimiter(new PostgresRateBuckets(db), new TokenBucketLimiter(), (err) => {
-          if (Date.now() - warnedAt < 60_000) return; // once a minute is enough to know
-          warnedAt = Date.now();
-          logger.warn({ err }, 'shared rate limits unavailable; limiting locally');
-        })
-      : undefined;
-  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, limiter });
-  return { store, services, logger, close: () => store.close() };
+  // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
+  const semantic = semanticSearch(config, db, (p) => logger.debug({ embeddings: p }, 'search: post embeddings filled'));
+  const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
+  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options, limiter });
+  return { store, services, logger, close: async () => { await semantic?.stop(); await store.close(); } };
 }
 
 export type Hamlet = Opened & { server: Server; mcp: McpStack; url: string };
@@ -64,7 +60,8 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const { store, services } = await openHamlet(config, { logger });
+  const opened = await openHamlet(config, { logger });
+  const { store, services } = opened;
   if (options.demo) {
     const { ensureDemoCommunity } = await import('./demo/demo.ts');
     const demo = await ensureDemoCommunity(store, services);
@@ -147,7 +144,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await channel?.close();
-      await store.close();
+      await opened.close();
       logger.info('Hamlet stopped');
     })());
 
@@ -160,6 +157,19 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     }
   }
   return { server, store, services, logger, mcp, url, close };
+}
+
+/**
+ * Several instances may serve one PostgreSQL: their rate limits are counted there, together (each
+ * instance limits on its own while the database cannot count; said once a minute).
+ */
+function sharedLimiter(db: Kysely<Database>, logger: Logger): SharedLimiter {
+  let warnedAt = 0;
+  return new SharedLimiter(new PostgresRateBuckets(db), new TokenBucketLimiter(), (err) => {
+    if (Date.now() - warnedAt < 60_000) return;
+    warnedAt = Date.now();
+    logger.warn({ err }, 'shared rate limits unavailable; limiting locally');
+  });
 }
 
 /** The key a request carries (`Authorization: Bearer …`, or `X-API-Key`), if any. */

@@ -9,10 +9,10 @@ import { DomainError } from './errors.ts';
 
 /**
  * What a listing's keyset holds. Keys: `timestamp` (the store's ISO-8601 UTC form), `integer` (a
- * position or count, 0 … 2^31-1), `number` (a finite score), `text` (a slug or name). Ids: `uuid`,
- * or `offset` for listings paged by position, whose id is the constant "o".
+ * position or count, 0 … 2^31-1), `number` (a finite score), `text` (a slug or name, 1–200
+ * characters). Ids: `uuid`, or a constant for listings paged by position (an offset's id is "o").
  */
-export type CursorShape = { key: 'timestamp' | 'integer' | 'number' | 'text'; id: 'uuid' | 'offset' };
+export type CursorShape = { key: 'timestamp' | 'integer' | 'number' | 'text'; id: 'uuid' | { constant: string } };
 
 export const CURSOR_SHAPES = {
   /** Newest or oldest first by a timestamp, ties broken by id. */
@@ -24,10 +24,9 @@ export const CURSOR_SHAPES = {
   /** By a slug or name. */
   byText: { key: 'text', id: 'uuid' },
   /** A plain offset into an ordered list. */
-  byOffset: { key: 'integer', id: 'offset' },
+  byOffset: { key: 'integer', id: { constant: 'o' } },
 } as const satisfies Record<string, CursorShape>;
 
-const OFFSET_ID = 'o';
 const MAX_INTEGER = 2 ** 31 - 1;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -72,5 +71,5 @@ function keyFits(key: unknown, kind: CursorShape['key']): boolean {
 }
 
 function idFits(id: unknown, kind: CursorShape['id']): boolean {
-  return typeof id === 'string' && (kind === 'uuid' ? isUuid(id) : id === OFFSET_ID);
+  return typeof id === 'string' && (kind === 'uuid' ? isUuid(id) : id === kind.constant);
 }
