@@ -7,10 +7,13 @@ import { freshPostgresDatabase } from '../store/pg-database.ts';
 
 export type Engine = { name: 'sqlite' | 'postgres'; env: Record<string, string>; drop(): Promise<void> };
 
-/** Declares `body` as a top-level test for each engine, named "<title> (<engine>)". */
-export function eachEngine(title: string, body: (engine: Engine) => Promise<void>): void {
-  test(`${title} (sqlite)`, () => body({ name: 'sqlite', env: {}, drop: async () => {} }));
-  test(`${title} (postgres)`, async (t) => {
+/**
+ * Declares `body` as a top-level test for each engine, named "<title> (<engine>)". `options.todo`
+ * marks a behaviour someone is still building: reported, but not failing the run.
+ */
+export function eachEngine(title: string, body: (engine: Engine) => Promise<void>, options: { todo?: string } = {}): void {
+  test(`${title} (sqlite)`, options, () => body({ name: 'sqlite', env: {}, drop: async () => {} }));
+  test(`${title} (postgres)`, options, async (t) => {
     const setup = await freshPostgresDatabase('security');
     if (!setup.ok) {
       if (setup.fail) assert.fail(`CI=true but ${setup.reason}`);
