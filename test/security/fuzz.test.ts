@@ -48,14 +48,11 @@ function problemOf(status: number, text: string): string | undefined {
   return undefined;
 }
 
-/** The tally goes to stderr, where `node --test` shows it beside the result. */
-const report = (line: string) => process.stderr.write(`fuzz ${line}\n`);
-
 async function send(c: FuzzCase): Promise<{ status: number; text: string }> {
   return raw(c.url, { method: c.method, headers: c.headers, body: c.body });
 }
 
-eachEngine(`fuzzed JSON-RPC and tool arguments (${CASES} cases, seed ${SEED}): no 5xx, no -32603, no "internal"`, async (engine) => {
+eachEngine(`fuzzed JSON-RPC and tool arguments (${CASES} cases, seed ${SEED}): no 5xx, no -32603, no "internal"`, async (engine, t) => {
   const h = await startTestHamlet({ ...engine.env, HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '100000000', HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }, { demo: true });
   try {
     const system = systemActor('fuzz');
@@ -87,7 +84,7 @@ eachEngine(`fuzzed JSON-RPC and tool arguments (${CASES} cases, seed ${SEED}): n
       if (problem) problems.push(`#${c.index} ${problem}: ${c.method} ${c.url} ${String(c.body ?? '').slice(0, 300)} → ${answer.text.slice(0, 200)}`);
     }
     assert.equal(sent, CASES);
-    report(`${engine.name}: ${[...tally].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    t.diagnostic(`${engine.name}: ${[...tally].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     assert.deepEqual(problems.slice(0, 10), [], `${problems.length} of ${CASES} cases failed (seed ${SEED}); replay one with its index`);
 
     // Healthy after: liveness, readiness, and a real search still answer.

@@ -45,7 +45,7 @@ async function serve(env: Record<string, string>): Promise<{ child: ChildProcess
   return { child, key };
 }
 
-eachEngine('a write acknowledged before kill -9 is there after the restart, exactly once', async (engine) => {
+eachEngine('a write acknowledged before kill -9 is there after the restart, exactly once', async (engine, t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-kill9-'));
   const databaseUrl = engine.env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`;
   const port = await freePort();
@@ -89,7 +89,7 @@ eachEngine('a write acknowledged before kill -9 is there after the restart, exac
       assert.ok(n >= acked.filter((a) => a.topicId).length && n <= attempts, `${n} stored, ${acked.length} acknowledged, ${attempts} attempted`);
       const titles = await sql<{ title: string; n: number }>`select title, count(*) as n from topics where title like 'Durable question %' group by title having count(*) > 1`.execute(db);
       assert.deepEqual(titles.rows, [], 'no write was applied twice');
-      process.stderr.write(`kill -9 (${engine.name}): ${acked.length} acknowledged of ${attempts} attempted, ${n} stored, 0 lost\n`);
+      t.diagnostic(`kill -9 (${engine.name}): ${acked.length} acknowledged of ${attempts} attempted, ${n} stored, 0 lost`);
     } finally {
       await store.close();
     }

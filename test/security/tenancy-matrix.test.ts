@@ -105,30 +105,32 @@ async function runMatrix(h: Awaited<ReturnType<typeof startTestHamlet>>, credent
   return cells;
 }
 
-/** The private community's MCP side of issue 10 item 3 is being built by the MCP work; its cells are reported apart. */
+/** The private community's MCP side of issue 10 item 3 is built by the MCP work: its cells are reported apart. */
 const mcpPrivateCell = (cell: Cell) => cell.place.startsWith('private') && !cell.call.startsWith('GET ') && cell.expected === 'unknown';
 
-async function matrix(engineEnv: Record<string, string>, select: (cell: Cell) => boolean, control = false): Promise<void> {
-  const h = await startTestHamlet({ ...engineEnv, HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '1000000', HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000' }, { demo: true });
+function check(cells: Cell[], control: boolean): void {
+  assert.ok(cells.length > 100, `${cells.length} cells`);
+  const wrong = cells.filter((c) => c.actual !== c.expected).map((c) => `${c.credential} × ${c.place} × ${c.call}: expected ${c.expected}, got ${c.actual}`);
+  assert.deepEqual(wrong, []);
+  // The secret is findable where it may be read: the leak check below can fail.
+  if (control) assert.ok(cells.some((c) => c.secret && c.credential === 'agent key of skunkworks' && c.call === 'get_topic'));
+  assert.deepEqual(cells.filter((c) => c.leak).map((c) => `${c.credential} × ${c.place} × ${c.call}`), [], 'answers that carry the private community\'s content');
+}
+
+eachEngine('tenancy matrix: every credential × every place × every method sees exactly what it may', async (engine, t) => {
+  const h = await startTestHamlet({ ...engine.env, HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '1000000', HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000' }, { demo: true });
   try {
     const { credentials, places } = await world(h);
     SECRET_TOPIC.id = places.find((p) => p.slug === 'skunkworks')!.topic!;
-    const cells = (await runMatrix(h, credentials, places)).filter(select);
-    assert.ok(cells.length > 100, `${cells.length} cells`);
+    const cells = await runMatrix(h, credentials, places);
     const tally = new Map<string, number>();
     for (const c of cells) tally.set(c.actual, (tally.get(c.actual) ?? 0) + 1);
-    process.stderr.write(`tenancy matrix: ${cells.length} cells: ${[...tally].map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
-    const wrong = cells.filter((c) => c.actual !== c.expected).map((c) => `${c.credential} × ${c.place} × ${c.call}: expected ${c.expected}, got ${c.actual}`);
-    assert.deepEqual(wrong, []);
-    // The secret is findable where it may be read: the leak check below can fail.
-    if (control) assert.ok(cells.some((c) => c.secret && c.credential === 'agent key of skunkworks' && c.call === 'get_topic'));
-    assert.deepEqual(cells.filter((c) => c.leak).map((c) => `${c.credential} × ${c.place} × ${c.call}`), [], 'answers that carry the private community\'s content');
+    t.diagnostic(`${cells.length} cells: ${[...tally].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    await t.test('every cell but those of the private community\'s MCP server', () => check(cells.filter((c) => !mcpPrivateCell(c)), true));
+    await t.test('a private community\'s MCP server is an unknown host to those who may not read it', {
+      todo: 'issue 10 item 3, MCP side (the MCP work): initialize, lists and calls on a private host without its credential answer as an unknown host',
+    }, () => check(cells.filter(mcpPrivateCell), false));
   } finally {
     await h.stop();
   }
-}
-
-eachEngine('tenancy matrix: every credential × every place × every method sees exactly what it may', (engine) => matrix(engine.env, (cell) => !mcpPrivateCell(cell), true));
-eachEngine('tenancy matrix: a private community\'s MCP server is an unknown host to those who may not read it', (engine) => matrix(engine.env, mcpPrivateCell), {
-  todo: 'issue 10 item 3, MCP side (the MCP work): initialize, lists and calls on a private host without its credential answer as an unknown host',
 });
