@@ -4,42 +4,14 @@
 // names the instance that answered in X-Upstream.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, serveProcess } from '../helpers/serve.ts';
 
 export const NGINX = '/usr/sbin/nginx';
 
 export type Instance = { port: number; child: ChildProcess; alive: boolean };
 export type Cluster = { url: string; instances: Instance[]; demoKey: string; kill(port: number): Promise<void>; stop(): Promise<void> };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** `hamlet serve` in its own process; resolves once its banner is out, with the banner's text. */
-async function serve(env: Record<string, string>, demo: boolean, started: ChildProcess[]): Promise<{ child: ChildProcess; banner: string }> {
-  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', ...(demo ? ['--demo'] : [])], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  started.push(child);
-  let banner = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in time:\n${banner}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      banner += c;
-      if (demo ? /Try it:/.test(banner) : /Hamlet is running\./.test(banner)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${banner}`)));
-  });
-  return { child, banner };
-}
 
 function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
   const root = process.getuid?.() === 0 ? 'user root;' : '';
@@ -97,9 +69,9 @@ async function start(dir: string, databaseUrl: string, env: Record<string, strin
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   const listen = await freePort();
   const common = { ...env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', HAMLET_TRUST_PROXY: '1', PORT: '' };
-  const first = await serve({ ...common, PORT: String(ports[0]) }, true, started);
-  const demoKey = /agent key:\s+(hmlt_live_[A-Za-z0-9]+)/.exec(first.banner)![1]!;
-  const rest = await Promise.all(ports.slice(1).map((port) => serve({ ...common, PORT: String(port) }, false, started)));
+  const first = await serveProcess({ ...common, PORT: String(ports[0]) }, { demo: true, started });
+  const demoKey = first.key!;
+  const rest = await Promise.all(ports.slice(1).map((port) => serveProcess({ ...common, PORT: String(port) }, { started })));
   const instances: Instance[] = [first, ...rest].map((s, i) => ({ port: ports[i]!, child: s.child, alive: true }));
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, listen, ports));

@@ -4,53 +4,24 @@
 // the default, survives the process dying; the README's Durability section says what else.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/store/open.ts';
+import { freePort, serveProcess } from '../helpers/serve.ts';
 import { eachEngine } from './engines.ts';
 import { callTool } from './mcp.ts';
 
 const WRITERS = 6;
 const KILL_AFTER_ACKS = 60;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** `hamlet serve --demo` in its own process; resolves with the agent key its banner prints. */
-async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; key: string }> {
-  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', '--demo'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let banner = '';
-  const key = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in time:\n${banner}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      banner += c;
-      const m = /agent key:\s+(hmlt_live_[A-Za-z0-9]+)/.exec(banner);
-      if (m && /Try it:/.test(banner)) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${banner}`)));
-  });
-  return { child, key };
-}
-
 eachEngine('a write acknowledged before kill -9 is there after the restart, exactly once', async (engine, t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-kill9-'));
   const databaseUrl = engine.env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`;
   const port = await freePort();
   try {
-    const { child, key } = await serve({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' });
+    const { child, key } = await serveProcess({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' }, { demo: true });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const url = `http://127.0.0.1:${port}/c/acme/api/mcp`;
     const acked: Array<{ title: string; topicId?: string; approvalId?: string }> = [];
@@ -60,7 +31,7 @@ eachEngine('a write acknowledged before kill -9 is there after the restart, exac
       for (let i = 0; !killed; i++) {
         const title = `Durable question ${w}-${i} before the kill`;
         attempts++;
-        const answer = await callTool(url, 'create_topic', { category: 'support', title, body: `Body of ${title}.`, idempotency_key: `kill9-${w}-${i}-key` }, key).catch(() => undefined);
+        const answer = await callTool(url, 'create_topic', { category: 'support', title, body: `Body of ${title}.`, idempotency_key: `kill9-${w}-${i}-key` }, key!).catch(() => undefined);
         const s = answer?.structured;
         if (answer?.isError === false) acked.push({ title, topicId: s.topic?.id, approvalId: s.approval_id });
         if (acked.length >= KILL_AFTER_ACKS && !killed) {
