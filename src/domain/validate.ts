@@ -51,4 +51,3 @@ export const tagSchema = z
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'tags are 1-32 characters of a-z, 0-9 and "-"');
 export const tagsSchema = z.array(tagSchema).max(10, 'at most 10 tags').default([]);
 export const limitSchema = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
-export const isoDateSchema = z.iso.datetime({ offset: true });
