@@ -1,6 +1,7 @@
 // The fuzzer's cases, one HTTP request each, drawn from a seed: the same seed gives the same cases.
 // About half call a tool with arguments generated from its input schema; the rest send JSON-RPC
-// envelopes, batches, content methods (resources, prompts, completion), odd headers and raw bodies.
+// envelopes, batches, content methods (resources, prompts, completion), odd headers and raw bodies,
+// and now and then a web page or the path form with a hostile segment.
 import { HOSTILE_STRINGS, HOSTILE_VALUES, rng, valueFor, type Rng } from './generate.ts';
 
 export type FuzzTarget = { url: string; key: string; tools: Array<{ name: string; inputSchema: object }> };
@@ -32,8 +33,11 @@ export function* cases(seed: number, count: number, targets: FuzzTarget[], keys:
     else if (roll < 0.88) {
       Object.assign(headers, oddHeaders(r));
       body = JSON.stringify(r.chance(0.25) ? Array.from({ length: 1 + r.int(5) }, () => envelope(r)) : envelope(r));
-    } else if (roll < 0.96) body = rawBody(r);
-    else {
+    } else if (roll < 0.93) body = rawBody(r);
+    else if (roll < 0.97) {
+      yield { index, method: 'GET', url: webUrl(r, target.url), headers: credential(r, target, keys) };
+      continue;
+    } else {
       Object.assign(headers, oddHeaders(r));
       method = r.pick(['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD']);
       body = undefined;
@@ -111,6 +115,23 @@ function envelope(r: Rng): unknown {
     ])();
   }
   return m;
+}
+
+/** A web page, /llms or a path-form address of the target's host, with hostile parts. */
+function webUrl(r: Rng, mcpUrl: string): string {
+  const origin = mcpUrl.replace(/\/api\/mcp$/, '');
+  // Every byte percent-encoded (lone surrogates become U+FFFD), or bytes that are not UTF-8 at all.
+  const part = () => (r.chance(0.1) ? '%ff%fe%c0%80' : [...Buffer.from(r.pick(HOSTILE_STRINGS))].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
+  return origin + r.pick([
+    () => `/t/${part()}`,
+    () => `/t/verifying-the-hamlet-signature-header?cursor=${part()}`,
+    () => `/?cursor=${part()}`,
+    () => `/llms?section=${part()}`,
+    () => `/c/${part()}/`,
+    () => `/c/acme/t/${part()}`,
+    () => `/c/${part()}/api/mcp`,
+    () => `/${part()}`,
+  ])();
 }
 
 function rawBody(r: Rng): string {
