@@ -1,6 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -24,6 +24,7 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
+import { sessionToken } from './web/session.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import { clientIp, type Admission } from './mcp/http-transport.ts';
@@ -104,22 +105,27 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
+  const secure = config.publicScheme === 'https';
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (header) =>
-      (await visibleResolution(await webHost(header('host'), header('x-forwarded-host')), (c) => requestActor(services, c, keyOf(header)))).kind,
+    hostKind: async (c) => {
+      const resolved = await webHost(c.req.header('host'), c.req.header('x-forwarded-host'));
+      const credential = { key: keyOf((name) => c.req.header(name)), session: sessionToken(c, { secure }) };
+      return (await visibleResolution(resolved, (community) => requestActor(services, community, credential))).kind;
+    },
     clientIp: (incoming) => clientIp(incoming, proxyHops),
+    secure,
     mount: (app) =>
       mountWeb(app, {
-        content: services.content,
-        communityOf: async (host, forwarded) => {
-          const r = await webHost(host, forwarded);
-          return r.kind === 'community' ? r.community : undefined;
-        },
+        services,
+        pipeline: deps.pipeline,
+        hostKind: webHost,
+        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops) : 'unknown',
+        secure,
       }),
     llms: (section) => renderLlms(docs, section),
   });
@@ -179,13 +185,16 @@ function keyOf(header: (name: string) => string | undefined): string | undefined
 }
 
 /**
- * Who a request's key makes it on `community`: the agent of an agent key of that community, or the
- * person of a user key; anonymous without a key or with one that is not valid there.
+ * Who a request's credential makes it on `community`: the agent of an agent key of that community,
+ * the person of a user key or of a web session; anonymous without one or with one not valid there.
  */
-async function requestActor(services: Services, community: Community, key: string | undefined): Promise<Actor> {
-  if (!key) return anonymous;
-  const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
-  return authenticate.catch(() => anonymous);
+async function requestActor(services: Services, community: Community, credential: { key?: string; session?: string }): Promise<Actor> {
+  const { key, session } = credential;
+  if (key) {
+    const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
+    return authenticate.catch(() => anonymous);
+  }
+  return (await services.accounts.resolveWebSession(session)) ?? anonymous;
 }
 
 /** The per-IP budget, charged once per JSON-RPC message (batch members included). */

@@ -5,6 +5,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { SharedLimiter, TokenBucketLimiter } from '../../src/domain/identity/rate-limit.ts';
+import { PostgresRateBuckets } from '../../src/store/kysely/rate-buckets.ts';
+import { openDatabase } from '../../src/store/open.ts';
 import { rpc } from '../mcp/http-client.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { callTool } from '../security/mcp.ts';
@@ -48,6 +50,19 @@ if (!setup.ok) {
       else assert.equal(res.status, 429);
     }
     assert.equal(admitted, 10);
+  });
+
+  test('buckets with a longer window (sign-ups: so many an hour) refill over that window', async () => {
+    const { store, db } = await openDatabase(setup.url);
+    try {
+      const buckets = new PostgresRateBuckets(db);
+      const hour = 3_600_000;
+      assert.deepEqual([(await buckets.take('signup:x', 2, 1, hour)).ok, (await buckets.take('signup:x', 2, 1, hour)).ok], [true, true]);
+      const refused = await buckets.take('signup:x', 2, 1, hour);
+      assert.ok(!refused.ok && Math.abs(refused.retryAfterMs - 1_800_000) < 5_000, JSON.stringify(refused));
+    } finally {
+      await store.close();
+    }
   });
 
   test('per key: calls alternating between two instances share one budget', async () => {

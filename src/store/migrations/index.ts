@@ -11,6 +11,8 @@ import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
 import { rateLimitsMigration } from './0040_rate_limits.ts';
+import { postsByAuthorMigration } from './0050_posts_by_author.ts';
+import { topicListingsMigration } from './0051_topic_listings.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -23,6 +25,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011_search_generation': searchGenerationMigration(dialect),
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
     '0040_rate_limits': rateLimitsMigration(dialect),
+    '0050_posts_by_author': postsByAuthorMigration(dialect),
+    '0051_topic_listings': topicListingsMigration(dialect),
   };
 }
 
