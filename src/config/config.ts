@@ -15,6 +15,8 @@ const schema = z.object({
     })
     .default('sqlite:./data/hamlet.db'),
   HAMLET_TRUST_PROXY: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  HAMLET_SQLITE_SYNCHRONOUS: z.string().toUpperCase().pipe(z.enum(['OFF', 'NORMAL', 'FULL', 'EXTRA'])).default('NORMAL'),
   HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
@@ -46,7 +48,12 @@ export type Config = {
   host: string;
   baseDomain: string;
   databaseUrl: string;
+  /** Behind a proxy: X-Forwarded-Host is honoured and the client address read from X-Forwarded-For. */
   trustProxy: boolean;
+  /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
+  trustedProxyHops: number;
+  /** SQLite's synchronous pragma under WAL: what a commit survives (see the README's Durability). */
+  sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
@@ -85,6 +92,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseDomain: e.HAMLET_BASE_DOMAIN.toLowerCase(),
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
+    trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
+    sqliteSynchronous: e.HAMLET_SQLITE_SYNCHRONOUS,
     publicScheme: e.HAMLET_PUBLIC_SCHEME,
     logLevel: e.LOG_LEVEL,
     mcp: {

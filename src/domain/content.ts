@@ -11,7 +11,7 @@ import type { Actor } from './actor.ts';
 import {
   authorOf, requireCanEditPost, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
 } from './authorization.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
 import { categoryRef, cursor, pageLimit, pathSlug, questionBody, recordId, replyBody, tag, tags, title, topicRef } from './fields.ts';
@@ -161,7 +161,7 @@ export class ContentService {
     const scope = this.scope(community);
     const topic = await this.findTopic(scope, data.topic);
     const category = (await scope.categories.getById(topic.categoryId))!;
-    const page = await scope.posts.listByTopic(topic.id, { after: decodeCursor(`posts:${topic.id}`, data.cursor), limit: data.limit });
+    const page = await scope.posts.listByTopic(topic.id, { after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount), limit: data.limit });
     return {
       topic: topicView(this.config, community, topic, category),
       posts: page.items.map((p) => postView(this.config, community, topic, p)),
@@ -180,7 +180,7 @@ export class ContentService {
       tag: data.tag,
       filter: data.filter as TopicFilter | undefined,
       sort: data.sort as TopicSort,
-      after: decodeCursor(listing, data.cursor),
+      after: decodeCursor(listing, data.cursor, data.sort === 'top' ? CURSOR_SHAPES.byCount : CURSOR_SHAPES.byTime),
       limit: data.limit,
     });
     // The categories of this page only (at most one lookup each): counting every category's topics

@@ -8,7 +8,7 @@ import type { Community } from '../../store/types.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../../store/webhooks.ts';
 import type { Actor } from '../actor.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError } from '../errors.ts';
 import { cursor, pageLimit, recordId } from '../fields.ts';
 import type { AuditService } from '../identity/audit.ts';
@@ -147,7 +147,7 @@ export class WebhookService {
     const data = parse(z.object({ status: z.enum(DELIVERY_STATUSES).optional(), cursor: cursor.nullish(), limit: pageLimit(100, 20) }), input);
     await this.endpoint(community, endpointId);
     const listing = `deliveries:${endpointId}:${data.status ?? 'all'}`;
-    const page = await this.hooks(community).listDeliveries(endpointId, { status: data.status, after: decodeCursor(listing, data.cursor), limit: data.limit });
+    const page = await this.hooks(community).listDeliveries(endpointId, { status: data.status, after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
     return { deliveries: page.items.map(deliveryView), nextCursor: page.next ? encodeCursor(listing, page.next) : null };
   }
 

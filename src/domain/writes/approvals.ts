@@ -9,7 +9,7 @@ import type { ApprovalRecord } from '../../store/identity.ts';
 import { systemActor, type Actor } from '../actor.ts';
 import { authorOf, requireCommunityAdmin, requireDecider, requireRead, roleAtLeast, roleOf } from '../authorization.ts';
 import type { ContentService } from '../content.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { ContentEvent } from '../events.ts';
 import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
@@ -120,7 +120,7 @@ export class ApprovalService {
       input,
     );
     const listing = `approvals:${data.status ?? 'all'}`;
-    const page = await this.store.community(community.id).access.approvals.list({ status: data.status, after: decodeCursor(listing, data.cursor), limit: data.limit });
+    const page = await this.store.community(community.id).access.approvals.list({ status: data.status, after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
     return { approvals: page.items.map((a) => approvalView(a, community)), nextCursor: page.next ? encodeCursor(listing, page.next) : null };
   }
 

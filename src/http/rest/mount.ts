@@ -96,7 +96,7 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
   const fail = (p: Problem) => problemResponse(p, limitHeaders());
   const ip = deps.clientIp(c);
   try {
-    budgets.ip = deps.services.rateLimits.checkIp(ip);
+    budgets.ip = await deps.services.rateLimits.checkIp(ip);
   } catch (err) {
     if (!(err instanceof RateLimitedError)) throw err;
     budgets.ip = { limit: deps.rateLimits.perIpPerMinute, remaining: 0, resetSeconds: err.retryAfterSeconds };
