@@ -19,6 +19,8 @@ import { RateLimits, TokenBucketLimiter, type RateLimiter } from './domain/ident
 import { OAuthService } from './domain/oauth/service.ts';
 import { ApprovalService } from './domain/writes/approvals.ts';
 import { WriteService } from './domain/writes/write-service.ts';
+import { SecretBox } from './domain/webhooks/secret-box.ts';
+import { WebhookService } from './domain/webhooks/service.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -35,6 +37,7 @@ export type Services = {
   approvals: ApprovalService;
   audit: AuditService;
   rateLimits: RateLimits;
+  webhooks: WebhookService;
   /** The authorization server for MCP hosts, and its check of access tokens. */
   oauth: OAuthService;
 };
@@ -72,6 +75,13 @@ export function createServices(deps: ServiceDeps): Services {
     approvals: new ApprovalService(store, config, content, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
+    webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), audit),
     oauth,
   };
+}
+
+/** Webhook secrets are encrypted under HAMLET_WEBHOOK_SECRET_KEY, else under a key kept in the database. */
+function webhookSecrets(store: Store, config: Config): SecretBox {
+  const key = config.webhooks.secretKey;
+  return new SecretBox(key ? { name: 'env', secret: key } : { name: 'db', load: () => store.webhookQueue.keyringKey('webhook-secrets', SecretBox.newKey()) });
 }

@@ -9,7 +9,8 @@ import { identityCommands } from './identity.ts';
 import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
 import { oauthCommands } from './oauth.ts';
+import { webhookCommands } from './webhooks.ts';
 
 import type { Command } from './command.ts';
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands, ...oauthCommands];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands, ...webhookCommands, ...oauthCommands];

@@ -9,6 +9,8 @@ import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
 import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
 import { SCOPES } from '../domain/vocabulary.ts';
+import type { PersonActor } from '../domain/actor.ts';
+import { canRead } from '../domain/authorization.ts';
 import type { Services } from '../services.ts';
 
 export type OAuthHttpDeps = {
@@ -17,6 +19,8 @@ export type OAuthHttpDeps = {
   siteOf: (host: string | undefined, forwardedHost: string | undefined, slug?: string) => Promise<OAuthSite | undefined>;
   /** The client's address (X-Forwarded-For only behind a trusted proxy). */
   clientIp: (req: IncomingMessage | undefined) => string;
+  /** The person signed in on this host (the web session cookie), if any. */
+  personOf: (c: Context) => Promise<PersonActor | undefined>;
 };
 
 const CORS = {
@@ -107,6 +111,18 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
 
   // Token, registration and revocation requests are small: a larger body is refused unread.
   const small = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => json(c, { error: 'invalid_request', error_description: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }, 413) });
+
+  // A private community's pages are hidden from visitors, its sign-in page too: someone connecting
+  // an app to it in the path form signs in on the apex (as its members do) and comes back here.
+  app.get('/oauth/authorize', async (c, next) => {
+    const s = await site(c);
+    const path = s ? new URL(s.issuer).pathname : '';
+    if (!s || s.community.visibility !== 'private' || !path.startsWith('/c/')) return next();
+    const person = await deps.personOf(c);
+    if (person && canRead(person, s.community)) return next();
+    const back = `${path}/oauth/authorize${new URL(c.req.url).search}`;
+    return c.redirect(`${new URL(s.issuer).origin}/signin?next=${encodeURIComponent(back)}`, 303);
+  });
 
   for (const base of ['', '/c/:community']) {
     app.options(`/.well-known/oauth-protected-resource${base}/mcp`, (c) => c.body(null, 204, CORS));

@@ -29,6 +29,7 @@ import type {
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
 import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
+import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -126,6 +127,8 @@ export interface CommunityScope {
   readonly imports: ImportRepository;
   /** Memberships, agent scopes and keys, approval policies and queue, idempotency records. */
   readonly access: CommunityAccessRepositories;
+  /** Webhook endpoints, the outbox and the delivery log (./webhooks.ts). */
+  readonly webhooks: WebhookRepository;
 }
 
 export interface Store {
@@ -138,6 +141,8 @@ export interface Store {
   readonly mcpSessions: SessionStore;
   /** Each community's declarative MCP configuration (./community-mcp.ts). */
   readonly mcpConfig: CommunityMcpConfigRepository;
+  /** Webhook deliveries across communities, for the dispatcher only (./webhooks.ts). */
+  readonly webhookQueue: WebhookQueue;
   /** OAuth signing keys, client policies and clients, grants, codes, refresh tokens (./oauth.ts). */
   readonly oauth: OAuthRepository;
   /** The only way to reach a community's content. */

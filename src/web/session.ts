@@ -7,6 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
+import { PATH_FORM_HOST_HEADER, servingPathForm } from '../domain/urls.ts';
 import type { Notice, WebDeps } from './context.ts';
 
 export type CookieNames = { session: string; csrf: string; flash: string };
@@ -28,7 +29,7 @@ export function clearSessionCookie(c: Context, deps: WebDeps): void {
   deleteCookie(c, cookieNames(deps.secure).session, { path: '/', secure: deps.secure });
 }
 
-export function sessionToken(c: Context, deps: WebDeps): string | undefined {
+export function sessionToken(c: Context, deps: Pick<WebDeps, 'secure'>): string | undefined {
   return getCookie(c, cookieNames(deps.secure).session) || undefined;
 }
 
@@ -59,7 +60,9 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
     } catch {
       return false;
     }
-    const ours = [c.req.header('host'), c.req.header('x-forwarded-host')].filter(Boolean).map((h) => h!.split(',')[0]!.trim().toLowerCase());
+    // In the path form the HTTP front rewrote Host; the page came from the host it kept aside.
+    const addressed = servingPathForm() ? c.req.header(PATH_FORM_HOST_HEADER) : undefined;
+    const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed].filter(Boolean).map((h) => h!.split(',')[0]!.trim().toLowerCase());
     if (!ours.includes(host.toLowerCase())) return false;
   } else if (origin === 'null') return false;
   if (typeof presented !== 'string' || !presented) return false;

@@ -1,7 +1,8 @@
-// The OAuth faces over HTTP, without a browser: metadata reachable for private communities too,
-// CORS for browser-based clients, the connector's challenge and preflight, registration and token
-// endpoint errors in OAuth's own JSON, and the consent page's guards (sign in first, a bad redirect
-// URI shown rather than followed, forms only with their token).
+// The OAuth faces over HTTP, without a browser: metadata reachable for private communities too, in
+// the host form and the path form, CORS for browser-based clients, the connector's challenge and
+// preflight, registration and token endpoint errors in OAuth's own JSON, and the consent page's
+// guards (sign in on the apex first, a bad redirect URI shown rather than followed, forms only with
+// their token).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -36,6 +37,15 @@ test('a private community publishes its resource and server metadata; its connec
   assert.equal(key.status, 401);
   assert.match(key.headers['www-authenticate']!, /error="invalid_token"/);
   assert.equal((await raw(h.hostUrl('nowhere.localhost', '/.well-known/oauth-protected-resource/mcp'))).status, 404);
+
+  // The path form on the apex: its own resource, metadata and challenge.
+  const pathForm = await raw(h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/vault/mcp'));
+  assert.equal(pathForm.json().resource, h.hostUrl('localhost', '/c/vault/mcp'));
+  assert.deepEqual(pathForm.json().authorization_servers, [h.hostUrl('localhost', '/c/vault')]);
+  assert.equal((await raw(h.hostUrl('localhost', '/.well-known/oauth-authorization-server/c/vault'))).json().token_endpoint, h.hostUrl('localhost', '/c/vault/oauth/token'));
+  const pathChallenge = await rpc(h.hostUrl('localhost', '/c/vault/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  assert.equal(pathChallenge.status, 401);
+  assert.match(pathChallenge.headers['www-authenticate']!, new RegExp(`resource_metadata="${h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/vault/mcp')}"`));
 });
 
 test('registration and the token endpoint answer in OAuth JSON', async () => {
@@ -55,26 +65,27 @@ test('registration and the token endpoint answer in OAuth JSON', async () => {
   assert.equal(huge.status, 413);
 });
 
-test('the consent page: sign in first; a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
+test('the consent page of a private community: sign in on the apex first; a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
   const vault = (await h.store.communities.getBySlug('vault'))!;
   const { client_id } = (await h.services.oauth.clients.register(vault, { client_name: 'Tool', redirect_uris: ['http://127.0.0.1/callback'] })) as { client_id: string };
-  const authorize = `/oauth/authorize?response_type=code&client_id=${client_id}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
-  const visitor = await raw(at(authorize));
+  const authorize = `/c/vault/oauth/authorize?response_type=code&client_id=${client_id}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
+  const apex = (path: string) => h.hostUrl('localhost', path);
+  const visitor = await raw(apex(authorize));
   assert.equal(visitor.status, 303);
-  assert.equal(visitor.headers.location, `/signin?next=${encodeURIComponent(authorize)}`);
+  assert.equal(visitor.headers.location, apex(`/signin?next=${encodeURIComponent(authorize)}`));
 
   const eve = await addPerson(h, vault, 'Eve', 'member');
   const session = await h.services.accounts.createWebSession(eve.personId);
   const cookie = { cookie: `hamlet_session=${session.token}` };
-  const shown = await raw(at(authorize), { headers: cookie });
+  const shown = await raw(apex(authorize), { headers: cookie });
   assert.equal(shown.status, 400);
   assert.equal(shown.headers.location, undefined);
   assert.match(shown.headers['content-security-policy']!, /frame-ancestors 'none'/);
   assert.match(shown.text, /not one of its registered addresses/);
-  const forged = await raw(at('/oauth/authorize'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow&_csrf=wrong' });
+  const forged = await raw(apex('/c/vault/oauth/authorize'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow&_csrf=wrong' });
   assert.equal(forged.status, 403);
-  const crossSite = await raw(at('/account/apps/x/revoke'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: `_csrf=${session.csrfToken}` });
+  const crossSite = await raw(apex('/c/vault/account/apps/x/revoke'), { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: `_csrf=${session.csrfToken}` });
   assert.equal(crossSite.status, 403);
-  const apps = await raw(at('/admin/apps'), { headers: cookie });
+  const apps = await raw(apex('/c/vault/admin/apps'), { headers: cookie });
   assert.equal(apps.status, 403, 'a member is not an administrator');
 });

@@ -59,10 +59,11 @@ if (chromiumAvailable('MCP SDK client with OAuth')) {
   });
 
   /** Connects the SDK client for a new person; returns it connected, and what its provider saved. */
-  async function connect(host: ClientHost, person: string, clientMetadataUrl?: string): Promise<{ client: Client; saved: Saved }> {
+  async function connect(host: ClientHost, person: string, at: { host: string; path: string }, clientMetadataUrl?: string): Promise<{ client: Client; saved: Saved }> {
     const grace = await addPerson(h, acme, person, 'member');
     const session = await h.services.accounts.createWebSession(grace.personId);
-    const context = await contextFor(browser, h, 'acme.localhost', session.token);
+    const context = await contextFor(browser, h);
+    await context.addCookies([{ name: 'hamlet_session', value: session.token, url: h.hostUrl(at.host, '/'), httpOnly: true, sameSite: 'Lax' }]);
     let callback: URL | undefined;
     const consent = async (url: URL) => {
       const page = await context.newPage();
@@ -74,7 +75,7 @@ if (chromiumAvailable('MCP SDK client with OAuth')) {
       await page.close();
     };
     const auth = provider(host, consent, clientMetadataUrl);
-    const url = new URL(h.hostUrl('acme.localhost', '/mcp'));
+    const url = new URL(h.hostUrl(at.host, at.path));
 
     const first = new Client({ name: 'sdk-assistant', version: '1.0.0' });
     await assert.rejects(first.connect(new StreamableHTTPClientTransport(url, { authProvider: auth })), UnauthorizedError);
@@ -102,16 +103,17 @@ if (chromiumAvailable('MCP SDK client with OAuth')) {
     assert.ok(certificate, 'CI=true but openssl is missing (apt-get install openssl)');
     const host = await startClientHost('SDK Assistant', certificate);
     hosts.push(host);
-    const { client, saved } = await connect(host, 'Grace Hopper', host.clientId);
+    const { client, saved } = await connect(host, 'Grace Hopper', { host: 'acme.localhost', path: '/mcp' }, host.clientId);
     assert.equal((saved.client as { client_id: string }).client_id, host.clientId);
     assert.ok(host.metadataFetches >= 1, 'Hamlet fetched the document over https');
     await useIt(client, 'Asked through the MCP SDK with a metadata document');
   });
 
-  test('@modelcontextprotocol/client falls back to dynamic registration without a metadata document', async () => {
+  test('@modelcontextprotocol/client falls back to dynamic registration, in the path form on the apex', async () => {
     const host = await startClientHost('SDK Assistant');
     hosts.push(host);
-    const { client, saved } = await connect(host, 'Katherine Johnson');
+    // http://localhost:<port>/c/acme/mcp: the form clients that do not resolve *.localhost use.
+    const { client, saved } = await connect(host, 'Katherine Johnson', { host: 'localhost', path: '/c/acme/mcp' });
     assert.match(String((saved.client as { client_id: string }).client_id), /^hmlt_client_/);
     assert.equal(host.metadataFetches, 0);
     await useIt(client, 'Asked through the MCP SDK after registering');

@@ -64,7 +64,7 @@ test('the fetcher refuses private targets unless allowed, bounds the size, and d
     const strict = new ClientMetadataFetcher(false);
     await assert.rejects(strict.get(`${base}/c.json`), (e: unknown) => e instanceof OAuthError && /https/.test(e.description));
     await assert.rejects(strict.get('https://127.0.0.1:1/c.json'), (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description));
-    await assert.rejects(strict.get('https://localhost:1/c.json'), (e: unknown) => e instanceof OAuthError && /not public/.test(e.description));
+    await assert.rejects(strict.get('https://localhost:1/c.json'), (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description));
 
     const dev = new ClientMetadataFetcher(true);
     body = JSON.stringify({ client_id: `${base}/c.json`, client_name: 'Local', redirect_uris: ['http://127.0.0.1:9/cb'] });

@@ -23,6 +23,9 @@ import { KyselyAgentAccess } from './agent-access.ts';
 import { KyselyPolicies } from './policies.ts';
 import { KyselyApprovals } from './approvals.ts';
 import { KyselyIdempotency } from './idempotency.ts';
+import { KyselyWebhooks } from './webhooks.ts';
+import { KyselyWebhookQueue } from './webhook-queue.ts';
+import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 
 export class KyselyStore implements Store {
@@ -31,6 +34,7 @@ export class KyselyStore implements Store {
   readonly identity: IdentityRepositories;
   readonly mcpSessions: KyselySessionStore;
   readonly mcpConfig: KyselyCommunityMcpConfig;
+  readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
 
   constructor(
@@ -45,6 +49,7 @@ export class KyselyStore implements Store {
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.oauth = new KyselyOAuth(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
+    this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
   }
 
   community(communityId: string): CommunityScope {
@@ -66,6 +71,7 @@ export class KyselyStore implements Store {
         approvals: new KyselyApprovals(narrow(this.db), id),
         idempotency: new KyselyIdempotency(narrow(this.db), id),
       },
+      webhooks: new KyselyWebhooks(webhookDb(this.db), id),
     };
   }
 
