@@ -16,6 +16,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
+import { QuestionsAsked, SILENT, type Interaction, type Question, type Reporter } from './interaction.ts';
 
 /** Who is calling and where: what the face learned from the request. */
 export type Caller = {
@@ -31,10 +32,15 @@ export type Caller = {
   /** A person the face already authenticated (web session with its CSRF token checked). */
   person?: PersonActor;
   ip: string;
+  /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
+  interaction?: Interaction;
+  /** Where an operation's progress and notes go (MCP progress and log notifications). */
+  reporter?: Reporter;
 };
 
 export type Issue = { path: string; message: string };
-export type Stage = 'authenticate' | 'validate' | 'call';
+/** 'ask': not a failure but a pause: the operation put `questions` to a caller that can answer them. */
+export type Stage = 'authenticate' | 'validate' | 'call' | 'ask';
 
 export type Failure = {
   ok: false;
@@ -46,6 +52,8 @@ export type Failure = {
   retryAfterSeconds?: number;
   /** For stage 'validate': each offending field. */
   issues?: Issue[];
+  /** For stage 'ask': what the caller is asked before the operation goes on. */
+  questions?: Question[];
 };
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
@@ -75,7 +83,16 @@ export class Pipeline {
     return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool' }, async (actor, audit) => {
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
-      const ctx: OperationContext = { actor, community: caller.community, services: this.services, urls: this.urls, ip: caller.ip, audit };
+      const ctx: OperationContext = {
+        actor,
+        community: caller.community,
+        services: this.services,
+        urls: this.urls,
+        ip: caller.ip,
+        audit,
+        interaction: caller.interaction,
+        report: caller.reporter ?? SILENT,
+      };
       if (op.scope) requireScope(actor, op.scope);
       await op.authorize?.(ctx as never, parsed.data);
       return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
@@ -101,6 +118,12 @@ export class Pipeline {
       await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
       return { ok: true, value };
     } catch (err) {
+      if (err instanceof QuestionsAsked) {
+        // The call asked and wrote nothing; it is recorded as a call that went well.
+        audit.targets.asked = err.questions.map((q) => q.key).join(',');
+        await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+        return { ok: false, stage: 'ask', code: err.code, message: err.message, questions: err.questions };
+      }
       await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
       return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
     }

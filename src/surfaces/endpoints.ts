@@ -1,7 +1,12 @@
 // Which MCP surface a request's host addresses: the network on the apex, a community on its
-// subdomain (or custom domain), nothing otherwise. Lookups and built surfaces are cached briefly:
-// resolving a host is on every request's path, and building a surface converts every tool schema.
+// subdomain (or custom domain), nothing otherwise. A private community exists on MCP only for a
+// request that carries one of its agent keys: to anyone else its host answers exactly as an unknown
+// host does. Lookups, key checks and built surfaces are cached briefly: resolving a host is on every
+// request's path, and building a surface converts every tool schema.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isDomainError } from '../domain/errors.ts';
+import { credentialOf } from '../mcp/http-reply.ts';
 import type { Community } from '../store/types.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
 import type { Endpoint } from '../mcp/http-transport.ts';
@@ -32,6 +37,26 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
   const hosts = new Map<string, { at: number; value: Resolved }>();
   const surfaces = new Map<string, { version: string; surface: Surface }>();
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
+  /** "<community id>:<hash of a key>" → when that key was last found to be one of its agent keys. */
+  const keys = new Map<string, number>();
+
+  /** Whether the request carries an agent key of the private `community`. */
+  async function member(community: Community, req: IncomingMessage, now: number): Promise<boolean> {
+    const credential = credentialOf(req);
+    if (!credential) return false;
+    const cacheKey = `${community.id}:${createHash('sha256').update(credential).digest('base64url')}`;
+    const seen = keys.get(cacheKey);
+    if (seen !== undefined && now - seen <= ttl) return true;
+    try {
+      await o.deps.services.auth.authenticateAgentKey(community, credential, 'This server');
+    } catch (err) {
+      if (isDomainError(err)) return false;
+      throw err;
+    }
+    if (keys.size > 10_000) keys.clear();
+    keys.set(cacheKey, now);
+    return true;
+  }
 
   function surfaceOf(community: Community, config: CommunityMcpConfig, configAt: number): Surface {
     const version = `${community.updatedAt}|${configAt}`;
@@ -60,11 +85,13 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
       const r = hit.value;
       if (r.kind === 'network') return network;
       if (r.kind === 'unknown') return undefined;
+      if (r.community.visibility === 'private' && !(await member(r.community, req, now))) return undefined;
       return { scope: communityScope(r.community.id), surface: surfaceOf(r.community, r.config, r.configAt) };
     },
     /** Drops cached answers, so the next request sees a changed community or configuration. */
     forget(communityId) {
       hosts.clear();
+      keys.clear();
       if (communityId) surfaces.delete(communityId);
       else surfaces.clear();
     },

@@ -12,7 +12,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export type FixtureServer = { url: string; port: number; stack: McpStack; server: Server; close(): Promise<void> };
 
 export async function startFixtureServer(port = 0, options: { sessionIdleMs?: number } = {}): Promise<FixtureServer> {
-  const surface = fixtureSurface();
+  // The list-changing fixture tools announce through the stack built just below.
+  const surface = fixtureSurface({ listChanged: (list) => void stack.engine.notifyListChanged('fixture', list) });
   const quiet = { warn() {}, error(obj: object, msg?: string) { if (process.env.FIXTURE_DEBUG) console.error(msg, obj); } };
   const stack = createMcpStack({
     sessions: new InMemorySessionStore(),
