@@ -24,6 +24,7 @@ import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
 import { topicUpdates, watchMcpConfig } from './surfaces/live.ts';
+import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION } from './version.ts';
@@ -98,14 +99,24 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
-    mount: (app) =>
+    mount: (app) => {
+      mountServerCards(app, {
+        origin: (slug) => communityOrigin(config, slug),
+        baseDomain: config.baseDomain,
+        version: VERSION,
+        communityOf: async (host, forwarded) => {
+          const r = await webHost(host, forwarded);
+          return r.kind === 'community' ? r.community : r.kind === 'network' ? null : undefined;
+        },
+      });
       mountWeb(app, {
         content: services.content,
         communityOf: async (host, forwarded) => {
           const r = await webHost(host, forwarded);
           return r.kind === 'community' ? r.community : undefined;
         },
-      }),
+      });
+    },
     llms: (section) => renderLlms(docs, section),
   });
   const server = createHttpServer(app, mcp.transport, logger);

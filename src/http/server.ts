@@ -10,7 +10,9 @@ export const MCP_PATH = '/api/mcp';
 export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger): Server {
   const honoListener = getRequestListener(app.fetch);
   const server = createServer((req, res) => {
-    if (pathOf(req) === MCP_PATH) {
+    // `/api/mcp/` is the same endpoint: clients that add the slash must not get an HTML 404.
+    const path = pathOf(req);
+    if (path === MCP_PATH || path === `${MCP_PATH}/`) {
       mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
       return;
     }
