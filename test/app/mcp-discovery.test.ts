@@ -70,7 +70,7 @@ test('server.json in the repository is the registry entry for hamlet.so; each de
   const shipped = JSON.parse(readFileSync(new URL('../../server.json', import.meta.url), 'utf8')) as { remotes: Array<{ url: string }> };
   const cfg = { publicScheme: 'https' as const, baseDomain: 'hamlet.so', port: 443 };
   assert.deepEqual(shipped, registryServerJson({ origin: (s) => communityOrigin(cfg, s), baseDomain: 'hamlet.so', version: VERSION }));
-  assert.equal(shipped.remotes[0].url, 'https://{community}.hamlet.so/api/mcp');
+  assert.equal(shipped.remotes[0]!.url, 'https://{community}.hamlet.so/api/mcp');
   const served = (await raw(h.hostUrl('localhost', '/api/mcp/server.json'))).json();
   assert.equal(served.remotes[0].url, `http://{community}.localhost:${h.port}/api/mcp`);
 });
