@@ -13,7 +13,7 @@ import { InputRequired, INPUT_METHODS, RequestStateCodec } from './input-require
 import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
 import { ListenHub } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
-import { askOverSession, RequestCtx, type Delivery } from './request-context.ts';
+import { askOverSession, Cancellation, RequestCtx, type Delivery } from './request-context.ts';
 import type { SessionCaps, SessionRecord, SessionStore } from './session-store.ts';
 import type { Surface } from './surface.ts';
 import { negotiateVersion } from './versions.ts';
@@ -50,7 +50,6 @@ export type EngineOptions = {
   sessionCaps?: SessionCaps;
 };
 
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 const CLIENT_INFO_FIELD_MAX = 200;
 
 /** Who owns a session: a hash of the credential that opened it (never the credential itself). */
@@ -59,7 +58,7 @@ export function ownerOf(credential: string | undefined): string | undefined {
 }
 
 export class McpEngine {
-  private readonly inflight = new Map<string, AbortController>();
+  private readonly inflight = new Map<string, Cancellation>();
   private readonly clientRequests: ClientRequests;
   private outbox: SessionOutbox = async () => {};
   readonly listeners = new ListenHub();
@@ -78,7 +77,7 @@ export class McpEngine {
     // a resource update written on another instance reaches the listen streams held here.
     options.bus?.subscribe((m) => {
       if (m.t === 'response') this.clientRequests.settle(m.session, m.message);
-      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.abort(m.reason ?? 'cancelled');
+      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.cancel(m.reason ?? 'cancelled');
       else if (m.t === 'updated') this.listeners.resourceUpdated(m.scope, m.uri);
     });
   }
@@ -94,15 +93,14 @@ export class McpEngine {
   async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     const key = exchange.session ? inflightKey(exchange.session.id, request.id) : undefined;
     // Only a request within a session can be cancelled (notifications/cancelled names it by session).
-    const abort = key ? new AbortController() : undefined;
-    if (key) this.inflight.set(key, abort!);
-    const signal = abort?.signal ?? NEVER_ABORTED;
+    const cancellation = new Cancellation();
+    if (key) this.inflight.set(key, cancellation);
     try {
-      const result = await this.dispatch(request, exchange, signal);
-      if (signal.aborted) return undefined;
+      const result = await this.dispatch(request, exchange, cancellation);
+      if (cancellation.aborted) return undefined;
       return success(request.id, result);
     } catch (err) {
-      if (signal.aborted) return undefined;
+      if (cancellation.aborted) return undefined;
       if (err instanceof RpcError) return failure(request.id, err.toObject());
       this.logger.error({ err, method: request.method }, 'MCP method failed');
       return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
@@ -117,7 +115,7 @@ export class McpEngine {
       if (typeof requestId === 'string' || typeof requestId === 'number') {
         const reason = typeof message.params?.reason === 'string' ? message.params.reason : 'cancelled';
         const local = this.inflight.get(inflightKey(exchange.session.id, requestId));
-        if (local) local.abort(reason);
+        if (local) local.cancel(reason);
         else this.options.bus?.publish({ t: 'cancel', session: exchange.session.id, requestId, reason });
       }
     }
@@ -129,7 +127,7 @@ export class McpEngine {
     if (exchange.session) this.clientRequests.answer(exchange.session.id, message);
   }
 
-  private async dispatch(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): Promise<unknown> {
+  private async dispatch(request: JsonRpcRequest, ex: Exchange, cancellation: Cancellation): Promise<unknown> {
     const params = request.params ?? {};
     const { surface } = ex;
     const session = ex.session;
@@ -144,8 +142,8 @@ export class McpEngine {
         clientCapabilities: session?.clientCapabilities ?? {},
         logLevel: session ? ((session.logLevel ?? 'info') as LogLevel) : undefined,
       },
-      this.legacyDelivery(ex, signal),
-      signal,
+      this.legacyDelivery(ex, cancellation),
+      cancellation,
     );
     if (SHARED_METHODS.has(request.method)) {
       const serve = () => serveShared(request.method, params, surface, ctx, this.logger);
@@ -169,7 +167,7 @@ export class McpEngine {
   }
 
   /** Where a legacy request's messages go: its own SSE stream, or the session's stream. */
-  private legacyDelivery(ex: Exchange, signal: AbortSignal): Delivery {
+  private legacyDelivery(ex: Exchange, cancellation: Cancellation): Delivery {
     const send = (m: JsonRpcMessage): Promise<boolean> => {
       if (ex.channel) return ex.channel.send(m);
       if (ex.session) return this.outbox(ex.session.id, m).then(() => true);
@@ -177,7 +175,7 @@ export class McpEngine {
     };
     return {
       send,
-      request: (method, params, timeoutMs) => this.clientRequests.ask(ex.session, send, signal, method, params, timeoutMs),
+      request: (method, params, timeoutMs) => this.clientRequests.ask(ex.session, send, cancellation.signal, method, params, timeoutMs),
       close: () => ex.channel?.close(),
     };
   }

@@ -9,9 +9,14 @@ import type { ToolDef } from './surface.ts';
 /** The body field each method mirrors into Mcp-Name. */
 const NAME_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
+/** A header's value without the optional whitespace around it (which HTTP parsing excludes). */
 export function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v)?.replace(/^[ \t]+|[ \t]+$/g, '');
+  const raw = req.headers[name];
+  const v = Array.isArray(raw) ? raw[0] : raw;
+  if (v === undefined || v.length === 0) return v;
+  const first = v.charCodeAt(0);
+  const last = v.charCodeAt(v.length - 1);
+  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09 ? v.replace(/^[ \t]+|[ \t]+$/g, '') : v;
 }
 
 export function mismatch(what: string, data?: unknown): RpcError {

@@ -11,6 +11,7 @@ import { classify, ErrorCode, failure, RpcError, type JsonRpcMessage, type JsonR
 import { tagged } from './listen.ts';
 import { handleModern, listenClosed, listenFilter, META, readEnvelope, type ModernExchange } from './modern.ts';
 import { checkParamHeaders, checkStandardHeaders, headerOf, mismatch } from './modern-headers.ts';
+import { Cancellation } from './request-context.ts';
 import { SseSink } from './sse.ts';
 import type { StreamLimits } from './stream-limits.ts';
 import type { Surface } from './surface.ts';
@@ -74,24 +75,27 @@ export class ModernHttp {
     const headerProblem = checkStandardHeaders(req, request) ?? this.paramHeaders(req, p.surface, request);
     if (headerProblem) return reject(400, headerProblem, request.id);
 
-    const abort = new AbortController();
+    const channel = new ResponseChannel(res, /text\/event-stream/i.test(headerOf(req, 'accept') ?? ''));
+    // Closing the response stream cancels the request; listened for once a handler watches for it
+    // (or the response becomes a stream), which a quick call never does.
+    const cancellation = new Cancellation((c) => {
+      res.once('close', () => {
+        if (!channel.finished) c.cancel('the client closed the response stream');
+      });
+    });
+    channel.onStream = () => void cancellation.signal;
     const ex: ModernExchange = {
       surface: p.surface,
       scope: p.scope,
       credential: credentialOf(req),
       clientIp: p.clientIp,
       envelope,
-      send: async () => false,
-      signal: abort.signal,
+      send: (m) => channel.send(m),
+      cancellation,
     };
     if (request.method === 'subscriptions/listen') return this.listen(p, request, ex);
-    const channel = new ResponseChannel(res, /text\/event-stream/i.test(headerOf(req, 'accept') ?? ''));
-    ex.send = (m) => channel.send(m);
-    res.on('close', () => {
-      if (!channel.finished) abort.abort('the client closed the response stream');
-    });
     const response = await handleModern(this.engine, request, ex);
-    if (!abort.signal.aborted) channel.finish(response, statusOf(response));
+    if (!cancellation.aborted) channel.finish(response, statusOf(response));
   }
 
   /** Mcp-Param-* of the tool a tools/call names, when that tool mirrors arguments into headers. */
@@ -140,6 +144,8 @@ export class ModernHttp {
 /** A modern request's response: plain JSON until it sends something before its result, then SSE. */
 class ResponseChannel {
   finished = false;
+  /** Called when the response becomes an SSE stream. */
+  onStream: () => void = () => {};
   private sink: SseSink | undefined;
 
   constructor(
@@ -149,7 +155,10 @@ class ResponseChannel {
 
   async send(message: JsonRpcMessage): Promise<boolean> {
     if (this.finished || !this.canStream) return false;
-    this.sink ??= new SseSink(this.res, RESPONSE_HEADERS);
+    if (!this.sink) {
+      this.sink = new SseSink(this.res, RESPONSE_HEADERS);
+      this.onStream();
+    }
     this.sink.send(undefined, message);
     return true;
   }

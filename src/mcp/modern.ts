@@ -12,7 +12,7 @@ import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcRequest, 
 import { findResource } from './content-methods.ts';
 import type { ListenFilter } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
-import { RequestCtx } from './request-context.ts';
+import { RequestCtx, type Cancellation, type Delivery } from './request-context.ts';
 import type { Surface } from './surface.ts';
 import { ALL_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './versions.ts';
 
@@ -51,8 +51,8 @@ export type ModernExchange = {
   envelope: Envelope;
   /** Sends a notification on the request's own response stream (progress, logs). */
   send(message: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }): Promise<boolean>;
-  /** Aborted when the client closes the response stream. */
-  signal: AbortSignal;
+  /** Cancelled when the client closes the response stream. */
+  cancellation: Cancellation;
 };
 
 const CAPABILITIES = {
@@ -95,13 +95,14 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
   const params = request.params ?? {};
   const ctx = contextOf(request, ex);
   if (INPUT_METHODS.has(request.method)) {
-    const binding = bindingOf(request.method, params, ex.credential);
-    ctx.inputResponses = readInputResponses(params.inputResponses);
-    if (params.requestState !== undefined) ctx.state = await engine.stateCodec.open(params.requestState, binding);
+    // Hashing the binding costs more than a simple call: done only when state is opened or sealed.
+    const binding = () => bindingOf(request.method, params, ex.credential);
+    if (params.inputResponses !== undefined) ctx.inputResponses = readInputResponses(params.inputResponses);
+    if (params.requestState !== undefined) ctx.state = await engine.stateCodec.open(params.requestState, binding());
     const outcome = await serveShared(request.method, params, surface, ctx, engine.logger);
     if (outcome instanceof InputRequired) {
       for (const r of Object.values(outcome.requests)) ctx.requireCapability(CAPABILITY_OF[r.method]);
-      return withServerInfo(surface, inputRequiredResult(outcome, await engine.stateCodec.seal(binding, outcome.state)));
+      return withServerInfo(surface, inputRequiredResult(outcome, await engine.stateCodec.seal(binding(), outcome.state)));
     }
     const result = outcome as Record<string, unknown>;
     // A result that answered input is not cacheable: it depends on what the client said.
@@ -116,9 +117,21 @@ function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
   return new RequestCtx(
     request,
     { era: 'modern', protocolVersion: MODERN_PROTOCOL_VERSION, credential: ex.credential, clientIp: ex.clientIp, clientCapabilities: ex.envelope.clientCapabilities, logLevel: ex.envelope.logLevel },
-    { send: ex.send, request: () => Promise.reject(new Error('Protocol 2026-07-28 asks the client through input_required results.')), close() {} },
-    ex.signal,
+    new ModernDelivery(ex),
+    ex.cancellation,
   );
+}
+
+/** A modern request's messages go on its own response stream; it never sends the client requests. */
+class ModernDelivery implements Delivery {
+  constructor(private readonly ex: ModernExchange) {}
+  send(message: Parameters<Delivery['send']>[0]): Promise<boolean> {
+    return this.ex.send(message as never);
+  }
+  request(): Promise<unknown> {
+    return Promise.reject(new Error('Protocol 2026-07-28 asks the client through input_required results.'));
+  }
+  close(): void {}
 }
 
 function cacheHints(surface: Surface, ttlMs: number): { ttlMs: number; cacheScope: 'public' | 'private' } {

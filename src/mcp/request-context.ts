@@ -17,6 +17,35 @@ export type Delivery = {
   close(): void;
 };
 
+/**
+ * A request's cancellation. Its AbortSignal is made only when a handler looks at it: most requests
+ * finish without anyone asking, and an AbortController per request is a measurable cost.
+ */
+export class Cancellation {
+  private controller: AbortController | undefined;
+  private why: unknown;
+  aborted = false;
+
+  /** `watch` starts listening for the client going away; it runs when the signal is first asked for. */
+  constructor(private readonly watch?: (c: Cancellation) => void) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.why);
+      else this.watch?.(this);
+    }
+    return this.controller.signal;
+  }
+
+  cancel(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.why = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 /** What the transport learned about a request, whatever its era. */
 export type RequestFacts = {
   era: Era;
@@ -50,7 +79,7 @@ export class RequestCtx implements RequestContext {
     request: JsonRpcRequest,
     private readonly facts: RequestFacts,
     private readonly delivery: Delivery,
-    readonly signal: AbortSignal,
+    private readonly cancellation: Cancellation,
   ) {
     this.requestId = request.id;
     this.method = request.method;
@@ -61,6 +90,9 @@ export class RequestCtx implements RequestContext {
     this.session = facts.session;
     this.clientCapabilities = facts.clientCapabilities;
     this.meta = isRecord(request.params?._meta) ? request.params._meta : {};
+  }
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
   }
   canAsk(capability: InputCapability): boolean {
     if (!this.askingWorks || !isRecord(this.clientCapabilities[capability])) return false;
@@ -90,14 +122,14 @@ export class RequestCtx implements RequestContext {
     await this.send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
   requestClient(method: string, params: Record<string, unknown>, timeoutMs = 60_000): Promise<unknown> {
-    if (this.signal.aborted) return Promise.reject(new Error('Request cancelled.'));
+    if (this.cancellation.aborted) return Promise.reject(new Error('Request cancelled.'));
     return this.delivery.request(method, params, timeoutMs);
   }
   closeStream(): void {
     this.delivery.close();
   }
   private send(message: JsonRpcMessage): Promise<boolean> {
-    return this.signal.aborted ? Promise.resolve(false) : this.delivery.send(message);
+    return this.cancellation.aborted ? Promise.resolve(false) : this.delivery.send(message);
   }
 }
 

@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../conformance/fixture-server.ts';
+import { fixtureEvents } from '../conformance/fixture-surface.ts';
 import { raw, readSse, rpc } from './http-client.ts';
 
 let server: FixtureServer;
@@ -172,6 +173,21 @@ describe('the request\'s own stream: progress and logs', () => {
     const errorsOnly = await modern('tools/call', { name: 'test_logging_tool', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/logLevel': 'error' }) });
     assert.match(errorsOnly.headers['content-type']!, /application\/json/, 'nothing at error level: a plain JSON answer');
   });
+});
+
+test('closing the response stream cancels the request: the handler sees its signal abort', async () => {
+  const controller = new AbortController();
+  const res = await fetch(server.url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'hamlet_wait' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'hamlet_wait', arguments: { ms: 3000, label: 'modern-close' }, _meta: meta({ progressToken: 1 }) } }),
+  });
+  await readSse(res, (events) => events.length >= 1, 2000);
+  controller.abort();
+  const deadline = Date.now() + 2000;
+  while (!fixtureEvents.aborted.includes('modern-close') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(fixtureEvents.aborted.includes('modern-close'));
 });
 
 describe('input_required round trips', () => {
