@@ -142,12 +142,15 @@ export class McpEngine {
         clientCapabilities: session?.clientCapabilities ?? {},
         logLevel: session ? ((session.logLevel ?? 'info') as LogLevel) : undefined,
       },
-      this.legacyDelivery(ex, cancellation),
+      new LegacyDelivery(ex, cancellation, this.outbox, this.clientRequests),
       cancellation,
     );
     if (SHARED_METHODS.has(request.method)) {
-      const serve = () => serveShared(request.method, params, surface, ctx, this.logger);
-      const outcome = INPUT_METHODS.has(request.method) ? await askOverSession(ctx, serve) : await serve();
+      // Only a session gives a way back to the client: without one there is nobody to ask.
+      const outcome =
+        session && INPUT_METHODS.has(request.method)
+          ? await askOverSession(ctx, () => serveShared(request.method, params, surface, ctx, this.logger))
+          : await serveShared(request.method, params, surface, ctx, this.logger);
       if (outcome instanceof InputRequired) return this.cannotAsk(request.method, outcome);
       return outcome;
     }
@@ -164,20 +167,6 @@ export class McpEngine {
       default:
         throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
     }
-  }
-
-  /** Where a legacy request's messages go: its own SSE stream, or the session's stream. */
-  private legacyDelivery(ex: Exchange, cancellation: Cancellation): Delivery {
-    const send = (m: JsonRpcMessage): Promise<boolean> => {
-      if (ex.channel) return ex.channel.send(m);
-      if (ex.session) return this.outbox(ex.session.id, m).then(() => true);
-      return Promise.resolve(false);
-    };
-    return {
-      send,
-      request: (method, params, timeoutMs) => this.clientRequests.ask(ex.session, send, cancellation.signal, method, params, timeoutMs),
-      close: () => ex.channel?.close(),
-    };
   }
 
   /** A handler still needs input after the legacy era could not get it from the client. */
@@ -279,6 +268,27 @@ export class McpEngine {
     const ids = await this.sessions.subscribers(scope, uri);
     for (const id of ids) await this.outbox(id, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
     return ids.length;
+  }
+}
+
+/** Where a legacy request's messages go: its own SSE stream, or the session's stream. */
+class LegacyDelivery implements Delivery {
+  constructor(
+    private readonly ex: Exchange,
+    private readonly cancellation: Cancellation,
+    private readonly outbox: SessionOutbox,
+    private readonly clientRequests: ClientRequests,
+  ) {}
+  send(m: JsonRpcMessage): Promise<boolean> {
+    if (this.ex.channel) return this.ex.channel.send(m);
+    if (this.ex.session) return this.outbox(this.ex.session.id, m).then(() => true);
+    return Promise.resolve(false);
+  }
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.clientRequests.ask(this.ex.session, (m) => this.send(m), this.cancellation.signal, method, params, timeoutMs);
+  }
+  close(): void {
+    this.ex.channel?.close();
   }
 }
 

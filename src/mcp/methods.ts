@@ -48,10 +48,16 @@ function callTool(params: Record<string, unknown>, surface: Surface, ctx: Reques
   if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
     throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
   }
-  const tool = surface.tools.find((t) => t.name === name);
+  const tool = toolNamed(surface, name);
   // An unknown tool is a bad parameter since 2026-07-28; the older eras called it an unknown method.
   if (!tool) throw new RpcError(ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
   return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, logger);
+}
+
+/** The surface's tool of that name (a plain loop: this is on every call's path). */
+export function toolNamed(surface: Surface, name: unknown): ToolDef | undefined {
+  for (const t of surface.tools) if (t.name === name) return t;
+  return undefined;
 }
 
 /** Runs a content method inside the surface's `around` hook, if it has one. */

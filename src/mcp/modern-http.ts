@@ -9,6 +9,7 @@ import type { McpEngine } from './engine.ts';
 import { credentialOf, drain, rpcError, send, tooMany } from './http-reply.ts';
 import { classify, ErrorCode, failure, RpcError, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
 import { tagged } from './listen.ts';
+import { toolNamed } from './methods.ts';
 import { handleModern, listenClosed, listenFilter, META, readEnvelope, type ModernExchange } from './modern.ts';
 import { checkParamHeaders, checkStandardHeaders, headerOf, mismatch } from './modern-headers.ts';
 import { Cancellation } from './request-context.ts';
@@ -22,11 +23,18 @@ const RESPONSE_HEADERS: Record<string, string> = Object.assign({}, CORS_RESPONSE
 /** Whether a parsed POST body belongs to the 2026-07-28 era: its `_meta` names a version, or its header does. */
 export function isModernPost(body: unknown, versionHeader: string | undefined): boolean {
   if (versionHeader !== undefined && isModernVersion(versionHeader)) return true;
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => {
-    const meta = (m as { params?: { _meta?: unknown } } | null)?.params?._meta;
-    return typeof meta === 'object' && meta !== null && META.protocolVersion in meta;
-  });
+  if (!Array.isArray(body)) return claimsModern(body);
+  for (const m of body) if (claimsModern(m)) return true;
+  return false;
+}
+
+function claimsModern(message: unknown): boolean {
+  const meta = (message as { params?: { _meta?: unknown } } | null)?.params?._meta;
+  return typeof meta === 'object' && meta !== null && META.protocolVersion in meta;
+}
+
+function reject(res: ServerResponse, status: number, error: RpcError, id: JsonRpcRequest['id'] | null = null): void {
+  send(res, { ...rpcError(status, error.toObject(), id), headers: RESPONSE_HEADERS });
 }
 
 /** HTTP status of an error answered in-band: an unknown method is 404, a missing client capability 400. */
@@ -48,60 +56,51 @@ export class ModernHttp {
 
   async serve(p: ModernPost): Promise<void> {
     const { req, res, body } = p;
-    const reject = (status: number, error: RpcError, id: JsonRpcRequest['id'] | null = null) => send(res, { ...rpcError(status, error.toObject(), id), headers: RESPONSE_HEADERS });
-    if (Array.isArray(body)) return reject(400, new RpcError(ErrorCode.InvalidRequest, `JSON-RPC batches are not part of protocol ${MODERN_PROTOCOL_VERSION}: send one message per POST.`));
+    if (Array.isArray(body)) return reject(res, 400, new RpcError(ErrorCode.InvalidRequest, `JSON-RPC batches are not part of protocol ${MODERN_PROTOCOL_VERSION}: send one message per POST.`));
     const c = classify(body);
     if (c.kind === 'invalid') return send(res, { status: 400, headers: RESPONSE_HEADERS, body: failure(c.id, c.error) });
-    if (c.kind === 'response') return reject(400, new RpcError(ErrorCode.InvalidRequest, `Protocol ${MODERN_PROTOCOL_VERSION} takes no responses from clients: answer input requests by retrying the request with inputResponses.`));
+    if (c.kind === 'response') return reject(res, 400, new RpcError(ErrorCode.InvalidRequest, `Protocol ${MODERN_PROTOCOL_VERSION} takes no responses from clients: answer input requests by retrying the request with inputResponses.`));
     // Cancelling is closing the request's stream; no client notification needs an answer.
     if (c.kind === 'notification') return send(res, { status: 202, headers: RESPONSE_HEADERS });
     const request = c.message;
     const envelope = readEnvelope(request.params);
-    if (envelope instanceof RpcError) return reject(400, envelope, request.id);
+    if (envelope instanceof RpcError) return reject(res, 400, envelope, request.id);
     const versionHeader = headerOf(req, 'mcp-protocol-version');
     if (versionHeader !== undefined && versionHeader !== envelope.protocolVersion) {
-      return reject(400, mismatch(`MCP-Protocol-Version header value '${versionHeader}' does not match body value '${envelope.protocolVersion}'.`), request.id);
+      return reject(res, 400, mismatch(`MCP-Protocol-Version header value '${versionHeader}' does not match body value '${envelope.protocolVersion}'.`), request.id);
     }
     const methodHeader = headerOf(req, 'mcp-method');
     if (methodHeader !== undefined && methodHeader !== request.method) {
-      return reject(400, mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'.`), request.id);
+      return reject(res, 400, mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'.`), request.id);
     }
     if (envelope.protocolVersion !== MODERN_PROTOCOL_VERSION) {
-      return reject(400, new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${envelope.protocolVersion}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`, {
+      return reject(res, 400, new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${envelope.protocolVersion}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`, {
         supported: ALL_PROTOCOL_VERSIONS,
         requested: envelope.protocolVersion,
       }), request.id);
     }
     const headerProblem = checkStandardHeaders(req, request) ?? this.paramHeaders(req, p.surface, request);
-    if (headerProblem) return reject(400, headerProblem, request.id);
+    if (headerProblem) return reject(res, 400, headerProblem, request.id);
 
     const channel = new ResponseChannel(res, /text\/event-stream/i.test(headerOf(req, 'accept') ?? ''));
-    // Closing the response stream cancels the request; listened for once a handler watches for it
-    // (or the response becomes a stream), which a quick call never does.
-    const cancellation = new Cancellation((c) => {
-      res.once('close', () => {
-        if (!channel.finished) c.cancel('the client closed the response stream');
-      });
-    });
-    channel.onStream = () => void cancellation.signal;
     const ex: ModernExchange = {
       surface: p.surface,
       scope: p.scope,
       credential: credentialOf(req),
       clientIp: p.clientIp,
       envelope,
-      send: (m) => channel.send(m),
-      cancellation,
+      channel,
+      cancellation: channel.cancellation,
     };
     if (request.method === 'subscriptions/listen') return this.listen(p, request, ex);
     const response = await handleModern(this.engine, request, ex);
-    if (!cancellation.aborted) channel.finish(response, statusOf(response));
+    if (!channel.cancellation.aborted) channel.finish(response, statusOf(response));
   }
 
   /** Mcp-Param-* of the tool a tools/call names, when that tool mirrors arguments into headers. */
   private paramHeaders(req: IncomingMessage, surface: Surface, request: JsonRpcRequest): RpcError | undefined {
     if (request.method !== 'tools/call') return undefined;
-    const tool = surface.tools.find((t) => t.name === request.params?.name);
+    const tool = toolNamed(surface, request.params?.name);
     return tool ? checkParamHeaders(req, tool, request.params?.arguments) : undefined;
   }
 
@@ -141,11 +140,14 @@ export class ModernHttp {
   }
 }
 
-/** A modern request's response: plain JSON until it sends something before its result, then SSE. */
+/**
+ * A modern request's response: plain JSON until it sends something before its result, then SSE.
+ * Closing it cancels the request; that is listened for once a handler watches for cancellation or
+ * the response becomes a stream, which a quick call never does (a listener per request costs).
+ */
 class ResponseChannel {
   finished = false;
-  /** Called when the response becomes an SSE stream. */
-  onStream: () => void = () => {};
+  readonly cancellation = new Cancellation(this);
   private sink: SseSink | undefined;
 
   constructor(
@@ -153,11 +155,18 @@ class ResponseChannel {
     private readonly canStream: boolean,
   ) {}
 
+  /** Cancellation's hook: from now on a closed response cancels the request. */
+  watch(c: Cancellation): void {
+    this.res.once('close', () => {
+      if (!this.finished) c.cancel('the client closed the response stream');
+    });
+  }
+
   async send(message: JsonRpcMessage): Promise<boolean> {
     if (this.finished || !this.canStream) return false;
     if (!this.sink) {
       this.sink = new SseSink(this.res, RESPONSE_HEADERS);
-      this.onStream();
+      void this.cancellation.signal;
     }
     this.sink.send(undefined, message);
     return true;

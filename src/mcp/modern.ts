@@ -8,7 +8,7 @@ import { LOG_LEVELS } from './context.ts';
 import { resourceTtl } from './content-methods.ts';
 import type { McpEngine } from './engine.ts';
 import { bindingOf, CAPABILITY_OF, InputRequired, inputRequiredResult, INPUT_METHODS, readInputResponses } from './input-required.ts';
-import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
+import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
 import { findResource } from './content-methods.ts';
 import type { ListenFilter } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
@@ -27,9 +27,12 @@ export const META = {
 export type Envelope = { protocolVersion: string; clientCapabilities: Record<string, unknown>; logLevel?: LogLevel };
 
 /** The request's `_meta` envelope, or the -32602 naming what is missing or malformed. */
+function problem(what: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid _meta for protocol ${MODERN_PROTOCOL_VERSION}: ${what}.`, { missingOrInvalid: what });
+}
+
 export function readEnvelope(params: Record<string, unknown> | undefined): Envelope | RpcError {
   const meta = params?._meta;
-  const problem = (what: string) => new RpcError(ErrorCode.InvalidParams, `Invalid _meta for protocol ${MODERN_PROTOCOL_VERSION}: ${what}.`, { missingOrInvalid: what });
   if (!isRecord(meta)) return problem(`_meta is required with ${META.protocolVersion} and ${META.clientCapabilities}`);
   const version = meta[META.protocolVersion];
   if (typeof version !== 'string' || !version) return problem(`${META.protocolVersion} must be a version string`);
@@ -49,8 +52,8 @@ export type ModernExchange = {
   credential?: string;
   clientIp: string;
   envelope: Envelope;
-  /** Sends a notification on the request's own response stream (progress, logs). */
-  send(message: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }): Promise<boolean>;
+  /** The request's own response stream: notifications sent there arrive before its result (progress, logs). */
+  channel: { send(message: JsonRpcMessage): Promise<boolean> };
   /** Cancelled when the client closes the response stream. */
   cancellation: Cancellation;
 };
@@ -96,13 +99,13 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
   const ctx = contextOf(request, ex);
   if (INPUT_METHODS.has(request.method)) {
     // Hashing the binding costs more than a simple call: done only when state is opened or sealed.
-    const binding = () => bindingOf(request.method, params, ex.credential);
     if (params.inputResponses !== undefined) ctx.inputResponses = readInputResponses(params.inputResponses);
-    if (params.requestState !== undefined) ctx.state = await engine.stateCodec.open(params.requestState, binding());
+    if (params.requestState !== undefined) ctx.state = await engine.stateCodec.open(params.requestState, bindingOf(request.method, params, ex.credential));
     const outcome = await serveShared(request.method, params, surface, ctx, engine.logger);
     if (outcome instanceof InputRequired) {
       for (const r of Object.values(outcome.requests)) ctx.requireCapability(CAPABILITY_OF[r.method]);
-      return withServerInfo(surface, inputRequiredResult(outcome, await engine.stateCodec.seal(binding(), outcome.state)));
+      const sealed = await engine.stateCodec.seal(bindingOf(request.method, params, ex.credential), outcome.state);
+      return withServerInfo(surface, inputRequiredResult(outcome, sealed));
     }
     const result = outcome as Record<string, unknown>;
     // A result that answered input is not cacheable: it depends on what the client said.
@@ -125,8 +128,8 @@ function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
 /** A modern request's messages go on its own response stream; it never sends the client requests. */
 class ModernDelivery implements Delivery {
   constructor(private readonly ex: ModernExchange) {}
-  send(message: Parameters<Delivery['send']>[0]): Promise<boolean> {
-    return this.ex.send(message as never);
+  send(message: JsonRpcMessage): Promise<boolean> {
+    return this.ex.channel.send(message);
   }
   request(): Promise<unknown> {
     return Promise.reject(new Error('Protocol 2026-07-28 asks the client through input_required results.'));

@@ -26,14 +26,14 @@ export class Cancellation {
   private why: unknown;
   aborted = false;
 
-  /** `watch` starts listening for the client going away; it runs when the signal is first asked for. */
-  constructor(private readonly watch?: (c: Cancellation) => void) {}
+  /** `watcher.watch` starts listening for the client going away; it runs when the signal is first asked for. */
+  constructor(private readonly watcher?: { watch(c: Cancellation): void }) {}
 
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
       if (this.aborted) this.controller.abort(this.why);
-      else this.watch?.(this);
+      else this.watcher?.watch(this);
     }
     return this.controller.signal;
   }
