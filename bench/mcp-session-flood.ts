@@ -53,7 +53,7 @@ async function measure(sessions: number): Promise<Row> {
     const body = JSON.parse(res.text) as { result?: { isError?: boolean } };
     if (res.status !== 200 || body.result?.isError !== false) throw new Error(`reply ${i} failed: HTTP ${res.status} ${res.text.slice(0, 300)}`);
     if (i >= 0) write.push(performance.now() - t0);
-    measuring = true;
+    if (i === -1) measuring = true;
   }
   polling = false;
   await poller;
