@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './log.ts';
 import { openDatabase, type OpenOptions } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
+import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
 import { resolveCommunityHost } from './domain/tenancy.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
@@ -35,8 +36,10 @@ export type Opened = { store: Store; services: Services; logger: Logger; close()
 export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const { store, db, dialect } = await openDatabase(config.databaseUrl, options);
-  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger });
-  return { store, services, logger, close: () => store.close() };
+  // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
+  const semantic = semanticSearch(config, db, (p) => logger.debug({ embeddings: p }, 'search: post embeddings filled'));
+  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options });
+  return { store, services, logger, close: async () => { await semantic?.stop(); await store.close(); } };
 }
 
 export type Hamlet = Opened & { server: Server; mcp: McpStack; url: string };
@@ -51,7 +54,8 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const { store, services } = await openHamlet(config, { logger });
+  const opened = await openHamlet(config, { logger });
+  const { store, services } = opened;
   if (options.demo) {
     const { ensureDemoCommunity } = await import('./demo/demo.ts');
     const demo = await ensureDemoCommunity(store, services);
@@ -140,7 +144,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await channel?.close();
-      await store.close();
+      await opened.close();
       logger.info('Hamlet stopped');
     })());
 

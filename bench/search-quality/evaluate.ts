@@ -1,63 +1,137 @@
-// Search quality on the ham corpus: recall@5 and MRR (over the top 10) of every question in
-// questions.json, per mode, on the engine of DATABASE_URL (default: a fresh SQLite file).
-//   node --import tsx bench/search-quality/evaluate.ts                       # SQLite
+// Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of both labelled sets
+// (questions.json: the project's own; questions-frozen.json: written from first messages only, never
+// tuned on; questions-dev.json, the tuning set, with SEARCH_EVAL_SETS=own,frozen,dev), per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
+// each question's rank change between the first configuration and every other one.
+//   node --import tsx bench/search-quality/evaluate.ts                       # SQLite, configuration "default"
 //   DATABASE_URL=postgres://… node --import tsx bench/search-quality/evaluate.ts
-//   SEARCH_EVAL_VERBOSE=1 …   prints each question's rank and the top results of misses
-// The semantic and hybrid rows use HashingEmbedder (feature hashing, no model): a baseline for
-// the fusion plumbing, not a semantic model.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//   SEARCH_EVAL_CONFIGS=plain,default …    configurations to compare (names: see CONFIGS below)
+//   SEARCH_EVAL_SAVE=run.json …            also write every question's rank to a file
+//   SEARCH_EVAL_BASELINE=run.json …        compare with a saved run (e.g. of the previous commit)
+//   SEARCH_EVAL_DB=/tmp/ham.db …           keep (and reuse) the SQLite file
+//   SEARCH_EVAL_VERBOSE=1 …                prints each question's rank and the top results of misses
+// Ranks are of the first result whose topic title is a labelled thread (0 = not in the top 10).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadHam } from './corpus.ts';
-import { SearchService } from '../../src/search/service.ts';
+import type { SearchOptions } from '../../src/search/service.ts';
 import { HashingEmbedder } from '../../src/search/embedder.ts';
 import type { SearchMode } from '../../src/search/types.ts';
 
-type Question = { q: string; threads: string[] };
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
-const { questions } = JSON.parse(readFileSync(new URL('./questions.json', import.meta.url), 'utf8')) as { questions: Question[] };
+type Question = { q: string; threads: string[]; kind?: string };
+type Config = { options: SearchOptions; mode: SearchMode };
+type Ranks = Record<string, Record<string, { rank: number; ndcg: number }[]>>;
 
-const dir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
-const url = process.env.DATABASE_URL ?? `sqlite:${join(dir!, 'quality.db')}`;
+/** Named configurations of SearchService: what a ranking change is measured with. */
+const CONFIGS: Record<string, Config> = {
+  default: { options: {}, mode: 'lexical' },
+  plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
+  'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
+  'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
+  'fields+both': { options: { ranking: { feedback: true, associations: true } }, mode: 'lexical' },
+  'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
+  'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
+  'hash-semantic': { options: { embedder: new HashingEmbedder(256) }, mode: 'semantic' },
+};
+
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+const load = (file: string) => (JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { questions: Question[] }).questions;
+// own and frozen are reported; dev (questions-dev.json) is the set ranking parameters are tuned on.
+const SETS: Record<string, Question[]> = Object.fromEntries(
+  (process.env.SEARCH_EVAL_SETS ?? 'own,frozen').split(',').map((n) => [n, load(n === 'own' ? './questions.json' : `./questions-${n}.json`)]),
+);
+
+const names = (process.env.SEARCH_EVAL_CONFIGS ?? 'default').split(',').map((s) => s.trim()).filter(Boolean);
+for (const n of names) if (!CONFIGS[n]) throw new Error(`unknown configuration "${n}"; known: ${Object.keys(CONFIGS).join(', ')}`);
+const keep = process.env.SEARCH_EVAL_DB;
+const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
+const url = process.env.DATABASE_URL ?? `sqlite:${keep ?? join(dir!, 'quality.db')}`;
 const verbose = process.env.SEARCH_EVAL_VERBOSE === '1';
 const { store, community, searchService } = await loadHam(url);
+
+/** nDCG@10 with binary relevance; `relevant` topics exist in the corpus with a labelled title. */
+function ndcg(titles: string[], gold: Set<string>, relevant: number): number {
+  let dcg = 0;
+  titles.slice(0, 10).forEach((t, i) => (dcg += gold.has(norm(t)) ? 1 / Math.log2(i + 2) : 0));
+  let ideal = 0;
+  for (let i = 0; i < Math.min(10, Math.max(1, relevant)); i++) ideal += 1 / Math.log2(i + 2);
+  return dcg / ideal;
+}
+
+function summary(rs: { rank: number; ndcg: number }[]): string {
+  const n = rs.length || 1;
+  const r5 = rs.filter((r) => r.rank >= 1 && r.rank <= 5).length / n;
+  const mrr = rs.reduce((s, r) => s + (r.rank ? 1 / r.rank : 0), 0) / n;
+  const nd = rs.reduce((s, r) => s + r.ndcg, 0) / n;
+  return `recall@5 ${r5.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  nDCG@10 ${nd.toFixed(3)}`;
+}
+
+function changes(label: string, set: string, before: { rank: number }[], after: { rank: number }[]): void {
+  const qs = SETS[set]!;
+  const moved = qs.flatMap((q, i) => {
+    const a = before[i]!.rank || 99;
+    const b = after[i]!.rank || 99;
+    return a === b ? [] : [`    ${a === 99 ? '-' : a} → ${b === 99 ? '-' : b}  ${b < a ? 'better' : 'WORSE '}  ${q.q}`];
+  });
+  console.log(`  ${set}: ${label}: ${moved.length} questions changed rank`);
+  for (const m of moved) console.log(m);
+}
+
 try {
-  const lexical = searchService();
-  const withEmbedder = searchService({ embedder: new HashingEmbedder(256) });
-  // Every labelled thread must exist in the imported corpus.
-  const titles = new Set<string>();
+  // Topics per labelled title (every labelled thread must exist in the imported corpus).
+  const titleCount = new Map<string, number>();
   for (let cursor: string | undefined, first = true; first || cursor; first = false) {
     const page = await store.community(community.id).topics.list({ sort: 'created', limit: 1000, after: cursor ? JSON.parse(cursor) : undefined });
-    for (const t of page.items) titles.add(norm(t.title));
+    for (const t of page.items) titleCount.set(norm(t.title), (titleCount.get(norm(t.title)) ?? 0) + 1);
     cursor = page.next ? JSON.stringify(page.next) : undefined;
   }
-  const missing = questions.flatMap((x) => x.threads).filter((t) => !titles.has(norm(t)));
+  const missing = Object.values(SETS).flat().flatMap((x) => x.threads).filter((t) => !titleCount.has(norm(t)));
   if (missing.length) console.log(`labelled threads not in the corpus: ${missing.join(' | ')}`);
 
-  const rows: string[] = [];
-  for (const [label, service, mode] of [
-    ['lexical', lexical, 'lexical'],
-    ['hybrid (hash-256 baseline)', withEmbedder, 'hybrid'],
-    ['semantic (hash-256 baseline)', withEmbedder, 'semantic'],
-  ] as [string, SearchService, SearchMode][]) {
-    let hits5 = 0;
-    let rr = 0;
-    const started = performance.now();
-    for (const { q, threads } of questions) {
-      const gold = new Set(threads.map(norm));
-      const r = await service.search([community], q, { limit: 10 }, mode);
-      const rank = r.results.findIndex((x) => gold.has(norm(x.title))) + 1;
-      if (rank >= 1 && rank <= 5) hits5++;
-      if (rank >= 1) rr += 1 / rank;
-      if (verbose) {
-        console.log(`${mode} rank ${rank || '-'}  ${q}`);
-        if (rank !== 1) for (const x of r.results.slice(0, 3)) console.log(`      ${x.score} ${x.title}`);
+  const ranks: Ranks = {};
+  for (const name of names) {
+    const { options, mode } = CONFIGS[name]!;
+    const service = searchService(options);
+    // What the community's text teaches (./src/search/lexicon.ts) is learned before measuring.
+    await service.lexicon.ready([community.id]);
+    ranks[name] = {};
+    for (const [set, questions] of Object.entries(SETS)) {
+      const started = performance.now();
+      const out: { rank: number; ndcg: number }[] = [];
+      for (const { q, threads } of questions) {
+        const gold = new Set(threads.map(norm));
+        const relevant = [...gold].reduce((s, t) => s + (titleCount.get(t) ?? 0), 0);
+        const r = await service.search([community], q, { limit: 10 }, mode);
+        const titles = r.results.map((x) => x.title);
+        const rank = titles.findIndex((t) => gold.has(norm(t))) + 1;
+        out.push({ rank, ndcg: ndcg(titles, gold, relevant) });
+        if (verbose) {
+          console.log(`${name} ${set} rank ${rank || '-'}  ${q}`);
+          if (rank !== 1) for (const x of r.results.slice(0, 3)) console.log(`      ${x.score} ${x.title}`);
+        }
+      }
+      ranks[name]![set] = out;
+      const ms = (performance.now() - started) / questions.length;
+      console.log(`${store.dialect.padEnd(9)} ${name.padEnd(14)} ${set.padEnd(7)} ${summary(out)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`);
+      if (set === 'frozen') {
+        for (const kind of ['symptom', 'error', 'goal']) {
+          const sub = out.filter((_, i) => questions[i]!.kind === kind);
+          console.log(`${''.padEnd(25)} ${kind.padEnd(7)} ${summary(sub)}  (${sub.length})`);
+        }
       }
     }
-    const ms = (performance.now() - started) / questions.length;
-    rows.push(`${store.dialect.padEnd(9)} ${label.padEnd(30)} recall@5 ${(hits5 / questions.length).toFixed(3)}  MRR@10 ${(rr / questions.length).toFixed(3)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`);
   }
-  console.log(rows.join('\n'));
+  console.log('\nrank changes (first configuration → the others):');
+  for (const name of names.slice(1)) for (const set of Object.keys(SETS)) changes(`${names[0]} → ${name}`, set, ranks[names[0]!]![set]!, ranks[name]![set]!);
+  if (process.env.SEARCH_EVAL_BASELINE) {
+    const base = JSON.parse(readFileSync(process.env.SEARCH_EVAL_BASELINE, 'utf8')) as Ranks;
+    for (const name of names) {
+      const b = base[name];
+      if (!b) continue;
+      for (const set of Object.keys(SETS)) if (b[set]) changes(`saved ${name} → now ${name}`, set, b[set]!, ranks[name]![set]!);
+    }
+  }
+  if (process.env.SEARCH_EVAL_SAVE) writeFileSync(process.env.SEARCH_EVAL_SAVE, JSON.stringify(ranks));
 } finally {
   await store.close();
   if (dir) rmSync(dir, { recursive: true, force: true });

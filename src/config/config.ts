@@ -22,6 +22,13 @@ const schema = z.object({
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
+  HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
+  HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
+}).refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
+  message: 'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
+  path: ['HAMLET_EMBEDDINGS_MODEL'],
 });
 
 export type Config = {
@@ -34,6 +41,8 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
+  embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -61,5 +70,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
     },
+    ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
+      ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
+      : {}),
   };
 }

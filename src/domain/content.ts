@@ -208,6 +208,20 @@ export class ContentService {
     return topicView(this.config, community, topic, category);
   }
 
+  /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
+  async clearSolution(actor: Actor, community: Community, input: { topic: string }): Promise<TopicView> {
+    requireWrite(actor, community);
+    const data = parse(z.object({ topic: topicRef }), input);
+    const { topic, category } = await this.store.transaction(async (tx) => {
+      const scope = this.scope(community, tx);
+      const found = await this.findTopic(scope, data.topic);
+      await requireCanMarkSolution(tx, actor, community, found);
+      const topic = found.solutionPostId ? (await scope.topics.update(found.id, { solutionPostId: null }))! : found;
+      return { topic, category: (await scope.categories.getById(found.categoryId))! };
+    });
+    return topicView(this.config, community, topic, category);
+  }
+
   /**
    * Creates the article (a topic in a knowledge_base category whose first post is the body) or,
    * when the slug exists, replaces its title/body. Every call keeps a revision.

@@ -68,6 +68,11 @@ export const idempotencyKey = z
 
 export const searchQuery = text(LIMITS.searchQuery);
 export const question = text(LIMITS.question);
+/** How long a new key lives, in days (a key may also never expire). */
+export const expiresInDays = z.number().int('must be a whole number').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days');
+/** A key by its id or by its (display) prefix. */
+export const keyRef = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
 /** Why a moderator rejected a queued write: the submitter reads it to fix the request. */
 export const reason = text({ min: 1, max: LIMITS.reason.max });
 

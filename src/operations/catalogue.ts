@@ -1,9 +1,25 @@
-// Hamlet's operation catalogue: every product operation, once. The MCP servers list their tools from
-// it, and REST routes, OpenAPI and web forms are generated from the same definitions.
+// Hamlet's operation catalogue: every product operation, once. The MCP servers list their tools
+// from it (the operations marked `mcp`), and the REST API, OpenAPI and web forms are built from the
+// same definitions.
+import { ACCOUNT_OPERATIONS } from './account.ts';
+import { ADMIN_OPERATIONS } from './admin.ts';
+import { APPROVAL_OPERATIONS } from './approvals.ts';
+import { ARTICLE_OPERATIONS } from './articles.ts';
 import { COMMUNITY_OPERATIONS } from './community.ts';
 import { NETWORK_OPERATIONS } from './network.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...NETWORK_OPERATIONS];
+/** Every operation a community host serves (its nine MCP tools first). */
+export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS];
+
+/** Every operation the network apex serves (its six MCP tools first). */
+export const NETWORK_CATALOGUE: readonly AnyOperation[] = [...NETWORK_OPERATIONS, ...ACCOUNT_OPERATIONS];
+
+export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];
+
+/** An operation by its server and name. */
+export function operationNamed(server: 'community' | 'network', name: string): AnyOperation | undefined {
+  return (server === 'community' ? COMMUNITY_CATALOGUE : NETWORK_CATALOGUE).find((op) => op.name === name);
+}
 
 export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS };

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { cursor, pageLimit, question, recordId, replyBody, searchFilters, searchQuery, tag, categoryRef, topicRef } from '../domain/fields.ts';
 import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
-import { presentPost, presentTopic, presentWrite, presentWritten } from './present.ts';
-import { SEARCH_MODES, getTopicOutput, idempotencyKey, questionFields, searchOutput, suggestOutput, topicOut, writeOutput } from './schemas.ts';
+import { presentApproval, presentTopic, presentTopicPage, presentWrite } from './present.ts';
+import { SEARCH_MODES, approvalOut, getTopicOutput, idempotencyKey, questionFields, searchOutput, suggestOutput, topicOut, writeOutput } from './schemas.ts';
 import type { Community } from '../store/types.ts';
 import type { WriteKind } from '../domain/vocabulary.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
@@ -73,8 +73,7 @@ export const getTopic = defineOperation({
   credential: 'community',
   mcp: true,
   run: async (ctx, input) => {
-    const t = await ctx.services.content.getTopic(ctx.actor, ctx.community, input);
-    return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+    return presentTopicPage(await ctx.services.content.getTopic(ctx.actor, ctx.community, input));
   },
 });
 
@@ -187,8 +186,6 @@ export const markSolution = defineOperation({
     presentWrite(await write(ctx, 'solution.mark', payload, idempotency_key), 'The answer is now the accepted solution.'),
 });
 
-const authorRef = z.object({ kind: z.enum(['person', 'agent', 'system']), id: z.string().nullable(), name: z.string() });
-
 export const getApproval = defineOperation({
   name: 'get_approval',
   server: 'community',
@@ -196,25 +193,10 @@ export const getApproval = defineOperation({
   description:
     'Status of one of your writes that came back "pending_approval": pending, applied (with the created topic/post in result), rejected (with the reason) or failed.',
   input: z.strictObject({ approval_id: recordId.describe('The approval_id returned by the write.') }),
-  output: z.object({
-    approval_id: z.string(),
-    kind: z.string(),
-    status: z.enum(['pending', 'approved', 'rejected', 'applied', 'failed']),
-    submitted_by: authorRef,
-    submitted_at: z.string(),
-    decided_by: authorRef.nullable(),
-    decided_at: z.string().nullable(),
-    reason: z.string().nullable(),
-    result: z.object({ topic: topicOut.optional(), post: z.unknown().optional() }).nullable().describe('Once applied: what was published.'),
-    payload: z.unknown().describe('The write as submitted.'),
-    message: z.string(),
-  }),
+  output: approvalOut,
   credential: 'community',
   mcp: true,
-  run: async (ctx, { approval_id }) => {
-    const view = await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id);
-    return { ...view, result: view.result ? presentWritten(view.result) : null };
-  },
+  run: async (ctx, { approval_id }) => presentApproval(await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id)),
 });
 
 /** The community server's tools, in the order tools/list shows them. */

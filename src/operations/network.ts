@@ -8,7 +8,7 @@ import type { Services } from '../services.ts';
 import { categoryOut, withSimilar } from './community.ts';
 import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
-import { presentPost, presentTopic, presentWrite } from './present.ts';
+import { presentTopicPage, presentWrite } from './present.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
 import { SEARCH_MODES, getTopicOutput, questionFields, searchOutput, suggestOutput, writeOutput } from './schemas.ts';
 
@@ -146,8 +146,7 @@ export const getNetworkTopic = defineOperation({
   mcp: true,
   run: async (ctx, { community, ...input }) => {
     const c = await publicCommunity(ctx.services, community);
-    const t = await ctx.services.content.getTopic(ctx.actor, c, input);
-    return { community: c.slug, topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+    return { community: c.slug, ...presentTopicPage(await ctx.services.content.getTopic(ctx.actor, c, input)) };
   },
 });
 

@@ -1,7 +1,9 @@
 // The present step: domain views (camelCase) → operation output (snake_case, as every documented result is).
 import type { z } from 'zod';
 import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
+import type { TopicWithPosts } from '../domain/content.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
+import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { postOut, topicOut, writeOutput } from './schemas.ts';
 
@@ -41,6 +43,16 @@ export function presentPost(p: PostView): z.infer<typeof postOut> {
     created_at: p.createdAt,
     edited_at: p.editedAt,
   };
+}
+
+/** A topic with one page of its posts. */
+export function presentTopicPage(t: TopicWithPosts): { topic: z.infer<typeof topicOut>; posts: z.infer<typeof postOut>[]; next_cursor: string | null } {
+  return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+}
+
+/** An approval as every face shows it: what was submitted, by whom, and what became of it. */
+export function presentApproval(view: ApprovalView) {
+  return { ...view, result: view.result ? presentWritten(view.result) : null };
 }
 
 /** An applied write's result, whatever the write was: its topic and/or post, presented. */

@@ -2,6 +2,7 @@
 // fields several operations take. Every property is described, enums are listed, defaults stated;
 // limits come from the domain's field schemas: the schema is the caller's documentation.
 import { z } from 'zod';
+import { APPROVAL_STATUSES, WRITE_KINDS } from '../domain/vocabulary.ts';
 import { SOURCE_TYPES, categoryRef, idempotencyKey as idempotencyKeyField, questionBody, tags, title } from '../domain/fields.ts';
 
 export const SEARCH_MODES = ['lexical', 'semantic', 'hybrid'] as const;
@@ -98,6 +99,33 @@ export const similarSolved = z.object({
   title: z.string(),
   url: z.string(),
   confidence: z.number().min(0).max(1),
+});
+
+/** A key as it is listed: never the key itself, which is shown once when minted. */
+export const keyOut = z.object({
+  id: z.string(),
+  prefix: z.string().describe('The first characters of the key: how it is listed and recognised.'),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
+
+const authorRef = z.object({ kind: z.enum(['person', 'agent', 'system']), id: z.string().nullable(), name: z.string() });
+
+/** A queued write and what became of it. */
+export const approvalOut = z.object({
+  approval_id: z.string(),
+  kind: z.enum(WRITE_KINDS),
+  status: z.enum(APPROVAL_STATUSES),
+  submitted_by: authorRef,
+  submitted_at: z.string(),
+  decided_by: authorRef.nullable(),
+  decided_at: z.string().nullable(),
+  reason: z.string().nullable(),
+  result: z.object({ topic: topicOut.optional(), post: postOut.optional() }).nullable().describe('Once applied: what was published.'),
+  payload: z.unknown().describe('The write as submitted.'),
+  message: z.string(),
 });
 
 export const writeOutput = z.object({

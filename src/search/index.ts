@@ -52,14 +52,19 @@ export type IndexReport = { posts: number; indexed: number; missing: number; sta
 
 export interface SearchIndex {
   readonly engine: Dialect;
+  /** The database the index reads (the re-ranking and the learned lexicon read topics and posts). */
+  readonly db: Kysely<Database>;
   /** Ranked, filtered, one hit per topic, keyset-paginated; total counts topics over all pages. */
   search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }>;
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */
   bare(q: ParsedQuery, limit: number): Promise<string[]>;
-  /** Of these words, the ones that match no indexed document at all. */
-  unmatched(words: string[]): Promise<string[]>;
-  /** Index terms within one edit of the word (most frequent first), to stand in for a typo. */
-  corrections(word: string, max?: number): Promise<string[]>;
+  /** Of these words, the ones that match no document of these communities. */
+  unmatched(words: string[], communityIds: string[]): Promise<string[]>;
+  /**
+   * Index terms within one edit of the word that occur in these communities (most frequent there
+   * first), to stand in for a typo. Words of other communities never count, nor their frequency.
+   */
+  corrections(word: string, communityIds: string[], max?: number): Promise<string[]>;
   /** Compares the index with the posts table (every post indexed with its current text, no extras). */
   verify(): Promise<IndexReport>;
   /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */

@@ -74,7 +74,7 @@ export class PostgresSearchIndex implements SearchIndex {
   private readonly dfCache = new TtlCache<number>(20_000, 60_000);
   private noGeneration = false;
   private uncached = 0;
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(readonly db: Kysely<Database>) {}
 
   /**
    * idf per rankable unit, from capped document frequencies and the table's size. The counts are
@@ -300,22 +300,26 @@ export class PostgresSearchIndex implements SearchIndex {
     return r.rows.map((x) => x.post_id);
   }
 
-  async unmatched(words: string[]): Promise<string[]> {
-    // A word whose document frequency is cached non-zero (same generation, see idf()) matches.
-    const generation = await this.generation();
-    words = words.filter((w) => !((this.dfCache.get(`w:${w}`, generation) ?? 0) > 0));
+  async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
     if (words.length === 0) return [];
+    if (communityIds.length === 0) return [...words];
     // One round trip for all words. A stop word yields an empty tsquery, matching nothing: not a
     // typo, so never "unmatched".
     const r = await sql<{ w: string; empty: boolean; hit: boolean }>`
       select w, numnode(plainto_tsquery('english', w)) = 0 as empty,
-             exists (select 1 from search_documents where vector @@ plainto_tsquery('english', w)) as hit
+             exists (select 1 from search_documents where vector @@ plainto_tsquery('english', w)
+                     and community_id in (${sql.join(communityIds)})) as hit
       from unnest(${words}::text[]) with ordinality as x(w, i) order by i`.execute(this.db);
     return r.rows.filter((row) => !row.empty && !row.hit).map((row) => row.w);
   }
 
-  async corrections(word: string, max = 3): Promise<string[]> {
-    if (word.length < 4) return [];
+  /**
+   * Candidates from search_terms (every community's lexemes), nearest by trigram distance, that
+   * pass the edit-distance test; each is then counted in the searched communities only (capped,
+   * cached per community set like the idf's) and kept when it occurs there, most frequent first.
+   */
+  async corrections(word: string, communityIds: string[], max = 3): Promise<string[]> {
+    if (word.length < 4 || communityIds.length === 0) return [];
     if (this.trigram === undefined) {
       const r = await sql<{ ok: boolean }>`select exists (select 1 from pg_indexes where indexname = 'search_terms_trgm') as ok`.execute(this.db);
       this.trigram = r.rows[0]!.ok;
@@ -332,14 +336,16 @@ export class PostgresSearchIndex implements SearchIndex {
       terms = r.rows.map((x) => x.term);
     }
     const found = terms.filter((t) => isCorrection(word, t));
-    if (found.length <= 1) return found.slice(0, max);
-    // Most frequent first (capped counts through the GIN index, cached like the idf's).
+    if (found.length === 0) return [];
     const generation = await this.generation();
+    const scope = [...communityIds].sort().join(',');
     const counts = await Promise.all(found.map(async (t) => {
-      const key = `c:${t}`;
+      const key = `c:${scope}:${t}`;
       const hit = this.dfCache.get(key, generation);
       if (hit !== undefined) return [t, hit] as const;
-      const r = await sql<{ n: string }>`select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t}) limit 1000) s`.execute(this.db);
+      const r = await sql<{ n: string }>`
+        select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t})
+          and community_id in (${sql.join(communityIds)}) limit 1000) s`.execute(this.db);
       this.dfCache.set(key, Number(r.rows[0]!.n), generation);
       return [t, Number(r.rows[0]!.n)] as const;
     }));

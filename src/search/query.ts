@@ -37,7 +37,10 @@ export const STOP_WORDS = new Set(
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export function words(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(WORD) ?? []).filter((w) => w.length <= 64);
+  const lower = text.toLowerCase();
+  // NFKC changes nothing in ASCII text (most of it), and costs a pass over the whole string.
+  const normal = /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFKC') : lower;
+  return (normal.match(WORD) ?? []).filter((w) => w.length <= 64);
 }
 
 export function parseQuery(input: string): ParsedQuery {

@@ -15,6 +15,8 @@ import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
+import { Lexicon } from './lexicon.ts';
+import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -22,13 +24,20 @@ export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
 export type SearchOptions = {
   /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
   embedder?: Embedder;
+  /** Stored post vectors of that embedder (./embeddings.ts); absent → candidates are embedded per query. */
+  vectors?: { get(postIds: string[]): Promise<Map<string, Float32Array>> };
   /** score = raw / (raw + k): the raw relevance that maps to 0.5. Defaults per engine. */
   scoreHalfPoint?: number;
   /** Candidate topics re-ranked by the semantic and hybrid modes. */
   semanticPool?: number;
   /** Expand query words that match nothing with index terms one edit away (default true). */
   typoTolerance?: boolean;
+  /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
+  ranking?: RerankOptions;
 };
+
+/** A cursor inside the re-ranked head: key "h:<offset>". */
+const HEAD_CURSOR = /^h:(\d{1,4})$/;
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
@@ -49,6 +58,8 @@ function parseFilters(filters: SearchFilters): z.infer<typeof searchFilters> {
 
 export class SearchService {
   private readonly halfPoint: number;
+  /** Per-community document frequencies and term associations, learned in the background. */
+  readonly lexicon: Lexicon;
 
   constructor(
     private readonly store: Store,
@@ -57,6 +68,7 @@ export class SearchService {
     private readonly options: SearchOptions = {},
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
+    this.lexicon = new Lexicon(index.db);
   }
 
   get modes(): SearchMode[] {
@@ -83,7 +95,8 @@ export class SearchService {
       );
     }
     const f = parseFilters(filters);
-    const parsed = await this.expandTypos(parseQuery(query));
+    const ids = [...new Set(communities.map((c) => c.id))];
+    const parsed = await this.expandTypos(parseQuery(query), ids);
     const limit = f.limit ?? 10;
     const indexFilters: IndexFilters = {
       categorySlug: f.category,
@@ -94,28 +107,46 @@ export class SearchService {
       since: f.since,
       until: f.until,
     };
-    const ids = [...new Set(communities.map((c) => c.id))];
     const listing = this.listing(mode, query, f, ids);
     const after = decodeCursor(listing, f.cursor);
-    if (after && mode === 'lexical' && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
+    const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
+    if (after && mode === 'lexical' && headOffset === undefined && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
 
     if (mode === 'lexical') {
+      const request = { communityIds: ids, query: parsed, filters: indexFilters };
+      const respond = (page: IndexHit[], total: number, next: { key: number | string; id: string } | undefined): SearchResponse => ({
+        query,
+        mode,
+        total,
+        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
+        ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
+      });
+      if (this.options.ranking?.threadFields !== false && (!after || headOffset !== undefined)) {
+        // The head (the best HEAD topics by engine relevance) re-ranked by whole threads; pages
+        // inside it are offsets, the rest continues after its last topic in engine order.
+        const offset = Number(headOffset ?? 0);
+        const { hits, total } = await this.index.search({ ...request, limit: HEAD + 1 });
+        const head = hits.slice(0, HEAD);
+        const ranked = await rerankHead(this.index.db, head, parsed, this.lexicon.learned(ids), this.options.ranking);
+        const page = ranked.slice(offset, offset + limit);
+        if (offset + limit < ranked.length) return respond(page, total, { key: `h:${offset + limit}`, id: 'h' });
+        if (hits.length <= HEAD) return respond(page, total, undefined);
+        const need = offset + limit - ranked.length;
+        const last = head[head.length - 1]!;
+        if (need === 0) return respond(page, total, { key: last.raw, id: last.postId });
+        const tail = await this.index.search({ ...request, limit: need + 1, after: { raw: last.raw, id: last.postId } });
+        const full = [...page, ...tail.hits.slice(0, need)];
+        const end = full[full.length - 1]!;
+        return respond(full, total, tail.hits.length > need ? { key: end.raw, id: end.postId } : undefined);
+      }
       const { hits, total } = await this.index.search({
-        communityIds: ids,
-        query: parsed,
-        filters: indexFilters,
+        ...request,
         limit: limit + 1,
         after: after ? { raw: Number(after.key), id: after.id } : undefined,
       });
       const page = hits.slice(0, limit);
       const last = page[page.length - 1];
-      return {
-        query,
-        mode,
-        total,
-        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
-        ...(hits.length > limit && last ? { next_cursor: encodeCursor(listing, { key: last.raw, id: last.postId }) } : {}),
-      };
+      return respond(page, total, hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined);
     }
 
     // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.
@@ -152,7 +183,7 @@ export class SearchService {
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
     const found = await this.find(communities, question, { limit: 20 }, mode);
-    const parsed = await this.expandTypos(parseQuery(question));
+    const parsed = await this.expandTypos(parseQuery(question), [...new Set(communities.map((c) => c.id))]);
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
     const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
@@ -218,15 +249,15 @@ export class SearchService {
     return `search:${hash}`;
   }
 
-  /** Query words with no hit anywhere in the index get their index neighbours one edit away. */
-  private async expandTypos(q: ParsedQuery): Promise<ParsedQuery> {
+  /** Query words with no hit in the searched communities get their neighbours one edit away there. */
+  private async expandTypos(q: ParsedQuery, communityIds: string[]): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
-    const missing = new Set(await this.index.unmatched(candidates));
+    const missing = new Set(await this.index.unmatched(candidates, communityIds));
     if (missing.size === 0) return q;
     const terms = await Promise.all(
-      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word) } : t)),
+      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word, communityIds) } : t)),
     );
     return { ...q, terms };
   }
@@ -269,10 +300,22 @@ export class SearchService {
     const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
     const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, limit: this.options.semanticPool ?? 200 });
     if (hits.length === 0) return { hits, ordered: [] };
-    const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
-    const [qv, ...dv] = await embedder.embed([query, ...texts]);
-    const sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) })).sort((a, b) => b.sim - a.sim);
-    if (mode === 'semantic') return { hits, ordered: sims.map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+    let sims: { id: string; sim: number }[];
+    if (this.options.vectors) {
+      // Stored vectors; a post the background fill has not reached yet has no semantic rank.
+      const [[qv], stored] = await Promise.all([embedder.embed([query]), this.options.vectors.get(hits.map((h) => h.postId))]);
+      sims = hits.flatMap((h) => (stored.has(h.postId) ? [{ id: h.postId, sim: cosine(qv!, stored.get(h.postId)!) }] : []));
+    } else {
+      const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
+      const [qv, ...dv] = await embedder.embed([query, ...texts]);
+      sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) }));
+    }
+    sims.sort((a, b) => b.sim - a.sim);
+    if (mode === 'semantic') {
+      const ranked = new Set(sims.map((s) => s.id));
+      const rest = hits.filter((h) => !ranked.has(h.postId)).map((h) => ({ id: h.postId, sim: 0 }));
+      return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+    }
     const k = 60;
     const fused = reciprocalRankFusion([hits.map((h) => h.postId), sims.map((s) => s.id)], k);
     const best = 2 / (k + 1);

@@ -15,6 +15,9 @@ const COMMUNITY_SPAN = 2 ** COMMUNITY_SHIFT;
 /** The recency boost's 30 years, in days, as the filtered SQL divides them. */
 const SPAN_DAYS = 10957;
 
+/** Documents counted per typo-correction candidate to order the candidates. */
+const CORRECTION_COUNT_CAP = 1000;
+
 /** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
 export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
 
@@ -51,7 +54,7 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly vocabulary: Vocabulary;
   /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
   private readonly classCache = new TtlCache<Classes>(4, 60_000);
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(readonly db: Kysely<Database>) {
     this.vocabulary = new Vocabulary(
       async (lead) => {
         // fts5vocab answers a range scan; every term of the range is read with its document count.
@@ -78,14 +81,11 @@ export class SqliteSearchIndex implements SearchIndex {
    * must beat that bound, or the pool is widened (`widened`: one more scan, at most).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const nos = await this.communityNumbers(q.communityIds);
-    if (nos.length === 0) return { hits: [], total: 0 };
+    const range = await this.communityRange(q.communityIds);
+    if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
-    const range = nos.length === 1
-      ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
-      : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
     const [w1, w2, w3] = SQLITE_WEIGHTS;
-    const pool = Math.max(POOL, q.limit * 4);
+    const pool = Math.max(POOL, q.limit * 16);
     const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
         (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
@@ -199,12 +199,23 @@ export class SqliteSearchIndex implements SearchIndex {
     return pageOf(hits, q, bound, outside, solutions);
   }
 
-  private async communityNumbers(ids: string[]): Promise<number[]> {
+  /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
+  private async communityRange(ids: string[]): Promise<RawBuilder<unknown> | undefined> {
+    if (ids.length === 0) return undefined;
     const r = await sql<{ no: number }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(this.db);
-    return r.rows.map((x) => Number(x.no));
+    const nos = r.rows.map((x) => Number(x.no));
+    if (nos.length === 0) return undefined;
+    return nos.length === 1
+      ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
+      : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
   }
 
-  /** With filters: every match joined to its post and topic (filters need their columns). */
+  /**
+   * With filters: every match joined to its post and topic (filters need their columns). CROSS
+   * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's row. Left
+   * to itself the planner may walk the community's posts by date and run the whole MATCH once per
+   * post (seconds at 10k posts).
+   */
   private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const f = q.filters;
     const where: RawBuilder<unknown>[] = [
@@ -237,9 +248,9 @@ export class SqliteSearchIndex implements SearchIndex {
             * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
             * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
         from search_fts
-        join search_rows r on r.rowid = search_fts.rowid
-        join posts p on p.id = r.post_id
-        join topics t on t.id = p.topic_id
+        cross join search_rows r on r.rowid = search_fts.rowid
+        cross join posts p on p.id = r.post_id
+        cross join topics t on t.id = p.topic_id
         ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
         where ${sql.join(where, sql` and `)}
       ),
@@ -280,10 +291,12 @@ export class SqliteSearchIndex implements SearchIndex {
     return result.rows.map((r) => String(r.rowid));
   }
 
-  async unmatched(words: string[]): Promise<string[]> {
+  async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
+    const range = await this.communityRange(communityIds);
+    if (!range) return [...words];
     const out: string[] = [];
     for (const w of words) {
-      const r = await sql<{ x: number }>`select 1 as x from search_fts where search_fts match ${quote(w)} limit 1`.execute(this.db);
+      const r = await sql<{ x: number }>`select 1 as x from search_fts where search_fts match ${quote(w)} and ${range} limit 1`.execute(this.db);
       if (r.rows.length === 0) out.push(w);
     }
     return out;
@@ -291,11 +304,23 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /**
    * Terms starting with the word's first letter, or its second (a typo in the first letter, or the
-   * first two swapped), within one edit: from the cached vocabulary (one fts5vocab range scan per
-   * first letter, re-read when stale, see ./vocabulary.ts), not a scan per call.
+   * first two swapped), within one edit: candidates from the cached vocabulary (one fts5vocab range
+   * scan per first letter, re-read when stale, see ./vocabulary.ts), which spans every community;
+   * each candidate is then counted in the searched communities only (capped), and ordered by that.
    */
-  async corrections(word: string, max = 3): Promise<string[]> {
-    return this.vocabulary.corrections(word, max);
+  async corrections(word: string, communityIds: string[], max = 3): Promise<string[]> {
+    const range = await this.communityRange(communityIds);
+    if (!range) return [];
+    return this.vocabulary.corrections(word, max, async (terms) => {
+      const counted: [string, number][] = [];
+      for (const t of terms) {
+        const r = await sql<{ n: number }>`
+          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${range} limit ${CORRECTION_COUNT_CAP})`.execute(this.db);
+        const n = Number(r.rows[0]?.n ?? 0);
+        if (n > 0) counted.push([t, n]);
+      }
+      return counted.sort((a, b) => b[1] - a[1]).map(([t]) => t);
+    });
   }
 
   cacheStats(): Record<string, number> {

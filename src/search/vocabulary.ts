@@ -53,19 +53,21 @@ export class Vocabulary {
   /**
    * Index terms within one edit of `word` (isCorrection), starting with its first or second
    * character, most frequent first, at most `max`: the same answer as the vocabulary scan it
-   * replaces (ties in index order), from the cached slices.
+   * replaces (ties in index order), from the cached slices. `keep` narrows and reorders the
+   * candidates (the vocabulary spans every community; the caller keeps those of the communities
+   * searched, ordered by their frequency there); "nothing found" means nothing kept.
    */
-  async corrections(word: string, max = 3): Promise<string[]> {
+  async corrections(word: string, max = 3, keep: (terms: string[]) => Promise<string[]> = async (t) => t): Promise<string[]> {
     if (word.length < 4) return [];
     const leads = [...new Set([word[0]!, word[1]!])];
     const now = await this.generation();
     let slices = await Promise.all(leads.map((l) => this.slice(l)));
-    let found = this.find(word, slices);
+    let found = await keep(this.find(word, slices).map(([t]) => t));
     const stale = slices.filter((s) => s.generation !== now);
     if (stale.length && found.length === 0) {
       // Nothing from a stale vocabulary: read it again now (the word may have been written since).
       slices = await Promise.all(leads.map((l, i) => (slices[i]!.generation === now ? slices[i]! : this.reload(l))));
-      found = this.find(word, slices);
+      found = await keep(this.find(word, slices).map(([t]) => t));
     } else if (stale.length) {
       const at = Date.now();
       for (const [i, l] of leads.entries()) {
@@ -73,7 +75,7 @@ export class Vocabulary {
         if (s.generation !== now && at - s.loadedAt >= this.refreshMs) this.reload(l).catch(() => {});
       }
     }
-    return found.slice(0, max).map(([t]) => t);
+    return found.slice(0, max);
   }
 
   /** Cached terms and an estimate of their memory (strings as UTF-16, map entries ~80 bytes). */

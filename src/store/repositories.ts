@@ -97,6 +97,8 @@ export interface AgentRepository {
   create(input: { name: string }): Promise<Agent>;
   getById(id: string): Promise<Agent | undefined>;
   getByName(name: string): Promise<Agent | undefined>;
+  /** Every agent of the community, by name. */
+  list(): Promise<Agent[]>;
 }
 
 /** Book-keeping of the mail importer: makes re-runs and resumed runs idempotent. */

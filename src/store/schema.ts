@@ -107,6 +107,16 @@ export interface ImportPeopleTable {
   person_id: string;
 }
 
+/** One post's vector for one embedding model (migration 0020; written by src/search/embeddings.ts). */
+export interface SearchEmbeddingsTable {
+  post_id: string;
+  community_id: string;
+  model: string;
+  dims: number;
+  /** Little-endian float32 bytes. */
+  vector: Uint8Array;
+}
+
 /** Each community's MCP configuration document (migration 0010). */
 export interface CommunityMcpTable {
   community_id: string;
@@ -115,6 +125,7 @@ export interface CommunityMcpTable {
 }
 
 export interface Database extends IdentityDatabase, McpSessionTables {
+  search_embeddings: SearchEmbeddingsTable;
   community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;

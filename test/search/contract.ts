@@ -134,6 +134,8 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       const { community: c, topic } = await community();
       const w = `pager${rand()}`;
       for (let i = 0; i < 23; i++) await topic(`${w} topic ${i}`, `${w} ${'filler '.repeat(i % 5)} body ${i}`, { createdAt: `2020-01-${String(1 + (i % 9)).padStart(2, '0')}T00:00:00.000Z` });
+      // What the community's text teaches the ranking is learned in the background: learn it first.
+      await search.lexicon.ready([c.id]);
       const all = await search.search([c], w, { limit: 50 });
       assert.equal(all.total, 23);
       assert.equal(all.next_cursor, undefined);
@@ -168,6 +170,7 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
           replies, solution: i % 5 === 0 ? 0 : undefined, createdAt: `20${String(10 + (i % 19)).padStart(2, '0')}-03-01T00:00:00.000Z`,
         });
       }
+      await search.lexicon.ready([c.id]);
       const hot = await search.search([c], w, { limit: 50 });
       const full = await search.search([c], w, { limit: 50, since: '1990-01-01' });
       assert.equal(hot.total, 150);
@@ -234,6 +237,29 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       await topic(`The ${w} handbook`, `everything about ${w}`);
       const r = await search.search([c], typo, {});
       assert.equal(r.results[0]?.title, `The ${w} handbook`);
+    });
+
+    test('typo correction sees only the searched communities: a private word changes nothing elsewhere', async () => {
+      const { community: open, topic: openTopic } = await community('public');
+      const { topic: secretTopic } = await community('private');
+      const stem = `zq${rand().replace(/\d/g, 'k')}`;
+      // The public word, and what the searcher types: one letter off.
+      const word = `${stem}ab`;
+      const typed = `${stem}ax`;
+      await openTopic(`About ${word}`, `notes on ${word}`);
+      // Private words one edit from the typed word, more frequent than the public one, and the
+      // typed word itself.
+      for (const other of [`${stem}ac`, `${stem}ad`, `${stem}ae`]) {
+        for (let i = 0; i < 3; i++) await secretTopic(`Secret ${other} ${i}`, `${other} ${other}`);
+      }
+      const before = await search.search([open], typed, {});
+      assert.equal(before.total, 1);
+      assert.equal(before.results[0]?.title, `About ${word}`);
+      await secretTopic(`Secret ${typed}`, `the typed word ${typed} itself`);
+      const after = await search.search([open], typed, {});
+      assert.equal(after.total, 1, 'a word only in a private community turned the typo correction off');
+      assert.equal(after.results[0]?.title, `About ${word}`);
+      assert.deepEqual(await search.index.unmatched([typed], [open.id]), [typed]);
     });
 
     test('network search: private communities never appear; each result names its community', async () => {

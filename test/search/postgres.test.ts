@@ -5,12 +5,15 @@ import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { defineSearchContract } from './contract.ts';
+import { defineEmbeddingsContract } from './embeddings-contract.ts';
 
 const setup = await freshPostgresDatabase('search');
-if (setup.ok) {
+const embeddings = setup.ok ? await freshPostgresDatabase('embeddings') : setup;
+if (setup.ok && embeddings.ok) {
   defineSearchContract('postgres', { url: setup.url, open: () => openDatabase(setup.url), cleanup: setup.drop });
-} else if (setup.fail) {
-  test('search (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
-} else {
-  test('search (postgres)', { skip: setup.reason }, () => {});
+  defineEmbeddingsContract('postgres', { url: embeddings.url, open: () => openDatabase(embeddings.url), cleanup: embeddings.drop });
+} else if (!embeddings.ok && embeddings.fail) {
+  test('search (postgres)', () => assert.fail(`CI=true but ${embeddings.reason}`));
+} else if (!embeddings.ok) {
+  test('search (postgres)', { skip: embeddings.reason }, () => {});
 }

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/open.ts';
 import { defineSearchContract } from './contract.ts';
+import { defineEmbeddingsContract } from './embeddings-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-search-'));
 const url = `sqlite:${join(dir, 'search.db')}`;
-defineSearchContract('sqlite', { url, open: () => openDatabase(url), cleanup: async () => rmSync(dir, { recursive: true, force: true }) });
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+defineSearchContract('sqlite', { url, open: () => openDatabase(url) });
+
+const embeddingsUrl = `sqlite:${join(dir, 'embeddings.db')}`;
+defineEmbeddingsContract('sqlite', { url: embeddingsUrl, open: () => openDatabase(embeddingsUrl) });

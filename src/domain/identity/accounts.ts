@@ -8,6 +8,7 @@ import type { Membership, UserKeyRecord } from '../../store/identity.ts';
 import { ROLES, type Role } from '../vocabulary.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { expiresInDays } from '../fields.ts';
 import { parse, translateStoreError } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
@@ -22,7 +23,7 @@ const createUserSchema = z.object({
   password: passwordSchema,
   name: z.string().trim().min(1).max(100).optional(),
 });
-const expiresSchema = z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').optional();
+const expiresSchema = expiresInDays.optional();
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -137,6 +138,20 @@ export class AccountService {
     }
     const person = await this.requirePerson(data.email);
     return this.store.community(community.id).access.members.set(person.id, data.role as Role);
+  }
+
+  /** Removes a person from the community; the last owner stays. */
+  async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
+    await requireCommunityAdmin(this.store, actor, community, 'manage members');
+    const data = parse(z.object({ email: emailSchema }), input);
+    const person = await this.requirePerson(data.email);
+    const members = this.store.community(community.id).access.members;
+    const current = await members.get(person.id);
+    if (!current) throw new DomainError('not_found', `${data.email} is not a member of "${community.slug}".`);
+    if (current.role === 'owner' && (await members.list()).filter((m) => m.role === 'owner').length === 1) {
+      throw new DomainError('conflict', `${data.email} is the last owner of "${community.slug}": make someone else an owner first.`);
+    }
+    await members.remove(person.id);
   }
 
   async listMembers(actor: Actor, community: Community): Promise<(Membership & { displayName: string; email: string | null })[]> {

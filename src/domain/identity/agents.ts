@@ -9,6 +9,7 @@ import { SCOPES } from '../vocabulary.ts';
 import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { expiresInDays } from '../fields.ts';
 import { parse, translateStoreError } from '../validate.ts';
 import { expiryFrom, type KeyView } from './accounts.ts';
 import { systemClock, type Clock } from './auth.ts';
@@ -20,7 +21,7 @@ const createSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100),
   scopes: scopesSchema.default([]),
   trusted: z.boolean().default(false),
-  expiresInDays: z.number().int().min(1).max(3650).optional(),
+  expiresInDays: expiresInDays.optional(),
 });
 
 export type AgentView = { id: string; communityId: string; name: string; scopes: string[]; trusted: boolean; createdAt: string };
@@ -70,6 +71,11 @@ export class AgentService {
     }
   }
 
+  async list(actor: Actor, community: Community): Promise<AgentView[]> {
+    await requireCommunityAdmin(this.store, actor, community, 'see agents');
+    return Promise.all((await this.store.community(community.id).agents.list()).map((a) => this.describe(community, a)));
+  }
+
   async get(actor: Actor, community: Community, ref: string): Promise<AgentView> {
     await requireCommunityAdmin(this.store, actor, community, 'see agents');
     return this.describe(community, await this.find(community, ref));
@@ -88,11 +94,11 @@ export class AgentService {
 
   async mintKey(actor: Actor, community: Community, input: { agent: string; expiresInDays?: number }): Promise<{ key: string; keyRecord: AgentKeyView }> {
     await requireCommunityAdmin(this.store, actor, community, 'mint agent keys');
-    const expiresInDays = parse(z.number().int().min(1, 'must be at least 1 day').max(3650).optional(), input.expiresInDays);
+    const days = parse(expiresInDays.optional(), input.expiresInDays);
     const agent = await this.find(community, input.agent);
     const minted = mintKey('agent');
     const record = await this.store.community(community.id).access.agents.createKey({
-      agentId: agent.id, prefix: minted.prefix, keyHash: minted.hash, expiresAt: expiryFrom(this.clock(), expiresInDays),
+      agentId: agent.id, prefix: minted.prefix, keyHash: minted.hash, expiresAt: expiryFrom(this.clock(), days),
     });
     this.logger?.info({ event: 'agent_key.minted', community: community.slug, agentId: agent.id, keyPrefix: minted.prefix }, 'agent key minted');
     return { key: minted.key, keyRecord: agentKeyView(record) };

@@ -28,6 +28,11 @@ export class KyselyAgents implements AgentRepository {
     return row && agentFromRow(row);
   }
 
+  async list(): Promise<Agent[]> {
+    const rows = await this.db.selectFrom('agents').selectAll().where('community_id', '=', this.communityId).orderBy('name').orderBy('id').execute();
+    return rows.map(agentFromRow);
+  }
+
   async getByName(name: string): Promise<Agent | undefined> {
     const row = await this.db
       .selectFrom('agents')

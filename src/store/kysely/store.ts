@@ -13,7 +13,7 @@ import { KyselyAgents } from './agents.ts';
 import { KyselyImports } from './imports.ts';
 import { isUuid } from '../ids.ts';
 import { KyselySessionStore } from './mcp-sessions.ts';
-import { KyselyCommunityMcpConfig } from '../community-mcp.ts';
+import { KyselyCommunityMcpConfig } from './community-mcp.ts';
 import type { IdentityRepositories } from '../identity.ts';
 import { KyselyCredentials } from './credentials.ts';
 import { KyselyAudit } from './audit.ts';

@@ -9,6 +9,7 @@ import { mcpSessionsMigration } from './0008_mcp_sessions.ts';
 import { searchSpeedMigration } from './0009_search_speed.ts';
 import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
+import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
 import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_search_speed': searchSpeedMigration(dialect),
     '0010_community_mcp': communityMcpMigration(dialect),
     '0011_search_generation': searchGenerationMigration(dialect),
+    '0020_search_embeddings': searchEmbeddingsMigration(dialect),
     '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
   };
 }
