@@ -77,6 +77,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     sessions: store.mcpSessions,
     logger,
     sessionIdleMs: config.mcp.sessionIdleSeconds * 1000,
+    sessionCaps: { perClientIp: config.mcp.sessionsPerAddress, perOwner: SESSIONS_PER_KEY },
+    streamCaps: { perClientIp: config.mcp.streamsPerAddress, perSession: STREAMS_PER_SESSION },
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
     trustProxy: config.trustProxy,
@@ -158,6 +160,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   }
   return { server, store, services, logger, mcp, url, close };
 }
+
+/** MCP sessions one credential may hold (the longest idle makes room), and event streams per session. */
+const SESSIONS_PER_KEY = 50;
+const STREAMS_PER_SESSION = 4;
 
 /** The per-IP budget, charged once per JSON-RPC message (batch members included). */
 function admitByIp(services: Services, ip: string, messages: number): Admission {

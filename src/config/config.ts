@@ -20,6 +20,8 @@ const schema = z.object({
   HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+  HAMLET_MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
@@ -39,7 +41,8 @@ export type Config = {
   trustProxy: boolean;
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
+  /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
+  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number; sessionsPerAddress: number; streamsPerAddress: number };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
@@ -65,6 +68,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
       maxBatch: e.HAMLET_MCP_MAX_BATCH,
       sessionIdleSeconds: e.HAMLET_SESSION_IDLE_SECONDS,
+      sessionsPerAddress: e.HAMLET_MCP_SESSIONS_PER_ADDRESS,
+      streamsPerAddress: e.HAMLET_MCP_STREAMS_PER_ADDRESS,
     },
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
