@@ -108,9 +108,10 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
       return withServerInfo(surface, inputRequiredResult(outcome, sealed));
     }
     const result = outcome as Record<string, unknown>;
-    // A result that answered input is not cacheable: it depends on what the client said.
-    const ttl = request.method === 'resources/read' && !('inputResponses' in params) ? resourceTtl(surface, params.uri) : undefined;
-    return complete(surface, ttl === undefined ? result : Object.assign(result, cacheHints(surface, ttl)));
+    if (request.method !== 'resources/read') return complete(surface, result);
+    // A read that answered input depends on what the client said: fresh for no time at all.
+    const ttl = params.inputResponses === undefined ? resourceTtl(surface, params.uri) : 0;
+    return complete(surface, Object.assign(result, cacheHints(surface, ttl)));
   }
   const result = (await serveShared(request.method, params, surface, ctx, engine.logger)) as Record<string, unknown>;
   return complete(surface, CACHEABLE.has(request.method) ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0)) : result);
