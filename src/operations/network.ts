@@ -57,6 +57,7 @@ export const searchNetwork = defineOperation({
   run: async (ctx, { query, communities, mode, filters }) => {
     const within = await publicCommunities(ctx.services, communities);
     const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
+    await ctx.report.note('info', `Searched ${within.length} public communit${within.length === 1 ? 'y' : 'ies'}: ${found.total} result(s).`);
     return { ...found, results: withCommunity(found.results, within) };
   },
 });

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { readSse } from '../mcp/http-client.ts';
 
 let h: TestHamlet;
 let reader: Client;
@@ -118,4 +119,18 @@ test('a 2026-07-28 client (the v2 SDK, pinned) reads the network and asks, mirro
   } finally {
     await client.close();
   }
+});
+
+test('a 2026-07-28 search that asked for logs hears how many communities it covered, on its own stream', async () => {
+  const res = await fetch(h.hostUrl('localhost', '/api/mcp'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_network' },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'search_network', arguments: { query: 'PostgreSQL' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/logLevel': 'info' } },
+    }),
+  });
+  const messages = (await readSse(res)).map((e) => JSON.parse(e.data));
+  assert.match(messages.find((m) => m.method === 'notifications/message')?.params.data, /^Searched \d+ public communit(y|ies): \d+ result/);
+  assert.equal(messages.at(-1).result.resultType, 'complete');
 });
