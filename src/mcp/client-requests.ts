@@ -2,12 +2,14 @@
 // roots/list sent over a session's stream) and their answers, which may arrive at this instance or,
 // through the bus, from another one.
 import type { McpBus } from './bus.ts';
+import { CAPABILITY_OF } from './input-required.ts';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './jsonrpc.ts';
 import type { SessionRecord } from './session-store.ts';
 
 type Pending = { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
 
-const CAPABILITY: Record<string, string> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
+/** The capability a client must have declared to be sent each kind of request. */
+const CAPABILITY: Record<string, string | undefined> = CAPABILITY_OF;
 
 export function inflightKey(sessionId: string, id: JsonRpcId): string {
   return `${sessionId}\u0000${typeof id}:${id}`;
