@@ -1,6 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -20,7 +20,7 @@ import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Admission } from './mcp/http-transport.ts';
+import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -105,6 +105,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger,
     ready: () => store.ping().then(() => true),
     hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
+    secure: config.publicScheme === 'https',
     mount: (app) => {
       mountServerCards(app, {
         origin: (slug) => communityOrigin(config, slug),
@@ -116,11 +117,12 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         },
       });
       mountWeb(app, {
-        content: services.content,
-        communityOf: async (host, forwarded) => {
-          const r = await webHost(host, forwarded);
-          return r.kind === 'community' ? r.community : undefined;
-        },
+        services,
+        pipeline: deps.pipeline,
+        hostKind: webHost,
+        communityBySlug: (slug) => store.communities.getBySlug(slug),
+        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, config.trustProxy) : 'unknown',
+        secure: config.publicScheme === 'https',
       });
     },
     llms: (section) => renderLlms(docs, section),

@@ -9,6 +9,7 @@ import { CommunityService } from './domain/communities.ts';
 import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
+import { ProfileService } from './domain/profiles.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -22,6 +23,7 @@ export type Services = {
   events: ContentEvents;
   communities: CommunityService;
   content: ContentService;
+  profiles: ProfileService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -52,12 +54,13 @@ export function createServices(deps: ServiceDeps): Services {
   const auth = new AuthService(store, clock, logger);
   return {
     events,
-    communities: new CommunityService(store),
+    communities: new CommunityService(store, { communityCreation: config.people.communityCreation }),
     content,
+    profiles: new ProfileService(store, config),
     search: new SearchService(store, deps.searchIndex, config, deps.search),
     mcpConfig: new CommunityMcpService(store),
     auth,
-    accounts: new AccountService(store, auth, clock, logger),
+    accounts: new AccountService(store, auth, clock, logger, { signUp: config.people.signUp }),
     agents: new AgentService(store, clock, logger),
     writes: new WriteService(store, config, content, audit),
     approvals: new ApprovalService(store, config, content, audit),

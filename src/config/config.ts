@@ -24,6 +24,9 @@ const schema = z.object({
   HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
+  HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
   HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
@@ -43,7 +46,9 @@ export type Config = {
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
   mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number; sessionsPerAddress: number; streamsPerAddress: number };
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
+  /** The web for people: whether anyone may create an account, and a community of their own. */
+  people: { signUp: boolean; communityCreation: boolean };
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -74,7 +79,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR,
     },
+    people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
       : {}),

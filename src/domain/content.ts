@@ -9,7 +9,7 @@ import type { AuthorRef, Category, Community, Topic, TopicSort, TopicFilter } fr
 import { isUuid } from '../store/ids.ts';
 import type { Actor } from './actor.ts';
 import {
-  authorOf, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
+  authorOf, requireCanEditPost, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
 } from './authorization.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
@@ -50,6 +50,8 @@ const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
 const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
 const markSolutionSchema = WRITE_INPUTS['solution.mark'];
 const upsertArticleSchema = WRITE_INPUTS['article.write'].extend(systemOnly);
+
+const editPostSchema = z.object({ post: recordId, body: replyBody, title: title.optional() });
 
 const getTopicSchema = z.object({ topic: topicRef, cursor: cursor.nullish(), limit: pageLimit(100, 50) });
 
@@ -179,7 +181,10 @@ export class ContentService {
       after: decodeCursor(listing, data.cursor),
       limit: data.limit,
     });
-    const categories = new Map((await scope.categories.listWithCounts()).map((c) => [c.id, c as Category]));
+    // The categories of this page only (at most one lookup each): counting every category's topics
+    // here would cost a scan of the community's topics on every listing.
+    const categories = new Map<string, Category>();
+    for (const id of new Set(page.items.map((t) => t.categoryId))) categories.set(id, (await scope.categories.getById(id))!);
     return {
       topics: page.items.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
@@ -220,6 +225,31 @@ export class ContentService {
       return { topic, category: (await scope.categories.getById(found.categoryId))! };
     });
     return topicView(this.config, community, topic, category);
+  }
+
+  /**
+   * Replaces a post's body (and, for the question, the topic's title): its author within the edit
+   * window, or a moderator (./authorization.ts). A question keeps the question's length limits;
+   * articles are revised instead (every revision kept).
+   */
+  async editPost(actor: Actor, community: Community, input: { post: string; body: string; title?: string }, now = new Date()): Promise<{ topic: TopicView; post: PostView }> {
+    requireWrite(actor, community);
+    const data = parse(editPostSchema, input);
+    const result = await this.store.transaction(async (tx) => {
+      const scope = this.scope(community, tx);
+      const post = await scope.posts.getById(data.post);
+      if (!post) throw new DomainError('not_found', `No post "${data.post}" in "${community.slug}".`);
+      const topic = (await scope.topics.getById(post.topicId))!;
+      const category = (await scope.categories.getById(topic.categoryId))!;
+      if (category.kind === 'knowledge_base') throw new DomainError('conflict', `"${topic.title}" is an article: revise the article instead (every revision is kept).`);
+      await requireCanEditPost(tx, actor, community, post, now);
+      if (post.position === 1) parse(z.object({ body: questionBody }), { body: data.body });
+      else if (data.title !== undefined) throw new DomainError('invalid_argument', 'Only the question (the first post) has a title to change.');
+      const edited = (await scope.posts.updateBody(post.id, data.body))!;
+      const updated = data.title !== undefined && data.title !== topic.title ? (await scope.topics.update(topic.id, { title: data.title }))! : topic;
+      return { topic: updated, category, post: edited };
+    });
+    return { topic: topicView(this.config, community, result.topic, result.category), post: postView(this.config, community, result.topic, result.post) };
   }
 
   /**

@@ -3,7 +3,8 @@
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
-import { notFoundPage } from '../web/pages.ts';
+import { barePage } from '../web/html.ts';
+import { securityHeaders } from '../web/security.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -13,12 +14,16 @@ export type AppDeps = {
   hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
+  /** Public URLs are https (HSTS is sent). */
+  secure?: boolean;
   /** Adds the routes of other surfaces (web pages; later REST). */
   mount?: (app: Hono) => void;
 };
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  // Security headers on every response, the unknown-host and error pages included.
+  app.use('*', securityHeaders(deps.secure ?? false));
 
   app.use('*', async (c, next) => {
     const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
@@ -40,7 +45,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'))) === 'unknown') {
-      return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
+      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.'), 404);
     }
     await next();
   });
@@ -53,10 +58,10 @@ export function createApp(deps: AppDeps): Hono {
 
   deps.mount?.(app);
 
-  app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
+  app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
   app.onError((err, c) => {
     deps.logger.error({ err }, 'unhandled error');
-    return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
+    return c.html(barePage('Server error', 'Something went wrong on our side. Try again in a moment.'), 500);
   });
   return app;
 }

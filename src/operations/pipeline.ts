@@ -7,8 +7,8 @@
 // come back as values (never thrown) carrying the domain's error code, so each face renders them
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
 import type { z } from 'zod';
-import type { Actor, PersonActor } from '../domain/actor.ts';
-import { requireScope } from '../domain/authorization.ts';
+import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
+import { canRead, communityNotFound, requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
@@ -31,6 +31,12 @@ export type Caller = {
   userKeys?: boolean;
   /** A person the face already authenticated (web session with its CSRF token checked). */
   person?: PersonActor;
+  /**
+   * The face serves visitors without any credential (the web): they act as anonymous, so they read
+   * public communities and nothing else (a private one answers not_found, as if it did not exist).
+   * Their reads are not audited (the audit log records who did what, not page views); writes are.
+   */
+  visitor?: boolean;
   ip: string;
   /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
   interaction?: Interaction;
@@ -58,7 +64,7 @@ export type Failure = {
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
 /** What to call the thing asked for in "… needs an agent key" (e.g. "This tool"). */
-export type Guarded = { credential: Credential; action: string; what: string };
+export type Guarded = { credential: Credential; action: string; what: string; write?: boolean };
 
 class InvalidArguments extends Error {
   constructor(readonly issues: Issue[]) {
@@ -80,7 +86,7 @@ export class Pipeline {
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
   invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
-    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool' }, async (actor, audit) => {
+    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool', write: op.write }, async (actor, audit) => {
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
       const ctx: OperationContext = {
@@ -113,18 +119,19 @@ export class Pipeline {
       return this.failure(err, 'authenticate');
     }
     const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
+    const audited = what.write || !(caller.visitor && actor.kind === 'anonymous');
     try {
       const value = await body(actor, audit);
-      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
       return { ok: true, value };
     } catch (err) {
       if (err instanceof QuestionsAsked) {
         // The call asked and wrote nothing; it is recorded as a call that went well.
         audit.targets.asked = err.questions.map((q) => q.key).join(',');
-        await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+        if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
         return { ok: false, stage: 'ask', code: err.code, message: err.message, questions: err.questions };
       }
-      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
+      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
       return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
     }
   }
@@ -138,6 +145,10 @@ export class Pipeline {
       case 'community': {
         if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
         if (caller.person) return caller.person;
+        if (caller.visitor && !caller.credential) {
+          if (!canRead(anonymous, caller.community)) throw communityNotFound(caller.community.slug);
+          return anonymous;
+        }
         if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
         return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
       }

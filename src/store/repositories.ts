@@ -85,6 +85,8 @@ export interface PostRepository {
   /** The post at position 1 (question / article body). */
   getFirst(topicId: string): Promise<Post | undefined>;
   updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined>;
+  /** Posts by one author (a person or an agent) in this community, newest first. */
+  listByAuthor(author: { kind: 'person' | 'agent'; id: string }, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>>;
 }
 
 export interface ArticleRevisionRepository {

@@ -48,9 +48,23 @@ test('the limiter keeps a bounded number of buckets', () => {
 });
 
 test('limits are configurable from the environment', () => {
-  assert.deepEqual(loadConfig({}).rateLimits, { perKeyPerMinute: 120, perIpPerMinute: 300 });
+  assert.deepEqual(loadConfig({}).rateLimits, { perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 10 });
   assert.deepEqual(
-    loadConfig({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '20' }).rateLimits,
-    { perKeyPerMinute: 10, perIpPerMinute: 20 },
+    loadConfig({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '20', HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: '3' }).rateLimits,
+    { perKeyPerMinute: 10, perIpPerMinute: 20, signUpsPerIpPerHour: 3 },
   );
+});
+
+test('sign-ups are limited per address per hour, password attempts per account and per address', () => {
+  let now = 0;
+  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 2 }, new TokenBucketLimiter(() => new Date(now)));
+  limits.checkSignUp('10.0.0.1');
+  limits.checkSignUp('10.0.0.1');
+  assert.throws(() => limits.checkSignUp('10.0.0.1'), (err: RateLimitedError) => err.code === 'rate_limited' && Math.abs(err.retryAfterSeconds - 1800) <= 1);
+  limits.checkSignUp('10.0.0.2');
+  now += 1_801_000;
+  limits.checkSignUp('10.0.0.1');
+  for (let i = 0; i < 10; i++) limits.checkSignIn(`10.1.0.${i}`, 'Ada@Example.org');
+  assert.throws(() => limits.checkSignIn('10.2.0.1', 'ada@example.org'), /Too many sign-in attempts for this account/);
+  limits.checkSignIn('10.2.0.1', 'someone-else@example.org');
 });

@@ -15,8 +15,11 @@ export class RateLimitedError extends DomainError {
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
 
 export interface RateLimiter {
-  /** Takes `cost` tokens (default 1) from `bucket` (capacity and refill: `perMinute`); all or none. */
-  take(bucket: string, perMinute: number, cost?: number): TakeResult;
+  /**
+   * Takes `cost` tokens (default 1) from `bucket`, all or none. The bucket holds `capacity` tokens and
+   * refills that many per `windowMs` (default one minute).
+   */
+  take(bucket: string, capacity: number, cost?: number, windowMs?: number): TakeResult;
 }
 
 type Bucket = { tokens: number; at: number };
@@ -26,9 +29,9 @@ export class TokenBucketLimiter implements RateLimiter {
 
   constructor(private readonly clock: Clock = systemClock, private readonly maxBuckets = 100_000) {}
 
-  take(bucket: string, perMinute: number, cost = 1): TakeResult {
+  take(bucket: string, perMinute: number, cost = 1, windowMs = 60_000): TakeResult {
     const now = this.clock().getTime();
-    const ratePerMs = perMinute / 60_000;
+    const ratePerMs = perMinute / windowMs;
     let b = this.buckets.get(bucket);
     if (b) {
       b.tokens = Math.min(perMinute, b.tokens + (now - b.at) * ratePerMs);
@@ -61,7 +64,15 @@ export class TokenBucketLimiter implements RateLimiter {
   }
 }
 
-export type RateLimitSettings = { perKeyPerMinute: number; perIpPerMinute: number };
+export type RateLimitSettings = {
+  perKeyPerMinute: number;
+  perIpPerMinute: number;
+  /** New accounts per client address per hour (sign-up is open to anyone). */
+  signUpsPerIpPerHour?: number;
+};
+
+/** Password guesses: per account and per address, in a quarter of an hour. */
+const SIGN_IN_ATTEMPTS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
 
 export class RateLimits {
   constructor(
@@ -79,10 +90,26 @@ export class RateLimits {
     this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
+  /** One account created from `ip`: at most signUpsPerIpPerHour (default 10) an hour. */
+  checkSignUp(ip: string): void {
+    const perHour = this.settings.signUpsPerIpPerHour ?? 10;
+    this.wait(this.limiter.take(`signup:${ip}`, perHour, 1, 3_600_000), `Too many new accounts from this address (${perHour} an hour).`);
+  }
+
+  /** One password attempt for `email` from `ip` (the account's budget is shared by every address). */
+  checkSignIn(ip: string, email: string): void {
+    const { perAccount, perIp, windowMs } = SIGN_IN_ATTEMPTS;
+    this.wait(this.limiter.take(`signin-ip:${ip}`, perIp, 1, windowMs), 'Too many sign-in attempts from this address.');
+    this.wait(this.limiter.take(`signin:${email.trim().toLowerCase()}`, perAccount, 1, windowMs), 'Too many sign-in attempts for this account.');
+  }
+
   private check(bucket: string, perMinute: number, who: string, cost = 1): void {
-    const result = this.limiter.take(bucket, perMinute, cost);
+    this.wait(this.limiter.take(bucket, perMinute, cost), `Rate limit reached: ${perMinute} requests per minute for ${who}.`);
+  }
+
+  private wait(result: TakeResult, what: string): void {
     if (result.ok) return;
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-    throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);
+    throw new RateLimitedError(`${what} Retry in ${seconds} s.`, seconds);
   }
 }
