@@ -66,9 +66,10 @@ const CAPABILITIES = {
   logging: {},
 };
 
-const CACHEABLE = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+/** The lists a client may cache (resources/read carries its own resource's hint). */
+const CACHEABLE_LISTS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
-/** Answers one modern request (everything but subscriptions/listen, which holds its stream: see openListen). */
+/** Answers one modern request (everything but subscriptions/listen, which holds its stream: modern-http.ts). */
 export async function handleModern(engine: McpEngine, request: JsonRpcRequest, ex: ModernExchange): Promise<JsonRpcResponse> {
   try {
     const result = await dispatch(engine, request, ex);
@@ -114,7 +115,7 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
     return complete(surface, Object.assign(result, cacheHints(surface, ttl)));
   }
   const result = (await serveShared(request.method, params, surface, ctx, engine.logger)) as Record<string, unknown>;
-  return complete(surface, CACHEABLE.has(request.method) ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0)) : result);
+  return complete(surface, CACHEABLE_LISTS.has(request.method) ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0)) : result);
 }
 
 function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
