@@ -213,10 +213,11 @@ function peerServer(): BenchServer {
 }
 
 function sdkV2Server(): BenchServer {
+  // A JSON Schema through the SDK's own adapter (its zod is newer than the one Hamlet pins), made
+  // once like any schema a server defines; the factory builds an McpServer per request, as documented.
+  const input = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
   const handler = createMcpHandler(() => {
     const mcp = new McpServerV2({ name: 'sdk-v2', version: '1.0.0' });
-        // A JSON Schema through the SDK's own adapter: its zod is newer than the one Hamlet pins.
-    const input = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
     mcp.registerTool('echo', { description: 'Returns its text argument as a text block.', inputSchema: input }, async ({ text }) => ({
       content: [{ type: 'text', text }],
     }));
