@@ -1,6 +1,7 @@
 // Finding an MCP server before connecting, and what a host reveals without a key: server.json (in
 // the repository and served), the Server Card of each server, a private community's host (on MCP
 // exactly like an unknown host until one of its agent keys comes), `/api/mcp/` with a slash.
+import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { communityOrigin } from '../../src/domain/urls.ts';
 import { registryServerJson } from '../../src/surfaces/server-card.ts';
 import { VERSION } from '../../src/version.ts';
-import { INITIALIZE, raw, rpc } from '../mcp/http-client.ts';
+import { INITIALIZE, raw, readSse, rpc } from '../mcp/http-client.ts';
 import { startTestHamlet, type TestHamlet } from './helpers.ts';
 
 let h: TestHamlet;
@@ -82,4 +83,27 @@ test('each server has a Server Card at <mcp-url>/server-card; a private communit
   assert.ok(acme.json().remotes[0].supportedProtocolVersions.includes('2026-07-28'));
   assert.equal((await raw(h.hostUrl('localhost', '/api/mcp/server-card'))).json().title, 'Hamlet network');
   assert.equal((await raw(h.hostUrl('skunkworks.localhost', '/api/mcp/server-card'))).status, 404);
+});
+
+test('subscriptions/listen: list changes need no key; updates of a community\'s topics need one of its keys', async () => {
+  const listen = async (notifications: Record<string, unknown>, auth: Record<string, string> = {}) => {
+    const controller = new AbortController();
+    const res = await fetch(h.hostUrl('acme.localhost', '/api/mcp'), {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders('subscriptions/listen'), ...auth },
+      body: JSON.stringify({ ...modernBody('subscriptions/listen'), params: { ...modernBody('subscriptions/listen').params, notifications } }),
+    });
+    if (/application\/json/.test(res.headers.get('content-type') ?? '')) return res.json();
+    const first = (await readSse(res, (events) => events.length >= 1, 3000))[0];
+    controller.abort();
+    return JSON.parse(first!.data);
+  };
+  assert.equal((await listen({ toolsListChanged: true })).method, 'notifications/subscriptions/acknowledged');
+  const uri = 'hamlet://acme/topics/00000000-0000-4000-8000-000000000000';
+  const refused = await listen({ resourceSubscriptions: [uri] });
+  assert.equal(refused.error.code, -32003);
+  assert.match(refused.error.message, /agent key/);
+  const acked = await listen({ resourceSubscriptions: [uri] }, { authorization: `Bearer ${acmeKey}` });
+  assert.deepEqual(acked.params.notifications, { resourceSubscriptions: [uri] });
 });
