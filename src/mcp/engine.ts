@@ -247,13 +247,18 @@ export class McpEngine {
   // ---- server-initiated notifications (both eras) ---------------------------------------------
 
   /**
-   * notifications/{tools,prompts,resources}/list_changed to the sessions of a scope (those `only`
-   * accepts: with several instances, each tells the sessions whose streams it holds) and to the
-   * listen streams this instance holds.
+   * notifications/{tools,prompts,resources}/list_changed to the sessions of a scope, or only to
+   * those of `among` that belong to it (with several instances, each tells the sessions whose
+   * streams it holds: a few, looked up one by one, rather than every session of the scope), and to
+   * the listen streams this instance holds.
    */
-  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', only: (sessionId: string) => boolean = () => true): Promise<number> {
+  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', among?: Iterable<string>): Promise<number> {
     this.listeners.listChanged(scope, list);
-    const ids = (await this.sessions.listIds(scope)).filter(only);
+    let ids: string[];
+    if (among) {
+      ids = [];
+      for (const id of among) if ((await this.sessions.get(id))?.scope === scope) ids.push(id);
+    } else ids = await this.sessions.listIds(scope);
     await Promise.all(ids.map((id) => this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
     return ids.length;
   }
