@@ -17,6 +17,8 @@ import { AuthService, systemClock, type Clock } from './domain/identity/auth.ts'
 import { RateLimits, TokenBucketLimiter, type RateLimiter } from './domain/identity/rate-limit.ts';
 import { ApprovalService } from './domain/writes/approvals.ts';
 import { WriteService } from './domain/writes/write-service.ts';
+import { SecretBox } from './domain/webhooks/secret-box.ts';
+import { WebhookService } from './domain/webhooks/service.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -33,6 +35,7 @@ export type Services = {
   approvals: ApprovalService;
   audit: AuditService;
   rateLimits: RateLimits;
+  webhooks: WebhookService;
 };
 
 export type ServiceDeps = {
@@ -66,5 +69,12 @@ export function createServices(deps: ServiceDeps): Services {
     approvals: new ApprovalService(store, config, content, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
+    webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), audit),
   };
+}
+
+/** Webhook secrets are encrypted under HAMLET_WEBHOOK_SECRET_KEY, else under a key kept in the database. */
+function webhookSecrets(store: Store, config: Config): SecretBox {
+  const key = config.webhooks.secretKey;
+  return new SecretBox(key ? { name: 'env', secret: key } : { name: 'db', load: () => store.webhookQueue.keyringKey('webhook-secrets', SecretBox.newKey()) });
 }

@@ -5,7 +5,7 @@ import type { Store } from '../store/repositories.ts';
 import type { Community, Keyset } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { canRead, communityNotFound, requireCommunityAdmin } from './authorization.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
 import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
@@ -114,7 +114,7 @@ export class CommunityService {
 
   async listPublic(input: { cursor?: string | null; limit?: number } = {}): Promise<{ communities: CommunityView[]; nextCursor: string | null }> {
     const { cursor, limit } = parse(z.object({ cursor: cursorField.nullish(), limit: pageLimit(100, 50) }), input);
-    const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor), limit });
+    const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor, CURSOR_SHAPES.byText), limit });
     return {
       communities: page.items.map(communityView),
       nextCursor: page.next ? encodeCursor('communities', page.next) : null,

@@ -7,7 +7,7 @@ import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireRead } from './authorization.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { cursor, pageLimit, recordId } from './fields.ts';
 import { parse } from './validate.ts';
@@ -46,7 +46,7 @@ export class ProfileService {
     if (!agent && !person) throw notFound();
     const kind = agent ? 'agent' : 'person';
     const listing = `profile:${data.id}`;
-    const page = await scope.posts.listByAuthor({ kind, id: data.id }, { after: decodeCursor(listing, data.cursor), limit: data.limit });
+    const page = await scope.posts.listByAuthor({ kind, id: data.id }, { after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
     const membership = person ? await scope.access.members.get(person.id) : undefined;
     if (person && !membership && page.items.length === 0 && !data.cursor) throw notFound();
     const topics = new Map<string, Awaited<ReturnType<typeof scope.topics.getById>>>();

@@ -36,7 +36,8 @@ export type TransportOptions = {
   maxBatch: number;
   /** Milliseconds a client should wait before reconnecting a closed stream (SSE `retry:`). */
   retryMs?: number;
-  trustProxy?: boolean;
+  /** Proxies in front whose X-Forwarded-For is trusted: false/0 none, true one, or a count (see clientIp). */
+  trustProxy?: boolean | number;
   /** Text of the -32600 error for a host that resolves to nothing. */
   unresolvedMessage?: string;
   /**
@@ -44,7 +45,7 @@ export type TransportOptions = {
    * body is read, and one more for each further member of a batch. A refusal is HTTP 429 with
    * Retry-After.
    */
-  admit?: (clientIp: string, messages: number) => Admission;
+  admit?: (clientIp: string, messages: number) => Admission | Promise<Admission>;
   /** Long-lived event streams per client address and per session. */
   streamLimits?: StreamLimits;
 };
@@ -78,7 +79,7 @@ export class McpHttpTransport {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, { status: 204, headers: CORS_HEADERS });
     const ip = clientIp(req, this.o.trustProxy ?? false);
-    const admitted = this.o.admit?.(ip, 1);
+    const admitted = await this.o.admit?.(ip, 1);
     if (admitted && !admitted.ok) {
       drain(req);
       return send(res, tooMany(admitted.message, admitted.retryAfterSeconds));
@@ -165,7 +166,7 @@ export class McpHttpTransport {
       return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: `Batch too large: at most ${this.o.maxBatch} messages per POST.` }));
     }
     if (items.length > 1) {
-      const more = this.o.admit?.(ip, items.length - 1);
+      const more = await this.o.admit?.(ip, items.length - 1);
       if (more && !more.ok) return send(res, tooMany(more.message, more.retryAfterSeconds));
     }
     const classified = items.map(classify);
@@ -259,12 +260,20 @@ function negotiatedVersion(classified: ReturnType<typeof classify>[], responses:
   return undefined;
 }
 
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = header(req, 'x-forwarded-for');
-    if (fwd) return fwd.split(',')[0]!.trim();
-  }
-  return req.socket.remoteAddress ?? 'unknown';
+/**
+ * The client's address. Without a proxy in front (`trustProxy` false or 0) it is the socket's peer.
+ * Behind `hops` proxies (`true` is one), each appends the address it saw to X-Forwarded-For, so the
+ * client is the entry `hops` places from the right of [X-Forwarded-For…, peer]; anything further
+ * left was written by the client and may be forged. A shorter list gives its leftmost entry.
+ */
+export function clientIp(req: IncomingMessage, trustProxy: boolean | number): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
+  if (hops <= 0) return peer;
+  const raw = req.headers['x-forwarded-for'];
+  const listed = (Array.isArray(raw) ? raw.join(',') : raw ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const chain = [...listed, peer];
+  return chain[Math.max(0, chain.length - 1 - hops)]!;
 }
 
 function sessionNotFound(): Reply {

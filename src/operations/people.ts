@@ -26,7 +26,7 @@ export const signUp = defineOperation({
   credential: 'none',
   write: true,
   run: async (ctx, input) => {
-    ctx.services.rateLimits.checkSignUp(ctx.ip);
+    await ctx.services.rateLimits.checkSignUp(ctx.ip);
     const person = await ctx.services.accounts.createUser(ctx.actor, input);
     ctx.audit.targets.person_id = person.id;
     return { person_id: person.id, display_name: person.displayName };

@@ -10,8 +10,9 @@ import type { z } from 'zod';
 import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
 import { canRead, communityNotFound, requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
-import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
+import { inputErrorOf, NUL_MESSAGE, nulPath } from '../domain/validate.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
@@ -42,6 +43,8 @@ export type Caller = {
   interaction?: Interaction;
   /** Where an operation's progress and notes go (MCP progress and log notifications). */
   reporter?: Reporter;
+  /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
+  onRateLimit?: (state: RateState) => void;
 };
 
 export type Issue = { path: string; message: string };
@@ -87,6 +90,8 @@ export class Pipeline {
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
   invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
     return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool', write: op.write }, async (actor, audit) => {
+      const nul = nulPath(args);
+      if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
       const ctx: OperationContext = {
@@ -114,7 +119,8 @@ export class Pipeline {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
-      this.admit(actor);
+      const state = await this.admit(actor);
+      if (state) caller.onRateLimit?.(state);
     } catch (err) {
       return this.failure(err, 'authenticate');
     }
@@ -156,12 +162,14 @@ export class Pipeline {
   }
 
   /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
-  private admit(actor: Actor): void {
-    if (actor.kind === 'agent') this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
-    else if (actor.kind === 'person') this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+  private async admit(actor: Actor): Promise<RateState | undefined> {
+    if (actor.kind === 'agent') return this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    if (actor.kind === 'person') return this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+    return undefined;
   }
 
   private failure(err: unknown, stage: Stage): Failure {
+    err = inputErrorOf(err) ?? err;
     if (err instanceof InvalidArguments) {
       return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
     }

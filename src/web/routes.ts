@@ -1,11 +1,12 @@
-// The web for people, mounted twice: on a community's own host (`/`, `/t/<topic>`, …) and in the
-// path form `/c/<slug>/…` on any host; on the apex host the same paths are the network's pages.
+// The web for people, on a community's host (`/`, `/t/<topic>`, …); on the apex host the same paths
+// are the network's pages. The path form `/c/<slug>/…` arrives here already resolved by the HTTP
+// front as the community's host, and links keep that form (communityPath).
 // Every request passes here first: security headers, the static assets, the per-address budget,
 // who is signed in, and for every POST the origin and form-token checks.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
-import type { Community } from '../store/types.ts';
+import { communityPath } from '../domain/urls.ts';
 import { assetAt } from './assets.ts';
 import type { Web, WebDeps, WebEnv, Where } from './context.ts';
 import { barePage } from './html.ts';
@@ -28,7 +29,7 @@ export type { WebDeps } from './context.ts';
 /** Form bodies (a post is at most 50,000 characters, up to 4 bytes each). */
 const MAX_FORM_BYTES = 256 * 1024;
 
-export function mountWeb(app: Hono, deps: WebDeps & { communityBySlug: (slug: string) => Promise<Community | undefined> }): void {
+export function mountWeb(app: Hono, deps: WebDeps): void {
   app.get('/assets/:file', (c) => {
     const a = assetAt(new URL(c.req.url).pathname);
     if (!a) return c.text('Not found', 404);
@@ -44,10 +45,12 @@ export function mountWeb(app: Hono, deps: WebDeps & { communityBySlug: (slug: st
     const ip = deps.clientIp(c);
     const token = sessionToken(c, deps);
     const person = await deps.services.accounts.resolveWebSession(token);
-    const ctx: Web = { where, person, ip, path: new URL(c.req.url).pathname + new URL(c.req.url).search, csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps) };
+    // The path as the visitor addressed it (the path form's prefix included), for "come back here".
+    const url = new URL(c.req.url);
+    const ctx: Web = { where, person, ip, path: where.base + url.pathname + url.search, csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps) };
     c.set('web', ctx);
     try {
-      deps.services.rateLimits.checkIp(ip);
+      await deps.services.rateLimits.checkIp(ip);
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
       c.header('retry-after', String(err.retryAfterSeconds));
@@ -67,21 +70,13 @@ export function mountWeb(app: Hono, deps: WebDeps & { communityBySlug: (slug: st
   for (const routes of [authRoutes, accountRoutes, networkRoutes, homeRoutes, topicRoutes, askRoutes, searchRoutes, approvalRoutes, adminRoutes, agentAdminRoutes, settingsRoutes]) {
     routes(web, deps);
   }
-  // The path form's home is /c/<slug>; /c/<slug>/ leads there.
-  app.get('/c/:community/', (c) => c.redirect(`/c/${encodeURIComponent(c.req.param('community'))}`, 301));
-  app.route('/c/:community', web);
   app.route('/', web);
 }
 
-/** The community of the path form or of the host; the network on the apex; undefined when neither. */
-async function whereOf(c: Context, deps: WebDeps & { communityBySlug: (slug: string) => Promise<Community | undefined> }): Promise<Where | undefined> {
-  const slug = c.req.param('community');
-  if (slug) {
-    const community = await deps.communityBySlug(slug.toLowerCase());
-    return community ? { kind: 'community', community, base: `/c/${community.slug}` } : undefined;
-  }
+/** The community of the host (or of the path form); the network on the apex; undefined when neither. */
+async function whereOf(c: Context, deps: WebDeps): Promise<Where | undefined> {
   const host = await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'));
-  if (host.kind === 'community') return { kind: 'community', community: host.community, base: '' };
+  if (host.kind === 'community') return { kind: 'community', community: host.community, base: communityPath(host.community.slug, '') };
   if (host.kind === 'network') return { kind: 'network', base: '' };
   return undefined;
 }

@@ -22,7 +22,8 @@ export function securityHeaders(secure: boolean): MiddlewareHandler {
     h.set('x-content-type-options', 'nosniff');
     h.set('referrer-policy', 'same-origin');
     if ((h.get('content-type') ?? '').startsWith('text/html')) {
-      h.set('content-security-policy', CSP);
+      // A page that states its own policy keeps it (the API reference at /api/docs loads its renderer).
+      if (!h.has('content-security-policy')) h.set('content-security-policy', CSP);
       h.set('x-frame-options', 'DENY');
       h.set('cross-origin-opener-policy', 'same-origin');
       h.set('permissions-policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');

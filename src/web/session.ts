@@ -28,7 +28,7 @@ export function clearSessionCookie(c: Context, deps: WebDeps): void {
   deleteCookie(c, cookieNames(deps.secure).session, { path: '/', secure: deps.secure });
 }
 
-export function sessionToken(c: Context, deps: WebDeps): string | undefined {
+export function sessionToken(c: Context, deps: Pick<WebDeps, 'secure'>): string | undefined {
   return getCookie(c, cookieNames(deps.secure).session) || undefined;
 }
 

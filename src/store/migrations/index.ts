@@ -10,8 +10,10 @@ import { searchSpeedMigration } from './0009_search_speed.ts';
 import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
+import { rateLimitsMigration } from './0040_rate_limits.ts';
 import { postsByAuthorMigration } from './0050_posts_by_author.ts';
 import { topicListingsMigration } from './0051_topic_listings.ts';
+import { webhooksMigration } from './0030_webhooks.ts';
 import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -24,8 +26,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_community_mcp': communityMcpMigration(dialect),
     '0011_search_generation': searchGenerationMigration(dialect),
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
+    '0040_rate_limits': rateLimitsMigration(dialect),
     '0050_posts_by_author': postsByAuthorMigration(dialect),
     '0051_topic_listings': topicListingsMigration(dialect),
+    '0030_webhooks': webhooksMigration(dialect),
     '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
   };
 }

@@ -42,7 +42,7 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const email = text(form, 'email');
     const next = safeNext(text(form, 'next'), href(web, '/'));
     try {
-      deps.services.rateLimits.checkSignIn(web.ip, email);
+      await deps.services.rateLimits.checkSignIn(web.ip, email);
       const session = await deps.services.accounts.signIn({ email, password: text(form, 'password') });
       await deps.services.accounts.revokeWebSession(sessionToken(c, deps));
       setSessionCookie(c, deps, session.token);
