@@ -80,6 +80,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     deps,
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
     hostOf: (req) => requestHost(req.headers, config.trustProxy),
+    actorOf: (community, key) => requestActor(services, community, { key }),
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel = store.dialect === 'postgres' ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined;

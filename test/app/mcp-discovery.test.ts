@@ -15,6 +15,7 @@ import { startTestHamlet, type TestHamlet } from './helpers.ts';
 let h: TestHamlet;
 let secretKey: string;
 let acmeKey: string;
+let memberKey: string;
 before(async () => {
   h = await startTestHamlet();
   const system = systemActor('test');
@@ -23,6 +24,9 @@ before(async () => {
   await h.services.mcpConfig.set(system, secret, { prompts: [{ name: 'secret_prompt', template: 'Only insiders see this prompt.' }], instructions: 'Codename: lanternfish.' });
   ({ key: secretKey } = await h.services.agents.create(system, secret, { name: 'insider', scopes: [] }));
   ({ key: acmeKey } = await h.services.agents.create(system, acme, { name: 'outsider', scopes: [] }));
+  await h.services.accounts.createUser(system, { email: 'member@example.com', password: 'a long enough password', name: 'Mem Ber' });
+  await h.services.accounts.addMember(system, secret, { email: 'member@example.com', role: 'member' });
+  ({ key: memberKey } = await h.services.accounts.mintUserKey(system, { email: 'member@example.com' }));
 });
 after(() => h.stop());
 
@@ -59,6 +63,14 @@ test('with one of its agent keys, the private community is served in both eras',
   assert.equal(listed.json().result.cacheScope, 'private', 'a private community\'s lists are not for shared caches');
   const publicList = await rpc(h.hostUrl('acme.localhost', '/api/mcp'), modernBody('tools/list'), modernHeaders('tools/list'));
   assert.equal(publicList.json().result.cacheScope, 'public');
+});
+
+test('a member\'s user key sees the private community on MCP; its tools still take agent keys', async () => {
+  const auth = { authorization: `Bearer ${memberKey}` };
+  const init = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), INITIALIZE('2025-11-25'), auth);
+  assert.equal(init.json().result.serverInfo.title, 'Hamlet: skunkworks');
+  const call = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, auth);
+  assert.equal(call.json().result.structuredContent.code, 'unauthorized');
 });
 
 test('/api/mcp/ with a trailing slash is the MCP endpoint, not an HTML 404', async () => {
