@@ -105,7 +105,7 @@ async function runMatrix(h: Awaited<ReturnType<typeof startTestHamlet>>, credent
   return cells;
 }
 
-/** The private community's MCP side of issue 10 item 3 is built by the MCP work: its cells are reported apart. */
+/** The private community's MCP cells (issue 10 item 3, MCP side) are checked in a test of their own. */
 const mcpPrivateCell = (cell: Cell) => cell.place.startsWith('private') && !cell.call.startsWith('GET ') && cell.expected === 'unknown';
 
 function check(cells: Cell[], control: boolean): void {
