@@ -26,6 +26,7 @@ import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
 import { mountOAuth } from './http/oauth.ts';
 import { createConnector } from './http/oauth-connector.ts';
+import { isAccessToken } from './domain/oauth/connector-context.ts';
 import { mountRest } from './http/rest/mount.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { sessionToken } from './web/session.ts';
@@ -36,6 +37,7 @@ import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
 import { topicUpdates, watchMcpConfig } from './surfaces/live.ts';
+import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION } from './version.ts';
@@ -81,6 +83,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     deps,
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
     hostOf: (req) => requestHost(req.headers, config.trustProxy),
+    actorOf: (community, key) => requestActor(services, community, { key }),
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel = store.dialect === 'postgres' ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined;
@@ -90,6 +93,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     sessions: store.mcpSessions,
     logger,
     sessionIdleMs: config.mcp.sessionIdleSeconds * 1000,
+    sessionCaps: { perClientIp: config.mcp.sessionsPerAddress, perOwner: SESSIONS_PER_KEY },
+    streamCaps: { perClientIp: config.mcp.streamsPerAddress, perSession: STREAMS_PER_SESSION },
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
     trustProxy: proxyHops,
@@ -148,6 +153,15 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         personOf: (c) => services.accounts.resolveWebSession(sessionToken(c, { secure })),
       }),
     mount: (app) => {
+      mountServerCards(app, {
+        origin: (slug) => communityOrigin(config, slug),
+        baseDomain: config.baseDomain,
+        version: VERSION,
+        communityOf: async (host, forwarded) => {
+          const r = await webHost(host, forwarded);
+          return r.kind === 'community' ? r.community : r.kind === 'network' ? null : undefined;
+        },
+      });
       mountRest(app, {
         pipeline: deps.pipeline,
         services,
@@ -211,6 +225,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   return { server, store, services, logger, mcp, url, close };
 }
 
+/** MCP sessions one credential may hold (the longest idle makes room), and event streams per session. */
+const SESSIONS_PER_KEY = 50;
+const STREAMS_PER_SESSION = 4;
+
 /**
  * Several instances may serve one PostgreSQL: their rate limits are counted there, together (each
  * instance limits on its own while the database cannot count; said once a minute).
@@ -237,6 +255,8 @@ function keyOf(header: (name: string) => string | undefined): string | undefined
 async function requestActor(services: Services, community: Community, credential: { key?: string; session?: string }): Promise<Actor> {
   const { key, session } = credential;
   if (key) {
+    // An access token is only ever good at the connector URL, which verified it for this request.
+    if (isAccessToken(key)) return Promise.resolve().then(() => services.auth.authenticateAccessToken(community, key)).catch(() => anonymous);
     const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
     return authenticate.catch(() => anonymous);
   }

@@ -22,6 +22,8 @@ const schema = z.object({
   HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+  HAMLET_MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
   HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
@@ -60,7 +62,8 @@ export type Config = {
   sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
+  /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
+  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number; sessionsPerAddress: number; streamsPerAddress: number };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
   /**
    * OAuth for MCP hosts: token lifetimes, and whether client metadata documents may be fetched from
@@ -115,6 +118,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
       maxBatch: e.HAMLET_MCP_MAX_BATCH,
       sessionIdleSeconds: e.HAMLET_SESSION_IDLE_SECONDS,
+      sessionsPerAddress: e.HAMLET_MCP_SESSIONS_PER_ADDRESS,
+      streamsPerAddress: e.HAMLET_MCP_STREAMS_PER_ADDRESS,
     },
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,

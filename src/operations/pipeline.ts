@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
 import { canRead, communityNotFound, requireScope, ScopeNotGranted } from '../domain/authorization.ts';
-import { noteMissingScope } from '../domain/oauth/connector-context.ts';
+import { isAccessToken, noteMissingScope } from '../domain/oauth/connector-context.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
@@ -18,6 +18,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
+import { QuestionsAsked, SILENT, type Interaction, type Question, type Reporter } from './interaction.ts';
 
 /** Who is calling and where: what the face learned from the request. */
 export type Caller = {
@@ -39,12 +40,17 @@ export type Caller = {
    */
   visitor?: boolean;
   ip: string;
+  /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
+  interaction?: Interaction;
+  /** Where an operation's progress and notes go (MCP progress and log notifications). */
+  reporter?: Reporter;
   /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
   onRateLimit?: (state: RateState) => void;
 };
 
 export type Issue = { path: string; message: string };
-export type Stage = 'authenticate' | 'validate' | 'call';
+/** 'ask': not a failure but a pause: the operation put `questions` to a caller that can answer them. */
+export type Stage = 'authenticate' | 'validate' | 'call' | 'ask';
 
 export type Failure = {
   ok: false;
@@ -56,6 +62,8 @@ export type Failure = {
   retryAfterSeconds?: number;
   /** For stage 'validate': each offending field. */
   issues?: Issue[];
+  /** For stage 'ask': what the caller is asked before the operation goes on. */
+  questions?: Question[];
 };
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
@@ -87,7 +95,16 @@ export class Pipeline {
       if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
-      const ctx: OperationContext = { actor, community: caller.community, services: this.services, urls: this.urls, ip: caller.ip, audit };
+      const ctx: OperationContext = {
+        actor,
+        community: caller.community,
+        services: this.services,
+        urls: this.urls,
+        ip: caller.ip,
+        audit,
+        interaction: caller.interaction,
+        report: caller.reporter ?? SILENT,
+      };
       if (op.scope) requireScope(actor, op.scope);
       await op.authorize?.(ctx as never, parsed.data);
       return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
@@ -115,6 +132,12 @@ export class Pipeline {
       if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
       return { ok: true, value };
     } catch (err) {
+      if (err instanceof QuestionsAsked) {
+        // The call asked and wrote nothing; it is recorded as a call that went well.
+        audit.targets.asked = err.questions.map((q) => q.key).join(',');
+        if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+        return { ok: false, stage: 'ask', code: err.code, message: err.message, questions: err.questions };
+      }
       if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
       return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
     }
@@ -163,11 +186,6 @@ export class Pipeline {
   }
 }
 
-
-/** An OAuth access token (a JWT) rather than a Hamlet key. */
-function isAccessToken(credential: string | undefined): credential is string {
-  return credential !== undefined && /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential.trim());
-}
 
 function isUserKey(credential: string | undefined): boolean {
   return credential !== undefined && keyKind(credential.trim()) === 'user';

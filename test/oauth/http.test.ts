@@ -5,6 +5,7 @@
 // their token).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { raw, rpc } from '../mcp/http-client.ts';
@@ -89,3 +90,26 @@ test('the consent page of a private community: sign in on the apex first; a redi
   const apps = await raw(apex('/c/vault/admin/apps'), { headers: cookie });
   assert.equal(apps.status, 403, 'a member is not an administrator');
 });
+
+test('an app of a member reaches the tools of a private community through the connector (path form)', async () => {
+  const vault = (await h.store.communities.getBySlug('vault'))!;
+  const member = await addPerson(h, vault, 'Mira', 'member');
+  const actor = { kind: 'person' as const, personId: member.personId, displayName: member.name, roles: await h.services.auth.rolesOf(member.personId) };
+  const site = (await h.services.oauth.siteFor(`localhost:${h.port}`, 'vault'))!;
+  const { client_id } = (await h.services.oauth.clients.register(vault, { client_name: 'Tool', redirect_uris: ['http://127.0.0.1/callback'] })) as { client_id: string };
+  const verifier = 'v'.repeat(50);
+  const checked = await h.services.oauth.authorization.check(site, {
+    response_type: 'code', client_id, redirect_uri: 'http://127.0.0.1/callback', scope: 'post:create',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: h.hostUrl('localhost', '/c/vault/mcp'),
+  });
+  assert.ok(checked.ok);
+  const code = new URL(await h.services.oauth.authorization.approve(checked.request, actor, ['post:create'])).searchParams.get('code')!;
+  const tokens = await h.services.oauth.tokens.token(site, { grant_type: 'authorization_code', code, client_id, redirect_uri: 'http://127.0.0.1/callback', code_verifier: verifier });
+  const listed = await rpc(h.hostUrl('localhost', '/c/vault/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${tokens.access_token}` });
+  assert.equal(listed.status, 200, listed.text);
+  assert.equal(listed.json().result.isError, false);
+  // The same token on the community's /api/mcp reads nothing there.
+  const api = await rpc(h.hostUrl('localhost', '/c/vault/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${tokens.access_token}` });
+  assert.ok(api.status === 404 || api.json().result.structuredContent.code === 'unauthorized', api.text);
+});
+

@@ -1,7 +1,8 @@
 // Scale-out, proven: three Hamlet processes over one PostgreSQL behind nginx (round robin). Rate
 // limits hold across the instances (what one client gets through all three stays within 10% of one
-// instance's limit), and an agent's session journey passes while the instance holding its event
-// stream is killed with SIGKILL. Needs PostgreSQL (TEST_POSTGRES_URL) and nginx; CI installs both.
+// instance's limit), an agent's session journey passes while the instance holding its event
+// stream is killed with SIGKILL, and so does a 2026-07-28 journey while the instance holding its
+// listen stream is killed. Needs PostgreSQL (TEST_POSTGRES_URL) and nginx; CI installs both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/config.ts';
@@ -9,7 +10,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { openHamlet } from '../../src/main.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { clusterUnavailable, startCluster, type Cluster } from './cluster.ts';
-import { sessionJourney } from './journeys.ts';
+import { journey2026, sessionJourney } from './journeys.ts';
 
 const PER_IP = 120;
 const PER_KEY = 60;
@@ -96,7 +97,16 @@ if (!setup.ok || missing) {
     assert.equal(cluster.instances.filter((i) => i.alive).length, 2);
   });
 
-  test('a 2026-07-28 journey passes while an instance is killed', { todo: 'the MCP work adds journey2026 to test/scale/journeys.ts; call it here like sessionJourney' }, () => {
-    assert.fail('not written yet');
+  test('a 2026-07-28 journey passes while the instance holding its listen stream is killed', async (t) => {
+    let killed = '';
+    const alive = () => cluster.instances.filter((i) => i.alive).length;
+    const before = alive();
+    const report = await journey2026(mcp(), cluster.demoKey, async (upstream) => {
+      killed = upstream;
+      await cluster.kill(Number(upstream.split(':').at(-1)));
+    }, { 'x-forwarded-for': '192.0.2.20' });
+    t.diagnostic(`scale-out: 2026-07-28 journey of ${report.steps} requests over ${report.upstreams.join(', ')}; killed ${killed}`);
+    assert.ok(killed, 'an instance was killed mid-way');
+    assert.equal(alive(), before - 1);
   });
 }

@@ -29,6 +29,11 @@ export function currentConnectorRequest(): ConnectorRequest | undefined {
   return storage.getStore();
 }
 
+/** An OAuth access token (a JWT) rather than a Hamlet key. */
+export function isAccessToken(credential: string | undefined): credential is string {
+  return credential !== undefined && /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential.trim());
+}
+
 /** Records that a call needed `scope`: the connector answers 403 insufficient_scope naming it. */
 export function noteMissingScope(scope: Scope): void {
   storage.getStore()?.missingScopes.add(scope);

@@ -16,6 +16,7 @@ import { topicListingsMigration } from './0051_topic_listings.ts';
 import { webhooksMigration } from './0030_webhooks.ts';
 import { oauthMigration } from './0060_oauth.ts';
 import { authorViaMigration } from './0061_author_via.ts';
+import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -33,6 +34,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0030_webhooks': webhooksMigration(dialect),
     '0060_oauth': oauthMigration(dialect),
     '0061_author_via': authorViaMigration(dialect),
+    '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
   };
 }
 
