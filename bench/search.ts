@@ -135,8 +135,13 @@ try {
     const search = newSearch();
     // What the community's text teaches (src/search/lexicon.ts) is learned before measuring; its
     // time and memory are reported (a background pass in production).
-    const heap0 = process.memoryUsage().heapUsed;
     let t0 = performance.now();
+    await search.profiles.ready();
+    const profileSeconds = (performance.now() - t0) / 1000;
+    const stored = (await sql<{ n: number | string; bytes: number | string | null }>`
+      select count(*) as n, sum(length(terms)) + 16 * count(*) as bytes from search_profiles`.execute(db)).rows[0]!;
+    const heap0 = process.memoryUsage().heapUsed;
+    t0 = performance.now();
     await search.lexicon.ready([community.id]);
     const learnSeconds = (performance.now() - t0) / 1000;
     const learned = search.lexicon.stats();
@@ -180,6 +185,7 @@ try {
         `  ${line('without typo expansion, all rounds', e2eNoTypo)}\n` +
         `  ${line('without the thread re-ranking (previous hot path)', e2ePlain)}\n` +
         `  ${line('filtered (since 1990: every post passes), all rounds', filtered)}; filtered / unfiltered p50 ${(pct(filtered, 50) / pct(all, 50)).toFixed(2)} p95 ${(pct(filtered, 95) / pct(all, 95)).toFixed(2)}\n` +
+        `  thread profiles: ${profileSeconds.toFixed(1)} s to build, ${stored.n} stored, ${(Number(stored.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB of terms\n` +
         `  learned lexicon: ${learnSeconds.toFixed(1)} s, ${learned.terms} terms, ~${(learned.bytes / 2 ** 20).toFixed(1)} MiB by estimate (heap delta ${(heapDelta / 2 ** 20).toFixed(1)} MiB)` +
         (caches ? `\n  search caches after the run: ${JSON.stringify(caches)}` : ''),
     );

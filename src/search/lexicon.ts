@@ -7,12 +7,12 @@
 //             often than chance (Dunning's log-likelihood ratio G² over topic co-occurrence of
 //             each topic's most characteristic terms), computed on first use per term and cached
 //
-// Learned by a background pass over the community's posts (./terms.ts tokens), never on the
+// Learned by a background pass over the community's thread profiles (./profiles.ts), never on the
 // request path: a search uses what has been learned so far (nothing, until the first pass ends)
 // and starts a new pass when the community has grown by REBUILD_GROWTH since the last one.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-import { contentTerms, termCounts } from './terms.ts';
+import { decodeProfile, type Profiles } from './profiles.ts';
 
 /** Most characteristic terms kept per topic (by tf × idf), the units of co-occurrence. */
 const TOPIC_TERMS = 20;
@@ -23,9 +23,8 @@ const MIN_G2 = 10;
 const REBUILD_GROWTH = 0.1;
 /** How often a search may check a community's post count (ms). */
 const CHECK_EVERY_MS = 30_000;
-/** Text read per post and posts per topic. */
-const MAX_BODY = 20_000;
-const BATCH_TOPICS = 500;
+/** Profiles read per batch. */
+const BATCH_TOPICS = 1000;
 
 export type Learned = {
   communityId: string;
@@ -44,7 +43,7 @@ export class Lexicon {
   private readonly building = new Map<string, Promise<void>>();
   private readonly checkedAt = new Map<string, number>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>, private readonly profiles: Profiles) {}
 
   /** What has been learned for these communities so far; starts a pass where one is due. Never waits. */
   learned(communityIds: string[]): Map<string, Learned> {
@@ -106,23 +105,20 @@ export class Lexicon {
     };
     const topicTerms: { ids: Int32Array; tf: Float32Array }[] = [];
     let dfAll = new Int32Array(1024);
+    // The stored thread profiles (./profiles.ts), made current first: no post is re-read or re-tokenized.
+    await this.profiles.ready();
     for (let after: string | undefined; ;) {
-      const topics = await sql<{ id: string; title: string }>`
-        select id, title from topics where community_id = ${communityId} ${after === undefined ? sql`` : sql`and id > ${after}`}
-        order by id limit ${BATCH_TOPICS}`.execute(this.db);
-      if (topics.rows.length === 0) break;
-      after = topics.rows[topics.rows.length - 1]!.id;
-      const bodies = await sql<{ topic_id: string; body: string }>`
-        select topic_id, body from posts where topic_id in (${sql.join(topics.rows.map((t) => t.id))})`.execute(this.db);
-      const text = new Map<string, string[]>();
-      for (const b of bodies.rows) (text.get(b.topic_id) ?? text.set(b.topic_id, []).get(b.topic_id)!).push(b.body.slice(0, MAX_BODY));
-      for (const t of topics.rows) {
-        const counts = termCounts(contentTerms(t.title));
-        for (const body of text.get(t.id) ?? []) termCounts(contentTerms(body), counts);
+      const batch = await sql<{ topic_id: string; terms: string }>`
+        select topic_id, terms from search_profiles where community_id = ${communityId}
+        ${after === undefined ? sql`` : sql`and topic_id > ${after}`} order by topic_id limit ${BATCH_TOPICS}`.execute(this.db);
+      if (batch.rows.length === 0) break;
+      after = batch.rows[batch.rows.length - 1]!.topic_id;
+      for (const row of batch.rows) {
+        const counts = decodeProfile({ topicId: row.topic_id, communityId, terms: row.terms, lengths: [0, 0, 0, 0] });
         const tIds = new Int32Array(counts.size);
         const tf = new Float32Array(counts.size);
         let i = 0;
-        for (const [term, n] of counts) {
+        for (const [term, c] of counts) {
           const id = intern(term);
           if (id >= dfAll.length) {
             const grown = new Int32Array(dfAll.length * 2);
@@ -131,7 +127,7 @@ export class Lexicon {
           }
           dfAll[id]!++;
           tIds[i] = id;
-          tf[i++] = n;
+          tf[i++] = c[0] + c[1] + c[2] + c[3];
         }
         topicTerms.push({ ids: tIds, tf });
       }

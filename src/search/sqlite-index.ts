@@ -84,20 +84,34 @@ export class SqliteSearchIndex implements SearchIndex {
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
-    const [w1, w2, w3] = SQLITE_WEIGHTS;
     const pool = Math.max(POOL, q.limit * 16);
-    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
-      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
-        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
-      from search_fts where search_fts match ${match} and ${range}
-      order by bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) limit ${pool}`.execute(this.db);
-    const rows = ranked.rows;
-    const total = Number(rows[0]?.total ?? 0);
+    const { rows, total } = await this.ranked(match, range, pool);
     const complete = rows.length < pool;
     const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
     return { hits: await pageDetails(this.db, await this.widened(match, range, q, pool)), total };
+  }
+
+  async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    if (hasFilters(q.filters)) return this.filteredCandidates(q, pool);
+    const range = await this.communityRange(q.communityIds);
+    if (!range) return { hits: [], total: 0 };
+    const match = matchExpression(q.query);
+    const { rows, total } = await this.ranked(match, range, pool);
+    return { hits: (await this.rankPool(match, rows, q, -Infinity, true)) ?? [], total };
+  }
+
+  /** The best `pool` matches by weighted bm25 (FTS5's own top-N), and the distinct topics of all matches. */
+  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<{ rows: { rowid: number; s: number }[]; total: number }> {
+    const [w1, w2, w3] = SQLITE_WEIGHTS;
+    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
+      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
+        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
+      from search_fts where search_fts match ${match} and ${range}
+      order by s desc, rowid limit ${pool}`.execute(this.db);
+    return { rows: ranked.rows, total: Number(ranked.rows[0]?.total ?? 0) };
   }
 
   /**
@@ -165,7 +179,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** Boosts and one hit per topic over a pool; undefined when the pool is too shallow for the page. */
-  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: IndexQuery, bound: number): Promise<PoolHit[] | undefined> {
+  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number, bounded = false): Promise<PoolHit[] | undefined> {
     if (rows.length === 0) return [];
     const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solutionPostId: string | null; solutionRowid: number | null }>`
       select r.rowid, p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt",
@@ -196,7 +210,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const matched = new Set(r.rows.map((x) => Number(x.rowid)));
       return new Set(topicIds.filter((t) => matched.has(outsideRowid.get(t)!)));
     };
-    return pageOf(hits, q, bound, outside, solutions);
+    return pageOf(hits, q, bound, outside, solutions, bounded);
   }
 
   /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
@@ -211,12 +225,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * With filters: every match joined to its post and topic (filters need their columns). CROSS
-   * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's row. Left
-   * to itself the planner may walk the community's posts by date and run the whole MATCH once per
-   * post (seconds at 10k posts).
+   * With filters, the matches joined to their post and topic (filters need their columns): post,
+   * topic, community, whether it is the accepted answer, engine relevance (rel), boosted relevance
+   * (raw) and the FTS5 rowid (the pooled path's tie-break). CROSS JOIN fixes the join order
+   * (SQLite's rule): the FTS5 match first, then each match's row. Left to itself the planner may
+   * walk the community's posts by date and run the whole MATCH once per post (seconds at 10k posts).
    */
-  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+  private filteredHits(q: Omit<IndexQuery, 'after'>): RawBuilder<unknown> {
     const f = q.filters;
     const where: RawBuilder<unknown>[] = [
       sql`search_fts match ${matchExpression(q.query)}`,
@@ -240,20 +255,24 @@ export class SqliteSearchIndex implements SearchIndex {
     const [w1, w2, w3] = SQLITE_WEIGHTS;
     // The categories join is only needed by these filters (the page's category slugs are read after).
     const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
-    const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
-    const result = await sql<Row>`
-      with hits as (
+    return sql`
         select p.id as post_id, p.topic_id, p.community_id, case when t.solution_post_id = p.id then 1 else 0 end as sol,
-          (-bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}))
-            * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
+          search_fts.rowid as tie, rel,
+          rel * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
             * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
-        from search_fts
+        from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts where ${where[0]!}) search_fts
         cross join search_rows r on r.rowid = search_fts.rowid
         cross join posts p on p.id = r.post_id
         cross join topics t on t.id = p.topic_id
         ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
-        where ${sql.join(where, sql` and `)}
-      ),
+        where ${sql.join(where.slice(1), sql` and `)}`;
+  }
+
+  /** With filters: every match ranked (exact pages, keyset). */
+  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
+    const result = await sql<Row>`
+      with hits as (${this.filteredHits(q)}),
       best as (
         select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
           row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
@@ -276,6 +295,34 @@ export class SqliteSearchIndex implements SearchIndex {
     });
     if (hits.length === 0 && q.after) total = await this.countTopics(q);
     return { hits, total };
+  }
+
+  /**
+   * With filters, a re-ranked head's candidates as pooled() and rankPool() choose them: the best
+   * `pool` matches by engine relevance (ties by rowid), one per topic (its matching accepted
+   * answer wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
+   */
+  private async filteredCandidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+    const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
+      with hits as materialized (${this.filteredHits(q)}),
+      pool as (select * from hits order by rel desc, tie limit ${pool}),
+      answers as (select topic_id, post_id from hits where sol = 1),
+      best as (
+        select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+          row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+        from pool
+      ),
+      page as (
+        select coalesce(a.post_id, b.post_id) as post_id, b.topic_id, b.community_id, a.post_id is not null as sol, b.raw
+        from best b left join answers a on a.topic_id = b.topic_id where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
+      )
+      select post_id as "postId", topic_id as "topicId", community_id as "communityId", sol, raw,
+        (select count(distinct topic_id) from hits) as total
+      from page order by raw desc, post_id`.execute(this.db);
+    return {
+      hits: r.rows.map((x) => ({ postId: x.postId, topicId: x.topicId, communityId: x.communityId, sol: Boolean(x.sol), raw: Number(x.raw) })),
+      total: r.rows.length ? Number(r.rows[0]!.total) : (await this.filtered({ ...q, limit: 1 })).total,
+    };
   }
 
   /** Total for a page past the end (the windowed count is not available without rows). */

@@ -13,6 +13,7 @@ import { createSearchIndex } from '../../src/search/engine.ts';
 import type { OpenedDatabase } from '../../src/store/open.ts';
 import { HashingEmbedder, reciprocalRankFusion } from '../../src/search/embedder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
+import { countsOf } from '../../src/search/profiles.ts';
 
 export type SearchFactory = { url: string; open: () => Promise<OpenedDatabase>; cleanup?: () => Promise<void> };
 
@@ -319,6 +320,33 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal((await search.search([c], 'plain', {})).total, 0);
       const report = await search.index.verify();
       assert.deepEqual({ missing: report.missing, stale: report.stale, orphans: report.orphans }, { missing: 0, stale: 0, orphans: 0 });
+    });
+
+    test('thread profiles follow every write: edits, a new accepted answer, a deleted topic; the head ranks by the whole thread', async () => {
+      const { community: c, scope, topic } = await community();
+      const w = `prof${rand()}`;
+      // A: the question's second word is only in a reply; B: a stronger single-word match.
+      const a = await topic(`${w} notes`, `${w} ${'filler '.repeat(30)}`, { replies: [[bob, 'try the gizmotron setting'], [ada, 'thanks']] });
+      const b = await topic(`${w} ${w} ${w}`, `${w} ${w} ${w}`);
+      await search.profiles.ready();
+      const profile = async (id: string) => (await search.profiles.read([id])).get(id);
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'gizmotron'), [0, 0, 0, 1]);
+      const top = async (q: string) => (await search.search([c], q, {})).results.map((r) => r.topic_id);
+      assert.deepEqual(await top(`${w} gizmotron`), [a.topic.id, b.topic.id]);
+      // Edited and accepted: read at once, before any background pass.
+      await scope.posts.updateBody(a.replies[1]!.id, 'the gizmotron setting fixed it, gizmotron again');
+      await scope.topics.update(a.topic.id, { solutionPostId: a.replies[1]!.id });
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'gizmotron'), [0, 0, 2, 1]);
+      await scope.posts.updateBody(a.replies[0]!.id, 'no idea');
+      await scope.posts.updateBody(a.replies[1]!.id, 'solved');
+      assert.equal(countsOf((await profile(a.topic.id))!, 'gizmotron'), undefined);
+      await search.profiles.ready();
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'solv'), [0, 0, 1, 0]);
+      // A topic deleted by any writer (here plain SQL) loses its profile.
+      await opened.db.deleteFrom('topics').where('id', '=', b.topic.id).execute();
+      await search.profiles.ready();
+      assert.equal((await search.profiles.read([b.topic.id])).size, 0);
+      assert.deepEqual(await top(w), [a.topic.id]);
     });
 
     test('the index equals the tables after a rolled-back transaction and after a SIGKILL mid-write', async () => {

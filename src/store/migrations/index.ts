@@ -10,6 +10,7 @@ import { searchSpeedMigration } from './0009_search_speed.ts';
 import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
+import { searchProfilesMigration } from './0021_search_profiles.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -21,6 +22,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_community_mcp': communityMcpMigration(dialect),
     '0011_search_generation': searchGenerationMigration(dialect),
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
+    '0021_search_profiles': searchProfilesMigration(dialect),
   };
 }
 
