@@ -74,6 +74,8 @@ export interface SearchIndex {
   corrections(word: string, communityIds: string[], max?: number): Promise<string[]>;
   /** Compares the index with the posts table (every post indexed with its current text, no extras). */
   verify(): Promise<IndexReport>;
+  /** Fills the in-process caches a search would otherwise fill on first use (a service starting). */
+  warm?(): Promise<void>;
   /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */
   cacheStats?(): Record<string, number>;
 }

@@ -267,14 +267,23 @@ export class PostgresSearchIndex implements SearchIndex {
   async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
     if (words.length === 0) return [];
     if (communityIds.length === 0) return [...words];
-    // One round trip for all words. A stop word yields an empty tsquery, matching nothing: not a
-    // typo, so never "unmatched".
-    const r = await sql<{ w: string; empty: boolean; hit: boolean }>`
-      select w, numnode(plainto_tsquery('english', w)) = 0 as empty,
-             exists (select 1 from search_documents where vector @@ plainto_tsquery('english', w)
-                     and community_id in (${sql.join(communityIds)})) as hit
-      from unnest(${words}::text[]) with ordinality as x(w, i) order by i`.execute(this.db);
-    return r.rows.filter((row) => !row.empty && !row.hit).map((row) => row.w);
+    // One statement for all words, one EXISTS per word. The planner costs an EXISTS over a rare
+    // or unknown lexeme (default selectivity) as a short sequential scan and then reads every row
+    // of the communities (150 ms at 100k posts when the word is nowhere): the GIN index is the
+    // right plan for every word, so sequential scans are off for this one statement. A stop word
+    // yields an empty tsquery, matching nothing: not a typo, so never "unmatched" (nor looked up).
+    const ids = sql.join(communityIds);
+    const r = await this.db.transaction().execute(async (tx) => {
+      await sql`set local enable_seqscan = off`.execute(tx);
+      return sql<Record<string, boolean>>`select ${sql.join(words.map((w, i) => sql`
+        numnode(plainto_tsquery('english', ${w})) = 0 as ${sql.ref(`e${i}`)},
+        case when numnode(plainto_tsquery('english', ${w})) = 0 then false
+          else exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w}) and community_id in (${ids})) end as ${sql.ref(`h${i}`)}`))}`
+        .execute(tx);
+    });
+    const row = r.rows[0]!;
+    const rows = words.map((w, i) => ({ w, empty: row[`e${i}`], hit: row[`h${i}`] }));
+    return rows.filter((x) => !x.empty && !x.hit).map((x) => x.w);
   }
 
   /**

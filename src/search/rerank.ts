@@ -27,20 +27,27 @@ export type RerankOptions = {
   feedback?: boolean;
   /** Learned term associations (default false: measured, they did not improve the frozen set on both engines). */
   associations?: boolean;
+  /** Weight of the thread score against the engine's relevance (default THREAD_WEIGHT). */
+  threadWeight?: number;
+  /** Field weights: title, question, accepted answer, replies (default WEIGHTS). */
+  fieldWeights?: readonly [number, number, number, number];
+  /** Weights of feedback and association terms (defaults FEEDBACK_WEIGHT, ASSOCIATION_WEIGHT). */
+  feedbackWeight?: number;
+  associationWeight?: number;
 };
 
 /** Topics re-ranked at the top of a lexical result list. */
 export const HEAD = 30;
 /** Field weights, in the profiles' field order (title, question, answer, replies). */
-const WEIGHTS = [3, 1, 1, 0.3] as const;
+const FIELD_WEIGHTS = [3, 1, 1, 0.3] as const;
 const K1 = 1.2;
 const B = 0.75;
 /** Weight of the thread score against the engine's relevance (both normalized to the head's best). */
-const THREAD_WEIGHT = 0.5;
+const DEFAULT_THREAD_WEIGHT = 0.5;
 const FEEDBACK_DOCS = 10;
 const FEEDBACK_TERMS = 10;
-const FEEDBACK_WEIGHT = 0.2;
-const ASSOCIATION_WEIGHT = 0.1;
+const DEFAULT_FEEDBACK_WEIGHT = 0.2;
+const DEFAULT_ASSOCIATION_WEIGHT = 0.1;
 
 /** What the re-ranking needs of a head entry. */
 export type HeadHit = { postId: string; topicId: string; communityId: string; raw: number };
@@ -54,6 +61,10 @@ export function rerankHead<T extends HeadHit>(
   options: RerankOptions = {},
 ): T[] {
   if (options.threadFields === false || hits.length < 2) return hits;
+  const WEIGHTS = options.fieldWeights ?? FIELD_WEIGHTS;
+  const THREAD_WEIGHT = options.threadWeight ?? DEFAULT_THREAD_WEIGHT;
+  const FEEDBACK_WEIGHT = options.feedbackWeight ?? DEFAULT_FEEDBACK_WEIGHT;
+  const ASSOCIATION_WEIGHT = options.associationWeight ?? DEFAULT_ASSOCIATION_WEIGHT;
   const weights = new Map<string, number>();
   for (const t of query.terms) {
     for (const w of contentTerms(t.word)) weights.set(w, 1);

@@ -66,6 +66,7 @@ export class SearchService {
   readonly lexicon: Lexicon;
   /** Each topic's words per field, stored at index time (the re-ranked head reads them). */
   readonly profiles: Profiles;
+  private warming: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -76,6 +77,20 @@ export class SearchService {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
     this.profiles = new Profiles(index.db);
     this.lexicon = new Lexicon(index.db, this.profiles);
+  }
+
+  /**
+   * Waits for what this instance learns and caches in the background (thread profiles stored,
+   * these communities' lexicon, the index's caches): what a server has done shortly after it
+   * starts, for benchmarks and tests. Searching never waits for it.
+   */
+  async ready(communityIds: string[]): Promise<void> {
+    await Promise.all([this.profiles.ready(), this.lexicon.ready(communityIds), this.warm()]);
+  }
+
+  private warm(): Promise<void> {
+    this.warming ??= (this.index.warm?.() ?? Promise.resolve()).catch(() => {});
+    return this.warming;
   }
 
   get modes(): SearchMode[] {
@@ -102,6 +117,7 @@ export class SearchService {
       );
     }
     const f = parseFilters(filters);
+    void this.warm();
     const ids = [...new Set(communities.map((c) => c.id))];
     const parsed = await this.expandTypos(parseQuery(query), ids);
     const limit = f.limit ?? 10;

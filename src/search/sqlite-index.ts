@@ -370,6 +370,11 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  /** The typo-correction vocabulary of every first letter and digit (one fts5vocab range scan each). */
+  async warm(): Promise<void> {
+    await this.vocabulary.warm([...'abcdefghijklmnopqrstuvwxyz0123456789']);
+  }
+
   cacheStats(): Record<string, number> {
     const v = this.vocabulary.stats();
     let classIds = 0;
