@@ -76,7 +76,7 @@ export class SearchService {
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
     this.profiles = new Profiles(index.db);
-    this.lexicon = new Lexicon(index.db, this.profiles);
+    this.lexicon = new Lexicon(index.db, this.profiles, { associations: options.ranking?.associations === true });
   }
 
   /**

@@ -135,6 +135,18 @@ export interface SearchProfileQueueTable {
   gen: number;
 }
 
+/** What search learned from one community's text (migration 0022; written by src/search/lexicon.ts). */
+export interface SearchLexiconTable {
+  community_id: string;
+  posts: number;
+  topics: number;
+  built_at: number | string;
+  /** " term=n …" */
+  df: string;
+  /** " term=other:0.83,other2:0.5 …" */
+  related: string;
+}
+
 /** Each community's MCP configuration document (migration 0010). */
 export interface CommunityMcpTable {
   community_id: string;
@@ -146,6 +158,7 @@ export interface Database extends IdentityDatabase, McpSessionTables {
   search_embeddings: SearchEmbeddingsTable;
   search_profiles: SearchProfilesTable;
   search_profile_queue: SearchProfileQueueTable;
+  search_lexicon: SearchLexiconTable;
   community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;

@@ -349,6 +349,27 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.deepEqual(await top(w), [a.topic.id]);
     });
 
+    test('what search learns is stored per community: another instance reads it, and one community\'s words never reach another', async () => {
+      const secret = await community('private');
+      const open = await community();
+      // Letters only (a term with more than two digits is not a content word), ending in a consonant the stemmer keeps.
+      const w = `hush${rand().replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}q`;
+      await secret.topic(`${w} plans`, `the ${w} launch`);
+      await secret.topic(`More ${w}`, `${w} again`);
+      await open.topic('Public notes', 'nothing private here');
+      await open.topic('Public notes two', 'nothing private here either');
+      await search.lexicon.ready([secret.community.id, open.community.id]);
+      const stamp = async () => (await opened.db.selectFrom('search_lexicon').select('built_at').where('community_id', '=', secret.community.id).executeTakeFirstOrThrow()).built_at;
+      const first = await stamp();
+      const other = new SearchService(store, createSearchIndex(opened.db, opened.dialect), config);
+      await other.lexicon.ready([secret.community.id, open.community.id]);
+      assert.equal(await stamp(), first);
+      const learned = other.lexicon.learned([secret.community.id, open.community.id]);
+      assert.equal(learned.get(secret.community.id)!.df.get(w), 2);
+      assert.equal(learned.get(open.community.id)!.df.has(w), false);
+      assert.equal(learned.get(open.community.id)!.df.get('privat'), 2);
+    });
+
     test('the index equals the tables after a rolled-back transaction and after a SIGKILL mid-write', async () => {
       const { community: c, scope, topic } = await community();
       const { topic: t } = await topic('Crash test', 'survivor');

@@ -11,6 +11,7 @@ import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
 import { searchProfilesMigration } from './0021_search_profiles.ts';
+import { searchLexiconMigration } from './0022_search_lexicon.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -23,6 +24,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011_search_generation': searchGenerationMigration(dialect),
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
     '0021_search_profiles': searchProfilesMigration(dialect),
+    '0022_search_lexicon': searchLexiconMigration(dialect),
   };
 }
 
