@@ -28,6 +28,7 @@ const CONFIGS: Record<string, Config> = {
   plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
   'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
   'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
+  'fields+assoc.35': { options: { ranking: { associations: true, associationWeight: 0.35 } }, mode: 'lexical' },
   'fields+both': { options: { ranking: { feedback: true, associations: true } }, mode: 'lexical' },
   'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
