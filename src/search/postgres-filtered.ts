@@ -1,7 +1,7 @@
 // PostgreSQL searches with filters beyond the communities (category, tags, solved_only,
-// source_types, author, since, until): every match joined to its post and topic, whose columns
-// the filters need, in one statement. Used by ./postgres-index.ts, which supplies the match and
-// the rank expression (idf-weighted, see there).
+// source_types, author, since, until): every match with the columns the filters test (kept on
+// search_documents, migration 0023), in one statement. Used by ./postgres-index.ts, which
+// supplies the match and the rank expression (idf-weighted, see there).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
@@ -9,40 +9,37 @@ import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type
 type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
 
 /**
- * The filtered matches: post, topic, community, whether it is the accepted answer (sol), engine
- * relevance (rel) and boosted relevance (raw).
+ * The filtered matches from search_documents alone (the columns the filters test are kept there,
+ * migration 0023: no post or topic read per match): post, topic, community, whether it is the
+ * accepted answer (sol), engine relevance (rel) and boosted relevance (raw).
  */
 export function filteredHits(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
   const f = q.filters;
-  const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`p.community_id in (${sql.join(q.communityIds)})`];
-  if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
-  if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
-  if (f.author) where.push(sql`lower(p.author_name) = lower(${f.author})`);
-  if (f.since) where.push(sql`p.created_at >= ${f.since}::timestamptz`);
-  if (f.until) where.push(sql`p.created_at < ${f.until}::timestamptz`);
+  const communities = sql.join(q.communityIds);
+  const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`d.community_id in (${communities})`];
+  if (f.categorySlug) where.push(sql`d.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
+  if (f.solvedOnly) where.push(sql`d.solution > 0`);
+  if (f.author) where.push(sql`d.author = lower(${f.author})`);
+  if (f.since) where.push(sql`d.created_at >= ${f.since}::timestamptz`);
+  if (f.until) where.push(sql`d.created_at < ${f.until}::timestamptz`);
   for (const tag of f.tags ?? []) {
-    where.push(sql`exists (select 1 from topic_tags g where g.community_id = t.community_id and g.topic_id = t.id and g.tag = ${tag})`);
+    where.push(sql`exists (select 1 from topic_tags g where g.community_id = d.community_id and g.topic_id = d.topic_id and g.tag = ${tag})`);
   }
   if (f.sourceTypes && f.sourceTypes.length < 3) {
+    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
     const kinds = f.sourceTypes.map((s) =>
-      s === 'post' ? sql`p.position > 1`
-      : s === 'topic' ? sql`(p.position = 1 and c.kind = 'discussion')`
-      : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
+      s === 'post' ? sql`d.position > 1`
+      : s === 'topic' ? sql`(d.position = 1 and d.category_id not in ${articles})`
+      : sql`(d.position = 1 and d.category_id in ${articles})`);
     where.push(sql`(${sql.join(kinds, sql` or `)})`);
   }
-  // The categories join is only needed by these filters (the page's category slugs are read after).
-  const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
   return sql`
     select post_id, topic_id, community_id, sol, rel,
-      rel * (case when sol = 1 then ${sql.lit(SOLUTION_BOOST)}::float8 when solved then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
+      rel * (case solution when 2 then ${sql.lit(SOLUTION_BOOST)}::float8 when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
         * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from created_at)::float8 - 946684800.0) / 946728000.0)))::float8 as raw
     from (
-      select p.id as post_id, p.topic_id, p.community_id, p.created_at, case when t.solution_post_id = p.id then 1 else 0 end as sol,
-        t.solution_post_id is not null as solved, (${rank}) as rel
+      select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol, (${rank}) as rel
       from search_documents d
-      join posts p on p.id = d.post_id
-      join topics t on t.id = p.topic_id
-      ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
       where ${sql.join(where, sql` and `)}
     ) m`;
 }

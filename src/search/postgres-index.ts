@@ -333,7 +333,10 @@ export class PostgresSearchIndex implements SearchIndex {
     const orphans = await one(sql`select count(*) as n from search_documents d where not exists (select 1 from posts p where p.id = d.post_id)`);
     const stale = await one(sql`
       select count(*) as n from search_documents d join posts p on p.id = d.post_id join topics t on t.id = p.topic_id
-      where d.vector <> hamlet_search_vector(t.title, p.body, p.position = 1) or d.community_id <> p.community_id`);
+      where d.vector <> hamlet_search_vector(t.title, p.body, p.position = 1) or d.community_id <> p.community_id
+         or d.created_at is distinct from p.created_at or d.position is distinct from p.position
+         or d.author is distinct from lower(p.author_name) or d.category_id is distinct from t.category_id
+         or d.solution is distinct from (case when t.solution_post_id = p.id then 2 when t.solution_post_id is not null then 1 else 0 end)`);
     return { posts, indexed, missing, stale, orphans };
   }
 }

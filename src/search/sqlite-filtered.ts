@@ -1,6 +1,6 @@
 // SQLite searches with filters beyond the communities (category, tags, solved_only, source_types,
-// author, since, until): every match joined to its post and topic, whose columns the filters
-// need, in one statement. Used by ./sqlite-index.ts.
+// author, since, until): every match of the communities with the columns the filters test (kept
+// beside the index, migration 0023), in one statement. Used by ./sqlite-index.ts.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
@@ -11,54 +11,48 @@ export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
 type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
 
 /**
- * With filters, the matches joined to their post and topic (filters need their columns): post,
- * topic, community, whether it is the accepted answer, engine relevance (rel), boosted relevance
- * (raw) and the FTS5 rowid (the pooled path's tie-break). CROSS JOIN fixes the join order
- * (SQLite's rule): the FTS5 match first, then each match's row. Left to itself the planner may
- * walk the community's posts by date and run the whole MATCH once per post (seconds at 10k posts).
+ * With filters, the matches of the communities (`range`: their FTS5 rowid range) and the columns
+ * the filters test, from search_facts (migration 0023: one small row per match, no post or topic
+ * read): post, topic, community, whether it is the accepted answer, engine relevance (rel),
+ * boosted relevance (raw) and the FTS5 rowid (the pooled path's tie-break). CROSS JOIN fixes the
+ * join order (SQLite's rule): the FTS5 match first, then each match's facts.
  */
-function filteredHits(q: Omit<IndexQuery, 'after'>, match: string): RawBuilder<unknown> {
+function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>): RawBuilder<unknown> {
   const f = q.filters;
-  const where: RawBuilder<unknown>[] = [
-    sql`search_fts match ${match}`,
-    sql`p.community_id in (${sql.join(q.communityIds)})`,
-  ];
-  if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
-  if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
-  if (f.author) where.push(sql`lower(p.author_name) = lower(${f.author})`);
-  if (f.since) where.push(sql`p.created_at >= ${f.since}`);
-  if (f.until) where.push(sql`p.created_at < ${f.until}`);
+  const communities = sql.join(q.communityIds);
+  const where: RawBuilder<unknown>[] = [];
+  if (f.categorySlug) where.push(sql`x.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
+  if (f.solvedOnly) where.push(sql`x.solution > 0`);
+  if (f.author) where.push(sql`x.author = lower(${f.author})`);
+  if (f.since) where.push(sql`x.created_at >= ${f.since}`);
+  if (f.until) where.push(sql`x.created_at < ${f.until}`);
   for (const tag of f.tags ?? []) {
-    where.push(sql`exists (select 1 from topic_tags g where g.community_id = t.community_id and g.topic_id = t.id and g.tag = ${tag})`);
+    where.push(sql`exists (select 1 from topic_tags g where g.community_id = x.community_id and g.topic_id = x.topic_id and g.tag = ${tag})`);
   }
   if (f.sourceTypes && f.sourceTypes.length < 3) {
+    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
     const kinds = f.sourceTypes.map((s) =>
-      s === 'post' ? sql`p.position > 1`
-      : s === 'topic' ? sql`(p.position = 1 and c.kind = 'discussion')`
-      : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
+      s === 'post' ? sql`x.position > 1`
+      : s === 'topic' ? sql`(x.position = 1 and x.category_id not in ${articles})`
+      : sql`(x.position = 1 and x.category_id in ${articles})`);
     where.push(sql`(${sql.join(kinds, sql` or `)})`);
   }
   const [w1, w2, w3] = SQLITE_WEIGHTS;
-  // The categories join is only needed by these filters (the page's category slugs are read after).
-  const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
   return sql`
-      select p.id as post_id, p.topic_id, p.community_id, case when t.solution_post_id = p.id then 1 else 0 end as sol,
-        search_fts.rowid as tie, rel,
-        rel * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
-          * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
-      from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts where ${where[0]!}) search_fts
-      cross join search_rows r on r.rowid = search_fts.rowid
-      cross join posts p on p.id = r.post_id
-      cross join topics t on t.id = p.topic_id
-      ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
-      where ${sql.join(where.slice(1), sql` and `)}`;
+      select x.post_id, x.topic_id, x.community_id, case when x.solution = 2 then 1 else 0 end as sol, search_fts.rowid as tie, rel,
+        rel * (case x.solution when 2 then ${sql.lit(SOLUTION_BOOST)} when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
+          * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(x.created_at) - 2451544.5) / 10957.0))) as raw
+      from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts
+            where search_fts match ${match} and ${range}) search_fts
+      cross join search_facts x on x.rowid = search_fts.rowid
+      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
 /** With filters: every match ranked (exact pages, keyset). */
-export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string): Promise<{ hits: IndexHit[]; total: number }> {
+export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
   const result = await sql<Row>`
-    with hits as (${filteredHits(q, match)}),
+    with hits as (${filteredHits(q, match, range)}),
     best as (
       select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
         row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
@@ -87,9 +81,11 @@ export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: s
  * `pool` matches by engine relevance (ties by rowid), one per topic (its matching accepted
  * answer wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
  */
-export async function filteredCandidates(db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, match: string, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+export async function filteredCandidates(
+  db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>, pool: number,
+): Promise<{ hits: PoolHit[]; total: number }> {
   const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
-    with hits as materialized (${filteredHits(q, match)}),
+    with hits as materialized (${filteredHits(q, match, range)}),
     pool as (select * from hits order by rel desc, tie limit ${pool}),
     answers as (select topic_id, post_id from hits where sol = 1),
     best as (
@@ -106,6 +102,6 @@ export async function filteredCandidates(db: Kysely<Database>, q: Omit<IndexQuer
     from page order by raw desc, post_id`.execute(db);
   return {
     hits: r.rows.map((x) => ({ postId: x.postId, topicId: x.topicId, communityId: x.communityId, sol: Boolean(x.sol), raw: Number(x.raw) })),
-    total: r.rows.length ? Number(r.rows[0]!.total) : (await filteredPage(db, { ...q, limit: 1 }, match)).total,
+    total: r.rows.length ? Number(r.rows[0]!.total) : (await filteredPage(db, { ...q, limit: 1 }, match, range)).total,
   };
 }

@@ -94,9 +94,9 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), pool);
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
+    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
     const match = matchExpression(q.query);
     const { rows, total } = await this.ranked(match, range, pool);
     return { hits: (await this.rankPool(match, rows, q, -Infinity, true)) ?? [], total };
@@ -225,10 +225,12 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** With filters: every match ranked (exact pages, keyset). */
   private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+    const range = await this.communityRange(q.communityIds);
+    if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
-    const { hits, total } = await filteredPage(this.db, q, match);
+    const { hits, total } = await filteredPage(this.db, q, match, range);
     // Total for a page past the end (the windowed count is not available without rows).
-    if (hits.length === 0 && q.after) return { hits, total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match)).total };
+    if (hits.length === 0 && q.after) return { hits, total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match, range)).total };
     return { hits, total };
   }
 
@@ -299,6 +301,14 @@ export class SqliteSearchIndex implements SearchIndex {
               select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no from search_topics st
               join search_communities sc on sc.no = st.community_no and sc.community_id = p.community_id
               where st.topic_id = p.topic_id)`);
-    return { posts, indexed, missing, stale, orphans };
+    // The filter columns kept beside the index (migration 0023).
+    const staleFacts = await one(sql`
+      select count(*) as n from search_rows r left join search_facts x on x.rowid = r.rowid
+        left join posts p on p.id = r.post_id left join topics t on t.id = p.topic_id
+      where x.rowid is null or x.post_id is not p.id or x.topic_id is not p.topic_id or x.community_id is not p.community_id
+         or x.created_at is not p.created_at or x.position is not p.position or x.author is not lower(p.author_name)
+         or x.category_id is not t.category_id
+         or x.solution is not (case when t.solution_post_id = p.id then 2 when t.solution_post_id is not null then 1 else 0 end)`);
+    return { posts, indexed, missing, stale: stale + staleFacts, orphans };
   }
 }

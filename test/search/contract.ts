@@ -318,6 +318,13 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal((await search.search([c], 'marimba', {})).total, 1);
       assert.equal((await search.search([c], 'original', {})).total, 0);
       assert.equal((await search.search([c], 'plain', {})).total, 0);
+      // What the filters test follows the topic: its category and its accepted answer.
+      const reply = await scope.posts.create({ topicId: t.id, author: bob, body: 'a xylophone answer' });
+      const support = (await scope.categories.getBySlug('support'))!;
+      await scope.topics.update(t.id, { categoryId: support.id, solutionPostId: reply.id });
+      const found = await search.search([c], 'xylophone', { category: 'support', solved_only: true, source_types: ['post'] });
+      assert.deepEqual(found.results.map((r) => [r.source_id, r.is_solution, r.category]), [[reply.id, true, 'support']]);
+      assert.equal((await search.search([c], 'xylophone', { category: 'general' })).total, 0);
       const report = await search.index.verify();
       assert.deepEqual({ missing: report.missing, stale: report.stale, orphans: report.orphans }, { missing: 0, stale: 0, orphans: 0 });
     });

@@ -12,6 +12,7 @@ import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
 import { searchProfilesMigration } from './0021_search_profiles.ts';
 import { searchLexiconMigration } from './0022_search_lexicon.ts';
+import { searchFilterFactsMigration } from './0023_search_filter_facts.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -25,6 +26,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
     '0021_search_profiles': searchProfilesMigration(dialect),
     '0022_search_lexicon': searchLexiconMigration(dialect),
+    '0023_search_filter_facts': searchFilterFactsMigration(dialect),
   };
 }
 
