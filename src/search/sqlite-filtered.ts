@@ -5,17 +5,20 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
 
+/** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
+const SLOT_BITS = 20;
+
 /** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
 export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
 
 type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
 
 /**
- * With filters, the matches of the communities (`range`: their FTS5 rowid range) and the columns
- * the filters test, from search_facts (migration 0023: one small row per match, no post or topic
- * read): post, topic, community, whether it is the accepted answer, engine relevance (rel),
- * boosted relevance (raw) and the FTS5 rowid (the pooled path's tie-break). CROSS JOIN fixes the
- * join order (SQLite's rule): the FTS5 match first, then each match's facts.
+ * With filters, the matches of the communities (`range`: their FTS5 rowid range) that pass the
+ * filters, tested on search_facts (migration 0023: one small row per match, no post or topic
+ * read): the FTS5 rowid (tie), engine relevance (rel) and solution (2: the accepted answer). The
+ * rest of a match's facts is read for the rows that need it (boosts, ids: see `facts`). CROSS
+ * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's facts.
  */
 function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>): RawBuilder<unknown> {
   const f = q.filters;
@@ -39,20 +42,23 @@ function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBui
   }
   const [w1, w2, w3] = SQLITE_WEIGHTS;
   return sql`
-      select x.post_id, x.topic_id, x.community_id, case when x.solution = 2 then 1 else 0 end as sol, search_fts.rowid as tie, rel,
-        rel * (case x.solution when 2 then ${sql.lit(SOLUTION_BOOST)} when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
-          * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(x.created_at) - 2451544.5) / 10957.0))) as raw
+      select search_fts.rowid as tie, rel, x.solution
       from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts
             where search_fts match ${match} and ${range}) search_fts
       cross join search_facts x on x.rowid = search_fts.rowid
       ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
+/** A match's ids and its boosted relevance (raw), from its facts `f` and `h` (tie, rel, solution). */
+const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 2 then 1 else 0 end as sol,
+  h.rel * (case h.solution when 2 then ${sql.lit(SOLUTION_BOOST)} when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
+    * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
+
 /** With filters: every match ranked (exact pages, keyset). */
 export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
   const result = await sql<Row>`
-    with hits as (${filteredHits(q, match, range)}),
+    with hits as (select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie),
     best as (
       select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
         row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
@@ -86,19 +92,19 @@ export async function filteredCandidates(
 ): Promise<{ hits: PoolHit[]; total: number }> {
   const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
     with hits as materialized (${filteredHits(q, match, range)}),
-    pool as (select * from hits order by rel desc, tie limit ${pool}),
-    answers as (select topic_id, post_id from hits where sol = 1),
+    pool as (select h.tie, ${facts} from (select * from hits order by rel desc, tie limit ${pool}) h cross join search_facts f on f.rowid = h.tie),
+    answers as (select h.tie >> ${sql.lit(SLOT_BITS)} as topic, f.post_id from hits h cross join search_facts f on f.rowid = h.tie where h.solution = 2),
     best as (
-      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+      select post_id, topic_id, community_id, tie >> ${sql.lit(SLOT_BITS)} as topic, max(raw) over (partition by topic_id) as raw,
         row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
       from pool
     ),
     page as (
       select coalesce(a.post_id, b.post_id) as post_id, b.topic_id, b.community_id, a.post_id is not null as sol, b.raw
-      from best b left join answers a on a.topic_id = b.topic_id where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
+      from best b left join answers a on a.topic = b.topic where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
     )
     select post_id as "postId", topic_id as "topicId", community_id as "communityId", sol, raw,
-      (select count(distinct topic_id) from hits) as total
+      (select count(distinct tie >> ${sql.lit(SLOT_BITS)}) from hits) as total
     from page order by raw desc, post_id`.execute(db);
   return {
     hits: r.rows.map((x) => ({ postId: x.postId, topicId: x.topicId, communityId: x.communityId, sol: Boolean(x.sol), raw: Number(x.raw) })),
