@@ -84,7 +84,9 @@ export async function filteredCandidates(
   const r = await sql<{ post_id: string; topic_id: string; community_id: string; sol: boolean; raw: number; total: string | number }>`
     with hits as materialized (${hits}),
     pool as (select * from hits order by rel desc, post_id limit ${pool}),
-    answers as (select topic_id, post_id from hits where sol = 1),
+    -- Only the pooled topics' answers (the planner, misjudging the pool's size, would otherwise scan
+    -- every match once per pooled row).
+    answers as materialized (select topic_id, post_id from hits where sol = 1 and topic_id in (select topic_id from pool)),
     best as (
       select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
         row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn

@@ -93,7 +93,10 @@ export async function filteredCandidates(
   const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
     with hits as materialized (${filteredHits(q, match, range)}),
     pool as (select h.tie, ${facts} from (select * from hits order by rel desc, tie limit ${pool}) h cross join search_facts f on f.rowid = h.tie),
-    answers as (select h.tie >> ${sql.lit(SLOT_BITS)} as topic, f.post_id from hits h cross join search_facts f on f.rowid = h.tie where h.solution = 2),
+    answers as (
+      select h.tie >> ${sql.lit(SLOT_BITS)} as topic, f.post_id from hits h cross join search_facts f on f.rowid = h.tie
+      where h.solution = 2 and (h.tie >> ${sql.lit(SLOT_BITS)}) in (select tie >> ${sql.lit(SLOT_BITS)} from pool)
+    ),
     best as (
       select post_id, topic_id, community_id, tie >> ${sql.lit(SLOT_BITS)} as topic, max(raw) over (partition by topic_id) as raw,
         row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
