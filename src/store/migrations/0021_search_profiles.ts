@@ -36,7 +36,8 @@ const sqlite: Migration = {
          answer_len integer not null,
          replies_len integer not null
        )`,
-      `create index search_profiles_community on search_profiles (community_id)`,
+      // A community's profiles in topic order: the learning pass reads them in batches by topic id.
+      `create index search_profiles_community on search_profiles (community_id, topic_id)`,
       `create table search_profile_queue (topic_id text primary key, gen integer not null default 1)`,
       `create trigger search_profile_post_insert after insert on posts begin ${mark('new.topic_id')} end`,
       `create trigger search_profile_post_update after update of body, position, topic_id, community_id on posts begin
@@ -79,7 +80,8 @@ const postgres: Migration = {
          answer_len integer not null,
          replies_len integer not null
        )`,
-      `create index search_profiles_community on search_profiles (community_id)`,
+      // A community's profiles in topic order: the learning pass reads them in batches by topic id.
+      `create index search_profiles_community on search_profiles (community_id, topic_id)`,
       `create table search_profile_queue (topic_id uuid primary key, gen integer not null default 1)`,
       `create function hamlet_search_profile_post() returns trigger language plpgsql as $$
          begin
