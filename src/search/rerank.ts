@@ -1,5 +1,6 @@
-// Re-ranking of the head of a lexical result list (the best HEAD topics by engine relevance) by
-// the whole thread, for questions worded differently from the post that answers them:
+// Re-ranking of the head of a lexical result list (the best HEAD topics among the engine's best
+// posts, SearchIndex.candidates) by the whole thread, read from its stored profile
+// (./profiles.ts), for questions worded differently from the post that answers them:
 //
 //   thread fields   BM25F over the topic's title, question (first post), accepted answer and
 //                   replies, each field with its own weight, idf from the community's learned
@@ -27,9 +28,9 @@ export type RerankOptions = {
   feedback?: boolean;
   /** Learned term associations (default false: measured, they did not improve the frozen set on both engines). */
   associations?: boolean;
-  /** Weight of the thread score against the engine's relevance (default THREAD_WEIGHT). */
+  /** Weight of the thread score against the engine's relevance (default THREAD_WEIGHT); tuning on the dev set only. */
   threadWeight?: number;
-  /** Field weights: title, question, accepted answer, replies (default WEIGHTS). */
+  /** Field weights: title, question, accepted answer, replies (default FIELD_WEIGHTS). */
   fieldWeights?: readonly [number, number, number, number];
   /** Weights of feedback and association terms (defaults FEEDBACK_WEIGHT, ASSOCIATION_WEIGHT). */
   feedbackWeight?: number;
@@ -43,11 +44,11 @@ const FIELD_WEIGHTS = [3, 1, 1, 0.3] as const;
 const K1 = 1.2;
 const B = 0.75;
 /** Weight of the thread score against the engine's relevance (both normalized to the head's best). */
-const DEFAULT_THREAD_WEIGHT = 0.5;
+const THREAD_WEIGHT = 0.5;
 const FEEDBACK_DOCS = 10;
 const FEEDBACK_TERMS = 10;
-const DEFAULT_FEEDBACK_WEIGHT = 0.2;
-const DEFAULT_ASSOCIATION_WEIGHT = 0.1;
+const FEEDBACK_WEIGHT = 0.2;
+const ASSOCIATION_WEIGHT = 0.1;
 
 /** What the re-ranking needs of a head entry. */
 export type HeadHit = { postId: string; topicId: string; communityId: string; raw: number };
@@ -61,10 +62,10 @@ export function rerankHead<T extends HeadHit>(
   options: RerankOptions = {},
 ): T[] {
   if (options.threadFields === false || hits.length < 2) return hits;
-  const WEIGHTS = options.fieldWeights ?? FIELD_WEIGHTS;
-  const THREAD_WEIGHT = options.threadWeight ?? DEFAULT_THREAD_WEIGHT;
-  const FEEDBACK_WEIGHT = options.feedbackWeight ?? DEFAULT_FEEDBACK_WEIGHT;
-  const ASSOCIATION_WEIGHT = options.associationWeight ?? DEFAULT_ASSOCIATION_WEIGHT;
+  const fieldWeights = options.fieldWeights ?? FIELD_WEIGHTS;
+  const threadWeight = options.threadWeight ?? THREAD_WEIGHT;
+  const feedbackWeight = options.feedbackWeight ?? FEEDBACK_WEIGHT;
+  const associationWeight = options.associationWeight ?? ASSOCIATION_WEIGHT;
   const weights = new Map<string, number>();
   for (const t of query.terms) {
     for (const w of contentTerms(t.word)) weights.set(w, 1);
@@ -81,7 +82,7 @@ export function rerankHead<T extends HeadHit>(
       for (const m of models) {
         for (const [related, strength] of m.related(w)) {
           if (weights.get(related) === 1) continue;
-          weights.set(related, Math.max(weights.get(related) ?? 0, ASSOCIATION_WEIGHT * strength));
+          weights.set(related, Math.max(weights.get(related) ?? 0, associationWeight * strength));
         }
       }
     }
@@ -92,9 +93,9 @@ export function rerankHead<T extends HeadHit>(
     for (const h of hits.slice(0, FEEDBACK_DOCS)) {
       const t = threads.get(h.topicId);
       if (!t) continue;
-      const length = t.lengths.reduce((s, n, f) => s + n * WEIGHTS[f]!, 0);
+      const length = t.lengths.reduce((s, n, f) => s + n * fieldWeights[f]!, 0);
       for (const [w, c] of decodeProfile(t)) {
-        const n = c.reduce((s, x, f) => s + x * WEIGHTS[f]!, 0);
+        const n = c.reduce((s, x, f) => s + x * fieldWeights[f]!, 0);
         model.set(w, (model.get(w) ?? 0) + (n / Math.max(1, length)) * (h.raw / best));
       }
     }
@@ -104,7 +105,7 @@ export function rerankHead<T extends HeadHit>(
       .sort((a, b) => b[1] - a[1])
       .slice(0, FEEDBACK_TERMS);
     const top = scored[0]?.[1] ?? 1;
-    for (const [w, v] of scored) weights.set(w, Math.max(weights.get(w) ?? 0, (FEEDBACK_WEIGHT * v) / top));
+    for (const [w, v] of scored) weights.set(w, Math.max(weights.get(w) ?? 0, (feedbackWeight * v) / top));
   }
 
   // Average field lengths over the head (the community's averages are not kept).
@@ -123,7 +124,7 @@ export function rerankHead<T extends HeadHit>(
       if (!c) continue;
       let tf = 0;
       for (let f = 0; f < FIELD_NAMES.length; f++) {
-        if (c[f]) tf += (WEIGHTS[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
+        if (c[f]) tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
       }
       if (tf > 0) s += (qw * idf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
     }
@@ -133,9 +134,9 @@ export function rerankHead<T extends HeadHit>(
   const bestRaw = Math.max(...hits.map((h) => h.raw)) || 1;
   const bestThread = Math.max(...scores) || 1;
   return hits
-    .map((h, i) => ({ h, s: h.raw / bestRaw + (THREAD_WEIGHT * scores[i]!) / bestThread }))
+    .map((h, i) => ({ h, s: h.raw / bestRaw + (threadWeight * scores[i]!) / bestThread }))
     .sort((a, b) => b.s - a.s || (a.h.postId < b.h.postId ? -1 : 1))
-    .map(({ h, s }) => ({ ...h, raw: (s / (1 + THREAD_WEIGHT)) * bestRaw }));
+    .map(({ h, s }) => ({ ...h, raw: (s / (1 + threadWeight)) * bestRaw }));
 }
 
 function idf(df: number, n: number): number {
