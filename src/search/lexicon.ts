@@ -81,15 +81,20 @@ export class Lexicon {
     const pending = this.building.get(communityId);
     if (pending) return pending;
     const p = (async () => {
-      const stored = await sql<{ posts: number; topics: number; built_at: number | string; df: string; related: string }>`
-        select posts, topics, built_at, df, related from search_lexicon where community_id = ${communityId}`.execute(this.db);
+      // The stored row's size and age first: its text is read only when this instance needs it.
+      const stored = await sql<{ posts: number; built_at: number | string; has: number | boolean }>`
+        select posts, built_at, related <> '' as has from search_lexicon where community_id = ${communityId}`.execute(this.db);
       const row = stored.rows[0];
       const r = await sql<{ n: number | string }>`select count(*) as n from posts where community_id = ${communityId}`.execute(this.db);
       const posts = Number(r.rows[0]?.n ?? 0);
-      const fresh = row && posts - Number(row.posts) < Math.max(20, Number(row.posts) * REBUILD_GROWTH) && (row.related !== '' || !this.associations);
+      const fresh = row && posts - Number(row.posts) < Math.max(20, Number(row.posts) * REBUILD_GROWTH) && (Boolean(row.has) || !this.associations);
       if (row && fresh) {
         const memory = this.models.get(communityId);
-        if (!memory || memory.builtAt < Number(row.built_at)) this.models.set(communityId, this.model(communityId, decodeKnowledge(row), Number(row.built_at)));
+        if (memory && memory.builtAt >= Number(row.built_at)) return;
+        const full = await sql<{ posts: number; topics: number; built_at: number | string; df: string; related: string }>`
+          select posts, topics, built_at, df, related from search_lexicon where community_id = ${communityId}`.execute(this.db);
+        const f = full.rows[0];
+        if (f) this.models.set(communityId, this.model(communityId, decodeKnowledge(f), Number(f.built_at)));
         return;
       }
       // The profiles first made current: what is learned reflects every post written so far.
