@@ -1,10 +1,13 @@
-// MCP throughput: `tools/call` of a trivial echo tool over loopback, against three servers measured
-// one after another in the same run, each in its own child process (autocannon runs here, in the
+// MCP throughput: `tools/call` of a trivial echo tool over loopback, against servers measured one
+// after another in the same run, each in its own child process (autocannon runs here, in the
 // parent, so on a 2-core machine the server has one core and the load generator the other):
-//   hamlet  the real Hamlet MCP stack, stateless requests (no Mcp-Session-Id);
-//   limit   a minimal hand-written node:http JSON-RPC echo server: the upper bound;
-//   peer    the official MCP SDK's stateless pattern (new McpServer + transport per request).
-// Targets: hamlet ≥ 0.7× the limit and ≥ 15× the peer.
+//   hamlet       the real Hamlet MCP stack, stateless 2025 requests (no Mcp-Session-Id);
+//   limit        a minimal hand-written node:http JSON-RPC echo server: the upper bound;
+//   peer         the official v1 SDK's stateless pattern (new McpServer + transport per request);
+//   hamlet-2026  the same Hamlet stack, a 2026-07-28 request (`_meta`, Mcp-Method and Mcp-Name);
+//   limit-2026   the hand-written server, the same 2026-07-28 request;
+//   sdk-v2       the official v2 handler (createMcpHandler), the same 2026-07-28 request.
+// Targets: hamlet ≥ 0.7× the limit and ≥ 15× the peer; hamlet-2026 ≥ 0.7× limit-2026.
 //
 //   node --import tsx bench/mcp-throughput.ts [--duration=8] [--warmup=2] [--connections=32] [--rounds=1]
 //
@@ -14,18 +17,18 @@ import { cpus, loadavg } from 'node:os';
 import { startServerChild } from './lib/child.ts';
 import { failures, load, verifyEcho, type AutocannonResult } from './lib/load.ts';
 import { positiveNumber, readOptions } from './lib/options.ts';
-import type { ServerKind } from './lib/servers.ts';
+import { requestOf, type ServerKind } from './lib/servers.ts';
 
 const TARGET_VS_LIMIT = 0.7;
 const TARGET_VS_PEER = 15;
-const KINDS = ['limit', 'hamlet', 'peer'] as const satisfies readonly ServerKind[];
+const KINDS = ['limit', 'hamlet', 'peer', 'limit-2026', 'hamlet-2026', 'sdk-v2'] as const satisfies readonly ServerKind[];
 type Kind = (typeof KINDS)[number];
 
 const opts = readOptions({
   duration: { default: '8', help: 'measured seconds per server' },
   warmup: { default: '2', help: 'warm-up seconds per server (not measured; 0 to skip)' },
   connections: { default: '32', help: 'concurrent keep-alive connections' },
-  rounds: { default: '1', help: 'rounds over the three servers (order rotates; medians are compared)' },
+  rounds: { default: '1', help: 'rounds over the servers (order rotates; medians are compared)' },
   servers: { default: KINDS.join(','), help: 'which servers to run (ratios need hamlet and the other one)' },
 });
 const selected = opts.servers.split(',').map((s) => s.trim());
@@ -43,15 +46,16 @@ type Row = { kind: Kind; round: number; result: AutocannonResult; serverCpu: num
 async function measure(kind: Kind, round: number): Promise<Row> {
   const child = await startServerChild(kind);
   try {
-    const expected = await verifyEcho(child.url);
+    const request = requestOf(kind);
+    const expected = await verifyEcho(child.url, request);
     if (warmup > 0) {
-      const w = await load(child.url, { connections, durationSeconds: warmup }, expected);
+      const w = await load(child.url, request, { connections, durationSeconds: warmup }, expected);
       if (failures(w) > 0) throw new Error(`${kind}: ${failures(w)} failed requests during warm-up (errors ${w.errors}, non-2xx ${w.non2xx}, mismatches ${w.mismatches})`);
     }
     const s0 = await child.cpu();
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const result = await load(child.url, { connections, durationSeconds: duration }, expected);
+    const result = await load(child.url, request, { connections, durationSeconds: duration }, expected);
     const c1 = process.cpuUsage(c0);
     const wallMicros = Number((process.hrtime.bigint() - t0) / 1000n);
     const s1 = await child.cpu();
@@ -132,6 +136,17 @@ if (has('hamlet') && has('peer')) {
     `hamlet/peer  = ${ratio.toFixed(1)}×  (target ≥ ${TARGET_VS_PEER}×)  ${mark(ratio >= TARGET_VS_PEER)}` +
       `   [by server CPU per request: ${(cost('peer') / cost('hamlet')).toFixed(1)}×]`,
   );
+}
+if (has('hamlet-2026') && has('limit-2026')) {
+  const ratio = rps('hamlet-2026') / rps('limit-2026');
+  console.log(
+    `hamlet-2026/limit-2026 = ${ratio.toFixed(2)}×  (target ≥ ${TARGET_VS_LIMIT}×)  ${mark(ratio >= TARGET_VS_LIMIT)}` +
+      `   [by server CPU per request: ${(cost('limit-2026') / cost('hamlet-2026')).toFixed(2)}×]`,
+  );
+}
+if (has('hamlet-2026') && has('sdk-v2')) {
+  const ratio = rps('hamlet-2026') / rps('sdk-v2');
+  console.log(`hamlet-2026/sdk-v2 = ${ratio.toFixed(1)}×  (the official v2 handler, same request)   [by server CPU per request: ${(cost('sdk-v2') / cost('hamlet-2026')).toFixed(1)}×]`);
 }
 const clientBound = rows.filter((r) => r.serverCpu < 0.85);
 if (clientBound.length) {

@@ -1,6 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -9,22 +9,32 @@ import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
-import { resolveCommunityHost } from './domain/tenancy.ts';
+import { resolveCommunityHost, visibleResolution, type CommunityResolution } from './domain/tenancy.ts';
+import { anonymous, type Actor } from './domain/actor.ts';
+import { keyKind } from './domain/identity/secrets.ts';
+import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
-import { RateLimitedError } from './domain/identity/rate-limit.ts';
+import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
+import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from './store/schema.ts';
 import { Pipeline } from './operations/pipeline.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from './operations/catalogue.ts';
 import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
+import { mountRest } from './http/rest/mount.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { sessionToken } from './web/session.ts';
 import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
-import type { Admission } from './mcp/http-transport.ts';
+import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
 import { topicUpdates, watchMcpConfig } from './surfaces/live.ts';
+import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION } from './version.ts';
@@ -34,10 +44,11 @@ export type Opened = { store: Store; services: Services; logger: Logger; close()
 
 export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { store, db, dialect } = await openDatabase(config.databaseUrl, options);
+  const { store, db, dialect } = await openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...options });
   // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
   const semantic = semanticSearch(config, db, (p) => logger.debug({ embeddings: p }, 'search: post embeddings filled'));
-  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options });
+  const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
+  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options, limiter });
   return { store, services, logger, close: async () => { await semantic?.stop(); await store.close(); } };
 }
 
@@ -61,12 +72,15 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
   }
 
+  // Proxies whose X-Forwarded-For is believed: none unless HAMLET_TRUST_PROXY=1.
+  const proxyHops = config.trustProxy ? config.trustedProxyHops : 0;
   const urls = { mcp: (slug: string) => communityMcpUrl(config, slug), web: (slug: string) => communityOrigin(config, slug) };
   const deps: SurfaceDeps = { pipeline: new Pipeline(services, urls, logger), services, urls, version: VERSION, logger };
   const endpoints = createEndpointResolver({
     deps,
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
     hostOf: (req) => requestHost(req.headers, config.trustProxy),
+    actorOf: (community, key) => requestActor(services, community, { key }),
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel = store.dialect === 'postgres' ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined;
@@ -76,9 +90,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     sessions: store.mcpSessions,
     logger,
     sessionIdleMs: config.mcp.sessionIdleSeconds * 1000,
+    sessionCaps: { perClientIp: config.mcp.sessionsPerAddress, perOwner: SESSIONS_PER_KEY },
+    streamCaps: { perClientIp: config.mcp.streamsPerAddress, perSession: STREAMS_PER_SESSION },
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyHops,
     resolve: endpoints.resolve,
     unresolvedMessage: NO_COMMUNITY,
     admit: (ip, messages) => admitByIp(services, ip, messages),
@@ -95,28 +111,74 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
+  const secure = config.publicScheme === 'https';
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
+  // For REST and the host check every request passes: answers reused for 5 s, as the MCP endpoints do.
+  const hosts = new Map<string, { at: number; value: Promise<CommunityResolution> }>();
+  const cachedHost = (host: string | undefined, forwarded: string | undefined) => {
+    const name = requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy);
+    const key = (name ?? '').toLowerCase();
+    const hit = hosts.get(key);
+    if (hit && Date.now() - hit.at < 5_000) return hit.value;
+    if (hosts.size > 10_000) hosts.clear();
+    const value = resolveCommunityHost(store, name, config.baseDomain);
+    hosts.set(key, { at: Date.now(), value });
+    value.catch(() => hosts.delete(key));
+    return value;
+  };
   const app = createApp({
     logger,
     ready: () => store.ping().then(() => true),
-    hostKind: async (host, forwarded) => (await webHost(host, forwarded)).kind,
-    mount: (app) =>
-      mountWeb(app, {
-        content: services.content,
+    // A private community looks like an unknown host to a request without a credential that reads it.
+    hostKind: async (c) => {
+      const resolved = await cachedHost(c.req.header('host'), c.req.header('x-forwarded-host'));
+      const credential = { key: keyOf((name) => c.req.header(name)), session: sessionToken(c, { secure }) };
+      return (await visibleResolution(resolved, (community) => requestActor(services, community, credential))).kind;
+    },
+    clientIp: (incoming) => clientIp(incoming, proxyHops),
+    secure,
+    mount: (app) => {
+      mountServerCards(app, {
+        origin: (slug) => communityOrigin(config, slug),
+        baseDomain: config.baseDomain,
+        version: VERSION,
         communityOf: async (host, forwarded) => {
           const r = await webHost(host, forwarded);
-          return r.kind === 'community' ? r.community : undefined;
+          return r.kind === 'community' ? r.community : r.kind === 'network' ? null : undefined;
         },
-      }),
+      });
+      mountRest(app, {
+        pipeline: deps.pipeline,
+        services,
+        logger,
+        resolve: (header) => cachedHost(header('host'), header('x-forwarded-host')),
+        clientIp: (c) => clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops),
+        origin: (slug) => communityOrigin(config, slug),
+        maxBodyBytes: config.rest.maxBodyBytes,
+        rateLimits: config.rateLimits,
+      });
+      mountWeb(app, {
+        services,
+        pipeline: deps.pipeline,
+        hostKind: webHost,
+        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops) : 'unknown',
+        secure,
+      });
+    },
     llms: (section) => renderLlms(docs, section),
   });
-  const server = createHttpServer(app, mcp.transport, logger);
+  const server = createHttpServer(app, mcp.transport, logger, { baseDomain: config.baseDomain });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // Webhooks: any number of instances may dispatch (each delivery is claimed by one); a local
+  // commit wakes this one at once, others pick it up at their next poll.
+  const dispatcher = config.webhooks.dispatch ? new WebhookDispatcher({ store, services, settings: config.webhooks, logger }) : undefined;
+  dispatcher?.start();
+  if (dispatcher) services.events.subscribe(() => dispatcher.wake());
   const port = (server.address() as AddressInfo).port;
   const url = `${config.publicScheme}://${config.baseDomain}:${port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
@@ -126,6 +188,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       mcp.stop();
       stopWatching();
+      await dispatcher?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -148,10 +211,46 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   return { server, store, services, logger, mcp, url, close };
 }
 
+/** MCP sessions one credential may hold (the longest idle makes room), and event streams per session. */
+const SESSIONS_PER_KEY = 50;
+const STREAMS_PER_SESSION = 4;
+
+/**
+ * Several instances may serve one PostgreSQL: their rate limits are counted there, together (each
+ * instance limits on its own while the database cannot count; said once a minute).
+ */
+function sharedLimiter(db: Kysely<Database>, logger: Logger): SharedLimiter {
+  let warnedAt = 0;
+  return new SharedLimiter(new PostgresRateBuckets(db), new TokenBucketLimiter(), (err) => {
+    if (Date.now() - warnedAt < 60_000) return;
+    warnedAt = Date.now();
+    logger.warn({ err }, 'shared rate limits unavailable; limiting locally');
+  });
+}
+
+/** The key a request carries (`Authorization: Bearer …`, or `X-API-Key`), if any. */
+function keyOf(header: (name: string) => string | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '')?.[1];
+  return bearer ?? (header('x-api-key')?.trim() || undefined);
+}
+
+/**
+ * Who a request's credential makes it on `community`: the agent of an agent key of that community,
+ * the person of a user key or of a web session; anonymous without one or with one not valid there.
+ */
+async function requestActor(services: Services, community: Community, credential: { key?: string; session?: string }): Promise<Actor> {
+  const { key, session } = credential;
+  if (key) {
+    const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
+    return authenticate.catch(() => anonymous);
+  }
+  return (await services.accounts.resolveWebSession(session)) ?? anonymous;
+}
+
 /** The per-IP budget, charged once per JSON-RPC message (batch members included). */
-function admitByIp(services: Services, ip: string, messages: number): Admission {
+async function admitByIp(services: Services, ip: string, messages: number): Promise<Admission> {
   try {
-    services.rateLimits.checkIp(ip, messages);
+    await services.rateLimits.checkIp(ip, messages);
     return { ok: true };
   } catch (err) {
     if (err instanceof RateLimitedError) return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };

@@ -9,6 +9,7 @@ import { CommunityService } from './domain/communities.ts';
 import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
+import { ProfileService } from './domain/profiles.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -16,12 +17,15 @@ import { AuthService, systemClock, type Clock } from './domain/identity/auth.ts'
 import { RateLimits, TokenBucketLimiter, type RateLimiter } from './domain/identity/rate-limit.ts';
 import { ApprovalService } from './domain/writes/approvals.ts';
 import { WriteService } from './domain/writes/write-service.ts';
+import { SecretBox } from './domain/webhooks/secret-box.ts';
+import { WebhookService } from './domain/webhooks/service.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
   events: ContentEvents;
   communities: CommunityService;
   content: ContentService;
+  profiles: ProfileService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -31,6 +35,7 @@ export type Services = {
   approvals: ApprovalService;
   audit: AuditService;
   rateLimits: RateLimits;
+  webhooks: WebhookService;
 };
 
 export type ServiceDeps = {
@@ -52,16 +57,24 @@ export function createServices(deps: ServiceDeps): Services {
   const auth = new AuthService(store, clock, logger);
   return {
     events,
-    communities: new CommunityService(store),
+    communities: new CommunityService(store, { communityCreation: config.people.communityCreation }),
     content,
+    profiles: new ProfileService(store, config),
     search: new SearchService(store, deps.searchIndex, config, deps.search),
     mcpConfig: new CommunityMcpService(store),
     auth,
-    accounts: new AccountService(store, auth, clock, logger),
+    accounts: new AccountService(store, auth, clock, logger, { signUp: config.people.signUp }),
     agents: new AgentService(store, clock, logger),
     writes: new WriteService(store, config, content, audit),
     approvals: new ApprovalService(store, config, content, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
+    webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), audit),
   };
+}
+
+/** Webhook secrets are encrypted under HAMLET_WEBHOOK_SECRET_KEY, else under a key kept in the database. */
+function webhookSecrets(store: Store, config: Config): SecretBox {
+  const key = config.webhooks.secretKey;
+  return new SecretBox(key ? { name: 'env', secret: key } : { name: 'db', load: () => store.webhookQueue.keyringKey('webhook-secrets', SecretBox.newKey()) });
 }

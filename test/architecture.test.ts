@@ -48,7 +48,8 @@ const ALLOWED: Record<string, string[]> = {
   surfaces: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services'],
   http: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services', 'web'],
   web: [...BASE, 'operations', 'domain', 'store', 'services'],
-  main: [...BASE, 'mcp', 'operations', 'surfaces', 'http', 'web', 'domain', 'search', 'store', 'services', 'demo'],
+  webhooks: [...BASE, 'operations', 'domain', 'store', 'services'],
+  main: [...BASE, 'mcp', 'operations', 'surfaces', 'http', 'web', 'webhooks', 'domain', 'search', 'store', 'services', 'demo'],
   cli: [...BASE, 'main', 'demo', 'import', 'domain', 'store', 'services', 'operations'],
 };
 

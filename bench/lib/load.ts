@@ -1,7 +1,7 @@
 // Load generation with autocannon (which ships no types: the slice used here is typed below), and the
 // check that a server answers the bench request correctly before anything is measured.
 import { createRequire } from 'node:module';
-import { ECHO_TEXT, REQUEST_HEADERS, TOOLS_CALL_BODY } from './servers.ts';
+import { ECHO_TEXT, type BenchRequest } from './servers.ts';
 
 type AutocannonOptions = {
   url: string;
@@ -31,8 +31,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
  * Sends the bench request once and checks the answer is the JSON-RPC result of the echo tool.
  * Returns the exact response text: the load run then counts every differing body as a mismatch.
  */
-export async function verifyEcho(url: string): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: REQUEST_HEADERS, body: TOOLS_CALL_BODY });
+export async function verifyEcho(url: string, request: BenchRequest): Promise<string> {
+  const res = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
   const text = await res.text();
   const problem = (why: string) => new Error(`${url} answered wrongly (${why}): HTTP ${res.status} ${text.slice(0, 300)}`);
   if (res.status !== 200) throw problem('status');
@@ -51,12 +51,12 @@ export async function verifyEcho(url: string): Promise<string> {
 
 export type LoadSettings = { connections: number; durationSeconds: number };
 
-export function load(url: string, settings: LoadSettings, expectBody?: string): Promise<AutocannonResult> {
+export function load(url: string, request: BenchRequest, settings: LoadSettings, expectBody?: string): Promise<AutocannonResult> {
   return autocannon({
     url,
     method: 'POST',
-    headers: REQUEST_HEADERS,
-    body: TOOLS_CALL_BODY,
+    headers: request.headers,
+    body: request.body,
     connections: settings.connections,
     duration: settings.durationSeconds,
     expectBody,

@@ -8,8 +8,14 @@
 //    result, the upper bound for any JSON-RPC server on node:http;
 //  - peer: the official SDK's documented stateless pattern, a new McpServer and
 //    StreamableHTTPServerTransport per POST (examples/server/simpleStatelessStreamableHttp.js, with
-//    enableJsonResponse so it answers JSON like the others).
+//    enableJsonResponse so it answers JSON like the others);
+//  - sdk-v2: the official v2 server handler, createMcpHandler from @modelcontextprotocol/server (a
+//    fresh McpServer from the factory per request, its default JSON response mode), on node:http
+//    through @hono/node-server's request listener; it serves both eras, measured on 2026-07-28.
+// The "-2026" kinds are measured with a 2026-07-28 request (REQUESTS), the others with a 2025 one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createMcpHandler, fromJsonSchema, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -21,8 +27,12 @@ import { StreamHub } from '../../src/mcp/stream-hub.ts';
 import type { Surface } from '../../src/mcp/surface.ts';
 import { zodTool } from '../../src/mcp/zod-tool.ts';
 
-export const SERVER_KINDS = ['hamlet', 'hamlet-no-sessions', 'limit', 'peer'] as const;
+export const SERVER_KINDS = ['hamlet', 'hamlet-no-sessions', 'limit', 'peer', 'hamlet-2026', 'limit-2026', 'sdk-v2'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
+/** The server a kind runs: the "-2026" kinds are the same servers, measured with a 2026-07-28 request. */
+const SERVES: Record<ServerKind, 'hamlet' | 'hamlet-no-sessions' | 'limit' | 'peer' | 'sdk-v2'> = {
+  hamlet: 'hamlet', 'hamlet-no-sessions': 'hamlet-no-sessions', limit: 'limit', peer: 'peer', 'hamlet-2026': 'hamlet', 'limit-2026': 'limit', 'sdk-v2': 'sdk-v2',
+};
 
 export const MCP_PATH = '/mcp';
 export const ECHO_TEXT = 'hello';
@@ -39,6 +49,30 @@ export const REQUEST_HEADERS: Record<string, string> = {
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2025-06-18',
 };
+
+/** The 2026-07-28 request: version and capabilities in `_meta`, and the headers that mirror the body. */
+export const TOOLS_CALL_BODY_2026 = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'echo',
+    arguments: { text: ECHO_TEXT },
+    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' } },
+  },
+});
+
+export type BenchRequest = { body: string; headers: Record<string, string> };
+const LEGACY_REQUEST: BenchRequest = { body: TOOLS_CALL_BODY, headers: REQUEST_HEADERS };
+const MODERN_REQUEST: BenchRequest = {
+  body: TOOLS_CALL_BODY_2026,
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+};
+
+/** The request each kind is measured with. */
+export function requestOf(kind: ServerKind): BenchRequest {
+  return kind.endsWith('-2026') || kind === 'sdk-v2' ? MODERN_REQUEST : LEGACY_REQUEST;
+}
 
 export type BenchServer = { server: Server; sessionCount?: () => Promise<number>; stop(): void };
 
@@ -87,6 +121,8 @@ function hamletServer(): BenchServer {
     sessions,
     logger: benchLogger(),
     sessionIdleMs: 600_000,
+    // The memory bench opens thousands of sessions from one address: the per-address cap would stop it.
+    sessionCaps: { perClientIp: Number.MAX_SAFE_INTEGER, perOwner: Number.MAX_SAFE_INTEGER },
     ...STACK_LIMITS,
     resolve: () => endpoint,
   });
@@ -176,8 +212,26 @@ function peerServer(): BenchServer {
   return { server, stop() {} };
 }
 
+function sdkV2Server(): BenchServer {
+  // A JSON Schema through the SDK's own adapter (its zod is newer than the one Hamlet pins), made
+  // once like any schema a server defines; the factory builds an McpServer per request, as documented.
+  const input = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+  const handler = createMcpHandler(() => {
+    const mcp = new McpServerV2({ name: 'sdk-v2', version: '1.0.0' });
+    mcp.registerTool('echo', { description: 'Returns its text argument as a text block.', inputSchema: input }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
+    return mcp;
+  });
+  const listener = getRequestListener((request) => handler.fetch(request));
+  const server = mcpPathOnly((req, res) => {
+    void listener(req, res);
+  });
+  return { server, stop: () => void handler.close() };
+}
+
 export function createBenchServer(kind: ServerKind): BenchServer {
-  switch (kind) {
+  switch (SERVES[kind]) {
     case 'hamlet':
       return hamletServer();
     case 'hamlet-no-sessions':
@@ -186,5 +240,7 @@ export function createBenchServer(kind: ServerKind): BenchServer {
       return limitServer();
     case 'peer':
       return peerServer();
+    case 'sdk-v2':
+      return sdkV2Server();
   }
 }

@@ -8,7 +8,8 @@ import { seedDemoCommand } from './seed-demo.ts';
 import { identityCommands } from './identity.ts';
 import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
+import { webhookCommands } from './webhooks.ts';
 
 import type { Command } from './command.ts';
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands];
+export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands, ...webhookCommands];

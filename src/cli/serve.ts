@@ -1,9 +1,11 @@
-// `hamlet serve`: starts Hamlet; with --demo it also prints where to connect and a fresh demo agent key.
+// `hamlet serve`: starts Hamlet and prints where to connect: every community in the path form
+// (`/c/<slug>/…` on the apex: any client reaches it) and the host form (`<slug>.<base>`, production).
+// With --demo it also prints a fresh demo agent key.
 import { parseArgs } from 'node:util';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/config.ts';
 import { freshDemoAgentKey } from '../demo/demo-key.ts';
-import { communityMcpUrl, communityOrigin } from '../domain/urls.ts';
+import { communityMcpUrl, communityOrigin, communityPathOrigin } from '../domain/urls.ts';
 import { startHamlet } from '../main.ts';
 
 export const serveCommand: Command = {
@@ -13,17 +15,33 @@ export const serveCommand: Command = {
     const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
     const config = loadConfig();
     const hamlet = await startHamlet(config, { demo: values.demo ?? false });
-    if (!values.demo) return;
+    // For the person at the terminal (stderr: stdout carries the JSON logs).
+    const network = `${communityOrigin(config, null)}/api/mcp`;
+    if (!values.demo) {
+      process.stderr.write(
+        [
+          '',
+          'Hamlet is running.',
+          `  MCP network:    ${network}`,
+          `  a community:    ${communityPathOrigin(config, '<slug>')}/api/mcp   (path form: every MCP client reaches it)`,
+          `                  ${communityMcpUrl(config, '<slug>')}   (host form: the production address)`,
+          '',
+        ].join('\n'),
+      );
+      return;
+    }
     const demo = await freshDemoAgentKey(hamlet.store, hamlet.services.agents);
     if (!demo) return;
-    // For the person at the terminal (stderr: stdout carries the JSON logs). The key is shown once.
-    const mcp = communityMcpUrl(config, demo.community);
+    // The key is shown once.
+    const mcp = `${communityPathOrigin(config, demo.community)}/api/mcp`;
     process.stderr.write(
       [
         '',
         'Hamlet is running with the demo community.',
-        `  MCP (acme):   ${mcp}`,
-        `  MCP network:  ${communityOrigin(config, null)}/api/mcp`,
+        `  MCP (acme):   ${mcp}   (path form: every MCP client reaches it)`,
+        `                ${communityMcpUrl(config, demo.community)}   (host form: the production address; curl and browsers resolve *.localhost)`,
+        `  web (acme):   ${communityPathOrigin(config, demo.community)}/`,
+        `  MCP network:  ${network}`,
         `  agent key:    ${demo.key}   (acme's demo-agent; a new one is minted at every start)`,
         '',
         'Try it:',

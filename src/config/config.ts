@@ -15,13 +15,27 @@ const schema = z.object({
     })
     .default('sqlite:./data/hamlet.db'),
   HAMLET_TRUST_PROXY: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  HAMLET_SQLITE_SYNCHRONOUS: z.string().toUpperCase().pipe(z.enum(['OFF', 'NORMAL', 'FULL', 'EXTRA'])).default('NORMAL'),
   HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
   HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
   HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+  HAMLET_MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
   HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  HAMLET_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  HAMLET_WEBHOOK_SECRET_KEY: z.string().min(32, 'HAMLET_WEBHOOK_SECRET_KEY must be at least 32 characters').optional(),
+  HAMLET_WEBHOOK_DISPATCH: z.enum(['0', '1']).default('1').transform((v) => v === '1'),
+  HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+  HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
+  HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
+  HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
   HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
   HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
@@ -36,13 +50,35 @@ export type Config = {
   host: string;
   baseDomain: string;
   databaseUrl: string;
+  /** Behind a proxy: X-Forwarded-Host is honoured and the client address read from X-Forwarded-For. */
   trustProxy: boolean;
+  /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
+  trustedProxyHops: number;
+  /** SQLite's synchronous pragma under WAL: what a commit survives (see the README's Durability). */
+  sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
-  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number };
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
+  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number; sessionsPerAddress: number; streamsPerAddress: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
+  /** The web for people: whether anyone may create an account, and a community of their own. */
+  people: { signUp: boolean; communityCreation: boolean };
+  rest: { maxBodyBytes: number };
+  webhooks: WebhookSettings;
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
+};
+
+export type WebhookSettings = {
+  /** Deliveries to loopback/private/link-local addresses (tests, local development only). */
+  allowPrivate: boolean;
+  /** Encrypts endpoint secrets at rest; without it a key kept in the database is used. */
+  secretKey?: string;
+  /** Whether this instance runs a dispatcher (any number may: each delivery is claimed by one). */
+  dispatch: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -59,17 +95,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseDomain: e.HAMLET_BASE_DOMAIN.toLowerCase(),
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
+    trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
+    sqliteSynchronous: e.HAMLET_SQLITE_SYNCHRONOUS,
     publicScheme: e.HAMLET_PUBLIC_SCHEME,
     logLevel: e.LOG_LEVEL,
     mcp: {
       maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
       maxBatch: e.HAMLET_MCP_MAX_BATCH,
       sessionIdleSeconds: e.HAMLET_SESSION_IDLE_SECONDS,
+      sessionsPerAddress: e.HAMLET_MCP_SESSIONS_PER_ADDRESS,
+      streamsPerAddress: e.HAMLET_MCP_STREAMS_PER_ADDRESS,
     },
     rateLimits: {
       perKeyPerMinute: e.HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE,
       perIpPerMinute: e.HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE,
+      signUpsPerIpPerHour: e.HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR,
     },
+    rest: { maxBodyBytes: e.HAMLET_REST_MAX_BODY_BYTES },
+    webhooks: {
+      allowPrivate: e.HAMLET_WEBHOOK_ALLOW_PRIVATE,
+      secretKey: e.HAMLET_WEBHOOK_SECRET_KEY,
+      dispatch: e.HAMLET_WEBHOOK_DISPATCH,
+      timeoutMs: e.HAMLET_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
+    },
+    people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
       : {}),

@@ -111,6 +111,22 @@ export async function requireCanMarkSolution(store: Store, actor: Actor, communi
   throw new DomainError('forbidden', 'Only the author of the topic (or a moderator) can accept an answer. Reply instead to suggest one.');
 }
 
+/** How long after posting its author may still edit a post (moderators may edit any post, any time). */
+export const EDIT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Editing a post: its author (a person) within EDIT_WINDOW_MS of posting, or a moderator. */
+export async function requireCanEditPost(store: Store, actor: Actor, community: Community, post: { author: AuthorRef; createdAt: string }, now: Date): Promise<void> {
+  requireWrite(actor, community);
+  if (actor.kind === 'system') return;
+  if (roleAtLeast(await roleOf(store, actor, community), 'moderator')) return;
+  if (actor.kind === 'agent') throw new DomainError('forbidden', 'Agents cannot edit posts. Reply to the topic with the correction instead.');
+  const own = actor.kind === 'person' && post.author.kind === 'person' && post.author.id === actor.personId;
+  if (!own) throw new DomainError('forbidden', 'You can only edit your own posts. Reply to the topic to add to someone else\'s.');
+  if (now.getTime() - Date.parse(post.createdAt) > EDIT_WINDOW_MS) {
+    throw new DomainError('forbidden', `Posts can be edited for ${EDIT_WINDOW_MS / 3_600_000} hours after posting. Reply to the topic with the correction instead.`);
+  }
+}
+
 /** Imports and seeds write with original dates and on behalf of imported people: system only. */
 export function requireSystemFor(actor: Actor, what: string): void {
   if (actor.kind !== 'system') {

@@ -1,10 +1,11 @@
-// Communities: create (administrative), find by slug, list the public ones.
+// Communities: create (the operator; or a signed-in person where the operator allows it, who becomes
+// its owner), change its settings (administrators), find by slug, list the public ones.
 import { z } from 'zod';
 import type { Store } from '../store/repositories.ts';
 import type { Community, Keyset } from '../store/types.ts';
 import type { Actor } from './actor.ts';
-import { canRead, communityNotFound } from './authorization.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { canRead, communityNotFound, requireCommunityAdmin } from './authorization.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
 import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
@@ -30,8 +31,63 @@ const createSchema = z.object({
 
 export type CreateCommunityInput = z.input<typeof createSchema>;
 
+/** What administrators may change of their community (the slug and custom domain stay the operator's). */
+const settingsSchema = createSchema.pick({ name: true, description: true, guidelines: true, visibility: true }).partial();
+export type CommunitySettings = z.input<typeof settingsSchema>;
+
+export type CommunityPolicy = {
+  /** Whether a signed-in person may create a community of their own (HAMLET_COMMUNITY_CREATION). */
+  communityCreation: boolean;
+};
+
 export class CommunityService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly policy: CommunityPolicy = { communityCreation: false },
+  ) {}
+
+  /** Whether signed-in people may create communities here. */
+  get createAllowed(): boolean {
+    return this.policy.communityCreation;
+  }
+
+  /**
+   * A signed-in person creates a community, where the operator allows it: they become its owner,
+   * and it starts with one discussion category so that questions can be asked at once.
+   */
+  async createOwned(actor: Actor, input: Omit<CreateCommunityInput, 'customDomain'>): Promise<CommunityView> {
+    if (actor.kind !== 'person') throw new DomainError('unauthorized', 'Sign in to create a community.');
+    if (!this.policy.communityCreation) {
+      throw new DomainError('forbidden', 'On this Hamlet, communities are created by the operator (hamlet community create). Ask them for one.');
+    }
+    const data = parse(createSchema, { ...input, customDomain: null });
+    try {
+      const created = await this.store.transaction(async (tx) => {
+        const community = await tx.communities.create(data);
+        await tx.community(community.id).access.members.set(actor.personId, 'owner');
+        await tx.community(community.id).categories.create({ slug: 'general', name: 'General', description: 'Questions and discussion.', kind: 'discussion' });
+        return community;
+      });
+      return communityView(created);
+    } catch (err) {
+      translateStoreError(err, `A community with slug "${data.slug}" already exists. Choose another.`, '');
+    }
+  }
+
+  /** The settings as the administrators' form shows them. */
+  async settings(actor: Actor, community: Community): Promise<CommunityView> {
+    await requireCommunityAdmin(this.store, actor, community, 'read the community settings');
+    return communityView(community);
+  }
+
+  /** Name, description, guidelines and visibility: administrators of the community. */
+  async updateSettings(actor: Actor, community: Community, input: CommunitySettings): Promise<CommunityView> {
+    await requireCommunityAdmin(this.store, actor, community, 'change the community settings');
+    const data = parse(settingsSchema, input);
+    const updated = await this.store.communities.update(community.id, data);
+    if (!updated) throw communityNotFound(community.slug);
+    return communityView(updated);
+  }
 
   async create(actor: Actor, input: CreateCommunityInput): Promise<CommunityView> {
     if (actor.kind !== 'system') {
@@ -58,7 +114,7 @@ export class CommunityService {
 
   async listPublic(input: { cursor?: string | null; limit?: number } = {}): Promise<{ communities: CommunityView[]; nextCursor: string | null }> {
     const { cursor, limit } = parse(z.object({ cursor: cursorField.nullish(), limit: pageLimit(100, 50) }), input);
-    const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor), limit });
+    const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor, CURSOR_SHAPES.byText), limit });
     return {
       communities: page.items.map(communityView),
       nextCursor: page.next ? encodeCursor('communities', page.next) : null,

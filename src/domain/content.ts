@@ -5,17 +5,18 @@
 import { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
-import type { AuthorRef, Category, Community, Topic, TopicSort, TopicFilter } from '../store/types.ts';
+import type { AuthorRef, Category, Community, Post, Topic, TopicSort, TopicFilter } from '../store/types.ts';
 import { isUuid } from '../store/ids.ts';
 import type { Actor } from './actor.ts';
 import {
-  authorOf, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
+  authorOf, requireCanEditPost, requireCanMarkSolution, requireCommunityAdmin, requireRead, requireSystemFor, requireWrite,
 } from './authorization.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
 import { categoryRef, cursor, pageLimit, pathSlug, questionBody, recordId, replyBody, tag, tags, title, topicRef } from './fields.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
+import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { parse, translateStoreError } from './validate.ts';
 import type { WriteKind } from './vocabulary.ts';
 import {
@@ -50,6 +51,8 @@ const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
 const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
 const markSolutionSchema = WRITE_INPUTS['solution.mark'];
 const upsertArticleSchema = WRITE_INPUTS['article.write'].extend(systemOnly);
+
+const editPostSchema = z.object({ post: recordId, body: replyBody, title: title.optional() });
 
 const getTopicSchema = z.object({ topic: topicRef, cursor: cursor.nullish(), limit: pageLimit(100, 50) });
 
@@ -121,13 +124,12 @@ export class ContentService {
       const topic = await this.insertTopic(scope, community, { categoryId: category.id, title: data.title, author, tags: data.tags, createdAt: data.createdAt });
       const post = await scope.posts.create({ topicId: topic.id, author, body: data.body, createdAt: data.createdAt });
       const fresh = (await scope.topics.getById(topic.id))!;
-      return { category, topic: fresh, post };
+      const views = { topic: topicView(this.config, community, fresh, category), post: postView(this.config, community, fresh, post) };
+      await recordWebhookEvent(tx, community.id, 'topic.created', () => views);
+      return views;
     });
     this.emit({ type: 'topic.created', communityId: community.id, topicId: result.topic.id, postId: result.post.id });
-    return {
-      topic: topicView(this.config, community, result.topic, result.category),
-      post: postView(this.config, community, result.topic, result.post),
-    };
+    return result;
   }
 
   async reply(actor: Actor, community: Community, input: ReplyInput): Promise<PostView> {
@@ -145,10 +147,12 @@ export class ContentService {
         throw new DomainError('conflict', `The topic "${topic.title}" is closed and takes no new replies. Start a new topic instead.`);
       }
       const post = await scope.posts.create({ topicId: topic.id, author, body: data.body, createdAt: data.createdAt });
-      return { topic, post };
+      const view = postView(this.config, community, topic, post);
+      await recordWebhookEvent(tx, community.id, 'post.created', async () => ({ topic: topicView(this.config, community, (await scope.topics.getById(topic.id))!, category), post: view }));
+      return { topic, post: view };
     });
     this.emit({ type: 'post.created', communityId: community.id, topicId: topic.id, postId: post.id });
-    return postView(this.config, community, topic, post);
+    return post;
   }
 
   async getTopic(actor: Actor, community: Community, input: z.input<typeof getTopicSchema>): Promise<TopicWithPosts> {
@@ -157,7 +161,7 @@ export class ContentService {
     const scope = this.scope(community);
     const topic = await this.findTopic(scope, data.topic);
     const category = (await scope.categories.getById(topic.categoryId))!;
-    const page = await scope.posts.listByTopic(topic.id, { after: decodeCursor(`posts:${topic.id}`, data.cursor), limit: data.limit });
+    const page = await scope.posts.listByTopic(topic.id, { after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount), limit: data.limit });
     return {
       topic: topicView(this.config, community, topic, category),
       posts: page.items.map((p) => postView(this.config, community, topic, p)),
@@ -176,10 +180,13 @@ export class ContentService {
       tag: data.tag,
       filter: data.filter as TopicFilter | undefined,
       sort: data.sort as TopicSort,
-      after: decodeCursor(listing, data.cursor),
+      after: decodeCursor(listing, data.cursor, data.sort === 'top' ? CURSOR_SHAPES.byCount : CURSOR_SHAPES.byTime),
       limit: data.limit,
     });
-    const categories = new Map((await scope.categories.listWithCounts()).map((c) => [c.id, c as Category]));
+    // The categories of this page only (at most one lookup each): counting every category's topics
+    // here would cost a scan of the community's topics on every listing.
+    const categories = new Map<string, Category>();
+    for (const id of new Set(page.items.map((t) => t.categoryId))) categories.set(id, (await scope.categories.getById(id))!);
     return {
       topics: page.items.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
@@ -202,6 +209,9 @@ export class ContentService {
       }
       const updated = (await scope.topics.update(topic.id, { solutionPostId: post.id }))!;
       const category = (await scope.categories.getById(topic.categoryId))!;
+      await recordWebhookEvent(tx, community.id, 'solution.marked', () => ({
+        topic: topicView(this.config, community, updated, category), post: postView(this.config, community, updated, post),
+      }));
       return { topic: updated, category, postId: post.id };
     });
     this.emit({ type: 'solution.marked', communityId: community.id, topicId: topic.id, postId });
@@ -220,6 +230,31 @@ export class ContentService {
       return { topic, category: (await scope.categories.getById(found.categoryId))! };
     });
     return topicView(this.config, community, topic, category);
+  }
+
+  /**
+   * Replaces a post's body (and, for the question, the topic's title): its author within the edit
+   * window, or a moderator (./authorization.ts). A question keeps the question's length limits;
+   * articles are revised instead (every revision kept).
+   */
+  async editPost(actor: Actor, community: Community, input: { post: string; body: string; title?: string }, now = new Date()): Promise<{ topic: TopicView; post: PostView }> {
+    requireWrite(actor, community);
+    const data = parse(editPostSchema, input);
+    const result = await this.store.transaction(async (tx) => {
+      const scope = this.scope(community, tx);
+      const post = await scope.posts.getById(data.post);
+      if (!post) throw new DomainError('not_found', `No post "${data.post}" in "${community.slug}".`);
+      const topic = (await scope.topics.getById(post.topicId))!;
+      const category = (await scope.categories.getById(topic.categoryId))!;
+      if (category.kind === 'knowledge_base') throw new DomainError('conflict', `"${topic.title}" is an article: revise the article instead (every revision is kept).`);
+      await requireCanEditPost(tx, actor, community, post, now);
+      if (post.position === 1) parse(z.object({ body: questionBody }), { body: data.body });
+      else if (data.title !== undefined) throw new DomainError('invalid_argument', 'Only the question (the first post) has a title to change.');
+      const edited = (await scope.posts.updateBody(post.id, data.body))!;
+      const updated = data.title !== undefined && data.title !== topic.title ? (await scope.topics.update(topic.id, { title: data.title }))! : topic;
+      return { topic: updated, category, post: edited };
+    });
+    return { topic: topicView(this.config, community, result.topic, result.category), post: postView(this.config, community, result.topic, result.post) };
   }
 
   /**
@@ -247,20 +282,22 @@ export class ContentService {
         await scope.topics.update(existing.id, { title: data.title });
         if (data.tags) await scope.topics.setTags(existing.id, data.tags);
         const revision = await scope.articles.add({ topicId: existing.id, title: data.title, body: data.body, author, createdAt: data.createdAt });
-        return { topic: (await scope.topics.getById(existing.id))!, post, category, revision: revision.revision, created: false };
+        return this.articleWritten(tx, community, { topic: (await scope.topics.getById(existing.id))!, post, category, revision: revision.revision, created: false });
       }
       const topic = await this.insertTopic(scope, community, { categoryId: category.id, slug, title: data.title, author, tags: data.tags ?? [], createdAt: data.createdAt });
       const post = await scope.posts.create({ topicId: topic.id, author, body: data.body, createdAt: data.createdAt });
       const revision = await scope.articles.add({ topicId: topic.id, title: data.title, body: data.body, author, createdAt: data.createdAt });
-      return { topic: (await scope.topics.getById(topic.id))!, post, category, revision: revision.revision, created: true };
+      return this.articleWritten(tx, community, { topic: (await scope.topics.getById(topic.id))!, post, category, revision: revision.revision, created: true });
     });
     this.emit({ type: 'article.updated', communityId: community.id, topicId: result.topic.id, postId: result.post.id, revision: result.revision });
-    return {
-      topic: topicView(this.config, community, result.topic, result.category),
-      post: postView(this.config, community, result.topic, result.post),
-      revision: result.revision,
-      created: result.created,
-    };
+    return result;
+  }
+
+  /** An article's views, and its article.updated event in the outbox of the write's transaction. */
+  private async articleWritten(tx: Store, community: Community, w: { topic: Topic; post: Post; category: Category; revision: number; created: boolean }): Promise<ArticleResult> {
+    const result = { topic: topicView(this.config, community, w.topic, w.category), post: postView(this.config, community, w.topic, w.post), revision: w.revision, created: w.created };
+    await recordWebhookEvent(tx, community.id, 'article.updated', () => result);
+    return result;
   }
 
   async listArticleRevisions(actor: Actor, community: Community, input: { topic: string }) {

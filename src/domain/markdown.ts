@@ -2,6 +2,9 @@
 // the way out. Two layers: markdown-it never passes raw HTML through (html: false) and refuses
 // javascript:/vbscript:/data: links; sanitize-html then allows only a fixed set of tags, attributes
 // and URL schemes, so even a markdown-it bug cannot emit script or event handlers.
+// Images are never embedded: a post's `![chart](https://elsewhere.example/x.png)` would make every
+// reader's browser fetch that address (tracking, referrer and IP leaks), so each image becomes a
+// plain link labelled "Image: <alt text> (<host>)" that the reader may choose to open.
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 
@@ -14,11 +17,10 @@ const LINK_REL = 'nofollow noopener noreferrer ugc';
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 's', 'del',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'title'],
     code: ['class'],
     ol: ['start'],
     th: ['style'],
@@ -27,13 +29,23 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedClasses: { code: [/^language-[a-z0-9_+-]+$/] },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'escape',
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
+    img: (_tagName, attribs) => ({ tagName: 'a', attribs: { href: attribs.src ?? '', rel: LINK_REL }, text: imageLabel(attribs.src, attribs.alt) }),
   },
 };
+
+function imageLabel(src: string | undefined, alt: string | undefined): string {
+  let host = '';
+  try {
+    host = src ? new URL(src).host : '';
+  } catch {
+    host = '';
+  }
+  return `Image: ${alt?.trim() || 'untitled'}${host ? ` (${host})` : ''}`;
+}
 
 /** Renders Markdown to sanitized HTML. */
 export function renderMarkdown(source: string): string {

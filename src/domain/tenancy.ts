@@ -1,8 +1,12 @@
 // Which community a request is for, from its Host header. `<slug>.<base>` is a community, the apex
 // `<base>` (and `www.<base>`) is the network; anything else is unknown unless a community claimed
-// it as its custom domain. An unknown host never reaches a community's data.
+// it as its custom domain. An unknown host never reaches a community's data, and a private
+// community is unknown to every request without a credential that may read it (no status, page or
+// sentence tells an outsider that a private slug exists).
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
+import type { Actor } from './actor.ts';
+import { canRead } from './authorization.ts';
 import { COMMUNITY_SLUG } from './slug.ts';
 
 export type HostResolution = { kind: 'network' } | { kind: 'community'; slug: string } | { kind: 'unknown' };
@@ -59,4 +63,17 @@ export async function resolveCommunityHost(
   if (!host || host === base || host.endsWith(`.${base}`) || host.startsWith('[')) return { kind: 'unknown' };
   const community = await store.communities.getByDomain(host);
   return community ? { kind: 'community', community } : { kind: 'unknown' };
+}
+
+/**
+ * The resolution as this request may see it: a private community stays a community only for an
+ * actor that can read it (`actorOf` authenticates the request's credential for that community, and
+ * answers anonymous when there is none or it is not valid); for everyone else it is unknown.
+ */
+export async function visibleResolution(
+  resolution: CommunityResolution,
+  actorOf: (community: Community) => Promise<Actor>,
+): Promise<CommunityResolution> {
+  if (resolution.kind !== 'community' || resolution.community.visibility === 'public') return resolution;
+  return canRead(await actorOf(resolution.community), resolution.community) ? resolution : { kind: 'unknown' };
 }

@@ -1,10 +1,32 @@
 // Input validation with zod: every service input goes through parse(), which turns a zod failure
-// into DomainError('invalid_argument') naming each offending field.
+// into DomainError('invalid_argument') naming each offending field. No input may carry the NUL
+// character anywhere (PostgreSQL cannot store it; SQLite would): that is refused first, the same way.
 import { z } from 'zod';
 import { DomainError } from './errors.ts';
-import { MissingRow, UniqueViolation } from '../store/errors.ts';
+import { InvalidText, MissingRow, UniqueViolation } from '../store/errors.ts';
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+/** The path ("filters.author", "tags.1") of the first string holding U+0000 in `input`, if any. */
+export function nulPath(input: unknown, path: string[] = [], depth = 0): string | undefined {
+  if (typeof input === 'string') return input.includes('\u0000') ? path.join('.') || '(arguments)' : undefined;
+  if (typeof input !== 'object' || input === null || depth > 64) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')].join('.');
+    const found = nulPath(value, [...path, key], depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A store error that means the caller's input was unusable, as the domain error to answer with. */
+export function inputErrorOf(err: unknown): DomainError | undefined {
+  return err instanceof InvalidText ? new DomainError('invalid_argument', `Invalid input: text ${NUL_MESSAGE}. Remove it and try again.`, { cause: err }) : undefined;
+}
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const nul = nulPath(input);
+  if (nul !== undefined) throw new DomainError('invalid_argument', `Invalid input: ${nul}: ${NUL_MESSAGE}. Fix these fields and try again.`);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues
@@ -29,4 +51,3 @@ export const tagSchema = z
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'tags are 1-32 characters of a-z, 0-9 and "-"');
 export const tagsSchema = z.array(tagSchema).max(10, 'at most 10 tags').default([]);
 export const limitSchema = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
-export const isoDateSchema = z.iso.datetime({ offset: true });

@@ -1,32 +1,45 @@
 // The Hono application for everything except /api/mcp (which is served by the MCP transport on
 // node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms and the web pages.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
-import { notFoundPage } from '../web/pages.ts';
+import { barePage } from '../web/html.ts';
+import { securityHeaders } from '../web/security.ts';
+import { inputErrorOf } from '../domain/validate.ts';
 
 export type AppDeps = {
   logger: Logger;
   /** Resolves true when the database answers. */
   ready: () => Promise<boolean>;
-  /** Whether the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is ours. */
-  hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<'network' | 'community' | 'unknown'>;
+  /**
+   * What the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is, as this request
+   * may see it: a private community is 'unknown' without a credential (key or session) that reads it.
+   */
+  hostKind: (c: Context) => Promise<'network' | 'community' | 'unknown'>;
+  /** The client's address (behind a trusted proxy, from X-Forwarded-For). */
+  clientIp: (incoming: IncomingMessage) => string;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
+  /** Public URLs are https (HSTS is sent). */
+  secure?: boolean;
   /** Adds the routes of other surfaces (web pages; later REST). */
   mount?: (app: Hono) => void;
 };
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  // Security headers on every response, the unknown-host and error pages included.
+  app.use('*', securityHeaders(deps.secure ?? false));
 
   app.use('*', async (c, next) => {
     const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     deps.logger.info(
-      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started) },
+      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started), ip: incoming ? deps.clientIp(incoming) : undefined },
       'request',
     );
   });
@@ -39,8 +52,8 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   app.use('*', async (c, next) => {
-    if ((await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'))) === 'unknown') {
-      return c.html(notFoundPage('This address does not belong to any Hamlet community.'), 404);
+    if ((await deps.hostKind(c)) === 'unknown') {
+      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.'), 404);
     }
     await next();
   });
@@ -53,10 +66,12 @@ export function createApp(deps: AppDeps): Hono {
 
   deps.mount?.(app);
 
-  app.notFound((c) => c.html(notFoundPage('There is nothing at this address.'), 404));
+  app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
   app.onError((err, c) => {
+    // Input no engine can store (the NUL character) that reached the store: the caller's mistake.
+    if (inputErrorOf(err)) return c.html(barePage('Bad request', 'The address or the form carried characters that are not allowed.'), 400);
     deps.logger.error({ err }, 'unhandled error');
-    return c.html(notFoundPage('Something went wrong on our side. Try again in a moment.', 'Server error'), 500);
+    return c.html(barePage('Server error', 'Something went wrong on our side. Try again in a moment.'), 500);
   });
   return app;
 }

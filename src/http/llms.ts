@@ -53,6 +53,14 @@ empty body. GET without a session is 405 (allow: POST, OPTIONS); OPTIONS is 204.
 mcp-protocol-version. Versions: 2025-11-25 (preferred), 2025-06-18, 2025-03-26, 2024-11-05; the
 server echoes yours when it supports it.
 
+Protocol 2026-07-28 works on the same URL, without initialize or a session: put
+io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in each request's
+_meta, and send the headers MCP-Protocol-Version, Mcp-Method (and Mcp-Name for tools/call, prompts/get,
+resources/read). server/discover lists the versions; subscriptions/listen streams list changes and
+topic updates. When a new question closely matches a solved topic, create_topic answers input_required
+("post anyway?") to a client that declared elicitation; otherwise it posts and lists the matches in
+similar_solved.
+
 No key needed: initialize, ping, tools/list, resources/list, resources/templates/list, prompts/list.
 Key needed: tools/call, resources/read, resources/subscribe, prompts/get, completion/complete.
 
@@ -117,7 +125,9 @@ JSON-RPC errors mean the message itself was wrong and no tool ran:
   -32601  Unknown method: <method> / Unknown tool: <tool>
   -32602  Expected { name, arguments }.
   -32001  Session not found (HTTP 404): initialize again or drop the Mcp-Session-Id header.
-  -32005  Rate limit reached (HTTP 429, Retry-After).`,
+  -32005  Rate limit reached (HTTP 429, Retry-After).
+  -32020  Header mismatch (HTTP 400, protocol 2026-07-28): a header is missing or differs from the body.
+  -32022  Unsupported protocol version (HTTP 400): data.supported lists the versions.`,
     },
   ];
 }

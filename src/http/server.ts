@@ -1,20 +1,33 @@
 // The HTTP server: node:http in front, /api/mcp to the MCP transport, everything else to Hono.
+// The path form `/c/<slug>/…` is resolved here, before either sees the request: the request is
+// rewritten to what the community's own host would have received (`/…` on `<slug>.<base>`), so MCP,
+// REST and the web serve it unchanged, and URLs built while serving it keep the path form.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
 import type { Logger } from '../log.ts';
+import { COMMUNITY_SLUG, RESERVED_COMMUNITY_SLUGS } from '../domain/slug.ts';
+import { inPathForm, PATH_FORM_PREFIX } from '../domain/urls.ts';
 
 export const MCP_PATH = '/api/mcp';
 
-export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger): Server {
+export type HttpOptions = { baseDomain: string };
+
+export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger, options: HttpOptions): Server {
   const honoListener = getRequestListener(app.fetch);
   const server = createServer((req, res) => {
-    if (pathOf(req) === MCP_PATH) {
-      mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
-      return;
-    }
-    void honoListener(req, res);
+    const serve = () => {
+      const path = pathOf(req);
+      // A trailing slash is the same endpoint: MCP clients given ".../api/mcp/" must not get HTML.
+      if (path === MCP_PATH || path === `${MCP_PATH}/`) {
+        mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
+        return;
+      }
+      void honoListener(req, res);
+    };
+    if (rewritePathForm(req, options.baseDomain)) inPathForm(serve);
+    else serve();
   });
   // Slow-loris and idle keep-alive bounds; SSE streams send keep-alive comments within these.
   server.headersTimeout = 20_000;
@@ -27,6 +40,37 @@ function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
+}
+
+const PATH_FORM = new RegExp(`^${PATH_FORM_PREFIX}([^/?#]*)(/[^?#]*)?([?].*)?$`);
+
+/** A host under the reserved `.invalid` top-level domain: it never resolves to a community. */
+const NO_HOST = 'no-community.invalid';
+
+/**
+ * `/c/<slug>/rest?query` on any host becomes `/rest?query` on host `<slug>.<base>` (X-Forwarded-Host
+ * dropped: the path names the community). A segment that cannot be a community's slug gets a host
+ * that resolves to nothing, answered as an unknown host is. Returns whether the request was in the
+ * path form.
+ */
+export function rewritePathForm(req: IncomingMessage, baseDomain: string): boolean {
+  const m = PATH_FORM.exec(req.url ?? '/');
+  if (!m) return false;
+  const slug = m[1]!.toLowerCase();
+  req.url = `${m[2] ?? '/'}${m[3] ?? ''}`;
+  const host = COMMUNITY_SLUG.test(slug) && !RESERVED_COMMUNITY_SLUGS.has(slug) ? `${slug}.${baseDomain}` : NO_HOST;
+  req.headers.host = host;
+  delete req.headers['x-forwarded-host'];
+  // Hono's adapter reads rawHeaders (name, value, name, value, …): rewrite them alike.
+  const rawHeaders: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase();
+    if (name === 'x-forwarded-host' || name === 'host') continue;
+    rawHeaders.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  rawHeaders.push('Host', host);
+  req.rawHeaders = rawHeaders;
+  return true;
 }
 
 /** The host a request addressed: X-Forwarded-Host only when a trusted proxy sets it. */

@@ -1,7 +1,8 @@
 // How instances of Hamlet that share one database tell each other about MCP session traffic: an
 // event was logged on a stream someone else may hold open, a client answered a server-to-client
 // request that another instance is waiting for, a request running elsewhere was cancelled, a session
-// was deleted. Messages are hints; the session store stays the source of truth.
+// was deleted, a resource changed (for the 2026-era listen streams each instance holds). Messages are
+// hints; the session store stays the source of truth.
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcResponse } from './jsonrpc.ts';
 
@@ -9,7 +10,8 @@ export type BusMessage =
   | { t: 'event'; session: string; stream: string; final: boolean }
   | { t: 'response'; session: string; message: JsonRpcResponse }
   | { t: 'cancel'; session: string; requestId: JsonRpcId; reason?: string }
-  | { t: 'closed'; session: string };
+  | { t: 'closed'; session: string }
+  | { t: 'updated'; scope: string; uri: string };
 
 export interface McpBus {
   publish(message: BusMessage): void;

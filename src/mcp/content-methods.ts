@@ -2,6 +2,7 @@
 // checks and interpolation done by the prompt), resources/read (static resources and URI templates)
 // and completion/complete. The engine calls them inside the surface's `around` hook.
 import type { RequestContext } from './context.ts';
+import { InputRequired } from './input-required.ts';
 import { ErrorCode, RpcError } from './jsonrpc.ts';
 import type { ResourceTemplateDef, Surface } from './surface.ts';
 import { compileTemplate } from './uri-template.ts';
@@ -19,6 +20,7 @@ export async function getPrompt(params: Record<string, unknown>, surface: Surfac
     throw new RpcError(ErrorCode.InvalidParams, `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
   }
   const rendered = await prompt.render(args, ctx);
+  if (rendered instanceof InputRequired) return rendered;
   return { ...(rendered.description ?? prompt.description ? { description: rendered.description ?? prompt.description } : {}), messages: rendered.messages };
 }
 
@@ -28,7 +30,13 @@ export async function readResource(params: Record<string, unknown>, surface: Sur
   const found = findResource(surface, uri);
   if (!found) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
   const contents = found.kind === 'static' ? await found.def.read(ctx) : await found.def.read(uri, found.variables, ctx);
+  if (contents instanceof InputRequired) return contents;
   return { contents };
+}
+
+/** How long a read of `uri` stays fresh (the 2026-07-28 era's ttlMs hint). */
+export function resourceTtl(surface: Surface, uri: unknown): number {
+  return (typeof uri === 'string' ? findResource(surface, uri)?.def.ttlMs : undefined) ?? 0;
 }
 
 export async function complete(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {

@@ -2,8 +2,9 @@
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  // Mcp-Method, Mcp-Name and Mcp-Param-Community are what 2026-07-28 clients send beside the body.
   'access-control-allow-headers':
-    'Content-Type, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+    'Content-Type, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Community',
   'access-control-expose-headers': 'Mcp-Session-Id, MCP-Protocol-Version',
   'access-control-max-age': '86400',
 };

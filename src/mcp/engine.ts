@@ -1,27 +1,22 @@
 // The MCP protocol engine: one JSON-RPC request in, one response out, for whatever Surface the
-// transport resolved. It knows nothing of HTTP; the transport hands it an Exchange describing the
-// request (credential, session, a channel for messages sent while the request runs).
-import { randomBytes } from 'node:crypto';
-import type { EngineLogger, RequestContext, LogLevel } from './context.ts';
-import { LOG_LEVELS } from './context.ts';
-import {
-  ErrorCode,
-  ErrorText,
-  RpcError,
-  failure,
-  success,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from './jsonrpc.ts';
-import type { SessionRecord, SessionStore } from './session-store.ts';
-import type { Surface, ToolDef, ToolResult } from './surface.ts';
+// transport resolved. This file serves the legacy era (2025-11-25 and older: initialize, sessions,
+// subscriptions, server-to-client requests) and the notifications that reach clients outside a
+// request; modern.ts serves 2026-07-28 with the same methods (methods.ts). It knows nothing of HTTP:
+// the transport hands it an Exchange describing the request.
+import { createHash, randomBytes } from 'node:crypto';
 import type { McpBus } from './bus.ts';
-import { runTool } from './run-tool.ts';
-import { complete, findResource, getPrompt, readResource } from './content-methods.ts';
-import { negotiateVersion, PREFERRED_PROTOCOL_VERSION } from './versions.ts';
+import { ClientRequests, inflightKey } from './client-requests.ts';
+import type { EngineLogger, LogLevel } from './context.ts';
+import { LOG_LEVELS } from './context.ts';
+import { findResource } from './content-methods.ts';
+import { InputRequired, INPUT_METHODS, RequestStateCodec } from './input-required.ts';
+import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
+import { ListenHub } from './listen.ts';
+import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
+import { askOverSession, Cancellation, RequestCtx, type Delivery } from './request-context.ts';
+import type { SessionCaps, SessionRecord, SessionStore } from './session-store.ts';
+import type { Surface } from './surface.ts';
+import { negotiateVersion } from './versions.ts';
 
 /** Where messages produced while a request runs go (its SSE stream, or the session's stream). */
 export type Channel = {
@@ -48,25 +43,42 @@ export type SessionOutbox = (sessionId: string, message: JsonRpcMessage) => Prom
 
 export type { EngineLogger } from './context.ts';
 
-type PendingClientRequest = { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
+export type EngineOptions = {
+  sessionsEnabled?: boolean;
+  bus?: McpBus;
+  /** Sessions per client address and per credential (default 100 and 50). */
+  sessionCaps?: SessionCaps;
+};
 
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+const CLIENT_INFO_FIELD_MAX = 200;
+
+/** Who owns a session: a hash of the credential that opened it (never the credential itself). */
+export function ownerOf(credential: string | undefined): string | undefined {
+  return credential ? createHash('sha256').update(credential).digest('base64url').slice(0, 32) : undefined;
+}
 
 export class McpEngine {
-  private readonly inflight = new Map<string, AbortController>();
-  private readonly pendingClientRequests = new Map<string, PendingClientRequest>();
-  private nextServerRequestId = 1;
+  private readonly inflight = new Map<string, Cancellation>();
+  private readonly clientRequests: ClientRequests;
   private outbox: SessionOutbox = async () => {};
+  readonly listeners = new ListenHub();
+  readonly stateCodec: RequestStateCodec;
+  private readonly caps: SessionCaps;
 
   constructor(
     readonly sessions: SessionStore,
-    private readonly logger: EngineLogger,
-    private readonly options: { sessionsEnabled?: boolean; bus?: McpBus } = {},
+    readonly logger: EngineLogger,
+    private readonly options: EngineOptions = {},
   ) {
-    // A client's answer or cancellation may reach another instance than the one running the request.
+    this.clientRequests = new ClientRequests(options.bus);
+    this.caps = options.sessionCaps ?? { perClientIp: 100, perOwner: 50 };
+    this.stateCodec = new RequestStateCodec(() => sessions.sharedSecret());
+    // A client's answer or cancellation may reach another instance than the one running the request;
+    // a resource update written on another instance reaches the listen streams held here.
     options.bus?.subscribe((m) => {
-      if (m.t === 'response') this.resolveClientRequest(m.session, m.message);
-      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.abort(m.reason ?? 'cancelled');
+      if (m.t === 'response') this.clientRequests.settle(m.session, m.message);
+      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.cancel(m.reason ?? 'cancelled');
+      else if (m.t === 'updated') this.listeners.resourceUpdated(m.scope, m.uri);
     });
   }
 
@@ -75,21 +87,20 @@ export class McpEngine {
     this.outbox = outbox;
   }
 
-  // ---- requests -------------------------------------------------------------------------------
+  // ---- requests of the legacy era ----------------------------------------------------------------
 
   /** Answers one request; `undefined` when the client cancelled it (no response is owed). */
   async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     const key = exchange.session ? inflightKey(exchange.session.id, request.id) : undefined;
     // Only a request within a session can be cancelled (notifications/cancelled names it by session).
-    const abort = key ? new AbortController() : undefined;
-    if (key) this.inflight.set(key, abort!);
-    const signal = abort?.signal ?? NEVER_ABORTED;
+    const cancellation = new Cancellation();
+    if (key) this.inflight.set(key, cancellation);
     try {
-      const result = await this.dispatch(request, exchange, signal);
-      if (signal.aborted) return undefined;
+      const result = await this.dispatch(request, exchange, cancellation);
+      if (cancellation.aborted) return undefined;
       return success(request.id, result);
     } catch (err) {
-      if (signal.aborted) return undefined;
+      if (cancellation.aborted) return undefined;
       if (err instanceof RpcError) return failure(request.id, err.toObject());
       this.logger.error({ err, method: request.method }, 'MCP method failed');
       return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
@@ -104,7 +115,7 @@ export class McpEngine {
       if (typeof requestId === 'string' || typeof requestId === 'number') {
         const reason = typeof message.params?.reason === 'string' ? message.params.reason : 'cancelled';
         const local = this.inflight.get(inflightKey(exchange.session.id, requestId));
-        if (local) local.abort(reason);
+        if (local) local.cancel(reason);
         else this.options.bus?.publish({ t: 'cancel', session: exchange.session.id, requestId, reason });
       }
     }
@@ -113,59 +124,57 @@ export class McpEngine {
 
   /** A client's answer to one of our server-to-client requests. */
   handleClientResponse(message: JsonRpcResponse, exchange: Exchange): void {
-    if (!exchange.session) return;
-    if (!this.resolveClientRequest(exchange.session.id, message)) {
-      this.options.bus?.publish({ t: 'response', session: exchange.session.id, message });
-    }
+    if (exchange.session) this.clientRequests.answer(exchange.session.id, message);
   }
 
-  /** Settles a pending server-to-client request of this process; false when it is not ours. */
-  private resolveClientRequest(sessionId: string, message: JsonRpcResponse): boolean {
-    const key = inflightKey(sessionId, message.id ?? '');
-    const pending = this.pendingClientRequests.get(key);
-    if (!pending) return false;
-    this.pendingClientRequests.delete(key);
-    clearTimeout(pending.timer);
-    if ('error' in message) pending.reject(new Error(message.error.message));
-    else pending.resolve(message.result);
-    return true;
-  }
-
-  private async dispatch(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): Promise<unknown> {
+  private async dispatch(request: JsonRpcRequest, ex: Exchange, cancellation: Cancellation): Promise<unknown> {
     const params = request.params ?? {};
-    const ctx = this.context(request, ex, signal);
-    const surface = ex.surface;
+    const { surface } = ex;
+    const session = ex.session;
+    const ctx = new RequestCtx(
+      request,
+      {
+        era: 'legacy',
+        protocolVersion: session?.protocolVersion ?? ex.protocolVersion ?? negotiateVersion(undefined),
+        credential: ex.credential,
+        clientIp: ex.clientIp,
+        session,
+        clientCapabilities: session?.clientCapabilities ?? {},
+        logLevel: session ? ((session.logLevel ?? 'info') as LogLevel) : undefined,
+      },
+      new LegacyDelivery(ex, cancellation, this.outbox, this.clientRequests),
+      cancellation,
+    );
+    if (SHARED_METHODS.has(request.method)) {
+      // Only a session gives a way back to the client: without one there is nobody to ask.
+      const outcome =
+        session && INPUT_METHODS.has(request.method)
+          ? await askOverSession(ctx, () => serveShared(request.method, params, surface, ctx, this.logger))
+          : await serveShared(request.method, params, surface, ctx, this.logger);
+      if (outcome instanceof InputRequired) return this.cannotAsk(request.method, outcome);
+      return outcome;
+    }
     switch (request.method) {
       case 'initialize':
         return this.initialize(params, ex);
       case 'ping':
         return {};
-      case 'tools/list':
-        return { tools: surface.tools.map(listedTool) };
-      case 'tools/call':
-        return this.callTool(params, surface, ctx);
-      case 'prompts/list':
-        return { prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
-      case 'prompts/get':
-        return around(surface, ctx, () => getPrompt(params, surface, ctx));
-      case 'resources/list':
-        return { resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })) };
-      case 'resources/templates/list':
-        return {
-          resourceTemplates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
-        };
-      case 'resources/read':
-        return around(surface, ctx, () => readResource(params, surface, ctx));
       case 'resources/subscribe':
       case 'resources/unsubscribe':
         return around(surface, ctx, () => this.subscription(request.method === 'resources/subscribe', params, surface, ex));
-      case 'completion/complete':
-        return around(surface, ctx, () => complete(params, surface, ctx));
       case 'logging/setLevel':
         return this.setLogLevel(params, ex);
       default:
         throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
     }
+  }
+
+  /** A handler still needs input after the legacy era could not get it from the client. */
+  private cannotAsk(method: string, asked: InputRequired): unknown {
+    const needs = [...new Set(Object.values(asked.requests).map((r) => r.method))].join(', ');
+    const message = `This request needs input from the client (${needs}) that this client could not give: use a session with a client that declares the capability, or protocol 2026-07-28.`;
+    if (method !== 'tools/call') throw new RpcError(ErrorCode.InvalidRequest, message);
+    return { content: [{ type: 'text', text: message }], structuredContent: { error: message }, isError: true };
   }
 
   private async initialize(params: Record<string, unknown>, ex: Exchange) {
@@ -181,17 +190,21 @@ export class McpEngine {
     if (this.options.sessionsEnabled !== false && !ex.session) {
       const now = Date.now();
       const id = randomBytes(18).toString('base64url');
-      const clientInfo = isRecord(params.clientInfo) ? (params.clientInfo as SessionRecord['clientInfo']) : undefined;
-      await this.sessions.create({
-        id,
-        scope: ex.scope,
-        protocolVersion,
-        clientInfo,
-        clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {},
-        subscriptions: [],
-        createdAt: now,
-        lastSeenAt: now,
-      });
+      await this.sessions.create(
+        {
+          id,
+          scope: ex.scope,
+          owner: ownerOf(ex.credential),
+          clientIp: ex.clientIp,
+          protocolVersion,
+          clientInfo: boundedClientInfo(params.clientInfo),
+          clientCapabilities: boundedCapabilities(params.capabilities),
+          subscriptions: [],
+          createdAt: now,
+          lastSeenAt: now,
+        },
+        this.caps,
+      );
       ex.createdSessionId = id;
     }
     return {
@@ -200,16 +213,6 @@ export class McpEngine {
       serverInfo: surface.serverInfo,
       ...(surface.instructions ? { instructions: surface.instructions } : {}),
     };
-  }
-
-  private async callTool(params: Record<string, unknown>, surface: Surface, ctx: RequestContext): Promise<ToolResult> {
-    const { name, arguments: args } = params;
-    if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
-      throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
-    }
-    const tool = surface.tools.find((t) => t.name === name);
-    if (!tool) throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
-    return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, this.logger);
   }
 
   private async subscription(subscribe: boolean, params: Record<string, unknown>, surface: Surface, ex: Exchange) {
@@ -222,8 +225,10 @@ export class McpEngine {
     const current = new Set(ex.session.subscriptions);
     if (subscribe) current.add(uri);
     else current.delete(uri);
-    ex.session.subscriptions = [...current];
-    await this.sessions.update(ex.session.id, { subscriptions: ex.session.subscriptions });
+    if (current.size > MAX_SUBSCRIPTIONS) throw new RpcError(ErrorCode.InvalidParams, `At most ${MAX_SUBSCRIPTIONS} subscriptions per session: unsubscribe from some first.`);
+    const subscriptions = [...current];
+    await this.sessions.update(ex.session.id, { subscriptions });
+    ex.session.subscriptions = subscriptions;
     return {};
   }
 
@@ -239,157 +244,81 @@ export class McpEngine {
     return {};
   }
 
-  // ---- what handlers may do while they run ------------------------------------------------------
-
-  private context(request: JsonRpcRequest, ex: Exchange, signal: AbortSignal): RequestContext {
-    return new RequestCtx(this, request, ex, signal);
-  }
-
-  /** @internal used by RequestCtx */
-  sendFor(ex: Exchange, signal: AbortSignal, message: JsonRpcMessage): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    if (ex.channel) return ex.channel.send(message);
-    if (ex.session) return this.outbox(ex.session.id, message).then(() => true);
-    return Promise.resolve(false);
-  }
-
-  /** @internal */
-  askClient(ex: Exchange, signal: AbortSignal, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
-    return this.requestClient(ex, (m) => this.sendFor(ex, signal, m), signal, method, params, timeoutMs);
-  }
-
-  private requestClient(
-    ex: Exchange,
-    send: (m: JsonRpcMessage) => Promise<boolean>,
-    signal: AbortSignal,
-    method: string,
-    params: Record<string, unknown>,
-    timeoutMs: number,
-  ): Promise<unknown> {
-    const session = ex.session;
-    if (!session) return Promise.reject(new Error('Asking the client needs a session: the client must keep its Mcp-Session-Id.'));
-    const capability = method === 'sampling/createMessage' ? 'sampling' : method === 'elicitation/create' ? 'elicitation' : undefined;
-    if (capability && !session.clientCapabilities[capability]) {
-      return Promise.reject(new Error(`The client did not declare the "${capability}" capability.`));
-    }
-    const id: JsonRpcId = `srv-${this.nextServerRequestId++}`;
-    const key = inflightKey(session.id, id);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pendingClientRequests.delete(key);
-        reject(new Error(`The client did not answer ${method} within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pendingClientRequests.set(key, { resolve, reject, timer });
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        this.pendingClientRequests.delete(key);
-        reject(new Error('Request cancelled.'));
-      }, { once: true });
-      send({ jsonrpc: '2.0', id, method, params }).then((sent) => {
-        if (!sent) {
-          clearTimeout(timer);
-          this.pendingClientRequests.delete(key);
-          reject(new Error('There is no stream to reach the client on: accept text/event-stream or open a GET stream.'));
-        }
-      }, reject);
-    });
-  }
-
-  // ---- server-initiated notifications ----------------------------------------------------------
+  // ---- server-initiated notifications (both eras) ---------------------------------------------
 
   /**
-   * notifications/{tools,prompts,resources}/list_changed to the sessions of a scope (those `only`
-   * accepts: with several instances, each tells the sessions whose streams it holds).
+   * notifications/{tools,prompts,resources}/list_changed to the sessions of a scope, or only to
+   * those of `among` that belong to it (with several instances, each tells the sessions whose
+   * streams it holds: a few, looked up one by one, rather than every session of the scope), and to
+   * the listen streams this instance holds.
    */
-  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', only: (sessionId: string) => boolean = () => true): Promise<number> {
-    const ids = (await this.sessions.listIds(scope)).filter(only);
+  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', among?: Iterable<string>): Promise<number> {
+    this.listeners.listChanged(scope, list);
+    let ids: string[];
+    if (among) {
+      ids = [];
+      for (const id of among) if ((await this.sessions.get(id))?.scope === scope) ids.push(id);
+    } else ids = await this.sessions.listIds(scope);
     await Promise.all(ids.map((id) => this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
     return ids.length;
   }
 
-  /** notifications/resources/updated to the sessions of a scope subscribed to `uri`. */
+  /**
+   * notifications/resources/updated to the sessions subscribed to `uri` (an index lookup) and to
+   * the listen streams that asked for it, here and on every other instance.
+   */
   async notifyResourceUpdated(scope: string, uri: string): Promise<number> {
-    let n = 0;
-    for (const id of await this.sessions.listIds(scope)) {
-      const session = await this.sessions.get(id);
-      if (!session?.subscriptions.includes(uri)) continue;
-      await this.outbox(id, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-      n++;
-    }
-    return n;
+    this.listeners.resourceUpdated(scope, uri);
+    this.options.bus?.publish({ t: 'updated', scope, uri });
+    const ids = await this.sessions.subscribers(scope, uri);
+    for (const id of ids) await this.outbox(id, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+    return ids.length;
   }
 }
 
-/** Runs a content method inside the surface's `around` hook, if it has one. */
-function around<T>(surface: Surface, ctx: RequestContext, run: () => Promise<T>): Promise<T> {
-  return surface.around ? surface.around(ctx.method, ctx, run) : run();
-}
-
-function listedTool(t: ToolDef) {
-  return {
-    name: t.name,
-    ...(t.title ? { title: t.title } : {}),
-    description: t.description,
-    inputSchema: t.inputSchema,
-    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-    ...(t.annotations ? { annotations: t.annotations } : {}),
-    ...(t._meta ? { _meta: t._meta } : {}),
-  };
-}
-
-
-function inflightKey(sessionId: string, id: JsonRpcId): string {
-  return `${sessionId}\u0000${typeof id}:${id}`;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-
-
-/** A request's context as a class: its methods live on the prototype, not as per-request closures. */
-class RequestCtx implements RequestContext {
-  readonly requestId: JsonRpcId;
-  readonly method: string;
-  readonly protocolVersion: string;
-  readonly credential?: string;
-  readonly clientIp: string;
-  readonly session?: SessionRecord;
-  readonly meta: Record<string, unknown>;
+/** Where a legacy request's messages go: its own SSE stream, or the session's stream. */
+class LegacyDelivery implements Delivery {
   constructor(
-    private readonly engine: McpEngine,
-    request: JsonRpcRequest,
     private readonly ex: Exchange,
-    readonly signal: AbortSignal,
-  ) {
-    this.requestId = request.id;
-    this.method = request.method;
-    this.protocolVersion = ex.session?.protocolVersion ?? ex.protocolVersion ?? PREFERRED_PROTOCOL_VERSION;
-    this.credential = ex.credential;
-    this.clientIp = ex.clientIp;
-    this.session = ex.session;
-    this.meta = isRecord(request.params?._meta) ? request.params._meta : {};
+    private readonly cancellation: Cancellation,
+    private readonly outbox: SessionOutbox,
+    private readonly clientRequests: ClientRequests,
+  ) {}
+  send(m: JsonRpcMessage): Promise<boolean> {
+    if (this.ex.channel) return this.ex.channel.send(m);
+    if (this.ex.session) return this.outbox(this.ex.session.id, m).then(() => true);
+    return Promise.resolve(false);
   }
-  async progress(progress: number, total?: number, message?: string): Promise<void> {
-    const progressToken = this.meta.progressToken;
-    if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
-    const params: Record<string, unknown> = { progressToken, progress };
-    if (total !== undefined) params.total = total;
-    if (message) params.message = message;
-    await this.engine.sendFor(this.ex, this.signal, { jsonrpc: '2.0', method: 'notifications/progress', params });
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.clientRequests.ask(this.ex.session, (m) => this.send(m), this.cancellation.signal, method, params, timeoutMs);
   }
-  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    const threshold = (this.ex.session?.logLevel ?? 'info') as LogLevel;
-    if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
-    const params: Record<string, unknown> = { level, data };
-    if (logger) params.logger = logger;
-    await this.engine.sendFor(this.ex, this.signal, { jsonrpc: '2.0', method: 'notifications/message', params });
-  }
-  requestClient(method: string, params: Record<string, unknown>, timeoutMs = 60_000): Promise<unknown> {
-    return this.engine.askClient(this.ex, this.signal, method, params, timeoutMs);
-  }
-  closeStream(): void {
+  close(): void {
     this.ex.channel?.close();
   }
+}
+
+/** At most this many resource subscriptions per session. */
+const MAX_SUBSCRIPTIONS = 100;
+
+/** The client's name, title and version, each cut to a sane length: nothing else is kept. */
+function boundedClientInfo(info: unknown): SessionRecord['clientInfo'] {
+  if (!isRecord(info)) return undefined;
+  const out: NonNullable<SessionRecord['clientInfo']> = {};
+  for (const k of ['name', 'title', 'version'] as const) if (typeof info[k] === 'string') out[k] = info[k].slice(0, CLIENT_INFO_FIELD_MAX);
+  return out;
+}
+
+/** The capabilities the server acts on (elicitation, sampling, roots), each as a small flag object. */
+function boundedCapabilities(caps: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isRecord(caps)) return out;
+  for (const k of ['elicitation', 'sampling', 'roots'] as const) if (isRecord(caps[k])) out[k] = flags(caps[k]);
+  return out;
+}
+
+/** An object's members one level deep, kept only when they are booleans or empty objects. */
+function flags(v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v).slice(0, 10)) if (typeof x === 'boolean' || (isRecord(x) && Object.keys(x).length === 0)) out[k.slice(0, 40)] = isRecord(x) ? {} : x;
+  return out;
 }

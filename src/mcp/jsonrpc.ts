@@ -22,6 +22,10 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   Unauthorized: -32003,
   RateLimited: -32005,
+  // Defined by MCP 2026-07-28 (its reserved range -32020 to -32099).
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
   RequestCancelled: -32800,
 } as const;
 

@@ -3,6 +3,7 @@
 import type { RequestContext } from './context.ts';
 import type { EngineLogger } from './context.ts';
 import { RpcError } from './jsonrpc.ts';
+import { InputRequired } from './input-required.ts';
 import type { ToolDef, ToolResult } from './surface.ts';
 import { ToolError } from './tool-failure.ts';
 
@@ -10,7 +11,7 @@ export function errorResult(structured: { error: string } & Record<string, unkno
   return { content: [{ type: 'text', text: structured.error }], structuredContent: structured, isError: true };
 }
 
-export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult> {
+export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult | InputRequired> {
   let input = args;
   if (tool.parseArguments) {
     const checked = tool.parseArguments(input);
@@ -18,7 +19,7 @@ export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx:
     if (!checked.ok) return errorResult({ error: checked.error });
     input = checked.value;
   }
-  let result: ToolResult;
+  let result: ToolResult | InputRequired;
   try {
     result = await tool.handler(input, ctx);
   } catch (err) {
@@ -27,7 +28,7 @@ export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx:
     logger.error({ err, tool: tool.name }, 'tool handler failed');
     return errorResult({ error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`, code: 'internal' });
   }
-  return finish(tool, result, logger);
+  return result instanceof InputRequired ? result : finish(tool, result, logger);
 }
 
 function finish(tool: ToolDef, result: ToolResult, logger: EngineLogger): ToolResult {

@@ -2,6 +2,7 @@
 // keep-alive comments, and close detection.
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from './jsonrpc.ts';
+import { serialize } from './wire.ts';
 
 const KEEPALIVE_MS = 25_000;
 
@@ -62,7 +63,7 @@ export class SseSink {
       this.lastSeq = seq;
     }
     const id = eventId ? `id: ${eventId}\n` : '';
-    this.raw(`event: message\n${id}data: ${JSON.stringify(message)}\n\n`);
+    this.raw(`event: message\n${id}data: ${serialize(message)}\n\n`);
   }
 
   hold(): void {

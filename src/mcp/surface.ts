@@ -8,6 +8,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from './context.ts';
+import type { InputRequired } from './input-required.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type { ContentBlock, PromptMessage, ResourceContents, ToolAnnotations };
@@ -34,20 +35,20 @@ export type ToolDef = {
   parseArguments?: (args: Record<string, unknown>) => ArgumentCheck;
   /** Checks `structuredContent` against `outputSchema`; returns a problem description or undefined. */
   checkOutput?: (structured: Record<string, unknown>) => string | undefined;
-  handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult> | ToolResult;
+  /** The result, or InputRequired when the client must answer something first. */
+  handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult | InputRequired> | ToolResult | InputRequired;
 };
 
 export type PromptArgument = { name: string; description?: string; required?: boolean };
+
+export type RenderedPrompt = { description?: string; messages: PromptMessage[] };
 
 export type PromptDef = {
   name: string;
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
-  render: (
-    args: Record<string, string>,
-    ctx: RequestContext,
-  ) => Promise<{ description?: string; messages: PromptMessage[] }> | { description?: string; messages: PromptMessage[] };
+  render: (args: Record<string, string>, ctx: RequestContext) => Promise<RenderedPrompt | InputRequired> | RenderedPrompt | InputRequired;
   /** Suggestions for one argument's value; `context` holds the other arguments already chosen. */
   complete?: (argument: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
 };
@@ -58,7 +59,9 @@ export type ResourceDef = {
   title?: string;
   description?: string;
   mimeType?: string;
-  read: (ctx: RequestContext) => Promise<ResourceContents[]>;
+  /** How long a client may reuse what read returns (2026-07-28 `ttlMs`); default 0. */
+  ttlMs?: number;
+  read: (ctx: RequestContext) => Promise<ResourceContents[] | InputRequired>;
 };
 
 export type ResourceTemplateDef = {
@@ -67,7 +70,8 @@ export type ResourceTemplateDef = {
   title?: string;
   description?: string;
   mimeType?: string;
-  read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ResourceContents[]>;
+  ttlMs?: number;
+  read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ResourceContents[] | InputRequired>;
   complete?: (variable: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
 };
 
@@ -76,6 +80,11 @@ export type ServerInfo = { name: string; title?: string; version: string };
 export type Surface = {
   serverInfo: ServerInfo;
   instructions?: string;
+  /**
+   * Caching hints of the 2026-07-28 era: who may share a cached list or read (`private` when it
+   * depends on who asks) and how long lists stay fresh.
+   */
+  cache?: { scope: 'public' | 'private'; listTtlMs: number };
   tools: ToolDef[];
   prompts: PromptDef[];
   resources: ResourceDef[];

@@ -8,12 +8,17 @@ import { ARTICLE_OPERATIONS } from './articles.ts';
 import { COMMUNITY_OPERATIONS } from './community.ts';
 import { NETWORK_OPERATIONS } from './network.ts';
 import type { AnyOperation } from './operation.ts';
+import { WEBHOOK_OPERATIONS } from './webhooks.ts';
+import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
+import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
 /** Every operation a community host serves (its nine MCP tools first). */
-export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS];
+export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
+  ...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS, ...PEOPLE_COMMUNITY_OPERATIONS, ...WEB_COMMUNITY_OPERATIONS, ...WEBHOOK_OPERATIONS,
+];
 
 /** Every operation the network apex serves (its six MCP tools first). */
-export const NETWORK_CATALOGUE: readonly AnyOperation[] = [...NETWORK_OPERATIONS, ...ACCOUNT_OPERATIONS];
+export const NETWORK_CATALOGUE: readonly AnyOperation[] = [...NETWORK_OPERATIONS, ...ACCOUNT_OPERATIONS, ...PEOPLE_NETWORK_OPERATIONS, ...WEB_NETWORK_OPERATIONS];
 
 export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];
 
@@ -22,4 +27,4 @@ export function operationNamed(server: 'community' | 'network', name: string): A
   return (server === 'community' ? COMMUNITY_CATALOGUE : NETWORK_CATALOGUE).find((op) => op.name === name);
 }
 
-export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS };
+export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS, WEBHOOK_OPERATIONS };

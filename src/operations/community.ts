@@ -10,8 +10,14 @@ import type { Community } from '../store/types.ts';
 import type { WriteKind } from '../domain/vocabulary.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
+import { beforePosting, notPosted, type SimilarSolved } from './similar-solved.ts';
 
 type Ctx = OperationContext<Community>;
+
+/** A write's answer with the solved topics that closely matched it, when there were any. */
+export function withSimilar<T extends object>(result: T, similar: SimilarSolved[]): T & { similar_solved?: SimilarSolved[] } {
+  return similar.length ? { ...result, similar_solved: similar } : result;
+}
 
 /** Runs a write through the domain's write path and records what it wrote for the audit log. */
 async function write(ctx: Ctx, kind: WriteKind, payload: Record<string, unknown>, key: string | undefined): Promise<WriteResult> {
@@ -134,8 +140,12 @@ export const createTopic = defineOperation({
     await ctx.services.writes.authorize(ctx.actor, ctx.community, 'topic.create', payload);
   },
   run: async (ctx, { idempotency_key, ...payload }) => {
+    const check = await beforePosting(ctx, ctx.community, payload);
+    if (!check.post) return notPosted(check.similar);
+    await ctx.report.progress(2, 3, 'Posting the question');
     const outcome = await write(ctx, 'topic.create', payload, idempotency_key);
-    return presentWrite(outcome, outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.');
+    await ctx.report.progress(3, 3, outcome.status === 'applied' ? 'Posted' : 'Queued for approval');
+    return withSimilar(presentWrite(outcome, outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.'), check.similar);
   },
 });
 

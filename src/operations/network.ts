@@ -5,7 +5,8 @@ import { DomainError } from '../domain/errors.ts';
 import { communitySlug, cursor, pageLimit, question, searchFilters, searchQuery, topicRef } from '../domain/fields.ts';
 import type { Community } from '../store/types.ts';
 import type { Services } from '../services.ts';
-import { categoryOut } from './community.ts';
+import { categoryOut, withSimilar } from './community.ts';
+import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
 import { presentTopicPage, presentWrite } from './present.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
@@ -56,6 +57,7 @@ export const searchNetwork = defineOperation({
   run: async (ctx, { query, communities, mode, filters }) => {
     const within = await publicCommunities(ctx.services, communities);
     const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
+    await ctx.report.note('info', `Searched ${within.length} public communit${within.length === 1 ? 'y' : 'ies'}: ${found.total} result(s).`);
     return { ...found, results: withCommunity(found.results, within) };
   },
 });
@@ -183,9 +185,13 @@ export const askCommunity = defineOperation({
   run: async (ctx, { community, idempotency_key, ...payload }) => {
     const c = await publicCommunity(ctx.services, community);
     ctx.audit.communityId = c.id;
+    const check = await beforePosting(ctx, c, payload);
+    if (!check.post) return notPosted(check.similar);
+    await ctx.report.progress(2, 3, `Posting the question to ${c.slug}`);
     const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.ip });
     Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
-    return presentWrite(outcome, `Your question was posted to ${c.slug}.`);
+    await ctx.report.progress(3, 3, outcome.status === 'applied' ? 'Posted' : 'Queued for approval');
+    return withSimilar(presentWrite(outcome, `Your question was posted to ${c.slug}.`), check.similar);
   },
 });
 

@@ -7,6 +7,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { Scope } from '../domain/vocabulary.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
+import type { Interaction, Reporter } from './interaction.ts';
 
 /**
  * The credential an operation takes:
@@ -31,6 +32,10 @@ export type OperationContext<C extends Community | null = Community | null> = {
   ip: string;
   /** The call's audit entry: a handler names the community it touched and the ids it wrote. */
   audit: AuditNote;
+  /** Questions the caller can answer mid-call, when the face offers it (throw QuestionsAsked to ask). */
+  interaction?: Interaction;
+  /** Progress and notes for callers that want them (silent otherwise). */
+  report: Reporter;
 };
 
 /** What a call's audit entry records beyond who, what and when. */

@@ -7,15 +7,17 @@
 // come back as values (never thrown) carrying the domain's error code, so each face renders them
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
 import type { z } from 'zod';
-import type { Actor, PersonActor } from '../domain/actor.ts';
-import { requireScope } from '../domain/authorization.ts';
+import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
+import { canRead, communityNotFound, requireScope } from '../domain/authorization.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
-import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
+import { inputErrorOf, NUL_MESSAGE, nulPath } from '../domain/validate.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
+import { QuestionsAsked, SILENT, type Interaction, type Question, type Reporter } from './interaction.ts';
 
 /** Who is calling and where: what the face learned from the request. */
 export type Caller = {
@@ -30,11 +32,24 @@ export type Caller = {
   userKeys?: boolean;
   /** A person the face already authenticated (web session with its CSRF token checked). */
   person?: PersonActor;
+  /**
+   * The face serves visitors without any credential (the web): they act as anonymous, so they read
+   * public communities and nothing else (a private one answers not_found, as if it did not exist).
+   * Their reads are not audited (the audit log records who did what, not page views); writes are.
+   */
+  visitor?: boolean;
   ip: string;
+  /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
+  interaction?: Interaction;
+  /** Where an operation's progress and notes go (MCP progress and log notifications). */
+  reporter?: Reporter;
+  /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
+  onRateLimit?: (state: RateState) => void;
 };
 
 export type Issue = { path: string; message: string };
-export type Stage = 'authenticate' | 'validate' | 'call';
+/** 'ask': not a failure but a pause: the operation put `questions` to a caller that can answer them. */
+export type Stage = 'authenticate' | 'validate' | 'call' | 'ask';
 
 export type Failure = {
   ok: false;
@@ -46,11 +61,13 @@ export type Failure = {
   retryAfterSeconds?: number;
   /** For stage 'validate': each offending field. */
   issues?: Issue[];
+  /** For stage 'ask': what the caller is asked before the operation goes on. */
+  questions?: Question[];
 };
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
 /** What to call the thing asked for in "… needs an agent key" (e.g. "This tool"). */
-export type Guarded = { credential: Credential; action: string; what: string };
+export type Guarded = { credential: Credential; action: string; what: string; write?: boolean };
 
 class InvalidArguments extends Error {
   constructor(readonly issues: Issue[]) {
@@ -72,10 +89,21 @@ export class Pipeline {
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
   invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
-    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool' }, async (actor, audit) => {
+    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool', write: op.write }, async (actor, audit) => {
+      const nul = nulPath(args);
+      if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
       const parsed = op.input.safeParse(args ?? {});
       if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
-      const ctx: OperationContext = { actor, community: caller.community, services: this.services, urls: this.urls, ip: caller.ip, audit };
+      const ctx: OperationContext = {
+        actor,
+        community: caller.community,
+        services: this.services,
+        urls: this.urls,
+        ip: caller.ip,
+        audit,
+        interaction: caller.interaction,
+        report: caller.reporter ?? SILENT,
+      };
       if (op.scope) requireScope(actor, op.scope);
       await op.authorize?.(ctx as never, parsed.data);
       return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
@@ -91,17 +119,25 @@ export class Pipeline {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
-      this.admit(actor);
+      const state = await this.admit(actor);
+      if (state) caller.onRateLimit?.(state);
     } catch (err) {
       return this.failure(err, 'authenticate');
     }
     const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
+    const audited = what.write || !(caller.visitor && actor.kind === 'anonymous');
     try {
       const value = await body(actor, audit);
-      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
       return { ok: true, value };
     } catch (err) {
-      await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
+      if (err instanceof QuestionsAsked) {
+        // The call asked and wrote nothing; it is recorded as a call that went well.
+        audit.targets.asked = err.questions.map((q) => q.key).join(',');
+        if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+        return { ok: false, stage: 'ask', code: err.code, message: err.message, questions: err.questions };
+      }
+      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
       return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
     }
   }
@@ -115,6 +151,10 @@ export class Pipeline {
       case 'community': {
         if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
         if (caller.person) return caller.person;
+        if (caller.visitor && !caller.credential) {
+          if (!canRead(anonymous, caller.community)) throw communityNotFound(caller.community.slug);
+          return anonymous;
+        }
         if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
         return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
       }
@@ -122,12 +162,14 @@ export class Pipeline {
   }
 
   /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
-  private admit(actor: Actor): void {
-    if (actor.kind === 'agent') this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
-    else if (actor.kind === 'person') this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+  private async admit(actor: Actor): Promise<RateState | undefined> {
+    if (actor.kind === 'agent') return this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    if (actor.kind === 'person') return this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+    return undefined;
   }
 
   private failure(err: unknown, stage: Stage): Failure {
+    err = inputErrorOf(err) ?? err;
     if (err instanceof InvalidArguments) {
       return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
     }

@@ -94,6 +94,13 @@ export const questionFields = {
   idempotency_key: idempotencyKey,
 };
 
+export const similarSolved = z.object({
+  topic_id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+
 /** A key as it is listed: never the key itself, which is shown once when minted. */
 export const keyOut = z.object({
   id: z.string(),
@@ -122,9 +129,10 @@ export const approvalOut = z.object({
 });
 
 export const writeOutput = z.object({
-  status: z.enum(['applied', 'pending_approval']),
+  status: z.enum(['applied', 'pending_approval', 'not_posted']).describe('"not_posted": you answered that an existing solved topic fits.'),
   approval_id: z.string().optional().describe('When pending_approval: follow it with get_approval.'),
   message: z.string(),
   topic: topicOut.optional(),
   post: postOut.optional(),
+  similar_solved: z.array(similarSolved).optional().describe('Solved topics that closely match a new question: read them, one may already answer it.'),
 });

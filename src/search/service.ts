@@ -9,7 +9,7 @@ import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
-import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor, type CursorShape } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
 import { pageDetails, type IndexFilters, type IndexHit, type SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
@@ -42,6 +42,7 @@ const HEAD_POOL = 200;
 
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
+const HEAD_CURSOR_SHAPE: CursorShape = { key: 'text', id: { constant: 'h' } };
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
@@ -131,7 +132,7 @@ export class SearchService {
       until: f.until,
     };
     const listing = this.listing(mode, query, f, ids);
-    const after = decodeCursor(listing, f.cursor);
+    const after = decodeCursor(listing, f.cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
     const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
     if (after && mode === 'lexical' && headOffset === undefined && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
     if (headOffset !== undefined && (mode !== 'lexical' || this.options.ranking?.threadFields === false)) throw this.badCursor();

@@ -32,3 +32,14 @@ export async function uniquely<T>(what: string, write: () => Promise<T>): Promis
     throw err;
   }
 }
+
+/**
+ * A query parameter carried text that no engine stores alike: the NUL character (U+0000), which
+ * PostgreSQL refuses in text while SQLite keeps it. Raised before the query is sent, on both engines.
+ */
+export class InvalidText extends Error {
+  constructor() {
+    super('text must not contain the NUL character (U+0000)');
+    this.name = 'InvalidText';
+  }
+}

@@ -1,7 +1,9 @@
-// Kysely table types of the MCP session tables (migration 0008).
+// Kysely table types of the MCP session tables (migrations 0008 and 0070).
 export interface McpSessionsTable {
   id: string;
   scope: string;
+  owner: string | null;
+  client_ip: string | null;
   protocol_version: string;
   client_info: string | null;
   client_capabilities: string;
@@ -26,8 +28,21 @@ export interface McpEventsTable {
   message: string;
 }
 
+export interface McpSubscriptionsTable {
+  session_id: string;
+  scope: string;
+  uri: string;
+}
+
+export interface McpSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface McpSessionTables {
   mcp_sessions: McpSessionsTable;
+  mcp_subscriptions: McpSubscriptionsTable;
+  mcp_secrets: McpSecretsTable;
   mcp_streams: McpStreamsTable;
   mcp_events: McpEventsTable;
 }

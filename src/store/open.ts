@@ -8,20 +8,30 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
+import { guardText } from './text-guard.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
+  /**
+   * SQLite's synchronous level under WAL (default NORMAL). NORMAL: a commit survives the process
+   * being killed, the last commits may be lost on power loss or an OS crash. FULL / EXTRA: a commit
+   * is on disk before it is acknowledged (survives power loss), at the cost of an fsync per commit.
+   * OFF: no fsync at all (a crash of the machine may corrupt the database); for throwaway data.
+   */
+  sqliteSynchronous?: SqliteSynchronous;
 };
+
+export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 
 /** The opened database: the Store, and the Kysely instance for the search index built beside it. */
 export type OpenedDatabase = { store: Store; db: Kysely<Database>; dialect: Dialect };
 
 export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<OpenedDatabase> {
   const opened = databaseUrl.startsWith('sqlite:')
-    ? openSqlite(databaseUrl.slice('sqlite:'.length))
+    ? openSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'NORMAL')
     : /^postgres(ql)?:\/\//.test(databaseUrl)
       ? openPostgres(databaseUrl, options.poolSize ?? 10)
       : undefined;
@@ -41,7 +51,7 @@ export async function openStore(databaseUrl: string, options: OpenOptions = {}):
   return (await openDatabase(databaseUrl, options)).store;
 }
 
-function openSqlite(path: string): OpenedDatabase {
+function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabase {
   const memory = path === ':memory:' || path === '';
   let database: BetterSqlite3.Database;
   try {
@@ -52,12 +62,13 @@ function openSqlite(path: string): OpenedDatabase {
     throw new Error(`Cannot open SQLite database "${path}": ${reason}`, { cause: err });
   }
   // WAL lets readers run beside the one writer; busy_timeout makes a second process wait for the
-  // write lock instead of failing at once; foreign keys are off by default in SQLite.
+  // write lock instead of failing at once; foreign keys are off by default in SQLite. The
+  // synchronous level is what a commit survives (OpenOptions.sqliteSynchronous).
   database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
+  database.pragma(`synchronous = ${synchronous}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: guardText(new SqliteDialect({ database })) });
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
 
@@ -65,6 +76,6 @@ function openPostgres(url: string, max: number): OpenedDatabase {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
   return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
 }

@@ -29,6 +29,7 @@ import type {
 import type { CommunityAccessRepositories, IdentityRepositories } from './identity.ts';
 import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
+import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -85,6 +86,8 @@ export interface PostRepository {
   /** The post at position 1 (question / article body). */
   getFirst(topicId: string): Promise<Post | undefined>;
   updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined>;
+  /** Posts by one author (a person or an agent) in this community, newest first. */
+  listByAuthor(author: { kind: 'person' | 'agent'; id: string }, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>>;
 }
 
 export interface ArticleRevisionRepository {
@@ -123,6 +126,8 @@ export interface CommunityScope {
   readonly imports: ImportRepository;
   /** Memberships, agent scopes and keys, approval policies and queue, idempotency records. */
   readonly access: CommunityAccessRepositories;
+  /** Webhook endpoints, the outbox and the delivery log (./webhooks.ts). */
+  readonly webhooks: WebhookRepository;
 }
 
 export interface Store {
@@ -135,6 +140,8 @@ export interface Store {
   readonly mcpSessions: SessionStore;
   /** Each community's declarative MCP configuration (./community-mcp.ts). */
   readonly mcpConfig: CommunityMcpConfigRepository;
+  /** Webhook deliveries across communities, for the dispatcher only (./webhooks.ts). */
+  readonly webhookQueue: WebhookQueue;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

@@ -4,7 +4,8 @@
 import type { Actor } from '../domain/actor.ts';
 import { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from '../domain/errors.ts';
 import type { Logger } from '../log.ts';
-import type { RequestContext } from '../mcp/context.ts';
+import type { InputResponse, RequestContext } from '../mcp/context.ts';
+import { InputRequired } from '../mcp/input-required.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
@@ -12,6 +13,7 @@ import { withFailureShape } from '../mcp/tool-failure.ts';
 import { describeIssues } from '../mcp/zod-tool.ts';
 import { annotationsOf, jsonSchemasOf, type AnyOperation, type Credential, type Urls } from '../operations/operation.ts';
 import type { Caller, Failure, Pipeline } from '../operations/pipeline.ts';
+import type { Answer, Interaction, Question, Reporter } from '../operations/interaction.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 
@@ -31,8 +33,38 @@ const FAILURE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** The caller of one MCP request: who, from where, what it can answer, where progress goes. */
 export function callerOf(ctx: RequestContext, community: Community | null): Caller {
-  return { community, credential: ctx.credential, ip: ctx.clientIp };
+  return { community, credential: ctx.credential, ip: ctx.clientIp, interaction: interactionOf(ctx), reporter: reporterOf(ctx) };
+}
+
+/** Questions become elicitations: asked when the client declared it can answer them. */
+function interactionOf(ctx: RequestContext): Interaction {
+  return { canAsk: ctx.canAsk('elicitation'), answer: (key) => elicitAnswer(ctx.inputResponses[key]) };
+}
+
+function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
+  if (!r || (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel')) return undefined;
+  return { action: r.action, content: typeof r.content === 'object' && r.content !== null ? (r.content as Record<string, unknown>) : {} };
+}
+
+function reporterOf(ctx: RequestContext): Reporter {
+  return {
+    progress: (done, total, message) => ctx.progress(done, total, message),
+    note: (level, message) => ctx.log(level, message, 'hamlet'),
+  };
+}
+
+/** The questions an operation asked, as elicitation/create input requests. */
+function askedOf(questions: Question[]): InputRequired {
+  return new InputRequired(
+    Object.fromEntries(
+      questions.map((q) => [
+        q.key,
+        { method: 'elicitation/create' as const, params: { message: q.message, requestedSchema: { type: 'object', properties: q.fields, required: q.required } } },
+      ]),
+    ),
+  );
 }
 
 /** A failure as a tool result: argument-schema failures carry `error` only, others their code too. */
@@ -59,7 +91,8 @@ export function operationTool(op: AnyOperation, deps: SurfaceDeps, community: Co
     },
     handler: async (args, ctx) => {
       const outcome = await deps.pipeline.invoke(op, callerOf(ctx, community), args);
-      return outcome.ok ? { structuredContent: outcome.value } : failureResult(outcome, op.name);
+      if (outcome.ok) return { structuredContent: outcome.value };
+      return outcome.stage === 'ask' ? askedOf(outcome.questions ?? []) : failureResult(outcome, op.name);
     },
   };
 }

@@ -9,7 +9,7 @@ import { COMMUNITY_OPERATIONS } from '../operations/catalogue.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
 import { communityInstructions } from './instructions.ts';
-import { communityPrompts, communityResources, communityTemplates, configuredPrompts } from './resources.ts';
+import { communityPrompts, communityResources, communityTemplates, configuredPrompts, LIST_TTL_MS } from './resources.ts';
 
 export function communityTools(deps: SurfaceDeps, community: Community): ToolDef[] {
   return COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => operationTool(op, deps, community));
@@ -20,6 +20,8 @@ export function communitySurface(deps: SurfaceDeps, community: Community, config
   const instructions = communityInstructions(community.slug, community.name);
   return {
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },
+    // What a private community lists is for its own agents only: no shared cache may keep it.
+    cache: { scope: community.visibility === 'private' ? 'private' : 'public', listTtlMs: LIST_TTL_MS },
     instructions: config.instructions
       ? `${instructions}\n\nFrom the administrators of ${community.name}:\n${config.instructions}`
       : instructions,

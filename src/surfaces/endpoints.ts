@@ -1,7 +1,13 @@
 // Which MCP surface a request's host addresses: the network on the apex, a community on its
-// subdomain (or custom domain), nothing otherwise. Lookups and built surfaces are cached briefly:
-// resolving a host is on every request's path, and building a surface converts every tool schema.
+// subdomain (or custom domain), nothing otherwise. A private community exists on MCP only for a
+// request whose key may read it (one of its agent keys, or a member's user key): to anyone else its
+// host answers exactly as an unknown host does. Lookups, key checks and built surfaces are cached briefly: resolving a host is on every
+// request's path, and building a surface converts every tool schema.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Actor } from '../domain/actor.ts';
+import { canRead } from '../domain/authorization.ts';
+import { credentialOf } from '../mcp/http-reply.ts';
 import type { Community } from '../store/types.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
 import type { Endpoint } from '../mcp/http-transport.ts';
@@ -22,6 +28,8 @@ export type EndpointOptions = {
   deps: SurfaceDeps;
   lookup: HostLookup;
   hostOf: (req: IncomingMessage) => string | undefined;
+  /** Who a key makes its bearer on a community (anonymous when the key is not valid there). */
+  actorOf: (community: Community, key: string) => Promise<Actor>;
   /** How long a host → community answer is reused (default 5 s). */
   ttlMs?: number;
 };
@@ -32,6 +40,21 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
   const hosts = new Map<string, { at: number; value: Resolved }>();
   const surfaces = new Map<string, { version: string; surface: Surface }>();
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
+  /** "<community id>:<hash of a key>" → when that key was last found to read that community. */
+  const readers = new Map<string, number>();
+
+  /** Whether the request carries a key that may read the private `community`. */
+  async function mayRead(community: Community, req: IncomingMessage, now: number): Promise<boolean> {
+    const key = credentialOf(req);
+    if (!key) return false;
+    const cacheKey = `${community.id}:${createHash('sha256').update(key).digest('base64url')}`;
+    const seen = readers.get(cacheKey);
+    if (seen !== undefined && now - seen <= ttl) return true;
+    if (!canRead(await o.actorOf(community, key), community)) return false;
+    if (readers.size > 10_000) readers.clear();
+    readers.set(cacheKey, now);
+    return true;
+  }
 
   function surfaceOf(community: Community, config: CommunityMcpConfig, configAt: number): Surface {
     const version = `${community.updatedAt}|${configAt}`;
@@ -60,11 +83,13 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
       const r = hit.value;
       if (r.kind === 'network') return network;
       if (r.kind === 'unknown') return undefined;
+      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, now))) return undefined;
       return { scope: communityScope(r.community.id), surface: surfaceOf(r.community, r.config, r.configAt) };
     },
     /** Drops cached answers, so the next request sees a changed community or configuration. */
     forget(communityId) {
       hosts.clear();
+      readers.clear();
       if (communityId) surfaces.delete(communityId);
       else surfaces.clear();
     },

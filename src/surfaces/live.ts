@@ -46,7 +46,7 @@ export function watchMcpConfig(o: { store: Store; mcp: McpStack; forget: (commun
         o.forget(communityId);
         const live = o.mcp.hub.liveSessionIds();
         for (const list of ['tools', 'prompts'] as const) {
-          await o.mcp.engine.notifyListChanged(communityScope(communityId), list, (id) => live.has(id));
+          await o.mcp.engine.notifyListChanged(communityScope(communityId), list, live);
         }
       }
     } catch (err) {

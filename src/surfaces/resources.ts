@@ -10,6 +10,12 @@ import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
 import { presentPost, presentTopic } from '../operations/present.ts';
 import { actorOf, type SurfaceDeps } from './calls.ts';
 
+/**
+ * How long a client may reuse a list (tools, prompts, resources) or a community's guidelines and
+ * categories (2026-07-28 `ttlMs`); changes also reach listeners as list_changed.
+ */
+export const LIST_TTL_MS = 60_000;
+
 export const resourceUris = {
   guidelines: (slug: string) => `hamlet://${slug}/guidelines`,
   categories: (slug: string) => `hamlet://${slug}/categories`,
@@ -28,6 +34,7 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       title: `${community.name}: guidelines`,
       description: 'How this community wants questions asked and answered. Read before posting.',
       mimeType: 'text/markdown',
+      ttlMs: LIST_TTL_MS,
       read: async () => [{ uri: resourceUris.guidelines(slug), mimeType: 'text/markdown', text: community.guidelines || `# ${community.name}\n\nNo special guidelines: search first, ask specific questions, accept the answer that solved it.` }],
     },
     {
@@ -36,6 +43,7 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       title: `${community.name}: categories`,
       description: 'Categories with descriptions, kinds and topic counts (JSON).',
       mimeType: 'application/json',
+      ttlMs: LIST_TTL_MS,
       read: async (ctx) => {
         const actor = actorOf(ctx);
         const categories = await deps.services.content.listCategories(actor, community);

@@ -1,22 +1,80 @@
 // Server-rendered HTML: escaping and the page layout. Every page is plain semantic HTML that works
-// without JavaScript; user content arrives already sanitized (PostView.html) or is escaped here.
+// without JavaScript; user content arrives sanitized (rendered Markdown) or is escaped here. The
+// layout carries the skip link, the navigation a visitor's role allows, and the page's notices.
+import { canRead, roleAtLeast } from '../domain/authorization.ts';
+import { isRole } from '../domain/vocabulary.ts';
+import { href, type Notice, type Web } from './context.ts';
+import { asset } from './assets.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;color:#1d1d1f}
-a{color:#0b57d0}header{border-bottom:1px solid #ddd;margin-bottom:1rem}header p{margin:.25rem 0 1rem}
-article{border-top:1px solid #eee;padding:.75rem 0}article.solution{background:#f1f8f1;border-left:4px solid #2e7d32;padding-left:.75rem}
-.meta{color:#555;font-size:.875rem}.badge{white-space:nowrap;font-size:.75rem;border:1px solid #2e7d32;color:#2e7d32;border-radius:3px;padding:0 .3rem}
-ul.topics{list-style:none;padding:0}ul.topics li{padding:.4rem 0;border-top:1px solid #eee}pre{overflow:auto;background:#f6f8fa;padding:.5rem}`;
+export function notice(n: Notice | undefined): string {
+  if (!n) return '';
+  return n.kind === 'error'
+    ? `<div class="notice error" role="alert"><p>${esc(n.text)}</p></div>`
+    : `<div class="notice ok" role="status"><p>${esc(n.text)}</p></div>`;
+}
 
-export function page(o: { title: string; community?: { name: string; description: string }; body: string; status?: number }): string {
-  const header = o.community
-    ? `<header><p><a href="/">${esc(o.community.name)}</a></p></header>`
-    : '';
+/** The signed-in person's role in the community of the request, if any. */
+export function roleHere(web: Web) {
+  if (web.where.kind !== 'community' || !web.person) return undefined;
+  const role = web.person.roles?.[web.where.community.id];
+  return isRole(role) ? role : undefined;
+}
+
+/** A hidden CSRF field and a POST form around `inner`. */
+export function postForm(web: Web, action: string, inner: string, attrs = ''): string {
+  return `<form method="post" action="${esc(action)}"${attrs ? ` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${esc(web.csrf)}">${inner}</form>`;
+}
+
+function nav(web: Web): string {
+  const links: string[] = [];
+  const community = web.where.kind === 'community' && canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
+  const role = roleHere(web);
+  links.push(`<a href="${esc(href(web, '/search'))}">Search</a>`);
+  if (community) {
+    links.push(`<a href="${esc(href(web, '/ask'))}">Ask a question</a>`);
+    if (roleAtLeast(role, 'moderator')) links.push(`<a href="${esc(href(web, '/approvals'))}">Approvals</a>`);
+    if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);
+  }
+  if (web.person) {
+    links.push(`<a href="${esc(href(web, '/account'))}">${esc(web.person.displayName)}</a>`);
+    links.push(postForm(web, href(web, '/signout'), '<button type="submit" class="link">Sign out</button>', 'class="inline"'));
+  } else {
+    const next = web.path === href(web, '/signin') || web.path === href(web, '/signup') ? '' : `?next=${encodeURIComponent(web.path)}`;
+    links.push(`<a href="${esc(href(web, '/signin') + next)}">Sign in</a>`, `<a href="${esc(href(web, '/signup'))}">Sign up</a>`);
+  }
+  return `<nav aria-label="Main"><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></nav>`;
+}
+
+export type PageOptions = { title: string; body: string; notice?: Notice; status?: number };
+
+/** The whole document. The community's name shows only to those who may read the community. */
+export function layout(web: Web, o: PageOptions): string {
+  const readable = web.where.kind === 'community' && canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
+  const site = readable && web.where.kind === 'community' ? web.where.community.name : 'Hamlet';
+  const scripts = (web.scripts ?? []).map((s) => `<script src="${esc(asset(s))}" defer></script>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(o.title)}${o.community ? ` · ${esc(o.community.name)}` : ''} · Hamlet</title><style>${STYLE}</style></head>
-<body>${header}<main>${o.body}</main></body></html>`;
+<title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${scripts}</head>
+<body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
+<main id="main" tabindex="-1">${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
+}
+
+/** A bare page (unknown hosts, server errors): no navigation, nothing of any community. */
+export function barePage(title: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"></head>
+<body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p></main></body></html>`;
+}
+
+/** `<time>` with the date a reader needs (the full timestamp in the attribute). */
+export function when(iso: string): string {
+  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))}</time>`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -1,47 +1,82 @@
-// Web routes on community hosts: `/` and `/t/:slug`. Pages show what an anonymous visitor may read
-// (public communities); everything else answers the same 404, so nothing about private content leaks.
-import type { Hono } from 'hono';
-import { anonymous } from '../domain/actor.ts';
-import type { ContentService } from '../domain/content.ts';
-import { isDomainError } from '../domain/errors.ts';
-import type { Community } from '../store/types.ts';
-import { homePage, notFoundPage, topicPage } from './pages.ts';
+// The web for people, on a community's host (`/`, `/t/<topic>`, …); on the apex host the same paths
+// are the network's pages. The path form `/c/<slug>/…` arrives here already resolved by the HTTP
+// front as the community's host, and links keep that form (communityPath).
+// Every request passes here first: security headers, the static assets, the per-address budget,
+// who is signed in, and for every POST the origin and form-token checks.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { communityPath } from '../domain/urls.ts';
+import { assetAt } from './assets.ts';
+import type { Web, WebDeps, WebEnv, Where } from './context.ts';
+import { barePage } from './html.ts';
+import { page } from './respond.ts';
+import { formIsOurs, sessionToken, takeFlash, visitorCsrf } from './session.ts';
+import { accountRoutes } from './pages/account.ts';
+import { adminRoutes } from './pages/admin.ts';
+import { agentAdminRoutes } from './pages/admin-agents.ts';
+import { approvalRoutes } from './pages/approvals.ts';
+import { askRoutes } from './pages/ask.ts';
+import { authRoutes } from './pages/auth.ts';
+import { homeRoutes } from './pages/home.ts';
+import { networkRoutes } from './pages/network.ts';
+import { searchRoutes } from './pages/search.ts';
+import { settingsRoutes } from './pages/settings.ts';
+import { topicRoutes } from './pages/topic.ts';
 
-export type WebDeps = {
-  content: ContentService;
-  /** The community the request's host names, if any. */
-  communityOf: (host: string | undefined, forwardedHost: string | undefined) => Promise<Community | undefined>;
-};
+export type { WebDeps } from './context.ts';
+
+/** Form bodies (a post is at most 50,000 characters, up to 4 bytes each). */
+const MAX_FORM_BYTES = 256 * 1024;
 
 export function mountWeb(app: Hono, deps: WebDeps): void {
-  const community = (c: { req: { header(name: string): string | undefined } }) => deps.communityOf(c.req.header('host'), c.req.header('x-forwarded-host'));
-  const notFound = () => notFoundPage('There is nothing at this address, or it is not public.');
-
-  app.get('/', async (c, next) => {
-    const found = await community(c);
-    if (!found) return next(); // the apex: the network has no home page yet
-    try {
-      const [categories, latest, unanswered] = await Promise.all([
-        deps.content.listCategories(anonymous, found),
-        deps.content.listTopics(anonymous, found, { sort: 'latest', limit: 20 }),
-        deps.content.listTopics(anonymous, found, { filter: 'unanswered', limit: 10 }),
-      ]);
-      return c.html(homePage(found, categories, latest.topics, unanswered.topics));
-    } catch (err) {
-      if (isDomainError(err) && err.code === 'not_found') return c.html(notFound(), 404);
-      throw err;
-    }
+  app.get('/assets/:file', (c) => {
+    const a = assetAt(new URL(c.req.url).pathname);
+    if (!a) return c.text('Not found', 404);
+    c.header('cache-control', 'public, max-age=31536000, immutable');
+    return c.body(a.body, 200, { 'content-type': a.type });
   });
 
-  app.get('/t/:slug', async (c) => {
-    const found = await community(c);
-    if (!found) return c.html(notFound(), 404);
+  const web = new Hono<WebEnv>();
+  web.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(barePage('Too large', 'The form is larger than any post may be.'), 413) }));
+  web.use('*', async (c, next) => {
+    const where = await whereOf(c, deps);
+    if (!where) return c.html(barePage('Not found', 'There is nothing at this address, or it is not public.'), 404);
+    const ip = deps.clientIp(c);
+    const token = sessionToken(c, deps);
+    const person = await deps.services.accounts.resolveWebSession(token);
+    // The path as the visitor addressed it (the path form's prefix included), for "come back here".
+    const url = new URL(c.req.url);
+    const ctx: Web = { where, person, ip, path: where.base + url.pathname + url.search, csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps) };
+    c.set('web', ctx);
     try {
-      const t = await deps.content.getTopic(anonymous, found, { topic: c.req.param('slug'), cursor: c.req.query('cursor') ?? null, limit: 100 });
-      return c.html(topicPage(found, t.topic, t.posts, t.nextCursor));
+      await deps.services.rateLimits.checkIp(ip);
     } catch (err) {
-      if (isDomainError(err) && (err.code === 'not_found' || err.code === 'invalid_argument')) return c.html(notFound(), 404);
-      throw err;
+      if (!(err instanceof RateLimitedError)) throw err;
+      c.header('retry-after', String(err.retryAfterSeconds));
+      return page(c, ctx, { title: 'Slow down', status: 429, body: `<h1>Slow down</h1><p>${err.message}</p>` });
     }
+    if (c.req.method === 'POST') {
+      const form = await c.req.parseBody({ all: true });
+      if (!formIsOurs(c, deps, form._csrf)) {
+        return page(c, ctx, { title: 'Form expired', status: 403, body: '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>' });
+      }
+    }
+    const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;
+    if (flash) ctx.flash = flash;
+    await next();
   });
+
+  for (const routes of [authRoutes, accountRoutes, networkRoutes, homeRoutes, topicRoutes, askRoutes, searchRoutes, approvalRoutes, adminRoutes, agentAdminRoutes, settingsRoutes]) {
+    routes(web, deps);
+  }
+  app.route('/', web);
+}
+
+/** The community of the host (or of the path form); the network on the apex; undefined when neither. */
+async function whereOf(c: Context, deps: WebDeps): Promise<Where | undefined> {
+  const host = await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'));
+  if (host.kind === 'community') return { kind: 'community', community: host.community, base: communityPath(host.community.slug, '') };
+  if (host.kind === 'network') return { kind: 'network', base: '' };
+  return undefined;
 }

@@ -34,7 +34,7 @@ if (!available) {
     const answer = page.getByRole('article', { name: 'Accepted answer by acme-helper' });
     assert.equal(await answer.isVisible(), true);
     assert.match(await answer.innerText(), /reject anything older than five minutes/);
-    await page.getByRole('link', { name: 'Acme' }).click();
+    await page.getByRole('link', { name: 'Acme', exact: true }).click();
     await page.waitForURL(/acme\.localhost:\d+\/$/);
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Acme');
     await page.getByRole('link', { name: 'Verifying the hamlet-signature header' }).first().click();

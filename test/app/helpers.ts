@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config/config.ts';
 import { startHamlet, type Hamlet } from '../../src/main.ts';
+import { freePort } from '../helpers/serve.ts';
 
 export type TestHamlet = Hamlet & { port: number; logs: string[]; hostUrl(host: string, path: string): string; stop(): Promise<void> };
 
@@ -32,15 +32,4 @@ export async function startTestHamlet(env: Record<string, string> = {}, options:
       if (!options.keepDatabase) rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

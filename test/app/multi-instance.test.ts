@@ -1,8 +1,10 @@
-// Two Hamlet instances over one PostgreSQL: a session opened on one is served by the other, and a
-// notification raised on one reaches the event stream held open on the other (LISTEN/NOTIFY bus).
+// Two Hamlet instances over one PostgreSQL: a session opened on one is served by the other, a
+// notification raised on one reaches the event stream held open on the other, and a 2026-07-28
+// subscriptions/listen stream on one hears about a post written through the other (LISTEN/NOTIFY bus).
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { systemActor } from '../../src/domain/actor.ts';
 import { INITIALIZE, raw, readSse, rpc } from '../mcp/http-client.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { startTestHamlet, type TestHamlet } from './helpers.ts';
@@ -51,5 +53,40 @@ if (!setup.ok) {
 
     assert.equal((await raw(onA, { method: 'DELETE', headers: { 'mcp-session-id': sid } })).status, 204);
     assert.equal((await rpc(onB, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sid })).status, 404);
+  });
+
+  test('a listen stream on B hears resources/updated for a reply written through A', async () => {
+    const community = (await a.store.communities.getBySlug('acme'))!;
+    const { key } = await a.services.agents.create(systemActor('test'), community, { name: 'lister', scopes: ['topic:create', 'post:create'] });
+    await a.store.community(community.id).categories.create({ slug: 'support', name: 'Support', description: '', kind: 'discussion', position: 1 });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const headers = (method: string, name?: string) => ({ authorization: `Bearer ${key}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+    const call = (name: string, args: Record<string, unknown>) =>
+      rpc(a.hostUrl('acme.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }, headers('tools/call', name));
+    const created = (await call('create_topic', { category: 'support', title: 'Listen across instances works?', body: 'Does a listen stream on one instance hear the other?' })).json();
+    const topicId: string = created.result.structuredContent.topic.id;
+    const uri = `hamlet://acme/topics/${topicId}`;
+
+    const controller = new AbortController();
+    const stream = await fetch(b.hostUrl('acme.localhost', '/api/mcp'), {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers('subscriptions/listen') },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } } }),
+    });
+    let heard = false;
+    const reading = readSse(stream, (events) => (heard = events.some((e) => e.data.includes('resources/updated'))), 10_000);
+    // Repeated until B has it, since B's LISTEN connection may still be starting.
+    for (let i = 0; i < 40 && !heard; i++) {
+      assert.equal((await call('reply_to_topic', { topic: topicId, body: `Reply number ${i} from instance A.` })).json().result.isError, false);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const messages = (await reading).map((e) => JSON.parse(e.data));
+    controller.abort();
+    assert.equal(messages[0].method, 'notifications/subscriptions/acknowledged');
+    assert.deepEqual(messages[0].params.notifications, { resourceSubscriptions: [uri] });
+    const update = messages.find((m) => m.method === 'notifications/resources/updated');
+    assert.equal(update?.params.uri, uri);
+    assert.equal(update?.params._meta['io.modelcontextprotocol/subscriptionId'], 'l1');
   });
 }

@@ -4,19 +4,25 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { InMemorySessionStore } from '../../src/mcp/memory-sessions.ts';
+import type { EngineLogger } from '../../src/mcp/context.ts';
+import type { SessionCaps, SessionStore } from '../../src/mcp/session-store.ts';
 import { createMcpStack, type McpStack } from '../../src/mcp/stack.ts';
+import type { StreamCaps } from '../../src/mcp/stream-limits.ts';
 import { fixtureSurface } from './fixture-surface.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export type FixtureServer = { url: string; port: number; stack: McpStack; server: Server; close(): Promise<void> };
 
-export async function startFixtureServer(port = 0, options: { sessionIdleMs?: number } = {}): Promise<FixtureServer> {
-  const surface = fixtureSurface();
+export async function startFixtureServer(port = 0, options: { sessionIdleMs?: number; sessions?: SessionStore; sessionCaps?: SessionCaps; streamCaps?: StreamCaps; logger?: EngineLogger } = {}): Promise<FixtureServer> {
+  // The list-changing fixture tools announce through the stack built just below.
+  const surface = fixtureSurface({ listChanged: (list) => void stack.engine.notifyListChanged('fixture', list) });
   const quiet = { warn() {}, error(obj: object, msg?: string) { if (process.env.FIXTURE_DEBUG) console.error(msg, obj); } };
   const stack = createMcpStack({
-    sessions: new InMemorySessionStore(),
-    logger: quiet,
+    sessions: options.sessions ?? new InMemorySessionStore(),
+    sessionCaps: options.sessionCaps,
+    streamCaps: options.streamCaps,
+    logger: options.logger ?? quiet,
     sessionIdleMs: options.sessionIdleMs ?? 600_000,
     maxBodyBytes: 1_000_000,
     maxBatch: 100,

@@ -7,6 +7,7 @@ import type { Surface, ToolDef } from '../../src/mcp/surface.ts';
 import { interpolate } from '../../src/mcp/surface.ts';
 import { ToolError } from '../../src/mcp/tool-failure.ts';
 import { zodTool } from '../../src/mcp/zod-tool.ts';
+import { modernFixturePrompt, modernFixtureTools, type FixtureHooks } from './fixture-modern.ts';
 
 // A 1×1 PNG and a 10 ms silent 8 kHz WAV.
 export const TEST_PNG =
@@ -173,8 +174,18 @@ const tools: ToolDef[] = [
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
       additionalProperties: false,
     },
     handler: (args) => ({ content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }] }),
@@ -219,12 +230,14 @@ const hamletTestTools: ToolDef[] = [
   }),
 ];
 
-export function fixtureSurface(): Surface {
+export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surface {
   return {
     serverInfo: { name: 'hamlet-conformance-fixture', title: 'Hamlet conformance fixture', version: '1.0.0' },
     instructions: 'A fixture for the MCP conformance suite.',
-    tools: [...tools, ...hamletTestTools],
+    cache: { scope: 'public', listTtlMs: 60_000 },
+    tools: [...tools, ...modernFixtureTools(hooks), ...hamletTestTools],
     prompts: [
+      modernFixturePrompt,
       {
         name: 'test_simple_prompt',
         title: 'Simple Test Prompt',

@@ -36,3 +36,10 @@ test('e-mail addresses are not turned into mailto links; code keeps its language
 test('plain text of a body strips markup', () => {
   assert.equal(markdownToText('# Title\n\nSome **bold** `code` & <tags>'), 'Title Some bold code & <tags>');
 });
+
+test('images from anywhere are shown as links, never loaded by the reader’s browser', () => {
+  const html = renderMarkdown('Look: ![the chart](https://attacker.example/track.png?u=1) and ![](http://cdn.example/a.gif)');
+  assert.doesNotMatch(html, /<img/i);
+  assert.match(html, /<a href="https:\/\/attacker.example\/track.png\?u=1" rel="nofollow noopener noreferrer ugc">Image: the chart \(attacker.example\)<\/a>/);
+  assert.match(html, /<a href="http:\/\/cdn.example\/a.gif" rel="nofollow noopener noreferrer ugc">Image: untitled \(cdn.example\)<\/a>/);
+});

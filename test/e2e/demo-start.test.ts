@@ -2,38 +2,12 @@
 // connect and a fresh agent key that works; the next start prints a new key and retires the old one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../mcp/http-client.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function serveDemo(env: Record<string, string>): Promise<{ child: ChildProcess; banner: string }> {
-  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', '--demo'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let banner = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in time:\n${banner}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      banner += c;
-      if (/Try it:/.test(banner)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${banner}`)));
-  });
-  return { child, banner };
-}
+import { freePort, serveProcess } from '../helpers/serve.ts';
 
 const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
   child.once('exit', () => resolve());
@@ -44,20 +18,22 @@ test('serve --demo prints a working agent key, replaced at the next start', { ti
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-demo-'));
   const port = await freePort();
   const env = { DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, PORT: String(port), HOST: '127.0.0.1' };
-  const url = `http://acme.localhost:${port}/api/mcp`;
+  // The path form the banner prints first: reachable without resolving acme.localhost.
+  const url = `http://127.0.0.1:${port}/c/acme/api/mcp`;
   const listCategories = (key: string) =>
     rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${key}` });
   try {
-    const first = await serveDemo(env);
+    const first = await serveProcess(env, { demo: true });
     const key1 = first.banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
     assert.ok(key1, first.banner);
-    assert.match(first.banner, new RegExp(`MCP \\(acme\\):\\s+http://acme\\.localhost:${port}/api/mcp`));
+    assert.match(first.banner, new RegExp(`MCP \\(acme\\):\\s+http://localhost:${port}/c/acme/api/mcp`));
+    assert.match(first.banner, new RegExp(`\\s+http://acme\\.localhost:${port}/api/mcp\\s+\\(host form`));
     const ok = (await listCategories(key1)).json().result;
     assert.equal(ok.isError, false);
     assert.ok(ok.structuredContent.categories.some((c: { slug: string }) => c.slug === 'docs'));
     await stop(first.child);
 
-    const second = await serveDemo(env);
+    const second = await serveProcess(env, { demo: true });
     const key2 = second.banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
     assert.ok(key2 && key2 !== key1);
     assert.equal((await listCategories(key2)).json().result.isError, false);

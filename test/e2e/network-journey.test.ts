@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { readSse } from '../mcp/http-client.ts';
 
 let h: TestHamlet;
 let reader: Client;
@@ -90,4 +91,46 @@ test('a private community is invisible from the network', async () => {
   }
   const found = await call(reader, 'find_community', { subject: 'project falcon skunkworks' });
   assert.ok(!found.structuredContent.communities.some((c: { slug: string }) => c.slug === 'skunkworks'));
+});
+
+test('a 2026-07-28 client (the v2 SDK, pinned) reads the network and asks, mirroring `community` into Mcp-Param-Community', async () => {
+  const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import('@modelcontextprotocol/client');
+  const sent: string[] = [];
+  const watching: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    const res = await fetch(input, init);
+    if (headers.get('mcp-method') === 'tools/call') sent.push(`${headers.get('mcp-name')}:${headers.get('mcp-param-community') ?? '-'}:${res.status}`);
+    return res;
+  };
+  const client = new ClientV2({ name: 'modern-outsider', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new TransportV2(new URL(h.hostUrl('localhost', '/api/mcp')), { fetch: watching, requestInit: { headers: { Authorization: `Bearer ${userKey}` } } }));
+  try {
+    const described = (await client.callTool({ name: 'get_community', arguments: { community: 'acme' } })) as Result;
+    assert.equal(described.structuredContent.slug, 'acme');
+    const asked = (await client.callTool({
+      name: 'ask_community',
+      arguments: { community: 'acme', category: 'support', title: 'Is there a dark mode for the forum pages?', body: 'Our agents link people to topic pages at night. Is there a dark theme for the web pages?' },
+    })) as Result;
+    assert.equal(asked.isError, false, JSON.stringify(asked.structuredContent));
+    // A call made before the client has read tools/list goes without the header: the server refuses
+    // it (400, -32020), the client reads the tool list and retries with the header, as the spec says.
+    assert.deepEqual(sent.filter((s) => s.endsWith(':200')), ['get_community:acme:200', 'ask_community:acme:200']);
+    assert.ok(sent.filter((s) => !s.endsWith(':200')).every((s) => s.endsWith(':-:400')), sent.join(' '));
+  } finally {
+    await client.close();
+  }
+});
+
+test('a 2026-07-28 search that asked for logs hears how many communities it covered, on its own stream', async () => {
+  const res = await fetch(h.hostUrl('localhost', '/api/mcp'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_network' },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'search_network', arguments: { query: 'PostgreSQL' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/logLevel': 'info' } },
+    }),
+  });
+  const messages = (await readSse(res)).map((e) => JSON.parse(e.data));
+  assert.match(messages.find((m) => m.method === 'notifications/message')?.params.data, /^Searched \d+ public communit(y|ies): \d+ result/);
+  assert.equal(messages.at(-1).result.resultType, 'complete');
 });

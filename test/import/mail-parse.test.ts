@@ -91,3 +91,10 @@ test('mbox files split on envelope lines only, unescaping >From', () => {
   assert.match(parts[0]!, /From here on, text\.\nFrom the body/);
   assert.equal(parseMessage(splitMbox(mbox)[1]!).subject, 'two');
 });
+
+test('NUL characters in mail are dropped (no database stores them alike), the rest is kept', () => {
+  const m = parseMessage(Buffer.from('From: Ada <ada@example.org>\nSubject: A NUL\u0000 here\nMessage-ID: <nul@example.org>\n\nBody with a \u0000 NUL.\n'));
+  assert.equal(m.subject, 'A NUL here');
+  assert.match(m.text, /^Body with a {2}NUL\.\s*$/);
+  assert.equal(m.messageId, '<nul@example.org>');
+});

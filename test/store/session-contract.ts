@@ -51,9 +51,60 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
       await store.create(idle);
       await store.create(busy);
       await store.touch(busy.id, 9_000_000_000_000);
-      assert.ok((await store.sweep(8_000_000_000_000)) >= 1);
+      assert.ok((await store.sweep(8_000_000_000_000, 1000)) >= 1);
       assert.deepEqual(await store.listIds(scope), [busy.id]);
       await store.delete(busy.id);
+    });
+
+    test('subscribers are found by resource, and follow subscription changes and deletes', async () => {
+      const scope = `subs-${id()}`;
+      const a = session({ scope });
+      const b = session({ scope });
+      const other = session({ scope: `${scope}-other` });
+      for (const s of [a, b, other]) await store.create(s);
+      await store.update(a.id, { subscriptions: ['hamlet://acme/topics/1', 'hamlet://acme/topics/2'] });
+      await store.update(b.id, { subscriptions: ['hamlet://acme/topics/1'] });
+      await store.update(other.id, { subscriptions: ['hamlet://acme/topics/1'] });
+      assert.deepEqual((await store.subscribers(scope, 'hamlet://acme/topics/1')).sort(), [a.id, b.id].sort());
+      await store.update(b.id, { subscriptions: [] });
+      assert.deepEqual(await store.subscribers(scope, 'hamlet://acme/topics/1'), [a.id]);
+      await store.delete(a.id);
+      assert.deepEqual(await store.subscribers(scope, 'hamlet://acme/topics/2'), []);
+      await store.delete(b.id);
+      await store.delete(other.id);
+    });
+
+    test('sessions are capped per address and per owner: the longest idle of that address or owner makes room', async () => {
+      const ip = `10.0.0.${Math.floor(Math.random() * 250)}-${id()}`;
+      const caps = { perClientIp: 3, perOwner: 2 };
+      const byIp = [0, 1, 2, 3].map((i) => session({ clientIp: ip, lastSeenAt: 1_000 + i }));
+      for (const s of byIp) await store.create(s, caps);
+      assert.equal(await store.get(byIp[0]!.id), undefined, 'the longest idle of the address went');
+      for (const s of byIp.slice(1)) assert.ok(await store.get(s.id));
+      const owner = `owner-${id()}`;
+      const byOwner = [0, 1, 2].map((i) => session({ owner, clientIp: `${ip}-${i}`, lastSeenAt: 2_000 + i }));
+      for (const s of byOwner) await store.create(s, caps);
+      assert.equal(await store.get(byOwner[0]!.id), undefined);
+      assert.equal((await store.get(byOwner[2]!.id))?.owner, owner);
+      for (const s of [...byIp, ...byOwner]) await store.delete(s.id);
+    });
+
+    test('sweep works in batches of the size asked for', async () => {
+      const made = [0, 1, 2, 3, 4].map((i) => session({ lastSeenAt: 100 + i }));
+      for (const s of made) await store.create(s);
+      assert.equal(await store.sweep(200, 2), 2);
+      assert.equal(await store.get(made[0]!.id), undefined);
+      assert.ok(await store.get(made[2]!.id), 'a batch stops at its size');
+      let rounds = 0;
+      while ((await store.sweep(200, 2)) === 2) rounds++;
+      for (const s of made) assert.equal(await store.get(s.id), undefined);
+      assert.ok(rounds >= 1);
+    });
+
+    test('the shared secret is the same on every call, 32 random bytes', async () => {
+      const a = await store.sharedSecret();
+      assert.equal(a.length, 32);
+      assert.deepEqual(await store.sharedSecret(), a);
     });
 
     test('events get increasing ids per stream and replay after a given id', async () => {
@@ -104,7 +155,7 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
           made.push(s);
           await store.create(s);
         }
-        await store.sweep(0);
+        await store.sweep(0, 100);
         assert.ok((await store.count()) <= 3);
         assert.ok(await store.get(made[4]!.id), 'the most recent stays');
         assert.equal(await store.get(made[0]!.id), undefined, 'the longest idle goes');

@@ -45,12 +45,17 @@ export class AccountService {
     private readonly auth: AuthService,
     private readonly clock: Clock = systemClock,
     private readonly logger?: Logger,
+    /** Whether anyone may open an account (HAMLET_SIGNUP); the operator's CLI always may. */
+    private readonly policy: { signUp: boolean } = { signUp: true },
   ) {}
 
   /** Sign-up (anonymous) or the operator's CLI (system). */
   async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {
     if (actor.kind !== 'system' && actor.kind !== 'anonymous') {
       throw new DomainError('forbidden', 'You are already signed in; sign out to create another account.');
+    }
+    if (actor.kind === 'anonymous' && !this.policy.signUp) {
+      throw new DomainError('forbidden', 'Sign-up is closed on this Hamlet: ask its operator to create your account (hamlet user create).');
     }
     const data = parse(createUserSchema, input);
     const passwordHash = await hashPassword(data.password);
@@ -75,6 +80,23 @@ export class AccountService {
     }
     await this.store.identity.credentials.setPasswordHash(person.id, await hashPassword(data.password));
     await this.store.identity.credentials.revokeSessionsOf(person.id);
+  }
+
+  /**
+   * A signed-in person changes their password, proving the current one. Every session of theirs
+   * ends (a stolen session does not survive the change); the face opens a fresh one.
+   */
+  async changePassword(actor: Actor, input: { current_password: string; new_password: string }): Promise<void> {
+    if (actor.kind !== 'person') throw new DomainError('unauthorized', 'Sign in to change your password.');
+    const data = parse(z.object({ current_password: z.string().max(1024), new_password: passwordSchema }), input);
+    const stored = await this.store.identity.credentials.getPasswordHash(actor.personId);
+    if (!stored || !(await verifyPassword(data.current_password, stored))) {
+      throw new DomainError('forbidden', 'The current password is not right. Type it again; nothing was changed.');
+    }
+    if (data.current_password === data.new_password) throw new DomainError('invalid_argument', 'The new password is the same as the current one. Choose another.');
+    await this.store.identity.credentials.setPasswordHash(actor.personId, await hashPassword(data.new_password));
+    await this.store.identity.credentials.revokeSessionsOf(actor.personId, this.clock().toISOString());
+    this.logger?.info({ event: 'password.changed', personId: actor.personId }, 'password changed');
   }
 
   /** Checks e-mail and password and opens a web session. Same answer for unknown e-mail and wrong password. */

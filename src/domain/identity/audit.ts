@@ -6,7 +6,7 @@ import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { AuditEntry, AuditOutcome } from '../../store/identity.ts';
 import type { Actor } from '../actor.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { isDomainError } from '../errors.ts';
 import { limitSchema, parse } from '../validate.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
@@ -67,7 +67,7 @@ export class AuditService {
   async list(actor: Actor, community: Community, input: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
     await requireCommunityAdmin(this.store, actor, community, 'read the audit log');
     const data = parse(z.object({ cursor: z.string().nullish(), limit: limitSchema(200, 50) }), input);
-    const page = await this.store.identity.audit.list(community.id, { after: decodeCursor('audit', data.cursor), limit: data.limit });
+    const page = await this.store.identity.audit.list(community.id, { after: decodeCursor('audit', data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
     return { entries: page.items, nextCursor: page.next ? encodeCursor('audit', page.next) : null };
   }
 }

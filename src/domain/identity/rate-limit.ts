@@ -1,8 +1,12 @@
-// Rate limits per key and per IP: token buckets (capacity = the per-minute limit, refilled
-// continuously). In memory behind the RateLimiter interface; a shared (database or Redis) limiter can
-// replace it for many instances without touching callers.
+// Rate limits per key and per IP (and for sign-up and sign-in): token buckets (capacity = the limit,
+// refilled continuously over its window), behind the RateLimiter interface. In memory for one
+// process (SQLite); shared through the database when several instances serve one PostgreSQL, so a
+// client that spreads its requests over the instances still gets one budget, not one per instance.
 import { DomainError } from '../errors.ts';
+import type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 import { systemClock, type Clock } from './auth.ts';
+
+export type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 
 /** DomainError('rate_limited') that also carries the wait, for HTTP 429 + Retry-After. */
 export class RateLimitedError extends DomainError {
@@ -12,11 +16,12 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
-
 export interface RateLimiter {
-  /** Takes `cost` tokens (default 1) from `bucket` (capacity and refill: `perMinute`); all or none. */
-  take(bucket: string, perMinute: number, cost?: number): TakeResult;
+  /**
+   * Takes `cost` tokens (default 1) from `bucket`, all or none. The bucket holds `capacity` tokens and
+   * refills that many per `windowMs` (default one minute).
+   */
+  take(bucket: string, capacity: number, cost?: number, windowMs?: number): TakeResult | Promise<TakeResult>;
 }
 
 type Bucket = { tokens: number; at: number };
@@ -26,9 +31,9 @@ export class TokenBucketLimiter implements RateLimiter {
 
   constructor(private readonly clock: Clock = systemClock, private readonly maxBuckets = 100_000) {}
 
-  take(bucket: string, perMinute: number, cost = 1): TakeResult {
+  take(bucket: string, perMinute: number, cost = 1, windowMs = 60_000): TakeResult {
     const now = this.clock().getTime();
-    const ratePerMs = perMinute / 60_000;
+    const ratePerMs = perMinute / windowMs;
     let b = this.buckets.get(bucket);
     if (b) {
       b.tokens = Math.min(perMinute, b.tokens + (now - b.at) * ratePerMs);
@@ -61,7 +66,39 @@ export class TokenBucketLimiter implements RateLimiter {
   }
 }
 
-export type RateLimitSettings = { perKeyPerMinute: number; perIpPerMinute: number };
+/**
+ * A shared limiter that falls back to a local one while the shared one fails (the database is
+ * unreachable): each instance then limits on its own rather than refusing or admitting everything.
+ */
+export class SharedLimiter implements RateLimiter {
+  constructor(
+    private readonly shared: RateLimiter,
+    private readonly local: RateLimiter,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  async take(bucket: string, capacity: number, cost = 1, windowMs = 60_000): Promise<TakeResult> {
+    try {
+      return await this.shared.take(bucket, capacity, cost, windowMs);
+    } catch (err) {
+      this.onError(err);
+      return this.local.take(bucket, capacity, cost, windowMs);
+    }
+  }
+}
+
+export type RateLimitSettings = {
+  perKeyPerMinute: number;
+  perIpPerMinute: number;
+  /** New accounts per client address per hour (sign-up is open to anyone). */
+  signUpsPerIpPerHour?: number;
+};
+
+/** Password guesses: per account and per address, in a quarter of an hour. */
+const SIGN_IN_ATTEMPTS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+
+/** A budget after a request took from it: for RateLimit response headers. */
+export type RateState = { limit: number; remaining: number; resetSeconds: number };
 
 export class RateLimits {
   constructor(
@@ -69,20 +106,42 @@ export class RateLimits {
     private readonly limiter: RateLimiter = new TokenBucketLimiter(),
   ) {}
 
+  // Each check resolves with the budget left when admitted, and rejects with RateLimitedError
+  // (carrying the wait) when not.
+
   /** Per credential: pass the key's id (never the key, nor its shared display prefix). */
-  checkKey(keyId: string): void {
-    this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
+  checkKey(keyId: string): Promise<RateState> {
+    return this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
   }
 
   /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
-  checkIp(ip: string, cost = 1): void {
-    this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
+  checkIp(ip: string, cost = 1): Promise<RateState> {
+    return this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
-  private check(bucket: string, perMinute: number, who: string, cost = 1): void {
-    const result = this.limiter.take(bucket, perMinute, cost);
+  /** One account created from `ip`: at most signUpsPerIpPerHour (default 10) an hour. */
+  async checkSignUp(ip: string): Promise<void> {
+    const perHour = this.settings.signUpsPerIpPerHour ?? 10;
+    this.wait(await this.limiter.take(`signup:${ip}`, perHour, 1, 3_600_000), `Too many new accounts from this address (${perHour} an hour).`);
+  }
+
+  /** One password attempt for `email` from `ip` (the account's budget is shared by every address). */
+  async checkSignIn(ip: string, email: string): Promise<void> {
+    const { perAccount, perIp, windowMs } = SIGN_IN_ATTEMPTS;
+    this.wait(await this.limiter.take(`signin-ip:${ip}`, perIp, 1, windowMs), 'Too many sign-in attempts from this address.');
+    this.wait(await this.limiter.take(`signin:${email.trim().toLowerCase()}`, perAccount, 1, windowMs), 'Too many sign-in attempts for this account.');
+  }
+
+  private async check(bucket: string, perMinute: number, who: string, cost = 1): Promise<RateState> {
+    const result = await this.limiter.take(bucket, perMinute, cost);
+    this.wait(result, `Rate limit reached: ${perMinute} requests per minute for ${who}.`);
+    const remaining = result.ok ? result.remaining : 0;
+    return { limit: perMinute, remaining, resetSeconds: Math.ceil(((perMinute - remaining) * 60) / perMinute) };
+  }
+
+  private wait(result: TakeResult, what: string): void {
     if (result.ok) return;
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-    throw new RateLimitedError(`Rate limit reached: ${perMinute} requests per minute for ${who}. Retry in ${seconds} s.`, seconds);
+    throw new RateLimitedError(`${what} Retry in ${seconds} s.`, seconds);
   }
 }

@@ -9,7 +9,7 @@ import type { ApprovalRecord } from '../../store/identity.ts';
 import { systemActor, type Actor } from '../actor.ts';
 import { authorOf, requireCommunityAdmin, requireDecider, requireRead, roleAtLeast, roleOf } from '../authorization.ts';
 import type { ContentService } from '../content.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { ContentEvent } from '../events.ts';
 import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
@@ -17,6 +17,7 @@ import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
 import { APPROVAL_STATUSES, isRole, POLICY_MODES, WRITE_KINDS, type ApprovalStatus, type PolicyMode, type WriteKind } from '../vocabulary.ts';
 import { applyWrite, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
 export class AlreadyDecided extends DomainError {
@@ -119,7 +120,7 @@ export class ApprovalService {
       input,
     );
     const listing = `approvals:${data.status ?? 'all'}`;
-    const page = await this.store.community(community.id).access.approvals.list({ status: data.status, after: decodeCursor(listing, data.cursor), limit: data.limit });
+    const page = await this.store.community(community.id).access.approvals.list({ status: data.status, after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
     return { approvals: page.items.map((a) => approvalView(a, community)), nextCursor: page.next ? encodeCursor(listing, page.next) : null };
   }
 
@@ -138,7 +139,9 @@ export class ApprovalService {
         const result = JSON.parse(JSON.stringify(await applyWrite(deferred.content, submitter, community, approval.kind as WriteKind, approval.payload)));
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
-        return (await approvals.getById(approval.id))!;
+        const done = (await approvals.getById(approval.id))!;
+        await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({ approval: approvalView(done, community) }));
+        return done;
       });
       for (const e of events) this.content.events.emit(e);
       this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: applied.id, kind: applied.kind, status: 'applied' });
@@ -150,9 +153,7 @@ export class ApprovalService {
         throw err;
       }
       // The write itself was refused (topic closed meanwhile, category gone, …): record it as failed.
-      const approvals = this.store.community(community.id).access.approvals;
-      if (!(await approvals.decide(approval.id, 'failed', decider, err.message))) throw new AlreadyDecided(await approvals.getById(approval.id));
-      const failed = (await approvals.getById(approval.id))!;
+      const failed = await this.decideRecorded(community, approval.id, 'failed', decider, err.message);
       this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: failed.id, kind: failed.kind, status: 'failed' });
       await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: failed.id }, outcome: 'error', errorCode: err.code });
       return approvalView(failed, community);
@@ -162,12 +163,21 @@ export class ApprovalService {
   async reject(actor: Actor, community: Community, approvalId: string, reason: string): Promise<ApprovalView> {
     const approval = await this.pendingForDecision(actor, community, approvalId);
     const { reason: why } = parse(z.object({ reason: reasonField }), { reason });
-    const approvals = this.store.community(community.id).access.approvals;
-    if (!(await approvals.decide(approval.id, 'rejected', authorOf(actor), why))) throw new AlreadyDecided(await approvals.getById(approval.id));
-    const rejected = (await approvals.getById(approval.id))!;
+    const rejected = await this.decideRecorded(community, approval.id, 'rejected', authorOf(actor), why);
     this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: rejected.id, kind: rejected.kind, status: 'rejected' });
     await this.audit.record(actor, { communityId: community.id, action: 'approval.reject', targets: { approval_id: rejected.id }, outcome: 'ok' });
     return approvalView(rejected, community);
+  }
+
+  /** pending → rejected|failed, with its approval.decided event in the same transaction. */
+  private decideRecorded(community: Community, id: string, to: 'rejected' | 'failed', decider: AuthorRef, reason: string): Promise<ApprovalRecord> {
+    return this.store.transaction(async (tx) => {
+      const approvals = tx.community(community.id).access.approvals;
+      if (!(await approvals.decide(id, to, decider, reason))) throw new AlreadyDecided(await approvals.getById(id));
+      const decided = (await approvals.getById(id))!;
+      await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({ approval: approvalView(decided, community) }));
+      return decided;
+    });
   }
 
   private async pendingForDecision(actor: Actor, community: Community, approvalId: string): Promise<ApprovalRecord> {

@@ -20,6 +20,8 @@ import { parse } from '../validate.ts';
 import { isWriteKind, WRITE_KINDS, type PolicyMode, type WriteKind } from '../vocabulary.ts';
 import { applyWrite, asJson, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
 import { IdempotencyLedger } from './idempotency.ts';
+import { approvalView } from './approvals.ts';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
 export type AppliedWrite = { status: 'applied'; kind: WriteKind; result: WrittenContent };
 export type QueuedWrite = { status: 'pending_approval'; kind: WriteKind; approval_id: string; message: string };
@@ -129,6 +131,7 @@ export class WriteService {
       submitter: authorOf(actor),
       keyPrefix: actor.kind === 'agent' || actor.kind === 'person' ? actor.keyPrefix ?? null : null,
     });
+    await recordWebhookEvent(tx, community.id, 'approval.requested', () => ({ approval: approvalView(approval, community) }));
     return {
       status: 'pending_approval',
       kind,

@@ -35,7 +35,9 @@ export function parseMessage(raw: Buffer): MailMessage {
     envelopeDate = validDate(envelope[1]);
     binary = binary.slice(envelope[0].length);
   }
-  const root = parseMime(binary);
+  // NUL characters are noise in mail and no database keeps them alike: dropped before parsing (the
+  // key of a message without Message-ID still hashes it as it arrived).
+  const root = parseMime(binary.replaceAll('\u0000', ''));
   const h = root.headers;
   const messageId = ids(header(h, 'message-id'))[0] ?? null;
   const key = messageId ?? `sha256:${createHash('sha256').update(binary).digest('hex')}`;

@@ -1,9 +1,11 @@
 // SessionStore over the database (SQLite or PostgreSQL): sessions, their streams and the events
-// kept for Last-Event-ID resumption. Bounded like the in-memory store: events per stream are
-// trimmed on append, the number of sessions on sweep.
+// kept for Last-Event-ID resumption, and the index of subscriptions by resource. Bounded like the
+// in-memory store: events per stream are trimmed on append, sessions per address and per owner on
+// create, the number of sessions on sweep (in batches, so requests run between them).
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { streamOfEvent, type JsonRpcMessage, type SessionRecord, type SessionStore, type StoredEvent } from '../../mcp/session-store.ts';
+import { streamOfEvent, type JsonRpcMessage, type SessionCaps, type SessionRecord, type SessionStore, type StoredEvent } from '../../mcp/session-store.ts';
 
 type Limits = { maxSessions: number; maxEventsPerStream: number };
 
@@ -13,21 +15,30 @@ export class KyselySessionStore implements SessionStore {
     private readonly limits: Limits = { maxSessions: 100_000, maxEventsPerStream: 200 },
   ) {}
 
-  async create(s: SessionRecord): Promise<void> {
+  private secret: Promise<Buffer> | undefined;
+
+  async create(s: SessionRecord, caps?: SessionCaps): Promise<void> {
+    if (caps) {
+      if (s.clientIp) await this.makeRoom('client_ip', s.clientIp, caps.perClientIp);
+      if (s.owner) await this.makeRoom('owner', s.owner, caps.perOwner);
+    }
     await this.db
       .insertInto('mcp_sessions')
       .values({
         id: s.id,
         scope: s.scope,
+        owner: s.owner ?? null,
+        client_ip: s.clientIp ?? null,
         protocol_version: s.protocolVersion,
         client_info: s.clientInfo ? JSON.stringify(s.clientInfo) : null,
         client_capabilities: JSON.stringify(s.clientCapabilities),
         log_level: s.logLevel ?? null,
-        subscriptions: JSON.stringify(s.subscriptions),
+        subscriptions: '[]',
         created_at: s.createdAt,
         last_seen_at: s.lastSeenAt,
       })
       .execute();
+    if (s.subscriptions.length) await this.update(s.id, { subscriptions: s.subscriptions });
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -36,6 +47,8 @@ export class KyselySessionStore implements SessionStore {
     return {
       id: row.id,
       scope: row.scope,
+      ...(row.owner ? { owner: row.owner } : {}),
+      ...(row.client_ip ? { clientIp: row.client_ip } : {}),
       protocolVersion: row.protocol_version,
       ...(row.client_info ? { clientInfo: JSON.parse(row.client_info) } : {}),
       clientCapabilities: JSON.parse(row.client_capabilities),
@@ -46,31 +59,65 @@ export class KyselySessionStore implements SessionStore {
     };
   }
 
-  async touch(id: string, now: number): Promise<void> {
-    await this.db.updateTable('mcp_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  async touch(ids: string | string[], now: number): Promise<void> {
+    const list = typeof ids === 'string' ? [ids] : ids;
+    for (let i = 0; i < list.length; i += 500) {
+      await this.db.updateTable('mcp_sessions').set({ last_seen_at: now }).where('id', 'in', list.slice(i, i + 500)).execute();
+    }
   }
 
   async update(id: string, patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>): Promise<void> {
     const set: { log_level?: string | null; subscriptions?: string } = {};
     if ('logLevel' in patch) set.log_level = patch.logLevel ?? null;
     if (patch.subscriptions) set.subscriptions = JSON.stringify(patch.subscriptions);
-    if (Object.keys(set).length) await this.db.updateTable('mcp_sessions').set(set).where('id', '=', id).execute();
+    if (!Object.keys(set).length) return;
+    await this.db.transaction().execute(async (trx) => {
+      const session = await trx.updateTable('mcp_sessions').set(set).where('id', '=', id).returning('scope').executeTakeFirst();
+      if (!session || !patch.subscriptions) return;
+      await trx.deleteFrom('mcp_subscriptions').where('session_id', '=', id).execute();
+      if (patch.subscriptions.length) {
+        await trx.insertInto('mcp_subscriptions').values(patch.subscriptions.map((uri) => ({ session_id: id, scope: session.scope, uri }))).execute();
+      }
+    });
   }
 
   async delete(id: string): Promise<boolean> {
-    // Events and streams go with their session (ON DELETE CASCADE needs SQLite's foreign_keys on,
-    // which openStore sets; delete explicitly as well so nothing depends on it).
+    return (await this.deleteMany([id])) > 0;
+  }
+
+  /** Deletes sessions with their streams, events and subscriptions (not relying on cascades). */
+  private async deleteMany(ids: string[]): Promise<number> {
+    if (!ids.length) return 0;
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('mcp_events').where('session_id', '=', id).execute();
-      await trx.deleteFrom('mcp_streams').where('session_id', '=', id).execute();
-      const r = await trx.deleteFrom('mcp_sessions').where('id', '=', id).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
+      await trx.deleteFrom('mcp_events').where('session_id', 'in', ids).execute();
+      await trx.deleteFrom('mcp_streams').where('session_id', 'in', ids).execute();
+      await trx.deleteFrom('mcp_subscriptions').where('session_id', 'in', ids).execute();
+      const r = await trx.deleteFrom('mcp_sessions').where('id', 'in', ids).executeTakeFirst();
+      return Number(r.numDeletedRows);
     });
+  }
+
+  /** Drops the longest-idle sessions of one address or owner until one more fits within `cap`. */
+  private async makeRoom(column: 'client_ip' | 'owner', value: string, cap: number): Promise<void> {
+    const rows = await this.db
+      .selectFrom('mcp_sessions')
+      .select('id')
+      .where(column, '=', value)
+      .orderBy('last_seen_at', 'desc')
+      .offset(cap - 1)
+      .limit(1000)
+      .execute();
+    await this.deleteMany(rows.map((r) => r.id));
   }
 
   async listIds(scope: string): Promise<string[]> {
     const rows = await this.db.selectFrom('mcp_sessions').select('id').where('scope', '=', scope).execute();
     return rows.map((r) => r.id);
+  }
+
+  async subscribers(scope: string, uri: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('mcp_subscriptions').select('session_id').where('scope', '=', scope).where('uri', '=', uri).execute();
+    return rows.map((r) => r.session_id);
   }
 
   async openStream(sessionId: string, streamId: string): Promise<void> {
@@ -131,20 +178,36 @@ export class KyselySessionStore implements SessionStore {
     await this.db.updateTable('mcp_streams').set({ finished: 1 }).where('session_id', '=', sessionId).where('stream_id', '=', streamId).execute();
   }
 
-  async sweep(idleBefore: number): Promise<number> {
-    const idle = await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '<', idleBefore).execute();
-    const over = Math.max(0, (await this.count()) - idle.length - this.limits.maxSessions);
-    const oldest = over
-      ? await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '>=', idleBefore).orderBy('last_seen_at').limit(over).execute()
-      : [];
-    let n = 0;
-    for (const { id } of [...idle, ...oldest]) if (await this.delete(id)) n++;
-    return n;
+  async sweep(idleBefore: number, batch: number): Promise<number> {
+    const idle = await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '<', idleBefore).orderBy('last_seen_at').limit(batch).execute();
+    let ids = idle.map((r) => r.id);
+    if (ids.length < batch) {
+      const over = Math.min(batch - ids.length, (await this.count()) - ids.length - this.limits.maxSessions);
+      if (over > 0) {
+        const oldest = await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '>=', idleBefore).orderBy('last_seen_at').limit(over).execute();
+        ids = ids.concat(oldest.map((r) => r.id));
+      }
+    }
+    return this.deleteMany(ids);
   }
 
   async count(): Promise<number> {
     const r = await this.db.selectFrom('mcp_sessions').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  async sharedSecret(): Promise<Buffer> {
+    this.secret ??= (async () => {
+      const name = 'mrtr-request-state';
+      await this.db
+        .insertInto('mcp_secrets')
+        .values({ name, value: randomBytes(32).toString('base64') })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await this.db.selectFrom('mcp_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+      return Buffer.from(row.value, 'base64');
+    })();
+    return this.secret;
   }
 
   /** Creates the stream row if missing; false when the session does not exist. */

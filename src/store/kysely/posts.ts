@@ -80,4 +80,17 @@ export class KyselyPosts implements PostRepository {
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return this.getById(id);
   }
+
+  async listByAuthor(author: { kind: 'person' | 'agent'; id: string }, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>> {
+    if (!isUuid(author.id)) return { items: [], next: null };
+    let q = this.scoped().where('author_kind', '=', author.kind).where('author_id', '=', author.id);
+    if (page.after) {
+      const { key, id } = page.after;
+      q = q.where((eb) => eb.or([eb('created_at', '<', String(key)), eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)])]));
+    }
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const items = rows.slice(0, page.limit).map(postFromRow);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > page.limit && last ? { key: last.createdAt, id: last.id } : null };
+  }
 }

@@ -23,6 +23,9 @@ import { KyselyAgentAccess } from './agent-access.ts';
 import { KyselyPolicies } from './policies.ts';
 import { KyselyApprovals } from './approvals.ts';
 import { KyselyIdempotency } from './idempotency.ts';
+import { KyselyWebhooks } from './webhooks.ts';
+import { KyselyWebhookQueue } from './webhook-queue.ts';
+import { webhookDb } from './webhook-rows.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -30,6 +33,7 @@ export class KyselyStore implements Store {
   readonly identity: IdentityRepositories;
   readonly mcpSessions: KyselySessionStore;
   readonly mcpConfig: KyselyCommunityMcpConfig;
+  readonly webhookQueue: KyselyWebhookQueue;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -42,6 +46,7 @@ export class KyselyStore implements Store {
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
+    this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
   }
 
   community(communityId: string): CommunityScope {
@@ -63,6 +68,7 @@ export class KyselyStore implements Store {
         approvals: new KyselyApprovals(narrow(this.db), id),
         idempotency: new KyselyIdempotency(narrow(this.db), id),
       },
+      webhooks: new KyselyWebhooks(webhookDb(this.db), id),
     };
   }
 

@@ -1,5 +1,5 @@
 // Topics of one community: create, look up by id or slug, keyset-paginated listings, tags.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { TopicRepository } from '../repositories.ts';
 import type { Keyset, NewTopic, Page, Topic, TopicPatch, TopicQuery } from '../types.ts';
@@ -96,7 +96,8 @@ export class KyselyTopics implements TopicRepository {
         ),
       );
     }
-    if (query.filter === 'unanswered') q = q.where('post_count', '<=', 1).where('solution_post_id', 'is', null);
+    // Literal conditions (no bound parameter), so the partial indexes of 0051_topic_listings apply.
+    if (query.filter === 'unanswered') q = q.where(sql<boolean>`post_count <= 1`).where('solution_post_id', 'is', null);
     if (query.filter === 'solved') q = q.where('solution_post_id', 'is not', null);
     if (query.after) {
       const { key, id } = query.after;
@@ -167,13 +168,14 @@ export class KyselyTopics implements TopicRepository {
       .select(['topic_id', 'tag'])
       .where('community_id', '=', this.communityId)
       .where('topic_id', 'in', ids)
-      .orderBy('tag')
       .execute();
     for (const r of rows) {
       const list = map.get(r.topic_id) ?? [];
       list.push(r.tag);
       map.set(r.topic_id, list);
     }
+    // Sorted here: an ORDER BY tag would make SQLite walk the community's whole tag index.
+    for (const list of map.values()) list.sort();
     return map;
   }
 }

@@ -13,6 +13,11 @@ import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
 import { searchProfilesMigration } from './0021_search_profiles.ts';
 import { searchLexiconMigration } from './0022_search_lexicon.ts';
 import { searchFilterFactsMigration } from './0023_search_filter_facts.ts';
+import { rateLimitsMigration } from './0040_rate_limits.ts';
+import { postsByAuthorMigration } from './0050_posts_by_author.ts';
+import { topicListingsMigration } from './0051_topic_listings.ts';
+import { webhooksMigration } from './0030_webhooks.ts';
+import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -27,6 +32,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021_search_profiles': searchProfilesMigration(dialect),
     '0022_search_lexicon': searchLexiconMigration(dialect),
     '0023_search_filter_facts': searchFilterFactsMigration(dialect),
+    '0040_rate_limits': rateLimitsMigration(dialect),
+    '0050_posts_by_author': postsByAuthorMigration(dialect),
+    '0051_topic_listings': topicListingsMigration(dialect),
+    '0030_webhooks': webhooksMigration(dialect),
+    '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
   };
 }
 

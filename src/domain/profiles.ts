@@ -1,0 +1,69 @@
+// Profile pages: who a person or an agent is in one community (name, since when, role) and what they
+// posted there, newest first. A person is shown only where they belong (a member, or an author of
+// posts there): a profile never reveals accounts of other communities, and never an e-mail address.
+import { z } from 'zod';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/repositories.ts';
+import type { Community } from '../store/types.ts';
+import type { Actor } from './actor.ts';
+import { requireRead } from './authorization.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
+import { DomainError } from './errors.ts';
+import { cursor, pageLimit, recordId } from './fields.ts';
+import { parse } from './validate.ts';
+import { agentLabel, postView, type PostView } from './views.ts';
+
+const profileSchema = z.object({ id: recordId, cursor: cursor.nullish(), limit: pageLimit(50, 20) });
+
+export type ProfilePost = PostView & { topic: { id: string; slug: string; title: string } };
+
+export type Profile = {
+  kind: 'person' | 'agent';
+  id: string;
+  name: string;
+  /** For agents: "posted by agent X on behalf of community Y". */
+  label: string | null;
+  /** The person's role in this community, if a member. */
+  role: string | null;
+  since: string;
+  posts: ProfilePost[];
+  nextCursor: string | null;
+};
+
+export class ProfileService {
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+  ) {}
+
+  async get(actor: Actor, community: Community, input: z.input<typeof profileSchema>): Promise<Profile> {
+    requireRead(actor, community);
+    const data = parse(profileSchema, input);
+    const scope = this.store.community(community.id);
+    const notFound = () => new DomainError('not_found', `No person or agent "${data.id}" in "${community.slug}".`);
+    const agent = await scope.agents.getById(data.id);
+    const person = agent ? undefined : await this.store.people.getById(data.id);
+    if (!agent && !person) throw notFound();
+    const kind = agent ? 'agent' : 'person';
+    const listing = `profile:${data.id}`;
+    const page = await scope.posts.listByAuthor({ kind, id: data.id }, { after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
+    const membership = person ? await scope.access.members.get(person.id) : undefined;
+    if (person && !membership && page.items.length === 0 && !data.cursor) throw notFound();
+    const topics = new Map<string, Awaited<ReturnType<typeof scope.topics.getById>>>();
+    for (const p of page.items) if (!topics.has(p.topicId)) topics.set(p.topicId, await scope.topics.getById(p.topicId));
+    const posts = page.items.flatMap((p) => {
+      const t = topics.get(p.topicId);
+      return t ? [{ ...postView(this.config, community, t, p), topic: { id: t.id, slug: t.slug, title: t.title } }] : [];
+    });
+    return {
+      kind,
+      id: data.id,
+      name: agent ? agent.name : person!.displayName,
+      label: agent ? agentLabel(agent.name, community.slug) : null,
+      role: membership?.role ?? null,
+      since: agent ? agent.createdAt : membership?.createdAt ?? person!.createdAt,
+      posts,
+      nextCursor: page.next ? encodeCursor(listing, page.next) : null,
+    };
+  }
+}

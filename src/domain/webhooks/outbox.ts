@@ -1,0 +1,40 @@
+// The transactional outbox: the services that change content or the approval queue call
+// recordWebhookEvent inside their own transaction, so the event is stored exactly when the change
+// commits (and lost with it when it rolls back). The event keeps the change as the domain saw it;
+// the dispatcher renders it in the API's shapes for each delivery.
+import type { Store } from '../../store/repositories.ts';
+import type { PostView, TopicView } from '../views.ts';
+
+export const WEBHOOK_EVENTS = ['topic.created', 'post.created', 'solution.marked', 'article.updated', 'approval.requested', 'approval.decided'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+type ContentChange = { topic: TopicView; post: PostView };
+type ApprovalChange = { approval: ApprovalSnapshot };
+
+/** What each event carries (camelCase domain views, rendered snake_case on delivery). */
+export type WebhookPayloads = {
+  'topic.created': ContentChange;
+  'post.created': ContentChange;
+  'solution.marked': ContentChange;
+  'article.updated': ContentChange & { revision: number; created: boolean };
+  'approval.requested': ApprovalChange;
+  'approval.decided': ApprovalChange;
+};
+
+/** An approval as the queue's view shows it (../writes/approvals.ts: approvalView). */
+export type ApprovalSnapshot = { approval_id: string; result: unknown } & Record<string, unknown>;
+
+/**
+ * Writes the event and one pending delivery per subscribed active endpoint, through `tx` (the
+ * change's transaction). Nothing is written, and `snapshot` is not called, when no endpoint listens.
+ */
+export async function recordWebhookEvent<T extends WebhookEventType>(
+  tx: Store,
+  communityId: string,
+  type: T,
+  snapshot: () => WebhookPayloads[T] | Promise<WebhookPayloads[T]>,
+): Promise<void> {
+  const hooks = tx.community(communityId).webhooks;
+  const endpoints = await hooks.subscribers(type);
+  if (endpoints.length) await hooks.enqueue({ type, payload: await snapshot() }, endpoints);
+}

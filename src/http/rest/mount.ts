@@ -1,0 +1,176 @@
+// The REST face: every route of the table (./routes.ts) on `/api/v1`, run through the call
+// pipeline exactly as MCP tools are (authenticate → rate-limit → validate → authorize → run →
+// present → audit), answered as JSON or problem+json. A request is first counted against its IP,
+// bounded in size and read as JSON; its credential is the Bearer / X-API-Key key or a web session
+// cookie (writes with a session need the X-CSRF-Token header). Also serves the OpenAPI document and
+// the reference page.
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie } from 'hono/cookie';
+import type { PersonActor } from '../../domain/actor.ts';
+import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
+import type { CommunityResolution } from '../../domain/tenancy.ts';
+import type { Logger } from '../../log.ts';
+import { CATALOGUE } from '../../operations/catalogue.ts';
+import type { AnyOperation } from '../../operations/operation.ts';
+import type { Caller, Pipeline } from '../../operations/pipeline.ts';
+import type { Services } from '../../services.ts';
+import { buildInput } from './input.ts';
+import { mountDocs } from './openapi.ts';
+import { malformed, problem, problemOf, type Problem } from './problem.ts';
+import { jsonResponse, problemResponse, rateLimitHeaders, type Budgets, type Policy } from './respond.ts';
+import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
+
+export type RestDeps = {
+  pipeline: Pipeline;
+  services: Services;
+  logger: Logger;
+  /** What the request's host (or /c/<slug> path) addresses. */
+  resolve: (header: (name: string) => string | undefined) => Promise<CommunityResolution>;
+  clientIp: (c: Context) => string;
+  /** Public origin of a community (null: the apex), for the OpenAPI document's server URL. */
+  origin: (slug: string | null) => string;
+  maxBodyBytes: number;
+  rateLimits: Policy;
+};
+
+/** Session cookie names the web face sets (the __Host- form over https). */
+const SESSION_COOKIES = ['__Host-hamlet_session', 'hamlet_session'];
+const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+function operationOf(route: RestRoute): AnyOperation {
+  const op = CATALOGUE.find((o) => o.server === route.server && o.name === route.op);
+  if (!op) throw new Error(`REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`);
+  return op;
+}
+
+function credentialOf(c: Context): string | undefined {
+  const auth = c.req.header('authorization');
+  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
+  return bearer ?? (c.req.header('x-api-key')?.trim() || undefined);
+}
+
+export function mountRest(app: Hono, deps: RestDeps): void {
+  // One Hono route per method and path; the host decides which server's route it is.
+  const byPath = new Map<string, Partial<Record<Server, { route: RestRoute; op: AnyOperation }>>>();
+  for (const route of REST_ROUTES) {
+    const key = `${route.method} ${route.path}`;
+    byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: operationOf(route) } });
+  }
+  const tooLarge = bodyLimit({
+    maxSize: deps.maxBodyBytes,
+    onError: async (c) => {
+      await discardBody(c.req.raw.body, 16 * deps.maxBodyBytes);
+      return problemResponse(problem(413, 'invalid_argument', `The request body is larger than ${deps.maxBodyBytes} bytes.`), { connection: 'close' });
+    },
+  });
+
+  for (const [key, servers] of byPath) {
+    const [method, path] = key.split(' ') as [RestRoute['method'], string];
+    app.on(method.toUpperCase(), honoPath(path), tooLarge, async (c) => {
+      const resolved = await deps.resolve((name) => c.req.header(name));
+      const target = resolved.kind === 'unknown' ? undefined : servers[resolved.kind];
+      if (!target) {
+        const where = resolved.kind === 'network' ? 'community hosts (<slug>.<base> or /c/<slug>)' : 'the network (apex) host';
+        return problemResponse(problem(404, 'not_found', `${method.toUpperCase()} ${API_PREFIX}${path} is served on ${where}, not here. See ${API_PREFIX}/openapi.json for this host's routes.`));
+      }
+      return handle(c, deps, target.route, target.op, resolved.kind === 'community' ? resolved.community : null);
+    });
+  }
+  mountDocs(app, deps);
+  // Known paths with another method: 405 with Allow; anything else under /api/v1: 404. Both problems.
+  app.all(`${API_PREFIX}/*`, (c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = REST_ROUTES.filter((r) => new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}/?$`).test(path)).map((r) => r.method.toUpperCase());
+    if (allowed.length) {
+      const allow = [...new Set(allowed)].join(', ');
+      return problemResponse(problem(405, 'invalid_argument', `${c.req.method} is not served here; use ${allow}.`), { allow });
+    }
+    return problemResponse(problem(404, 'not_found', `There is no ${path}. See ${API_PREFIX}/openapi.json for the routes.`));
+  });
+}
+
+async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOperation, community: Caller['community']): Promise<Response> {
+  const budgets: Budgets = {};
+  const limitHeaders = () => rateLimitHeaders(deps.rateLimits, budgets);
+  const fail = (p: Problem) => problemResponse(p, limitHeaders());
+  const ip = deps.clientIp(c);
+  try {
+    budgets.ip = await deps.services.rateLimits.checkIp(ip);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    budgets.ip = { limit: deps.rateLimits.perIpPerMinute, remaining: 0, resetSeconds: err.retryAfterSeconds };
+    return fail(problem(429, 'rate_limited', err.message, { retry_after_seconds: err.retryAfterSeconds }));
+  }
+
+  let body: unknown;
+  if (route.method !== 'get') {
+    const text = await c.req.text();
+    if (text.trim()) {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) return fail(problem(415, 'invalid_argument', 'Send the body as JSON with Content-Type: application/json.'));
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return fail(malformed('The body is not valid JSON.'));
+      }
+    }
+  }
+  const built = buildInput(route, op, { params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams, body, idempotencyKey: c.req.header('idempotency-key') });
+  if (!built.ok) {
+    const detail = built.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+    return fail(problem(built.status, 'invalid_argument', `Invalid request: ${detail}`, { errors: built.issues }));
+  }
+
+  const caller: Caller = { community, credential: credentialOf(c), userKeys: true, ip, onRateLimit: (s) => (budgets.key = s) };
+  if (!caller.credential) {
+    const session = await sessionPerson(c, deps);
+    if (session === 'csrf') return fail(problem(403, 'forbidden', 'Writes with a web session need the X-CSRF-Token header carrying your session\'s CSRF token (the one your pages\' forms carry).'));
+    caller.person = session;
+  }
+
+  const outcome = await deps.pipeline.invoke(op, caller, built.input);
+  if (!outcome.ok) {
+    if (outcome.code === 'rate_limited') budgets.key = { limit: deps.rateLimits.perKeyPerMinute, remaining: 0, resetSeconds: outcome.retryAfterSeconds ?? 60 };
+    return fail(problemOf(outcome));
+  }
+  const queued = outcome.value.status === 'pending_approval';
+  return jsonResponse({
+    status: queued ? 202 : route.status ?? 200,
+    value: outcome.value,
+    read: route.method === 'get',
+    requestUrl: c.req.url,
+    ifNoneMatch: c.req.header('if-none-match'),
+    headers: limitHeaders(),
+  });
+}
+
+/** The signed-in person of the session cookie; 'csrf' when an unsafe request lacks its token. */
+async function sessionPerson(c: Context, deps: RestDeps): Promise<PersonActor | 'csrf' | undefined> {
+  const token = SESSION_COOKIES.map((name) => getCookie(c, name)).find(Boolean);
+  if (!token) return undefined;
+  const person = await deps.services.accounts.resolveWebSession(token);
+  if (!person) return undefined;
+  if (UNSAFE.has(c.req.method) && !deps.services.accounts.verifyCsrf(token, c.req.header('x-csrf-token'))) return 'csrf';
+  return person;
+}
+
+/**
+ * Reads and drops an oversized body (up to `max` bytes) before the 413 goes out: a client still
+ * sending would otherwise see its connection reset instead of the answer.
+ */
+async function discardBody(body: ReadableStream<Uint8Array> | null, max: number): Promise<void> {
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    while (read < max) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing to answer.
+  }
+}

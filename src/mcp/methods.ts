@@ -1,0 +1,103 @@
+// The methods both protocol eras share, over a Surface: listing and calling tools, prompts,
+// resources, templates and completion. Each era wraps them its own way (the legacy era in sessions;
+// the 2026-07-28 era in per-request metadata, caching hints and resultType).
+import type { EngineLogger, RequestContext } from './context.ts';
+import { complete, getPrompt, readResource } from './content-methods.ts';
+import type { InputRequired } from './input-required.ts';
+import { ErrorCode, ErrorText, RpcError } from './jsonrpc.ts';
+import { runTool } from './run-tool.ts';
+import type { Surface, ToolDef, ToolResult } from './surface.ts';
+
+export const SHARED_METHODS = new Set([
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+]);
+
+/** The answer to one shared method: its result, or InputRequired when the client must answer first. */
+export async function serveShared(method: string, params: Record<string, unknown>, surface: Surface, ctx: RequestContext, logger: EngineLogger): Promise<unknown> {
+  switch (method) {
+    case 'tools/list':
+      return { tools: listed(surface).tools };
+    case 'tools/call':
+      return callTool(params, surface, ctx, logger);
+    case 'prompts/list':
+      return { prompts: listed(surface).prompts };
+    case 'prompts/get':
+      return around(surface, ctx, () => getPrompt(params, surface, ctx));
+    case 'resources/list':
+      return { resources: listed(surface).resources };
+    case 'resources/templates/list':
+      return { resourceTemplates: listed(surface).templates };
+    case 'resources/read':
+      return around(surface, ctx, () => readResource(params, surface, ctx));
+    case 'completion/complete':
+      return around(surface, ctx, () => complete(params, surface, ctx));
+    default:
+      throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(method));
+  }
+}
+
+function callTool(params: Record<string, unknown>, surface: Surface, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult | InputRequired> {
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
+    throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
+  }
+  const tool = toolNamed(surface, name);
+  // An unknown tool is a bad parameter since 2026-07-28; the older eras called it an unknown method.
+  if (!tool) throw new RpcError(ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
+  return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, logger);
+}
+
+/** The surface's tool of that name (a plain loop: this is on every call's path). */
+export function toolNamed(surface: Surface, name: unknown): ToolDef | undefined {
+  for (const t of surface.tools) if (t.name === name) return t;
+  return undefined;
+}
+
+/** Runs a content method inside the surface's `around` hook, if it has one. */
+export function around<T>(surface: Surface, ctx: RequestContext, run: () => Promise<T>): Promise<T> {
+  return surface.around ? surface.around(ctx.method, ctx, run) : run();
+}
+
+type Listed = { from: unknown[][]; sizes: number[]; tools: unknown[]; prompts: unknown[]; resources: unknown[]; templates: unknown[] };
+const listings = new WeakMap<Surface, Listed>();
+
+/** The public metadata of a surface's tools, prompts, resources and templates (recomputed when a list is replaced). */
+function listed(surface: Surface): Listed {
+  let l = listings.get(surface);
+  const from = [surface.tools, surface.prompts, surface.resources, surface.templates];
+  if (!l || from.some((list, i) => list !== l!.from[i] || list.length !== l!.sizes[i])) {
+    l = {
+      from,
+      sizes: from.map((list) => list.length),
+      tools: surface.tools.map(listedTool),
+      prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
+      resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
+      templates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+    };
+    listings.set(surface, l);
+  }
+  return l;
+}
+
+function listedTool(t: ToolDef) {
+  return {
+    name: t.name,
+    ...(t.title ? { title: t.title } : {}),
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+    ...(t._meta ? { _meta: t._meta } : {}),
+  };
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

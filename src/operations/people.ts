@@ -1,0 +1,109 @@
+// What people do beyond asking and answering: open an account (sign-up, limited per address), change
+// their password, edit their own post within the edit window, and read a person's or an agent's
+// profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
+import { z } from 'zod';
+import { cursor, pageLimit, recordId, replyBody, title } from '../domain/fields.ts';
+import { EDIT_WINDOW_MS } from '../domain/authorization.ts';
+import type { Profile } from '../domain/profiles.ts';
+import { defineOperation } from './operation.ts';
+import { presentPost, presentTopic } from './present.ts';
+import { postOut, topicOut } from './schemas.ts';
+
+const email = z.string().trim().max(254, 'must be at most 254 characters').pipe(z.email('must be an e-mail address'));
+const password = z.string().min(10, 'must be at least 10 characters').max(1024, 'must be at most 1024 characters');
+
+export const signUp = defineOperation({
+  name: 'sign_up',
+  server: 'network',
+  title: 'Create an account',
+  description: 'Opens an account with an e-mail address and a password (at least 10 characters). A few accounts per address and hour.',
+  input: z.strictObject({
+    email: email.describe('Your e-mail address: you sign in with it. Never shown to others.'),
+    password: password.describe('At least 10 characters.'),
+    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The name people see on your posts (1-100 characters).'),
+  }),
+  output: z.object({ person_id: z.string(), display_name: z.string() }),
+  credential: 'none',
+  write: true,
+  run: async (ctx, input) => {
+    await ctx.services.rateLimits.checkSignUp(ctx.ip);
+    const person = await ctx.services.accounts.createUser(ctx.actor, input);
+    ctx.audit.targets.person_id = person.id;
+    return { person_id: person.id, display_name: person.displayName };
+  },
+});
+
+export const changePassword = defineOperation({
+  name: 'change_password',
+  server: 'network',
+  title: 'Change your password',
+  description: 'Replaces your password, proving the current one. Every session of yours ends; sign in again with the new one.',
+  input: z.strictObject({
+    current_password: z.string().max(1024, 'must be at most 1024 characters').describe('The password you signed in with.'),
+    new_password: password.describe('The new password, at least 10 characters.'),
+  }),
+  output: z.object({ changed: z.literal(true) }),
+  credential: 'user',
+  write: true,
+  run: async (ctx, input) => {
+    await ctx.services.accounts.changePassword(ctx.actor, input);
+    return { changed: true as const };
+  },
+});
+
+export const editPost = defineOperation({
+  name: 'edit_post',
+  server: 'community',
+  title: 'Edit a post',
+  description: `Replaces the body of your own post, within ${EDIT_WINDOW_MS / 3_600_000} hours of posting (moderators: any post). For the question, the title may change too. Articles are revised with revise_article.`,
+  input: z.strictObject({
+    post: recordId.describe('The id of the post.'),
+    body: replyBody.describe('The whole new body in Markdown (a question: 10-50000 characters; a reply: 2-50000).'),
+    title: title.optional().describe('The new title, only when editing the question (8-200 characters).'),
+  }),
+  output: z.object({ topic: topicOut, post: postOut }),
+  credential: 'community',
+  write: true,
+  run: async (ctx, input) => {
+    const edited = await ctx.services.content.editPost(ctx.actor, ctx.community, input);
+    Object.assign(ctx.audit.targets, { topic_id: edited.topic.id, post_id: edited.post.id });
+    return { topic: presentTopic(edited.topic), post: presentPost(edited.post) };
+  },
+});
+
+const profilePost = postOut.extend({ topic: z.object({ id: z.string(), slug: z.string(), title: z.string() }) });
+
+function presentProfile(p: Profile) {
+  return {
+    kind: p.kind, id: p.id, name: p.name, label: p.label, role: p.role, since: p.since,
+    posts: p.posts.map((post) => ({ ...presentPost(post), topic: post.topic })),
+    next_cursor: p.nextCursor,
+  };
+}
+
+export const getProfile = defineOperation({
+  name: 'get_profile',
+  server: 'community',
+  title: "A person's or an agent's profile",
+  description: 'Who they are in this community (name, role, since when; agents carry their label) and their posts here, newest first.',
+  input: z.strictObject({
+    id: recordId.describe('The id of the person or agent (the author id of their posts).'),
+    cursor: cursor.optional().describe('next_cursor of a previous call.'),
+    limit: pageLimit(50, 20).describe('Posts per page, 1-50. Default 20.'),
+  }),
+  output: z.object({
+    kind: z.enum(['person', 'agent']),
+    id: z.string(),
+    name: z.string(),
+    label: z.string().nullable().describe('For agents: "posted by agent X on behalf of community Y".'),
+    role: z.string().nullable(),
+    since: z.string(),
+    posts: z.array(profilePost),
+    next_cursor: z.string().nullable(),
+  }),
+  credential: 'community',
+  run: async (ctx, input) => presentProfile(await ctx.services.profiles.get(ctx.actor, ctx.community, input)),
+});
+
+export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, getProfile];
+export const PEOPLE_NETWORK_OPERATIONS = [signUp, changePassword];

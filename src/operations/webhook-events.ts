@@ -1,0 +1,55 @@
+// What a webhook receiver gets: each event in the API's shapes (the same topic, post and approval
+// objects as the REST and MCP results), inside one envelope. The dispatcher renders stored outbox
+// events with renderWebhookEvent; the OpenAPI document lists the schemas under `webhooks`.
+import { z } from 'zod';
+import type { WebhookEventRecord } from '../store/webhooks.ts';
+import type { PostView, TopicView } from '../domain/views.ts';
+import type { WrittenContent } from '../domain/writes/apply.ts';
+import { WEBHOOK_EVENTS, type WebhookEventType } from '../domain/webhooks/outbox.ts';
+import { getApproval } from './community.ts';
+import { presentPost, presentTopic, presentWritten } from './present.ts';
+import { postOut, topicOut } from './schemas.ts';
+
+const contentChange = z.object({ topic: topicOut, post: postOut });
+
+/** The `data` of each event. */
+export const WEBHOOK_DATA = {
+  'topic.created': contentChange.describe('The new topic and its first post (the question).'),
+  'post.created': contentChange.describe('The new reply and its topic.'),
+  'solution.marked': contentChange.describe('The topic and the post now accepted as its solution.'),
+  'article.updated': contentChange
+    .extend({ revision: z.number().int().describe('The article revision this write created (1 for a new article).'), created: z.boolean() })
+    .describe('A knowledge-base article written or revised: the article (topic) and its body (post).'),
+  'approval.requested': z.object({ approval: getApproval.output }).describe('A write was queued for a moderator.'),
+  'approval.decided': z.object({ approval: getApproval.output }).describe('A queued write was applied, rejected or failed.'),
+} satisfies Record<WebhookEventType, z.ZodType>;
+
+/** The envelope every delivery's body is. */
+export function webhookEnvelope<T extends WebhookEventType>(type: T) {
+  return z.object({
+    id: z.string().describe('The event id (the same on every endpoint it went to). webhook-id / hamlet-delivery name the delivery.'),
+    type: z.literal(type),
+    created_at: z.string().describe('When the change was committed.'),
+    community: z.object({ id: z.string(), slug: z.string() }),
+    data: WEBHOOK_DATA[type],
+  });
+}
+
+export const webhookEventOut = z.union(WEBHOOK_EVENTS.map((t) => webhookEnvelope(t)));
+
+type ContentSnapshot = { topic: TopicView; post: PostView; revision?: number; created?: boolean };
+
+/** The body of a delivery, deterministic for a stored event (every retry sends the same bytes). */
+export function renderWebhookEvent(event: WebhookEventRecord, communitySlug: string): Record<string, unknown> {
+  const snapshot = event.payload as Record<string, unknown>;
+  let data: Record<string, unknown>;
+  if (event.type === 'approval.requested' || event.type === 'approval.decided') {
+    const approval = snapshot.approval as Record<string, unknown>;
+    data = { approval: { ...approval, result: approval.result ? presentWritten(approval.result as WrittenContent) : null } };
+  } else {
+    const c = snapshot as ContentSnapshot;
+    data = { topic: presentTopic(c.topic), post: presentPost(c.post) };
+    if (event.type === 'article.updated') Object.assign(data, { revision: c.revision, created: c.created });
+  }
+  return { id: event.id, type: event.type, created_at: event.createdAt, community: { id: event.communityId, slug: communitySlug }, data };
+}

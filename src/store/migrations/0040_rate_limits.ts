@@ -1,0 +1,22 @@
+// Rate-limit buckets shared by every instance over one PostgreSQL (SQLite serves one process, whose
+// buckets stay in memory): one row per bucket with its tokens and when they were last counted.
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { Dialect } from '../repositories.ts';
+
+export function rateLimitsMigration(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      if (dialect !== 'postgres') return;
+      // UNLOGGED: buckets are a minute's worth of state; losing them in a crash only refills them.
+      await sql`create unlogged table rate_limit_buckets (
+        bucket text primary key,
+        tokens double precision not null,
+        updated_at timestamptz not null
+      )`.execute(db);
+      await db.schema.createIndex('rate_limit_buckets_updated').on('rate_limit_buckets').column('updated_at').execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('rate_limit_buckets').ifExists().execute();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// What every web handler works with: where the request is (a community, by its host or by the path
+// form /c/<slug>, or the network apex), who is signed in, the form token, and the one way pages
+// read and write: a catalogue operation through the call pipeline, exactly as MCP calls it.
+import type { Context } from 'hono';
+import type { PersonActor } from '../domain/actor.ts';
+import { operationNamed } from '../operations/catalogue.ts';
+import type { Failure, Outcome, Pipeline } from '../operations/pipeline.ts';
+import type { Services } from '../services.ts';
+import type { Community } from '../store/types.ts';
+
+/** A notice at the top of the main content: a confirmation, or a problem (announced as an alert). */
+export type Notice = { kind: 'ok' | 'error'; text: string };
+
+export type Where = { kind: 'community'; community: Community; base: string } | { kind: 'network'; base: string };
+
+export type Web = {
+  where: Where;
+  /** The signed-in person, from the session cookie. */
+  person?: PersonActor;
+  /** The form token every POST form carries (derived from the session, or the pre-session cookie). */
+  csrf: string;
+  ip: string;
+  /** The request path, for "sign in and come back". */
+  path: string;
+  /** Scripts (asset names) the page enhances itself with. */
+  scripts?: string[];
+  /** A one-time notice from the previous request (after a redirect). */
+  flash?: Notice;
+};
+
+export type WebDeps = {
+  services: Services;
+  pipeline: Pipeline;
+  /** Community by the request's host (Host, or X-Forwarded-Host behind a trusted proxy). */
+  hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+  /** The client's address (X-Forwarded-For only behind a trusted proxy). */
+  clientIp: (c: Context) => string;
+  /** Public URLs are https: cookies get Secure (and the __Host- prefix), HSTS is sent. */
+  secure: boolean;
+};
+
+export type WebEnv = { Variables: { web: Web } };
+
+/** A path inside the current community (or the network), in the form the request came in. */
+export function href(web: Pick<Web, 'where'>, path: string): string {
+  const base = web.where.base;
+  if (path === '/') return base || '/';
+  return base + path;
+}
+
+/** Runs catalogue operation `name` of the server the request addressed, as the signed-in person (or a visitor). */
+export function call(deps: WebDeps, web: Web, server: 'community' | 'network', name: string, args: unknown): Promise<Outcome<Record<string, any>>> {
+  const op = operationNamed(server, name);
+  if (!op) throw new Error(`No operation ${server}/${name} in the catalogue`);
+  const community = server === 'community' && web.where.kind === 'community' ? web.where.community : null;
+  return deps.pipeline.invoke(op, { community, ip: web.ip, person: web.person, visitor: true, userKeys: false }, args);
+}
+
+/** The HTTP status a failure is shown with. */
+export function statusOf(f: Failure): 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503 {
+  switch (f.code) {
+    case 'invalid_argument':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'conflict':
+      return 409;
+    case 'rate_limited':
+      return 429;
+    case 'unavailable':
+      return 503;
+    default:
+      return 500;
+  }
+}

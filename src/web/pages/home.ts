@@ -1,0 +1,96 @@
+// A community's front pages: the home (categories, latest, unanswered and solved topics), one
+// category's topics (filters and sort as list_topics offers them, paginated), and profile pages of
+// people and agents. All read through list_categories, list_topics and get_profile.
+import type { Context, Hono } from 'hono';
+import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { esc, plural, when } from '../html.ts';
+import { failurePage, notFound, page } from '../respond.ts';
+import { author, moreLink, topicHref, topicList, type TopicOut } from './parts.ts';
+
+type CategoryOut = { slug: string; name: string; description: string; kind: string; topic_count: number };
+
+function categoryList(web: Web, categories: CategoryOut[]): string {
+  const items = categories.map(
+    (c) => `<li><a href="${esc(href(web, `/categories/${c.slug}`))}">${esc(c.name)}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? `<br><span class="meta">${esc(c.description)}</span>` : ''}</li>`,
+  );
+  return `<ul class="topics">${items.join('')}</ul>`;
+}
+
+const FILTERS = [
+  { value: '', label: 'All' },
+  { value: 'unanswered', label: 'Unanswered' },
+  { value: 'solved', label: 'Solved' },
+] as const;
+const SORTS = [
+  { value: 'latest', label: 'Latest activity' },
+  { value: 'created', label: 'Newest' },
+  { value: 'top', label: 'Most replies' },
+] as const;
+
+export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+  app.get('/', async (c, next) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return next();
+    const community = web.where.community;
+    const [categories, latest, unanswered, solved] = await Promise.all([
+      call(deps, web, 'community', 'list_categories', {}),
+      call(deps, web, 'community', 'list_topics', { sort: 'latest', limit: 20 }),
+      call(deps, web, 'community', 'list_topics', { filter: 'unanswered', sort: 'created', limit: 10 }),
+      call(deps, web, 'community', 'list_topics', { filter: 'solved', sort: 'latest', limit: 10 }),
+    ]);
+    for (const o of [categories, latest, unanswered, solved]) if (!o.ok) return failurePage(c, web, o);
+    const v = (o: typeof categories) => (o.ok ? o.value : {}) as Record<string, any>;
+    const body = `<h1>${esc(community.name)}</h1>${community.description ? `<p>${esc(community.description)}</p>` : ''}
+<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="home-q">Search ${esc(community.name)}</label><input type="search" id="home-q" name="q" required maxlength="500"> <button type="submit">Search</button></form>
+<p><a class="button" href="${esc(href(web, '/ask'))}">Ask a question</a></p>
+<h2>Categories</h2>${categoryList(web, v(categories).categories)}
+<h2>Latest</h2>${topicList(web, v(latest).topics)}${v(latest).next_cursor ? `<p><a href="${esc(href(web, '/latest'))}">All topics</a></p>` : ''}
+<h2>Unanswered</h2>${topicList(web, v(unanswered).topics, 'Every question has a reply.')}
+<h2>Recently solved</h2>${topicList(web, v(solved).topics, 'No accepted answers yet.')}`;
+    return page(c, web, { title: community.name, body });
+  });
+
+  const listing = async (c: Context<WebEnv>, category: string | undefined) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return notFound(c, web);
+    const filter = c.req.query('filter') || undefined;
+    const sort = c.req.query('sort') || 'latest';
+    const cursor = c.req.query('cursor') || undefined;
+    const [categories, topics] = await Promise.all([
+      call(deps, web, 'community', 'list_categories', {}),
+      call(deps, web, 'community', 'list_topics', { category, filter, sort, cursor, limit: 30 }),
+    ]);
+    if (!categories.ok) return failurePage(c, web, categories);
+    if (!topics.ok) return failurePage(c, web, topics);
+    const cat = category ? (categories.value.categories as CategoryOut[]).find((k) => k.slug === category) : undefined;
+    const path = category ? `/categories/${category}` : '/latest';
+    const title = cat ? cat.name : 'All topics';
+    const tab = (key: string, value: string, label: string, current: string) => {
+      const q = new URLSearchParams({ ...(filter ? { filter } : {}), sort, [key]: value });
+      if (!value) q.delete(key);
+      return `<li><a href="${esc(`${href(web, path)}?${q}`)}"${value === current ? ' aria-current="page"' : ''}>${esc(label)}</a></li>`;
+    };
+    const body = `<h1>${esc(title)}</h1>${cat?.description ? `<p>${esc(cat.description)}</p>` : ''}
+<nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? '')).join('')}</ul></nav>
+<nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort)).join('')}</ul></nav>
+${topicList(web, topics.value.topics as TopicOut[])}${moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')}`;
+    return page(c, web, { title, body });
+  };
+  app.get('/latest', (c) => listing(c, undefined));
+  app.get('/categories/:category', (c) => listing(c, c.req.param('category')));
+
+  app.get('/u/:id', async (c) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return notFound(c, web);
+    const profile = await call(deps, web, 'community', 'get_profile', { id: c.req.param('id'), cursor: c.req.query('cursor') || undefined });
+    if (!profile.ok) return failurePage(c, web, profile);
+    const p = profile.value;
+    const posts = (p.posts as Array<{ id: string; is_question: boolean; is_solution: boolean; created_at: string; topic: { slug: string; title: string } }>)
+      .map((post) => `<li><a href="${esc(topicHref(web, post.topic.slug, post.is_question ? undefined : post.id))}">${esc(post.topic.title)}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? ' <span class="badge">Accepted answer</span>' : ''}</li>`)
+      .join('');
+    const who = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
+    const body = `<h1>${esc(p.name)}</h1><p>${who}${p.role ? ` · ${esc(p.role)}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
+<h2>Posts</h2>${posts ? `<ul class="topics">${posts}</ul>` : '<p>No posts yet.</p>'}${moreLink(web, `/u/${p.id}`, {}, p.next_cursor, 'Older posts')}`;
+    return page(c, web, { title: p.name, body });
+  });
+}

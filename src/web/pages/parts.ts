@@ -1,0 +1,96 @@
+// Pieces several pages show: an author with the agent label ("posted by agent X on behalf of
+// community Y") wherever an agent wrote something, topic lists, search results with their matched
+// words highlighted, and "more" links that keep the other query parameters.
+import { href, type Notice, type Web } from '../context.ts';
+import { esc, plural, when } from '../html.ts';
+
+export type AuthorOut = { kind: 'person' | 'agent' | 'system'; id: string | null; name: string; label?: string };
+
+/** An author's name (linked to their profile) and, for agents, the agent badge and label. */
+export function author(web: Web, a: AuthorOut): string {
+  const name = a.id && a.kind !== 'system' ? `<a href="${esc(href(web, `/u/${a.id}`))}">${esc(a.name)}</a>` : esc(a.name);
+  if (a.kind !== 'agent') return name;
+  return `${name} <span class="badge agent">Agent</span> <span class="meta">(${esc(a.label ?? `posted by agent ${a.name}`)})</span>`;
+}
+
+export type TopicOut = {
+  id: string;
+  slug: string;
+  title: string;
+  author: AuthorOut;
+  category: { slug: string; name: string; kind: string };
+  tags: string[];
+  is_article: boolean;
+  solution_post_id: string | null;
+  reply_count: number;
+  status: string;
+  last_posted_at: string;
+};
+
+export type PostOut = { id: string; position: number; author: AuthorOut; body: string; is_question: boolean; is_solution: boolean; created_at: string; edited_at: string | null };
+
+/** After a write: where it landed (or that it waits for a moderator), as a notice. */
+export function writeNotice(value: Record<string, any>, applied: string): Notice {
+  return value.status === 'pending_approval' ? { kind: 'ok', text: `Queued for approval: ${value.message}` } : { kind: 'ok', text: applied };
+}
+
+export function topicHref(web: Web, slug: string, postId?: string): string {
+  return href(web, `/t/${slug}`) + (postId ? `#post-${postId}` : '');
+}
+
+export function topicList(web: Web, topics: TopicOut[], empty = 'Nothing here yet.'): string {
+  if (!topics.length) return `<p>${esc(empty)}</p>`;
+  const items = topics.map((t) => {
+    const state = t.is_article ? 'article' : `${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? ' <span class="badge">Solved</span>' : ''}`;
+    return `<li><a href="${esc(topicHref(web, t.slug))}">${esc(t.title)}</a><br><span class="meta">${esc(t.category.name)} · ${state} · by ${author(web, t.author)} · ${when(t.last_posted_at)}${t.status === 'closed' ? ' · closed' : ''}</span></li>`;
+  });
+  return `<ul class="topics">${items.join('')}</ul>`;
+}
+
+/** A search snippet: plain text whose matched words come marked **like this**, as <mark>. */
+export function highlight(snippet: string): string {
+  return esc(snippet).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
+}
+
+export type ResultOut = {
+  source_type: string;
+  title: string;
+  snippet: string;
+  url: string;
+  category: string;
+  author: string;
+  is_solution: boolean;
+  created_at: string;
+  community?: string;
+};
+
+/** Where a result leads, on the host form of this request: its path (and post anchor) under our base. */
+export function resultHref(web: Web, r: ResultOut): string {
+  const u = new URL(r.url);
+  if (r.community && web.where.kind === 'network') return r.url;
+  return href(web, u.pathname) + u.hash;
+}
+
+const AGENT_SUFFIX = ' (agent)';
+
+export function resultList(web: Web, results: ResultOut[]): string {
+  const items = results.map((r) => {
+    const agent = r.author.endsWith(AGENT_SUFFIX);
+    const who = agent
+      ? `${esc(r.author.slice(0, -AGENT_SUFFIX.length))} <span class="badge agent">Agent</span>`
+      : esc(r.author);
+    const kind = r.source_type === 'post' ? (r.is_solution ? 'accepted answer' : 'reply') : r.source_type === 'article' ? 'article' : 'question';
+    return `<li><a href="${esc(resultHref(web, r))}">${esc(r.title)}</a>${r.is_solution ? ' <span class="badge">Solved</span>' : ''}
+<p class="snippet">${highlight(r.snippet)}</p><span class="meta">${r.community ? `${esc(r.community)} · ` : ''}${esc(r.category)} · ${kind} by ${who} · ${when(r.created_at)}</span></li>`;
+  });
+  return `<ol class="topics">${items.join('')}</ol>`;
+}
+
+/** A link to the next page: the current query with `cursor` replaced. */
+export function moreLink(web: Web, path: string, params: Record<string, string | undefined>, cursor: string | null | undefined, label = 'More'): string {
+  if (!cursor) return '';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  q.set('cursor', cursor);
+  return `<p><a href="${esc(`${href(web, path)}?${q}`)}">${esc(label)}</a></p>`;
+}

@@ -1,0 +1,76 @@
+// The search page, `/search?q=…`: on a community it is search_community with the same filters
+// (category, tags, solved only, kinds, author, dates), on the apex search_network across public
+// communities. Matched words are highlighted; the next page keeps the filters.
+import type { Hono } from 'hono';
+import { SOURCE_TYPES } from '../../domain/fields.ts';
+import { operationNamed } from '../../operations/catalogue.ts';
+import type { Failure } from '../../operations/pipeline.ts';
+import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { checkbox, checkboxes, failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
+import { esc, plural } from '../html.ts';
+import { failurePage, page } from '../respond.ts';
+import { moreLink, resultList, type ResultOut } from './parts.ts';
+
+const FILTERS = ['category', 'tags', 'solved_only', 'source_types', 'author', 'since', 'until'] as const;
+
+/** The query string as the operation's form: `q` is the query, the rest are its filters. */
+function asForm(query: Record<string, string[]>): FormData {
+  const form: FormData = { query: query.q ?? [] };
+  for (const f of FILTERS) if (query[f]) form[`filters.${f}`] = query[f]!;
+  if (query.cursor) form['filters.cursor'] = query.cursor;
+  if (query.community) form.communities = query.community;
+  return form;
+}
+
+function searchForm(web: Web, form: FormData, categories: Array<{ slug: string; name: string }> | undefined, failure?: Failure): string {
+  const issues = failure?.issues?.map((i) => ({ ...i, path: i.path.replace(/^filters\./, '').replace(/^query$/, 'q') }));
+  const v = (name: string) => text(form, `filters.${name}`);
+  const categoryField = categories
+    ? field({ name: 'category', label: 'Category', value: v('category'), options: [{ value: '', label: 'Any category' }, ...categories.map((k) => ({ value: k.slug, label: k.name }))] }, issues)
+    : '';
+  const kinds = (form['filters.source_types'] ? ([] as string[]).concat(form['filters.source_types'] as string[]) : []) as string[];
+  return `<form method="get" action="${esc(href(web, '/search'))}" role="search">
+${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: 'maxlength="500"' }, issues)}
+<details${FILTERS.some((f) => form[`filters.${f}`]) ? ' open' : ''}><summary>Filters</summary>
+${categoryField}
+${field({ name: 'tags', label: 'Tags', hint: 'Topics with all of these tags, separated by commas.', value: v('tags') }, issues)}
+${checkbox('solved_only', 'Only solved topics', v('solved_only') === 'on' || v('solved_only') === 'true')}
+${checkboxes('source_types', 'Kinds of result', SOURCE_TYPES.map((s) => ({ value: s, label: s === 'topic' ? 'Questions' : s === 'post' ? 'Replies' : 'Articles' })), kinds, issues)}
+${field({ name: 'author', label: 'Author', hint: 'Display name.', value: v('author') }, issues)}
+${field({ name: 'since', label: 'Since', type: 'date', value: v('since') }, issues)}
+${field({ name: 'until', label: 'Before', type: 'date', value: v('until') }, issues)}
+</details>
+<div class="actions"><button type="submit">Search</button></div></form>`;
+}
+
+export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+  app.get('/search', async (c) => {
+    const web = c.get('web');
+    const queries = c.req.queries();
+    const form = asForm(queries);
+    const inCommunity = web.where.kind === 'community';
+    let categories: Array<{ slug: string; name: string }> | undefined;
+    if (inCommunity) {
+      const listed = await call(deps, web, 'community', 'list_categories', {});
+      if (!listed.ok) return failurePage(c, web, listed);
+      categories = listed.value.categories;
+    }
+    const title = inCommunity ? 'Search' : 'Search every public community';
+    if (!text(form, 'query').trim()) return page(c, web, { title, body: `<h1>${title}</h1>${searchForm(web, form, categories)}` });
+
+    const op = inCommunity ? operationNamed('community', 'search_community')! : operationNamed('network', 'search_network')!;
+    const found = await call(deps, web, inCommunity ? 'community' : 'network', op.name, formArgs(op.input, form));
+    if (!found.ok) {
+      if (found.code !== 'invalid_argument') return failurePage(c, web, found);
+      return page(c, web, { title, status: 400, body: `<h1>${title}</h1>${failureSummary(found)}${searchForm(web, form, categories, found)}` });
+    }
+    const results = found.value.results as ResultOut[];
+    const params: Record<string, string | undefined> = { q: text(form, 'query') };
+    for (const f of FILTERS) params[f] = queries[f]?.join(',');
+    const body = `<h1>${title}</h1>${searchForm(web, form, categories)}
+<h2 id="results">Results</h2><p role="status">${plural(found.value.total, 'topic')} found for “${esc(text(form, 'query'))}”.</p>
+${results.length ? resultList(web, results) : '<p>Nothing matched. Try fewer or other words, or remove a filter.</p>'}
+${moreLink(web, '/search', params, found.value.next_cursor, 'More results')}`;
+    return page(c, web, { title: `${text(form, 'query')} · Search`, body });
+  });
+}

@@ -1,0 +1,45 @@
+// How web handlers answer: a page (never cached when it shows a signed-in person's data), a
+// failure shown with the pipeline's own message and the matching status, a redirect after a form
+// (POST → 303 → GET, with a one-time notice), and "sign in first" for pages that need a person.
+import type { Context } from 'hono';
+import type { Failure } from '../operations/pipeline.ts';
+import { href, statusOf, type Notice, type Web, type WebDeps } from './context.ts';
+import { esc, layout, type PageOptions } from './html.ts';
+import { setFlash } from './session.ts';
+
+export function page(c: Context, web: Web, o: PageOptions): Response {
+  if (web.person) c.header('cache-control', 'no-store');
+  return c.html(layout(web, o), (o.status ?? 200) as 200);
+}
+
+/** Nothing here, or nothing this visitor may see: one answer for both, so nothing leaks. */
+export function notFound(c: Context, web: Web, message = 'There is nothing at this address, or it is not public.'): Response {
+  return page(c, web, { title: 'Not found', status: 404, body: `<h1>Not found</h1><p>${esc(message)}</p>` });
+}
+
+/** A failed operation as a page: 404 for not_found, else its message with the status it implies. */
+export function failurePage(c: Context, web: Web, f: Failure, title = 'That did not work'): Response {
+  if (f.code === 'not_found') return notFound(c, web, f.message);
+  if (f.retryAfterSeconds) c.header('retry-after', String(f.retryAfterSeconds));
+  const signIn = f.code === 'unauthorized' && !web.person ? `<p><a href="${esc(signInHref(web))}">Sign in</a> to continue.</p>` : '';
+  return page(c, web, { title, status: statusOf(f), body: `<h1>${esc(title)}</h1><div class="notice error" role="alert"><p>${esc(f.message)}</p></div>${signIn}` });
+}
+
+export function signInHref(web: Web): string {
+  return `${href(web, '/signin')}?next=${encodeURIComponent(web.path)}`;
+}
+
+/** Pages for signed-in people: send visitors to sign in and come back. */
+export function needsPerson(c: Context, web: Web): Response | undefined {
+  return web.person ? undefined : c.redirect(signInHref(web), 303);
+}
+
+export function redirectWith(c: Context, deps: WebDeps, to: string, flash?: Notice): Response {
+  if (flash) setFlash(c, deps, flash);
+  return c.redirect(to, 303);
+}
+
+/** A `next` target for after signing in: a path on this host only (never "//elsewhere"). */
+export function safeNext(next: string | undefined, fallback: string): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
+}

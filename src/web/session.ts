@@ -1,0 +1,88 @@
+// Sessions and forms' protection. The session cookie is HttpOnly, SameSite=Lax, Path=/, and Secure
+// behind TLS (then named __Host-…, which browsers only accept from a secure origin, for this host
+// only). Every POST must come from our own pages: a cross-site Sec-Fetch-Site or a foreign Origin is
+// refused, and the form's token must match the session's (signed in) or the pre-session cookie's
+// (sign-in and sign-up forms, so nobody can sign a visitor into an account of theirs).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
+import type { Notice, WebDeps } from './context.ts';
+
+export type CookieNames = { session: string; csrf: string; flash: string };
+
+export function cookieNames(secure: boolean): CookieNames {
+  const p = secure ? '__Host-' : '';
+  return { session: `${p}hamlet_session`, csrf: `${p}hamlet_csrf`, flash: `${p}hamlet_flash` };
+}
+
+function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
+  return { httpOnly: true, sameSite: 'Lax' as const, path: '/', secure, ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}) };
+}
+
+export function setSessionCookie(c: Context, deps: WebDeps, token: string): void {
+  setCookie(c, cookieNames(deps.secure).session, token, cookieOptions(deps.secure, Math.floor(SESSION_TTL_MS / 1000)));
+}
+
+export function clearSessionCookie(c: Context, deps: WebDeps): void {
+  deleteCookie(c, cookieNames(deps.secure).session, { path: '/', secure: deps.secure });
+}
+
+export function sessionToken(c: Context, deps: Pick<WebDeps, 'secure'>): string | undefined {
+  return getCookie(c, cookieNames(deps.secure).session) || undefined;
+}
+
+/** The pre-session form token: read from its cookie, or minted and set now. */
+export function visitorCsrf(c: Context, deps: WebDeps): string {
+  const name = cookieNames(deps.secure).csrf;
+  const existing = getCookie(c, name);
+  if (existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
+  const token = randomBytes(24).toString('base64url');
+  setCookie(c, name, token, cookieOptions(deps.secure, 60 * 60 * 24));
+  return token;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether a state-changing request came from one of our own pages, with the right form token. */
+export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boolean {
+  if (c.req.header('sec-fetch-site') === 'cross-site') return false;
+  const origin = c.req.header('origin');
+  if (origin && origin !== 'null') {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      return false;
+    }
+    const ours = [c.req.header('host'), c.req.header('x-forwarded-host')].filter(Boolean).map((h) => h!.split(',')[0]!.trim().toLowerCase());
+    if (!ours.includes(host.toLowerCase())) return false;
+  } else if (origin === 'null') return false;
+  if (typeof presented !== 'string' || !presented) return false;
+  const token = sessionToken(c, deps);
+  if (token) return deps.services.accounts.verifyCsrf(token, presented);
+  const visitor = getCookie(c, cookieNames(deps.secure).csrf);
+  return Boolean(visitor) && same(visitor!, presented);
+}
+
+/** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
+export function setFlash(c: Context, deps: WebDeps, n: Notice): void {
+  setCookie(c, cookieNames(deps.secure).flash, Buffer.from(JSON.stringify(n)).toString('base64url'), cookieOptions(deps.secure, 60));
+}
+
+export function takeFlash(c: Context, deps: WebDeps): Notice | undefined {
+  const name = cookieNames(deps.secure).flash;
+  const raw = getCookie(c, name);
+  if (!raw) return undefined;
+  deleteCookie(c, name, { path: '/', secure: deps.secure });
+  try {
+    const n = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Notice;
+    return (n.kind === 'ok' || n.kind === 'error') && typeof n.text === 'string' ? { kind: n.kind, text: n.text.slice(0, 500) } : undefined;
+  } catch {
+    return undefined;
+  }
+}

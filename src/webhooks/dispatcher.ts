@@ -1,0 +1,127 @@
+// The webhook dispatcher: claims due deliveries from the outbox queue (each by one instance, under a
+// lease), renders each event in the API's shapes, signs it with both schemes, POSTs it through the
+// safe sender, records the attempt, then marks it delivered (2xx), schedules a retry with backoff
+// and jitter, marks it failed when attempts run out, or disables the endpoint on 410 Gone. A
+// dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
+// the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
+import type { WebhookSettings } from '../config/config.ts';
+import type { Logger } from '../log.ts';
+import type { Services } from '../services.ts';
+import type { Store } from '../store/repositories.ts';
+import type { ClaimedDelivery, DeliveryOutcome } from '../store/webhooks.ts';
+import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../domain/webhooks/backoff.ts';
+import { signatureHeaders } from '../domain/webhooks/signing.ts';
+import { renderWebhookEvent } from '../operations/webhook-events.ts';
+import { VERSION } from '../version.ts';
+import { postWebhook, type SendResult } from './sender.ts';
+
+export type DispatcherDeps = { store: Store; services: Services; settings: WebhookSettings; logger: Logger; pollMs?: number; batch?: number };
+
+export class WebhookDispatcher {
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private readonly slugs = new Map<string, string>();
+  private readonly policy: RetryPolicy;
+  private readonly pollMs: number;
+  private readonly batch: number;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.policy = { ...DEFAULT_RETRY, baseMs: deps.settings.retryBaseMs, maxAttempts: deps.settings.maxAttempts };
+    this.pollMs = deps.pollMs ?? 1_000;
+    this.batch = deps.batch ?? 10;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Looks for work now (a local write just committed an event). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming; deliveries in flight finish (their timeout bounds the wait). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  /** Claims and delivers one batch; returns how many deliveries it handled. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.deps.store.webhookQueue.claim({ now: Date.now(), leaseMs: this.deps.settings.timeoutMs * 2 + 1_000, limit: this.batch });
+    await Promise.all(claimed.map((c) => this.deliver(c).catch((err: unknown) => this.deps.logger.error({ err, delivery: c.delivery.id }, 'webhook delivery failed unexpectedly'))));
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let handled = 0;
+      try {
+        handled = await this.runOnce();
+      } catch (err) {
+        this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
+      }
+      if (handled < this.batch && this.running) {
+        // Until the next retry falls due, or the next poll (another instance may have enqueued).
+        const due = await this.deps.store.webhookQueue.nextDue().catch(() => null);
+        const wait = due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeUp = undefined;
+      }
+    }
+  }
+
+  private async deliver({ delivery, endpoint, event, leaseToken }: ClaimedDelivery): Promise<void> {
+    const { store, services, settings, logger } = this.deps;
+    const startedAt = new Date();
+    let result: SendResult;
+    try {
+      const body = JSON.stringify(renderWebhookEvent(event, await this.slugOf(event.communityId)));
+      const timestamp = Math.floor(startedAt.getTime() / 1000);
+      const headers = signatureHeaders({ secrets: await services.webhooks.signingSecrets(endpoint), deliveryId: delivery.id, event: event.type, timestamp, body });
+      result = await postWebhook(endpoint.url, { 'content-type': 'application/json', 'user-agent': `Hamlet-Webhooks/${VERSION}`, ...headers }, body, settings);
+    } catch (err) {
+      result = { status: null, error: err instanceof Error ? err.message : String(err), excerpt: null, durationMs: 0 };
+    }
+    await store.webhookQueue.recordAttempt({
+      communityId: delivery.communityId, deliveryId: delivery.id, attempt: delivery.attempts, startedAt: startedAt.toISOString(),
+      durationMs: result.durationMs, statusCode: result.status, error: result.error, responseExcerpt: result.excerpt,
+    });
+    const outcome = this.outcomeOf(delivery.attempts, result);
+    if (result.status === 410) {
+      await store.webhookQueue.disableEndpoint(endpoint.id, `The receiver answered 410 Gone on ${startedAt.toISOString()}; re-enable the endpoint once it accepts deliveries again.`);
+      logger.warn({ endpoint: endpoint.id, community: delivery.communityId }, 'webhook endpoint disabled after 410 Gone');
+    }
+    if (!(await store.webhookQueue.finish(delivery.id, leaseToken, outcome))) {
+      logger.warn({ delivery: delivery.id }, 'webhook delivery lease expired before the attempt finished');
+    }
+  }
+
+  private outcomeOf(attempt: number, r: SendResult): DeliveryOutcome {
+    if (r.status !== null && r.status >= 200 && r.status < 300) return { status: 'delivered', lastStatus: r.status };
+    const lastError = r.error ?? `The receiver answered ${r.status}.`;
+    if (r.status === 410) return { status: 'failed', lastStatus: r.status, lastError: 'Gone (410): the endpoint was disabled.' };
+    const delay = retryDelayMs(attempt, this.policy);
+    if (delay === null) return { status: 'failed', lastStatus: r.status, lastError: `${lastError} Gave up after ${attempt} attempts.` };
+    return { status: 'pending', nextAttemptAt: Date.now() + delay, lastStatus: r.status, lastError };
+  }
+
+  private async slugOf(communityId: string): Promise<string> {
+    let slug = this.slugs.get(communityId);
+    if (!slug) {
+      slug = (await this.deps.store.communities.getById(communityId))?.slug ?? 'unknown';
+      this.slugs.set(communityId, slug);
+    }
+    return slug;
+  }
+}

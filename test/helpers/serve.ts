@@ -1,0 +1,44 @@
+// `hamlet serve` as an operator starts it, in its own process (so a test can kill it), and a free
+// loopback port to give it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type Served = { child: ChildProcess; banner: string; key?: string };
+
+/**
+ * Starts `hamlet serve` (with `--demo`: creating the demo once and printing a fresh agent key) and
+ * resolves once its banner is out, with the banner and the key it printed. `started` collects the
+ * process, so a caller can stop everything it started even when a later start fails.
+ */
+export async function serveProcess(env: Record<string, string>, options: { demo?: boolean; started?: ChildProcess[] } = {}): Promise<Served> {
+  const demo = options.demo ?? false;
+  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', ...(demo ? ['--demo'] : [])], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  options.started?.push(child);
+  let banner = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in time:\n${banner}`)), 60_000);
+    child.stderr!.on('data', (c: Buffer) => {
+      banner += c;
+      if (demo ? /Try it:/.test(banner) : /Hamlet is running\./.test(banner)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hamlet exited with ${code}:\n${banner}`));
+    });
+  });
+  return { child, banner, key: /agent key:\s+(hmlt_live_[A-Za-z0-9]+)/.exec(banner)?.[1] };
+}
