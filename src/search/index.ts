@@ -56,6 +56,13 @@ export interface SearchIndex {
   readonly db: Kysely<Database>;
   /** Ranked, filtered, one hit per topic, keyset-paginated; total counts topics over all pages. */
   search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }>;
+  /**
+   * The candidates of a re-ranked head: the best `q.limit` topics (one hit per topic, boosted, as
+   * search() ranks them) among the engine's best `pool` posts only, so flat scores never widen
+   * the scan; total counts topics over all matches. No keyset; hits carry no page details
+   * (pageDetails() reads them for the page shown).
+   */
+  candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }>;
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */
   bare(q: ParsedQuery, limit: number): Promise<string[]>;
   /** Of these words, the ones that match no document of these communities. */
@@ -67,6 +74,8 @@ export interface SearchIndex {
   corrections(word: string, communityIds: string[], max?: number): Promise<string[]>;
   /** Compares the index with the posts table (every post indexed with its current text, no extras). */
   verify(): Promise<IndexReport>;
+  /** Fills the in-process caches a search would otherwise fill on first use (a service starting). */
+  warm?(): Promise<void>;
   /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */
   cacheStats?(): Record<string, number>;
 }
@@ -108,7 +117,8 @@ export function boosted(relevance: number, solutionPostId: string | null, postId
  * `solutions(topicIds)` answers, for topics whose accepted answer is outside the pool, the ones
  * whose answer matches the query (it then represents the topic; its raw is below the topic's best,
  * which is above `bound`, so only the representative changes). It is asked about the first topics
- * only, as few as the page needs.
+ * only, as few as the page needs. `bounded`: the pool is all that is ranked (a re-ranked head's
+ * candidates), so `bound` is -Infinity yet answers outside the pool may match.
  */
 export async function pageOf(
   hits: PoolHit[],
@@ -116,6 +126,7 @@ export async function pageOf(
   bound: number,
   outside: Map<string, string>,
   solutions: (topicIds: string[]) => Promise<Set<string>>,
+  bounded = false,
 ): Promise<PoolHit[] | undefined> {
   const topics = new Map<string, { best: number; rep: PoolHit }>();
   for (const h of hits) {
@@ -136,7 +147,7 @@ export async function pageOf(
     .sort(order);
   // Representatives first (they decide the keyset's tie-break), for the page and a margin of ties.
   const head = ordered.slice(0, q.limit + 8).filter((h) => !h.sol && outside.has(h.topicId));
-  if (bound !== -Infinity && head.length) {
+  if ((bound !== -Infinity || bounded) && head.length) {
     const matched = await solutions(head.map((h) => h.topicId));
     if (matched.size) {
       ordered = ordered.map((h) => (matched.has(h.topicId) ? { ...h, postId: outside.get(h.topicId)!, sol: true } : h)).sort(order);

@@ -1,31 +1,23 @@
-// What search learns from one community's own text, per community (a community's words are only
-// ever used to rank searches of that community: private words never reach another one's results):
+// What search knows of each community's own words (./learn.ts: document frequencies and, when in
+// use, term associations), per community: a community's words are only ever used to rank searches
+// of that community, so private words never reach another one's results.
 //
-//   df        in how many topics each term occurs (terms seen in two topics or more), and the
-//             number of topics: the idf of the thread-field ranking (./rerank.ts)
-//   related   term associations: for a term, the terms that occur in the same topics far more
-//             often than chance (Dunning's log-likelihood ratio G² over topic co-occurrence of
-//             each topic's most characteristic terms), computed on first use per term and cached
-//
-// Learned by a background pass over the community's posts (./terms.ts tokens), never on the
-// request path: a search uses what has been learned so far (nothing, until the first pass ends)
-// and starts a new pass when the community has grown by REBUILD_GROWTH since the last one.
+// Stored in search_lexicon (migration 0022), one row per community, so every instance shares one
+// copy and a restart reads it instead of learning again. Learned by a background pass over the
+// community's stored thread profiles, never on the request path: a search uses what is known so
+// far (nothing, until the first pass ends or the stored row is read) and, at most every
+// CHECK_EVERY_MS, checks the stored row: it is read when newer than the one in memory, and a new
+// pass is started (by whichever instance notices first; a concurrent second pass only writes the
+// same row again) when the community has grown by REBUILD_GROWTH since it was learned.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
-import { contentTerms, termCounts } from './terms.ts';
+import { decodeKnowledge, encodeKnowledge, learn, type Knowledge } from './learn.ts';
+import type { Profiles } from './profiles.ts';
 
-/** Most characteristic terms kept per topic (by tf × idf), the units of co-occurrence. */
-const TOPIC_TERMS = 20;
-/** Associations kept per term, and the least G² one must have. */
-const RELATED = 5;
-const MIN_G2 = 10;
 /** A new pass when the post count grew by this fraction (or 20 posts) since the last one. */
 const REBUILD_GROWTH = 0.1;
-/** How often a search may check a community's post count (ms). */
+/** How often a search may check a community's stored lexicon and size (ms). */
 const CHECK_EVERY_MS = 30_000;
-/** Text read per post and posts per topic. */
-const MAX_BODY = 20_000;
-const BATCH_TOPICS = 500;
 
 export type Learned = {
   communityId: string;
@@ -37,16 +29,24 @@ export type Learned = {
   related(term: string): [string, number][];
 };
 
-type Model = Learned & { builtAt: number; bytes: number };
+type Model = Learned & { builtAt: number; bytes: number; associations: boolean };
+
+export type LexiconOptions = {
+  /** Learn term associations too (they are only used by RerankOptions.associations). */
+  associations?: boolean;
+};
 
 export class Lexicon {
   private readonly models = new Map<string, Model>();
   private readonly building = new Map<string, Promise<void>>();
   private readonly checkedAt = new Map<string, number>();
+  private readonly associations: boolean;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>, private readonly profiles: Profiles, options: LexiconOptions = {}) {
+    this.associations = options.associations ?? false;
+  }
 
-  /** What has been learned for these communities so far; starts a pass where one is due. Never waits. */
+  /** What is known of these communities so far; starts a check where one is due. Never waits. */
   learned(communityIds: string[]): Map<string, Learned> {
     const out = new Map<string, Learned>();
     for (const id of communityIds) {
@@ -61,12 +61,12 @@ export class Lexicon {
     return out;
   }
 
-  /** Waits for every due pass of these communities (a first pass, or one after growth). */
+  /** Waits until these communities' lexicons are current (read from storage, or learned and stored). */
   async ready(communityIds: string[]): Promise<void> {
     await Promise.all(communityIds.map((id) => this.refresh(id)));
   }
 
-  /** Memory held by the learned models (estimate: strings as UTF-16, map entries ~80 bytes). */
+  /** Memory held by the lexicons in this instance (estimate: strings as UTF-16, map entries ~80 bytes). */
   stats(): { communities: number; terms: number; bytes: number } {
     let terms = 0;
     let bytes = 0;
@@ -77,131 +77,49 @@ export class Lexicon {
     return { communities: this.models.size, terms, bytes };
   }
 
-  private async refresh(communityId: string): Promise<void> {
+  private refresh(communityId: string): Promise<void> {
     const pending = this.building.get(communityId);
     if (pending) return pending;
     const p = (async () => {
+      // The stored row's size and age first: its text is read only when this instance needs it.
+      const stored = await sql<{ posts: number; built_at: number | string; has: number | boolean }>`
+        select posts, built_at, related <> '' as has from search_lexicon where community_id = ${communityId}`.execute(this.db);
+      const row = stored.rows[0];
       const r = await sql<{ n: number | string }>`select count(*) as n from posts where community_id = ${communityId}`.execute(this.db);
       const posts = Number(r.rows[0]?.n ?? 0);
-      const old = this.models.get(communityId);
-      if (old && posts - old.posts < Math.max(20, old.posts * REBUILD_GROWTH)) return;
-      this.models.set(communityId, await this.build(communityId, posts));
+      const fresh = row && posts - Number(row.posts) < Math.max(20, Number(row.posts) * REBUILD_GROWTH) && (Boolean(row.has) || !this.associations);
+      if (row && fresh) {
+        const memory = this.models.get(communityId);
+        if (memory && memory.builtAt >= Number(row.built_at)) return;
+        const full = await sql<{ posts: number; topics: number; built_at: number | string; df: string; related: string }>`
+          select posts, topics, built_at, df, related from search_lexicon where community_id = ${communityId}`.execute(this.db);
+        const f = full.rows[0];
+        if (f) this.models.set(communityId, this.model(communityId, decodeKnowledge(f), Number(f.built_at)));
+        return;
+      }
+      // The profiles first made current: what is learned reflects every post written so far.
+      await this.profiles.ready();
+      const knowledge = await learn(this.db, communityId, posts, this.associations);
+      const builtAt = Date.now();
+      const { df, related } = encodeKnowledge(knowledge);
+      const values = { community_id: communityId, posts, topics: knowledge.topics, built_at: builtAt, df, related };
+      await this.db.insertInto('search_lexicon').values(values)
+        .onConflict((oc) => oc.column('community_id').doUpdateSet({ posts, topics: knowledge.topics, built_at: builtAt, df, related }))
+        .execute();
+      this.models.set(communityId, this.model(communityId, knowledge, builtAt));
     })();
     this.building.set(communityId, p);
     return p.finally(() => this.building.delete(communityId));
   }
 
-  /** One pass over the community's topics, BATCH_TOPICS at a time. */
-  private async build(communityId: string, posts: number): Promise<Model> {
-    const ids = new Map<string, number>();
-    const names: string[] = [];
-    const intern = (t: string) => {
-      let id = ids.get(t);
-      if (id === undefined) {
-        id = names.length;
-        ids.set(t, id);
-        names.push(t);
-      }
-      return id;
-    };
-    const topicTerms: { ids: Int32Array; tf: Float32Array }[] = [];
-    let dfAll = new Int32Array(1024);
-    for (let after: string | undefined; ;) {
-      const topics = await sql<{ id: string; title: string }>`
-        select id, title from topics where community_id = ${communityId} ${after === undefined ? sql`` : sql`and id > ${after}`}
-        order by id limit ${BATCH_TOPICS}`.execute(this.db);
-      if (topics.rows.length === 0) break;
-      after = topics.rows[topics.rows.length - 1]!.id;
-      const bodies = await sql<{ topic_id: string; body: string }>`
-        select topic_id, body from posts where topic_id in (${sql.join(topics.rows.map((t) => t.id))})`.execute(this.db);
-      const text = new Map<string, string[]>();
-      for (const b of bodies.rows) (text.get(b.topic_id) ?? text.set(b.topic_id, []).get(b.topic_id)!).push(b.body.slice(0, MAX_BODY));
-      for (const t of topics.rows) {
-        const counts = termCounts(contentTerms(t.title));
-        for (const body of text.get(t.id) ?? []) termCounts(contentTerms(body), counts);
-        const tIds = new Int32Array(counts.size);
-        const tf = new Float32Array(counts.size);
-        let i = 0;
-        for (const [term, n] of counts) {
-          const id = intern(term);
-          if (id >= dfAll.length) {
-            const grown = new Int32Array(dfAll.length * 2);
-            grown.set(dfAll);
-            dfAll = grown;
-          }
-          dfAll[id]!++;
-          tIds[i] = id;
-          tf[i++] = n;
-        }
-        topicTerms.push({ ids: tIds, tf });
-      }
-    }
-    const n = topicTerms.length;
-    const df = new Map<string, number>();
+  private model(communityId: string, k: Knowledge, builtAt: number): Model {
     let bytes = 0;
-    names.forEach((t, id) => {
-      if (dfAll[id]! >= 2) {
-        df.set(t, dfAll[id]!);
-        bytes += t.length * 2 + 80;
-      }
-    });
-    // Each topic's most characteristic terms (tf × idf among terms in 3..n/10 topics), and the
-    // topics of each such term: co-occurrence is counted over these, on demand.
-    const maxDf = Math.max(3, Math.floor(n / 10));
-    const idf = (d: number) => Math.log(1 + (n - d + 0.5) / (d + 0.5));
-    const top: Int32Array[] = [];
-    const postings = new Map<number, number[]>();
-    topicTerms.forEach(({ ids: tIds, tf }, topic) => {
-      const ranked: [number, number][] = [];
-      tIds.forEach((id, i) => {
-        const d = dfAll[id]!;
-        if (d >= 3 && d <= maxDf) ranked.push([id, Math.log(1 + tf[i]!) * idf(d)]);
-      });
-      ranked.sort((a, b) => b[1] - a[1]);
-      const kept = Int32Array.from(ranked.slice(0, TOPIC_TERMS).map(([id]) => id));
-      top.push(kept);
-      for (const id of kept) (postings.get(id) ?? postings.set(id, []).get(id)!).push(topic);
-    });
-    bytes += top.reduce((s, a) => s + a.byteLength + 16, 0);
-    for (const p of postings.values()) bytes += p.length * 8 + 80;
-    const cache = new Map<string, [string, number][]>();
-    const related = (term: string): [string, number][] => {
-      const hit = cache.get(term);
-      if (hit) return hit;
-      const id = ids.get(term);
-      const list = id === undefined ? undefined : postings.get(id);
-      let out: [string, number][] = [];
-      if (list && id !== undefined) {
-        const co = new Map<number, number>();
-        for (const topic of list) for (const other of top[topic]!) if (other !== id) co.set(other, (co.get(other) ?? 0) + 1);
-        const a = postings.get(id)!.length;
-        const scored: [string, number][] = [];
-        for (const [other, k] of co) {
-          if (k < 2) continue;
-          const b = postings.get(other)!.length;
-          // Only terms seen together more often than chance.
-          if (k * n <= a * b) continue;
-          const g = g2(k, a, b, n);
-          if (g >= MIN_G2) scored.push([names[other]!, g]);
-        }
-        scored.sort((x, y) => y[1] - x[1]);
-        const best = scored[0]?.[1] ?? 1;
-        out = scored.slice(0, RELATED).map(([t, g]) => [t, g / best]);
-      }
-      if (cache.size > 50_000) cache.clear();
-      cache.set(term, out);
-      return out;
+    for (const t of k.df.keys()) bytes += t.length * 2 + 80;
+    for (const [t, list] of k.related) bytes += t.length * 2 + 80 + list.reduce((s, [o]) => s + o.length * 2 + 40, 0);
+    const none: [string, number][] = [];
+    return {
+      communityId, posts: k.posts, topics: k.topics, df: k.df, builtAt, bytes, associations: k.related.size > 0,
+      related: (term) => k.related.get(term) ?? none,
     };
-    return { communityId, posts, topics: n, df, related, builtAt: Date.now(), bytes };
   }
-}
-
-/** Dunning's log-likelihood ratio for k co-occurrences of terms in a and b of n topics. */
-export function g2(k: number, a: number, b: number, n: number): number {
-  const cells = [k, a - k, b - k, n - a - b + k];
-  const h = (xs: number[]) => {
-    const total = xs.reduce((s, x) => s + x, 0);
-    return xs.reduce((s, x) => s + (x > 0 ? x * Math.log(x / total) : 0), 0);
-  };
-  return 2 * (h(cells) - h([cells[0]! + cells[1]!, cells[2]! + cells[3]!]) - h([cells[0]! + cells[2]!, cells[1]! + cells[3]!]));
 }

@@ -1,5 +1,6 @@
-// Re-ranking of the head of a lexical result list (the best HEAD topics by engine relevance) by
-// the whole thread, for questions worded differently from the post that answers them:
+// Re-ranking of the head of a lexical result list (the best HEAD topics among the engine's best
+// posts, SearchIndex.candidates) by the whole thread, read from its stored profile
+// (./profiles.ts), for questions worded differently from the post that answers them:
 //
 //   thread fields   BM25F over the topic's title, question (first post), accepted answer and
 //                   replies, each field with its own weight, idf from the community's learned
@@ -15,12 +16,10 @@
 // The final order blends the engine's relevance (normalized by the head's best) with the thread
 // score (normalized the same way); only the order within the head changes, never which topics
 // match or the total.
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../store/schema.ts';
-import type { IndexHit } from './index.ts';
 import type { Learned } from './lexicon.ts';
+import { FIELDS as FIELD_NAMES, countsOf, decodeProfile, type Profile } from './profiles.ts';
 import type { ParsedQuery } from './query.ts';
-import { contentTerms, termCounts } from './terms.ts';
+import { contentTerms } from './terms.ts';
 
 export type RerankOptions = {
   /** Re-rank the head by thread fields (default true); the other two parts need it. */
@@ -29,12 +28,19 @@ export type RerankOptions = {
   feedback?: boolean;
   /** Learned term associations (default false: measured, they did not improve the frozen set on both engines). */
   associations?: boolean;
+  /** Weight of the thread score against the engine's relevance (default THREAD_WEIGHT); tuning on the dev set only. */
+  threadWeight?: number;
+  /** Field weights: title, question, accepted answer, replies (default FIELD_WEIGHTS). */
+  fieldWeights?: readonly [number, number, number, number];
+  /** Weights of feedback and association terms (defaults FEEDBACK_WEIGHT, ASSOCIATION_WEIGHT). */
+  feedbackWeight?: number;
+  associationWeight?: number;
 };
 
 /** Topics re-ranked at the top of a lexical result list. */
 export const HEAD = 30;
-const FIELDS = { title: 3, question: 1, answer: 1, replies: 0.3 } as const;
-type Field = keyof typeof FIELDS;
+/** Field weights, in the profiles' field order (title, question, answer, replies). */
+const FIELD_WEIGHTS = [3, 1, 1, 0.3] as const;
 const K1 = 1.2;
 const B = 0.75;
 /** Weight of the thread score against the engine's relevance (both normalized to the head's best). */
@@ -43,21 +49,23 @@ const FEEDBACK_DOCS = 10;
 const FEEDBACK_TERMS = 10;
 const FEEDBACK_WEIGHT = 0.2;
 const ASSOCIATION_WEIGHT = 0.1;
-const MAX_REPLIES = 20;
-const MAX_BODY = 20_000;
 
-type Thread = { fields: Record<Field, Map<string, number>>; lengths: Record<Field, number>; communityId: string };
+/** What the re-ranking needs of a head entry. */
+export type HeadHit = { postId: string; topicId: string; communityId: string; raw: number };
 
 /** The head in its new order, each hit's raw relevance replaced by the blended one (same scale). */
-export async function rerankHead(
-  db: Kysely<Database>,
-  hits: IndexHit[],
+export function rerankHead<T extends HeadHit>(
+  hits: T[],
+  threads: Map<string, Profile>,
   query: ParsedQuery,
   learned: Map<string, Learned>,
   options: RerankOptions = {},
-): Promise<IndexHit[]> {
+): T[] {
   if (options.threadFields === false || hits.length < 2) return hits;
-  const threads = await loadThreads(db, hits);
+  const fieldWeights = options.fieldWeights ?? FIELD_WEIGHTS;
+  const threadWeight = options.threadWeight ?? THREAD_WEIGHT;
+  const feedbackWeight = options.feedbackWeight ?? FEEDBACK_WEIGHT;
+  const associationWeight = options.associationWeight ?? ASSOCIATION_WEIGHT;
   const weights = new Map<string, number>();
   for (const t of query.terms) {
     for (const w of contentTerms(t.word)) weights.set(w, 1);
@@ -74,7 +82,7 @@ export async function rerankHead(
       for (const m of models) {
         for (const [related, strength] of m.related(w)) {
           if (weights.get(related) === 1) continue;
-          weights.set(related, Math.max(weights.get(related) ?? 0, ASSOCIATION_WEIGHT * strength));
+          weights.set(related, Math.max(weights.get(related) ?? 0, associationWeight * strength));
         }
       }
     }
@@ -85,13 +93,11 @@ export async function rerankHead(
     for (const h of hits.slice(0, FEEDBACK_DOCS)) {
       const t = threads.get(h.topicId);
       if (!t) continue;
-      let length = 0;
-      const counts = new Map<string, number>();
-      for (const f of Object.keys(FIELDS) as Field[]) {
-        for (const [w, n] of t.fields[f]) counts.set(w, (counts.get(w) ?? 0) + n * FIELDS[f]);
-        length += t.lengths[f] * FIELDS[f];
+      const length = t.lengths.reduce((s, n, f) => s + n * fieldWeights[f]!, 0);
+      for (const [w, c] of decodeProfile(t)) {
+        const n = c.reduce((s, x, f) => s + x * fieldWeights[f]!, 0);
+        model.set(w, (model.get(w) ?? 0) + (n / Math.max(1, length)) * (h.raw / best));
       }
-      for (const [w, n] of counts) model.set(w, (model.get(w) ?? 0) + (n / Math.max(1, length)) * (h.raw / best));
     }
     const scored = [...model]
       .filter(([w]) => weights.get(w) !== 1 && models.some((m) => (m.df.get(w) ?? 0) >= 2))
@@ -99,22 +105,26 @@ export async function rerankHead(
       .sort((a, b) => b[1] - a[1])
       .slice(0, FEEDBACK_TERMS);
     const top = scored[0]?.[1] ?? 1;
-    for (const [w, v] of scored) weights.set(w, Math.max(weights.get(w) ?? 0, (FEEDBACK_WEIGHT * v) / top));
+    for (const [w, v] of scored) weights.set(w, Math.max(weights.get(w) ?? 0, (feedbackWeight * v) / top));
   }
 
   // Average field lengths over the head (the community's averages are not kept).
-  const avg = { title: 0, question: 0, answer: 0, replies: 0 } as Record<Field, number>;
-  for (const t of threads.values()) for (const f of Object.keys(FIELDS) as Field[]) avg[f] += t.lengths[f] / threads.size;
-  const threadScore = (h: IndexHit) => {
+  const avg = [0, 0, 0, 0];
+  for (const h of hits) {
+    const t = threads.get(h.topicId);
+    if (t) for (let f = 0; f < FIELD_NAMES.length; f++) avg[f]! += t.lengths[f]! / hits.length;
+  }
+  const threadScore = (h: T) => {
     const t = threads.get(h.topicId);
     if (!t) return 0;
     const n = learned.get(h.communityId)?.topics ?? hits.length;
     let s = 0;
     for (const [w, qw] of weights) {
+      const c = countsOf(t, w);
+      if (!c) continue;
       let tf = 0;
-      for (const f of Object.keys(FIELDS) as Field[]) {
-        const c = t.fields[f].get(w);
-        if (c) tf += (FIELDS[f] * c) / (1 - B + (B * (t.lengths[f] + 1)) / (avg[f] + 1));
+      for (let f = 0; f < FIELD_NAMES.length; f++) {
+        if (c[f]) tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
       }
       if (tf > 0) s += (qw * idf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
     }
@@ -124,37 +134,11 @@ export async function rerankHead(
   const bestRaw = Math.max(...hits.map((h) => h.raw)) || 1;
   const bestThread = Math.max(...scores) || 1;
   return hits
-    .map((h, i) => ({ h, s: h.raw / bestRaw + (THREAD_WEIGHT * scores[i]!) / bestThread }))
+    .map((h, i) => ({ h, s: h.raw / bestRaw + (threadWeight * scores[i]!) / bestThread }))
     .sort((a, b) => b.s - a.s || (a.h.postId < b.h.postId ? -1 : 1))
-    .map(({ h, s }) => ({ ...h, raw: (s / (1 + THREAD_WEIGHT)) * bestRaw }));
+    .map(({ h, s }) => ({ ...h, raw: (s / (1 + threadWeight)) * bestRaw }));
 }
 
 function idf(df: number, n: number): number {
   return Math.log(1 + (Math.max(n, df) - df + 0.5) / (df + 0.5));
-}
-
-/** Title, question, accepted answer and the first replies of each topic of the head, as terms. */
-async function loadThreads(db: Kysely<Database>, hits: IndexHit[]): Promise<Map<string, Thread>> {
-  const byTopic = new Map(hits.map((h) => [h.topicId, h]));
-  const r = await sql<{ topic_id: string; id: string; position: number | bigint; body: string }>`
-    select topic_id, id, position, body from posts
-    where topic_id in (${sql.join([...byTopic.keys()])}) and position <= ${MAX_REPLIES + 1}`.execute(db);
-  const threads = new Map<string, Thread>();
-  const empty = (): Thread['fields'] => ({ title: new Map(), question: new Map(), answer: new Map(), replies: new Map() });
-  for (const [topicId, h] of byTopic) {
-    const title = contentTerms(h.title);
-    const t: Thread = { fields: empty(), lengths: { title: title.length, question: 0, answer: 0, replies: 0 }, communityId: h.communityId };
-    termCounts(title, t.fields.title);
-    threads.set(topicId, t);
-  }
-  for (const p of r.rows) {
-    const t = threads.get(p.topic_id);
-    const h = byTopic.get(p.topic_id);
-    if (!t || !h) continue;
-    const field: Field = Number(p.position) === 1 ? 'question' : p.id === h.solutionPostId ? 'answer' : 'replies';
-    const terms = contentTerms(p.body.slice(0, MAX_BODY));
-    termCounts(terms, t.fields[field]);
-    t.lengths[field] += terms.length;
-  }
-  return threads;
 }

@@ -11,12 +11,13 @@ import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor, type CursorShape } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
-import type { IndexFilters, IndexHit, SearchIndex } from './index.ts';
+import { pageDetails, type IndexFilters, type IndexHit, type SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { Lexicon } from './lexicon.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
+import { Profiles } from './profiles.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -35,6 +36,9 @@ export type SearchOptions = {
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
 };
+
+/** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
+const HEAD_POOL = 200;
 
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
@@ -61,6 +65,9 @@ export class SearchService {
   private readonly halfPoint: number;
   /** Per-community document frequencies and term associations, learned in the background. */
   readonly lexicon: Lexicon;
+  /** Each topic's words per field, stored at index time (the re-ranked head reads them). */
+  readonly profiles: Profiles;
+  private warming: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -69,7 +76,22 @@ export class SearchService {
     private readonly options: SearchOptions = {},
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
-    this.lexicon = new Lexicon(index.db);
+    this.profiles = new Profiles(index.db);
+    this.lexicon = new Lexicon(index.db, this.profiles, { associations: options.ranking?.associations === true });
+  }
+
+  /**
+   * Waits for what this instance learns and caches in the background (thread profiles stored,
+   * these communities' lexicon, the index's caches): what a server has done shortly after it
+   * starts, for benchmarks and tests. Searching never waits for it.
+   */
+  async ready(communityIds: string[]): Promise<void> {
+    await Promise.all([this.profiles.ready(), this.lexicon.ready(communityIds), this.warm()]);
+  }
+
+  private warm(): Promise<void> {
+    this.warming ??= (this.index.warm?.() ?? Promise.resolve()).catch(() => {});
+    return this.warming;
   }
 
   get modes(): SearchMode[] {
@@ -96,6 +118,7 @@ export class SearchService {
       );
     }
     const f = parseFilters(filters);
+    void this.warm();
     const ids = [...new Set(communities.map((c) => c.id))];
     const parsed = await this.expandTypos(parseQuery(query), ids);
     const limit = f.limit ?? 10;
@@ -112,34 +135,18 @@ export class SearchService {
     const after = decodeCursor(listing, f.cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
     const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
     if (after && mode === 'lexical' && headOffset === undefined && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
+    if (headOffset !== undefined && (mode !== 'lexical' || this.options.ranking?.threadFields === false)) throw this.badCursor();
 
     if (mode === 'lexical') {
       const request = { communityIds: ids, query: parsed, filters: indexFilters };
-      const respond = (page: IndexHit[], total: number, next: { key: number | string; id: string } | undefined): SearchResponse => ({
+      const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }): SearchResponse => ({
         query,
         mode,
         total,
         results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
         ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
       });
-      if (this.options.ranking?.threadFields !== false && (!after || headOffset !== undefined)) {
-        // The head (the best HEAD topics by engine relevance) re-ranked by whole threads; pages
-        // inside it are offsets, the rest continues after its last topic in engine order.
-        const offset = Number(headOffset ?? 0);
-        const { hits, total } = await this.index.search({ ...request, limit: HEAD + 1 });
-        const head = hits.slice(0, HEAD);
-        const ranked = await rerankHead(this.index.db, head, parsed, this.lexicon.learned(ids), this.options.ranking);
-        const page = ranked.slice(offset, offset + limit);
-        if (offset + limit < ranked.length) return respond(page, total, { key: `h:${offset + limit}`, id: 'h' });
-        if (hits.length <= HEAD) return respond(page, total, undefined);
-        const need = offset + limit - ranked.length;
-        const last = head[head.length - 1]!;
-        if (need === 0) return respond(page, total, { key: last.raw, id: last.postId });
-        const tail = await this.index.search({ ...request, limit: need + 1, after: { raw: last.raw, id: last.postId } });
-        const full = [...page, ...tail.hits.slice(0, need)];
-        const end = full[full.length - 1]!;
-        return respond(full, total, tail.hits.length > need ? { key: end.raw, id: end.postId } : undefined);
-      }
+      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, parsed, limit, headOffset, after)));
       const { hits, total } = await this.index.search({
         ...request,
         limit: limit + 1,
@@ -238,6 +245,39 @@ export class SearchService {
   }
 
   // — internals —
+
+  /**
+   * A page of the re-ranked order: the head (the best HEAD topics among the engine's best
+   * HEAD_POOL posts, re-ranked by their thread profiles), then every other matching topic in the
+   * engine's order. Pages inside the head are offsets ("h:<n>"); past it, a keyset over the engine
+   * order that skips the head's topics (the head is recomputed, not carried in the cursor), so
+   * every topic appears once and the total is every matching topic.
+   */
+  private async rerankedPage(
+    request: { communityIds: string[]; query: ParsedQuery; filters: IndexFilters },
+    parsed: ParsedQuery,
+    limit: number,
+    headOffset: string | undefined,
+    after: { key: number | string; id: string } | undefined,
+  ): Promise<[IndexHit[], number, { key: number | string; id: string } | undefined]> {
+    const { hits: candidates, total } = await this.index.candidates({ ...request, limit: HEAD }, HEAD_POOL);
+    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
+    const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(request.communityIds), this.options.ranking);
+    const offset = after && headOffset === undefined ? head.length : Number(headOffset ?? 0);
+    const shown = await pageDetails(this.index.db, head.slice(offset, offset + limit));
+    const need = limit - shown.length;
+    if (need === 0) {
+      return [shown, total, offset + limit < head.length || total > head.length ? { key: `h:${offset + limit}`, id: 'h' } : undefined];
+    }
+    if (total <= head.length) return [shown, total, undefined];
+    const inHead = new Set(head.map((h) => h.topicId));
+    const keyset = after && headOffset === undefined ? { raw: Number(after.key), id: after.id } : undefined;
+    const tail = await this.index.search({ ...request, limit: need + inHead.size + 1, after: keyset });
+    const rest = tail.hits.filter((h) => !inHead.has(h.topicId));
+    const taken = rest.slice(0, need);
+    const end = taken[taken.length - 1];
+    return [[...shown, ...taken], total, rest.length > need && end ? { key: end.raw, id: end.postId } : undefined];
+  }
 
   private badCursor(): DomainError {
     return new DomainError('invalid_argument', 'filters.cursor is not valid for this search. Pass the next_cursor of the previous page unchanged, or omit it to start again.');

@@ -3,6 +3,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { TtlCache, Vocabulary } from './vocabulary.ts';
+import { filteredCandidates, filteredPage, SQLITE_WEIGHTS } from './sqlite-filtered.ts';
+
+export { SQLITE_WEIGHTS };
 import {
   RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
   type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
@@ -18,8 +21,6 @@ const SPAN_DAYS = 10957;
 /** Documents counted per typo-correction candidate to order the candidates. */
 const CORRECTION_COUNT_CAP = 1000;
 
-/** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
-export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
 
 const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
 
@@ -45,8 +46,6 @@ function upperBound(s: number, boost: number): number {
 }
 
 type Classes = { solvedTopics: Set<number>; answers: Set<number>; recency: number };
-
-type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly engine = 'sqlite' as const;
@@ -84,20 +83,34 @@ export class SqliteSearchIndex implements SearchIndex {
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
-    const [w1, w2, w3] = SQLITE_WEIGHTS;
     const pool = Math.max(POOL, q.limit * 16);
-    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
-      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
-        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
-      from search_fts where search_fts match ${match} and ${range}
-      order by bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) limit ${pool}`.execute(this.db);
-    const rows = ranked.rows;
-    const total = Number(rows[0]?.total ?? 0);
+    const { rows, total } = await this.ranked(match, range, pool);
     const complete = rows.length < pool;
     const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
     return { hits: await pageDetails(this.db, await this.widened(match, range, q, pool)), total };
+  }
+
+  async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    const range = await this.communityRange(q.communityIds);
+    if (!range) return { hits: [], total: 0 };
+    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
+    const match = matchExpression(q.query);
+    const { rows, total } = await this.ranked(match, range, pool);
+    return { hits: (await this.rankPool(match, rows, q, -Infinity, true)) ?? [], total };
+  }
+
+  /** The best `pool` matches by weighted bm25 (FTS5's own top-N), and the distinct topics of all matches. */
+  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<{ rows: { rowid: number; s: number }[]; total: number }> {
+    const [w1, w2, w3] = SQLITE_WEIGHTS;
+    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
+      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
+        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
+      from search_fts where search_fts match ${match} and ${range}
+      order by s desc, rowid limit ${pool}`.execute(this.db);
+    return { rows: ranked.rows, total: Number(ranked.rows[0]?.total ?? 0) };
   }
 
   /**
@@ -165,7 +178,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** Boosts and one hit per topic over a pool; undefined when the pool is too shallow for the page. */
-  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: IndexQuery, bound: number): Promise<PoolHit[] | undefined> {
+  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number, bounded = false): Promise<PoolHit[] | undefined> {
     if (rows.length === 0) return [];
     const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solutionPostId: string | null; solutionRowid: number | null }>`
       select r.rowid, p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt",
@@ -196,7 +209,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const matched = new Set(r.rows.map((x) => Number(x.rowid)));
       return new Set(topicIds.filter((t) => matched.has(outsideRowid.get(t)!)));
     };
-    return pageOf(hits, q, bound, outside, solutions);
+    return pageOf(hits, q, bound, outside, solutions, bounded);
   }
 
   /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
@@ -210,78 +223,15 @@ export class SqliteSearchIndex implements SearchIndex {
       : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
   }
 
-  /**
-   * With filters: every match joined to its post and topic (filters need their columns). CROSS
-   * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's row. Left
-   * to itself the planner may walk the community's posts by date and run the whole MATCH once per
-   * post (seconds at 10k posts).
-   */
+  /** With filters: every match ranked (exact pages, keyset). */
   private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const f = q.filters;
-    const where: RawBuilder<unknown>[] = [
-      sql`search_fts match ${matchExpression(q.query)}`,
-      sql`p.community_id in (${sql.join(q.communityIds)})`,
-    ];
-    if (f.categorySlug) where.push(sql`c.slug = ${f.categorySlug}`);
-    if (f.solvedOnly) where.push(sql`t.solution_post_id is not null`);
-    if (f.author) where.push(sql`lower(p.author_name) = lower(${f.author})`);
-    if (f.since) where.push(sql`p.created_at >= ${f.since}`);
-    if (f.until) where.push(sql`p.created_at < ${f.until}`);
-    for (const tag of f.tags ?? []) {
-      where.push(sql`exists (select 1 from topic_tags g where g.community_id = t.community_id and g.topic_id = t.id and g.tag = ${tag})`);
-    }
-    if (f.sourceTypes && f.sourceTypes.length < 3) {
-      const kinds = f.sourceTypes.map((s) =>
-        s === 'post' ? sql`p.position > 1`
-        : s === 'topic' ? sql`(p.position = 1 and c.kind = 'discussion')`
-        : sql`(p.position = 1 and c.kind = 'knowledge_base')`);
-      where.push(sql`(${sql.join(kinds, sql` or `)})`);
-    }
-    const [w1, w2, w3] = SQLITE_WEIGHTS;
-    // The categories join is only needed by these filters (the page's category slugs are read after).
-    const needsCategory = Boolean(f.categorySlug) || Boolean(f.sourceTypes && f.sourceTypes.length < 3);
-    const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
-    const result = await sql<Row>`
-      with hits as (
-        select p.id as post_id, p.topic_id, p.community_id, case when t.solution_post_id = p.id then 1 else 0 end as sol,
-          (-bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}))
-            * (case when t.solution_post_id = p.id then ${sql.lit(SOLUTION_BOOST)} when t.solution_post_id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
-            * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(p.created_at) - 2451544.5) / 10957.0))) as raw
-        from search_fts
-        cross join search_rows r on r.rowid = search_fts.rowid
-        cross join posts p on p.id = r.post_id
-        cross join topics t on t.id = p.topic_id
-        ${needsCategory ? sql`join categories c on c.id = t.category_id` : sql``}
-        where ${sql.join(where, sql` and `)}
-      ),
-      best as (
-        select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
-          row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
-        from hits
-      ),
-      ranked as (
-        select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1
-      ),
-      page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
-      select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
-        p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-        t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
-      from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
-      order by page.raw desc, page.post_id`.execute(this.db);
-    let total = 0;
-    const hits = result.rows.map((r) => {
-      total = Number(r.total);
-      const { total: _t, ...rest } = r;
-      return { ...rest, position: Number(r.position), raw: Number(r.raw) };
-    });
-    if (hits.length === 0 && q.after) total = await this.countTopics(q);
+    const range = await this.communityRange(q.communityIds);
+    if (!range) return { hits: [], total: 0 };
+    const match = matchExpression(q.query);
+    const { hits, total } = await filteredPage(this.db, q, match, range);
+    // Total for a page past the end (the windowed count is not available without rows).
+    if (hits.length === 0 && q.after) return { hits, total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match, range)).total };
     return { hits, total };
-  }
-
-  /** Total for a page past the end (the windowed count is not available without rows). */
-  private async countTopics(q: IndexQuery): Promise<number> {
-    const { total } = await this.filtered({ ...q, after: undefined, limit: 1 });
-    return total;
   }
 
   async bare(q: ParsedQuery, limit: number): Promise<string[]> {
@@ -323,6 +273,11 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  /** The typo-correction vocabulary of every first letter and digit (one fts5vocab range scan each). */
+  async warm(): Promise<void> {
+    await this.vocabulary.warm([...'abcdefghijklmnopqrstuvwxyz0123456789']);
+  }
+
   cacheStats(): Record<string, number> {
     const v = this.vocabulary.stats();
     let classIds = 0;
@@ -346,6 +301,14 @@ export class SqliteSearchIndex implements SearchIndex {
               select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no from search_topics st
               join search_communities sc on sc.no = st.community_no and sc.community_id = p.community_id
               where st.topic_id = p.topic_id)`);
-    return { posts, indexed, missing, stale, orphans };
+    // The filter columns kept beside the index (migration 0023).
+    const staleFacts = await one(sql`
+      select count(*) as n from search_rows r left join search_facts x on x.rowid = r.rowid
+        left join posts p on p.id = r.post_id left join topics t on t.id = p.topic_id
+      where x.rowid is null or x.post_id is not p.id or x.topic_id is not p.topic_id or x.community_id is not p.community_id
+         or x.created_at is not p.created_at or x.position is not p.position or x.author is not lower(p.author_name)
+         or x.category_id is not t.category_id
+         or x.solution is not (case when t.solution_post_id = p.id then 2 when t.solution_post_id is not null then 1 else 0 end)`);
+    return { posts, indexed, missing, stale: stale + staleFacts, orphans };
   }
 }

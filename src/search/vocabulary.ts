@@ -78,6 +78,11 @@ export class Vocabulary {
     return found.slice(0, max);
   }
 
+  /** Loads the slices of these first characters (a service starting: corrections then never wait for a scan). */
+  async warm(leads: string[]): Promise<void> {
+    for (const l of leads) if (!this.slices.has(l) && this.termCount < this.maxTerms) await this.reload(l);
+  }
+
   /** Cached terms and an estimate of their memory (strings as UTF-16, map entries ~80 bytes). */
   stats(): { slices: number; terms: number; bytes: number } {
     let bytes = 0;

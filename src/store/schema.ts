@@ -123,6 +123,36 @@ export interface SearchEmbeddingsTable {
   vector: Uint8Array;
 }
 
+/** One topic's thread profile (migration 0021; written by src/search/profiles.ts). */
+export interface SearchProfilesTable {
+  topic_id: string;
+  community_id: string;
+  /** " term=t1q2a1r3 …": per term, its count in each field that holds it (src/search/profiles.ts). */
+  terms: string;
+  title_len: number;
+  question_len: number;
+  answer_len: number;
+  replies_len: number;
+}
+
+/** Topics whose profile is missing or out of date (migration 0021's triggers); gen counts changes. */
+export interface SearchProfileQueueTable {
+  topic_id: string;
+  gen: number;
+}
+
+/** What search learned from one community's text (migration 0022; written by src/search/lexicon.ts). */
+export interface SearchLexiconTable {
+  community_id: string;
+  posts: number;
+  topics: number;
+  built_at: number | string;
+  /** " term=n …" */
+  df: string;
+  /** " term=other:0.83,other2:0.5 …" */
+  related: string;
+}
+
 /** Each community's MCP configuration document (migration 0010). */
 export interface CommunityMcpTable {
   community_id: string;
@@ -132,6 +162,9 @@ export interface CommunityMcpTable {
 
 export interface Database extends IdentityDatabase, McpSessionTables, OAuthTables {
   search_embeddings: SearchEmbeddingsTable;
+  search_profiles: SearchProfilesTable;
+  search_profile_queue: SearchProfileQueueTable;
+  search_lexicon: SearchLexiconTable;
   community_mcp_config: CommunityMcpTable;
   communities: CommunitiesTable;
   people: PeopleTable;

@@ -13,6 +13,7 @@ import { createSearchIndex } from '../../src/search/engine.ts';
 import type { OpenedDatabase } from '../../src/store/open.ts';
 import { HashingEmbedder, reciprocalRankFusion } from '../../src/search/embedder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
+import { countsOf } from '../../src/search/profiles.ts';
 
 export type SearchFactory = { url: string; open: () => Promise<OpenedDatabase>; cleanup?: () => Promise<void> };
 
@@ -317,8 +318,64 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal((await search.search([c], 'marimba', {})).total, 1);
       assert.equal((await search.search([c], 'original', {})).total, 0);
       assert.equal((await search.search([c], 'plain', {})).total, 0);
+      // What the filters test follows the topic: its category and its accepted answer.
+      const reply = await scope.posts.create({ topicId: t.id, author: bob, body: 'a xylophone answer' });
+      const support = (await scope.categories.getBySlug('support'))!;
+      await scope.topics.update(t.id, { categoryId: support.id, solutionPostId: reply.id });
+      const found = await search.search([c], 'xylophone', { category: 'support', solved_only: true, source_types: ['post'] });
+      assert.deepEqual(found.results.map((r) => [r.source_id, r.is_solution, r.category]), [[reply.id, true, 'support']]);
+      assert.equal((await search.search([c], 'xylophone', { category: 'general' })).total, 0);
       const report = await search.index.verify();
       assert.deepEqual({ missing: report.missing, stale: report.stale, orphans: report.orphans }, { missing: 0, stale: 0, orphans: 0 });
+    });
+
+    test('thread profiles follow every write: edits, a new accepted answer, a deleted topic; the head ranks by the whole thread', async () => {
+      const { community: c, scope, topic } = await community();
+      const w = `prof${rand()}`;
+      // A: the question's second word is only in a reply; B: a stronger single-word match.
+      const a = await topic(`${w} notes`, `${w} ${'filler '.repeat(30)}`, { replies: [[bob, 'try the gizmotron setting'], [ada, 'thanks']] });
+      const b = await topic(`${w} ${w} ${w}`, `${w} ${w} ${w}`);
+      // What the community's text teaches the ranking is learned in the background: learn it first.
+      await search.lexicon.ready([c.id]);
+      const profile = async (id: string) => (await search.profiles.read([id])).get(id);
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'gizmotron'), [0, 0, 0, 1]);
+      const top = async (q: string) => (await search.search([c], q, {})).results.map((r) => r.topic_id);
+      assert.deepEqual(await top(`${w} gizmotron`), [a.topic.id, b.topic.id]);
+      // Edited and accepted: read at once, before any background pass.
+      await scope.posts.updateBody(a.replies[1]!.id, 'the gizmotron setting fixed it, gizmotron again');
+      await scope.topics.update(a.topic.id, { solutionPostId: a.replies[1]!.id });
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'gizmotron'), [0, 0, 2, 1]);
+      await scope.posts.updateBody(a.replies[0]!.id, 'no idea');
+      await scope.posts.updateBody(a.replies[1]!.id, 'solved');
+      assert.equal(countsOf((await profile(a.topic.id))!, 'gizmotron'), undefined);
+      await search.profiles.ready();
+      assert.deepEqual(countsOf((await profile(a.topic.id))!, 'solv'), [0, 0, 1, 0]);
+      // A topic deleted by any writer (here plain SQL) loses its profile.
+      await opened.db.deleteFrom('topics').where('id', '=', b.topic.id).execute();
+      await search.profiles.ready();
+      assert.equal((await search.profiles.read([b.topic.id])).size, 0);
+      assert.deepEqual(await top(w), [a.topic.id]);
+    });
+
+    test('what search learns is stored per community: another instance reads it, and one community\'s words never reach another', async () => {
+      const secret = await community('private');
+      const open = await community();
+      // Letters only (a term with more than two digits is not a content word), ending in a consonant the stemmer keeps.
+      const w = `hush${rand().replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}q`;
+      await secret.topic(`${w} plans`, `the ${w} launch`);
+      await secret.topic(`More ${w}`, `${w} again`);
+      await open.topic('Public notes', 'nothing private here');
+      await open.topic('Public notes two', 'nothing private here either');
+      await search.lexicon.ready([secret.community.id, open.community.id]);
+      const stamp = async () => (await opened.db.selectFrom('search_lexicon').select('built_at').where('community_id', '=', secret.community.id).executeTakeFirstOrThrow()).built_at;
+      const first = await stamp();
+      const other = new SearchService(store, createSearchIndex(opened.db, opened.dialect), config);
+      await other.lexicon.ready([secret.community.id, open.community.id]);
+      assert.equal(await stamp(), first);
+      const learned = other.lexicon.learned([secret.community.id, open.community.id]);
+      assert.equal(learned.get(secret.community.id)!.df.get(w), 2);
+      assert.equal(learned.get(open.community.id)!.df.has(w), false);
+      assert.equal(learned.get(open.community.id)!.df.get('privat'), 2);
     });
 
     test('the index equals the tables after a rolled-back transaction and after a SIGKILL mid-write', async () => {

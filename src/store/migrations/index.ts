@@ -10,6 +10,9 @@ import { searchSpeedMigration } from './0009_search_speed.ts';
 import { communityMcpMigration } from './0010_community_mcp.ts';
 import { searchGenerationMigration } from './0011_search_generation.ts';
 import { searchEmbeddingsMigration } from './0020_search_embeddings.ts';
+import { searchProfilesMigration } from './0021_search_profiles.ts';
+import { searchLexiconMigration } from './0022_search_lexicon.ts';
+import { searchFilterFactsMigration } from './0023_search_filter_facts.ts';
 import { rateLimitsMigration } from './0040_rate_limits.ts';
 import { postsByAuthorMigration } from './0050_posts_by_author.ts';
 import { topicListingsMigration } from './0051_topic_listings.ts';
@@ -28,6 +31,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_community_mcp': communityMcpMigration(dialect),
     '0011_search_generation': searchGenerationMigration(dialect),
     '0020_search_embeddings': searchEmbeddingsMigration(dialect),
+    '0021_search_profiles': searchProfilesMigration(dialect),
+    '0022_search_lexicon': searchLexiconMigration(dialect),
+    '0023_search_filter_facts': searchFilterFactsMigration(dialect),
     '0040_rate_limits': rateLimitsMigration(dialect),
     '0050_posts_by_author': postsByAuthorMigration(dialect),
     '0051_topic_listings': topicListingsMigration(dialect),

@@ -1,0 +1,105 @@
+// PostgreSQL searches with filters beyond the communities (category, tags, solved_only,
+// source_types, author, since, until): every match with the columns the filters test (kept on
+// search_documents, migration 0023), in one statement. Used by ./postgres-index.ts, which
+// supplies the match and the rank expression (idf-weighted, see there).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
+
+type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
+
+/**
+ * The filtered matches from search_documents alone (the columns the filters test are kept there,
+ * migration 0023: no post or topic read per match): post, topic, community, whether it is the
+ * accepted answer (sol), engine relevance (rel) and boosted relevance (raw).
+ */
+export function filteredHits(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
+  const f = q.filters;
+  const communities = sql.join(q.communityIds);
+  const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`d.community_id in (${communities})`];
+  if (f.categorySlug) where.push(sql`d.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
+  if (f.solvedOnly) where.push(sql`d.solution > 0`);
+  if (f.author) where.push(sql`d.author = lower(${f.author})`);
+  if (f.since) where.push(sql`d.created_at >= ${f.since}::timestamptz`);
+  if (f.until) where.push(sql`d.created_at < ${f.until}::timestamptz`);
+  for (const tag of f.tags ?? []) {
+    where.push(sql`exists (select 1 from topic_tags g where g.community_id = d.community_id and g.topic_id = d.topic_id and g.tag = ${tag})`);
+  }
+  if (f.sourceTypes && f.sourceTypes.length < 3) {
+    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
+    const kinds = f.sourceTypes.map((s) =>
+      s === 'post' ? sql`d.position > 1`
+      : s === 'topic' ? sql`(d.position = 1 and d.category_id not in ${articles})`
+      : sql`(d.position = 1 and d.category_id in ${articles})`);
+    where.push(sql`(${sql.join(kinds, sql` or `)})`);
+  }
+  return sql`
+    select post_id, topic_id, community_id, sol, rel,
+      rel * (case solution when 2 then ${sql.lit(SOLUTION_BOOST)}::float8 when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
+        * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from created_at)::float8 - 946684800.0) / 946728000.0)))::float8 as raw
+    from (
+      select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol, (${rank}) as rel
+      from search_documents d
+      where ${sql.join(where, sql` and `)}
+    ) m`;
+}
+
+/** Every filtered match ranked, one per topic: an exact keyset page with its details, and the topic total. */
+export async function filteredPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+  const after = q.after
+    ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
+    : sql``;
+  const result = await sql<Row>`
+    with hits as (${hits}),
+    best as (
+      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+      from hits
+    ),
+    ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1),
+    page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
+    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+    from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+    order by page.raw desc, page.post_id`.execute(db);
+  let total = 0;
+  const out = result.rows.map((r) => {
+    total = Number(r.total);
+    const { total: _t, ...rest } = r;
+    const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : new Date(r.createdAt).toISOString();
+    return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
+  });
+  return { hits: out, total };
+}
+
+/**
+ * A re-ranked head's candidates as the unfiltered path chooses them: the best `pool` filtered
+ * matches by engine relevance (ties by post id), one per topic (its matching accepted answer
+ * wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
+ */
+export async function filteredCandidates(
+  db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, hits: RawBuilder<unknown>, pool: number,
+): Promise<{ hits: PoolHit[]; total: number }> {
+  const r = await sql<{ post_id: string; topic_id: string; community_id: string; sol: boolean; raw: number; total: string | number }>`
+    with hits as materialized (${hits}),
+    pool as (select * from hits order by rel desc, post_id limit ${pool}),
+    -- Only the pooled topics' answers (the planner, misjudging the pool's size, would otherwise scan
+    -- every match once per pooled row).
+    answers as materialized (select topic_id, post_id from hits where sol = 1 and topic_id in (select topic_id from pool)),
+    best as (
+      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+      from pool
+    ),
+    page as (
+      select coalesce(a.post_id, b.post_id) as post_id, b.topic_id, b.community_id, a.post_id is not null as sol, b.raw
+      from best b left join answers a on a.topic_id = b.topic_id where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
+    )
+    select post_id, topic_id, community_id, sol, raw, (select count(*) from (select topic_id from hits group by topic_id) g) as total
+    from page order by raw desc, post_id`.execute(db);
+  return {
+    hits: r.rows.map((x) => ({ postId: x.post_id, topicId: x.topic_id, communityId: x.community_id, sol: x.sol, raw: Number(x.raw) })),
+    total: r.rows.length ? Number(r.rows[0]!.total) : 0,
+  };
+}

@@ -1,0 +1,116 @@
+// SQLite searches with filters beyond the communities (category, tags, solved_only, source_types,
+// author, since, until): every match of the communities with the columns the filters test (kept
+// beside the index, migration 0023), in one statement. Used by ./sqlite-index.ts.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
+
+/** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
+const SLOT_BITS = 20;
+
+/** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
+export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
+
+type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
+
+/**
+ * With filters, the matches of the communities (`range`: their FTS5 rowid range) that pass the
+ * filters, tested on search_facts (migration 0023: one small row per match, no post or topic
+ * read): the FTS5 rowid (tie), engine relevance (rel) and solution (2: the accepted answer). The
+ * rest of a match's facts is read for the rows that need it (boosts, ids: see `facts`). CROSS
+ * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's facts.
+ */
+function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>): RawBuilder<unknown> {
+  const f = q.filters;
+  const communities = sql.join(q.communityIds);
+  const where: RawBuilder<unknown>[] = [];
+  if (f.categorySlug) where.push(sql`x.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
+  if (f.solvedOnly) where.push(sql`x.solution > 0`);
+  if (f.author) where.push(sql`x.author = lower(${f.author})`);
+  if (f.since) where.push(sql`x.created_at >= ${f.since}`);
+  if (f.until) where.push(sql`x.created_at < ${f.until}`);
+  for (const tag of f.tags ?? []) {
+    where.push(sql`exists (select 1 from topic_tags g where g.community_id = x.community_id and g.topic_id = x.topic_id and g.tag = ${tag})`);
+  }
+  if (f.sourceTypes && f.sourceTypes.length < 3) {
+    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
+    const kinds = f.sourceTypes.map((s) =>
+      s === 'post' ? sql`x.position > 1`
+      : s === 'topic' ? sql`(x.position = 1 and x.category_id not in ${articles})`
+      : sql`(x.position = 1 and x.category_id in ${articles})`);
+    where.push(sql`(${sql.join(kinds, sql` or `)})`);
+  }
+  const [w1, w2, w3] = SQLITE_WEIGHTS;
+  return sql`
+      select search_fts.rowid as tie, rel, x.solution
+      from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts
+            where search_fts match ${match} and ${range}) search_fts
+      cross join search_facts x on x.rowid = search_fts.rowid
+      ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`;
+}
+
+/** A match's ids and its boosted relevance (raw), from its facts `f` and `h` (tie, rel, solution). */
+const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 2 then 1 else 0 end as sol,
+  h.rel * (case h.solution when 2 then ${sql.lit(SOLUTION_BOOST)} when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
+    * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
+
+/** With filters: every match ranked (exact pages, keyset). */
+export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+  const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
+  const result = await sql<Row>`
+    with hits as (select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie),
+    best as (
+      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+      from hits
+    ),
+    ranked as (
+      select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1
+    ),
+    page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
+    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+    from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+    order by page.raw desc, page.post_id`.execute(db);
+  let total = 0;
+  const hits = result.rows.map((r) => {
+    total = Number(r.total);
+    const { total: _t, ...rest } = r;
+    return { ...rest, position: Number(r.position), raw: Number(r.raw) };
+  });
+  return { hits, total };
+}
+
+/**
+ * With filters, a re-ranked head's candidates as pooled() and rankPool() choose them: the best
+ * `pool` matches by engine relevance (ties by rowid), one per topic (its matching accepted
+ * answer wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
+ */
+export async function filteredCandidates(
+  db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>, pool: number,
+): Promise<{ hits: PoolHit[]; total: number }> {
+  const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
+    with hits as materialized (${filteredHits(q, match, range)}),
+    pool as (select h.tie, ${facts} from (select * from hits order by rel desc, tie limit ${pool}) h cross join search_facts f on f.rowid = h.tie),
+    answers as (
+      select h.tie >> ${sql.lit(SLOT_BITS)} as topic, f.post_id from hits h cross join search_facts f on f.rowid = h.tie
+      where h.solution = 2 and (h.tie >> ${sql.lit(SLOT_BITS)}) in (select tie >> ${sql.lit(SLOT_BITS)} from pool)
+    ),
+    best as (
+      select post_id, topic_id, community_id, tie >> ${sql.lit(SLOT_BITS)} as topic, max(raw) over (partition by topic_id) as raw,
+        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+      from pool
+    ),
+    page as (
+      select coalesce(a.post_id, b.post_id) as post_id, b.topic_id, b.community_id, a.post_id is not null as sol, b.raw
+      from best b left join answers a on a.topic = b.topic where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
+    )
+    select post_id as "postId", topic_id as "topicId", community_id as "communityId", sol, raw,
+      (select count(distinct tie >> ${sql.lit(SLOT_BITS)}) from hits) as total
+    from page order by raw desc, post_id`.execute(db);
+  return {
+    hits: r.rows.map((x) => ({ postId: x.postId, topicId: x.topicId, communityId: x.communityId, sol: Boolean(x.sol), raw: Number(x.raw) })),
+    total: r.rows.length ? Number(r.rows[0]!.total) : (await filteredPage(db, { ...q, limit: 1 }, match, range)).total,
+  };
+}
