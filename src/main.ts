@@ -26,7 +26,8 @@ import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
 import { mountOAuth } from './http/oauth.ts';
 import { createConnector } from './http/oauth-connector.ts';
-import { isAccessToken } from './domain/oauth/connector-context.ts';
+import { currentConnectorRequest, isAccessToken } from './domain/oauth/connector-context.ts';
+import { ownerOf } from './mcp/engine.ts';
 import { mountRest } from './http/rest/mount.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { sessionToken } from './web/session.ts';
@@ -101,6 +102,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     resolve: endpoints.resolve,
     unresolvedMessage: NO_COMMUNITY,
     admit: (ip, messages) => admitByIp(services, ip, messages),
+    // An app connected with OAuth keeps its session across token refreshes: its grant owns it.
+    sessionOwner: (credential) => {
+      const grant = currentConnectorRequest()?.actor.client?.grantId;
+      return grant ? `grant:${grant}` : ownerOf(credential);
+    },
   });
   const stopWatching = watchMcpConfig({ store, mcp, forget: endpoints.forget, logger });
   const notifyTopic = topicUpdates(store, mcp);

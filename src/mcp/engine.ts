@@ -29,6 +29,8 @@ export type Exchange = {
   /** The endpoint this request reached (e.g. the host); sessions are bound to it. */
   scope: string;
   credential?: string;
+  /** Who owns a session this request opens or uses (default: a hash of its credential). */
+  owner?: string;
   clientIp: string;
   /** The protocol version named by the request's header, if any. */
   protocolVersion?: string;
@@ -194,7 +196,7 @@ export class McpEngine {
         {
           id,
           scope: ex.scope,
-          owner: ownerOf(ex.credential),
+          owner: ex.owner ?? ownerOf(ex.credential),
           clientIp: ex.clientIp,
           protocolVersion,
           clientInfo: boundedClientInfo(params.clientInfo),

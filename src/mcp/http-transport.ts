@@ -46,6 +46,12 @@ export type TransportOptions = {
    * Retry-After.
    */
   admit?: (clientIp: string, messages: number) => Admission | Promise<Admission>;
+  /**
+   * Who owns the session a request opens or uses; default: a hash of its credential. An
+   * application whose credentials rotate (short-lived OAuth access tokens) names what stays the
+   * same instead (the grant), so a refresh does not end the client's session.
+   */
+  sessionOwner?: (credential: string | undefined) => string | undefined;
   /** Long-lived event streams per client address and per session. */
   streamLimits?: StreamLimits;
 };
@@ -196,6 +202,7 @@ export class McpHttpTransport {
       surface: endpoint.surface,
       scope: endpoint.scope,
       credential: credentialOf(req),
+      owner: this.ownerOf(req),
       clientIp: ip,
       protocolVersion: versionHeader ?? session?.protocolVersion,
       session,
@@ -236,13 +243,17 @@ export class McpHttpTransport {
     return h;
   }
 
+  private ownerOf(req: IncomingMessage): string | undefined {
+    return (this.o.sessionOwner ?? ownerOf)(credentialOf(req));
+  }
+
   /**
    * The session a request names, if it lives on this endpoint and belongs to the request's
    * credential (an anonymous session to requests without one); anything else is "not found".
    */
   private async session(id: string, endpoint: Endpoint, req: IncomingMessage): Promise<SessionRecord | undefined> {
     const session = await this.o.engine.sessions.get(id);
-    if (!session || session.scope !== endpoint.scope || session.owner !== ownerOf(credentialOf(req))) return undefined;
+    if (!session || session.scope !== endpoint.scope || session.owner !== this.ownerOf(req)) return undefined;
     const now = Date.now();
     if (now - session.lastSeenAt > 5_000) await this.o.engine.sessions.touch(id, now);
     return session;

@@ -106,6 +106,22 @@ describe('a session belongs to the credential that opened it', () => {
   });
 });
 
+describe('an application may name what owns a session (a grant whose tokens rotate)', () => {
+  test('a new token of the same grant keeps the session; a token of another grant does not', async () => {
+    // Tokens look like "<grant>.<serial>": the application says the grant owns the session.
+    const own = await startFixtureServer(0, { sessionOwner: (credential) => credential?.split('.')[0] });
+    try {
+      const opened = await rpc(own.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization: 'Bearer grant7.token1' });
+      const sid = opened.headers['mcp-session-id']!;
+      const ping = (token: string) => rpc(own.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid, authorization: `Bearer ${token}` });
+      assert.equal((await ping('grant7.token2')).status, 200, 'a refreshed token of the same grant keeps the session');
+      assert.equal((await ping('grant8.token1')).status, 404, 'another grant cannot use it');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('event streams are capped per address and per session', () => {
   test('beyond the cap per address a GET stream is refused with 429; closing one makes room', async () => {
     const open = async () => {

@@ -91,9 +91,10 @@ test('the consent page of a private community: sign in on the apex first; a redi
   assert.equal(apps.status, 403, 'a member is not an administrator');
 });
 
-test('an app of a member reaches the tools of a private community through the connector (path form)', async () => {
+/** A member of vault, an app registered there, and the tokens of the grant the member approved. */
+async function memberGrant(name: string) {
   const vault = (await h.store.communities.getBySlug('vault'))!;
-  const member = await addPerson(h, vault, 'Mira', 'member');
+  const member = await addPerson(h, vault, name, 'member');
   const actor = { kind: 'person' as const, personId: member.personId, displayName: member.name, roles: await h.services.auth.rolesOf(member.personId) };
   const site = (await h.services.oauth.siteFor(`localhost:${h.port}`, 'vault'))!;
   const { client_id } = (await h.services.oauth.clients.register(vault, { client_name: 'Tool', redirect_uris: ['http://127.0.0.1/callback'] })) as { client_id: string };
@@ -105,6 +106,12 @@ test('an app of a member reaches the tools of a private community through the co
   assert.ok(checked.ok);
   const code = new URL(await h.services.oauth.authorization.approve(checked.request, actor, ['post:create'])).searchParams.get('code')!;
   const tokens = await h.services.oauth.tokens.token(site, { grant_type: 'authorization_code', code, client_id, redirect_uri: 'http://127.0.0.1/callback', code_verifier: verifier });
+  const refresh = () => h.services.oauth.tokens.token(site, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id });
+  return { tokens, refresh };
+}
+
+test('an app of a member reaches the tools of a private community through the connector (path form)', async () => {
+  const { tokens } = await memberGrant('Mira');
   const listed = await rpc(h.hostUrl('localhost', '/c/vault/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${tokens.access_token}` });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.json().result.isError, false);
@@ -113,3 +120,20 @@ test('an app of a member reaches the tools of a private community through the co
   assert.ok(api.status === 404 || api.json().result.structuredContent.code === 'unauthorized', api.text);
 });
 
+test("an app's session outlives its access token: a refreshed token keeps it; another app's token does not reach it", async () => {
+  const url = h.hostUrl('localhost', '/c/vault/mcp');
+  const first = await memberGrant('Nia');
+  const init = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization: `Bearer ${first.tokens.access_token}` });
+  assert.equal(init.status, 200, init.text);
+  const session = init.headers['mcp-session-id'];
+  assert.ok(session, 'the connector opens a session');
+  const list = (token: string) =>
+    rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${token}`, 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' });
+  const refreshed = await first.refresh();
+  assert.notEqual(refreshed.access_token, first.tokens.access_token);
+  const after = await list(refreshed.access_token);
+  assert.equal(after.status, 200, after.text);
+  assert.ok(after.json().result.tools.length > 0);
+  const other = await memberGrant('Omar');
+  assert.equal((await list(other.tokens.access_token)).status, 404, "another grant's token does not find the session");
+});
