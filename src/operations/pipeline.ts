@@ -40,6 +40,8 @@ export type Caller = {
    */
   visitor?: boolean;
   ip: string;
+  /** What the face calls the thing asked for in "… needs an agent key" (default "This tool"). */
+  asked?: string;
   /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
   interaction?: Interaction;
   /** Where an operation's progress and notes go (MCP progress and log notifications). */
@@ -90,7 +92,7 @@ export class Pipeline {
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
   invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
-    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: 'This tool', write: op.write }, async (actor, audit) => {
+    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: caller.asked ?? 'This tool', write: op.write }, async (actor, audit) => {
       const nul = nulPath(args);
       if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
       const parsed = op.input.safeParse(args ?? {});

@@ -7,7 +7,7 @@ import type { RequestContext } from '../mcp/context.ts';
 import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../mcp/surface.ts';
 import { interpolate } from '../mcp/surface.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
-import { presentPost, presentTopic } from '../operations/present.ts';
+import { presentTopicPage } from '../operations/present.ts';
 import { actorOf, type SurfaceDeps } from './calls.ts';
 
 /**
@@ -65,7 +65,7 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
       read: async (uri, { topic_id }, ctx) => {
         const actor = actorOf(ctx);
         const t = await deps.services.content.getTopic(actor, community, { topic: topic_id!, limit: 50 });
-        return json(uri, { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor });
+        return json(uri, presentTopicPage(t));
       },
       complete: async (variable, value, _context, ctx) => (variable === 'topic_id' ? completeTopics(deps, community, ctx, value, false) : []),
     },
@@ -194,7 +194,7 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
               role: 'user',
               content: {
                 type: 'resource',
-                resource: { uri, mimeType: 'application/json', text: JSON.stringify({ topic: presentTopic(t.topic), posts: t.posts.map(presentPost) }, null, 2) },
+                resource: { uri, mimeType: 'application/json', text: JSON.stringify(presentTopicPage(t), null, 2) },
               },
             },
             {

@@ -51,6 +51,7 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
       assert.match(noCsrf.json.detail, /X-CSRF-Token/);
       const anonymous = await api.call('GET', '/topics');
       isProblem(anonymous, 401, 'unauthorized');
+      assert.match(anonymous.json.detail, /^This endpoint needs an agent key of community "acme"/);
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer/);
       const foreign = await api.call('GET', '/topics', { key: keys.foreign });
       assert.ok([401, 403].includes(foreign.status), foreign.text);

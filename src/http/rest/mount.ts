@@ -122,7 +122,7 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
     return fail(problem(built.status, 'invalid_argument', `Invalid request: ${detail}`, { errors: built.issues }));
   }
 
-  const caller: Caller = { community, credential: credentialOf(c), userKeys: true, ip, onRateLimit: (s) => (budgets.key = s) };
+  const caller: Caller = { community, credential: credentialOf(c), userKeys: true, ip, asked: 'This endpoint', onRateLimit: (s) => (budgets.key = s) };
   if (!caller.credential) {
     const session = await sessionPerson(c, deps);
     if (session === 'csrf') return fail(problem(403, 'forbidden', 'Writes with a web session need the X-CSRF-Token header carrying your session\'s CSRF token (the one your pages\' forms carry).'));
