@@ -4,6 +4,7 @@
 // supplies the match and the rank expression (idf-weighted, see there).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { filterConditions } from './filter-conditions.ts';
 import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
 
 type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
@@ -14,25 +15,11 @@ type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number
  * accepted answer (sol), engine relevance (rel) and boosted relevance (raw).
  */
 export function filteredHits(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
-  const f = q.filters;
-  const communities = sql.join(q.communityIds);
-  const where: RawBuilder<unknown>[] = [sql`d.vector @@ (${match})`, sql`d.community_id in (${communities})`];
-  if (f.categorySlug) where.push(sql`d.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
-  if (f.solvedOnly) where.push(sql`d.solution > 0`);
-  if (f.author) where.push(sql`d.author = lower(${f.author})`);
-  if (f.since) where.push(sql`d.created_at >= ${f.since}::timestamptz`);
-  if (f.until) where.push(sql`d.created_at < ${f.until}::timestamptz`);
-  for (const tag of f.tags ?? []) {
-    where.push(sql`exists (select 1 from topic_tags g where g.community_id = d.community_id and g.topic_id = d.topic_id and g.tag = ${tag})`);
-  }
-  if (f.sourceTypes && f.sourceTypes.length < 3) {
-    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
-    const kinds = f.sourceTypes.map((s) =>
-      s === 'post' ? sql`d.position > 1`
-      : s === 'topic' ? sql`(d.position = 1 and d.category_id not in ${articles})`
-      : sql`(d.position = 1 and d.category_id in ${articles})`);
-    where.push(sql`(${sql.join(kinds, sql` or `)})`);
-  }
+  const where = [
+    sql`d.vector @@ (${match})`,
+    sql`d.community_id in (${sql.join(q.communityIds)})`,
+    ...filterConditions(q.filters, q.communityIds, 'd', (iso) => sql`${iso}::timestamptz`),
+  ];
   return sql`
     select post_id, topic_id, community_id, sol, rel,
       rel * (case solution when 2 then ${sql.lit(SOLUTION_BOOST)}::float8 when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)

@@ -3,6 +3,7 @@
 // beside the index, migration 0023), in one statement. Used by ./sqlite-index.ts.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { filterConditions } from './filter-conditions.ts';
 import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
 
 /** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
@@ -21,25 +22,7 @@ type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw
  * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's facts.
  */
 function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>): RawBuilder<unknown> {
-  const f = q.filters;
-  const communities = sql.join(q.communityIds);
-  const where: RawBuilder<unknown>[] = [];
-  if (f.categorySlug) where.push(sql`x.category_id in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
-  if (f.solvedOnly) where.push(sql`x.solution > 0`);
-  if (f.author) where.push(sql`x.author = lower(${f.author})`);
-  if (f.since) where.push(sql`x.created_at >= ${f.since}`);
-  if (f.until) where.push(sql`x.created_at < ${f.until}`);
-  for (const tag of f.tags ?? []) {
-    where.push(sql`exists (select 1 from topic_tags g where g.community_id = x.community_id and g.topic_id = x.topic_id and g.tag = ${tag})`);
-  }
-  if (f.sourceTypes && f.sourceTypes.length < 3) {
-    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
-    const kinds = f.sourceTypes.map((s) =>
-      s === 'post' ? sql`x.position > 1`
-      : s === 'topic' ? sql`(x.position = 1 and x.category_id not in ${articles})`
-      : sql`(x.position = 1 and x.category_id in ${articles})`);
-    where.push(sql`(${sql.join(kinds, sql` or `)})`);
-  }
+  const where = filterConditions(q.filters, q.communityIds, 'x', (iso) => sql`${iso}`);
   const [w1, w2, w3] = SQLITE_WEIGHTS;
   return sql`
       select search_fts.rowid as tie, rel, x.solution
