@@ -1,7 +1,7 @@
-// PostgreSQL searches with filters beyond the communities (category, tags, solved_only,
-// source_types, author, since, until): every match with the columns the filters test (kept on
-// search_documents, migration 0023), in one statement. Used by ./postgres-index.ts, which
-// supplies the match and the rank expression (idf-weighted, see there).
+// PostgreSQL searches that rank every match in one statement: those with filters beyond the
+// communities (category, tags, solved_only, source_types, author, since, until; the columns they
+// test are kept on search_documents, migration 0023), and the re-ranked head's candidates. Used by
+// ./postgres-index.ts, which supplies the match and the rank expression (idf-weighted, see there).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
@@ -61,9 +61,9 @@ export async function filteredPage(db: Kysely<Database>, q: IndexQuery, hits: Ra
 }
 
 /**
- * A re-ranked head's candidates as the unfiltered path chooses them: the best `pool` filtered
- * matches by engine relevance (ties by post id), one per topic (its matching accepted answer
- * wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
+ * A re-ranked head's candidates (with or without filters): the best `pool` matches by engine
+ * relevance (ties by post id), one per topic (its matching accepted answer wherever it ranks,
+ * else its best pooled post), by the topic's best boosted relevance.
  */
 export async function filteredCandidates(
   db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, hits: RawBuilder<unknown>, pool: number,

@@ -146,11 +146,15 @@ export class PostgresSearchIndex implements SearchIndex {
     return { hits: await pageDetails(this.db, await this.widened(rank, match, q, pool)), total };
   }
 
+  /**
+   * The re-ranked head's candidates, with or without filters: one statement that ranks every
+   * match once and counts its topics. Faster here than the hot path's two statements (a ranked
+   * pool and a separate count, on two connections): 110 vs 155 ms p50 at 100k posts on 2 cores,
+   * same results on every labelled question.
+   */
   async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, await this.filteredHits(q), pool);
-    const { match, rows, total } = await this.ranked(q, pool);
-    return { hits: (await this.rankPool(match, rows, q, -Infinity, true)) ?? [], total };
+    return filteredCandidates(this.db, q, await this.filteredHits(q), pool);
   }
 
   /**
@@ -217,7 +221,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   private async rankPool(
-    match: RawBuilder<unknown>, rows: { postId: string; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number, bounded = false,
+    match: RawBuilder<unknown>, rows: { postId: string; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number,
   ): Promise<PoolHit[] | undefined> {
     if (rows.length === 0) return [];
     const facts = await sql<{ postId: string; topicId: string; communityId: string; createdAt: Date | string; solutionPostId: string | null }>`
@@ -241,7 +245,7 @@ export class PostgresSearchIndex implements SearchIndex {
       const matched = new Set(r.rows.map((x) => x.post_id));
       return new Set(topicIds.filter((t) => matched.has(outside.get(t)!)));
     };
-    return pageOf(hits, q, bound, outside, solutions, bounded);
+    return pageOf(hits, q, bound, outside, solutions);
   }
 
   /** With filters: every match ranked (exact pages, keyset). */
