@@ -24,7 +24,16 @@ export type IndexQuery = {
   limit: number;
   /** Keyset: continue after this (raw score, post id). */
   after?: { raw: number; id: string };
+  /**
+   * How common each word is in the searched communities, as their learned lexicons know it (every
+   * one of them learned): engines that weigh words themselves (PostgreSQL's idf) read it instead
+   * of counting documents per query. Absent: the engine counts.
+   */
+  frequencies?: Frequencies;
 };
+
+/** Topics in the searched communities, and how many of them hold a term (our stemmer's terms). */
+export type Frequencies = { topics: number; df(term: string): number };
 
 /**
  * One result per topic: its accepted answer when that matches the query and the filters, else its

@@ -13,6 +13,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { decodeKnowledge, encodeKnowledge, learn, type Knowledge } from './learn.ts';
 import type { Profiles } from './profiles.ts';
+import type { Frequencies } from './index.ts';
 
 /** A new pass when the post count grew by this fraction (or 20 posts) since the last one. */
 const REBUILD_GROWTH = 0.1;
@@ -28,6 +29,21 @@ export type Learned = {
   /** Related terms with weights in (0, 1] (1 = the strongest association of that term). */
   related(term: string): [string, number][];
 };
+
+/**
+ * The searched communities' document frequencies taken together, once every one of them is
+ * learned (else undefined: the engine counts). A term the lexicons do not hold (they keep terms of
+ * two topics or more) counts as one topic.
+ */
+export function frequenciesOf(learned: Map<string, Learned>, communityIds: string[]): Frequencies | undefined {
+  const models = communityIds.map((id) => learned.get(id));
+  if (models.length === 0 || models.some((m) => m === undefined || m.topics === 0)) return undefined;
+  const known = models as Learned[];
+  return {
+    topics: known.reduce((n, m) => n + m.topics, 0),
+    df: (term) => Math.max(1, known.reduce((n, m) => n + (m.df.get(term) ?? 0), 0)),
+  };
+}
 
 type Model = Learned & { builtAt: number; bytes: number; associations: boolean };
 

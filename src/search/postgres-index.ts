@@ -2,7 +2,9 @@
 // (plainto_tsquery / phraseto_tsquery per word or phrase, combined with || && !!), so no user
 // text is ever parsed as tsquery syntax. Ranking is BM25-like: the sum over query words of
 // idf(word) × ts_rank(weights, vector, word) — ts_rank alone has no inverse document frequency,
-// which lets common words drown the rare ones of a natural-language question.
+// which lets common words drown the rare ones of a natural-language question. The idf comes from
+// the searched communities' learned lexicons when they are learned (no query, and a word's weight
+// in one community is never moved by another's text), else from capped document counts.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
@@ -11,8 +13,9 @@ import { TtlCache } from './vocabulary.ts';
 import { filteredCandidates, filteredHits, filteredPage } from './postgres-filtered.ts';
 import {
   RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
-  type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
+  type Frequencies, type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
 } from './index.ts';
+import { contentTerms } from './terms.ts';
 
 /** The recency boost's 30 years, in days, as the filtered SQL divides them (946728000 s). */
 const SPAN_DAYS = 10957.5;
@@ -61,6 +64,32 @@ function rankExpression(units: RawBuilder<unknown>[], idf: number[], groups: num
   );
 }
 
+function idfOf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * idf per rankable unit from the learned lexicons, with no query: a word is as common as the
+ * topics holding it, its typo alternatives added (an OR); a word our stemmer splits, or a phrase,
+ * as its rarest term (an AND). Undefined when a unit has no term of ours (a word only our stop
+ * list drops): then every unit is counted instead, so that all share one scale.
+ */
+function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined {
+  const rarest = (text: string) => {
+    const terms = contentTerms(text);
+    return terms.length ? Math.min(...terms.map((t) => f.df(t))) : undefined;
+  };
+  const dfs = [
+    ...q.terms.map((t) => {
+      const parts = [t.word, ...t.alternatives].map(rarest).filter((d) => d !== undefined);
+      return parts.length ? Math.min(f.topics, parts.reduce((a, b) => a + b, 0)) : undefined;
+    }),
+    ...q.phrases.map((p) => rarest(p.join(' '))),
+  ];
+  if (dfs.some((d) => d === undefined)) return undefined;
+  return dfs.map((df) => idfOf(df!, f.topics));
+}
+
 /** The most a post of engine relevance `s` can score with boosts of at most `boost` (≥ 1). */
 function upperBound(s: number, boost: number): number {
   return s > 0 ? s * boost : s;
@@ -76,11 +105,14 @@ export class PostgresSearchIndex implements SearchIndex {
   constructor(readonly db: Kysely<Database>) {}
 
   /**
-   * idf per rankable unit, from capped document frequencies and the table's size. The counts are
+   * idf per rankable unit: from the learned lexicons when the query carries them, else from capped
+   * document frequencies and the table's size. The counts are
    * cached (bounded LRU) while search_documents does not change (its generation, migration 0011)
    * and for at most a minute: a cached idf is the idf a fresh count would give.
    */
-  private async idf(units: RawBuilder<unknown>[], keys: string[]): Promise<number[]> {
+  private async idf(q: Pick<IndexQuery, 'query' | 'frequencies'>, units: RawBuilder<unknown>[], keys: string[]): Promise<number[]> {
+    const learned = q.frequencies && learnedIdf(q.query, q.frequencies);
+    if (learned) return learned;
     const generation = await this.generation();
     const cached = keys.map((k) => this.dfCache.get(k, generation));
     let n = this.dfCache.get('#n', generation);
@@ -101,10 +133,7 @@ export class PostgresSearchIndex implements SearchIndex {
         this.dfCache.set(keys[i]!, cached[i]!, generation);
       }
     }
-    return units.map((_, i) => {
-      const df = cached[i]!;
-      return Math.log(1 + (n! - df + 0.5) / (df + 0.5));
-    });
+    return units.map((_, i) => idfOf(cached[i]!, n!));
   }
 
   /** The index's change generation (migration 0011's sequence): O(1), no scan. */
@@ -165,7 +194,7 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   private async ranked(q: Omit<IndexQuery, 'after'>, pool: number) {
     const { units, keys, match } = components(q.query);
-    const idf = await this.idf(units, keys);
+    const idf = await this.idf(q, units, keys);
     const rank = rankExpression(units, idf, q.query.terms.length);
     const where = sql`d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})`;
     const [ranked, counted] = await Promise.all([
@@ -257,7 +286,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   private async filteredHits(q: Omit<IndexQuery, 'after'>): Promise<RawBuilder<unknown>> {
     const { units, keys, match } = components(q.query);
-    const idf = await this.idf(units, keys);
+    const idf = await this.idf(q, units, keys);
     return filteredHits(q, match, rankExpression(units, idf, q.query.terms.length));
   }
 

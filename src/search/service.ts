@@ -11,11 +11,11 @@ import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor, type CursorShape } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
-import { pageDetails, type IndexFilters, type IndexHit, type SearchIndex } from './index.ts';
+import { pageDetails, type Frequencies, type IndexFilters, type IndexHit, type SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
-import { Lexicon } from './lexicon.ts';
+import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
@@ -138,7 +138,8 @@ export class SearchService {
     if (headOffset !== undefined && (mode !== 'lexical' || this.options.ranking?.threadFields === false)) throw this.badCursor();
 
     if (mode === 'lexical') {
-      const request = { communityIds: ids, query: parsed, filters: indexFilters };
+      const learned = this.lexicon.learned(ids);
+      const request = { communityIds: ids, query: parsed, filters: indexFilters, frequencies: frequenciesOf(learned, ids) };
       const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }): SearchResponse => ({
         query,
         mode,
@@ -146,7 +147,7 @@ export class SearchService {
         results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
         ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
       });
-      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, parsed, limit, headOffset, after)));
+      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, learned, parsed, limit, headOffset, after)));
       const { hits, total } = await this.index.search({
         ...request,
         limit: limit + 1,
@@ -254,7 +255,8 @@ export class SearchService {
    * every topic appears once and the total is every matching topic.
    */
   private async rerankedPage(
-    request: { communityIds: string[]; query: ParsedQuery; filters: IndexFilters },
+    request: { communityIds: string[]; query: ParsedQuery; filters: IndexFilters; frequencies?: Frequencies },
+    learned: Map<string, Learned>,
     parsed: ParsedQuery,
     limit: number,
     headOffset: string | undefined,
@@ -262,7 +264,7 @@ export class SearchService {
   ): Promise<[IndexHit[], number, { key: number | string; id: string } | undefined]> {
     const { hits: candidates, total } = await this.index.candidates({ ...request, limit: HEAD }, HEAD_POOL);
     const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
-    const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(request.communityIds), this.options.ranking);
+    const head = rerankHead(candidates, profiles, parsed, learned, this.options.ranking);
     const offset = after && headOffset === undefined ? head.length : Number(headOffset ?? 0);
     const shown = await pageDetails(this.index.db, head.slice(offset, offset + limit));
     const need = limit - shown.length;
@@ -339,7 +341,8 @@ export class SearchService {
     const embedder = this.options.embedder!;
     // Widen the pool: every word of the question (stop words aside) may bring candidates.
     const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
-    const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, limit: this.options.semanticPool ?? 200 });
+    const frequencies = frequenciesOf(this.lexicon.learned(ids), ids);
+    const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, frequencies, limit: this.options.semanticPool ?? 200 });
     if (hits.length === 0) return { hits, ordered: [] };
     let sims: { id: string; sim: number }[];
     if (this.options.vectors) {
