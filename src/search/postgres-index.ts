@@ -10,20 +10,12 @@ import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import { TtlCache } from './vocabulary.ts';
-import { filteredCandidates, filteredHits, filteredPage } from './postgres-filtered.ts';
-import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
-  type Frequencies, type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
-} from './index.ts';
+import { headCandidates, rankedMatches, rankedPage } from './postgres-ranked.ts';
+import type { Frequencies, IndexHit, IndexQuery, IndexReport, PoolHit, SearchIndex } from './index.ts';
 import { contentTerms } from './terms.ts';
-
-/** The recency boost's 30 years, in days, as the filtered SQL divides them (946728000 s). */
-const SPAN_DAYS = 10957.5;
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
-/** Matches read by the widening's bounded pass (see widened()). */
-const WIDE = 12_800;
 /** Document frequencies are counted up to this many documents (keeps the count cheap on big data). */
 const DF_CAP = 20_000;
 
@@ -90,11 +82,6 @@ function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined {
   return dfs.map((df) => idfOf(df!, f.topics));
 }
 
-/** The most a post of engine relevance `s` can score with boosts of at most `boost` (≥ 1). */
-function upperBound(s: number, boost: number): number {
-  return s > 0 ? s * boost : s;
-}
-
 export class PostgresSearchIndex implements SearchIndex {
   readonly engine = 'postgres' as const;
   private trigram: boolean | undefined;
@@ -153,141 +140,29 @@ export class PostgresSearchIndex implements SearchIndex {
     return { documentFrequencies: this.dfCache.size };
   }
 
+  /** Every match ranked in one statement (./postgres-ranked.ts): an exact keyset page and the topic total. */
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    return hasFilters(q.filters) ? this.filtered(q) : this.pooled(q);
-  }
-
-  /**
-   * The hot path (no filters beyond the communities): search_documents alone (topic_id is
-   * denormalized there, migration 0009) ranks every match, keeps the best `pool` and counts the
-   * distinct topics of all matches (ranked(): no join, no sort of every match). Boosts and
-   * one-hit-per-topic run over the pool only;
-   * the page is exact (see SqliteSearchIndex.pooled): every topic on it must beat the pool's last
-   * relevance × MAX_BOOST, else the pool is widened (widened()).
-   */
-  private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const { rank, match, rows, total, pool } = await this.ranked(q, Math.max(POOL, q.limit * 4));
-    const complete = rows.length < pool;
-    const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
-    if (page) return { hits: await pageDetails(this.db, page), total };
-    if (complete) throw new Error('search: a complete pool must give an exact page');
-    return { hits: await pageDetails(this.db, await this.widened(rank, match, q, pool)), total };
+    const { hits, total } = await rankedPage(this.db, q, await this.matches(q));
+    // A page past the end has no row to carry the total: count it with the first page.
+    if (hits.length === 0 && q.after) return { hits, total: (await this.search({ ...q, after: undefined, limit: 1 })).total };
+    return { hits, total };
   }
 
   /**
    * The re-ranked head's candidates, with or without filters: one statement that ranks every
-   * match once and counts its topics. Faster here than the hot path's two statements (a ranked
-   * pool and a separate count, on two connections): 110 vs 155 ms p50 at 100k posts on 2 cores,
-   * same results on every labelled question.
+   * match once and counts its topics. Faster here than a ranked pool and a separate count on two
+   * connections: 110 vs 155 ms p50 at 100k posts on 2 cores, same results on every labelled question.
    */
   async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    return filteredCandidates(this.db, q, await this.filteredHits(q), pool);
+    return headCandidates(this.db, q, await this.matches(q), pool);
   }
 
-  /**
-   * The best `pool` matches and the number of distinct topics among all matches: two statements
-   * on two connections at once, each free to use parallel workers (a materialized CTE serving
-   * both kept the scan to one process; 245 → 219 ms p50 at 100k on 2 busy cores). The count reads
-   * no rank. Both see the index as of their own start (READ COMMITTED).
-   */
-  private async ranked(q: Omit<IndexQuery, 'after'>, pool: number) {
+  private async matches(q: Omit<IndexQuery, 'after'>): Promise<RawBuilder<unknown>> {
     const { units, keys, match } = components(q.query);
     const idf = await this.idf(q, units, keys);
-    const rank = rankExpression(units, idf, q.query.terms.length);
-    const where = sql`d.vector @@ (${match}) and d.community_id in (${sql.join(q.communityIds)})`;
-    const [ranked, counted] = await Promise.all([
-      sql<{ post_id: string; s: number }>`
-        select d.post_id, (${rank}) as s from search_documents d where ${where} order by s desc, post_id limit ${pool}`.execute(this.db),
-      sql<{ n: string | number }>`select count(*) as n from (select topic_id from search_documents d where ${where} group by topic_id) t`.execute(this.db),
-    ]);
-    const rows = ranked.rows.map((r) => ({ postId: r.post_id, s: Number(r.s) }));
-    return { rank, match, rows, total: Number(counted.rows[0]?.n ?? 0), pool };
-  }
-
-  /**
-   * The pool was too shallow (flat scores). One more scan gives each match its own upper bound:
-   * its relevance × the boost its class can get (accepted answer, reply in a solved topic, other:
-   * a join with the communities' solved topics) × the recency boost of the communities' newest
-   * post — much tighter than MAX_BOOST for most matches. The best WIDE by that bound are read
-   * once and taken ×4 at a time (no rescan) until the page beats the next one's bound; only past
-   * WIDE (rare) is every match read.
-   */
-  private async widened(rank: RawBuilder<unknown>, match: RawBuilder<unknown>, q: IndexQuery, start: number): Promise<PoolHit[]> {
-    const ids = sql.join(q.communityIds);
-    const newest = await sql<{ m: Date | string | null }>`
-      select max((select max(p.created_at) from posts p where p.community_id = c)) as m from unnest(array[${ids}]::uuid[]) c`.execute(this.db);
-    const m = newest.rows[0]?.m;
-    const days = m ? new Date(m).getTime() / 86_400_000 - 10_957 : NaN;
-    const recency = Number.isFinite(days) ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS)) : 1.0 + RECENCY_WEIGHT;
-    const read = async (limit: number | undefined) => {
-      const r = await sql<{ post_id: string; s: number; ub: number }>`
-        with m as materialized (
-          select d.post_id, d.topic_id, (${rank}) as s from search_documents d
-          where d.vector @@ (${match}) and d.community_id in (${ids})
-        ),
-        solved as (select t.id, t.solution_post_id from topics t where t.community_id in (${ids}) and t.solution_post_id is not null)
-        select post_id, s, case when s > 0 then s * (case when solved.solution_post_id = m.post_id then ${sql.lit(SOLUTION_BOOST)}::float8
-                                                          when solved.id is not null then ${sql.lit(SOLVED_TOPIC_BOOST)}::float8 else 1.0::float8 end)
-                                     * ${sql.lit(recency)}::float8 else s end as ub
-        from m left join solved on solved.id = m.topic_id
-        order by ub desc ${limit === undefined ? sql`` : sql`limit ${limit + 1}`}`.execute(this.db);
-      return r.rows.map((x) => ({ postId: x.post_id, s: Number(x.s), ub: Number(x.ub) }));
-    };
-    let rows = await read(WIDE);
-    let all = rows.length <= WIDE;
-    for (let k = start * 4; ; k *= 4) {
-      if (!all && k >= WIDE) {
-        rows = await read(undefined);
-        all = true;
-      }
-      const complete = all && k >= rows.length;
-      const page = await this.rankPool(match, rows.slice(0, k), q, complete ? -Infinity : rows[k]!.ub);
-      if (page) return page;
-      if (complete) throw new Error('search: a complete pool must give an exact page');
-    }
-  }
-
-  private async rankPool(
-    match: RawBuilder<unknown>, rows: { postId: string; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number,
-  ): Promise<PoolHit[] | undefined> {
-    if (rows.length === 0) return [];
-    const facts = await sql<{ postId: string; topicId: string; communityId: string; createdAt: Date | string; solutionPostId: string | null }>`
-      select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt", t.solution_post_id as "solutionPostId"
-      from posts p join topics t on t.id = p.topic_id
-      where p.id = any(${rows.map((r) => r.postId)}::uuid[])`.execute(this.db);
-    const byId = new Map(facts.rows.map((f) => [f.postId, f]));
-    const inPool = new Set(rows.map((r) => r.postId));
-    const hits: PoolHit[] = [];
-    const outside = new Map<string, string>();
-    for (const r of rows) {
-      const f = byId.get(r.postId);
-      if (!f) continue;
-      hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol: f.solutionPostId === f.postId, raw: boosted(r.s, f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
-      if (f.solutionPostId && !inPool.has(f.solutionPostId)) outside.set(f.topicId, f.solutionPostId);
-    }
-    const solutions = async (topicIds: string[]) => {
-      const wanted = topicIds.map((t) => outside.get(t)!);
-      const r = await sql<{ post_id: string }>`
-        select post_id from search_documents d where d.post_id = any(${wanted}::uuid[]) and d.vector @@ (${match})`.execute(this.db);
-      const matched = new Set(r.rows.map((x) => x.post_id));
-      return new Set(topicIds.filter((t) => matched.has(outside.get(t)!)));
-    };
-    return pageOf(hits, q, bound, outside, solutions);
-  }
-
-  /** With filters: every match ranked (exact pages, keyset). */
-  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const { hits, total } = await filteredPage(this.db, q, await this.filteredHits(q));
-    if (hits.length === 0 && q.after) return { hits, total: (await this.filtered({ ...q, after: undefined, limit: 1 })).total };
-    return { hits, total };
-  }
-
-  private async filteredHits(q: Omit<IndexQuery, 'after'>): Promise<RawBuilder<unknown>> {
-    const { units, keys, match } = components(q.query);
-    const idf = await this.idf(q, units, keys);
-    return filteredHits(q, match, rankExpression(units, idf, q.query.terms.length));
+    return rankedMatches(q, match, rankExpression(units, idf, q.query.terms.length));
   }
 
   async bare(q: ParsedQuery, limit: number): Promise<string[]> {

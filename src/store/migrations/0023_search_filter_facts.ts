@@ -1,7 +1,7 @@
 // Filtered search without a join per match: the columns the search filters test (date, position,
 // author, category, whether the topic is solved or the post is its accepted answer) kept beside
 // each indexed post, so a filtered search reads one small row per match instead of its post and
-// its topic (src/search/sqlite-filtered.ts, src/search/postgres-filtered.ts).
+// its topic (src/search/sqlite-filtered.ts, src/search/postgres-ranked.ts).
 //
 //   solution   0: the topic has no accepted answer, 1: it has one (another post), 2: this post is it
 //   author     lower(author_name): the author filter is case-insensitive

@@ -1,7 +1,8 @@
-// PostgreSQL searches that rank every match in one statement: those with filters beyond the
-// communities (category, tags, solved_only, source_types, author, since, until; the columns they
-// test are kept on search_documents, migration 0023), and the re-ranked head's candidates. Used by
-// ./postgres-index.ts, which supplies the match and the rank expression (idf-weighted, see there).
+// PostgreSQL ranks every match of a search in one statement (a pool and a separate count cost
+// more here, and widening a shallow pool cost up to 1 s at 100k posts): the matches with the
+// columns the filters test (kept on search_documents, migration 0023), one hit per topic, the
+// topic total. Used by ./postgres-index.ts, which supplies the match and the rank expression
+// (idf-weighted, see there).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
@@ -14,7 +15,7 @@ type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number
  * migration 0023: no post or topic read per match): post, topic, community, whether it is the
  * accepted answer (sol), engine relevance (rel) and boosted relevance (raw).
  */
-export function filteredHits(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
+export function rankedMatches(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
   const where = [
     sql`d.vector @@ (${match})`,
     sql`d.community_id in (${sql.join(q.communityIds)})`,
@@ -31,8 +32,8 @@ export function filteredHits(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unk
     ) m`;
 }
 
-/** Every filtered match ranked, one per topic: an exact keyset page with its details, and the topic total. */
-export async function filteredPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+/** Every match ranked, one per topic: an exact keyset page with its details, and the topic total. */
+export async function rankedPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
     ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
     : sql``;
@@ -65,7 +66,7 @@ export async function filteredPage(db: Kysely<Database>, q: IndexQuery, hits: Ra
  * relevance (ties by post id), one per topic (its matching accepted answer wherever it ranks,
  * else its best pooled post), by the topic's best boosted relevance.
  */
-export async function filteredCandidates(
+export async function headCandidates(
   db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, hits: RawBuilder<unknown>, pool: number,
 ): Promise<{ hits: PoolHit[]; total: number }> {
   const r = await sql<{ post_id: string; topic_id: string; community_id: string; sol: boolean; raw: number; total: string | number }>`
