@@ -37,6 +37,7 @@ const schema = z.object({
   HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
+  HAMLET_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
   HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
   HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
@@ -94,6 +95,8 @@ export type WebhookSettings = {
   timeoutMs: number;
   retryBaseMs: number;
   maxAttempts: number;
+  /** Days an event and its ended deliveries and attempts are kept; pending ones are kept until they end. */
+  retentionDays: number;
 };
 
 /** Parses the environment (or any record) into a Config; throws with every problem listed. */
@@ -140,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.HAMLET_WEBHOOK_TIMEOUT_MS,
       retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
+      retentionDays: e.HAMLET_WEBHOOK_RETENTION_DAYS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL

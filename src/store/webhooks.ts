@@ -108,6 +108,12 @@ export interface WebhookQueue {
   /** Ends the claim with an outcome; false when the lease was lost meanwhile (nothing changed). */
   finish(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean>;
   disableEndpoint(endpointId: string, reason: string): Promise<void>;
+  /**
+   * Forgets up to `limit` events created before `before` (epoch ms) whose deliveries have all ended
+   * (delivered or failed) before it, with those deliveries and their attempts; returns how many
+   * events. Pending deliveries, and anything newer, are kept.
+   */
+  prune(input: { before: number; limit: number }): Promise<number>;
   /** When the next delivery falls due (epoch ms), if any is pending. */
   nextDue(): Promise<number | null>;
   /** The installation's secret-encryption key by name; `create` stores `fallback` if none is there yet. */

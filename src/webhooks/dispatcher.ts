@@ -4,6 +4,7 @@
 // and jitter, marks it failed when attempts run out, or disables the endpoint on 410 Gone. A
 // dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
 // the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
+// Once an hour it forgets events older than the retention whose deliveries have all ended.
 import type { WebhookSettings } from '../config/config.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
@@ -17,6 +18,11 @@ import { postWebhook, type SendResult } from './sender.ts';
 
 export type DispatcherDeps = { store: Store; services: Services; settings: WebhookSettings; logger: Logger; pollMs?: number; batch?: number };
 
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Events forgotten per statement batch, and batches per pass: a long backlog is worked off over passes. */
+const PRUNE_BATCH = 500;
+const PRUNE_BATCHES = 20;
+
 export class WebhookDispatcher {
   private running = false;
   private loop?: Promise<void>;
@@ -25,6 +31,7 @@ export class WebhookDispatcher {
   private readonly policy: RetryPolicy;
   private readonly pollMs: number;
   private readonly batch: number;
+  private prunedAt = 0;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.policy = { ...DEFAULT_RETRY, baseMs: deps.settings.retryBaseMs, maxAttempts: deps.settings.maxAttempts };
@@ -57,8 +64,28 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
+  /**
+   * Forgets events older than the retention whose deliveries have all ended, with their deliveries
+   * and attempts (bounded batches); returns how many events.
+   */
+  async prune(now = Date.now()): Promise<number> {
+    const before = now - this.deps.settings.retentionDays * 86_400_000;
+    let total = 0;
+    for (let i = 0; i < PRUNE_BATCHES; i++) {
+      const n = await this.deps.store.webhookQueue.prune({ before, limit: PRUNE_BATCH });
+      total += n;
+      if (n < PRUNE_BATCH) break;
+    }
+    if (total) this.deps.logger.info({ events: total }, 'webhook events past their retention forgotten');
+    return total;
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
+      if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+        this.prunedAt = Date.now();
+        await this.prune().catch((err: unknown) => this.deps.logger.warn({ err }, 'webhook retention pass failed'));
+      }
       let handled = 0;
       try {
         handled = await this.runOnce();

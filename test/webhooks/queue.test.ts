@@ -1,6 +1,7 @@
 // The webhook queue on both engines: concurrent claims (as several instances make them) take
 // disjoint deliveries, a finish needs the claim's token, an expired lease lets another claimer take
-// the delivery again (same id), and deliveries of an inactive endpoint wait.
+// the delivery again (same id), and deliveries of an inactive endpoint wait. Retention forgets old
+// events whose deliveries have all ended, with their deliveries and attempts, and nothing else.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +51,45 @@ async function exercise(store: Store): Promise<void> {
   assert.equal(await store.webhookQueue.keyringKey('k', 'second'), 'first');
 }
 
+async function retention(store: Store): Promise<void> {
+  const community = await store.communities.create({ slug: 'retention', name: 'Retention', visibility: 'public' });
+  const hooks = store.community(community.id).webhooks;
+  const a = await hooks.createEndpoint({ url: 'https://example.com/a', description: '', events: ['topic.created'], secret: 'sealed' });
+  const b = await hooks.createEndpoint({ url: 'https://example.com/b', description: '', events: ['topic.created'], secret: 'sealed' });
+  const now = Date.now();
+  const delivered = await hooks.enqueue({ type: 'topic.created', payload: { n: 'delivered' } }, [a.id], now);
+  const failed = await hooks.enqueue({ type: 'topic.created', payload: { n: 'failed' } }, [a.id], now);
+  const half = await hooks.enqueue({ type: 'topic.created', payload: { n: 'one of two ended' } }, [a.id, b.id], now);
+  const waiting = await hooks.enqueue({ type: 'topic.created', payload: { n: 'pending' } }, [b.id], now + 3_600_000);
+  const claimed = await store.webhookQueue.claim({ now, leaseMs: 60_000, limit: 10 });
+  const byEvent = (id: string, endpoint: string) => claimed.find((c) => c.event.id === id && c.endpoint.id === endpoint)!;
+  for (const c of [byEvent(delivered.id, a.id), byEvent(failed.id, a.id), byEvent(half.id, a.id)]) {
+    await store.webhookQueue.recordAttempt({ communityId: community.id, deliveryId: c.delivery.id, attempt: 1, startedAt: new Date(now).toISOString(), durationMs: 5, statusCode: 200, error: null, responseExcerpt: null });
+  }
+  await store.webhookQueue.finish(byEvent(delivered.id, a.id).delivery.id, byEvent(delivered.id, a.id).leaseToken, { status: 'delivered', lastStatus: 200 });
+  await store.webhookQueue.finish(byEvent(failed.id, a.id).delivery.id, byEvent(failed.id, a.id).leaseToken, { status: 'failed', lastStatus: 500, lastError: 'gave up' });
+  await store.webhookQueue.finish(byEvent(half.id, a.id).delivery.id, byEvent(half.id, a.id).leaseToken, { status: 'delivered', lastStatus: 200 });
+  const half2 = byEvent(half.id, b.id);
+  await store.webhookQueue.finish(half2.delivery.id, half2.leaseToken, { status: 'pending', nextAttemptAt: now + 60_000, lastStatus: 503, lastError: 'busy' });
+
+  assert.equal(await store.webhookQueue.prune({ before: now - 86_400_000, limit: 100 }), 0, 'nothing is older than a day ago');
+  const later = now + 86_400_000;
+  assert.equal(await store.webhookQueue.prune({ before: later, limit: 1 }), 1, 'the limit holds');
+  assert.equal(await store.webhookQueue.prune({ before: later, limit: 100 }), 1);
+  assert.equal(await store.webhookQueue.prune({ before: later, limit: 100 }), 0, 'a second pass finds nothing more');
+  for (const c of [byEvent(delivered.id, a.id), byEvent(failed.id, a.id)]) {
+    assert.equal(await hooks.getDelivery(c.delivery.id), undefined, 'an ended delivery of a forgotten event is gone');
+    assert.deepEqual(await hooks.listAttempts(c.delivery.id), [], 'so are its attempts');
+  }
+  const kept = await hooks.getDelivery(byEvent(half.id, a.id).delivery.id);
+  assert.equal(kept?.status, 'delivered', 'an event with a delivery still pending keeps all of them');
+  assert.equal((await hooks.listAttempts(kept!.id)).length, 1);
+  assert.equal((await hooks.getDelivery(half2.delivery.id))?.status, 'pending');
+  assert.equal((await hooks.listDeliveries(b.id, { limit: 10 })).items.filter((d) => d.eventId === waiting.id).length, 1, 'a pending delivery is never forgotten');
+  // Out of the way of the queue's other checks on this store.
+  for (const e of [a, b]) await store.webhookQueue.disableEndpoint(e.id, 'done');
+}
+
 describe('webhook queue', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-queue-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +97,7 @@ describe('webhook queue', () => {
   test('sqlite', async () => {
     const store = await openStore(`sqlite:${join(dir, 'q.db')}`);
     try {
+      await retention(store);
       await exercise(store);
     } finally {
       await store.close();
@@ -71,6 +112,7 @@ describe('webhook queue', () => {
     }
     const store = await openStore(setup.url);
     try {
+      await retention(store);
       await exercise(store);
     } finally {
       await store.close();

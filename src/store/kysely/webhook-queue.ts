@@ -84,6 +84,29 @@ export class KyselyWebhookQueue implements WebhookQueue {
     await this.db.updateTable('webhook_endpoints').set({ active: 0, disabled_reason: reason, updated_at: nowIso() }).where('id', '=', endpointId).execute();
   }
 
+  async prune(input: { before: number; limit: number }): Promise<number> {
+    const before = new Date(input.before).toISOString();
+    return this.db.transaction().execute(async (tx) => {
+      const events = await tx
+        .selectFrom('webhook_events as ev')
+        .select('ev.id')
+        .where('ev.created_at', '<', before)
+        .where((eb) => eb.not(eb.exists(
+          eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'ev.id')
+            .where((w) => w.or([w('d.status', '=', 'pending'), w('d.updated_at', '>=', before)])),
+        )))
+        .limit(input.limit)
+        .execute();
+      const ids = events.map((e) => e.id);
+      if (!ids.length) return 0;
+      const deliveries = tx.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', ids);
+      await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+      await tx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
+      await tx.deleteFrom('webhook_events').where('id', 'in', ids).execute();
+      return ids.length;
+    });
+  }
+
   async nextDue(): Promise<number | null> {
     const row = await this.db
       .selectFrom('webhook_deliveries as d')

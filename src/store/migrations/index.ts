@@ -20,6 +20,7 @@ import { webhooksMigration } from './0030_webhooks.ts';
 import { oauthMigration } from './0060_oauth.ts';
 import { authorViaMigration } from './0061_author_via.ts';
 import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
+import { webhookRetentionMigration } from './0071_webhook_retention.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0060_oauth': oauthMigration(dialect),
     '0061_author_via': authorViaMigration(dialect),
     '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
+    '0071_webhook_retention': webhookRetentionMigration(dialect),
   };
 }
 
