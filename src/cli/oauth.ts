@@ -1,6 +1,7 @@
 // `hamlet oauth …`: a community's OAuth from the command line: which apps may connect (the trust
 // policy), the apps its administrators registered, and the connections people made (listed, and
-// disconnected). The operator acts as the system, like every administrative command.
+// disconnected), and the installation's token signing key (rotated). The operator acts as the
+// system, like every administrative command.
 import type { Command } from './command.ts';
 import { communityOf, required } from './identity.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
@@ -13,6 +14,7 @@ const LIST = 'hamlet oauth client list --community <slug>';
 const REMOVE = 'hamlet oauth client remove --community <slug> --client-id <id>';
 const GRANTS = 'hamlet oauth grants --community <slug>';
 const REVOKE = 'hamlet oauth revoke --community <slug> --grant <grant id>';
+const ROTATE = 'hamlet oauth rotate-key [--revoke-previous]';
 
 export const oauthCommands: Command[] = [
   {
@@ -91,6 +93,21 @@ export const oauthCommands: Command[] = [
         const community = await communityOf(services, values.community, REVOKE);
         const revoked = await services.oauth.connections.revoke(cli, community, values.grant!);
         console.log(`Disconnected ${revoked.clientName} of ${revoked.personName} from "${community.slug}".`);
+      });
+    },
+  },
+  {
+    name: 'oauth rotate-key',
+    summary: 'sign access tokens with a new key (the previous one verifies until its tokens expire; --revoke-previous: now stops)',
+    async run(args) {
+      const { values } = parseCommandArgs(args, { 'revoke-previous': { type: 'boolean' } }, ROTATE);
+      await withHamlet(async (_store, _config, services) => {
+        const rotation = await services.oauth.keys.rotate({ revokePrevious: values['revoke-previous'] === true });
+        console.log(
+          `Access tokens are now signed with key ${rotation.kid}.` +
+            (rotation.kept.length ? ` Key ${rotation.kept[0]} still verifies the tokens it signed until they expire.` : '') +
+            (rotation.forgotten.length ? ` Forgotten: ${rotation.forgotten.join(', ')} (tokens they signed no longer work; apps refresh).` : ''),
+        );
       });
     },
   },

@@ -59,6 +59,8 @@ export interface OAuthRepository {
   /** Oldest first. */
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   addSigningKey(key: SigningKeyRecord): Promise<void>;
+  /** Forgets these signing keys (tokens they signed stop verifying); returns how many there were. */
+  deleteSigningKeys(kids: string[]): Promise<number>;
 
   getPolicy(communityId: string): Promise<ClientPolicyRecord | undefined>;
   putPolicy(policy: ClientPolicyRecord): Promise<void>;

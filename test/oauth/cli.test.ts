@@ -39,3 +39,20 @@ test('oauth policy, client add/list/remove, grants', async () => {
   assert.equal((await hamlet('oauth', 'client', 'remove', '--community', 'acme', '--client-id', clientId)).code, 0);
   assert.match((await hamlet('oauth', 'grants', '--community', 'acme')).out, /No apps are connected to "acme"/);
 });
+
+test('oauth rotate-key: a new signing key, the previous kept; forgetting a key whose tokens may be valid is refused with what to do', async () => {
+  for (let i = 0; i < 2; i++) {
+    const rotated = await hamlet('oauth', 'rotate-key');
+    assert.equal(rotated.code, 0, rotated.err);
+    assert.match(rotated.out, /Access tokens are now signed with key \S+\./);
+  }
+  const again = await hamlet('oauth', 'rotate-key');
+  assert.equal(again.code, 1);
+  assert.match(again.err, /too new to replace.*--revoke-previous/);
+  const revoked = await hamlet('oauth', 'rotate-key', '--revoke-previous');
+  assert.equal(revoked.code, 0, revoked.err);
+  assert.match(revoked.out, /Forgotten: /);
+  const jwks = (await raw(h.hostUrl('acme.localhost', '/oauth/jwks'))).json();
+  assert.equal(jwks.keys.length, 1);
+  assert.equal(jwks.keys[0].kid, /signed with key (\S+)\./.exec(revoked.out)![1]);
+});

@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { decodeProtectedHeader } from 'jose';
 import { loadConfig } from '../../src/config/config.ts';
 import { systemActor, type PersonActor } from '../../src/domain/actor.ts';
 import { DomainError } from '../../src/domain/errors.ts';
@@ -226,6 +227,36 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       assert.ok(audited.includes(`oauth.connect ${ada.displayName}`) && audited.includes(`oauth.disconnect ${admin.displayName}`), audited.join(', '));
       // An app acting for a person cannot manage connections.
       await assert.rejects(s.oauth.connections.mine({ ...ada, client: { id: 'x', name: 'X', grantId: 'g', scopes: [] } }, st.community), (e: unknown) => e instanceof DomainError);
+    });
+
+    test('the signing key rotates: the previous key verifies its tokens until they expire, a second rotation waits for that, revoking forgets at once', async () => {
+      const st = await site();
+      const ada = await person(st.community, 'member');
+      const kid = (token: string) => decodeProtectedHeader(token).kid;
+      const first = await exchange(st, await codeFor(st, ada));
+      const rotation = await s.oauth.keys.rotate();
+      assert.notEqual(rotation.kid, kid(first.access_token));
+      assert.deepEqual(rotation.kept, [kid(first.access_token)]);
+      const refreshed = await s.oauth.tokens.token(st, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: host.clientId });
+      assert.equal(kid(refreshed.access_token), rotation.kid, 'new tokens are signed with the new key');
+      assert.equal((await s.oauth.tokens.authenticate(st, first.access_token)).personId, ada.personId, 'the previous key still verifies');
+      assert.deepEqual((await s.oauth.keys.jwks()).keys.map((k) => k.kid).sort(), [kid(first.access_token), rotation.kid].sort());
+      // Another instance, started now, signs with the new key too.
+      const second = new OAuthService(store, s.auth, s.audit, config.oauth, config, clock);
+      assert.equal(kid(await second.keys.sign({ sub: 'x' }, 60)), rotation.kid);
+      await assert.rejects(s.oauth.keys.rotate(), /too new to replace/);
+
+      nowMs += (config.oauth.accessTokenSeconds + 61) * 1000;
+      const next = await s.oauth.keys.rotate();
+      assert.deepEqual(next.kept, [rotation.kid]);
+      assert.ok(next.forgotten.includes(kid(first.access_token)!));
+      const current = await s.oauth.tokens.token(st, { grant_type: 'refresh_token', refresh_token: refreshed.refresh_token, client_id: host.clientId });
+      assert.equal(kid(current.access_token), next.kid);
+      const revoked = await s.oauth.keys.rotate({ revokePrevious: true });
+      assert.deepEqual(revoked.kept, []);
+      assert.ok(revoked.forgotten.includes(next.kid));
+      await assert.rejects(s.oauth.tokens.authenticate(st, current.access_token), oauthError('invalid_token'), 'a forgotten key verifies nothing');
+      assert.deepEqual((await s.oauth.keys.jwks()).keys.map((k) => k.kid), [revoked.kid]);
     });
 
     test('access tokens expire, are bound to their site, verify on another instance; refresh can narrow but not widen', async () => {

@@ -40,7 +40,7 @@ export class OAuthService {
     logger?: Logger,
   ) {
     this.store = store;
-    this.keys = new SigningKeys(store, now);
+    this.keys = new SigningKeys(store, now, options.accessTokenSeconds);
     const fetcher = new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime(), options.clientCa ? { ca: options.clientCa } : {});
     this.clients = new ClientDirectory(store, fetcher, now);
     this.tokens = new TokenService(store, this.keys, auth, audit, options, now, logger);

@@ -88,6 +88,12 @@ export class KyselyOAuth implements OAuthRepository {
     );
   }
 
+  async deleteSigningKeys(kids: string[]): Promise<number> {
+    if (kids.length === 0) return 0;
+    const result = await this.db.deleteFrom('oauth_signing_keys').where('kid', 'in', kids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async getPolicy(communityId: string): Promise<ClientPolicyRecord | undefined> {
     if (!isUuid(communityId)) return undefined;
     const row = await this.db.selectFrom('oauth_client_policies').selectAll().where('community_id', '=', communityId).executeTakeFirst();
