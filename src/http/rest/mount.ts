@@ -3,9 +3,11 @@
 // present → audit), answered as JSON or problem+json. A request is first counted against its IP,
 // bounded in size and read as JSON; its credential is the Bearer / X-API-Key key or a web session
 // cookie (writes with a session need the X-CSRF-Token header). Also serves the OpenAPI document and
-// the reference page.
+// the reference page. Browsers on any origin may call it with a key (CORS with `*`, never with
+// credentials, so a signed-in person's cookie is never sent cross-site).
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { getCookie } from 'hono/cookie';
 import type { PersonActor } from '../../domain/actor.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
@@ -50,7 +52,17 @@ function credentialOf(c: Context): string | undefined {
   return bearer ?? (c.req.header('x-api-key')?.trim() || undefined);
 }
 
+/** What a browser on another origin may send and read. */
+const CORS = cors({
+  origin: '*',
+  allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
+  allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'If-None-Match'],
+  exposeHeaders: ['ETag', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'WWW-Authenticate'],
+  maxAge: 600,
+});
+
 export function mountRest(app: Hono, deps: RestDeps): void {
+  app.use(`${API_PREFIX}/*`, CORS);
   // One Hono route per method and path; the host decides which server's route it is.
   const byPath = new Map<string, Partial<Record<Server, { route: RestRoute; op: AnyOperation }>>>();
   for (const route of REST_ROUTES) {
