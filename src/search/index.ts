@@ -1,7 +1,7 @@
 // The engine side of search: one interface, an SQLite FTS5 and a PostgreSQL full-text
 // implementation (./sqlite-index.ts, ./postgres-index.ts). Both read the index the triggers of
 // migration 0005_search keep up to date; neither writes it.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/repositories.ts';
 import type { ParsedQuery } from './query.ts';
@@ -188,4 +188,36 @@ export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promis
     const createdAt = x.createdAt instanceof Date ? x.createdAt.toISOString() : x.createdAt;
     return [{ ...x, createdAt, position: Number(x.position), raw: h.raw }];
   });
+}
+
+/**
+ * One hit per topic over `hits` (every match with post_id, topic_id, community_id, sol = 1 for an
+ * accepted answer, raw = boosted relevance): the topic's accepted answer when it is among them,
+ * else its best post, ranked by the topic's best raw; an exact keyset page (`after`: the engine's
+ * condition on raw and post_id) with its details, and the number of topics. Both engines run it.
+ */
+export async function topicPage(db: Kysely<Database>, hits: RawBuilder<unknown>, after: RawBuilder<unknown>, limit: number): Promise<{ hits: IndexHit[]; total: number }> {
+  type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number | bigint; raw: number; total: number | bigint | string; createdAt: Date | string };
+  const result = await sql<Row>`
+    with hits as (${hits}),
+    best as (
+      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
+        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+      from hits
+    ),
+    ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1),
+    page as (select * from ranked ${after} order by raw desc, post_id limit ${limit})
+    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+    from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+    order by page.raw desc, page.post_id`.execute(db);
+  let total = 0;
+  const out = result.rows.map((r) => {
+    total = Number(r.total);
+    const { total: _t, ...rest } = r;
+    const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : r.createdAt;
+    return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
+  });
+  return { hits: out, total };
 }

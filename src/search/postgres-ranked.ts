@@ -6,9 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
-import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
-
-type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number; raw: number; total: string | number; createdAt: Date | string };
+import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, topicPage, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
 
 /**
  * The filtered matches from search_documents alone (the columns the filters test are kept there,
@@ -33,32 +31,11 @@ export function rankedMatches(q: Omit<IndexQuery, 'after'>, match: RawBuilder<un
 }
 
 /** Every match ranked, one per topic: an exact keyset page with its details, and the topic total. */
-export async function rankedPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+export function rankedPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
     ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
     : sql``;
-  const result = await sql<Row>`
-    with hits as (${hits}),
-    best as (
-      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
-        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
-      from hits
-    ),
-    ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1),
-    page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
-    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
-      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
-    from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
-    order by page.raw desc, page.post_id`.execute(db);
-  let total = 0;
-  const out = result.rows.map((r) => {
-    total = Number(r.total);
-    const { total: _t, ...rest } = r;
-    const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : new Date(r.createdAt).toISOString();
-    return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
-  });
-  return { hits: out, total };
+  return topicPage(db, hits, after, q.limit);
 }
 
 /**

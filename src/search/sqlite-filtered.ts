@@ -4,15 +4,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
-import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
+import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, topicPage, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
 
 /** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
 const SLOT_BITS = 20;
 
 /** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
 export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
-
-type Row = Omit<IndexHit, 'position' | 'raw'> & { position: number | bigint; raw: number; total: number | bigint };
 
 /**
  * With filters, the matches of the communities (`range`: their FTS5 rowid range) that pass the
@@ -38,31 +36,10 @@ const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 
     * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
 
 /** With filters: every match ranked (exact pages, keyset). */
-export async function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+export function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
-  const result = await sql<Row>`
-    with hits as (select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie),
-    best as (
-      select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
-        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
-      from hits
-    ),
-    ranked as (
-      select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1
-    ),
-    page as (select * from ranked ${after} order by raw desc, post_id limit ${q.limit})
-    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
-      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
-    from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
-    order by page.raw desc, page.post_id`.execute(db);
-  let total = 0;
-  const hits = result.rows.map((r) => {
-    total = Number(r.total);
-    const { total: _t, ...rest } = r;
-    return { ...rest, position: Number(r.position), raw: Number(r.raw) };
-  });
-  return { hits, total };
+  const hits = sql`select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie`;
+  return topicPage(db, hits, after, q.limit);
 }
 
 /**
