@@ -11,8 +11,8 @@ import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import { TtlCache } from './vocabulary.ts';
 import { headCandidates, rankedMatches, rankedPage } from './postgres-ranked.ts';
-import type { Frequencies, IndexHit, IndexQuery, IndexReport, PoolHit, SearchIndex } from './index.ts';
-import { contentTerms } from './terms.ts';
+import type { IndexHit, IndexQuery, IndexReport, PoolHit, SearchIndex } from './index.ts';
+import { idfOf, learnedIdf } from './learned-idf.ts';
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
@@ -54,32 +54,6 @@ function rankExpression(units: RawBuilder<unknown>[], idf: number[], groups: num
     }),
     sql` + `,
   );
-}
-
-function idfOf(df: number, n: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/**
- * idf per rankable unit from the learned lexicons, with no query: a word is as common as the
- * topics holding it, its typo alternatives added (an OR); a word our stemmer splits, or a phrase,
- * as its rarest term (an AND). Undefined when a unit has no term of ours (a word only our stop
- * list drops): then every unit is counted instead, so that all share one scale.
- */
-function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined {
-  const rarest = (text: string) => {
-    const terms = contentTerms(text);
-    return terms.length ? Math.min(...terms.map((t) => f.df(t))) : undefined;
-  };
-  const dfs = [
-    ...q.terms.map((t) => {
-      const parts = [t.word, ...t.alternatives].map(rarest).filter((d) => d !== undefined);
-      return parts.length ? Math.min(f.topics, parts.reduce((a, b) => a + b, 0)) : undefined;
-    }),
-    ...q.phrases.map((p) => rarest(p.join(' '))),
-  ];
-  if (dfs.some((d) => d === undefined)) return undefined;
-  return dfs.map((df) => idfOf(df!, f.topics));
 }
 
 export class PostgresSearchIndex implements SearchIndex {
