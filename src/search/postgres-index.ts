@@ -67,9 +67,9 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * idf per rankable unit: from the learned lexicons when the query carries them, else from capped
-   * document frequencies and the table's size. The counts are
-   * cached (bounded LRU) while search_documents does not change (its generation, migration 0011)
-   * and for at most a minute: a cached idf is the idf a fresh count would give.
+   * document frequencies and the table's size. The counts are cached (bounded LRU) while
+   * search_documents does not change (its generation, migration 0011) and for at most a minute:
+   * a cached idf is the idf a fresh count would give.
    */
   private async idf(q: Pick<IndexQuery, 'query' | 'frequencies'>, units: RawBuilder<unknown>[], keys: string[]): Promise<number[]> {
     const learned = q.frequencies && learnedIdf(q.query, q.frequencies);
