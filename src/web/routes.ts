@@ -18,6 +18,7 @@ import { agentAdminRoutes } from './pages/admin-agents.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { askRoutes } from './pages/ask.ts';
 import { authRoutes } from './pages/auth.ts';
+import { handoffRoutes } from './pages/handoff.ts';
 import { homeRoutes } from './pages/home.ts';
 import { networkRoutes } from './pages/network.ts';
 import { searchRoutes } from './pages/search.ts';
@@ -68,7 +69,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     await next();
   });
 
-  for (const routes of [authRoutes, accountRoutes, networkRoutes, homeRoutes, topicRoutes, askRoutes, searchRoutes, approvalRoutes, adminRoutes, agentAdminRoutes, settingsRoutes, oauthRoutes]) {
+  for (const routes of [authRoutes, handoffRoutes, accountRoutes, networkRoutes, homeRoutes, topicRoutes, askRoutes, searchRoutes, approvalRoutes, adminRoutes, agentAdminRoutes, settingsRoutes, oauthRoutes]) {
     routes(web, deps);
   }
   app.route('/', web);

@@ -116,13 +116,31 @@ export class AccountService {
     return session;
   }
 
-  async createWebSession(personId: string): Promise<WebSession> {
+  /** A web session of `ttlMs` (a hand-off ticket lives a minute: see exchangeTicket). */
+  async createWebSession(personId: string, ttlMs = SESSION_TTL_MS): Promise<WebSession> {
     const person = await this.store.people.getById(personId);
     if (!person) throw new DomainError('not_found', 'No such account.');
     const token = newSessionToken();
-    const expiresAt = new Date(this.clock().getTime() + SESSION_TTL_MS).toISOString();
+    const expiresAt = new Date(this.clock().getTime() + ttlMs).toISOString();
     await this.store.identity.credentials.createSession({ personId, tokenHash: sha256Hex(token), expiresAt });
     return { token, csrfToken: csrfTokenFor(token), expiresAt, person };
+  }
+
+  /**
+   * Spends a hand-off ticket: a web session made to live at most `ticketMs`, valid once (revoked
+   * by a conditional update, so two requests cannot both spend it), for a new session of the usual
+   * length for the same person. Undefined when unknown, spent, expired, or longer-lived (a real
+   * session's token is never taken from a URL).
+   */
+  async exchangeTicket(token: unknown, ticketMs: number): Promise<WebSession | undefined> {
+    if (typeof token !== 'string' || !token) return undefined;
+    const hash = sha256Hex(token);
+    const ticket = await this.store.identity.credentials.findSessionByHash(hash);
+    const expires = ticket ? Date.parse(ticket.expiresAt) : 0;
+    if (!ticket || ticket.revokedAt || expires <= this.clock().getTime() || expires - Date.parse(ticket.createdAt) > ticketMs + 5_000) return undefined;
+    if (!(await this.store.identity.credentials.revokeSession(hash, this.clock().toISOString()))) return undefined;
+    this.logger?.info({ event: 'signin.handoff', personId: ticket.personId }, 'signed in with a hand-off ticket');
+    return this.createWebSession(ticket.personId);
   }
 
   /** The signed-in person of a session cookie, or undefined (unknown, revoked or expired). */

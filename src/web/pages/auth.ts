@@ -1,4 +1,5 @@
-// Sign-up, sign-in and sign-out, on the apex and on every community (sessions are per host). Sign-up
+// Sign-up, sign-in and sign-out, on the apex and on every community (sessions are per host; a
+// community's own host can take the apex's account over, see ./handoff.ts). Sign-up
 // is the catalogue's sign_up operation (its schema validates the form, its limits apply); sign-in
 // checks the password against a per-account and per-address budget and opens a session.
 import type { Hono } from 'hono';
@@ -18,7 +19,13 @@ ${postForm(web, href(web, '/signin'), `<input type="hidden" name="next" value="$
 ${field({ name: 'email', label: 'E-mail address', type: 'email', value: values.email, required: true, autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <div class="actions"><button type="submit">Sign in</button></div>`)}
-<p>No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>`;
+<p>No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>${
+    // On a community's own host: one account serves every community of this site.
+    web.where.kind === 'community' && web.where.base === ''
+      ? `
+<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`
+      : ''
+  }`;
 }
 
 function signUpForm(web: Web, values: FormData, failure?: Failure): string {
