@@ -1,5 +1,6 @@
 // The wiring root, shared by `serve` and the CLI: config → database (store and search index) →
 // services → faces (MCP surfaces, REST and web on one HTTP server). The only place adapters are made.
+import type { Context } from 'hono';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
@@ -24,6 +25,7 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
+import { apexOf, continueLink, mountHandoff } from './web/pages/handoff.ts';
 import { mountOAuth } from './http/oauth.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { currentConnectorRequest, isAccessToken } from './domain/oauth/connector-context.ts';
@@ -122,6 +124,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   const secure = config.publicScheme === 'https';
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
+  const hostOf = (c: Context) => requestHost({ host: c.req.header('host'), 'x-forwarded-host': c.req.header('x-forwarded-host') }, config.trustProxy);
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   // The community an OAuth request addressed, and its issuer URL as the request reached it.
@@ -151,13 +154,18 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     },
     clientIp: (incoming) => clientIp(incoming, proxyHops),
     secure,
-    open: (app) =>
+    // A private community's members reach its own host through the apex's account: the unknown-host
+    // page (which a private host shows visitors) offers it on every host one label under the apex.
+    unknownHostExtra: (c) => (apexOf(hostOf(c), config.baseDomain) ? continueLink(new URL(c.req.url).pathname) : ''),
+    open: (app) => {
       mountOAuth(app, {
         services,
         siteOf: oauthSite,
         clientIp: (req) => (req ? clientIp(req, proxyHops) : 'unknown'),
         personOf: (c) => services.accounts.resolveWebSession(sessionToken(c, { secure })),
-      }),
+      });
+      mountHandoff(app, { services, secure, hostOf, baseDomain: config.baseDomain });
+    },
     mount: (app) => {
       mountServerCards(app, {
         origin: (slug) => communityOrigin(config, slug),
@@ -182,6 +190,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         services,
         pipeline: deps.pipeline,
         hostKind: webHost,
+        hostOf,
+        baseDomain: config.baseDomain,
         clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops) : 'unknown',
         secure,
       });

@@ -19,6 +19,8 @@ export type AppDeps = {
   hostKind: (c: Context) => Promise<'network' | 'community' | 'unknown'>;
   /** The client's address (behind a trusted proxy, from X-Forwarded-For). */
   clientIp: (incoming: IncomingMessage) => string;
+  /** More of the unknown-host page (HTML), e.g. a way for members of a private community in. */
+  unknownHostExtra?: (c: Context) => string;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
   /** Public URLs are https (HSTS is sent). */
@@ -60,7 +62,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c)) === 'unknown') {
-      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.'), 404);
+      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.', deps.unknownHostExtra?.(c)), 404);
     }
     await next();
   });

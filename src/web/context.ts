@@ -33,6 +33,10 @@ export type WebDeps = {
   pipeline: Pipeline;
   /** Community by the request's host (Host, or X-Forwarded-Host behind a trusted proxy). */
   hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+  /** The host the browser addressed (X-Forwarded-Host only behind a trusted proxy). */
+  hostOf: (c: Context) => string | undefined;
+  /** Community hosts are `<slug>.<baseDomain>`; the apex is the base domain. */
+  baseDomain: string;
   /** The client's address (X-Forwarded-For only behind a trusted proxy). */
   clientIp: (c: Context) => string;
   /** Public URLs are https: cookies get Secure (and the __Host- prefix), HSTS is sent. */

@@ -64,10 +64,10 @@ export function layout(web: Web, o: PageOptions): string {
 }
 
 /** A bare page (unknown hosts, server errors): no navigation, nothing of any community. */
-export function barePage(title: string, message: string): string {
+export function barePage(title: string, message: string, extraHtml = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"></head>
-<body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p></main></body></html>`;
+<body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
 }
 
 /** `<time>` with the date a reader needs (the full timestamp in the attribute). */

@@ -21,7 +21,7 @@ function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
   return { httpOnly: true, sameSite: 'Lax' as const, path: '/', secure, ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}) };
 }
 
-export function setSessionCookie(c: Context, deps: WebDeps, token: string): void {
+export function setSessionCookie(c: Context, deps: Pick<WebDeps, 'secure'>, token: string): void {
   setCookie(c, cookieNames(deps.secure).session, token, cookieOptions(deps.secure, Math.floor(SESSION_TTL_MS / 1000)));
 }
 
@@ -73,7 +73,7 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
 }
 
 /** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
-export function setFlash(c: Context, deps: WebDeps, n: Notice): void {
+export function setFlash(c: Context, deps: Pick<WebDeps, 'secure'>, n: Notice): void {
   setCookie(c, cookieNames(deps.secure).flash, Buffer.from(JSON.stringify(n)).toString('base64url'), cookieOptions(deps.secure, 60));
 }
 

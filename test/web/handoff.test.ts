@@ -1,8 +1,9 @@
 // One account on every community host: signed in on the apex, a person continues on acme's own
 // host without a password (state kept by acme's cookie, a one-minute single-use ticket from the
-// apex). Refused: a ticket spent twice, a claim without this browser's state (signing someone into
-// an account of yours), a real session's token as a ticket, and tickets for hosts that are not
-// communities of this site.
+// apex), and a member of a private community reaches its own host the same way. Refused: a ticket
+// spent twice, a claim without this browser's state (signing someone into an account of yours), a
+// real session's token as a ticket, and tickets for hosts that are not communities of this site or
+// that the person may not read, answered as for an unknown host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -22,13 +23,16 @@ const pathOf = (location: string | undefined) => {
 before(async () => {
   h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000' }, { demo: true });
   await h.services.accounts.createUser(system, { email: 'nora@example.org', password: PASSWORD, name: 'Nora' });
+  await h.services.accounts.createUser(system, { email: 'vic@example.org', password: PASSWORD, name: 'Vic' });
+  await h.services.communities.create(system, { slug: 'vault', name: 'Vault', visibility: 'private' });
+  await h.services.accounts.addMember(system, (await h.store.communities.getBySlug('vault'))!, { email: 'vic@example.org', role: 'member' });
 });
 after(() => h.stop());
 
-async function signedInOnApex(): Promise<WebClient> {
+async function signedInOnApex(email = 'nora@example.org'): Promise<WebClient> {
   const apex = new WebClient(apexUrl());
   await apex.get('/signin');
-  assert.match((await apex.post('/signin', { email: 'nora@example.org', password: PASSWORD, next: '/' })).text, /Signed in as Nora/);
+  assert.match((await apex.post('/signin', { email, password: PASSWORD, next: '/' })).text, /Signed in as/);
   return apex;
 }
 
@@ -84,6 +88,38 @@ test("a real session's token is never taken as a ticket", async () => {
   assert.equal(res.status, 400);
   assert.equal(acme.cookie('hamlet_session'), undefined);
   assert.match(visible((await apex.get('/')).text), /Sign out/, 'and the apex session was not spent');
+});
+
+test('a member of a private community reaches its own host: the unknown-host page offers the account, the hand-off opens it', async () => {
+  const vault = new WebClient(`http://vault.localhost:${h.port}`);
+  const closed = await vault.get('/latest');
+  assert.equal(closed.status, 404, 'a visitor sees an unknown host');
+  const unknown = await new WebClient(`http://nope.localhost:${h.port}`).get('/latest');
+  assert.equal(closed.text, unknown.text, 'byte for byte the unknown-host page, link included');
+  assert.match(visible(closed.text), /Continue with that account/);
+  const apex = await signedInOnApex('vic@example.org');
+  const go = await vault.get('/session/continue?next=%2Flatest');
+  const back = await apex.get(pathOf(go.headers.location));
+  assert.equal(back.status, 303, back.text);
+  const claimed = await vault.get(pathOf(back.headers.location));
+  assert.equal(claimed.status, 303);
+  const open = await vault.get('/latest');
+  assert.equal(open.status, 200);
+  assert.match(visible(open.text), /Vault/);
+});
+
+test('for a host the person may not read, and for an unknown one, the apex answers alike', async () => {
+  const apex = await signedInOnApex('nora@example.org');
+  const answer = async (host: string) => {
+    const client = new WebClient(`http://${host}:${h.port}`);
+    const go = await client.get('/session/continue');
+    assert.equal(go.status, 303);
+    const res = await apex.get(pathOf(go.headers.location));
+    return { status: res.status, text: res.text.replace(/name="_csrf" value="[^"]+"/g, '') };
+  };
+  const privateOne = await answer('vault.localhost');
+  assert.equal(privateOne.status, 400);
+  assert.deepEqual(privateOne, await answer('nope.localhost'));
 });
 
 test('the apex hands tickets to hosts of its own communities only, and asks to sign in first', async () => {

@@ -12,6 +12,7 @@ import { failureSummary, field, formArgs, text, type FormData } from '../forms.t
 import { esc, postForm } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../session.ts';
+import { continueLink } from './handoff.ts';
 
 function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): string {
   return `<h1>Sign in</h1>${failureSummary(failure)}
@@ -23,7 +24,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     // On a community's own host: one account serves every community of this site.
     web.where.kind === 'community' && web.where.base === ''
       ? `
-<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`
+${continueLink(next)}`
       : ''
   }`;
 }

@@ -1,33 +1,42 @@
 // One account, every community host: a person signed in on the apex continues on a community's own
 // host (`acme.example.org`, whose cookies the apex cannot set) without typing a password again.
-// The community host sends the browser to the apex with a random state it also keeps in a cookie;
-// the apex, for a signed-in person, mints a one-minute single-use ticket (a web session that lives
-// a minute) and sends the browser back; the community host checks the state against its cookie (so
-// nobody can sign a visitor into an account of theirs), spends the ticket (revoked as it is used)
-// and opens its own session. The apex only sends tickets to hosts of its own communities.
-// (The path form `/c/<slug>` lives on the apex host and shares its session already.)
+// 1. The community host keeps a random state in a cookie and sends the browser to the apex.
+// 2. The apex, for a signed-in person who may read that community, mints a one-minute single-use
+//    ticket (a web session that lives a minute) and sends the browser back.
+// 3. The community host checks the state against its cookie (so nobody can sign a visitor into an
+//    account of theirs), spends the ticket (revoked as it is used) and opens its own session.
+// Steps 1 and 3 run before the host check and answer alike on every host one label under the apex,
+// known or not: a private community's host looks unknown to a visitor, and its members reach it
+// this way. The apex answers alike for unknown hosts and for communities the person may not read.
+// (The path form `/c/<slug>` lives on the apex's host and shares its session already.)
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { href, type WebDeps, type WebEnv } from '../context.ts';
-import { esc } from '../html.ts';
+import { canRead } from '../../domain/authorization.ts';
+import type { Services } from '../../services.ts';
+import type { WebDeps, WebEnv } from '../context.ts';
+import { barePage, esc } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
-import { setSessionCookie } from '../session.ts';
+import { setFlash, setSessionCookie } from '../session.ts';
 
-/** How long a ticket and a pending hand-off last. */
+/** How long a ticket lives, and (×5) a pending hand-off's state. */
 const TICKET_MS = 60_000;
 
-function stateCookie(deps: WebDeps): string {
-  return deps.secure ? '__Host-hamlet_handoff' : 'hamlet_handoff';
+export type HandoffDeps = {
+  services: Services;
+  secure: boolean;
+  /** The host the browser addressed (Host, or X-Forwarded-Host behind a trusted proxy). */
+  hostOf: (c: Context) => string | undefined;
+  /** Community hosts are `<slug>.<baseDomain>`. */
+  baseDomain: string;
+};
+
+function stateCookie(secure: boolean): string {
+  return secure ? '__Host-hamlet_handoff' : 'hamlet_handoff';
 }
 
-/** The host the browser addressed (the forwarded one behind a trusted proxy is what hostKind read too). */
-function requestHost(c: Context): string {
-  return c.req.header('x-forwarded-host')?.split(',')[0]?.trim() || c.req.header('host') || '';
-}
-
-function scheme(deps: WebDeps): string {
-  return deps.secure ? 'https' : 'http';
+function scheme(secure: boolean): string {
+  return secure ? 'https' : 'http';
 }
 
 function same(a: string, b: string): boolean {
@@ -36,78 +45,74 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Whether the community host form applies here (not the path form on the apex's host). */
-function onOwnHost(where: { kind: string; base: string }): boolean {
-  return where.kind === 'community' && where.base === '';
+/** `<label>.<baseDomain>[:port]` → `<baseDomain>[:port]`, the apex; undefined for any other host. */
+export function apexOf(host: string | undefined, baseDomain: string): string | undefined {
+  const m = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(.+?)(:\d+)?$/i.exec(host ?? '');
+  return m && m[2]!.toLowerCase() === baseDomain.toLowerCase() ? `${m[2]}${m[3] ?? ''}` : undefined;
 }
 
-/** The apex host of a community host `<slug>.<apex>`. */
-function apexOf(host: string, slug: string): string | undefined {
-  return host.startsWith(`${slug}.`) ? host.slice(slug.length + 1) : undefined;
+/** The link the sign-in page and the unknown-host page offer on a host one label under the apex. */
+export function continueLink(next: string): string {
+  return `<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`;
 }
 
-export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  // On a community host: go and fetch the apex's account.
+/** Steps 1 and 3, on the community's host, before the host check. */
+export function mountHandoff(app: Hono, deps: HandoffDeps): void {
+  const failed = (c: Context) =>
+    c.html(barePage('Sign-in did not complete', 'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.'), 400);
+
   app.get('/session/continue', (c) => {
-    const web = c.get('web');
-    const next = safeNext(c.req.query('next'), '/');
-    if (web.where.kind !== 'community' || !onOwnHost(web.where)) return redirectWith(c, deps, href(web, '/signin'));
-    if (web.person) return redirectWith(c, deps, next);
-    const apex = apexOf(requestHost(c), web.where.community.slug);
-    if (!apex) return redirectWith(c, deps, href(web, '/signin'));
+    const host = deps.hostOf(c);
+    const apex = apexOf(host, deps.baseDomain);
+    if (!apex) return c.notFound();
     const state = randomBytes(24).toString('base64url');
-    setCookie(c, stateCookie(deps), state, { httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secure, maxAge: TICKET_MS / 1000 * 5 });
-    const back = `${scheme(deps)}://${requestHost(c)}/session/claim`;
-    const to = new URL(`${scheme(deps)}://${apex}/session/handoff`);
-    to.searchParams.set('return', back);
+    setCookie(c, stateCookie(deps.secure), state, { httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secure, maxAge: (TICKET_MS / 1000) * 5 });
+    const to = new URL(`${scheme(deps.secure)}://${apex}/session/handoff`);
+    to.searchParams.set('return', `${scheme(deps.secure)}://${host}/session/claim`);
     to.searchParams.set('state', state);
-    to.searchParams.set('next', next);
+    to.searchParams.set('next', safeNext(c.req.query('next'), '/'));
     return c.redirect(to.toString(), 303);
   });
 
-  // On the apex: a ticket for a community host of this installation, for the signed-in person.
+  app.get('/session/claim', async (c) => {
+    if (!apexOf(deps.hostOf(c), deps.baseDomain)) return c.notFound();
+    const kept = getCookie(c, stateCookie(deps.secure)) ?? '';
+    deleteCookie(c, stateCookie(deps.secure), { path: '/', secure: deps.secure });
+    const state = c.req.query('state') ?? '';
+    if (!kept || !same(kept, state)) return failed(c);
+    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), TICKET_MS);
+    if (!session) return failed(c);
+    setSessionCookie(c, deps, session.token);
+    setFlash(c, deps, { kind: 'ok', text: `Signed in as ${session.person.displayName}.` });
+    return c.redirect(safeNext(c.req.query('next'), '/'), 303);
+  });
+}
+
+/** Step 2, on the apex: a ticket for a community host of this site that the signed-in person may read. */
+export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/session/handoff', async (c) => {
     const web = c.get('web');
-    if (web.where.kind !== 'network') return page(c, web, { title: 'Not found', status: 404, body: '<h1>Not found</h1>' });
-    const back = parseReturn(c.req.query('return'));
-    const apex = requestHost(c);
-    const target = back && back.protocol === `${scheme(deps)}:` && back.pathname === '/session/claim' && back.host.endsWith(`.${apex}`)
-      ? await deps.hostKind(back.host, undefined)
-      : undefined;
-    if (!back || target?.kind !== 'community') {
-      return page(c, web, { title: 'Not one of ours', status: 400, body: '<h1>That address is not a community here</h1><p>Signing in is only handed to the communities of this site.</p>' });
-    }
+    if (web.where.kind !== 'network') return c.notFound();
+    const notOurs = () => page(c, web, { title: 'Not one of ours', status: 400, body: '<h1>That address is not a community you can open here</h1><p>Signing in is only handed to the communities of this site that your account may read.</p>' });
     const state = c.req.query('state') ?? '';
-    if (!/^[A-Za-z0-9_-]{32}$/.test(state)) return page(c, web, { title: 'Expired', status: 400, body: '<h1>This sign-in link is incomplete</h1><p>Go back to the community and choose "continue" again.</p>' });
-    if (!web.person) return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, { kind: 'ok', text: `Sign in to continue to ${target.community.name}.` });
+    let back: URL | undefined;
+    try {
+      back = new URL(c.req.query('return') ?? '');
+    } catch {
+      back = undefined;
+    }
+    // Syntax first (the same for every host): our scheme, the claim path, one label under this apex.
+    const apex = deps.hostOf(c) ?? '';
+    if (!/^[A-Za-z0-9_-]{32}$/.test(state) || !back || back.protocol !== `${scheme(deps.secure)}:` || back.pathname !== '/session/claim' || apexOf(back.host, deps.baseDomain) !== apex) {
+      return notOurs();
+    }
+    if (!web.person) return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, { kind: 'ok', text: 'Sign in to continue to the community.' });
+    const target = await deps.hostKind(back.host, undefined);
+    if (target.kind !== 'community' || !canRead(web.person, target.community)) return notOurs();
     const ticket = await deps.services.accounts.createWebSession(web.person.personId, TICKET_MS);
     back.searchParams.set('ticket', ticket.token);
     back.searchParams.set('state', state);
     back.searchParams.set('next', safeNext(c.req.query('next'), '/'));
     return c.redirect(back.toString(), 303);
   });
-
-  // Back on the community host: this browser's state, a ticket used once, a session of its own.
-  app.get('/session/claim', async (c) => {
-    const web = c.get('web');
-    const next = safeNext(c.req.query('next'), '/');
-    const kept = getCookie(c, stateCookie(deps)) ?? '';
-    deleteCookie(c, stateCookie(deps), { path: '/', secure: deps.secure });
-    const state = c.req.query('state') ?? '';
-    const failed = () => page(c, web, { title: 'Sign-in expired', status: 400, body: `<h1>This sign-in did not complete</h1><p>It expired, was already used, or was started in another browser. <a href="${esc(href(web, '/signin'))}">Sign in again</a>.</p>` });
-    if (web.where.kind !== 'community' || !onOwnHost(web.where) || !kept || !same(kept, state)) return failed();
-    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), TICKET_MS);
-    if (!session) return failed();
-    setSessionCookie(c, deps, session.token);
-    return redirectWith(c, deps, next, { kind: 'ok', text: `Signed in as ${session.person.displayName}.` });
-  });
-}
-
-function parseReturn(value: string | undefined): URL | undefined {
-  if (!value) return undefined;
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
 }
