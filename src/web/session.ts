@@ -3,7 +3,8 @@
 // only). Every POST must come from our own pages: a cross-site Sec-Fetch-Site or a foreign Origin is
 // refused, and the form's token must match the session's (signed in) or the pre-session cookie's
 // (sign-in and sign-up forms, so nobody can sign a visitor into an account of theirs).
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { safeEqual } from '../domain/identity/secrets.ts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
@@ -43,12 +44,6 @@ export function visitorCsrf(c: Context, deps: WebDeps): string {
   return token;
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** Whether a state-changing request came from one of our own pages, with the right form token. */
 export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boolean {
   if (c.req.header('sec-fetch-site') === 'cross-site') return false;
@@ -69,7 +64,7 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
   const token = sessionToken(c, deps);
   if (token) return deps.services.accounts.verifyCsrf(token, presented);
   const visitor = getCookie(c, cookieNames(deps.secure).csrf);
-  return Boolean(visitor) && same(visitor!, presented);
+  return Boolean(visitor) && safeEqual(visitor!, presented);
 }
 
 /** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */

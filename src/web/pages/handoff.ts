@@ -9,7 +9,8 @@
 // known or not: a private community's host looks unknown to a visitor, and its members reach it
 // this way. The apex answers alike for unknown hosts and for communities the person may not read.
 // (The path form `/c/<slug>` lives on the apex's host and shares its session already.)
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { safeEqual } from '../../domain/identity/secrets.ts';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { canRead } from '../../domain/authorization.ts';
@@ -37,12 +38,6 @@ function stateCookie(secure: boolean): string {
 
 function scheme(secure: boolean): string {
   return secure ? 'https' : 'http';
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** `<label>.<baseDomain>[:port]` → `<baseDomain>[:port]`, the apex; undefined for any other host. */
@@ -79,7 +74,7 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
     const kept = getCookie(c, stateCookie(deps.secure)) ?? '';
     deleteCookie(c, stateCookie(deps.secure), { path: '/', secure: deps.secure });
     const state = c.req.query('state') ?? '';
-    if (!kept || !same(kept, state)) return failed(c);
+    if (!kept || !safeEqual(kept, state)) return failed(c);
     const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), TICKET_MS);
     if (!session) return failed(c);
     setSessionCookie(c, deps, session.token);
