@@ -14,7 +14,7 @@ import { resolveCommunityHost, visibleResolution, type CommunityResolution } fro
 import { anonymous, type Actor } from './domain/actor.ts';
 import { keyKind } from './domain/identity/secrets.ts';
 import type { Community } from './store/types.ts';
-import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
+import { communityMcpUrl, communityOrigin, PATH_FORM_HOST_HEADER } from './domain/urls.ts';
 import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
@@ -155,8 +155,9 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     clientIp: (incoming) => clientIp(incoming, proxyHops),
     secure,
     // A private community's members reach its own host through the apex's account: the unknown-host
-    // page (which a private host shows visitors) offers it on every host one label under the apex.
-    unknownHostExtra: (c) => (apexOf(hostOf(c), config.baseDomain) ? continueLink(new URL(c.req.url).pathname) : ''),
+    // page (which a private host shows visitors) offers it on every host one label under the apex
+    // (not in the path form, which lives on the apex's host and shares its session already).
+    unknownHostExtra: (c) => (!c.req.header(PATH_FORM_HOST_HEADER) && apexOf(hostOf(c), config.baseDomain) ? continueLink(new URL(c.req.url).pathname) : ''),
     open: (app) => {
       mountOAuth(app, {
         services,

@@ -94,7 +94,9 @@ async function runMatrix(h: Awaited<ReturnType<typeof startTestHamlet>>, credent
       for (const path of ['/', `/t/${p.topic ?? 'x'}`, '/llms']) {
         const res = await raw(p.url(path), { headers: c.headers });
         const hidden = p.kind === 'unknown' || (p.kind === 'community' && !canSee(c, p));
-        const unknown = await raw(`http://127.0.0.1:${h.port}/c/nosuch${path}`);
+        // An unknown community addressed the same way (host or path form: the hand-off offer is the host form's).
+        const pathForm = new URL(p.url(path)).pathname.startsWith('/c/');
+        const unknown = await raw(pathForm ? `http://127.0.0.1:${h.port}/c/nosuch${path}` : h.hostUrl('nosuch.localhost', path));
         const actual = hidden ? (res.status === unknown.status && res.text === unknown.text ? 'unknown' : `visible ${res.status}`) : res.status < 500 ? 'answered' : `http ${res.status}`;
         const mayReadSecret = p.slug === 'skunkworks' && canSee(c, p);
         const secret = SECRET.test(res.text);

@@ -14,6 +14,7 @@ import { safeEqual } from '../../domain/identity/secrets.ts';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { canRead } from '../../domain/authorization.ts';
+import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import type { Services } from '../../services.ts';
 import type { WebDeps, WebEnv } from '../context.ts';
 import { barePage, esc } from '../html.ts';
@@ -40,6 +41,12 @@ function scheme(secure: boolean): string {
   return secure ? 'https' : 'http';
 }
 
+/** A community's own host, not the path form (rewritten by the HTTP front to look like one). */
+function ownHost(c: Context, deps: HandoffDeps): string | undefined {
+  const host = deps.hostOf(c);
+  return !c.req.header(PATH_FORM_HOST_HEADER) && apexOf(host, deps.baseDomain) ? host : undefined;
+}
+
 /** `<label>.<baseDomain>[:port]` → `<baseDomain>[:port]`, the apex; undefined for any other host. */
 export function apexOf(host: string | undefined, baseDomain: string): string | undefined {
   const m = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(.+?)(:\d+)?$/i.exec(host ?? '');
@@ -57,9 +64,9 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
     c.html(barePage('Sign-in did not complete', 'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.'), 400);
 
   app.get('/session/continue', (c) => {
-    const host = deps.hostOf(c);
+    const host = ownHost(c, deps);
     const apex = apexOf(host, deps.baseDomain);
-    if (!apex) return c.notFound();
+    if (!host || !apex) return c.notFound();
     const state = randomBytes(24).toString('base64url');
     setCookie(c, stateCookie(deps.secure), state, { httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secure, maxAge: (TICKET_MS / 1000) * 5 });
     const to = new URL(`${scheme(deps.secure)}://${apex}/session/handoff`);
@@ -70,7 +77,7 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   });
 
   app.get('/session/claim', async (c) => {
-    if (!apexOf(deps.hostOf(c), deps.baseDomain)) return c.notFound();
+    if (!ownHost(c, deps)) return c.notFound();
     const kept = getCookie(c, stateCookie(deps.secure)) ?? '';
     deleteCookie(c, stateCookie(deps.secure), { path: '/', secure: deps.secure });
     const state = c.req.query('state') ?? '';
