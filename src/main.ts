@@ -14,7 +14,7 @@ import { resolveCommunityHost, visibleResolution, type CommunityResolution } fro
 import { anonymous, type Actor } from './domain/actor.ts';
 import { keyKind } from './domain/identity/secrets.ts';
 import type { Community } from './store/types.ts';
-import { communityMcpUrl, communityOrigin, PATH_FORM_HOST_HEADER } from './domain/urls.ts';
+import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
@@ -25,7 +25,7 @@ import { createApp } from './http/app.ts';
 import { llmsSections, renderLlms } from './http/llms.ts';
 import { createHttpServer, requestHost } from './http/server.ts';
 import { mountWeb } from './web/routes.ts';
-import { apexOf, continueLink, mountHandoff } from './web/pages/handoff.ts';
+import { handoffOffer, mountHandoff } from './web/pages/handoff.ts';
 import { mountOAuth } from './http/oauth.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { currentConnectorRequest, isAccessToken } from './domain/oauth/connector-context.ts';
@@ -125,6 +125,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const secure = config.publicScheme === 'https';
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
   const hostOf = (c: Context) => requestHost({ host: c.req.header('host'), 'x-forwarded-host': c.req.header('x-forwarded-host') }, config.trustProxy);
+  const handoff = { services, secure, hostOf, baseDomain: config.baseDomain };
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
     resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
   // The community an OAuth request addressed, and its issuer URL as the request reached it.
@@ -155,9 +156,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     clientIp: (incoming) => clientIp(incoming, proxyHops),
     secure,
     // A private community's members reach its own host through the apex's account: the unknown-host
-    // page (which a private host shows visitors) offers it on every host one label under the apex
-    // (not in the path form, which lives on the apex's host and shares its session already).
-    unknownHostExtra: (c) => (!c.req.header(PATH_FORM_HOST_HEADER) && apexOf(hostOf(c), config.baseDomain) ? continueLink(new URL(c.req.url).pathname) : ''),
+    // page (which a private host shows visitors) offers it (./web/pages/handoff.ts).
+    unknownHostExtra: (c) => handoffOffer(c, handoff),
     open: (app) => {
       mountOAuth(app, {
         services,
@@ -165,7 +165,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         clientIp: (req) => (req ? clientIp(req, proxyHops) : 'unknown'),
         personOf: (c) => services.accounts.resolveWebSession(sessionToken(c, { secure })),
       });
-      mountHandoff(app, { services, secure, hostOf, baseDomain: config.baseDomain });
+      mountHandoff(app, handoff);
     },
     mount: (app) => {
       mountServerCards(app, {

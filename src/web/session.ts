@@ -11,11 +11,11 @@ import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
 import { PATH_FORM_HOST_HEADER, servingPathForm } from '../domain/urls.ts';
 import type { Notice, WebDeps } from './context.ts';
 
-export type CookieNames = { session: string; csrf: string; flash: string };
+export type CookieNames = { session: string; csrf: string; flash: string; handoff: string };
 
 export function cookieNames(secure: boolean): CookieNames {
   const p = secure ? '__Host-' : '';
-  return { session: `${p}hamlet_session`, csrf: `${p}hamlet_csrf`, flash: `${p}hamlet_flash` };
+  return { session: `${p}hamlet_session`, csrf: `${p}hamlet_csrf`, flash: `${p}hamlet_flash`, handoff: `${p}hamlet_handoff` };
 }
 
 function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
@@ -68,6 +68,19 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
 }
 
 /** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
+/** The state of a pending hand-off from the apex (./pages/handoff.ts), kept for `seconds`. */
+export function setHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>, state: string, seconds: number): void {
+  setCookie(c, cookieNames(deps.secure).handoff, state, cookieOptions(deps.secure, seconds));
+}
+
+/** The pending hand-off's state, read once (the cookie is cleared); '' when there is none. */
+export function takeHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>): string {
+  const name = cookieNames(deps.secure).handoff;
+  const state = getCookie(c, name) ?? '';
+  deleteCookie(c, name, { path: '/', secure: deps.secure });
+  return state;
+}
+
 export function setFlash(c: Context, deps: Pick<WebDeps, 'secure'>, n: Notice): void {
   setCookie(c, cookieNames(deps.secure).flash, Buffer.from(JSON.stringify(n)).toString('base64url'), cookieOptions(deps.secure, 60));
 }

@@ -12,14 +12,13 @@
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../../domain/identity/secrets.ts';
 import type { Context, Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { canRead } from '../../domain/authorization.ts';
 import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import type { Services } from '../../services.ts';
 import type { WebDeps, WebEnv } from '../context.ts';
 import { barePage, esc } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
-import { setFlash, setSessionCookie } from '../session.ts';
+import { setFlash, setHandoffState, setSessionCookie, takeHandoffState } from '../session.ts';
 
 /** How long a ticket lives, and (×5) a pending hand-off's state. */
 const TICKET_MS = 60_000;
@@ -33,18 +32,18 @@ export type HandoffDeps = {
   baseDomain: string;
 };
 
-function stateCookie(secure: boolean): string {
-  return secure ? '__Host-hamlet_handoff' : 'hamlet_handoff';
-}
-
 function scheme(secure: boolean): string {
   return secure ? 'https' : 'http';
 }
 
-/** A community's own host, not the path form (rewritten by the HTTP front to look like one). */
-function ownHost(c: Context, deps: HandoffDeps): string | undefined {
+/**
+ * The host a request addressed and its apex, when it is a host one label under the apex and not
+ * the path form (which the HTTP front rewrites to look like one).
+ */
+function ownHost(c: Context, deps: HandoffDeps): { host: string; apex: string } | undefined {
   const host = deps.hostOf(c);
-  return !c.req.header(PATH_FORM_HOST_HEADER) && apexOf(host, deps.baseDomain) ? host : undefined;
+  const apex = c.req.header(PATH_FORM_HOST_HEADER) ? undefined : apexOf(host, deps.baseDomain);
+  return host && apex ? { host, apex } : undefined;
 }
 
 /** `<label>.<baseDomain>[:port]` → `<baseDomain>[:port]`, the apex; undefined for any other host. */
@@ -58,17 +57,22 @@ export function continueLink(next: string): string {
   return `<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`;
 }
 
+/** The unknown-host page's offer (where a private community's members come in), on hosts it serves. */
+export function handoffOffer(c: Context, deps: HandoffDeps): string {
+  return ownHost(c, deps) ? continueLink(new URL(c.req.url).pathname) : '';
+}
+
 /** Steps 1 and 3, on the community's host, before the host check. */
 export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   const failed = (c: Context) =>
     c.html(barePage('Sign-in did not complete', 'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.'), 400);
 
   app.get('/session/continue', (c) => {
-    const host = ownHost(c, deps);
-    const apex = apexOf(host, deps.baseDomain);
-    if (!host || !apex) return c.notFound();
+    const own = ownHost(c, deps);
+    if (!own) return c.notFound();
+    const { host, apex } = own;
     const state = randomBytes(24).toString('base64url');
-    setCookie(c, stateCookie(deps.secure), state, { httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secure, maxAge: (TICKET_MS / 1000) * 5 });
+    setHandoffState(c, deps, state, (TICKET_MS / 1000) * 5);
     const to = new URL(`${scheme(deps.secure)}://${apex}/session/handoff`);
     to.searchParams.set('return', `${scheme(deps.secure)}://${host}/session/claim`);
     to.searchParams.set('state', state);
@@ -78,8 +82,7 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
 
   app.get('/session/claim', async (c) => {
     if (!ownHost(c, deps)) return c.notFound();
-    const kept = getCookie(c, stateCookie(deps.secure)) ?? '';
-    deleteCookie(c, stateCookie(deps.secure), { path: '/', secure: deps.secure });
+    const kept = takeHandoffState(c, deps);
     const state = c.req.query('state') ?? '';
     if (!kept || !safeEqual(kept, state)) return failed(c);
     const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), TICKET_MS);
