@@ -1,13 +1,14 @@
 // How much each word of a question weighs, from what the searched communities' learned lexicons
 // know of it (./lexicon.ts: topics holding each of our stemmer's terms), with no query to the
-// engine. PostgreSQL's rank weighs its per-word ts_rank by it.
+// engine. PostgreSQL's rank weighs its per-word ts_rank by it; the head's re-ranking (./rerank.ts)
+// uses the same idf.
 import type { Frequencies } from './index.ts';
 import type { ParsedQuery } from './query.ts';
 import { contentTerms } from './terms.ts';
 
-/** BM25's inverse document frequency (never negative). */
+/** BM25's inverse document frequency; never negative (a df above n counts as n). */
 export function idfOf(df: number, n: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  return Math.log(1 + (Math.max(n, df) - df + 0.5) / (df + 0.5));
 }
 
 /**

@@ -16,6 +16,7 @@
 // The final order blends the engine's relevance (normalized by the head's best) with the thread
 // score (normalized the same way); only the order within the head changes, never which topics
 // match or the total.
+import { idfOf } from './learned-idf.ts';
 import type { Learned } from './lexicon.ts';
 import { FIELDS as FIELD_NAMES, countsOf, decodeProfile, type Profile } from './profiles.ts';
 import type { ParsedQuery } from './query.ts';
@@ -101,7 +102,7 @@ export function rerankHead<T extends HeadHit>(
     }
     const scored = [...model]
       .filter(([w]) => weights.get(w) !== 1 && models.some((m) => (m.df.get(w) ?? 0) >= 2))
-      .map(([w, p]) => [w, p * Math.max(...models.map((m) => idf(m.df.get(w) ?? 1, m.topics)))] as const)
+      .map(([w, p]) => [w, p * Math.max(...models.map((m) => idfOf(m.df.get(w) ?? 1, m.topics)))] as const)
       .sort((a, b) => b[1] - a[1])
       .slice(0, FEEDBACK_TERMS);
     const top = scored[0]?.[1] ?? 1;
@@ -126,7 +127,7 @@ export function rerankHead<T extends HeadHit>(
       for (let f = 0; f < FIELD_NAMES.length; f++) {
         if (c[f]) tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
       }
-      if (tf > 0) s += (qw * idf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
+      if (tf > 0) s += (qw * idfOf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
     }
     return s;
   };
@@ -137,8 +138,4 @@ export function rerankHead<T extends HeadHit>(
     .map((h, i) => ({ h, s: h.raw / bestRaw + (threadWeight * scores[i]!) / bestThread }))
     .sort((a, b) => b.s - a.s || (a.h.postId < b.h.postId ? -1 : 1))
     .map(({ h, s }) => ({ ...h, raw: (s / (1 + threadWeight)) * bestRaw }));
-}
-
-function idf(df: number, n: number): number {
-  return Math.log(1 + (Math.max(n, df) - df + 0.5) / (df + 0.5));
 }
