@@ -47,13 +47,7 @@ export class Cancellation {
 }
 
 /** What the transport learned about a request, whatever its era. */
-export type RequestFacts = {
-  era: Era;
-  protocolVersion: string;
-  credential?: string;
-  clientIp: string;
-  session?: SessionRecord;
-  clientCapabilities: Record<string, unknown>;
+export type RequestFacts = Pick<RequestContext, 'era' | 'protocolVersion' | 'credential' | 'clientIp' | 'session' | 'clientCapabilities'> & {
   /** The lowest level of notifications/message the client wants for this request; none: no logs. */
   logLevel?: LogLevel;
 };

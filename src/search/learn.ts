@@ -23,6 +23,7 @@ const BATCH = 1000;
 export type Knowledge = {
   posts: number;
   topics: number;
+  /** Term → topics holding it (only terms in ≥ 2 topics). */
   df: Map<string, number>;
   /** Term → related terms with weights in (0, 1] (1 = that term's strongest association). */
   related: Map<string, [string, number][]>;

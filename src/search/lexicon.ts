@@ -20,12 +20,9 @@ const REBUILD_GROWTH = 0.1;
 /** How often a search may check a community's stored lexicon and size (ms). */
 const CHECK_EVERY_MS = 30_000;
 
-export type Learned = {
+/** What a community's pass learned (./learn.ts), with its associations looked up per term. */
+export type Learned = Pick<Knowledge, 'posts' | 'topics' | 'df'> & {
   communityId: string;
-  posts: number;
-  topics: number;
-  /** Term → topics holding it (only terms in ≥ 2 topics). */
-  df: Map<string, number>;
   /** Related terms with weights in (0, 1] (1 = the strongest association of that term). */
   related(term: string): [string, number][];
 };
