@@ -23,6 +23,7 @@ const policyOut = z.object({
   mode: z.enum(TRUST_MODES).describe('"any" app that identifies itself; only apps from "domains"; only "registered" apps.'),
   allowed_domains: z.array(z.string()),
 });
+const presentPolicy = (p: { mode: (typeof TRUST_MODES)[number]; allowedDomains: string[] }): z.infer<typeof policyOut> => ({ mode: p.mode, allowed_domains: p.allowedDomains });
 
 function presentConnection(c: Connection): z.input<typeof connectionOut> {
   return { id: c.id, client_id: c.clientId, client_name: c.clientName, scopes: c.scopes, person: { id: c.personId, name: c.personName }, connected_at: c.connectedAt, last_used_at: c.lastUsedAt };
@@ -74,8 +75,7 @@ export const getAppPolicy = defineOperation({
   output: policyOut,
   credential: 'community',
   run: async (ctx) => {
-    const policy = await ctx.services.oauth.clients.policyFor(ctx.actor, ctx.community);
-    return { mode: policy.mode, allowed_domains: policy.allowedDomains };
+    return presentPolicy(await ctx.services.oauth.clients.policyFor(ctx.actor, ctx.community));
   },
 });
 
@@ -92,8 +92,7 @@ export const setAppPolicy = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const policy = await ctx.services.oauth.clients.setPolicy(ctx.actor, ctx.community, { mode: input.mode, allowedDomains: input.allowed_domains });
-    return { mode: policy.mode, allowed_domains: policy.allowedDomains };
+    return presentPolicy(await ctx.services.oauth.clients.setPolicy(ctx.actor, ctx.community, { mode: input.mode, allowedDomains: input.allowed_domains }));
   },
 });
 
