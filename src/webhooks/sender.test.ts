@@ -1,5 +1,6 @@
 // The sender refuses private targets (by literal address and by what a name resolves to) unless
-// they are allowed, gives up at its deadline, and reports a redirect without following it.
+// they are allowed, gives up at its deadline, keeps an excerpt of a large answer, and reports a
+// redirect without following it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ test('private targets are refused unless allowed; slow receivers hit the deadlin
   const server = createServer((req, res) => {
     hits++;
     if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2_000);
+    if (req.url === '/big') return void res.end('x'.repeat(1_000_000));
     if (req.url === '/redirect') return void res.writeHead(301, { location: 'http://169.254.169.254/' }).end();
     res.end('ok');
   });
@@ -25,6 +27,8 @@ test('private targets are refused unless allowed; slow receivers hit the deadlin
     assert.equal(hits, 0);
     const ok = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: 1_000, allowPrivate: true });
     assert.deepEqual([ok.status, ok.excerpt], [200, 'ok']);
+    const big = await postWebhook(`http://127.0.0.1:${port}/big`, {}, '{}', { timeoutMs: 1_000, allowPrivate: true });
+    assert.deepEqual([big.status, big.error, big.excerpt?.length], [200, null, 1_000], 'a large answer is cut, not a failure');
     const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', { timeoutMs: 300, allowPrivate: true });
     assert.equal(slow.status, null);
     assert.match(slow.error!, /within 300 ms/);

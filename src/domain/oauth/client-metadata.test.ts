@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { ClientMetadataFetcher, clientIdUrlProblem, MAX_DOCUMENT_BYTES, parseClientDocument } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriMatches, redirectUriProblem } from './redirects.ts';
-import { isPublicAddress } from './safe-fetch.ts';
+import { isBlockedAddress } from '../../outbound/addresses.ts';
 
 const ID = 'https://app.example.com/oauth/client.json';
 const doc = (over: Record<string, unknown> = {}) => ({ client_id: ID, client_name: 'Example', redirect_uris: ['https://app.example.com/cb'], ...over });
@@ -47,9 +47,9 @@ test('redirect URIs: exact match, except any port on a loopback IP literal', () 
 
 test('only public addresses are fetched: loopback, private, link-local, CGNAT, mapped and NAT64 forms are not', () => {
   for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '224.0.0.1']) {
-    assert.equal(isPublicAddress(a), false, a);
+    assert.equal(isBlockedAddress(a), true, a);
   }
-  for (const a of ['93.184.215.14', '2606:4700:4700::1111', '8.8.8.8']) assert.equal(isPublicAddress(a), true, a);
+  for (const a of ['93.184.215.14', '2606:4700:4700::1111', '8.8.8.8']) assert.equal(isBlockedAddress(a), false, a);
 });
 
 test('the fetcher refuses private targets unless allowed, bounds the size, and does not follow redirects', async () => {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
-import { FetchRefused, safeGet, type SafeFetchOptions } from './safe-fetch.ts';
+import { guardedRequest, RequestRefused } from '../../outbound/guarded-request.ts';
 
 /** What the consent page and the token endpoint need to know about a client. */
 export type ClientInfo = {
@@ -92,7 +92,8 @@ export class ClientMetadataFetcher {
   constructor(
     private readonly allowPrivate: boolean,
     private readonly now: () => number = Date.now,
-    private readonly fetchOptions: Partial<SafeFetchOptions> = {},
+    /** Certificate authorities (PEM) trusted beside the system's, for clients served by a private CA. */
+    private readonly ca?: string,
   ) {}
 
   /** The client a metadata document URL describes (cached); OAuthError invalid_client otherwise. */
@@ -103,9 +104,17 @@ export class ClientMetadataFetcher {
     if (hit && hit.until > this.now()) return hit.client;
     let fetched;
     try {
-      fetched = await safeGet(new URL(clientId), { allowPrivate: this.allowPrivate, maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: FETCH_TIMEOUT_MS, ...this.fetchOptions });
+      fetched = await guardedRequest(new URL(clientId), {
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': 'Hamlet (OAuth client metadata)' },
+        allowPrivate: this.allowPrivate,
+        maxBytes: MAX_DOCUMENT_BYTES,
+        overflow: 'refuse',
+        timeoutMs: FETCH_TIMEOUT_MS,
+        ca: this.ca,
+      });
     } catch (err) {
-      const why = err instanceof FetchRefused ? err.message : 'the request failed';
+      const why = err instanceof RequestRefused ? err.message : 'the request failed';
       throw new OAuthError('invalid_client', `Hamlet could not fetch the client metadata document at ${clientId}: ${why}`);
     }
     if (fetched.status !== 200) {

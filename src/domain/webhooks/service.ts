@@ -13,7 +13,7 @@ import { DomainError } from '../errors.ts';
 import { cursor, pageLimit, recordId } from '../fields.ts';
 import type { AuditService } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
-import { isBlockedAddress, isLocalName } from './addresses.ts';
+import { isBlockedAddress, isLocalName } from '../../outbound/addresses.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
 import { newWebhookSecret } from './signing.ts';

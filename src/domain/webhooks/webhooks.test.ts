@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { isBlockedAddress, isLocalName } from './addresses.ts';
+import { isBlockedAddress, isLocalName } from '../../outbound/addresses.ts';
 import { DEFAULT_RETRY, retryDelayMs } from './backoff.ts';
 import { SecretBox } from './secret-box.ts';
 import { newWebhookSecret, signatureHeaders, verifySignature } from './signing.ts';
