@@ -35,6 +35,13 @@ export type SearchOptions = {
   typoTolerance?: boolean;
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
+  /**
+   * Hybrid mode only. Absent (default): reciprocal-rank fusion of the engine's order of the pool and
+   * the semantic order, equal weights. Given: the lexical list is the lexical mode's order (the pool's
+   * topics of the re-ranked head first, in the head's order; then the rest in the engine's order),
+   * and the semantic list weighs semanticWeight (bench/search-quality/RESULTS.md, tuned on dev).
+   */
+  hybridFusion?: { semanticWeight: number };
 };
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
@@ -361,9 +368,26 @@ export class SearchService {
       return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
     }
     const k = 60;
-    const fused = reciprocalRankFusion([hits.map((h) => h.postId), sims.map((s) => s.id)], k);
-    const best = 2 / (k + 1);
+    const fusion = this.options.hybridFusion;
+    const lexical = fusion ? await this.lexicalOrder(hits, ids, parsed, filters, frequencies) : hits.map((h) => h.postId);
+    const weight = fusion?.semanticWeight ?? 1;
+    const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k, [1, weight]);
+    const best = (1 + weight) / (k + 1);
     return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
+  }
+
+  /** The pool's posts in the lexical mode's order: topics of the re-ranked head first, in its order; then the engine's order. */
+  private async lexicalOrder(pool: IndexHit[], ids: string[], parsed: ParsedQuery, filters: IndexFilters, frequencies: Frequencies | undefined): Promise<string[]> {
+    if (parsed.terms.length === 0 || this.options.ranking?.threadFields === false) return pool.map((h) => h.postId);
+    const { hits: candidates } = await this.index.candidates({ communityIds: ids, query: parsed, filters, frequencies, limit: HEAD }, HEAD_POOL);
+    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
+    const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(ids), this.options.ranking);
+    const at = new Map<string, number>();
+    head.forEach((h, i) => at.has(h.topicId) || at.set(h.topicId, i));
+    return pool
+      .map((h, i) => ({ id: h.postId, key: at.get(h.topicId) ?? head.length + i }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.id);
   }
 }
 
