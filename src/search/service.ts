@@ -16,7 +16,7 @@ import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './q
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
-import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
+import { HEAD, inHeadOrder, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
@@ -36,10 +36,9 @@ export type SearchOptions = {
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
   /**
-   * Hybrid mode only. Absent (default): reciprocal-rank fusion of the engine's order of the pool and
-   * the semantic order, equal weights. Given: the lexical list is the lexical mode's order (the pool's
-   * topics of the re-ranked head first, in the head's order; then the rest in the engine's order),
-   * and the semantic list weighs semanticWeight (bench/search-quality/RESULTS.md, tuned on dev).
+   * Hybrid only. Absent: RRF of the engine's order of the pool and the semantic order, equal weights.
+   * Given: RRF of the lexical mode's order (inHeadOrder) and the semantic order weighted semanticWeight
+   * (off by default: measured in bench/search-quality/RESULTS.md, it did not help on dev).
    */
   hybridFusion?: { semanticWeight: number };
 };
@@ -382,12 +381,7 @@ export class SearchService {
     const { hits: candidates } = await this.index.candidates({ communityIds: ids, query: parsed, filters, frequencies, limit: HEAD }, HEAD_POOL);
     const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
     const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(ids), this.options.ranking);
-    const at = new Map<string, number>();
-    head.forEach((h, i) => at.has(h.topicId) || at.set(h.topicId, i));
-    return pool
-      .map((h, i) => ({ id: h.postId, key: at.get(h.topicId) ?? head.length + i }))
-      .sort((a, b) => a.key - b.key)
-      .map((x) => x.id);
+    return inHeadOrder(pool, head);
   }
 }
 
