@@ -9,6 +9,10 @@
 //   SEARCH_EVAL_BASELINE=run.json …        compare with a saved run (e.g. of the previous commit)
 //   SEARCH_EVAL_DB=/tmp/ham.db …           keep (and reuse) the SQLite file
 //   SEARCH_EVAL_VERBOSE=1 …                prints each question's rank and the top results of misses
+//   SEARCH_EVAL_EMBEDDINGS_URL=http://127.0.0.1:8765/v1 SEARCH_EVAL_EMBEDDINGS_MODEL=use-lite-512 …
+//                                          an OpenAI-compatible endpoint for the http-* configurations
+//                                          (e.g. ./local-embedding-server.ts); every post is embedded
+//                                          first (the product's EmbeddingBackfill, stored vectors)
 // Ranks are of the first result whose topic title is a labelled thread (0 = not in the top 10).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +20,13 @@ import { join } from 'node:path';
 import { loadHam } from './corpus.ts';
 import type { SearchOptions } from '../../src/search/service.ts';
 import { HashingEmbedder } from '../../src/search/embedder.ts';
+import { EmbeddingBackfill, OpenAIEmbedder, PostVectors } from '../../src/search/embeddings.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/store/schema.ts';
 import type { SearchMode } from '../../src/search/types.ts';
 
 type Question = { q: string; threads: string[]; kind?: string };
-type Config = { options: SearchOptions; mode: SearchMode };
+type Config = { options: SearchOptions | (() => Promise<SearchOptions>); mode: SearchMode };
 type Ranks = Record<string, Record<string, { rank: number; ndcg: number }[]>>;
 
 /** Named configurations of SearchService: what a ranking change is measured with. */
@@ -33,7 +40,37 @@ const CONFIGS: Record<string, Config> = {
   'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
   'hash-semantic': { options: { embedder: new HashingEmbedder(256) }, mode: 'semantic' },
+  // The operator's embedder: the product's OpenAIEmbedder over SEARCH_EVAL_EMBEDDINGS_URL, with stored vectors.
+  'http-hybrid': { options: () => httpEmbedder(), mode: 'hybrid' },
+  'http-semantic': { options: () => httpEmbedder(), mode: 'semantic' },
+  // Hybrid fused with the lexical mode's order (the re-ranked head), the semantic list weighted w (tuned on dev only).
+  ...Object.fromEntries(
+    [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1].map((w) => [
+      `http-head${String(w).replace(/^0\./, '.')}`,
+      { options: async () => ({ ...(await httpEmbedder()), hybridFusion: { semanticWeight: w } }), mode: 'hybrid' } satisfies Config,
+    ]),
+  ),
 };
+
+/** The http-* configurations' options, built once when first selected: every post's vector is stored first. */
+let http: Promise<SearchOptions> | undefined;
+function httpEmbedder(): Promise<SearchOptions> {
+  http ??= (async () => {
+    const url = process.env.SEARCH_EVAL_EMBEDDINGS_URL;
+    const model = process.env.SEARCH_EVAL_EMBEDDINGS_MODEL;
+    if (!url || !model) throw new Error('http-* configurations need SEARCH_EVAL_EMBEDDINGS_URL and SEARCH_EVAL_EMBEDDINGS_MODEL');
+    const embedder = new OpenAIEmbedder({ url, model });
+    const vectors = new PostVectors(db as Kysely<Database>, model);
+    const started = performance.now();
+    const embedded = await new EmbeddingBackfill(vectors, embedder, { batchSize: 32 }).runOnce();
+    const s = (performance.now() - started) / 1000;
+    const { done, total } = await vectors.counts();
+    if (done !== total) throw new Error(`backfill left ${total - done} of ${total} posts without a vector`);
+    console.log(`backfill ${embedder.name}: ${embedded} posts embedded in ${s.toFixed(1)} s (${(embedded / s || 0).toFixed(1)} posts/s); ${done}/${total} posts have a vector`);
+    return { embedder, vectors };
+  })();
+  return http;
+}
 
 // The importer prefixes titles shorter than the minimum with "Mailing list: " (src/import/mail/importer.ts);
 // labels name the thread's subject as written.
@@ -50,7 +87,7 @@ const keep = process.env.SEARCH_EVAL_DB;
 const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
 const url = process.env.DATABASE_URL ?? `sqlite:${keep ?? join(dir!, 'quality.db')}`;
 const verbose = process.env.SEARCH_EVAL_VERBOSE === '1';
-const { store, community, searchService } = await loadHam(url);
+const { store, community, searchService, db } = await loadHam(url);
 
 /** nDCG@10 with binary relevance; `relevant` topics exist in the corpus with a labelled title. */
 function ndcg(titles: string[], gold: Set<string>, relevant: number): number {
@@ -94,7 +131,7 @@ try {
   const ranks: Ranks = {};
   for (const name of names) {
     const { options, mode } = CONFIGS[name]!;
-    const service = searchService(options);
+    const service = searchService(typeof options === 'function' ? await options() : options);
     // What the community's text teaches (./src/search/lexicon.ts) is learned before measuring.
     await service.lexicon.ready([community.id]);
     ranks[name] = {};

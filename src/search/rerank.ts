@@ -139,3 +139,13 @@ export function rerankHead<T extends HeadHit>(
     .sort((a, b) => b.s - a.s || (a.h.postId < b.h.postId ? -1 : 1))
     .map(({ h, s }) => ({ ...h, raw: (s / (1 + threadWeight)) * bestRaw }));
 }
+
+/** Pool posts in the lexical mode's order: topics of the re-ranked head first, in its order; then the pool's own order. */
+export function inHeadOrder(pool: readonly { postId: string; topicId: string }[], head: readonly { topicId: string }[]): string[] {
+  const at = new Map<string, number>();
+  head.forEach((h, i) => at.has(h.topicId) || at.set(h.topicId, i));
+  return pool
+    .map((h, i) => ({ id: h.postId, key: at.get(h.topicId) ?? head.length + i }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.id);
+}

@@ -16,7 +16,7 @@ import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './q
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
-import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
+import { HEAD, inHeadOrder, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
@@ -35,6 +35,12 @@ export type SearchOptions = {
   typoTolerance?: boolean;
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
+  /**
+   * Hybrid only. Absent: RRF of the engine's order of the pool and the semantic order, equal weights.
+   * Given: RRF of the lexical mode's order (inHeadOrder) and the semantic order weighted semanticWeight
+   * (off by default: measured in bench/search-quality/RESULTS.md, it did not help on dev).
+   */
+  hybridFusion?: { semanticWeight: number };
 };
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
@@ -361,9 +367,21 @@ export class SearchService {
       return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
     }
     const k = 60;
-    const fused = reciprocalRankFusion([hits.map((h) => h.postId), sims.map((s) => s.id)], k);
-    const best = 2 / (k + 1);
+    const fusion = this.options.hybridFusion;
+    const lexical = fusion ? await this.lexicalOrder(hits, ids, parsed, filters, frequencies) : hits.map((h) => h.postId);
+    const weight = fusion?.semanticWeight ?? 1;
+    const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k, [1, weight]);
+    const best = (1 + weight) / (k + 1);
     return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
+  }
+
+  /** The pool's posts in the lexical mode's order: topics of the re-ranked head first, in its order; then the engine's order. */
+  private async lexicalOrder(pool: IndexHit[], ids: string[], parsed: ParsedQuery, filters: IndexFilters, frequencies: Frequencies | undefined): Promise<string[]> {
+    if (parsed.terms.length === 0 || this.options.ranking?.threadFields === false) return pool.map((h) => h.postId);
+    const { hits: candidates } = await this.index.candidates({ communityIds: ids, query: parsed, filters, frequencies, limit: HEAD }, HEAD_POOL);
+    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
+    const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(ids), this.options.ranking);
+    return inHeadOrder(pool, head);
   }
 }
 

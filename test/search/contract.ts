@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createSearchIndex } from '../../src/search/engine.ts';
 import type { OpenedDatabase } from '../../src/store/open.ts';
-import { HashingEmbedder, reciprocalRankFusion } from '../../src/search/embedder.ts';
+import { HashingEmbedder, reciprocalRankFusion, type Embedder } from '../../src/search/embedder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { countsOf } from '../../src/search/profiles.ts';
 
@@ -429,6 +429,30 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       const p2 = await hybrid.search([c], 'spam filter scores', { limit: 1, cursor: s.next_cursor }, 'semantic');
       assert.notEqual(p2.results[0]!.source_id, s.results[0]!.source_id);
       assert.deepEqual(reciprocalRankFusion([['a', 'b', 'c'], ['c', 'a']]).map((x) => x.id), ['a', 'c', 'b']);
+      assert.deepEqual(reciprocalRankFusion([['a', 'b', 'c'], ['c', 'b', 'a']], 60, [1, 0]).map((x) => x.id), ['a', 'b', 'c']);
+    });
+
+    test('hybridFusion: the lexical list is the lexical mode\'s order, the semantic list weighs semanticWeight', async () => {
+      // Means the opposite of the words: the thread that says "zebra" least is the closest to the question.
+      const opposite: Embedder = {
+        name: 'opposite',
+        dimensions: 2,
+        embed: async (texts) => texts.map((t) => (/gamma/.test(t) ? Float32Array.of(1, 0) : /beta/.test(t) ? Float32Array.of(1, 1) : /alpha/.test(t) ? Float32Array.of(0, 1) : Float32Array.of(1, 0))),
+      };
+      const index = () => createSearchIndex(opened.db, opened.dialect);
+      const { community: c, topic } = await community();
+      await topic('Zebra zebra zebra alpha', 'zebra zebra zebra zebra stripes alpha');
+      await topic('Zebra zebra beta', 'zebra zebra stripes beta');
+      await topic('Zebra gamma', 'one zebra gamma');
+      const titles = async (s: SearchService, mode: 'lexical' | 'hybrid') => (await s.search([c], 'zebra', {}, mode)).results.map((r) => r.title);
+      const lexical = await titles(search, 'lexical');
+      assert.equal(lexical.length, 3);
+      assert.notDeepEqual(await titles(new SearchService(store, index(), config, { embedder: opposite }), 'hybrid'), lexical, 'the embedder disagrees with the words');
+      const weighted = (w: number) => new SearchService(store, index(), config, { embedder: opposite, hybridFusion: { semanticWeight: w } });
+      assert.deepEqual(await titles(weighted(0), 'hybrid'), lexical);
+      assert.deepEqual(await titles(weighted(1000), 'hybrid'), ['Zebra gamma', 'Zebra zebra beta', 'Zebra zebra zebra alpha']);
+      const r = await weighted(0.5).search([c], 'zebra', {}, 'hybrid');
+      assert.ok(r.results.every((x) => x.score >= 0 && x.score <= 1));
     });
   });
 }
