@@ -43,13 +43,6 @@ const CONFIGS: Record<string, Config> = {
   // The operator's embedder: the product's OpenAIEmbedder over SEARCH_EVAL_EMBEDDINGS_URL, with stored vectors.
   'http-hybrid': { options: () => httpEmbedder(), mode: 'hybrid' },
   'http-semantic': { options: () => httpEmbedder(), mode: 'semantic' },
-  // Hybrid fused with the lexical mode's order (the re-ranked head), the semantic list weighted w (tuned on dev only).
-  ...Object.fromEntries(
-    [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1].map((w) => [
-      `http-head${String(w).replace(/^0\./, '.')}`,
-      { options: async () => ({ ...(await httpEmbedder()), hybridFusion: { semanticWeight: w } }), mode: 'hybrid' } satisfies Config,
-    ]),
-  ),
 };
 
 /** The http-* configurations' options, built once when first selected: every post's vector is stored first. */

@@ -28,17 +28,16 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Reciprocal-rank fusion: score(d) = Σ over lists of weight(list) / (k + rank(d)), rank starting at 1,
- * every weight 1 unless given. Returns ids ordered by fused score (ties: first list's order), with the fused scores.
+ * Reciprocal-rank fusion: score(d) = Σ over lists of 1 / (k + rank(d)), rank starting at 1.
+ * Returns ids ordered by fused score (ties: first list's order), with the fused scores.
  */
-export function reciprocalRankFusion(lists: string[][], k = 60, weights: readonly number[] = []): { id: string; score: number }[] {
+export function reciprocalRankFusion(lists: string[][], k = 60): { id: string; score: number }[] {
   const scores = new Map<string, number>();
   const firstSeen = new Map<string, number>();
   let seen = 0;
-  for (const [l, list] of lists.entries()) {
-    const w = weights[l] ?? 1;
+  for (const list of lists) {
     list.forEach((id, i) => {
-      scores.set(id, (scores.get(id) ?? 0) + w / (k + i + 1));
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (k + i + 1));
       if (!firstSeen.has(id)) firstSeen.set(id, seen++);
     });
   }

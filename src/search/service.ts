@@ -35,12 +35,6 @@ export type SearchOptions = {
   typoTolerance?: boolean;
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
-  /**
-   * Hybrid only. Absent: RRF of the engine's order of the pool and the semantic order, equal weights.
-   * Given: RRF of the lexical mode's order (inHeadOrder) and the semantic order weighted semanticWeight
-   * (off by default: measured in bench/search-quality/RESULTS.md, it did not help on dev).
-   */
-  hybridFusion?: { semanticWeight: number };
 };
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
@@ -366,12 +360,12 @@ export class SearchService {
       const rest = hits.filter((h) => !ranked.has(h.postId)).map((h) => ({ id: h.postId, sim: 0 }));
       return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
     }
+    // Hybrid fuses what lexical search would answer (the re-ranked head first) with the semantic
+    // order; fusing the engine's raw order instead was worse on every labelled set.
     const k = 60;
-    const fusion = this.options.hybridFusion;
-    const lexical = fusion ? await this.lexicalOrder(hits, ids, parsed, filters, frequencies) : hits.map((h) => h.postId);
-    const weight = fusion?.semanticWeight ?? 1;
-    const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k, [1, weight]);
-    const best = (1 + weight) / (k + 1);
+    const lexical = await this.lexicalOrder(hits, ids, parsed, filters, frequencies);
+    const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k);
+    const best = 2 / (k + 1);
     return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
   }
 
