@@ -67,7 +67,7 @@ export interface CredentialRepository {
   setPasswordHash(personId: string, hash: string): Promise<void>;
   getPasswordHash(personId: string): Promise<string | undefined>;
 
-  createSession(input: { personId: string; tokenHash: string; expiresAt: string }): Promise<WebSessionRecord>;
+  createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string }): Promise<WebSessionRecord>;
   findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined>;
   /** Marks the session revoked; false when no live session has this hash. */
   revokeSession(tokenHash: string, at?: string): Promise<boolean>;

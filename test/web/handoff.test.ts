@@ -79,6 +79,17 @@ test('a ticket is spent once, and only by the browser that asked for it', async 
   assert.equal(again.cookie('hamlet_session'), undefined);
 });
 
+test('a ticket is not a session: as a session cookie it signs nobody in, on the apex or the community host', async () => {
+  const { claim } = await handoff(await signedInOnApex());
+  const ticket = new URL(claim, acmeUrl()).searchParams.get('ticket')!;
+  for (const base of [apexUrl(), acmeUrl()]) {
+    const thief = new WebClient(base);
+    thief.setCookie('hamlet_session', ticket);
+    const page = visible((await thief.get('/account')).text);
+    assert.doesNotMatch(page, /Nora/, base);
+  }
+});
+
 test("a real session's token is never taken as a ticket", async () => {
   const apex = await signedInOnApex();
   const acme = new WebClient(acmeUrl());

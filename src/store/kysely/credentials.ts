@@ -29,12 +29,12 @@ export class KyselyCredentials implements CredentialRepository {
     return row?.password_hash;
   }
 
-  async createSession(input: { personId: string; tokenHash: string; expiresAt: string }): Promise<WebSessionRecord> {
+  async createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string }): Promise<WebSessionRecord> {
     const row = {
       id: newId(),
       person_id: input.personId,
       token_hash: input.tokenHash,
-      created_at: nowIso(),
+      created_at: input.createdAt ? toIso(input.createdAt) : nowIso(),
       expires_at: toIso(input.expiresAt),
       revoked_at: null,
     };

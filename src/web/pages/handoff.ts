@@ -2,7 +2,8 @@
 // host (`acme.example.org`, whose cookies the apex cannot set) without typing a password again.
 // 1. The community host keeps a random state in a cookie and sends the browser to the apex.
 // 2. The apex, for a signed-in person who may read that community, mints a one-minute single-use
-//    ticket (a web session that lives a minute) and sends the browser back.
+//    ticket and sends the browser back (a ticket opens a session only by this exchange; as a
+//    session cookie it is refused).
 // 3. The community host checks the state against its cookie (so nobody can sign a visitor into an
 //    account of theirs), spends the ticket (revoked as it is used) and opens its own session.
 // Steps 1 and 3 run before the host check and answer alike on every host one label under the apex,
@@ -13,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../../domain/identity/secrets.ts';
 import type { Context, Hono } from 'hono';
 import { canRead } from '../../domain/authorization.ts';
+import { HANDOFF_TICKET_MS } from '../../domain/identity/accounts.ts';
 import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import type { Services } from '../../services.ts';
 import type { WebDeps, WebEnv } from '../context.ts';
@@ -20,8 +22,8 @@ import { barePage, esc } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { setFlash, setHandoffState, setSessionCookie, takeHandoffState } from '../session.ts';
 
-/** How long a ticket lives, and (×5) a pending hand-off's state. */
-const TICKET_MS = 60_000;
+/** A pending hand-off's state lives five times as long as its ticket. */
+const STATE_SECONDS = (HANDOFF_TICKET_MS / 1000) * 5;
 
 export type HandoffDeps = {
   services: Services;
@@ -72,7 +74,7 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
     if (!own) return c.notFound();
     const { host, apex } = own;
     const state = randomBytes(24).toString('base64url');
-    setHandoffState(c, deps, state, (TICKET_MS / 1000) * 5);
+    setHandoffState(c, deps, state, STATE_SECONDS);
     const to = new URL(`${scheme(deps.secure)}://${apex}/session/handoff`);
     to.searchParams.set('return', `${scheme(deps.secure)}://${host}/session/claim`);
     to.searchParams.set('state', state);
@@ -85,7 +87,7 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
     const kept = takeHandoffState(c, deps);
     const state = c.req.query('state') ?? '';
     if (!kept || !safeEqual(kept, state)) return failed(c);
-    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), TICKET_MS);
+    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'));
     if (!session) return failed(c);
     setSessionCookie(c, deps, session.token);
     setFlash(c, deps, { kind: 'ok', text: `Signed in as ${session.person.displayName}.` });
@@ -114,8 +116,7 @@ export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!web.person) return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, { kind: 'ok', text: 'Sign in to continue to the community.' });
     const target = await deps.hostKind(back.host, undefined);
     if (target.kind !== 'community' || !canRead(web.person, target.community)) return notOurs();
-    const ticket = await deps.services.accounts.createWebSession(web.person.personId, TICKET_MS);
-    back.searchParams.set('ticket', ticket.token);
+    back.searchParams.set('ticket', await deps.services.accounts.createHandoffTicket(web.person.personId));
     back.searchParams.set('state', state);
     back.searchParams.set('next', safeNext(c.req.query('next'), '/'));
     return c.redirect(back.toString(), 303);
