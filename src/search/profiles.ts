@@ -6,7 +6,8 @@
 // Freshness: the triggers of 0021 queue a topic whenever what its profile holds changes. A read
 // never uses the stored profile of a queued topic: it builds that one from the posts (the same
 // code) and starts the profiler, which drains the queue in the background, removing an entry only
-// at the generation it read (a write racing with it stays queued).
+// at the generation it read and storing a profile only for an entry it removed (storeClaimed: a
+// write racing with it stays queued, and a slower instance never stores an older text).
 //
 // Encoding (`terms`): " term=t1q2a1r3 …", one entry per term, the letter of each field holding it
 // followed by its count there, fields in the order t q a r. Terms are letters and digits only,
@@ -109,6 +110,41 @@ export async function buildProfiles(db: Kysely<Database>, topicIds: string[]): P
   return out;
 }
 
+/**
+ * Stores the profiles built for these queue entries, each only if its entry is still queued at the
+ * generation read (claimed by removing exactly that entry; generations never repeat, migration
+ * 0072): an entry a newer write bumped, or another instance already stored, is left alone, so an
+ * older text never overwrites a newer one. A claimed topic that no longer exists loses its
+ * profile. Returns how many profiles were written.
+ */
+export async function storeClaimed(db: Kysely<Database>, queued: { topic_id: string; gen: number | string }[], profiles: Map<string, Profile>): Promise<number> {
+  if (queued.length === 0) return 0;
+  return db.transaction().execute(async (tx) => {
+    const claimed = await tx.deleteFrom('search_profile_queue')
+      .where((eb) => eb.or(queued.map((q) => eb.and([eb('topic_id', '=', q.topic_id), eb('gen', '=', Number(q.gen))]))))
+      .returning('topic_id')
+      .execute();
+    const mine = claimed.map((c) => c.topic_id);
+    const fresh = mine.flatMap((id) => profiles.get(id) ?? []);
+    if (fresh.length) {
+      await tx.insertInto('search_profiles')
+        .values(fresh.map((p) => ({
+          topic_id: p.topicId, community_id: p.communityId, terms: p.terms,
+          title_len: p.lengths[0], question_len: p.lengths[1], answer_len: p.lengths[2], replies_len: p.lengths[3],
+        })))
+        .onConflict((oc) => oc.column('topic_id').doUpdateSet((eb) => ({
+          community_id: eb.ref('excluded.community_id'), terms: eb.ref('excluded.terms'),
+          title_len: eb.ref('excluded.title_len'), question_len: eb.ref('excluded.question_len'),
+          answer_len: eb.ref('excluded.answer_len'), replies_len: eb.ref('excluded.replies_len'),
+        })))
+        .execute();
+    }
+    const gone = mine.filter((id) => !profiles.has(id));
+    if (gone.length) await tx.deleteFrom('search_profiles').where('topic_id', 'in', gone).execute();
+    return fresh.length;
+  });
+}
+
 /** Reads current profiles, builds the rest, and keeps search_profiles filled in the background. */
 export class Profiles {
   private draining: Promise<void> | undefined;
@@ -165,29 +201,7 @@ export class Profiles {
       if (queued.rows.length === 0) return;
       const ids = queued.rows.map((q) => q.topic_id);
       const profiles = await buildProfiles(this.db, ids);
-      await this.db.transaction().execute(async (tx) => {
-        if (profiles.size) {
-          await tx.insertInto('search_profiles')
-            .values([...profiles.values()].map((p) => ({
-              topic_id: p.topicId, community_id: p.communityId, terms: p.terms,
-              title_len: p.lengths[0], question_len: p.lengths[1], answer_len: p.lengths[2], replies_len: p.lengths[3],
-            })))
-            .onConflict((oc) => oc.column('topic_id').doUpdateSet((eb) => ({
-              community_id: eb.ref('excluded.community_id'), terms: eb.ref('excluded.terms'),
-              title_len: eb.ref('excluded.title_len'), question_len: eb.ref('excluded.question_len'),
-              answer_len: eb.ref('excluded.answer_len'), replies_len: eb.ref('excluded.replies_len'),
-            })))
-            .execute();
-        }
-        // Topics that no longer exist lose their profile; every entry leaves the queue only at the
-        // generation read above.
-        const gone = ids.filter((id) => !profiles.has(id));
-        if (gone.length) await tx.deleteFrom('search_profiles').where('topic_id', 'in', gone).execute();
-        const byGen = new Map<number, string[]>();
-        for (const q of queued.rows) (byGen.get(Number(q.gen)) ?? byGen.set(Number(q.gen), []).get(Number(q.gen))!).push(q.topic_id);
-        for (const [gen, topics] of byGen) await tx.deleteFrom('search_profile_queue').where('topic_id', 'in', topics).where('gen', '=', gen).execute();
-      });
-      this.built += profiles.size;
+      this.built += await storeClaimed(this.db, queued.rows, profiles);
     }
   }
 }

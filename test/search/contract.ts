@@ -13,7 +13,7 @@ import { createSearchIndex } from '../../src/search/engine.ts';
 import type { OpenedDatabase } from '../../src/store/open.ts';
 import { HashingEmbedder, reciprocalRankFusion, type Embedder } from '../../src/search/embedder.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { countsOf } from '../../src/search/profiles.ts';
+import { buildProfiles, countsOf, storeClaimed } from '../../src/search/profiles.ts';
 import { inHeadOrder } from '../../src/search/rerank.ts';
 
 export type SearchFactory = { url: string; open: () => Promise<OpenedDatabase>; cleanup?: () => Promise<void> };
@@ -356,6 +356,30 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       await search.profiles.ready();
       assert.equal((await search.profiles.read([b.topic.id])).size, 0);
       assert.deepEqual(await top(w), [a.topic.id]);
+    });
+
+    test('a profile is stored only by the pass that claims its queue entry: generations never repeat, an older text never overwrites a newer one', async () => {
+      const { scope, topic } = await community();
+      const { topic: t, first } = await topic('Generation heading', 'plain words');
+      await search.profiles.ready();
+      const genOf = async () => {
+        const row = await opened.db.selectFrom('search_profile_queue').select('gen').where('topic_id', '=', t.id).executeTakeFirst();
+        return row ? Number(row.gen) : undefined;
+      };
+      await scope.posts.updateBody(first.id, 'the older text mentions quokkas');
+      const older = { topic_id: t.id, gen: (await genOf())! };
+      // A slow instance reads the entry and builds from the older text; a faster one finishes first.
+      const stale = await buildProfiles(opened.db, [t.id]);
+      await search.profiles.ready();
+      assert.equal(await genOf(), undefined);
+      await scope.posts.updateBody(first.id, 'the newer text mentions wombats');
+      assert.ok((await genOf())! > older.gen, 'a generation read once is never seen again');
+      assert.equal(await storeClaimed(opened.db, [older], stale), 0, 'the slow instance claims nothing');
+      assert.ok((await genOf())! > older.gen, 'the newer write stays queued');
+      await search.profiles.ready();
+      const stored = (await search.profiles.read([t.id])).get(t.id)!;
+      assert.ok(countsOf(stored, 'wombat'));
+      assert.equal(countsOf(stored, 'quokka'), undefined);
     });
 
     test('what search learns is stored per community: another instance reads it, and one community\'s words never reach another', async () => {

@@ -21,6 +21,7 @@ import { oauthMigration } from './0060_oauth.ts';
 import { authorViaMigration } from './0061_author_via.ts';
 import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 import { webhookRetentionMigration } from './0071_webhook_retention.ts';
+import { searchProfileGenerationsMigration } from './0072_search_profile_generations.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -43,6 +44,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0061_author_via': authorViaMigration(dialect),
     '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
     '0071_webhook_retention': webhookRetentionMigration(dialect),
+    '0072_search_profile_generations': searchProfileGenerationsMigration(dialect),
   };
 }
 
