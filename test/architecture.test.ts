@@ -32,14 +32,16 @@ function layerOf(file: string): string {
 // What each layer may import (besides itself). Faces (cli, http, web, surfaces) sit on operations;
 // operations on services and the domain; the domain on the store. The MCP engine is a library
 // under the faces: it imports nothing of Hamlet, and the store implements its session-store port.
+// outbound (the one guarded client for calls to other servers) is a library too, under the domain.
 const BASE = ['config', 'log', 'version'];
 const ALLOWED: Record<string, string[]> = {
   config: [],
   log: [],
   version: [],
   mcp: [],
+  outbound: [],
   store: [...BASE, 'mcp'],
-  domain: [...BASE, 'store'],
+  domain: [...BASE, 'store', 'outbound'],
   search: [...BASE, 'domain', 'store'],
   import: [...BASE, 'domain', 'store'],
   services: [...BASE, 'domain', 'search', 'store'],
@@ -48,7 +50,7 @@ const ALLOWED: Record<string, string[]> = {
   surfaces: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services'],
   http: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services', 'web'],
   web: [...BASE, 'operations', 'domain', 'store', 'services'],
-  webhooks: [...BASE, 'operations', 'domain', 'store', 'services'],
+  webhooks: [...BASE, 'operations', 'domain', 'store', 'services', 'outbound'],
   main: [...BASE, 'mcp', 'operations', 'surfaces', 'http', 'web', 'webhooks', 'domain', 'search', 'store', 'services', 'demo'],
   cli: [...BASE, 'main', 'demo', 'import', 'domain', 'store', 'services', 'operations'],
 };
