@@ -11,6 +11,8 @@ export interface WebSessionsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Set on a hand-off ticket: the one host it may be spent on. */
+  ticket_host: string | null;
 }
 
 export interface MembershipsTable { community_id: string; person_id: string; role: string; created_at: Timestamp }

@@ -6,7 +6,8 @@ import type { AuthorRef, Keyset, Page } from './types.ts';
 // Roles, scopes, write kinds, policy modes and approval statuses are the domain's vocabulary
 // (src/domain/vocabulary.ts): here they are plain strings, stored as given.
 
-export type WebSessionRecord = { id: string; personId: string; createdAt: string; expiresAt: string; revokedAt: string | null };
+/** A web session, or a hand-off ticket when `ticketHost` names the one host it may be spent on. */
+export type WebSessionRecord = { id: string; personId: string; createdAt: string; expiresAt: string; revokedAt: string | null; ticketHost: string | null };
 
 export type Membership = { communityId: string; personId: string; role: string; createdAt: string };
 
@@ -67,7 +68,7 @@ export interface CredentialRepository {
   setPasswordHash(personId: string, hash: string): Promise<void>;
   getPasswordHash(personId: string): Promise<string | undefined>;
 
-  createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string }): Promise<WebSessionRecord>;
+  createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string; ticketHost?: string }): Promise<WebSessionRecord>;
   findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined>;
   /** Marks the session revoked; false when no live session has this hash. */
   revokeSession(tokenHash: string, at?: string): Promise<boolean>;

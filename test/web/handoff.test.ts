@@ -2,8 +2,9 @@
 // host without a password (state kept by acme's cookie, a one-minute single-use ticket from the
 // apex), and a member of a private community reaches its own host the same way. Refused: a ticket
 // spent twice, a claim without this browser's state (signing someone into an account of yours), a
-// real session's token as a ticket, and tickets for hosts that are not communities of this site or
-// that the person may not read, answered as for an unknown host.
+// ticket on another host than its own, a ticket used as a session cookie, a real session's token
+// as a ticket, and tickets for hosts that are not communities of this site or that the person may
+// not read, answered as for an unknown host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -77,6 +78,18 @@ test('a ticket is spent once, and only by the browser that asked for it', async 
   again.setCookie('hamlet_handoff', state);
   assert.equal((await again.get(claim)).status, 400);
   assert.equal(again.cookie('hamlet_session'), undefined);
+});
+
+test('a ticket is spent only on the host it was minted for', async () => {
+  const { acme, claim } = await handoff(await signedInOnApex());
+  const state = new URL(claim, acmeUrl()).searchParams.get('state')!;
+  for (const host of ['vault', 'elsewhere']) {
+    const other = new WebClient(`http://${host}.localhost:${h.port}`);
+    other.setCookie('hamlet_handoff', state);
+    assert.equal((await other.get(claim)).status, 400, host);
+    assert.equal(other.cookie('hamlet_session'), undefined, host);
+  }
+  assert.equal((await acme.get(claim)).status, 303, 'refused elsewhere, the ticket is still good on its own host');
 });
 
 test('a ticket is not a session: as a session cookie it signs nobody in, on the apex or the community host', async () => {

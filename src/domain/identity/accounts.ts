@@ -29,11 +29,6 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A hand-off ticket (one account, every community host) lives a minute and is spent once. */
 export const HANDOFF_TICKET_MS = 60_000;
 
-/** A ticket is a session row this short-lived; it opens a session by exchange, never by itself. */
-function isTicket(row: { createdAt: string; expiresAt: string }): boolean {
-  return Date.parse(row.expiresAt) - Date.parse(row.createdAt) <= HANDOFF_TICKET_MS + 5_000;
-}
-
 export type WebSession = { token: string; csrfToken: string; expiresAt: string; person: Person };
 export type KeyView = { id: string; prefix: string; createdAt: string; expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null };
 
@@ -128,33 +123,36 @@ export class AccountService {
     return this.newSessionRow(personId, SESSION_TTL_MS);
   }
 
-  /** A hand-off ticket for `personId`: its token is carried in a URL and spent by exchangeTicket. */
-  async createHandoffTicket(personId: string): Promise<string> {
-    return (await this.newSessionRow(personId, HANDOFF_TICKET_MS)).token;
+  /**
+   * A hand-off ticket for `personId`, spendable only on `host` (by exchangeTicket): its token is
+   * carried in a URL, and it is never a session by itself.
+   */
+  async createHandoffTicket(personId: string, host: string): Promise<string> {
+    return (await this.newSessionRow(personId, HANDOFF_TICKET_MS, host.toLowerCase())).token;
   }
 
-  private async newSessionRow(personId: string, ttlMs: number): Promise<WebSession> {
+  private async newSessionRow(personId: string, ttlMs: number, ticketHost?: string): Promise<WebSession> {
     const person = await this.store.people.getById(personId);
     if (!person) throw new DomainError('not_found', 'No such account.');
     const token = newSessionToken();
-    // Both ends on the service's clock: a ticket is told from a session by its lifetime.
     const now = this.clock();
     const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-    await this.store.identity.credentials.createSession({ personId, tokenHash: sha256Hex(token), createdAt: now.toISOString(), expiresAt });
+    await this.store.identity.credentials.createSession({ personId, tokenHash: sha256Hex(token), createdAt: now.toISOString(), expiresAt, ticketHost });
     return { token, csrfToken: csrfTokenFor(token), expiresAt, person };
   }
 
   /**
-   * Spends a hand-off ticket, valid once (revoked by a conditional update, so two requests cannot
-   * both spend it), for a new session of the usual length for the same person. Undefined when
-   * unknown, spent, expired, or not a ticket (a real session's token is never taken from a URL).
+   * Spends a hand-off ticket on `host`, valid once (revoked by a conditional update, so two requests
+   * cannot both spend it), for a new session of the usual length for the same person. Undefined
+   * when unknown, spent, expired, minted for another host, or not a ticket (a real session's token
+   * is never taken from a URL).
    */
-  async exchangeTicket(token: unknown): Promise<WebSession | undefined> {
+  async exchangeTicket(token: unknown, host: string): Promise<WebSession | undefined> {
     if (typeof token !== 'string' || !token) return undefined;
     const hash = sha256Hex(token);
     const ticket = await this.store.identity.credentials.findSessionByHash(hash);
     const expires = ticket ? Date.parse(ticket.expiresAt) : 0;
-    if (!ticket || ticket.revokedAt || expires <= this.clock().getTime() || !isTicket(ticket)) return undefined;
+    if (!ticket || ticket.revokedAt || expires <= this.clock().getTime() || ticket.ticketHost !== host.toLowerCase()) return undefined;
     if (!(await this.store.identity.credentials.revokeSession(hash, this.clock().toISOString()))) return undefined;
     this.logger?.info({ event: 'signin.handoff', personId: ticket.personId }, 'signed in with a hand-off ticket');
     return this.createWebSession(ticket.personId);
@@ -164,7 +162,7 @@ export class AccountService {
   async resolveWebSession(token: string | null | undefined): Promise<PersonActor | undefined> {
     if (!token) return undefined;
     const session = await this.store.identity.credentials.findSessionByHash(sha256Hex(token));
-    if (!session || session.revokedAt || Date.parse(session.expiresAt) <= this.clock().getTime() || isTicket(session)) return undefined;
+    if (!session || session.revokedAt || Date.parse(session.expiresAt) <= this.clock().getTime() || session.ticketHost !== null) return undefined;
     const person = await this.store.people.getById(session.personId);
     if (!person) return undefined;
     return { kind: 'person', personId: person.id, displayName: person.displayName, via: 'session', roles: await this.auth.rolesOf(person.id) };

@@ -29,7 +29,7 @@ export class KyselyCredentials implements CredentialRepository {
     return row?.password_hash;
   }
 
-  async createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string }): Promise<WebSessionRecord> {
+  async createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string; ticketHost?: string }): Promise<WebSessionRecord> {
     const row = {
       id: newId(),
       person_id: input.personId,
@@ -37,6 +37,7 @@ export class KyselyCredentials implements CredentialRepository {
       created_at: input.createdAt ? toIso(input.createdAt) : nowIso(),
       expires_at: toIso(input.expiresAt),
       revoked_at: null,
+      ticket_host: input.ticketHost ?? null,
     };
     await this.db.insertInto('web_sessions').values(row).execute();
     return sessionFromRow(row);

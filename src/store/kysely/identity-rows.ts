@@ -43,6 +43,7 @@ export function sessionFromRow(row: Selectable<WebSessionsTable>): WebSessionRec
     createdAt: toIso(row.created_at),
     expiresAt: toIso(row.expires_at),
     revokedAt: toIsoOrNull(row.revoked_at),
+    ticketHost: row.ticket_host,
   };
 }
 

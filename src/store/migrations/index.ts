@@ -22,6 +22,7 @@ import { authorViaMigration } from './0061_author_via.ts';
 import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 import { webhookRetentionMigration } from './0071_webhook_retention.ts';
 import { searchProfileGenerationsMigration } from './0072_search_profile_generations.ts';
+import { handoffTicketHostMigration } from './0073_handoff_ticket_host.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -45,6 +46,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0070_mcp_sessions_bounded': mcpSessionsBoundedMigration(dialect),
     '0071_webhook_retention': webhookRetentionMigration(dialect),
     '0072_search_profile_generations': searchProfileGenerationsMigration(dialect),
+    '0073_handoff_ticket_host': handoffTicketHostMigration(dialect),
   };
 }
 

@@ -2,8 +2,8 @@
 // host (`acme.example.org`, whose cookies the apex cannot set) without typing a password again.
 // 1. The community host keeps a random state in a cookie and sends the browser to the apex.
 // 2. The apex, for a signed-in person who may read that community, mints a one-minute single-use
-//    ticket and sends the browser back (a ticket opens a session only by this exchange; as a
-//    session cookie it is refused).
+//    ticket for that host only and sends the browser back (a ticket opens a session only by this
+//    exchange, on that host; as a session cookie it is refused).
 // 3. The community host checks the state against its cookie (so nobody can sign a visitor into an
 //    account of theirs), spends the ticket (revoked as it is used) and opens its own session.
 // Steps 1 and 3 run before the host check and answer alike on every host one label under the apex,
@@ -83,11 +83,12 @@ export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   });
 
   app.get('/session/claim', async (c) => {
-    if (!ownHost(c, deps)) return c.notFound();
+    const own = ownHost(c, deps);
+    if (!own) return c.notFound();
     const kept = takeHandoffState(c, deps);
     const state = c.req.query('state') ?? '';
     if (!kept || !safeEqual(kept, state)) return failed(c);
-    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'));
+    const session = await deps.services.accounts.exchangeTicket(c.req.query('ticket'), own.host);
     if (!session) return failed(c);
     setSessionCookie(c, deps, session.token);
     setFlash(c, deps, { kind: 'ok', text: `Signed in as ${session.person.displayName}.` });
@@ -116,7 +117,7 @@ export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!web.person) return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, { kind: 'ok', text: 'Sign in to continue to the community.' });
     const target = await deps.hostKind(back.host, undefined);
     if (target.kind !== 'community' || !canRead(web.person, target.community)) return notOurs();
-    back.searchParams.set('ticket', await deps.services.accounts.createHandoffTicket(web.person.personId));
+    back.searchParams.set('ticket', await deps.services.accounts.createHandoffTicket(web.person.personId, back.host));
     back.searchParams.set('state', state);
     back.searchParams.set('next', safeNext(c.req.query('next'), '/'));
     return c.redirect(back.toString(), 303);
