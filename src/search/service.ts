@@ -18,6 +18,7 @@ import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
+import { contentTerms } from './terms.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -43,6 +44,24 @@ const HEAD_POOL = 200;
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
 const HEAD_CURSOR_SHAPE: CursorShape = { key: 'text', id: { constant: 'h' } };
+
+/**
+ * A typo neighbour held by at least this share of the searched communities' topics (their learned
+ * lexicons) is a near-stop word: FTS5's bm25 gives a word in half the documents no weight (its idf
+ * is clamped at zero) and the learned idf (./learned-idf.ts) at most log 2, against ~6.5 for a word
+ * in one topic in a thousand.
+ */
+const NEAR_STOP_SHARE = 0.5;
+
+/**
+ * Whether a typo neighbour is a stop word of the query parser (never searched for itself) or, when
+ * the communities' lexicons are learned, has every content term in NEAR_STOP_SHARE of their topics.
+ */
+function nearStop(word: string, f: Frequencies | undefined): boolean {
+  if (STOP_WORDS.has(word)) return true;
+  const terms = f ? contentTerms(word) : [];
+  return terms.length > 0 && terms.every((t) => f!.df(t) >= NEAR_STOP_SHARE * f!.topics);
+}
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
@@ -292,15 +311,23 @@ export class SearchService {
     return `search:${hash}`;
   }
 
-  /** Query words with no hit in the searched communities get their neighbours one edit away there. */
+  /**
+   * Query words with no hit in the searched communities get their neighbours one edit away there,
+   * except near-stop words (nearStop) when another word of the query matches: such a neighbour
+   * weighs next to nothing in any ranking while it widens the match to most of the communities.
+   */
   private async expandTypos(q: ParsedQuery, communityIds: string[]): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
     const missing = new Set(await this.index.unmatched(candidates, communityIds));
     if (missing.size === 0) return q;
+    // Near-stop neighbours are kept when no other word matches: then they are all the query has.
+    const others = missing.size < candidates.length;
+    const frequencies = others ? frequenciesOf(this.lexicon.learned(communityIds), communityIds) : undefined;
+    const kept = (a: string) => !others || !nearStop(a, frequencies);
     const terms = await Promise.all(
-      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word, communityIds) } : t)),
+      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: (await this.index.corrections(t.word, communityIds)).filter(kept) } : t)),
     );
     return { ...q, terms };
   }
