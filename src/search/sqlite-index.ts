@@ -275,15 +275,15 @@ export class SqliteSearchIndex implements SearchIndex {
     return result.rows.map((r) => String(r.rowid));
   }
 
+  /** One statement for all words: a lookup (EXISTS) per word in the communities' rowid range. */
   async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
+    if (words.length === 0) return [];
     const range = await this.communityRange(communityIds);
     if (!range) return [...words];
-    const out: string[] = [];
-    for (const w of words) {
-      const r = await sql<{ x: number }>`select 1 as x from search_fts where search_fts match ${quote(w)} and ${range} limit 1`.execute(this.db);
-      if (r.rows.length === 0) out.push(w);
-    }
-    return out;
+    const r = await sql<{ i: number }>`
+      select j.key as i from json_each(${JSON.stringify(words.map(quote))}) j
+      where not exists (select 1 from search_fts where search_fts match j.value and ${range})`.execute(this.db);
+    return r.rows.map((x) => words[Number(x.i)]!);
   }
 
   /**
