@@ -18,7 +18,7 @@ import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
-import { contentTerms } from './terms.ts';
+import { nearStop } from './learned-idf.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -44,24 +44,6 @@ const HEAD_POOL = 200;
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
 const HEAD_CURSOR_SHAPE: CursorShape = { key: 'text', id: { constant: 'h' } };
-
-/**
- * A typo neighbour held by at least this share of the searched communities' topics (their learned
- * lexicons) is a near-stop word: FTS5's bm25 gives a word in half the documents no weight (its idf
- * is clamped at zero) and the learned idf (./learned-idf.ts) at most log 2, against ~6.5 for a word
- * in one topic in a thousand.
- */
-const NEAR_STOP_SHARE = 0.5;
-
-/**
- * Whether a typo neighbour is a stop word of the query parser (never searched for itself) or, when
- * the communities' lexicons are learned, has every content term in NEAR_STOP_SHARE of their topics.
- */
-function nearStop(word: string, f: Frequencies | undefined): boolean {
-  if (STOP_WORDS.has(word)) return true;
-  const terms = f ? contentTerms(word) : [];
-  return terms.length > 0 && terms.every((t) => f!.df(t) >= NEAR_STOP_SHARE * f!.topics);
-}
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
