@@ -1,9 +1,9 @@
 // How much each word of a question weighs, from what the searched communities' learned lexicons
 // know of it (./lexicon.ts: topics holding each of our stemmer's terms), with no query to the
 // engine. PostgreSQL's rank weighs its per-word ts_rank by it; the head's re-ranking (./rerank.ts)
-// uses the same idf.
+// uses the same idf; typo expansion (./service.ts) leaves out neighbours that weigh next to nothing.
 import type { Frequencies } from './index.ts';
-import type { ParsedQuery } from './query.ts';
+import { STOP_WORDS, type ParsedQuery } from './query.ts';
 import { contentTerms } from './terms.ts';
 
 /** BM25's inverse document frequency; never negative (a df above n counts as n). */
@@ -31,4 +31,22 @@ export function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined
   ];
   if (dfs.some((d) => d === undefined)) return undefined;
   return dfs.map((df) => idfOf(df!, f.topics));
+}
+
+/**
+ * A typo neighbour held by at least this share of the searched communities' topics (their learned
+ * lexicons) is a near-stop word: FTS5's bm25 gives a word in half the documents no weight (its idf
+ * is clamped at zero) and the learned idf (idfOf, above) at most log 2, against ~6.5 for a word
+ * in one topic in a thousand.
+ */
+const NEAR_STOP_SHARE = 0.5;
+
+/**
+ * Whether a typo neighbour is a stop word of the query parser (never searched for itself) or, when
+ * the communities' lexicons are learned, has every content term in NEAR_STOP_SHARE of their topics.
+ */
+export function nearStop(word: string, f: Frequencies | undefined): boolean {
+  if (STOP_WORDS.has(word)) return true;
+  const terms = f ? contentTerms(word) : [];
+  return terms.length > 0 && terms.every((t) => f!.df(t) >= NEAR_STOP_SHARE * f!.topics);
 }

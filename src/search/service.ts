@@ -18,6 +18,7 @@ import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import { HEAD, inHeadOrder, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
+import { nearStop } from './learned-idf.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -292,15 +293,23 @@ export class SearchService {
     return `search:${hash}`;
   }
 
-  /** Query words with no hit in the searched communities get their neighbours one edit away there. */
+  /**
+   * Query words with no hit in the searched communities get their neighbours one edit away there,
+   * except near-stop words (nearStop) when another word of the query matches: such a neighbour
+   * weighs next to nothing in any ranking while it widens the match to most of the communities.
+   */
   private async expandTypos(q: ParsedQuery, communityIds: string[]): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
     const missing = new Set(await this.index.unmatched(candidates, communityIds));
     if (missing.size === 0) return q;
+    // Near-stop neighbours are kept when no other word matches: then they are all the query has.
+    const others = missing.size < candidates.length;
+    const frequencies = others ? frequenciesOf(this.lexicon.learned(communityIds), communityIds) : undefined;
+    const kept = (a: string) => !others || !nearStop(a, frequencies);
     const terms = await Promise.all(
-      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: await this.index.corrections(t.word, communityIds) } : t)),
+      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: (await this.index.corrections(t.word, communityIds)).filter(kept) } : t)),
     );
     return { ...q, terms };
   }

@@ -46,6 +46,8 @@ function upperBound(s: number, boost: number): number {
 }
 
 type Classes = { solvedTopics: Set<number>; answers: Set<number>; recency: number };
+/** A pool's boosted hits, and its topics whose accepted answer is outside it (post id, FTS5 rowid). */
+type PoolFacts = { hits: PoolHit[]; outside: Map<string, string>; outsideRowid: Map<string, number> };
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly engine = 'sqlite' as const;
@@ -73,20 +75,23 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * The hot path (no filters beyond the communities): everything it needs from every match is in
    * the FTS5 rowid (community, topic). One statement ranks the matches in the communities' rowid
-   * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N), and counts the distinct
-   * topics of all matches (rowid >> 20, no lookup). Boosts and one-hit-per-topic then run over that
-   * pool only. The page is exact, not approximate: a post outside the pool has bm25 at most the
-   * pool's last one, so its boosted relevance is at most that × MAX_BOOST; every topic on the page
-   * must beat that bound, or the pool is widened (`widened`: one more scan, at most).
+   * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N); a second counts the
+   * distinct topics of all matches (rowid >> 20, no lookup; not needed when the pool holds every
+   * match). Boosts and one-hit-per-topic then run over that pool only. The page is exact, not
+   * approximate: a post outside the pool has bm25 at most the pool's last one, so its boosted
+   * relevance is at most that × MAX_BOOST; every topic on the page must beat that bound, or the
+   * pool is widened (`widened`: one more scan, at most).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
     const pool = Math.max(POOL, q.limit * 16);
-    const { rows, total } = await this.ranked(match, range, pool);
+    const rows = await this.ranked(match, range, pool);
     const complete = rows.length < pool;
-    const page = await this.rankPool(match, rows, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST));
+    const facts = await this.poolFacts(rows);
+    const { total, answers } = await this.counted(match, range, rows, facts, complete);
+    const page = await pageOf(facts.hits, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST), facts.outside, answers);
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
     return { hits: await pageDetails(this.db, await this.widened(match, range, q, pool)), total };
@@ -98,19 +103,42 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!range) return { hits: [], total: 0 };
     if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
     const match = matchExpression(q.query);
-    const { rows, total } = await this.ranked(match, range, pool);
-    return { hits: (await this.rankPool(match, rows, q, -Infinity, true)) ?? [], total };
+    const rows = await this.ranked(match, range, pool);
+    const facts = await this.poolFacts(rows);
+    const { total, answers } = await this.counted(match, range, rows, facts, rows.length < pool);
+    return { hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [], total };
   }
 
-  /** The best `pool` matches by weighted bm25 (FTS5's own top-N), and the distinct topics of all matches. */
-  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<{ rows: { rowid: number; s: number }[]; total: number }> {
+  /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
+  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<{ rowid: number; s: number }[]> {
     const [w1, w2, w3] = SQLITE_WEIGHTS;
-    const ranked = await sql<{ rowid: number; s: number; total: number | null }>`
-      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s,
-        (select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) from search_fts where search_fts match ${match} and ${range}) as total
+    const ranked = await sql<{ rowid: number; s: number }>`
+      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
       from search_fts where search_fts match ${match} and ${range}
       order by s desc, rowid limit ${pool}`.execute(this.db);
-    return { rows: ranked.rows, total: Number(ranked.rows[0]?.total ?? 0) };
+    return ranked.rows;
+  }
+
+  /**
+   * The distinct topics of all matches, and which of the pool's accepted answers outside the pool
+   * match (pageOf's `solutions`), both in one scan of the matches without bm25: testing the
+   * answers apart costs FTS5 a fresh seek of every query word per answer. A complete pool (it
+   * holds every match) needs no scan: its topics are the total, and no answer outside it matches.
+   */
+  private async counted(
+    match: string, range: RawBuilder<unknown>, rows: { rowid: number }[], facts: PoolFacts, complete: boolean,
+  ): Promise<{ total: number; answers: (topicIds: string[]) => Promise<Set<string>> }> {
+    if (complete) return { total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size, answers: async () => new Set() };
+    const wanted = [...facts.outsideRowid.values()];
+    const r = await sql<{ total: number; answers: string | null }>`
+      select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total,
+        ${wanted.length ? sql`json_group_array(search_fts.rowid) filter (where search_fts.rowid in (select value from json_each(${JSON.stringify(wanted)})))` : sql`null`} as answers
+      from search_fts where search_fts match ${match} and ${range}`.execute(this.db);
+    const matched = new Set((JSON.parse(r.rows[0]?.answers ?? '[]') as number[]).map(Number));
+    return {
+      total: Number(r.rows[0]?.total ?? 0),
+      answers: async (topicIds) => new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!))),
+    };
   }
 
   /**
@@ -136,7 +164,8 @@ export class SqliteSearchIndex implements SearchIndex {
     rows.sort((a, b) => b.ub - a.ub);
     for (let k = start; ; k *= 4) {
       const complete = k >= rows.length;
-      const page = await this.rankPool(match, rows.slice(0, k), q, complete ? -Infinity : rows[k]!.ub);
+      const facts = await this.poolFacts(rows.slice(0, k));
+      const page = await pageOf(facts.hits, q, complete ? -Infinity : rows[k]!.ub, facts.outside, (topicIds) => this.answersMatching(match, facts, topicIds));
       if (page) return page;
       if (complete) throw new Error('search: a complete pool must give an exact page');
     }
@@ -177,39 +206,44 @@ export class SqliteSearchIndex implements SearchIndex {
     return `${r.rows[0]!.c}:${r.rows[0]!.v}`;
   }
 
-  /** Boosts and one hit per topic over a pool; undefined when the pool is too shallow for the page. */
-  private async rankPool(match: string, rows: { rowid: number; s: number }[], q: Pick<IndexQuery, 'limit' | 'after'>, bound: number, bounded = false): Promise<PoolHit[] | undefined> {
-    if (rows.length === 0) return [];
-    const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solutionPostId: string | null; solutionRowid: number | null }>`
-      select r.rowid, p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId", p.created_at as "createdAt",
-        t.solution_post_id as "solutionPostId", (select s.rowid from search_rows s where s.post_id = t.solution_post_id) as "solutionRowid"
-      from search_rows r join posts p on p.id = r.post_id join topics t on t.id = p.topic_id
-      where r.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(this.db);
+  /**
+   * A pool's hits with their boosts, from each match's search_facts row (migration 0023: one small
+   * row, no post or topic read), and the topics whose accepted answer is not in the pool (topic →
+   * the answer's post id and rowid; read only for topics solved by another post).
+   */
+  private async poolFacts(rows: { rowid: number; s: number }[]): Promise<PoolFacts> {
+    const out: PoolFacts = { hits: [], outside: new Map(), outsideRowid: new Map() };
+    if (rows.length === 0) return out;
+    const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solution: number; solutionPostId: string | null; solutionRowid: number | null }>`
+      select x.rowid, x.post_id as "postId", x.topic_id as "topicId", x.community_id as "communityId", x.created_at as "createdAt", x.solution,
+        t.solution_post_id as "solutionPostId", s.rowid as "solutionRowid"
+      from search_facts x left join topics t on x.solution = 1 and t.id = x.topic_id left join search_rows s on s.post_id = t.solution_post_id
+      where x.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(this.db);
     const byRowid = new Map(facts.rows.map((f) => [Number(f.rowid), f]));
-    const hits: PoolHit[] = [];
     const inPool = new Set(rows.map((r) => r.rowid));
-    // Topics whose accepted answer is not in the pool: topic → answer post id, and its rowid.
-    const outside = new Map<string, string>();
-    const outsideRowid = new Map<string, number>();
     for (const r of rows) {
       const f = byRowid.get(r.rowid);
       if (!f) continue;
-      hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol: f.solutionPostId === f.postId, raw: boosted(r.s, f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
+      const sol = Number(f.solution) === 2;
+      out.hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol, raw: boosted(r.s, sol ? f.postId : f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
       if (f.solutionRowid !== null && f.solutionPostId && !inPool.has(Number(f.solutionRowid))) {
-        outside.set(f.topicId, f.solutionPostId);
-        outsideRowid.set(f.topicId, Number(f.solutionRowid));
+        out.outside.set(f.topicId, f.solutionPostId);
+        out.outsideRowid.set(f.topicId, Number(f.solutionRowid));
       }
     }
-    // Whether those answers match: a rowid lookup per answer, without bm25 (whose document counts
-    // FTS5 would recompute for every value of the list).
-    const solutions = async (topicIds: string[]) => {
-      const wanted = topicIds.map((t) => outsideRowid.get(t)!);
-      const r = await sql<{ rowid: number }>`
-        select rowid from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(wanted)}))`.execute(this.db);
-      const matched = new Set(r.rows.map((x) => Number(x.rowid)));
-      return new Set(topicIds.filter((t) => matched.has(outsideRowid.get(t)!)));
-    };
-    return pageOf(hits, q, bound, outside, solutions, bounded);
+    return out;
+  }
+
+  /**
+   * Of these topics (accepted answer outside the pool), those whose answer matches: a rowid lookup
+   * per answer, without bm25 (whose document counts FTS5 would recompute for every value).
+   */
+  private async answersMatching(match: string, facts: PoolFacts, topicIds: string[]): Promise<Set<string>> {
+    const wanted = topicIds.map((t) => facts.outsideRowid.get(t)!);
+    const r = await sql<{ rowid: number }>`
+      select rowid from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(wanted)}))`.execute(this.db);
+    const matched = new Set(r.rows.map((x) => Number(x.rowid)));
+    return new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!)));
   }
 
   /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
@@ -241,15 +275,15 @@ export class SqliteSearchIndex implements SearchIndex {
     return result.rows.map((r) => String(r.rowid));
   }
 
+  /** One statement for all words: a lookup (EXISTS) per word in the communities' rowid range. */
   async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
+    if (words.length === 0) return [];
     const range = await this.communityRange(communityIds);
     if (!range) return [...words];
-    const out: string[] = [];
-    for (const w of words) {
-      const r = await sql<{ x: number }>`select 1 as x from search_fts where search_fts match ${quote(w)} and ${range} limit 1`.execute(this.db);
-      if (r.rows.length === 0) out.push(w);
-    }
-    return out;
+    const r = await sql<{ i: number }>`
+      select j.key as i from json_each(${JSON.stringify(words.map(quote))}) j
+      where not exists (select 1 from search_fts where search_fts match j.value and ${range})`.execute(this.db);
+    return r.rows.map((x) => words[Number(x.i)]!);
   }
 
   /**

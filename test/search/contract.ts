@@ -241,6 +241,22 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal(r.results[0]?.title, `The ${w} handbook`);
     });
 
+    test('typo correction leaves out near-stop neighbours (stop words, words of most topics) while another word matches', async () => {
+      const { community: c, topic } = await community();
+      const letters = rand().replace(/\d/g, 'k');
+      const common = `zc${letters}`;
+      const rare = `zr${letters}`;
+      for (let i = 0; i < 4; i++) await topic(`Topic ${i} on ${common}`, `${common} ${i === 0 ? rare : 'plain'}, where there is more`);
+      await search.ready([c.id]);
+      const typed = `${common.slice(0, -1)}x`; // one letter off the word of every topic
+      // Alone, the neighbours are all the query has: kept.
+      assert.equal((await search.search([c], typed, {})).total, 4);
+      // With a word that matches, a neighbour of every topic adds nothing to the ranking: left out.
+      assert.equal((await search.search([c], `${rare} ${typed}`, {})).total, 1);
+      // A neighbour that is a stop word ("there") is never searched while another word matches.
+      assert.equal((await search.search([c], `${rare} thera`, {})).total, 1);
+    });
+
     test('typo correction sees only the searched communities: a private word changes nothing elsewhere', async () => {
       const { community: open, topic: openTopic } = await community('public');
       const { topic: secretTopic } = await community('private');
