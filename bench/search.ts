@@ -138,6 +138,9 @@ try {
     const e2eCold: number[] = [];
     const e2eNoTypo: number[] = [];
     const bare: number[] = [];
+    // Per round, bare and end to end side by side: a round's ratio against its own bare, so a
+    // change of the machine's load between rounds is not read as a change of the product.
+    const perRound: { bare: number[]; e2e: number[] }[] = [];
     // Warm the engine (page cache, plans) through another service instance.
     const warm = newSearch();
     for (const { q } of questions.slice(0, 5)) {
@@ -170,13 +173,18 @@ try {
     const e2ePlain: number[] = [];
     const filtered: number[] = [];
     for (let r = 0; r < rounds; r++) {
+      const round = { bare: [] as number[], e2e: [] as number[] };
+      perRound.push(round);
       for (const { q } of questions) {
         let t = performance.now();
         await search.index.bare(parseQuery(q), 10);
         bare.push(performance.now() - t);
+        round.bare.push(bare[bare.length - 1]!);
         t = performance.now();
         await search.search([community], q, { limit: 10 });
-        (r === 0 ? e2eCold : e2e).push(performance.now() - t);
+        const took = performance.now() - t;
+        (r === 0 ? e2eCold : e2e).push(took);
+        round.e2e.push(took);
         if (!light) {
           t = performance.now();
           await noTypo.search([community], q, { limit: 10 });
@@ -201,6 +209,7 @@ try {
         `  ${line('end-to-end, all rounds', all)}\n` +
         `  ${line('end-to-end, round 1 (first time each question is asked)', e2eCold)}\n` +
         (e2e.length ? `  ${line(`end-to-end, rounds 2-${rounds} (warm)`, e2e)}\n` : '') +
+        perRound.map((x, i) => `  round ${i + 1}: bare p50 ${pct(x.bare, 50).toFixed(1)} p95 ${pct(x.bare, 95).toFixed(1)} ms, end to end p50 ${pct(x.e2e, 50).toFixed(1)} p95 ${pct(x.e2e, 95).toFixed(1)} ms (ratio within the round ${(pct(x.e2e, 50) / pct(x.bare, 50)).toFixed(2)} / ${(pct(x.e2e, 95) / pct(x.bare, 95)).toFixed(2)})\n`).join('') +
         (light ? '' : `  ${line('without typo expansion, all rounds', e2eNoTypo)}\n`) +
         (light ? '' : `  ${line('without the thread re-ranking (previous hot path)', e2ePlain)}\n`) +
         `  ${line('filtered (since 1990: every post passes), all rounds', filtered)}; filtered / unfiltered p50 ${(pct(filtered, 50) / pct(all, 50)).toFixed(2)} p95 ${(pct(filtered, 95) / pct(all, 95)).toFixed(2)}\n` +
