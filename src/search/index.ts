@@ -74,8 +74,11 @@ export interface SearchIndex {
   candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }>;
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */
   bare(q: ParsedQuery, limit: number): Promise<string[]>;
-  /** Of these words, the ones that match no document of these communities. */
-  unmatched(words: string[], communityIds: string[]): Promise<string[]>;
+  /**
+   * Of these words, the ones that match no document of these communities. `frequencies` (their
+   * learned lexicons, when known) may guide how the engine looks; the answer never depends on them.
+   */
+  unmatched(words: string[], communityIds: string[], frequencies?: Frequencies): Promise<string[]>;
   /**
    * Index terms within one edit of the word that occur in these communities (most frequent there
    * first), to stand in for a typo. Words of other communities never count, nor their frequency.

@@ -1,7 +1,8 @@
 // How much each word of a question weighs, from what the searched communities' learned lexicons
 // know of it (./lexicon.ts: topics holding each of our stemmer's terms), with no query to the
 // engine. PostgreSQL's rank weighs its per-word ts_rank by it; the head's re-ranking (./rerank.ts)
-// uses the same idf; typo expansion (./service.ts) leaves out neighbours that weigh next to nothing.
+// uses the same idf; typo expansion (./service.ts) leaves out neighbours that weigh next to nothing,
+// and PostgreSQL's typo check (./postgres-index.ts) picks its plan by how common a word is.
 import type { Frequencies } from './index.ts';
 import { STOP_WORDS, type ParsedQuery } from './query.ts';
 import { contentTerms } from './terms.ts';
@@ -46,7 +47,11 @@ const NEAR_STOP_SHARE = 0.5;
  * the communities' lexicons are learned, has every content term in NEAR_STOP_SHARE of their topics.
  */
 export function nearStop(word: string, f: Frequencies | undefined): boolean {
-  if (STOP_WORDS.has(word)) return true;
-  const terms = f ? contentTerms(word) : [];
-  return terms.length > 0 && terms.every((t) => f!.df(t) >= NEAR_STOP_SHARE * f!.topics);
+  return STOP_WORDS.has(word) || (f !== undefined && heldBy(word, f, NEAR_STOP_SHARE));
+}
+
+/** Whether every content term of the word is in at least `share` of the communities' topics (none: false). */
+export function heldBy(word: string, f: Frequencies, share: number): boolean {
+  const terms = contentTerms(word);
+  return terms.length > 0 && terms.every((t) => f.df(t) >= share * f.topics);
 }

@@ -302,11 +302,11 @@ export class SearchService {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
-    const missing = new Set(await this.index.unmatched(candidates, communityIds));
+    const frequencies = frequenciesOf(this.lexicon.learned(communityIds), communityIds);
+    const missing = new Set(await this.index.unmatched(candidates, communityIds, frequencies));
     if (missing.size === 0) return q;
     // Near-stop neighbours are kept when no other word matches: then they are all the query has.
     const others = missing.size < candidates.length;
-    const frequencies = others ? frequenciesOf(this.lexicon.learned(communityIds), communityIds) : undefined;
     const kept = (a: string) => !others || !nearStop(a, frequencies);
     const terms = await Promise.all(
       q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: (await this.index.corrections(t.word, communityIds)).filter(kept) } : t)),
