@@ -8,7 +8,8 @@
 // src/search/vocabulary.ts). The measured services are readied as a started server is
 // (SearchService.ready: thread profiles stored, lexicon learned, the SQLite vocabulary loaded; each
 // timed and reported); end to end is printed for round 1 (the first time each question is asked:
-// per-question caches such as PostgreSQL's document frequencies are cold) and for the later rounds.
+// per-question caches such as PostgreSQL's document frequencies are cold) and for the later rounds,
+// and each round beside its own bare (the machine's load moves both between rounds).
 //   node --import tsx bench/search.ts                                   # SQLite, 10k and 100k posts
 //   SEARCH_BENCH_SIZES=10000,100000,1000000 node --import tsx bench/search.ts
 //   DATABASE_URL=postgres://… node --import tsx bench/search.ts         # PostgreSQL (a fresh database)
