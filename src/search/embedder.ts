@@ -3,8 +3,8 @@
 //
 // How the modes run (see SearchService): the lexical engine, with every query word OR-ed, yields a
 // candidate pool (default 200 topics); 'semantic' orders that pool by cosine similarity between
-// the question and each candidate's text; 'hybrid' fuses the lexical and semantic orders with
-// reciprocal-rank fusion. This is re-ranking, not dense retrieval over the whole corpus: a
+// the question and each candidate's text; 'hybrid' fuses the lexical order (what lexical
+// search answers, its re-ranked head first) and the semantic order with reciprocal-rank fusion. This is re-ranking, not dense retrieval over the whole corpus: a
 // document sharing no word (or typo-corrected word) with the query is not a candidate.
 
 export interface Embedder {
