@@ -3,9 +3,10 @@
 //
 // How the modes run (see SearchService): the lexical engine, with every query word OR-ed, yields a
 // candidate pool (default 200 topics); 'semantic' orders that pool by cosine similarity between
-// the question and each candidate's text; 'hybrid' fuses the lexical order (what lexical
-// search answers, its re-ranked head first) and the semantic order with reciprocal-rank fusion. This is re-ranking, not dense retrieval over the whole corpus: a
-// document sharing no word (or typo-corrected word) with the query is not a candidate.
+// the question and each candidate's text; 'hybrid' fuses the lexical order (what lexical search
+// answers, its re-ranked head first) and the semantic order with reciprocal-rank fusion. This is
+// re-ranking, not dense retrieval over the whole corpus: a document sharing no word (or
+// typo-corrected word) with the query is not a candidate.
 
 export interface Embedder {
   /** Shown in logs and benchmarks, e.g. "hash-64" or "glove-100d-trimmed". */
