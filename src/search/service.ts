@@ -11,7 +11,7 @@ import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor, type CursorShape } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
-import { pageDetails, type Frequencies, type IndexFilters, type IndexHit, type SearchIndex } from './index.ts';
+import { pageDetails, type Frequencies, type IndexFilters, type IndexHit, type PoolHit, type SearchIndex } from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
@@ -40,6 +40,9 @@ export type SearchOptions = {
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
 const HEAD_POOL = 200;
+
+/** What the engine is asked for a search: its communities, parsed query, filters and learned word frequencies. */
+type EngineRequest = { communityIds: string[]; query: ParsedQuery; filters: IndexFilters; frequencies?: Frequencies };
 
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
@@ -121,7 +124,11 @@ export class SearchService {
     const f = parseFilters(filters);
     void this.warm();
     const ids = [...new Set(communities.map((c) => c.id))];
-    const parsed = await this.expandTypos(parseQuery(query), ids);
+    // What the communities' text taught, read once per search: typo expansion, the engine's idf and
+    // the re-ranked head all see the same lexicons.
+    const learned = this.lexicon.learned(ids);
+    const frequencies = frequenciesOf(learned, ids);
+    const parsed = await this.expandTypos(parseQuery(query), ids, frequencies);
     const limit = f.limit ?? 10;
     const indexFilters: IndexFilters = {
       categorySlug: f.category,
@@ -139,8 +146,7 @@ export class SearchService {
     if (headOffset !== undefined && (mode !== 'lexical' || this.options.ranking?.threadFields === false)) throw this.badCursor();
 
     if (mode === 'lexical') {
-      const learned = this.lexicon.learned(ids);
-      const request = { communityIds: ids, query: parsed, filters: indexFilters, frequencies: frequenciesOf(learned, ids) };
+      const request = { communityIds: ids, query: parsed, filters: indexFilters, frequencies };
       const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }): SearchResponse => ({
         query,
         mode,
@@ -148,7 +154,7 @@ export class SearchService {
         results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
         ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
       });
-      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, learned, parsed, limit, headOffset, after)));
+      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, learned, limit, headOffset, after)));
       const { hits, total } = await this.index.search({
         ...request,
         limit: limit + 1,
@@ -162,7 +168,7 @@ export class SearchService {
     // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.
     const offset = after ? Number(after.key) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw this.badCursor();
-    const { hits: pool, ordered } = await this.semanticOrder(ids, parsed, indexFilters, query, mode);
+    const { hits: pool, ordered } = await this.semanticOrder({ communityIds: ids, query: parsed, filters: indexFilters, frequencies }, learned, query, mode);
     const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
     return {
@@ -193,7 +199,8 @@ export class SearchService {
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
     const found = await this.find(communities, question, { limit: 20 }, mode);
-    const parsed = await this.expandTypos(parseQuery(question), [...new Set(communities.map((c) => c.id))]);
+    const ids = [...new Set(communities.map((c) => c.id))];
+    const parsed = await this.expandTypos(parseQuery(question), ids, frequenciesOf(this.lexicon.learned(ids), ids));
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
     const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
@@ -256,16 +263,13 @@ export class SearchService {
    * every topic appears once and the total is every matching topic.
    */
   private async rerankedPage(
-    request: { communityIds: string[]; query: ParsedQuery; filters: IndexFilters; frequencies?: Frequencies },
+    request: EngineRequest,
     learned: Map<string, Learned>,
-    parsed: ParsedQuery,
     limit: number,
     headOffset: string | undefined,
     after: { key: number | string; id: string } | undefined,
   ): Promise<[IndexHit[], number, { key: number | string; id: string } | undefined]> {
-    const { hits: candidates, total } = await this.index.candidates({ ...request, limit: HEAD }, HEAD_POOL);
-    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
-    const head = rerankHead(candidates, profiles, parsed, learned, this.options.ranking);
+    const { head, total } = await this.rerankedHead(request, learned);
     const offset = after && headOffset === undefined ? head.length : Number(headOffset ?? 0);
     const shown = await pageDetails(this.index.db, head.slice(offset, offset + limit));
     const need = limit - shown.length;
@@ -280,6 +284,13 @@ export class SearchService {
     const taken = rest.slice(0, need);
     const end = taken[taken.length - 1];
     return [[...shown, ...taken], total, rest.length > need && end ? { key: end.raw, id: end.postId } : undefined];
+  }
+
+  /** The head: the best HEAD topics among the engine's best HEAD_POOL posts, re-ranked by their thread profiles; and every matching topic's count. */
+  private async rerankedHead(request: EngineRequest, learned: Map<string, Learned>): Promise<{ head: PoolHit[]; total: number }> {
+    const { hits: candidates, total } = await this.index.candidates({ ...request, limit: HEAD }, HEAD_POOL);
+    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
+    return { head: rerankHead(candidates, profiles, request.query, learned, this.options.ranking), total };
   }
 
   private badCursor(): DomainError {
@@ -298,11 +309,10 @@ export class SearchService {
    * except near-stop words (nearStop) when another word of the query matches: such a neighbour
    * weighs next to nothing in any ranking while it widens the match to most of the communities.
    */
-  private async expandTypos(q: ParsedQuery, communityIds: string[]): Promise<ParsedQuery> {
+  private async expandTypos(q: ParsedQuery, communityIds: string[], frequencies: Frequencies | undefined): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
-    const frequencies = frequenciesOf(this.lexicon.learned(communityIds), communityIds);
     const missing = new Set(await this.index.unmatched(candidates, communityIds, frequencies));
     if (missing.size === 0) return q;
     // Near-stop neighbours are kept when no other word matches: then they are all the query has.
@@ -341,17 +351,16 @@ export class SearchService {
   }
 
   private async semanticOrder(
-    ids: string[],
-    parsed: ParsedQuery,
-    filters: IndexFilters,
+    request: EngineRequest,
+    learned: Map<string, Learned>,
     query: string,
     mode: SearchMode,
   ): Promise<{ hits: IndexHit[]; ordered: { id: string; score: number }[] }> {
     const embedder = this.options.embedder!;
+    const parsed = request.query;
     // Widen the pool: every word of the question (stop words aside) may bring candidates.
     const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
-    const frequencies = frequenciesOf(this.lexicon.learned(ids), ids);
-    const { hits } = await this.index.search({ communityIds: ids, query: wide, filters, frequencies, limit: this.options.semanticPool ?? 200 });
+    const { hits } = await this.index.search({ ...request, query: wide, limit: this.options.semanticPool ?? 200 });
     if (hits.length === 0) return { hits, ordered: [] };
     let sims: { id: string; sim: number }[];
     if (this.options.vectors) {
@@ -372,19 +381,12 @@ export class SearchService {
     // Hybrid fuses what lexical search would answer (the re-ranked head first) with the semantic
     // order; fusing the engine's raw order instead was worse on every labelled set.
     const k = 60;
-    const lexical = await this.lexicalOrder(hits, ids, parsed, filters, frequencies);
+    const lexical = parsed.terms.length === 0 || this.options.ranking?.threadFields === false
+      ? hits.map((h) => h.postId)
+      : inHeadOrder(hits, (await this.rerankedHead(request, learned)).head);
     const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k);
     const best = 2 / (k + 1);
     return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
-  }
-
-  /** The pool's posts in the lexical mode's order: topics of the re-ranked head first, in its order; then the engine's order. */
-  private async lexicalOrder(pool: IndexHit[], ids: string[], parsed: ParsedQuery, filters: IndexFilters, frequencies: Frequencies | undefined): Promise<string[]> {
-    if (parsed.terms.length === 0 || this.options.ranking?.threadFields === false) return pool.map((h) => h.postId);
-    const { hits: candidates } = await this.index.candidates({ communityIds: ids, query: parsed, filters, frequencies, limit: HEAD }, HEAD_POOL);
-    const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
-    const head = rerankHead(candidates, profiles, parsed, this.lexicon.learned(ids), this.options.ranking);
-    return inHeadOrder(pool, head);
   }
 }
 
