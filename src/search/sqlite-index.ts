@@ -87,10 +87,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!range) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
     const pool = Math.max(POOL, q.limit * 16);
-    const rows = await this.ranked(match, range, pool);
-    const complete = rows.length < pool;
-    const facts = await this.poolFacts(rows);
-    const { total, answers } = await this.counted(match, range, rows, facts, complete);
+    const { rows, complete, facts, total, answers } = await this.pool(match, range, pool);
     const page = await pageOf(facts.hits, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST), facts.outside, answers);
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
@@ -102,11 +99,19 @@ export class SqliteSearchIndex implements SearchIndex {
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
     if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
-    const match = matchExpression(q.query);
-    const rows = await this.ranked(match, range, pool);
-    const facts = await this.poolFacts(rows);
-    const { total, answers } = await this.counted(match, range, rows, facts, rows.length < pool);
+    const { facts, total, answers } = await this.pool(matchExpression(q.query), range, pool);
     return { hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [], total };
+  }
+
+  /**
+   * The best `size` matches (ranked), whether they are every match (complete), their facts, the
+   * exact topic total and which accepted answers outside them match: what a page or a head is cut from.
+   */
+  private async pool(match: string, range: RawBuilder<unknown>, size: number) {
+    const rows = await this.ranked(match, range, size);
+    const complete = rows.length < size;
+    const facts = await this.poolFacts(rows);
+    return { rows, complete, facts, ...(await this.counted(match, range, rows, facts, complete)) };
   }
 
   /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
