@@ -63,6 +63,19 @@ export function isBlockedAddress(ip: string): boolean {
   return true;
 }
 
+/** A URL's host as a name or an address (an IPv6 literal without its brackets). */
+export function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+/**
+ * Whether a host is not public by its very name or literal address, before any lookup (what a
+ * name resolves to is judged on each connection, ./guarded-request.ts).
+ */
+export function isPrivateByName(host: string): boolean {
+  return isLocalName(host) || (isIP(host) !== 0 && isBlockedAddress(host));
+}
+
 /** Host names that are never public whatever they resolve to. */
 export function isLocalName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');

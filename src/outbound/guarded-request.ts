@@ -10,9 +10,9 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { isBlockedAddress, isLocalName } from './addresses.ts';
+import { bareHost, isBlockedAddress, isLocalName, isPrivateByName } from './addresses.ts';
 
 /** The request was not made, or was abandoned, by the guard's rules (not a network failure). */
 export class RequestRefused extends Error {
@@ -57,11 +57,9 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 /** Why `url` may not be contacted before any lookup (scheme, literal address, local name), or undefined. */
 function upfrontRefusal(url: URL, allowPrivate: boolean): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `Only http(s) URLs are contacted, not ${url.protocol}`;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate) return undefined;
-  if (isLocalName(host)) return `${host} is a local name, not a public address.`;
-  if (isIP(host) && isBlockedAddress(host)) return `${host} is not a public address (loopback, private, link-local or reserved).`;
-  return undefined;
+  const host = bareHost(url);
+  if (allowPrivate || !isPrivateByName(host)) return undefined;
+  return isLocalName(host) ? `${host} is a local name, not a public address.` : `${host} is not a public address (loopback, private, link-local or reserved).`;
 }
 
 /** Makes the request under the guard; RequestRefused for the guard's refusals, Error for network failures. */

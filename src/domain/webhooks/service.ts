@@ -13,7 +13,7 @@ import { DomainError } from '../errors.ts';
 import { cursor, pageLimit, recordId } from '../fields.ts';
 import type { AuditService } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
-import { isBlockedAddress, isLocalName } from '../../outbound/addresses.ts';
+import { bareHost, isPrivateByName } from '../../outbound/addresses.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
 import { newWebhookSecret } from './signing.ts';
@@ -204,8 +204,8 @@ export class WebhookService {
     const parsed = new URL(url);
     if (parsed.username || parsed.password) throw new DomainError('invalid_argument', 'A webhook URL must not carry a user name or password; receivers authenticate deliveries by their signature.');
     if (this.settings.allowPrivate) return;
-    const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (isLocalName(host) || (/^[\d.]+$|:/.test(host) && isBlockedAddress(host))) {
+    const host = bareHost(parsed);
+    if (isPrivateByName(host)) {
       throw new DomainError('invalid_argument', `Webhooks cannot be delivered to ${host}: loopback, private and link-local addresses are refused. Use a public URL (the operator can allow private targets with HAMLET_WEBHOOK_ALLOW_PRIVATE=1 for development).`);
     }
   }

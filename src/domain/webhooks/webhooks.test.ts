@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { isBlockedAddress, isLocalName } from '../../outbound/addresses.ts';
+import { bareHost, isBlockedAddress, isLocalName, isPrivateByName } from '../../outbound/addresses.ts';
 import { DEFAULT_RETRY, retryDelayMs } from './backoff.ts';
 import { SecretBox } from './secret-box.ts';
 import { newWebhookSecret, signatureHeaders, verifySignature } from './signing.ts';
@@ -18,6 +18,16 @@ test('loopback, private, link-local, metadata and reserved addresses are refused
   assert.equal(isLocalName('acme.localhost.'), true);
   assert.equal(isLocalName('metadata.google.internal'), true);
   assert.equal(isLocalName('example.com'), false);
+});
+
+test('a URL is private by its very name or literal address, in every form the URL parser accepts', () => {
+  const privateHost = (url: string) => isPrivateByName(bareHost(new URL(url)));
+  for (const url of ['http://localhost:8080/h', 'https://acme.localhost/h', 'http://127.0.0.1/h', 'http://[::1]/h', 'http://169.254.169.254/latest',
+    'http://0x7f.1/h', 'http://2130706433/h', 'http://[::ffff:127.0.0.1]/h', 'https://metadata.google.internal/']) {
+    assert.equal(privateHost(url), true, url);
+  }
+  // A public name is judged on what it resolves to, at each delivery, not here.
+  for (const url of ['https://example.com/h', 'https://8.8.8.8/h', 'https://[2606:4700:4700::1111]/h']) assert.equal(privateHost(url), false, url);
 });
 
 test('backoff doubles from the base with ±20% jitter, caps, and spans about a day', () => {
