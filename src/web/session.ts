@@ -67,7 +67,6 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
   return Boolean(visitor) && safeEqual(visitor!, presented);
 }
 
-/** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
 /** The state of a pending hand-off from the apex (./pages/handoff.ts), kept for `seconds`. */
 export function setHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>, state: string, seconds: number): void {
   setCookie(c, cookieNames(deps.secure).handoff, state, cookieOptions(deps.secure, seconds));
@@ -81,6 +80,7 @@ export function takeHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>): str
   return state;
 }
 
+/** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
 export function setFlash(c: Context, deps: Pick<WebDeps, 'secure'>, n: Notice): void {
   setCookie(c, cookieNames(deps.secure).flash, Buffer.from(JSON.stringify(n)).toString('base64url'), cookieOptions(deps.secure, 60));
 }
