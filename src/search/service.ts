@@ -106,11 +106,14 @@ export class SearchService {
     if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
       throw new DomainError('invalid_argument', `query: must be at most ${LIMITS.searchQuery.max} characters.`);
     }
-    return this.find(communities, query, filters, mode);
+    return (await this.find(communities, query, filters, mode)).response;
   }
 
-  /** search() without the query's length limit: a question (suggest_answer) has its own. */
-  private async find(communities: Community[], query: string, filters: SearchFilters, mode: SearchMode): Promise<SearchResponse> {
+  /**
+   * search() without the query's length limit (a question, suggest_answer, has its own), with the
+   * query as it was searched (typo neighbours added).
+   */
+  private async find(communities: Community[], query: string, filters: SearchFilters, mode: SearchMode): Promise<{ response: SearchResponse; parsed: ParsedQuery }> {
     if (typeof query !== 'string') throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
     if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
       throw new DomainError('invalid_argument', 'mode must be "lexical", "semantic" or "hybrid".');
@@ -147,12 +150,9 @@ export class SearchService {
 
     if (mode === 'lexical') {
       const request = { communityIds: ids, query: parsed, filters: indexFilters, frequencies };
-      const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }): SearchResponse => ({
-        query,
-        mode,
-        total,
-        results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
-        ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
+      const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }) => ({
+        parsed,
+        response: { query, mode, total, results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))), ...(next ? { next_cursor: encodeCursor(listing, next) } : {}) },
       });
       if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, learned, limit, headOffset, after)));
       const { hits, total } = await this.index.search({
@@ -171,13 +171,9 @@ export class SearchService {
     const { hits: pool, ordered } = await this.semanticOrder({ communityIds: ids, query: parsed, filters: indexFilters, frequencies }, learned, query, mode);
     const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
-    return {
-      query,
-      mode,
-      total: ordered.length,
-      results: page.map(({ id, score }) => this.result(byId.get(id)!, communities, parsed, score)),
-      ...(offset + limit < ordered.length ? { next_cursor: encodeCursor(listing, { key: offset + limit, id: 'o' }) } : {}),
-    };
+    const results = page.map(({ id, score }) => this.result(byId.get(id)!, communities, parsed, score));
+    const next = offset + limit < ordered.length ? { next_cursor: encodeCursor(listing, { key: offset + limit, id: 'o' }) } : {};
+    return { parsed, response: { query, mode, total: ordered.length, results, ...next } };
   }
 
   async suggestAnswer(
@@ -198,9 +194,7 @@ export class SearchService {
     }
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const found = await this.find(communities, question, { limit: 20 }, mode);
-    const ids = [...new Set(communities.map((c) => c.id))];
-    const parsed = await this.expandTypos(parseQuery(question), ids, frequenciesOf(this.lexicon.learned(ids), ids));
+    const { response: found, parsed } = await this.find(communities, question, { limit: 20 }, mode);
     const qWords = queryWords(parsed);
     const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
     const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
