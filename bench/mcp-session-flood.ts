@@ -26,10 +26,15 @@ type Ready = { port: string; key: string; topic: string; sessions: number };
 type Row = { sessions: number; write: number[]; heartbeat: number[] };
 
 async function measure(sessions: number): Promise<Row> {
-  const child = fork(CHILD, [String(sessions)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(CHILD, [String(sessions)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));
-    child.once('exit', (code) => reject(new Error(`the Hamlet child exited (${code}) before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the Hamlet child exited (${code}) before it was ready`)),
+    );
   });
   child.removeAllListeners('exit');
   const base = `http://127.0.0.1:${ready.port}`;
@@ -48,10 +53,24 @@ async function measure(sessions: number): Promise<Row> {
   // The first replies warm the server up (JIT, statement caches): not measured.
   for (let i = -3; i < writes; i++) {
     const t0 = performance.now();
-    const call = { jsonrpc: '2.0', id: i + 10, method: 'tools/call', params: { name: 'reply_to_topic', arguments: { topic: ready.topic, body: `Flood bench reply number ${i}.` } } };
-    const res = await post(Number(ready.port), `acme.localhost:${ready.port}`, ready.key, JSON.stringify(call));
+    const call = {
+      jsonrpc: '2.0',
+      id: i + 10,
+      method: 'tools/call',
+      params: {
+        name: 'reply_to_topic',
+        arguments: { topic: ready.topic, body: `Flood bench reply number ${i}.` },
+      },
+    };
+    const res = await post(
+      Number(ready.port),
+      `acme.localhost:${ready.port}`,
+      ready.key,
+      JSON.stringify(call),
+    );
     const body = JSON.parse(res.text) as { result?: { isError?: boolean } };
-    if (res.status !== 200 || body.result?.isError !== false) throw new Error(`reply ${i} failed: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status !== 200 || body.result?.isError !== false)
+      throw new Error(`reply ${i} failed: HTTP ${res.status} ${res.text.slice(0, 300)}`);
     if (i >= 0) write.push(performance.now() - t0);
     if (i === -1) measuring = true;
   }
@@ -66,13 +85,28 @@ async function measure(sessions: number): Promise<Row> {
 const agent = new Agent({ keepAlive: true });
 
 /** A POST with a Host header of our choosing (fetch would drop it). */
-function post(port: number, host: string, key: string, body: string): Promise<{ status: number; text: string }> {
+function post(
+  port: number,
+  host: string,
+  key: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: '127.0.0.1', port, path: '/api/mcp', method: 'POST', agent, headers: { host, 'content-type': 'application/json', authorization: `Bearer ${key}` } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        hostname: '127.0.0.1',
+        port,
+        path: '/api/mcp',
+        method: 'POST',
+        agent,
+        headers: { host, 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -84,13 +118,29 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => x.toFixed(1);
 
-console.log(`MCP session flood: node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${writes} replies per row\n`);
+console.log(
+  `MCP session flood: node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${writes} replies per row\n`,
+);
 const rows = [await measure(0), await measure(flood)];
-console.log('sessions   reply p50 ms  reply max ms  heartbeat p50 ms  heartbeat p99 ms  heartbeat max ms  heartbeats');
+console.log(
+  'sessions   reply p50 ms  reply max ms  heartbeat p50 ms  heartbeat p99 ms  heartbeat max ms  heartbeats',
+);
 for (const r of rows) {
   console.log(
-    [String(r.sessions).padStart(8), ms(pct(r.write, 50)).padStart(13), ms(Math.max(...r.write)).padStart(13), ms(pct(r.heartbeat, 50)).padStart(17), ms(pct(r.heartbeat, 99)).padStart(17), ms(Math.max(...r.heartbeat)).padStart(17), String(r.heartbeat.length).padStart(11)].join(' '),
+    [
+      String(r.sessions).padStart(8),
+      ms(pct(r.write, 50)).padStart(13),
+      ms(Math.max(...r.write)).padStart(13),
+      ms(pct(r.heartbeat, 50)).padStart(17),
+      ms(pct(r.heartbeat, 99)).padStart(17),
+      ms(Math.max(...r.heartbeat)).padStart(17),
+      String(r.heartbeat.length).padStart(11),
+    ].join(' '),
   );
 }
 const p99 = pct(rows[1]!.heartbeat, 99);
-console.log(`\n/heartbeat p99 with ${rows[1]!.sessions} sessions while writing: ${ms(p99)} ms  (target < ${TARGET_MS} ms)  ${p99 < TARGET_MS ? 'PASS' : 'MISS'}`);
+console.log(
+  `\n/heartbeat p99 with ${rows[1]!.sessions} sessions while writing: ${ms(p99)} ms  (target < ${TARGET_MS} ms)  ${p99 < TARGET_MS ? 'PASS' : 'MISS'}`,
+);

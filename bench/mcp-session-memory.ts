@@ -44,7 +44,11 @@ function initialize(url: string, agent: Agent, i: number): Promise<string | unde
     const req = request(url, {
       method: 'POST',
       agent,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': Buffer.byteLength(body),
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -54,9 +58,19 @@ function initialize(url: string, agent: Agent, i: number): Promise<string | unde
         const text = Buffer.concat(chunks).toString('utf8');
         try {
           const msg = JSON.parse(text);
-          if (res.statusCode !== 200 || msg.jsonrpc !== '2.0' || msg.id !== 1 || typeof msg.result?.protocolVersion !== 'string') throw new Error('not an initialize result');
+          if (
+            res.statusCode !== 200 ||
+            msg.jsonrpc !== '2.0' ||
+            msg.id !== 1 ||
+            typeof msg.result?.protocolVersion !== 'string'
+          )
+            throw new Error('not an initialize result');
         } catch (err) {
-          reject(new Error(`initialize #${i} failed (${(err as Error).message}): HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          reject(
+            new Error(
+              `initialize #${i} failed (${(err as Error).message}): HTTP ${res.statusCode} ${text.slice(0, 200)}`,
+            ),
+          );
           return;
         }
         const sid = res.headers['mcp-session-id'];
@@ -106,14 +120,24 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 
 console.log(
-  `MCP idle session memory: node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+  `MCP idle session memory: node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n` +
     `${fmt(count)} HTTP initialize requests (concurrency ${concurrency}, after ${fmt(WARMUP_REQUESTS)} warm-up), heapUsed after forced GC in the server process\n`,
 );
 
 const reference = await measure('hamlet-no-sessions');
 const hamlet = await measure('hamlet');
 
-const header = ['server', 'sessions', 'heapUsed before', 'heapUsed after', 'delta', 'per request', 'external delta'];
+const header = [
+  'server',
+  'sessions',
+  'heapUsed before',
+  'heapUsed after',
+  'delta',
+  'per request',
+  'external delta',
+];
 const rows = [reference, hamlet].map((r) => {
   const delta = r.after.heapUsed - r.before.heapUsed;
   return [
@@ -127,7 +151,8 @@ const rows = [reference, hamlet].map((r) => {
   ];
 });
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const row of rows) console.log(line(row));
 
@@ -139,8 +164,12 @@ console.log(
 
 const created = (hamlet.after.sessions ?? 0) - (hamlet.before.sessions ?? 0);
 const problems: string[] = [];
-if (created !== count || hamlet.answeredWithSession !== count) problems.push(`hamlet opened ${created} sessions and returned ${hamlet.answeredWithSession} session ids for ${count} requests`);
-if (reference.answeredWithSession !== 0 || reference.after.sessions !== reference.before.sessions) problems.push('the reference opened sessions');
+if (created !== count || hamlet.answeredWithSession !== count)
+  problems.push(
+    `hamlet opened ${created} sessions and returned ${hamlet.answeredWithSession} session ids for ${count} requests`,
+  );
+if (reference.answeredWithSession !== 0 || reference.after.sessions !== reference.before.sessions)
+  problems.push('the reference opened sessions');
 if (problems.length) {
   console.error(`\nINVALID: ${problems.join('; ')}.`);
   process.exitCode = 1;

@@ -21,7 +21,14 @@ import { requestOf, type ServerKind } from './lib/servers.ts';
 
 const TARGET_VS_LIMIT = 0.7;
 const TARGET_VS_PEER = 15;
-const KINDS = ['limit', 'hamlet', 'peer', 'limit-2026', 'hamlet-2026', 'sdk-v2'] as const satisfies readonly ServerKind[];
+const KINDS = [
+  'limit',
+  'hamlet',
+  'peer',
+  'limit-2026',
+  'hamlet-2026',
+  'sdk-v2',
+] as const satisfies readonly ServerKind[];
 type Kind = (typeof KINDS)[number];
 
 const opts = readOptions({
@@ -29,10 +36,15 @@ const opts = readOptions({
   warmup: { default: '2', help: 'warm-up seconds per server (not measured; 0 to skip)' },
   connections: { default: '32', help: 'concurrent keep-alive connections' },
   rounds: { default: '1', help: 'rounds over the servers (order rotates; medians are compared)' },
-  servers: { default: KINDS.join(','), help: 'which servers to run (ratios need hamlet and the other one)' },
+  servers: {
+    default: KINDS.join(','),
+    help: 'which servers to run (ratios need hamlet and the other one)',
+  },
 });
 const selected = opts.servers.split(',').map((s) => s.trim());
-for (const s of selected) if (!(KINDS as readonly string[]).includes(s)) throw new Error(`Unknown server "${s}"; expected some of ${KINDS.join(',')}.`);
+for (const s of selected)
+  if (!(KINDS as readonly string[]).includes(s))
+    throw new Error(`Unknown server "${s}"; expected some of ${KINDS.join(',')}.`);
 const kinds = KINDS.filter((k) => selected.includes(k));
 const duration = positiveNumber('duration', opts.duration);
 const warmup = Number(opts.warmup);
@@ -41,7 +53,14 @@ const connections = Math.round(positiveNumber('connections', opts.connections));
 const rounds = Math.round(positiveNumber('rounds', opts.rounds));
 
 /** serverCpu and clientCpu: share of one core during the measured window; cpuPerRequest: server CPU µs per response. */
-type Row = { kind: Kind; round: number; result: AutocannonResult; serverCpu: number; clientCpu: number; cpuPerRequest: number };
+type Row = {
+  kind: Kind;
+  round: number;
+  result: AutocannonResult;
+  serverCpu: number;
+  clientCpu: number;
+  cpuPerRequest: number;
+};
 
 async function measure(kind: Kind, round: number): Promise<Row> {
   const child = await startServerChild(kind);
@@ -50,12 +69,20 @@ async function measure(kind: Kind, round: number): Promise<Row> {
     const expected = await verifyEcho(child.url, request);
     if (warmup > 0) {
       const w = await load(child.url, request, { connections, durationSeconds: warmup }, expected);
-      if (failures(w) > 0) throw new Error(`${kind}: ${failures(w)} failed requests during warm-up (errors ${w.errors}, non-2xx ${w.non2xx}, mismatches ${w.mismatches})`);
+      if (failures(w) > 0)
+        throw new Error(
+          `${kind}: ${failures(w)} failed requests during warm-up (errors ${w.errors}, non-2xx ${w.non2xx}, mismatches ${w.mismatches})`,
+        );
     }
     const s0 = await child.cpu();
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const result = await load(child.url, request, { connections, durationSeconds: duration }, expected);
+    const result = await load(
+      child.url,
+      request,
+      { connections, durationSeconds: duration },
+      expected,
+    );
     const c1 = process.cpuUsage(c0);
     const wallMicros = Number((process.hrtime.bigint() - t0) / 1000n);
     const s1 = await child.cpu();
@@ -74,7 +101,8 @@ async function measure(kind: Kind, round: number): Promise<Row> {
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 // autocannon's latency histogram has whole-millisecond resolution.
 const ms = (x: number) => (x < 1 ? '<1' : fmt(x));
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -85,7 +113,9 @@ const median = (xs: number[]) => {
 };
 
 console.log(
-  `MCP tools/call throughput: node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+  `MCP tools/call throughput: node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n` +
     `${connections} connections, ${warmup} s warm-up + ${duration} s measured per server, ${rounds} round(s), loopback 127.0.0.1\n`,
 );
 
@@ -98,7 +128,18 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-const header = ['server', 'round', 'req/s', 'p50 ms', 'p99 ms', 'responses', 'failed', 'server CPU', 'client CPU', 'server µs/req'];
+const header = [
+  'server',
+  'round',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'responses',
+  'failed',
+  'server CPU',
+  'client CPU',
+  'server µs/req',
+];
 const table = rows.map((r) => [
   r.kind,
   String(r.round),
@@ -112,15 +153,18 @@ const table = rows.map((r) => [
   fmt(r.cpuPerRequest, 1),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const row of table) console.log(line(row));
 
 const has = (kind: Kind) => kinds.includes(kind);
-const rps = (kind: Kind) => median(rows.filter((r) => r.kind === kind).map((r) => r.result.requests.average));
+const rps = (kind: Kind) =>
+  median(rows.filter((r) => r.kind === kind).map((r) => r.result.requests.average));
 // Server CPU per request does not depend on how much of the machine the server got, so its ratio
 // is the steadier figure on a shared machine; it is shown for context, the targets are on req/s.
-const cost = (kind: Kind) => median(rows.filter((r) => r.kind === kind).map((r) => r.cpuPerRequest));
+const cost = (kind: Kind) =>
+  median(rows.filter((r) => r.kind === kind).map((r) => r.cpuPerRequest));
 const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 console.log('');
 if (has('hamlet') && has('limit')) {
@@ -146,7 +190,9 @@ if (has('hamlet-2026') && has('limit-2026')) {
 }
 if (has('hamlet-2026') && has('sdk-v2')) {
   const ratio = rps('hamlet-2026') / rps('sdk-v2');
-  console.log(`hamlet-2026/sdk-v2 = ${ratio.toFixed(1)}×  (the official v2 handler, same request)   [by server CPU per request: ${(cost('sdk-v2') / cost('hamlet-2026')).toFixed(1)}×]`);
+  console.log(
+    `hamlet-2026/sdk-v2 = ${ratio.toFixed(1)}×  (the official v2 handler, same request)   [by server CPU per request: ${(cost('sdk-v2') / cost('hamlet-2026')).toFixed(1)}×]`,
+  );
 }
 const clientBound = rows.filter((r) => r.serverCpu < 0.85);
 if (clientBound.length) {
@@ -155,10 +201,16 @@ if (clientBound.length) {
       `load generator was the limit), so its req/s understates it and the req/s ratios above are unreliable; the bracketed CPU-per-request ratios are not affected.`,
   );
 }
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 const broken = rows.filter((r) => failures(r.result) > 0);
 if (broken.length) {
-  console.error(`\nINVALID: ${broken.map((r) => r.kind).join(', ')} had failed requests; the numbers above do not count.`);
+  console.error(
+    `\nINVALID: ${broken.map((r) => r.kind).join(', ')} had failed requests; the numbers above do not count.`,
+  );
   process.exitCode = 1;
 }

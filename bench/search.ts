@@ -35,7 +35,9 @@ const rounds = Number(process.env.SEARCH_BENCH_ROUNDS ?? 3);
 // SEARCH_BENCH_LIGHT=1 (for 1M posts): only bare, end to end and filtered.
 const light = process.env.SEARCH_BENCH_LIGHT === '1';
 const serial = process.env.SEARCH_BENCH_PG_SERIAL === '1';
-const { questions } = JSON.parse(readFileSync(new URL('./search-quality/questions.json', import.meta.url), 'utf8')) as { questions: { q: string }[] };
+const { questions } = JSON.parse(
+  readFileSync(new URL('./search-quality/questions.json', import.meta.url), 'utf8'),
+) as { questions: { q: string }[] };
 
 // Vocabulary with frequencies from the real corpus.
 function vocabulary(): { words: string[]; cumulative: Float64Array } {
@@ -44,7 +46,8 @@ function vocabulary(): { words: string[]; cumulative: Float64Array } {
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.txt'))) {
       const text = readFileSync(join(dir, f), 'latin1');
       const body = text.slice(text.indexOf('\n\n') + 2, 20000).toLowerCase();
-      for (const w of body.match(/[a-z][a-z0-9']{1,20}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const w of body.match(/[a-z][a-z0-9']{1,20}/g) ?? [])
+        counts.set(w, (counts.get(w) ?? 0) + 1);
     }
   }
   const entries = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]);
@@ -56,7 +59,7 @@ function vocabulary(): { words: string[]; cumulative: Float64Array } {
 }
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 function sampler(v: { words: string[]; cumulative: Float64Array }) {
   const total = v.cumulative[v.cumulative.length - 1]!;
   return (n: number) => {
@@ -83,30 +86,64 @@ const pct = (xs: number[], p: number) => {
 
 // SEARCH_BENCH_DB=/path/file.db keeps the SQLite file and reuses the posts already in it.
 const keep = process.env.SEARCH_BENCH_DB;
-const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
+const dir =
+  process.env.DATABASE_URL || keep
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'hamlet-search-bench-'));
 // SEARCH_BENCH_PG_SERIAL=1: no parallel workers on any connection, for either side (on 2 shared
 // cores the bare query's Gather otherwise borrows CPU the materialized pool query cannot use).
-const pgUrl = process.env.DATABASE_URL && serial
-  ? `${process.env.DATABASE_URL}${process.env.DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c max_parallel_workers_per_gather=0')}`
-  : process.env.DATABASE_URL;
+const pgUrl =
+  process.env.DATABASE_URL && serial
+    ? `${process.env.DATABASE_URL}${process.env.DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c max_parallel_workers_per_gather=0')}`
+    : process.env.DATABASE_URL;
 const url = pgUrl ?? (keep ? `sqlite:${keep}` : `sqlite:${join(dir!, 'bench.db')}`);
 const config = loadConfig({ DATABASE_URL: url });
 const opened = await openDatabase(url);
 const store = opened.store;
 const db = opened.db as any;
-const newSearch = (options?: SearchOptions) => new SearchService(store, createSearchIndex(opened.db, opened.dialect), config, options);
+const newSearch = (options?: SearchOptions) =>
+  new SearchService(store, createSearchIndex(opened.db, opened.dialect), config, options);
 const text = sampler(vocabulary());
 const reuse = await store.communities.getBySlug('bench');
-const community = reuse ?? (await store.communities.create({ slug: 'bench', name: 'Bench', visibility: 'public' }));
+const community =
+  reuse ?? (await store.communities.create({ slug: 'bench', name: 'Bench', visibility: 'public' }));
 const category = reuse
-  ? (await db.selectFrom('categories').selectAll().where('community_id', '=', community.id).executeTakeFirstOrThrow())
-  : await store.community(community.id).categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+  ? await db
+      .selectFrom('categories')
+      .selectAll()
+      .where('community_id', '=', community.id)
+      .executeTakeFirstOrThrow()
+  : await store
+      .community(community.id)
+      .categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
 const author = { author_kind: 'person', author_id: null, author_name: 'Bench' };
 
-let posts = reuse ? Number((await db.selectFrom('posts').select(db.fn.countAll().as('n')).where('community_id', '=', community.id).executeTakeFirst()).n) : 0;
-let topicNo = reuse ? Number((await db.selectFrom('topics').select(db.fn.countAll().as('n')).where('community_id', '=', community.id).executeTakeFirst()).n) : 0;
+let posts = reuse
+  ? Number(
+      (
+        await db
+          .selectFrom('posts')
+          .select(db.fn.countAll().as('n'))
+          .where('community_id', '=', community.id)
+          .executeTakeFirst()
+      ).n,
+    )
+  : 0;
+let topicNo = reuse
+  ? Number(
+      (
+        await db
+          .selectFrom('topics')
+          .select(db.fn.countAll().as('n'))
+          .where('community_id', '=', community.id)
+          .executeTakeFirst()
+      ).n,
+    )
+  : 0;
 if (reuse) for (let i = 0; i < posts * 60; i++) random(); // not the same stream, but different texts
-console.log(`engine ${store.dialect}; sizes ${sizes.join(', ')}; ${questions.length} queries × ${rounds} rounds`);
+console.log(
+  `engine ${store.dialect}; sizes ${sizes.join(', ')}; ${questions.length} queries × ${rounds} rounds`,
+);
 try {
   for (const size of sizes) {
     const started = performance.now();
@@ -117,17 +154,50 @@ try {
         const id = randomUUID();
         const n = Math.min(1 + Math.floor(random() * 8), size - posts - batchPosts.length);
         const at = new Date(Date.UTC(2002, 0, 1) + Math.floor(random() * 3e10)).toISOString();
-        batchTopics.push({ id, community_id: community.id, category_id: category.id, slug: `t-${topicNo++}`, title: text(3 + Math.floor(random() * 6)), ...author, status: 'open', solution_post_id: null, post_count: n, created_at: at, updated_at: at, last_posted_at: at });
+        batchTopics.push({
+          id,
+          community_id: community.id,
+          category_id: category.id,
+          slug: `t-${topicNo++}`,
+          title: text(3 + Math.floor(random() * 6)),
+          ...author,
+          status: 'open',
+          solution_post_id: null,
+          post_count: n,
+          created_at: at,
+          updated_at: at,
+          last_posted_at: at,
+        });
         for (let p = 1; p <= n; p++) {
-          batchPosts.push({ id: randomUUID(), community_id: community.id, topic_id: id, position: p, ...author, body: text(20 + Math.floor(random() * 130)), created_at: at, edited_at: null });
+          batchPosts.push({
+            id: randomUUID(),
+            community_id: community.id,
+            topic_id: id,
+            position: p,
+            ...author,
+            body: text(20 + Math.floor(random() * 130)),
+            created_at: at,
+            edited_at: null,
+          });
         }
-        if (n >= 2 && random() < 0.3) batchTopics[batchTopics.length - 1].solution_post_id = batchPosts[batchPosts.length - 1].id;
+        if (n >= 2 && random() < 0.3)
+          batchTopics[batchTopics.length - 1].solution_post_id =
+            batchPosts[batchPosts.length - 1].id;
       }
       await db.transaction().execute(async (t: any) => {
         const solutions = batchTopics.map((x) => [x.id, x.solution_post_id]);
-        await t.insertInto('topics').values(batchTopics.map((x) => ({ ...x, solution_post_id: null }))).execute();
+        await t
+          .insertInto('topics')
+          .values(batchTopics.map((x) => ({ ...x, solution_post_id: null })))
+          .execute();
         await t.insertInto('posts').values(batchPosts).execute();
-        for (const [id, sol] of solutions) if (sol) await t.updateTable('topics').set({ solution_post_id: sol }).where('id', '=', id).execute();
+        for (const [id, sol] of solutions)
+          if (sol)
+            await t
+              .updateTable('topics')
+              .set({ solution_post_id: sol })
+              .where('id', '=', id)
+              .execute();
       });
       posts += batchPosts.length;
     }
@@ -155,8 +225,12 @@ try {
     let t0 = performance.now();
     await search.profiles.ready();
     const profileSeconds = (performance.now() - t0) / 1000;
-    const stored = (await sql<{ n: number | string; bytes: number | string | null }>`
-      select count(*) as n, sum(length(terms)) + 16 * count(*) as bytes from search_profiles`.execute(db)).rows[0]!;
+    const stored = (
+      await sql<{ n: number | string; bytes: number | string | null }>`
+      select count(*) as n, sum(length(terms)) + 16 * count(*) as bytes from search_profiles`.execute(
+        db,
+      )
+    ).rows[0]!;
     const heap0 = process.memoryUsage().heapUsed;
     t0 = performance.now();
     await search.lexicon.ready([community.id]);
@@ -208,7 +282,8 @@ try {
         }
       }
     }
-    const b50 = pct(bare, 50), b95 = pct(bare, 95);
+    const b50 = pct(bare, 50),
+      b95 = pct(bare, 95);
     const all = [...e2eCold, ...e2e];
     const line = (label: string, xs: number[]) =>
       `${label} p50 ${pct(xs, 50).toFixed(1)} ms p95 ${pct(xs, 95).toFixed(1)} ms (ratio ${(pct(xs, 50) / b50).toFixed(2)} / ${(pct(xs, 95) / b95).toFixed(2)})`;
@@ -218,11 +293,20 @@ try {
         `  ${line('end-to-end, all rounds', all)}\n` +
         `  ${line('end-to-end, round 1 (first time each question is asked)', e2eCold)}\n` +
         (e2e.length ? `  ${line(`end-to-end, rounds 2-${rounds} (warm)`, e2e)}\n` : '') +
-        perRound.map((x, i) => `  round ${i + 1}: bare p50 ${pct(x.bare, 50).toFixed(1)} p95 ${pct(x.bare, 95).toFixed(1)} ms, end to end p50 ${pct(x.e2e, 50).toFixed(1)} p95 ${pct(x.e2e, 95).toFixed(1)} ms (ratio within the round ${(pct(x.e2e, 50) / pct(x.bare, 50)).toFixed(2)} / ${(pct(x.e2e, 95) / pct(x.bare, 95)).toFixed(2)})\n`).join('') +
+        perRound
+          .map(
+            (x, i) =>
+              `  round ${i + 1}: bare p50 ${pct(x.bare, 50).toFixed(1)} p95 ${pct(x.bare, 95).toFixed(1)} ms, end to end p50 ${pct(x.e2e, 50).toFixed(1)} p95 ${pct(x.e2e, 95).toFixed(1)} ms (ratio within the round ${(pct(x.e2e, 50) / pct(x.bare, 50)).toFixed(2)} / ${(pct(x.e2e, 95) / pct(x.bare, 95)).toFixed(2)})\n`,
+          )
+          .join('') +
         (light ? '' : `  ${line('without typo expansion, all rounds', e2eNoTypo)}\n`) +
-        (light ? '' : `  ${line('without the thread re-ranking (previous hot path)', e2ePlain)}\n`) +
+        (light
+          ? ''
+          : `  ${line('without the thread re-ranking (previous hot path)', e2ePlain)}\n`) +
         `  ${line('filtered (since 1990: every post passes), all rounds', filtered)}; filtered / unfiltered p50 ${(pct(filtered, 50) / pct(all, 50)).toFixed(2)} p95 ${(pct(filtered, 95) / pct(all, 95)).toFixed(2)}\n` +
-        (light ? '' : `  ${line('filtered (solved_only), all rounds', selective)}; solved_only / unfiltered p50 ${(pct(selective, 50) / pct(all, 50)).toFixed(2)} p95 ${(pct(selective, 95) / pct(all, 95)).toFixed(2)}\n`) +
+        (light
+          ? ''
+          : `  ${line('filtered (solved_only), all rounds', selective)}; solved_only / unfiltered p50 ${(pct(selective, 50) / pct(all, 50)).toFixed(2)} p95 ${(pct(selective, 95) / pct(all, 95)).toFixed(2)}\n`) +
         `  thread profiles: ${profileSeconds.toFixed(1)} s to build, ${stored.n} stored, ${(Number(stored.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB of terms\n` +
         `  learned lexicon: ${learnSeconds.toFixed(1)} s, ${learned.terms} terms, ~${(learned.bytes / 2 ** 20).toFixed(1)} MiB by estimate (heap delta ${(heapDelta / 2 ** 20).toFixed(1)} MiB)` +
         `\n  caches warmed at start: ${warmSeconds.toFixed(1)} s` +

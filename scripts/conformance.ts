@@ -32,8 +32,25 @@ const ERAS: Era[] = ['2025-11-25', '2026-07-28'];
 
 /** What the real servers are held to, per era: scenarios that call none of the suite's own tools. */
 const PRODUCT: Record<Era, string[]> = {
-  '2025-11-25': ['server-initialize', 'server-session-lifecycle', 'logging-set-level', 'ping', 'tools-list', 'prompts-list', 'resources-list', 'server-sse-multiple-streams'],
-  '2026-07-28': ['server-stateless', 'tools-list', 'caching', 'http-header-validation', 'sep-2164-resource-not-found', 'prompts-list', 'resources-list'],
+  '2025-11-25': [
+    'server-initialize',
+    'server-session-lifecycle',
+    'logging-set-level',
+    'ping',
+    'tools-list',
+    'prompts-list',
+    'resources-list',
+    'server-sse-multiple-streams',
+  ],
+  '2026-07-28': [
+    'server-stateless',
+    'tools-list',
+    'caching',
+    'http-header-validation',
+    'sep-2164-resource-not-found',
+    'prompts-list',
+    'resources-list',
+  ],
 };
 // The suite runs dns-rebinding-protection only against literal loopback names (localhost, 127.0.0.1,
 // [::1]), so not on acme.localhost (test/e2e/error-matrix.test.ts covers foreign hosts there); the
@@ -57,18 +74,50 @@ const DIAGNOSTIC_CHECKS = new Set([
 ]);
 
 type Check = { id: string; name: string; status: string; errorMessage?: string };
-type Outcome = { label: string; scenario: string; pass: boolean; succeeded: number; excused: number; problems: Check[] };
-type Target = { label: string; url: string; era: Era; scenarios: string[] | 'all'; key?: string; product?: boolean };
+type Outcome = {
+  label: string;
+  scenario: string;
+  pass: boolean;
+  succeeded: number;
+  excused: number;
+  problems: Check[];
+};
+type Target = {
+  label: string;
+  url: string;
+  era: Era;
+  scenarios: string[] | 'all';
+  key?: string;
+  product?: boolean;
+};
 
 async function run(t: Target): Promise<Outcome[]> {
   const work = mkdtempSync(join(tmpdir(), 'hamlet-conformance-'));
   const results = join(work, 'results');
-  const invocations = t.scenarios === 'all' ? [['--suite', 'all']] : t.scenarios.map((s) => ['--scenario', s]);
-  const env = { ...process.env, HAMLET_CONFORMANCE_AUTH: t.key ? `${new URL(t.url).host}=${t.key}` : '' };
+  const invocations =
+    t.scenarios === 'all' ? [['--suite', 'all']] : t.scenarios.map((s) => ['--scenario', s]);
+  const env = {
+    ...process.env,
+    HAMLET_CONFORMANCE_AUTH: t.key ? `${new URL(t.url).host}=${t.key}` : '',
+  };
   let output = '';
   for (const extra of invocations) {
     output += await new Promise<string>((done) => {
-      const args = ['--import', localhostDns, '--import', withKey, cli, 'server', '--url', t.url, '--spec-version', t.era, '-o', results, ...extra];
+      const args = [
+        '--import',
+        localhostDns,
+        '--import',
+        withKey,
+        cli,
+        'server',
+        '--url',
+        t.url,
+        '--spec-version',
+        t.era,
+        '-o',
+        results,
+        ...extra,
+      ];
       const child = spawn(node22, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c));
@@ -77,22 +126,43 @@ async function run(t: Target): Promise<Outcome[]> {
     });
   }
   if (verbose) console.log(output);
-  const ran = t.scenarios === 'all' ? [...output.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]!) : t.scenarios;
+  const ran =
+    t.scenarios === 'all'
+      ? [...output.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]!)
+      : t.scenarios;
   const dirs = existsSync(results) ? readdirSync(results) : [];
   const label = `${t.label} ${t.era}`;
   const outcomes = ran.map((scenario): Outcome => {
     const dir = dirs.find((d) => d.startsWith(`server-${scenario}-`));
-    const checks: Check[] = dir ? JSON.parse(readFileSync(join(results, dir, 'checks.json'), 'utf8')) : [];
+    const checks: Check[] = dir
+      ? JSON.parse(readFileSync(join(results, dir, 'checks.json'), 'utf8'))
+      : [];
     const excusable = (c: Check) => t.product === true && DIAGNOSTIC_CHECKS.has(c.id);
     const succeeded = checks.filter((c) => c.status === 'SUCCESS').length;
     const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
     const problems = failing.filter((c) => !excusable(c));
-    return { label, scenario, pass: succeeded > 0 && problems.length === 0, succeeded, excused: failing.length - problems.length, problems };
+    return {
+      label,
+      scenario,
+      pass: succeeded > 0 && problems.length === 0,
+      succeeded,
+      excused: failing.length - problems.length,
+      problems,
+    };
   });
   rmSync(work, { recursive: true, force: true });
   if (outcomes.length === 0) {
     console.log(output);
-    return [{ label, scenario: '(suite did not run)', pass: false, succeeded: 0, excused: 0, problems: [] }];
+    return [
+      {
+        label,
+        scenario: '(suite did not run)',
+        pass: false,
+        succeeded: 0,
+        excused: 0,
+        problems: [],
+      },
+    ];
   }
   return outcomes;
 }
@@ -100,13 +170,17 @@ async function run(t: Target): Promise<Outcome[]> {
 function report(outcomes: Outcome[]): void {
   for (const o of outcomes) {
     const extra = `${o.problems.length ? `, ${o.problems.length} failed or warned` : ''}${o.excused ? `, ${o.excused} need the suite's diagnostic tools (run on the fixture)` : ''}`;
-    console.log(`${o.pass ? '✓' : '✗'} conformance [${o.label}] ${o.scenario} (${o.succeeded} checks succeeded${extra})`);
+    console.log(
+      `${o.pass ? '✓' : '✗'} conformance [${o.label}] ${o.scenario} (${o.succeeded} checks succeeded${extra})`,
+    );
     for (const c of o.problems) console.log(`    ${c.status} ${c.name}: ${c.errorMessage ?? ''}`);
   }
 }
 
 if (!existsSync(node22) || !existsSync(cli)) {
-  console.error('conformance: run `npm install` first (needs the `node` and `@modelcontextprotocol/conformance` dev dependencies).');
+  console.error(
+    'conformance: run `npm install` first (needs the `node` and `@modelcontextprotocol/conformance` dev dependencies).',
+  );
   console.log('Conformance: 0 scenarios passed, 1 failed');
   process.exit(1);
 }
@@ -115,7 +189,10 @@ const outcomes: Outcome[] = [];
 
 const fixture = await startFixtureServer();
 try {
-  for (const era of ERAS) outcomes.push(...(await run({ label: 'fixture', url: fixture.url, era, scenarios: only ? [only] : 'all' })));
+  for (const era of ERAS)
+    outcomes.push(
+      ...(await run({ label: 'fixture', url: fixture.url, era, scenarios: only ? [only] : 'all' })),
+    );
 } finally {
   await fixture.close();
 }
@@ -123,14 +200,40 @@ try {
 if (!only) {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-conformance-app-'));
   const silent = new Writable({ write: (_c, _e, done) => done() });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'silent' });
-  const hamlet = await startHamlet(config, { demo: true, handleSignals: false, logDestination: silent });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`,
+    LOG_LEVEL: 'silent',
+  });
+  const hamlet = await startHamlet(config, {
+    demo: true,
+    handleSignals: false,
+    logDestination: silent,
+  });
   const port = new URL(hamlet.url).port;
   const key = (await freshDemoAgentKey(hamlet.store, hamlet.services.agents))?.key;
   try {
     for (const era of ERAS) {
-      outcomes.push(...(await run({ label: 'community acme', url: `http://acme.localhost:${port}/api/mcp`, era, scenarios: PRODUCT[era], key, product: true })));
-      outcomes.push(...(await run({ label: 'network', url: `http://localhost:${port}/api/mcp`, era, scenarios: [...PRODUCT[era], ...NETWORK_ONLY[era]], product: true })));
+      outcomes.push(
+        ...(await run({
+          label: 'community acme',
+          url: `http://acme.localhost:${port}/api/mcp`,
+          era,
+          scenarios: PRODUCT[era],
+          key,
+          product: true,
+        })),
+      );
+      outcomes.push(
+        ...(await run({
+          label: 'network',
+          url: `http://localhost:${port}/api/mcp`,
+          era,
+          scenarios: [...PRODUCT[era], ...NETWORK_ONLY[era]],
+          product: true,
+        })),
+      );
     }
   } finally {
     await hamlet.close();
@@ -142,7 +245,9 @@ report(outcomes);
 for (const era of ERAS) {
   const mine = outcomes.filter((o) => o.label.endsWith(era));
   const checks = mine.reduce((n, o) => n + o.succeeded, 0);
-  console.log(`Conformance ${era}: ${mine.filter((o) => o.pass).length}/${mine.length} scenarios passed, ${checks} checks succeeded`);
+  console.log(
+    `Conformance ${era}: ${mine.filter((o) => o.pass).length}/${mine.length} scenarios passed, ${checks} checks succeeded`,
+  );
 }
 const passed = outcomes.filter((o) => o.pass).length;
 const failed = outcomes.length - passed;

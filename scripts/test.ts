@@ -35,17 +35,32 @@ let failed = 0;
 
 if (!only.length) {
   // Strict TypeScript over the whole tree (tsx strips types without checking them).
-  const typecheck = await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
-  console.log(typecheck.code === 0 ? '✔ typecheck (tsc --noEmit, strict)' : '✖ typecheck (tsc --noEmit, strict)');
+  const typecheck = await run(process.execPath, [
+    'node_modules/typescript/bin/tsc',
+    '--noEmit',
+    '-p',
+    '.',
+  ]);
+  console.log(
+    typecheck.code === 0
+      ? '✔ typecheck (tsc --noEmit, strict)'
+      : '✖ typecheck (tsc --noEmit, strict)',
+  );
   if (typecheck.code === 0) passed++;
   else failed++;
 }
 
 const unit = await run(process.execPath, [
-  '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files,
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=2',
+  '--test-reporter=spec',
+  ...files,
 ]);
 // node:test's spec reporter ends with "ℹ pass N", "ℹ fail N", … lines.
-const count = (label: string) => Number(unit.output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
+const count = (label: string) =>
+  Number(unit.output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
 passed += count('pass');
 failed += count('fail') + count('cancelled');
 const skipped = count('skipped');
@@ -54,7 +69,8 @@ if (unit.code !== 0 && count('fail') + count('cancelled') === 0) failed += 1; //
 if (!only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1') {
   const conf = await run(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts']);
   const m = conf.output.match(/^Conformance: (\d+) scenarios passed, (\d+) failed$/m);
-  if (!m) failed += 1; // the suite did not report
+  if (!m)
+    failed += 1; // the suite did not report
   else {
     passed += Number(m[1]);
     failed += Number(m[2]);

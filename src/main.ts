@@ -10,12 +10,20 @@ import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
-import { resolveCommunityHost, visibleResolution, type CommunityResolution } from './domain/tenancy.ts';
+import {
+  resolveCommunityHost,
+  visibleResolution,
+  type CommunityResolution,
+} from './domain/tenancy.ts';
 import { anonymous, type Actor } from './domain/actor.ts';
 import { keyKind } from './domain/identity/secrets.ts';
 import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
-import { RateLimitedError, SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
+import {
+  RateLimitedError,
+  SharedLimiter,
+  TokenBucketLimiter,
+} from './domain/identity/rate-limit.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
@@ -48,14 +56,37 @@ export { VERSION } from './version.ts';
 /** The database and the services over it: what every command works with. */
 export type Opened = { store: Store; services: Services; logger: Logger; close(): Promise<void> };
 
-export async function openHamlet(config: Config, options: OpenOptions & { logger?: Logger } = {}): Promise<Opened> {
+export async function openHamlet(
+  config: Config,
+  options: OpenOptions & { logger?: Logger } = {},
+): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { store, db, dialect } = await openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...options });
+  const { store, db, dialect } = await openDatabase(config.databaseUrl, {
+    sqliteSynchronous: config.sqliteSynchronous,
+    ...options,
+  });
   // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
-  const semantic = semanticSearch(config, db, (p) => logger.debug({ embeddings: p }, 'search: post embeddings filled'));
+  const semantic = semanticSearch(config, db, (p) =>
+    logger.debug({ embeddings: p }, 'search: post embeddings filled'),
+  );
   const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
-  const services = createServices({ store, searchIndex: createSearchIndex(db, dialect), config, logger, search: semantic?.options, limiter });
-  return { store, services, logger, close: async () => { await semantic?.stop(); await store.close(); } };
+  const services = createServices({
+    store,
+    searchIndex: createSearchIndex(db, dialect),
+    config,
+    logger,
+    search: semantic?.options,
+    limiter,
+  });
+  return {
+    store,
+    services,
+    logger,
+    close: async () => {
+      await semantic?.stop();
+      await store.close();
+    },
+  };
 }
 
 export type Hamlet = Opened & { server: Server; mcp: McpStack; url: string };
@@ -75,13 +106,25 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   if (options.demo) {
     const { ensureDemoCommunity } = await import('./demo/demo.ts');
     const demo = await ensureDemoCommunity(store, services);
-    logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
+    logger.info(
+      { demo },
+      demo.created ? 'demo communities created' : 'demo community already there',
+    );
   }
 
   // Proxies whose X-Forwarded-For is believed: none unless HAMLET_TRUST_PROXY=1.
   const proxyHops = config.trustProxy ? config.trustedProxyHops : 0;
-  const urls = { mcp: (slug: string) => communityMcpUrl(config, slug), web: (slug: string) => communityOrigin(config, slug) };
-  const deps: SurfaceDeps = { pipeline: new Pipeline(services, urls, logger), services, urls, version: VERSION, logger };
+  const urls = {
+    mcp: (slug: string) => communityMcpUrl(config, slug),
+    web: (slug: string) => communityOrigin(config, slug),
+  };
+  const deps: SurfaceDeps = {
+    pipeline: new Pipeline(services, urls, logger),
+    services,
+    urls,
+    version: VERSION,
+    logger,
+  };
   const endpoints = createEndpointResolver({
     deps,
     lookup: (host) => resolveCommunityHost(store, host, config.baseDomain),
@@ -89,7 +132,12 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     actorOf: (community, key) => requestActor(services, community, { key }),
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
-  const channel = store.dialect === 'postgres' ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined;
+  const channel =
+    store.dialect === 'postgres'
+      ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) =>
+          logger.warn({ problem: p }, 'MCP bus'),
+        )
+      : undefined;
   const mcp = createMcpStack({
     bus: channel ? channelBus(channel, (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined,
     // In the database: a session survives a restart and any instance over the same database serves it.
@@ -113,7 +161,9 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const stopWatching = watchMcpConfig({ store, mcp, forget: endpoints.forget, logger });
   const notifyTopic = topicUpdates(store, mcp);
   services.events.subscribe((event) => {
-    void notifyTopic(event).catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
+    void notifyTopic(event).catch((err: unknown) =>
+      logger.warn({ err }, 'resource update notification failed'),
+    );
   });
 
   const docs = llmsSections({
@@ -124,13 +174,24 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   const secure = config.publicScheme === 'https';
   // The host a web request addressed: X-Forwarded-Host only behind a trusted proxy.
-  const hostOf = (c: Context) => requestHost({ host: c.req.header('host'), 'x-forwarded-host': c.req.header('x-forwarded-host') }, config.trustProxy);
+  const hostOf = (c: Context) =>
+    requestHost(
+      { host: c.req.header('host'), 'x-forwarded-host': c.req.header('x-forwarded-host') },
+      config.trustProxy,
+    );
   const handoff = { services, secure, hostOf, baseDomain: config.baseDomain };
   const webHost = (host: string | undefined, forwarded: string | undefined) =>
-    resolveCommunityHost(store, requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), config.baseDomain);
+    resolveCommunityHost(
+      store,
+      requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy),
+      config.baseDomain,
+    );
   // The community an OAuth request addressed, and its issuer URL as the request reached it.
   const oauthSite = (host: string | undefined, forwarded: string | undefined, slug?: string) =>
-    services.oauth.siteFor(requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy), slug);
+    services.oauth.siteFor(
+      requestHost({ host, 'x-forwarded-host': forwarded }, config.trustProxy),
+      slug,
+    );
   // For REST and the host check every request passes: answers reused for 5 s, as the MCP endpoints do.
   const hosts = new Map<string, { at: number; value: Promise<CommunityResolution> }>();
   const cachedHost = (host: string | undefined, forwarded: string | undefined) => {
@@ -150,8 +211,15 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     // A private community looks like an unknown host to a request without a credential that reads it.
     hostKind: async (c) => {
       const resolved = await cachedHost(c.req.header('host'), c.req.header('x-forwarded-host'));
-      const credential = { key: keyOf((name) => c.req.header(name)), session: sessionToken(c, { secure }) };
-      return (await visibleResolution(resolved, (community) => requestActor(services, community, credential))).kind;
+      const credential = {
+        key: keyOf((name) => c.req.header(name)),
+        session: sessionToken(c, { secure }),
+      };
+      return (
+        await visibleResolution(resolved, (community) =>
+          requestActor(services, community, credential),
+        )
+      ).kind;
     },
     clientIp: (incoming) => clientIp(incoming, proxyHops),
     secure,
@@ -193,21 +261,35 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         hostKind: webHost,
         hostOf,
         baseDomain: config.baseDomain,
-        clientIp: (c) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops) : 'unknown',
+        clientIp: (c) =>
+          (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+            ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops)
+            : 'unknown',
         secure,
       });
     },
     llms: (section) => renderLlms(docs, section),
   });
-  const connector = createConnector({ transport: mcp.transport, services, logger, siteOf: (req, slug) => oauthSite(req.headers.host, req.headers['x-forwarded-host'] as string | undefined, slug) });
-  const server = createHttpServer(app, mcp.transport, logger, { baseDomain: config.baseDomain, connector: (req, res) => connector(req, res) });
+  const connector = createConnector({
+    transport: mcp.transport,
+    services,
+    logger,
+    siteOf: (req, slug) =>
+      oauthSite(req.headers.host, req.headers['x-forwarded-host'] as string | undefined, slug),
+  });
+  const server = createHttpServer(app, mcp.transport, logger, {
+    baseDomain: config.baseDomain,
+    connector: (req, res) => connector(req, res),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   // Webhooks: any number of instances may dispatch (each delivery is claimed by one); a local
   // commit wakes this one at once, others pick it up at their next poll.
-  const dispatcher = config.webhooks.dispatch ? new WebhookDispatcher({ store, services, settings: config.webhooks, logger }) : undefined;
+  const dispatcher = config.webhooks.dispatch
+    ? new WebhookDispatcher({ store, services, settings: config.webhooks, logger })
+    : undefined;
   dispatcher?.start();
   if (dispatcher) services.events.subscribe(() => dispatcher.wake());
   const port = (server.address() as AddressInfo).port;
@@ -235,7 +317,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         logger.info({ signal }, 'shutting down');
-        close().then(() => process.exit(0), () => process.exit(1));
+        close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       });
     }
   }
@@ -269,12 +354,22 @@ function keyOf(header: (name: string) => string | undefined): string | undefined
  * Who a request's credential makes it on `community`: the agent of an agent key of that community,
  * the person of a user key or of a web session; anonymous without one or with one not valid there.
  */
-async function requestActor(services: Services, community: Community, credential: { key?: string; session?: string }): Promise<Actor> {
+async function requestActor(
+  services: Services,
+  community: Community,
+  credential: { key?: string; session?: string },
+): Promise<Actor> {
   const { key, session } = credential;
   if (key) {
     // An access token is only ever good at the connector URL, which verified it for this request.
-    if (isAccessToken(key)) return Promise.resolve().then(() => services.auth.authenticateAccessToken(community, key)).catch(() => anonymous);
-    const authenticate = keyKind(key) === 'user' ? services.auth.authenticateUserKey(key) : services.auth.authenticateAgentKey(community, key);
+    if (isAccessToken(key))
+      return Promise.resolve()
+        .then(() => services.auth.authenticateAccessToken(community, key))
+        .catch(() => anonymous);
+    const authenticate =
+      keyKind(key) === 'user'
+        ? services.auth.authenticateUserKey(key)
+        : services.auth.authenticateAgentKey(community, key);
     return authenticate.catch(() => anonymous);
   }
   return (await services.accounts.resolveWebSession(session)) ?? anonymous;
@@ -286,7 +381,8 @@ async function admitByIp(services: Services, ip: string, messages: number): Prom
     await services.rateLimits.checkIp(ip, messages);
     return { ok: true };
   } catch (err) {
-    if (err instanceof RateLimitedError) return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };
+    if (err instanceof RateLimitedError)
+      return { ok: false, retryAfterSeconds: err.retryAfterSeconds, message: err.message };
     throw err;
   }
 }

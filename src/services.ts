@@ -55,15 +55,29 @@ export type ServiceDeps = {
 export function createServices(deps: ServiceDeps): Services {
   const { store, config, logger } = deps;
   const clock = deps.clock ?? systemClock;
-  const events = new ContentEvents((err, event) => logger?.error({ err, event: event.type }, 'content event listener failed'));
+  const events = new ContentEvents((err, event) =>
+    logger?.error({ err, event: event.type }, 'content event listener failed'),
+  );
   const content = new ContentService(store, config, events);
   const audit = new AuditService(store, logger);
   const auth = new AuthService(store, clock, logger);
-  const clientCa = config.oauth.clientCaFile ? readFileSync(config.oauth.clientCaFile, 'utf8') : undefined;
-  const oauth = new OAuthService(store, auth, audit, { ...config.oauth, clientCa }, config, clock, logger);
+  const clientCa = config.oauth.clientCaFile
+    ? readFileSync(config.oauth.clientCaFile, 'utf8')
+    : undefined;
+  const oauth = new OAuthService(
+    store,
+    auth,
+    audit,
+    { ...config.oauth, clientCa },
+    config,
+    clock,
+    logger,
+  );
   return {
     events,
-    communities: new CommunityService(store, { communityCreation: config.people.communityCreation }),
+    communities: new CommunityService(store, {
+      communityCreation: config.people.communityCreation,
+    }),
     content,
     profiles: new ProfileService(store, config),
     search: new SearchService(store, deps.searchIndex, config, deps.search),
@@ -83,5 +97,12 @@ export function createServices(deps: ServiceDeps): Services {
 /** Webhook secrets are encrypted under HAMLET_WEBHOOK_SECRET_KEY, else under a key kept in the database. */
 function webhookSecrets(store: Store, config: Config): SecretBox {
   const key = config.webhooks.secretKey;
-  return new SecretBox(key ? { name: 'env', secret: key } : { name: 'db', load: () => store.webhookQueue.keyringKey('webhook-secrets', SecretBox.newKey()) });
+  return new SecretBox(
+    key
+      ? { name: 'env', secret: key }
+      : {
+          name: 'db',
+          load: () => store.webhookQueue.keyringKey('webhook-secrets', SecretBox.newKey()),
+        },
+  );
 }

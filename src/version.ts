@@ -1,4 +1,6 @@
 // The running version, from package.json (read once).
 import { readFileSync } from 'node:fs';
 
-export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).version;

@@ -19,7 +19,11 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 /** Relative imports of a file (static, re-exports and dynamic), resolved to paths under src/. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  const specs = [
+    ...text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g,
+    ),
+  ].map((m) => m[1] ?? m[2]!);
   return specs.filter((s) => s.startsWith('.')).map((s) => normalize(join(dirname(file), s)));
 }
 
@@ -51,7 +55,20 @@ const ALLOWED: Record<string, string[]> = {
   http: [...BASE, 'mcp', 'operations', 'domain', 'store', 'services', 'web'],
   web: [...BASE, 'operations', 'domain', 'store', 'services'],
   webhooks: [...BASE, 'operations', 'domain', 'store', 'services', 'outbound'],
-  main: [...BASE, 'mcp', 'operations', 'surfaces', 'http', 'web', 'webhooks', 'domain', 'search', 'store', 'services', 'demo'],
+  main: [
+    ...BASE,
+    'mcp',
+    'operations',
+    'surfaces',
+    'http',
+    'web',
+    'webhooks',
+    'domain',
+    'search',
+    'store',
+    'services',
+    'demo',
+  ],
   cli: [...BASE, 'main', 'demo', 'import', 'domain', 'store', 'services', 'operations'],
 };
 
@@ -63,16 +80,22 @@ test('every import points down the layers, and the MCP engine imports nothing of
   for (const [file, imports] of graph) {
     const from = layerOf(file);
     const allowed = ALLOWED[from];
-    assert.ok(allowed, `${file}: the layer "${from}" is not described in this test; add it to ALLOWED`);
+    assert.ok(
+      allowed,
+      `${file}: the layer "${from}" is not described in this test; add it to ALLOWED`,
+    );
     for (const target of imports) {
       const to = layerOf(target);
-      if (to !== from && !allowed.includes(to)) wrong.push(`${file} → ${target} (${from} may not import ${to})`);
+      if (to !== from && !allowed.includes(to))
+        wrong.push(`${file} → ${target} (${from} may not import ${to})`);
     }
   }
   // The store implements the engine's session-store port and nothing else of it.
   for (const [file, imports] of graph) {
     if (layerOf(file) !== 'store') continue;
-    for (const target of imports) if (layerOf(target) === 'mcp' && !target.endsWith('session-store.ts')) wrong.push(`${file} → ${target} (the store may only implement the session-store port)`);
+    for (const target of imports)
+      if (layerOf(target) === 'mcp' && !target.endsWith('session-store.ts'))
+        wrong.push(`${file} → ${target} (the store may only implement the session-store port)`);
   }
   assert.deepEqual(wrong, []);
 });

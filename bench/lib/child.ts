@@ -1,7 +1,13 @@
 // Parent side of server-child.ts: fork a bench server, talk to it, stop it.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ChildCommand, ChildReady, ChildReply, CpuSample, HeapSample } from './server-child.ts';
+import type {
+  ChildCommand,
+  ChildReady,
+  ChildReply,
+  CpuSample,
+  HeapSample,
+} from './server-child.ts';
 import { MCP_PATH, type ServerKind } from './servers.ts';
 
 export type ServerChild = {
@@ -15,16 +21,29 @@ export type ServerChild = {
 
 const CHILD_ENTRY = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 
-export async function startServerChild(kind: ServerKind, options: { exposeGc?: boolean } = {}): Promise<ServerChild> {
+export async function startServerChild(
+  kind: ServerKind,
+  options: { exposeGc?: boolean } = {},
+): Promise<ServerChild> {
   const child: ChildProcess = fork(CHILD_ENTRY, [kind], {
     // MCP_BENCH_CHILD_ARGS adds node flags to the server process, e.g. "--cpu-prof --cpu-prof-dir=prof".
-    execArgv: ['--import', 'tsx', ...(options.exposeGc ? ['--expose-gc'] : []), ...(process.env.MCP_BENCH_CHILD_ARGS ?? '').split(/\s+/).filter(Boolean)],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(options.exposeGc ? ['--expose-gc'] : []),
+      ...(process.env.MCP_BENCH_CHILD_ARGS ?? '').split(/\s+/).filter(Boolean),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 30 s`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${kind} server did not start within 30 s`)),
+      30_000,
+    );
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with code ${code} before listening`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${kind} server exited with code ${code} before listening`)),
+    );
     child.on('message', (m: ChildReady) => {
       if (m && (m as ChildReady).ready) {
         clearTimeout(timer);

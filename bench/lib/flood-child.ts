@@ -14,10 +14,22 @@ import { startHamlet } from '../../src/main.ts';
 const sessions = Number(process.argv[2] ?? 0);
 const silent = new Writable({ write: (_c, _e, done) => done() });
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-flood-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'silent' });
-const hamlet = await startHamlet(config, { demo: true, handleSignals: false, logDestination: silent });
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`,
+  LOG_LEVEL: 'silent',
+});
+const hamlet = await startHamlet(config, {
+  demo: true,
+  handleSignals: false,
+  logDestination: silent,
+});
 const acme = (await hamlet.store.communities.getBySlug('acme'))!;
-const { key } = await hamlet.services.agents.create(systemActor('bench'), acme, { name: `flood-bench-${Date.now()}`, scopes: ['post:create'] });
+const { key } = await hamlet.services.agents.create(systemActor('bench'), acme, {
+  name: `flood-bench-${Date.now()}`,
+  scopes: ['post:create'],
+});
 const now = Date.now();
 for (let i = 0; i < sessions; i++) {
   await hamlet.store.mcpSessions.create({
@@ -32,6 +44,13 @@ for (let i = 0; i < sessions; i++) {
     lastSeenAt: now,
   });
 }
-const topic = (await hamlet.services.content.listTopics(systemActor('bench'), acme, { sort: 'latest', limit: 1 })).topics[0]!;
-process.send!({ port: new URL(hamlet.url).port, key, topic: topic.id, sessions: await hamlet.store.mcpSessions.count() });
+const topic = (
+  await hamlet.services.content.listTopics(systemActor('bench'), acme, { sort: 'latest', limit: 1 })
+).topics[0]!;
+process.send!({
+  port: new URL(hamlet.url).port,
+  key,
+  topic: topic.id,
+  sessions: await hamlet.store.mcpSessions.count(),
+});
 process.on('disconnect', () => void hamlet.close().then(() => process.exit(0)));

@@ -12,7 +12,17 @@ type AutocannonOptions = {
   duration: number;
   expectBody?: string;
 };
-type Histogram = { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p99_9?: number };
+type Histogram = {
+  average: number;
+  mean: number;
+  stddev: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p99_9?: number;
+};
 export type AutocannonResult = {
   requests: Histogram & { total: number; sent: number };
   latency: Histogram;
@@ -34,24 +44,38 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 export async function verifyEcho(url: string, request: BenchRequest): Promise<string> {
   const res = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
   const text = await res.text();
-  const problem = (why: string) => new Error(`${url} answered wrongly (${why}): HTTP ${res.status} ${text.slice(0, 300)}`);
+  const problem = (why: string) =>
+    new Error(`${url} answered wrongly (${why}): HTTP ${res.status} ${text.slice(0, 300)}`);
   if (res.status !== 200) throw problem('status');
-  if (!/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) throw problem(`content-type ${res.headers.get('content-type')}`);
-  let msg: { jsonrpc?: unknown; id?: unknown; result?: { content?: { type?: unknown; text?: unknown }[]; isError?: unknown }; error?: unknown };
+  if (!/^application\/json\b/i.test(res.headers.get('content-type') ?? ''))
+    throw problem(`content-type ${res.headers.get('content-type')}`);
+  let msg: {
+    jsonrpc?: unknown;
+    id?: unknown;
+    result?: { content?: { type?: unknown; text?: unknown }[]; isError?: unknown };
+    error?: unknown;
+  };
   try {
     msg = JSON.parse(text);
   } catch {
     throw problem('not JSON');
   }
-  if (msg.jsonrpc !== '2.0' || msg.id !== 1 || msg.error !== undefined || !msg.result) throw problem('not a JSON-RPC result for id 1');
+  if (msg.jsonrpc !== '2.0' || msg.id !== 1 || msg.error !== undefined || !msg.result)
+    throw problem('not a JSON-RPC result for id 1');
   const block = msg.result.content?.[0];
-  if (msg.result.isError === true || block?.type !== 'text' || block.text !== ECHO_TEXT) throw problem('not the echoed text block');
+  if (msg.result.isError === true || block?.type !== 'text' || block.text !== ECHO_TEXT)
+    throw problem('not the echoed text block');
   return text;
 }
 
 export type LoadSettings = { connections: number; durationSeconds: number };
 
-export function load(url: string, request: BenchRequest, settings: LoadSettings, expectBody?: string): Promise<AutocannonResult> {
+export function load(
+  url: string,
+  request: BenchRequest,
+  settings: LoadSettings,
+  expectBody?: string,
+): Promise<AutocannonResult> {
   return autocannon({
     url,
     method: 'POST',

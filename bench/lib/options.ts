@@ -3,14 +3,22 @@
 
 export type OptionSpec = Record<string, { default: string; help: string }>;
 
-export function readOptions<S extends OptionSpec>(spec: S, argv = process.argv.slice(2), env = process.env): Record<keyof S, string> {
+export function readOptions<S extends OptionSpec>(
+  spec: S,
+  argv = process.argv.slice(2),
+  env = process.env,
+): Record<keyof S, string> {
   const out = {} as Record<keyof S, string>;
   for (const key of Object.keys(spec) as (keyof S & string)[]) {
     out[key] = env[`MCP_BENCH_${key.toUpperCase()}`] ?? spec[key]!.default;
   }
   for (const arg of argv) {
     if (arg === '--help' || arg === '-h') {
-      console.log(Object.entries(spec).map(([k, v]) => `  --${k}=<${v.default}>  (MCP_BENCH_${k.toUpperCase()})  ${v.help}`).join('\n'));
+      console.log(
+        Object.entries(spec)
+          .map(([k, v]) => `  --${k}=<${v.default}>  (MCP_BENCH_${k.toUpperCase()})  ${v.help}`)
+          .join('\n'),
+      );
       process.exit(0);
     }
     const m = /^--([a-z-]+)=(.*)$/.exec(arg);
@@ -22,6 +30,7 @@ export function readOptions<S extends OptionSpec>(spec: S, argv = process.argv.s
 
 export function positiveNumber(name: string, value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}".`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`${name} must be a positive number, got "${value}".`);
   return n;
 }

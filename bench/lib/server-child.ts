@@ -6,13 +6,21 @@ import { createBenchServer, SERVER_KINDS, type ServerKind } from './servers.ts';
 
 export type ChildCommand = 'cpu' | 'heap' | 'stop';
 export type CpuSample = { userMicros: number; systemMicros: number; wallMicros: number };
-export type HeapSample = { heapUsed: number; external: number; arrayBuffers: number; rss: number; sessions?: number };
+export type HeapSample = {
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  rss: number;
+  sessions?: number;
+};
 export type ChildReply = { id: number; cpu?: CpuSample; heap?: HeapSample; error?: string };
 export type ChildReady = { ready: true; port: number };
 
 const kind = process.argv[2] as ServerKind;
-if (!SERVER_KINDS.includes(kind)) throw new Error(`Unknown server kind "${kind}"; expected one of ${SERVER_KINDS.join(', ')}.`);
-if (!process.send) throw new Error('server-child.ts runs as a forked child (it needs an IPC channel).');
+if (!SERVER_KINDS.includes(kind))
+  throw new Error(`Unknown server kind "${kind}"; expected one of ${SERVER_KINDS.join(', ')}.`);
+if (!process.send)
+  throw new Error('server-child.ts runs as a forked child (it needs an IPC channel).');
 
 const bench = createBenchServer(kind);
 // Keep-alive sockets stay open for the whole run (autocannon reuses its connections).
@@ -30,7 +38,13 @@ async function settledHeap(): Promise<HeapSample> {
     await new Promise((r) => setImmediate(r));
   }
   const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss, sessions: await bench.sessionCount?.() };
+  return {
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    rss: m.rss,
+    sessions: await bench.sessionCount?.(),
+  };
 }
 
 process.on('message', async (msg: { id: number; cmd: ChildCommand }) => {
@@ -38,7 +52,11 @@ process.on('message', async (msg: { id: number; cmd: ChildCommand }) => {
   try {
     if (msg.cmd === 'cpu') {
       const { user, system } = process.cpuUsage();
-      reply.cpu = { userMicros: user, systemMicros: system, wallMicros: Number(process.hrtime.bigint() / 1000n) };
+      reply.cpu = {
+        userMicros: user,
+        systemMicros: system,
+        wallMicros: Number(process.hrtime.bigint() / 1000n),
+      };
     } else if (msg.cmd === 'heap') {
       reply.heap = await settledHeap();
     } else if (msg.cmd === 'stop') {
@@ -55,4 +73,7 @@ process.on('message', async (msg: { id: number; cmd: ChildCommand }) => {
 });
 process.on('disconnect', () => process.exit(0));
 
-process.send({ ready: true, port: (bench.server.address() as AddressInfo).port } satisfies ChildReady);
+process.send({
+  ready: true,
+  port: (bench.server.address() as AddressInfo).port,
+} satisfies ChildReady);

@@ -15,7 +15,11 @@
 // The "-2026" kinds are measured with a 2026-07-28 request (REQUESTS), the others with a 2025 one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { createMcpHandler, fromJsonSchema, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  McpServer as McpServerV2,
+} from '@modelcontextprotocol/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -27,11 +31,25 @@ import { StreamHub } from '../../src/mcp/stream-hub.ts';
 import type { Surface } from '../../src/mcp/surface.ts';
 import { zodTool } from '../../src/mcp/zod-tool.ts';
 
-export const SERVER_KINDS = ['hamlet', 'hamlet-no-sessions', 'limit', 'peer', 'hamlet-2026', 'limit-2026', 'sdk-v2'] as const;
+export const SERVER_KINDS = [
+  'hamlet',
+  'hamlet-no-sessions',
+  'limit',
+  'peer',
+  'hamlet-2026',
+  'limit-2026',
+  'sdk-v2',
+] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
 /** The server a kind runs: the "-2026" kinds are the same servers, measured with a 2026-07-28 request. */
 const SERVES: Record<ServerKind, 'hamlet' | 'hamlet-no-sessions' | 'limit' | 'peer' | 'sdk-v2'> = {
-  hamlet: 'hamlet', 'hamlet-no-sessions': 'hamlet-no-sessions', limit: 'limit', peer: 'peer', 'hamlet-2026': 'hamlet', 'limit-2026': 'limit', 'sdk-v2': 'sdk-v2',
+  hamlet: 'hamlet',
+  'hamlet-no-sessions': 'hamlet-no-sessions',
+  limit: 'limit',
+  peer: 'peer',
+  'hamlet-2026': 'hamlet',
+  'limit-2026': 'limit',
+  'sdk-v2': 'sdk-v2',
 };
 
 export const MCP_PATH = '/mcp';
@@ -58,7 +76,11 @@ export const TOOLS_CALL_BODY_2026 = JSON.stringify({
   params: {
     name: 'echo',
     arguments: { text: ECHO_TEXT },
-    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' } },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+    },
   },
 });
 
@@ -66,7 +88,13 @@ export type BenchRequest = { body: string; headers: Record<string, string> };
 const LEGACY_REQUEST: BenchRequest = { body: TOOLS_CALL_BODY, headers: REQUEST_HEADERS };
 const MODERN_REQUEST: BenchRequest = {
   body: TOOLS_CALL_BODY_2026,
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'echo',
+  },
 };
 
 /** The request each kind is measured with. */
@@ -156,12 +184,23 @@ function limitServer(): BenchServer {
       try {
         const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const text = String(msg.params.arguments.text);
-        body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text }], isError: false } });
+        body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: msg.id,
+          result: { content: [{ type: 'text', text }], isError: false },
+        });
       } catch {
         status = 400;
-        body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Invalid JSON.' } });
+        body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Invalid JSON.' },
+        });
       }
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     });
   });
@@ -183,17 +222,29 @@ function peerServer(): BenchServer {
         parsedBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32700, message: 'Parse error' },
+          }),
+        );
         return;
       }
       const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
       mcp.registerTool(
         'echo',
-        { description: 'Returns its text argument as a text block.', inputSchema: { text: z.string() } },
+        {
+          description: 'Returns its text argument as a text block.',
+          inputSchema: { text: z.string() },
+        },
         async ({ text }) => ({ content: [{ type: 'text', text }] }),
       );
       try {
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         res.on('close', () => {
           void transport.close();
           void mcp.close();
@@ -204,7 +255,13 @@ function peerServer(): BenchServer {
         console.error('[peer] request failed', err);
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal server error' } }));
+          res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32603, message: 'Internal server error' },
+            }),
+          );
         }
       }
     });
@@ -215,12 +272,20 @@ function peerServer(): BenchServer {
 function sdkV2Server(): BenchServer {
   // A JSON Schema through the SDK's own adapter (its zod is newer than the one Hamlet pins), made
   // once like any schema a server defines; the factory builds an McpServer per request, as documented.
-  const input = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+  const input = fromJsonSchema<{ text: string }>({
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  });
   const handler = createMcpHandler(() => {
     const mcp = new McpServerV2({ name: 'sdk-v2', version: '1.0.0' });
-    mcp.registerTool('echo', { description: 'Returns its text argument as a text block.', inputSchema: input }, async ({ text }) => ({
-      content: [{ type: 'text', text }],
-    }));
+    mcp.registerTool(
+      'echo',
+      { description: 'Returns its text argument as a text block.', inputSchema: input },
+      async ({ text }) => ({
+        content: [{ type: 'text', text }],
+      }),
+    );
     return mcp;
   });
   const listener = getRequestListener((request) => handler.fetch(request));

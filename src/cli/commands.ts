@@ -13,4 +13,15 @@ import { webhookCommands } from './webhooks.ts';
 
 import type { Command } from './command.ts';
 
-export const commands: Command[] = [serveCommand, migrateCommand, communityCreateCommand, communityMcpCommand, importMailCommand, seedDemoCommand, ...identityCommands, ...approvalCommands, ...webhookCommands, ...oauthCommands];
+export const commands: Command[] = [
+  serveCommand,
+  migrateCommand,
+  communityCreateCommand,
+  communityMcpCommand,
+  importMailCommand,
+  seedDemoCommand,
+  ...identityCommands,
+  ...approvalCommands,
+  ...webhookCommands,
+  ...oauthCommands,
+];

@@ -5,7 +5,8 @@ import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor } from '../domain/actor.ts';
 import { communityOrigin } from '../domain/urls.ts';
 
-const USAGE = 'hamlet community create <slug> --name <name> [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
+const USAGE =
+  'hamlet community create <slug> --name <name> [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
 
 export const communityCreateCommand: Command = {
   name: 'community create',
@@ -22,7 +23,8 @@ export const communityCreateCommand: Command = {
       },
       USAGE,
     );
-    if (positionals.length !== 1) throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
+    if (positionals.length !== 1)
+      throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
     if (!values.name) throw new UsageError(`--name is required.\nUsage: ${USAGE}`);
     await withHamlet(async (store, config, services) => {
       const community = await services.communities.create(systemActor('cli'), {
@@ -33,7 +35,9 @@ export const communityCreateCommand: Command = {
         visibility: values.private ? 'private' : 'public',
         customDomain: values.domain ?? null,
       });
-      console.log(`Created ${community.visibility} community "${community.slug}" (${community.id}) at ${communityOrigin(config, community.slug)}`);
+      console.log(
+        `Created ${community.visibility} community "${community.slug}" (${community.id}) at ${communityOrigin(config, community.slug)}`,
+      );
     });
   },
 };

@@ -11,9 +11,14 @@ const USAGE = 'hamlet community mcp --community <slug> [--file <config.json>]';
 
 export const communityMcpCommand: Command = {
   name: 'community mcp',
-  summary: "show or set a community's MCP configuration (tool mode, instructions, prompts): --community … [--file config.json]",
+  summary:
+    "show or set a community's MCP configuration (tool mode, instructions, prompts): --community … [--file config.json]",
   async run(args) {
-    const { values } = parseCommandArgs(args, { community: { type: 'string' }, file: { type: 'string' } }, USAGE);
+    const { values } = parseCommandArgs(
+      args,
+      { community: { type: 'string' }, file: { type: 'string' } },
+      USAGE,
+    );
     if (!values.community) throw new UsageError(`--community is required.\nUsage: ${USAGE}`);
     let input: unknown;
     if (values.file) {
@@ -31,9 +36,15 @@ export const communityMcpCommand: Command = {
     }
     await withHamlet(async (store, _config, services) => {
       const community = await store.communities.getBySlug(values.community!.toLowerCase());
-      if (!community) throw new UsageError(`No community "${values.community}". List them with the admin tools or create it with \`hamlet community create\`.`);
+      if (!community)
+        throw new UsageError(
+          `No community "${values.community}". List them with the admin tools or create it with \`hamlet community create\`.`,
+        );
       const service = services.mcpConfig;
-      const config = input === undefined ? await service.get(systemActor('cli'), community) : await service.set(systemActor('cli'), community, input);
+      const config =
+        input === undefined
+          ? await service.get(systemActor('cli'), community)
+          : await service.set(systemActor('cli'), community, input);
       console.log(JSON.stringify(config, null, 2));
     });
   },

@@ -5,7 +5,8 @@ import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { importMail } from '../import/mail/importer.ts';
 import { progressReporter } from '../import/progress.ts';
 
-const USAGE = 'hamlet import mail <dir|mbox>... --community <slug> [--category <slug>] [--batch-size <n>]';
+const USAGE =
+  'hamlet import mail <dir|mbox>... --community <slug> [--category <slug>] [--batch-size <n>]';
 
 export const importMailCommand: Command = {
   name: 'import mail',
@@ -13,10 +14,15 @@ export const importMailCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { community: { type: 'string' }, category: { type: 'string' }, 'batch-size': { type: 'string' } },
+      {
+        community: { type: 'string' },
+        category: { type: 'string' },
+        'batch-size': { type: 'string' },
+      },
       USAGE,
     );
-    if (positionals.length === 0) throw new UsageError(`Give a directory of messages or an mbox file.\nUsage: ${USAGE}`);
+    if (positionals.length === 0)
+      throw new UsageError(`Give a directory of messages or an mbox file.\nUsage: ${USAGE}`);
     if (!values.community) throw new UsageError(`--community is required.\nUsage: ${USAGE}`);
     const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
     if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {

@@ -10,7 +10,11 @@ export const migrateCommand: Command = {
     await withHamlet(
       async (store) => {
         const applied = await store.migrate();
-        console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'The database is up to date.');
+        console.log(
+          applied.length
+            ? `Applied ${applied.length} migration(s): ${applied.join(', ')}`
+            : 'The database is up to date.',
+        );
       },
       { migrate: false },
     );

@@ -18,8 +18,10 @@ export const seedDemoCommand: Command = {
       const mail = result.imported
         ? `, ${result.imported.topicsCreated} topics / ${result.imported.postsCreated} posts from the mailing-list archive`
         : ' (mail corpus not installed: hand-written content only)';
-      console.log(`Created the demo: ${result.communities.map((c) => `${c.slug} (${c.visibility})`).join(', ')}; ` +
-        `${result.topics} topics, ${result.articles} articles${mail}. Open ${communityOrigin(config, 'acme')}`);
+      console.log(
+        `Created the demo: ${result.communities.map((c) => `${c.slug} (${c.visibility})`).join(', ')}; ` +
+          `${result.topics} topics, ${result.articles} articles${mail}. Open ${communityOrigin(config, 'acme')}`,
+      );
     });
   },
 };

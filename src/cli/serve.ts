@@ -10,7 +10,8 @@ import { startHamlet } from '../main.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'start the HTTP server (MCP, REST, web); --demo creates the demo community once and prints a fresh agent key',
+  summary:
+    'start the HTTP server (MCP, REST, web); --demo creates the demo community once and prints a fresh agent key',
   async run(args) {
     const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
     const config = loadConfig();

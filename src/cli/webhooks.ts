@@ -12,12 +12,15 @@ import type { DeliveryView, EndpointView } from '../domain/webhooks/service.ts';
 
 const operator = systemActor('cli');
 
-const ADD = 'hamlet webhook add --community <slug> --url <https://…> --events topic.created,post.created [--description <text>]';
+const ADD =
+  'hamlet webhook add --community <slug> --url <https://…> --events topic.created,post.created [--description <text>]';
 const LIST = 'hamlet webhook list --community <slug>';
 const REMOVE = 'hamlet webhook remove --community <slug> --id <endpoint id>';
-const DELIVERIES = 'hamlet webhook deliveries --community <slug> --id <endpoint id> [--status pending|delivered|failed] [--limit 20]';
+const DELIVERIES =
+  'hamlet webhook deliveries --community <slug> --id <endpoint id> [--status pending|delivered|failed] [--limit 20]';
 const REDELIVER = 'hamlet webhook redeliver --community <slug> --delivery <delivery id>';
-const VERIFY = 'hamlet webhook verify --request <saved request file> (--secret whsec_… | --secret-file <file>) [--ignore-age]';
+const VERIFY =
+  'hamlet webhook verify --request <saved request file> (--secret whsec_… | --secret-file <file>) [--ignore-age]';
 
 function endpointLine(e: EndpointView): string {
   const state = e.active ? 'active' : `disabled (${e.disabled_reason ?? 'by an administrator'})`;
@@ -35,11 +38,15 @@ function deliveryLine(d: DeliveryView): string {
  */
 export function parseSavedRequest(text: string): { headers: Record<string, string>; body: string } {
   const split = text.search(/\r?\n\r?\n/);
-  if (split < 0) throw new UsageError('The saved request needs its headers, a blank line, then the body exactly as received.');
+  if (split < 0)
+    throw new UsageError(
+      'The saved request needs its headers, a blank line, then the body exactly as received.',
+    );
   const headers: Record<string, string> = {};
   for (const line of text.slice(0, split).split(/\r?\n/)) {
     const colon = line.indexOf(':');
-    if (colon > 0 && !/^(POST|GET|PUT|HTTP\/)/i.test(line)) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon > 0 && !/^(POST|GET|PUT|HTTP\/)/i.test(line))
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const body = text.slice(split).replace(/^\r?\n\r?\n/, '');
   return { headers, body };
@@ -48,15 +55,34 @@ export function parseSavedRequest(text: string): { headers: Record<string, strin
 export const webhookCommands: Command[] = [
   {
     name: 'webhook add',
-    summary: 'add a webhook endpoint; prints its id and whsec_ secret once: --community … --url … --events a,b',
+    summary:
+      'add a webhook endpoint; prints its id and whsec_ secret once: --community … --url … --events a,b',
     async run(args) {
-      const { values } = parseCommandArgs(args, { community: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' } }, ADD);
+      const { values } = parseCommandArgs(
+        args,
+        {
+          community: { type: 'string' },
+          url: { type: 'string' },
+          events: { type: 'string' },
+          description: { type: 'string' },
+        },
+        ADD,
+      );
       required(values, ['community', 'url', 'events'], ADD);
       await withHamlet(async (_store, _config, services) => {
         const community = await communityOf(services, values.community, ADD);
-        const events = values.events!.split(',').map((e) => e.trim()).filter(Boolean);
-        const { endpoint, secret } = await services.webhooks.create(operator, community, { url: values.url!, events, description: values.description });
-        console.log(`endpoint: ${endpoint.id}\nsecret:   ${secret}\n(The secret is shown only now; receivers verify deliveries with it.)`);
+        const events = values
+          .events!.split(',')
+          .map((e) => e.trim())
+          .filter(Boolean);
+        const { endpoint, secret } = await services.webhooks.create(operator, community, {
+          url: values.url!,
+          events,
+          description: values.description,
+        });
+        console.log(
+          `endpoint: ${endpoint.id}\nsecret:   ${secret}\n(The secret is shown only now; receivers verify deliveries with it.)`,
+        );
       });
     },
   },
@@ -69,7 +95,11 @@ export const webhookCommands: Command[] = [
       await withHamlet(async (_store, _config, services) => {
         const community = await communityOf(services, values.community, LIST);
         const endpoints = await services.webhooks.list(operator, community);
-        console.log(endpoints.length ? endpoints.map(endpointLine).join('\n') : `No webhook endpoints in "${community.slug}".`);
+        console.log(
+          endpoints.length
+            ? endpoints.map(endpointLine).join('\n')
+            : `No webhook endpoints in "${community.slug}".`,
+        );
       });
     },
   },
@@ -77,10 +107,18 @@ export const webhookCommands: Command[] = [
     name: 'webhook remove',
     summary: 'remove a webhook endpoint and its delivery log: --community … --id …',
     async run(args) {
-      const { values } = parseCommandArgs(args, { community: { type: 'string' }, id: { type: 'string' } }, REMOVE);
+      const { values } = parseCommandArgs(
+        args,
+        { community: { type: 'string' }, id: { type: 'string' } },
+        REMOVE,
+      );
       required(values, ['community', 'id'], REMOVE);
       await withHamlet(async (_store, _config, services) => {
-        await services.webhooks.remove(operator, await communityOf(services, values.community, REMOVE), values.id!);
+        await services.webhooks.remove(
+          operator,
+          await communityOf(services, values.community, REMOVE),
+          values.id!,
+        );
         console.log(`Removed ${values.id}.`);
       });
     },
@@ -89,11 +127,23 @@ export const webhookCommands: Command[] = [
     name: 'webhook deliveries',
     summary: "an endpoint's delivery log, newest first: --community … --id … [--status failed]",
     async run(args) {
-      const { values } = parseCommandArgs(args, { community: { type: 'string' }, id: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } }, DELIVERIES);
+      const { values } = parseCommandArgs(
+        args,
+        {
+          community: { type: 'string' },
+          id: { type: 'string' },
+          status: { type: 'string' },
+          limit: { type: 'string' },
+        },
+        DELIVERIES,
+      );
       required(values, ['community', 'id'], DELIVERIES);
       await withHamlet(async (_store, _config, services) => {
         const community = await communityOf(services, values.community, DELIVERIES);
-        const { deliveries } = await services.webhooks.deliveries(operator, community, values.id!, { status: values.status, limit: values.limit ? Number(values.limit) : 20 });
+        const { deliveries } = await services.webhooks.deliveries(operator, community, values.id!, {
+          status: values.status,
+          limit: values.limit ? Number(values.limit) : 20,
+        });
         console.log(deliveries.length ? deliveries.map(deliveryLine).join('\n') : 'No deliveries.');
       });
     },
@@ -102,10 +152,18 @@ export const webhookCommands: Command[] = [
     name: 'webhook redeliver',
     summary: 'send a delivery again now, with the same webhook-id: --community … --delivery …',
     async run(args) {
-      const { values } = parseCommandArgs(args, { community: { type: 'string' }, delivery: { type: 'string' } }, REDELIVER);
+      const { values } = parseCommandArgs(
+        args,
+        { community: { type: 'string' }, delivery: { type: 'string' } },
+        REDELIVER,
+      );
       required(values, ['community', 'delivery'], REDELIVER);
       await withHamlet(async (_store, _config, services) => {
-        const d = await services.webhooks.redeliver(operator, await communityOf(services, values.community, REDELIVER), values.delivery!);
+        const d = await services.webhooks.redeliver(
+          operator,
+          await communityOf(services, values.community, REDELIVER),
+          values.delivery!,
+        );
         console.log(`${deliveryLine(d)}\nQueued: the dispatcher sends it within a second.`);
       });
     },
@@ -114,19 +172,42 @@ export const webhookCommands: Command[] = [
     name: 'webhook verify',
     summary: 'check a saved webhook request (headers + body) against a secret and say why it fails',
     async run(args) {
-      const { values } = parseCommandArgs(args, { request: { type: 'string' }, secret: { type: 'string' }, 'secret-file': { type: 'string' }, 'ignore-age': { type: 'boolean' } }, VERIFY);
+      const { values } = parseCommandArgs(
+        args,
+        {
+          request: { type: 'string' },
+          secret: { type: 'string' },
+          'secret-file': { type: 'string' },
+          'ignore-age': { type: 'boolean' },
+        },
+        VERIFY,
+      );
       required(values, ['request'], VERIFY);
-      const secret = values.secret ?? (values['secret-file'] ? readFileSync(values['secret-file'], 'utf8').trim() : undefined);
-      if (!secret) throw new UsageError(`Give the endpoint's secret with --secret or --secret-file.\nUsage: ${VERIFY}`);
+      const secret =
+        values.secret ??
+        (values['secret-file'] ? readFileSync(values['secret-file'], 'utf8').trim() : undefined);
+      if (!secret)
+        throw new UsageError(
+          `Give the endpoint's secret with --secret or --secret-file.\nUsage: ${VERIFY}`,
+        );
       const { headers, body } = parseSavedRequest(readFileSync(values.request!, 'utf8'));
-      const stamped = Number(/t=(\d+)/.exec(headers['hamlet-signature'] ?? '')?.[1] ?? headers['webhook-timestamp']);
-      const verdict = verifySignature(secret, headers, body, values['ignore-age'] && Number.isFinite(stamped) ? stamped : undefined);
+      const stamped = Number(
+        /t=(\d+)/.exec(headers['hamlet-signature'] ?? '')?.[1] ?? headers['webhook-timestamp'],
+      );
+      const verdict = verifySignature(
+        secret,
+        headers,
+        body,
+        values['ignore-age'] && Number.isFinite(stamped) ? stamped : undefined,
+      );
       if (!verdict.ok) {
         console.log(`INVALID: ${verdict.reason}`);
         process.exitCode = 1;
         return;
       }
-      console.log(`VALID: the ${verdict.scheme === 'hamlet' ? 'hamlet-signature' : 'Standard Webhooks signature'} matches (event ${headers['hamlet-event'] ?? '?'}, delivery ${headers['hamlet-delivery'] ?? headers['webhook-id'] ?? '?'}).`);
+      console.log(
+        `VALID: the ${verdict.scheme === 'hamlet' ? 'hamlet-signature' : 'Standard Webhooks signature'} matches (event ${headers['hamlet-event'] ?? '?'}, delivery ${headers['hamlet-delivery'] ?? headers['webhook-id'] ?? '?'}).`,
+      );
     },
   },
 ];

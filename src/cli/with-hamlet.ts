@@ -11,7 +11,11 @@ import { DomainError } from '../domain/errors.ts';
 import { UsageError } from './errors.ts';
 import { createLogger } from '../log.ts';
 
-export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: string[], options: T, usage: string) {
+export function parseCommandArgs<T extends ParseArgsConfig['options']>(
+  args: string[],
+  options: T,
+  usage: string,
+) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
@@ -19,14 +23,21 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: str
   }
 }
 
-export async function withHamlet<T>(fn: (store: Store, config: Config, services: Services) => Promise<T>, options?: OpenOptions): Promise<T> {
+export async function withHamlet<T>(
+  fn: (store: Store, config: Config, services: Services) => Promise<T>,
+  options?: OpenOptions,
+): Promise<T> {
   const config = loadConfig();
   // Commands print for a person; the services' own logs stay quiet unless something is wrong.
-  const { store, services, close } = await openHamlet(config, { ...options, logger: createLogger('error', process.stderr) });
+  const { store, services, close } = await openHamlet(config, {
+    ...options,
+    logger: createLogger('error', process.stderr),
+  });
   try {
     return await fn(store, config, services);
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'invalid_argument') throw new UsageError(err.message);
+    if (err instanceof DomainError && err.code === 'invalid_argument')
+      throw new UsageError(err.message);
     throw err;
   } finally {
     await close();

@@ -1,54 +1,89 @@
 // The one place that reads process.env. Everything else receives a parsed Config.
 import { z } from 'zod';
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-  HOST: z.string().default('0.0.0.0'),
-  HAMLET_BASE_DOMAIN: z
-    .string()
-    .regex(/^[a-z0-9.-]+$/i, 'HAMLET_BASE_DOMAIN must be a bare host name such as "localhost" or "hamlet.so"')
-    .default('localhost'),
-  DATABASE_URL: z
-    .string()
-    .refine((v) => v.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(v), {
-      message: 'DATABASE_URL must be "sqlite:<path>" or "postgres://…"',
-    })
-    .default('sqlite:./data/hamlet.db'),
-  HAMLET_TRUST_PROXY: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
-  HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
-  HAMLET_SQLITE_SYNCHRONOUS: z.string().toUpperCase().pipe(z.enum(['OFF', 'NORMAL', 'FULL', 'EXTRA'])).default('NORMAL'),
-  HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
-  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
-  HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
-  HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
-  HAMLET_MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
-  HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
-  HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
-  HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
-  HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
-  HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
-  HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
-  HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
-  HAMLET_WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
-  HAMLET_WEBHOOK_SECRET_KEY: z.string().min(32, 'HAMLET_WEBHOOK_SECRET_KEY must be at least 32 characters').optional(),
-  HAMLET_WEBHOOK_DISPATCH: z.enum(['0', '1']).default('1').transform((v) => v === '1'),
-  HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
-  HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
-  HAMLET_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
-  HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
-  HAMLET_COMMUNITY_CREATION: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
-  HAMLET_EMBEDDINGS_URL: z.string().url('HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1').optional(),
-  HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
-  HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
-  HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
-}).refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
-  message: 'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
-  path: ['HAMLET_EMBEDDINGS_MODEL'],
-});
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    HOST: z.string().default('0.0.0.0'),
+    HAMLET_BASE_DOMAIN: z
+      .string()
+      .regex(
+        /^[a-z0-9.-]+$/i,
+        'HAMLET_BASE_DOMAIN must be a bare host name such as "localhost" or "hamlet.so"',
+      )
+      .default('localhost'),
+    DATABASE_URL: z
+      .string()
+      .refine((v) => v.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(v), {
+        message: 'DATABASE_URL must be "sqlite:<path>" or "postgres://…"',
+      })
+      .default('sqlite:./data/hamlet.db'),
+    HAMLET_TRUST_PROXY: z
+      .enum(['0', '1'])
+      .default('0')
+      .transform((v) => v === '1'),
+    HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+    HAMLET_SQLITE_SYNCHRONOUS: z
+      .string()
+      .toUpperCase()
+      .pipe(z.enum(['OFF', 'NORMAL', 'FULL', 'EXTRA']))
+      .default('NORMAL'),
+    HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+    LOG_LEVEL: z
+      .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+      .default('info'),
+    HAMLET_MCP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+    HAMLET_MCP_MAX_BATCH: z.coerce.number().int().positive().default(100),
+    HAMLET_SESSION_IDLE_SECONDS: z.coerce.number().int().positive().default(1800),
+    HAMLET_MCP_SESSIONS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+    HAMLET_MCP_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(32),
+    HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(120),
+    HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
+    HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+    HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z
+      .enum(['0', '1'])
+      .default('0')
+      .transform((v) => v === '1'),
+    HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
+    HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+    HAMLET_WEBHOOK_ALLOW_PRIVATE: z
+      .enum(['0', '1'])
+      .default('0')
+      .transform((v) => v === '1'),
+    HAMLET_WEBHOOK_SECRET_KEY: z
+      .string()
+      .min(32, 'HAMLET_WEBHOOK_SECRET_KEY must be at least 32 characters')
+      .optional(),
+    HAMLET_WEBHOOK_DISPATCH: z
+      .enum(['0', '1'])
+      .default('1')
+      .transform((v) => v === '1'),
+    HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+    HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
+    HAMLET_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
+    HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
+    HAMLET_COMMUNITY_CREATION: z
+      .enum(['0', '1'])
+      .default('0')
+      .transform((v) => v === '1'),
+    HAMLET_EMBEDDINGS_URL: z
+      .string()
+      .url(
+        'HAMLET_EMBEDDINGS_URL must be the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1',
+      )
+      .optional(),
+    HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+    HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
+    HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
+  })
+  .refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
+    message:
+      'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
+    path: ['HAMLET_EMBEDDINGS_MODEL'],
+  });
 
 export type Config = {
   port: number;
@@ -64,7 +99,13 @@ export type Config = {
   publicScheme: 'http' | 'https';
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
-  mcp: { maxBodyBytes: number; maxBatch: number; sessionIdleSeconds: number; sessionsPerAddress: number; streamsPerAddress: number };
+  mcp: {
+    maxBodyBytes: number;
+    maxBatch: number;
+    sessionIdleSeconds: number;
+    sessionsPerAddress: number;
+    streamsPerAddress: number;
+  };
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; signUpsPerIpPerHour: number };
   /**
    * OAuth for MCP hosts: token lifetimes, and whether client metadata documents may be fetched from
@@ -147,7 +188,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
-      ? { embeddings: { url: e.HAMLET_EMBEDDINGS_URL, model: e.HAMLET_EMBEDDINGS_MODEL, key: e.HAMLET_EMBEDDINGS_KEY, batchSize: e.HAMLET_EMBEDDINGS_BATCH } }
+      ? {
+          embeddings: {
+            url: e.HAMLET_EMBEDDINGS_URL,
+            model: e.HAMLET_EMBEDDINGS_MODEL,
+            key: e.HAMLET_EMBEDDINGS_KEY,
+            batchSize: e.HAMLET_EMBEDDINGS_BATCH,
+          },
+        }
       : {}),
   };
 }

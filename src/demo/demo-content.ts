@@ -84,7 +84,8 @@ start (or with \`hamlet migrate\`), and any number of instances can share that d
     title: 'Can an agent see a private community?',
     tags: ['agents', 'privacy'],
     body: 'We have a private community for our team. Can agents read it, and will it show up in network search?',
-    answer: 'Only agents that belong to that community (with one of its keys) can read it, and private communities never appear in network search.',
+    answer:
+      'Only agents that belong to that community (with one of its keys) can read it, and private communities never appear in network search.',
     solved: false,
   },
   {

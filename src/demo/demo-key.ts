@@ -5,15 +5,27 @@ import { systemActor } from '../domain/actor.ts';
 import type { AgentService } from '../domain/identity/agents.ts';
 
 export const DEMO_AGENT = 'demo-agent';
-const DEMO_SCOPES = ['topic:create', 'post:create', 'solution:mark', 'article:write', 'approval:decide'] as const;
+const DEMO_SCOPES = [
+  'topic:create',
+  'post:create',
+  'solution:mark',
+  'article:write',
+  'approval:decide',
+] as const;
 
-export async function freshDemoAgentKey(store: Store, agents: AgentService): Promise<{ community: string; key: string } | undefined> {
+export async function freshDemoAgentKey(
+  store: Store,
+  agents: AgentService,
+): Promise<{ community: string; key: string } | undefined> {
   const acme = await store.communities.getBySlug('acme');
   if (!acme) return undefined;
   const system = systemActor('demo');
   const existing = await store.community(acme.id).agents.getByName(DEMO_AGENT);
   if (!existing) {
-    const { key } = await agents.create(system, acme, { name: DEMO_AGENT, scopes: [...DEMO_SCOPES] });
+    const { key } = await agents.create(system, acme, {
+      name: DEMO_AGENT,
+      scopes: [...DEMO_SCOPES],
+    });
     return { community: acme.slug, key };
   }
   for (const k of await agents.listKeys(system, acme, { agent: existing.id })) {

@@ -14,7 +14,10 @@ import { importMail, type MailImportReport } from '../import/mail/importer.ts';
 import { hamCorpusDirs } from '../import/ham-corpus.ts';
 import type { Thread } from '../import/mail/thread.ts';
 
-export type DemoImport = Pick<MailImportReport, 'messages' | 'threads' | 'topicsCreated' | 'postsCreated'> | null;
+export type DemoImport = Pick<
+  MailImportReport,
+  'messages' | 'threads' | 'topicsCreated' | 'postsCreated'
+> | null;
 
 export type DemoResult =
   | { created: false; reason: string }
@@ -30,36 +33,66 @@ export type DemoResult =
 const DEMO_MAIL_FILES = 500;
 const DEMO_MAIL_THREADS = 40;
 
-export async function ensureDemoCommunity(store: Store, services: { communities: CommunityService; content: ContentService }): Promise<DemoResult> {
-  if (await store.communities.getBySlug('acme')) return { created: false, reason: 'The demo community "acme" already exists.' };
+export async function ensureDemoCommunity(
+  store: Store,
+  services: { communities: CommunityService; content: ContentService },
+): Promise<DemoResult> {
+  if (await store.communities.getBySlug('acme'))
+    return { created: false, reason: 'The demo community "acme" already exists.' };
   const system = systemActor('demo');
   const { communities, content } = services;
   try {
     await communities.create(system, {
       slug: 'acme',
       name: 'Acme',
-      description: 'The Acme forum: questions, answers and docs about Acme products and running Hamlet.',
+      description:
+        'The Acme forum: questions, answers and docs about Acme products and running Hamlet.',
       guidelines: DEMO_GUIDELINES,
     });
   } catch (err) {
     // Another instance started with --demo at the same moment and won.
-    if (err instanceof DomainError && err.code === 'conflict') return { created: false, reason: 'The demo community "acme" already exists.' };
+    if (err instanceof DomainError && err.code === 'conflict')
+      return { created: false, reason: 'The demo community "acme" already exists.' };
     throw err;
   }
   const acme = await communities.require(system, 'acme');
-  await content.createCategory(system, acme, { slug: 'support', name: 'Support', description: 'Ask for help; accept the answer that solved it.' });
-  await content.createCategory(system, acme, { slug: 'general', name: 'General', description: 'Everything else, including the mailing-list archive.' });
-  await content.createCategory(system, acme, { slug: 'docs', name: 'Docs', kind: 'knowledge_base', description: 'How to use Hamlet, maintained as articles.' });
+  await content.createCategory(system, acme, {
+    slug: 'support',
+    name: 'Support',
+    description: 'Ask for help; accept the answer that solved it.',
+  });
+  await content.createCategory(system, acme, {
+    slug: 'general',
+    name: 'General',
+    description: 'Everything else, including the mailing-list archive.',
+  });
+  await content.createCategory(system, acme, {
+    slug: 'docs',
+    name: 'Docs',
+    kind: 'knowledge_base',
+    description: 'How to use Hamlet, maintained as articles.',
+  });
 
   for (const article of DEMO_ARTICLES) {
-    await content.upsertArticle(system, acme, { category: 'docs', slug: article.slug, title: article.title, body: article.body, tags: [...article.tags] });
+    await content.upsertArticle(system, acme, {
+      category: 'docs',
+      slug: article.slug,
+      title: article.title,
+      body: article.body,
+      tags: [...article.tags],
+    });
   }
   const helper = await agentActor(store, acme.id, 'acme-helper');
   const asker = await store.people.create({ displayName: 'Dana (demo)' });
   const person: Actor = { kind: 'person', personId: asker.id, displayName: asker.displayName };
   let topics = 0;
   for (const q of DEMO_QUESTIONS) {
-    const { topic } = await content.createTopic(person, acme, { category: q.category, title: q.title, body: q.body, tags: [...q.tags] });
+    const { topic } = await content.createTopic(person, acme, {
+      category: q.category,
+      title: q.title,
+      body: q.body,
+      tags: [...q.tags],
+    });
     topics++;
     if (q.answer) {
       const reply = await content.reply(helper, acme, { topic: topic.id, body: q.answer });
@@ -69,24 +102,33 @@ export async function ensureDemoCommunity(store: Store, services: { communities:
 
   const imported = await importDemoMail(store, content);
 
-  await communities.create(system, {
-    slug: 'skunkworks',
-    name: 'Skunkworks',
-    description: 'A private team space: visible to its members and its own agents only.',
-    visibility: 'private',
-  }).catch((err: unknown) => {
-    if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
-  });
+  await communities
+    .create(system, {
+      slug: 'skunkworks',
+      name: 'Skunkworks',
+      description: 'A private team space: visible to its members and its own agents only.',
+      visibility: 'private',
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof DomainError && err.code === 'conflict')) throw err;
+    });
   const skunkworks = await communities.require(system, 'skunkworks');
   if ((await content.listCategories(system, skunkworks)).length === 0) {
     await content.createCategory(system, skunkworks, { slug: 'projects', name: 'Projects' });
-    await content.createTopic(system, skunkworks, { category: 'projects', title: 'Project Falcon: launch checklist', body: 'Internal only. Nothing here is visible from the network.' });
+    await content.createTopic(system, skunkworks, {
+      category: 'projects',
+      title: 'Project Falcon: launch checklist',
+      body: 'Internal only. Nothing here is visible from the network.',
+    });
     topics++;
   }
 
   return {
     created: true,
-    communities: [{ slug: 'acme', visibility: 'public' }, { slug: 'skunkworks', visibility: 'private' }],
+    communities: [
+      { slug: 'acme', visibility: 'public' },
+      { slug: 'skunkworks', visibility: 'private' },
+    ],
     topics: topics + (imported?.topicsCreated ?? 0),
     articles: DEMO_ARTICLES.length,
     imported,
@@ -112,12 +154,22 @@ async function importDemoMail(store: Store, content: ContentService): Promise<De
   const dirs = hamCorpusDirs();
   if (!dirs) return null; // production install without dev dependencies: the hand-written content is the demo
   const dir = dirs[0]!;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().slice(0, DEMO_MAIL_FILES).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .slice(0, DEMO_MAIL_FILES)
+    .map((f) => join(dir, f));
   const report = await importMail(store, content, {
     communitySlug: 'acme',
     categorySlug: 'general',
     paths: files,
-    selectThreads: (threads: Thread[]) => threads.filter((t) => t.messages.length >= 2).slice(0, DEMO_MAIL_THREADS),
+    selectThreads: (threads: Thread[]) =>
+      threads.filter((t) => t.messages.length >= 2).slice(0, DEMO_MAIL_THREADS),
   });
-  return { messages: report.messages, threads: report.threads, topicsCreated: report.topicsCreated, postsCreated: report.postsCreated };
+  return {
+    messages: report.messages,
+    threads: report.threads,
+    topicsCreated: report.topicsCreated,
+    postsCreated: report.postsCreated,
+  };
 }

@@ -53,10 +53,7 @@ export type AgentActor = {
 };
 
 export type Actor =
-  | PersonActor
-  | AgentActor
-  | { kind: 'anonymous' }
-  | { kind: 'system'; name: string };
+  PersonActor | AgentActor | { kind: 'anonymous' } | { kind: 'system'; name: string };
 
 export const anonymous: Actor = { kind: 'anonymous' };
 

@@ -12,7 +12,10 @@ import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
 import { parse, translateStoreError } from './validate.ts';
 import { communityView, type CommunityView } from './views.ts';
 
-export const communitySlugSchema = communitySlug.refine((s) => !RESERVED_COMMUNITY_SLUGS.has(s), 'is reserved; choose another slug');
+export const communitySlugSchema = communitySlug.refine(
+  (s) => !RESERVED_COMMUNITY_SLUGS.has(s),
+  'is reserved; choose another slug',
+);
 
 const createSchema = z.object({
   slug: communitySlugSchema,
@@ -24,7 +27,10 @@ const createSchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a host name such as "forum.example.org"')
+    .regex(
+      /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'must be a host name such as "forum.example.org"',
+    )
     .nullable()
     .default(null),
 });
@@ -32,7 +38,9 @@ const createSchema = z.object({
 export type CreateCommunityInput = z.input<typeof createSchema>;
 
 /** What administrators may change of their community (the slug and custom domain stay the operator's). */
-const settingsSchema = createSchema.pick({ name: true, description: true, guidelines: true, visibility: true }).partial();
+const settingsSchema = createSchema
+  .pick({ name: true, description: true, guidelines: true, visibility: true })
+  .partial();
 export type CommunitySettings = z.input<typeof settingsSchema>;
 
 export type CommunityPolicy = {
@@ -55,22 +63,40 @@ export class CommunityService {
    * A signed-in person creates a community, where the operator allows it: they become its owner,
    * and it starts with one discussion category so that questions can be asked at once.
    */
-  async createOwned(actor: Actor, input: Omit<CreateCommunityInput, 'customDomain'>): Promise<CommunityView> {
-    if (actor.kind !== 'person') throw new DomainError('unauthorized', 'Sign in to create a community.');
+  async createOwned(
+    actor: Actor,
+    input: Omit<CreateCommunityInput, 'customDomain'>,
+  ): Promise<CommunityView> {
+    if (actor.kind !== 'person')
+      throw new DomainError('unauthorized', 'Sign in to create a community.');
     if (!this.policy.communityCreation) {
-      throw new DomainError('forbidden', 'On this Hamlet, communities are created by the operator (hamlet community create). Ask them for one.');
+      throw new DomainError(
+        'forbidden',
+        'On this Hamlet, communities are created by the operator (hamlet community create). Ask them for one.',
+      );
     }
     const data = parse(createSchema, { ...input, customDomain: null });
     try {
       const created = await this.store.transaction(async (tx) => {
         const community = await tx.communities.create(data);
         await tx.community(community.id).access.members.set(actor.personId, 'owner');
-        await tx.community(community.id).categories.create({ slug: 'general', name: 'General', description: 'Questions and discussion.', kind: 'discussion' });
+        await tx
+          .community(community.id)
+          .categories.create({
+            slug: 'general',
+            name: 'General',
+            description: 'Questions and discussion.',
+            kind: 'discussion',
+          });
         return community;
       });
       return communityView(created);
     } catch (err) {
-      translateStoreError(err, `A community with slug "${data.slug}" already exists. Choose another.`, '');
+      translateStoreError(
+        err,
+        `A community with slug "${data.slug}" already exists. Choose another.`,
+        '',
+      );
     }
   }
 
@@ -81,7 +107,11 @@ export class CommunityService {
   }
 
   /** Name, description, guidelines and visibility: administrators of the community. */
-  async updateSettings(actor: Actor, community: Community, input: CommunitySettings): Promise<CommunityView> {
+  async updateSettings(
+    actor: Actor,
+    community: Community,
+    input: CommunitySettings,
+  ): Promise<CommunityView> {
     await requireCommunityAdmin(this.store, actor, community, 'change the community settings');
     const data = parse(settingsSchema, input);
     const updated = await this.store.communities.update(community.id, data);
@@ -91,13 +121,20 @@ export class CommunityService {
 
   async create(actor: Actor, input: CreateCommunityInput): Promise<CommunityView> {
     if (actor.kind !== 'system') {
-      throw new DomainError('forbidden', 'Communities are created by the operator (hamlet community create).');
+      throw new DomainError(
+        'forbidden',
+        'Communities are created by the operator (hamlet community create).',
+      );
     }
     const data = parse(createSchema, input);
     try {
       return communityView(await this.store.communities.create(data));
     } catch (err) {
-      translateStoreError(err, `A community with slug "${data.slug}" (or that custom domain) already exists. Choose another.`, '');
+      translateStoreError(
+        err,
+        `A community with slug "${data.slug}" (or that custom domain) already exists. Choose another.`,
+        '',
+      );
     }
   }
 
@@ -112,9 +149,17 @@ export class CommunityService {
     return communityView(await this.require(actor, slug));
   }
 
-  async listPublic(input: { cursor?: string | null; limit?: number } = {}): Promise<{ communities: CommunityView[]; nextCursor: string | null }> {
-    const { cursor, limit } = parse(z.object({ cursor: cursorField.nullish(), limit: pageLimit(100, 50) }), input);
-    const page = await this.store.communities.listPublic({ after: decodeCursor('communities', cursor, CURSOR_SHAPES.byText), limit });
+  async listPublic(
+    input: { cursor?: string | null; limit?: number } = {},
+  ): Promise<{ communities: CommunityView[]; nextCursor: string | null }> {
+    const { cursor, limit } = parse(
+      z.object({ cursor: cursorField.nullish(), limit: pageLimit(100, 50) }),
+      input,
+    );
+    const page = await this.store.communities.listPublic({
+      after: decodeCursor('communities', cursor, CURSOR_SHAPES.byText),
+      limit,
+    });
     return {
       communities: page.items.map(communityView),
       nextCursor: page.next ? encodeCursor('communities', page.next) : null,

@@ -9,10 +9,19 @@ import type { Actor } from './actor.ts';
 import { DomainError } from './errors.ts';
 import { requireCommunityAdmin } from './authorization.ts';
 
-const name = z.string().regex(/^[a-z][a-z0-9_-]{1,63}$/, 'must be 2-64 characters of a-z, 0-9, "_" and "-", starting with a letter');
+const name = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_-]{1,63}$/,
+    'must be 2-64 characters of a-z, 0-9, "_" and "-", starting with a letter',
+  );
 
 /** The prompts every community server has; a community's own prompts may not take these names. */
-export const BUILT_IN_PROMPTS = ['ask_a_good_question', 'answer_from_community', 'summarize_topic'] as const;
+export const BUILT_IN_PROMPTS = [
+  'ask_a_good_question',
+  'answer_from_community',
+  'summarize_topic',
+] as const;
 
 const promptSchema = z
   .strictObject({
@@ -20,7 +29,13 @@ const promptSchema = z
     title: z.string().trim().min(1).max(100).optional(),
     description: z.string().trim().max(1000).optional(),
     arguments: z
-      .array(z.strictObject({ name, description: z.string().trim().max(500).optional(), required: z.boolean().default(false) }))
+      .array(
+        z.strictObject({
+          name,
+          description: z.string().trim().max(500).optional(),
+          required: z.boolean().default(false),
+        }),
+      )
       .max(10)
       .default([]),
     template: z.string().min(1).max(20_000),
@@ -28,7 +43,12 @@ const promptSchema = z
   .superRefine((p, ctx) => {
     const declared = new Set(p.arguments.map((a) => a.name));
     for (const m of p.template.matchAll(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g)) {
-      if (!declared.has(m[1]!)) ctx.addIssue({ code: 'custom', path: ['template'], message: `uses {{ ${m[1]} }}, which is not one of its arguments` });
+      if (!declared.has(m[1]!))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['template'],
+          message: `uses {{ ${m[1]} }}, which is not one of its arguments`,
+        });
     }
   });
 
@@ -42,7 +62,12 @@ export const communityMcpConfigSchema = z
   .superRefine((c, ctx) => {
     const seen = new Set<string>(BUILT_IN_PROMPTS);
     c.prompts.forEach((p, i) => {
-      if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: ['prompts', i, 'name'], message: `"${p.name}" is taken (built-in prompts and names must be unique)` });
+      if (seen.has(p.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['prompts', i, 'name'],
+          message: `"${p.name}" is taken (built-in prompts and names must be unique)`,
+        });
       seen.add(p.name);
     });
   });
@@ -62,7 +87,10 @@ export class CommunityMcpService {
     if (!stored) return { config: DEFAULT_MCP_CONFIG, updatedAt: 0 };
     const parsed = communityMcpConfigSchema.safeParse(stored.config);
     // A document written by an older version that no longer validates falls back to the defaults.
-    return { config: parsed.success ? parsed.data : DEFAULT_MCP_CONFIG, updatedAt: stored.updatedAt };
+    return {
+      config: parsed.success ? parsed.data : DEFAULT_MCP_CONFIG,
+      updatedAt: stored.updatedAt,
+    };
   }
 
   async get(actor: Actor, community: Community): Promise<CommunityMcpConfig> {
@@ -74,7 +102,9 @@ export class CommunityMcpService {
     await requireCommunityAdmin(this.store, actor, community, 'change the MCP configuration');
     const parsed = communityMcpConfigSchema.safeParse(input);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');
+      const problems = parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`)
+        .join('; ');
       throw new DomainError('invalid_argument', `The MCP configuration is not valid: ${problems}.`);
     }
     await this.store.mcpConfig.put(community.id, parsed.data, this.now());

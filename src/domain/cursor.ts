@@ -12,7 +12,10 @@ import { DomainError } from './errors.ts';
  * position or count, 0 … 2^31-1), `number` (a finite score), `text` (a slug or name, 1–200
  * characters). Ids: `uuid`, or a constant for listings paged by position (an offset's id is "o").
  */
-export type CursorShape = { key: 'timestamp' | 'integer' | 'number' | 'text'; id: 'uuid' | { constant: string } };
+export type CursorShape = {
+  key: 'timestamp' | 'integer' | 'number' | 'text';
+  id: 'uuid' | { constant: string };
+};
 
 export const CURSOR_SHAPES = {
   /** Newest or oldest first by a timestamp, ties broken by id. */
@@ -31,7 +34,9 @@ const MAX_INTEGER = 2 ** 31 - 1;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function encodeCursor(listing: string, keyset: Keyset): string {
-  return Buffer.from(JSON.stringify([listing, keyset.key, keyset.id]), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify([listing, keyset.key, keyset.id]), 'utf8').toString(
+    'base64url',
+  );
 }
 
 /**
@@ -39,7 +44,11 @@ export function encodeCursor(listing: string, keyset: Keyset): string {
  * is not a cursor this listing produced, with values of one of the listing's `shapes`, is
  * invalid_argument.
  */
-export function decodeCursor(listing: string, cursor: string | undefined | null, ...shapes: [CursorShape, ...CursorShape[]]): Keyset | undefined {
+export function decodeCursor(
+  listing: string,
+  cursor: string | undefined | null,
+  ...shapes: [CursorShape, ...CursorShape[]]
+): Keyset | undefined {
   if (cursor === undefined || cursor === null || cursor === '') return undefined;
   let parsed: unknown;
   try {
@@ -47,7 +56,12 @@ export function decodeCursor(listing: string, cursor: string | undefined | null,
   } catch {
     parsed = undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== listing || !shapes.some((s) => keyFits(parsed[1], s.key) && idFits(parsed[2], s.id))) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    parsed[0] !== listing ||
+    !shapes.some((s) => keyFits(parsed[1], s.key) && idFits(parsed[2], s.id))
+  ) {
     throw new DomainError(
       'invalid_argument',
       'The cursor is not valid for this listing. Pass the next_cursor of the previous page unchanged, or omit it to start again.',
@@ -64,9 +78,17 @@ function keyFits(key: unknown, kind: CursorShape['key']): boolean {
       return typeof key === 'number' && Number.isFinite(key);
     case 'timestamp':
       // The exact form the store emits, and a real date (no 2024-02-30, no year 0).
-      return typeof key === 'string' && ISO_UTC.test(key) && !Number.isNaN(Date.parse(key)) && new Date(key).toISOString() === key && !key.startsWith('0000');
+      return (
+        typeof key === 'string' &&
+        ISO_UTC.test(key) &&
+        !Number.isNaN(Date.parse(key)) &&
+        new Date(key).toISOString() === key &&
+        !key.startsWith('0000')
+      );
     case 'text':
-      return typeof key === 'string' && key.length > 0 && key.length <= 200 && !key.includes('\u0000');
+      return (
+        typeof key === 'string' && key.length > 0 && key.length <= 200 && !key.includes('\u0000')
+      );
   }
 }
 

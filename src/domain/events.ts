@@ -6,20 +6,34 @@ export type ContentEvent =
   | { type: 'topic.created'; communityId: string; topicId: string; postId: string }
   | { type: 'post.created'; communityId: string; topicId: string; postId: string }
   | { type: 'solution.marked'; communityId: string; topicId: string; postId: string }
-  | { type: 'article.updated'; communityId: string; topicId: string; postId: string; revision: number }
+  | {
+      type: 'article.updated';
+      communityId: string;
+      topicId: string;
+      postId: string;
+      revision: number;
+    }
   | ApprovalEvent;
 
 /** The approval queue (src/domain/identity/approvals.ts): a write was queued, or decided. */
 export type ApprovalEvent =
   | { type: 'approval.requested'; communityId: string; approvalId: string; kind: string }
-  | { type: 'approval.decided'; communityId: string; approvalId: string; kind: string; status: 'applied' | 'rejected' | 'failed' };
+  | {
+      type: 'approval.decided';
+      communityId: string;
+      approvalId: string;
+      kind: string;
+      status: 'applied' | 'rejected' | 'failed';
+    };
 
 export type ContentListener = (event: ContentEvent) => void;
 
 export class ContentEvents {
   private readonly listeners = new Set<ContentListener>();
 
-  constructor(private readonly onListenerError: (err: unknown, event: ContentEvent) => void = () => undefined) {}
+  constructor(
+    private readonly onListenerError: (err: unknown, event: ContentEvent) => void = () => undefined,
+  ) {}
 
   subscribe(listener: ContentListener): () => void {
     this.listeners.add(listener);

@@ -41,24 +41,58 @@ export const tag = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(new RegExp(`^[a-z0-9][a-z0-9-]{0,${LIMITS.tag.max - 1}}$`), `tags are 1-${LIMITS.tag.max} characters of a-z, 0-9 and "-"`);
+  .regex(
+    new RegExp(`^[a-z0-9][a-z0-9-]{0,${LIMITS.tag.max - 1}}$`),
+    `tags are 1-${LIMITS.tag.max} characters of a-z, 0-9 and "-"`,
+  );
 export const tags = z.array(tag).max(LIMITS.tags.max, `at most ${LIMITS.tags.max} tags`);
 
 /** A community's slug (a DNS label). */
-export const communitySlug = z.string().trim().toLowerCase().regex(COMMUNITY_SLUG, 'must be 2-63 characters of a-z, 0-9 and "-", not starting or ending with "-"');
+export const communitySlug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    COMMUNITY_SLUG,
+    'must be 2-63 characters of a-z, 0-9 and "-", not starting or ending with "-"',
+  );
 /** A category or article slug (a URL path segment). */
-export const pathSlug = z.string().trim().toLowerCase().regex(PATH_SLUG, 'must be 1-80 characters of a-z, 0-9 and "-"');
+export const pathSlug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(PATH_SLUG, 'must be 1-80 characters of a-z, 0-9 and "-"');
 
 /** A category by slug or id. */
-export const categoryRef = z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
+export const categoryRef = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(80, 'must be at most 80 characters');
 /** A topic (or article) by id or slug. */
-export const topicRef = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+export const topicRef = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');
 /** A post, approval or other record by id. */
-export const recordId = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const recordId = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
 
-export const cursor = z.string().min(1, 'must not be empty').max(LIMITS.cursor.max, `must be at most ${LIMITS.cursor.max} characters`);
+export const cursor = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(LIMITS.cursor.max, `must be at most ${LIMITS.cursor.max} characters`);
 export const pageLimit = (max: number, fallback: number) =>
-  z.number().int('must be a whole number').min(1, `must be between 1 and ${max}`).max(max, `must be between 1 and ${max} (default ${fallback})`).default(fallback);
+  z
+    .number()
+    .int('must be a whole number')
+    .min(1, `must be between 1 and ${max}`)
+    .max(max, `must be between 1 and ${max} (default ${fallback})`)
+    .default(fallback);
 
 export const idempotencyKey = z
   .string()
@@ -69,9 +103,17 @@ export const idempotencyKey = z
 export const searchQuery = text(LIMITS.searchQuery);
 export const question = text(LIMITS.question);
 /** How long a new key lives, in days (a key may also never expire). */
-export const expiresInDays = z.number().int('must be a whole number').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days');
+export const expiresInDays = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1 day')
+  .max(3650, 'must be at most 3650 days');
 /** A key by its id or by its (display) prefix. */
-export const keyRef = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const keyRef = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
 
 /** Why a moderator rejected a queued write: the submitter reads it to fix the request. */
 export const reason = text({ min: 1, max: LIMITS.reason.max });
@@ -81,9 +123,13 @@ export const isoDate = z
   .string()
   .trim()
   .max(40, 'must be at most 40 characters')
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && isPlausibleDate(v), {
-    message: 'must be an ISO 8601 date such as "2024-05-01" or "2024-05-01T12:00:00Z", between the years 1970 and 9999',
-  })
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && isPlausibleDate(v),
+    {
+      message:
+        'must be an ISO 8601 date such as "2024-05-01" or "2024-05-01T12:00:00Z", between the years 1970 and 9999',
+    },
+  )
   .transform((v) => new Date(v).toISOString());
 
 function isPlausibleDate(v: string): boolean {
@@ -96,18 +142,42 @@ export const SOURCE_TYPES = ['topic', 'post', 'article'] as const;
 /** The filters of a search, on every face (search_community, search_network, REST, the web page). */
 export const searchFilters = z
   .strictObject({
-    category: categoryRef.toLowerCase().optional().describe('Only results in this category (its slug, e.g. "support").'),
-    tags: tags.optional().describe(`Only topics carrying all of these tags (at most ${LIMITS.tags.max}).`),
-    solved_only: z.boolean().optional().describe('Only topics that have an accepted answer. Default false.'),
+    category: categoryRef
+      .toLowerCase()
+      .optional()
+      .describe('Only results in this category (its slug, e.g. "support").'),
+    tags: tags
+      .optional()
+      .describe(`Only topics carrying all of these tags (at most ${LIMITS.tags.max}).`),
+    solved_only: z
+      .boolean()
+      .optional()
+      .describe('Only topics that have an accepted answer. Default false.'),
     source_types: z
       .array(z.enum(SOURCE_TYPES))
       .min(1, 'must list at least one of "topic", "post", "article"')
       .optional()
-      .describe('Kinds of result: "topic" (a question and its title), "post" (a reply), "article" (knowledge base). Default all.'),
-    author: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Only content by this author (display name).'),
-    since: isoDate.optional().describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),
+      .describe(
+        'Kinds of result: "topic" (a question and its title), "post" (a reply), "article" (knowledge base). Default all.',
+      ),
+    author: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .describe('Only content by this author (display name).'),
+    since: isoDate
+      .optional()
+      .describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),
     until: isoDate.optional().describe('Only content created before this ISO 8601 date or time.'),
-    limit: z.number().int('must be a whole number').min(1, 'must be between 1 and 50').max(50, 'must be between 1 and 50 (default 10)').optional().describe('How many results, 1-50. Default 10.'),
+    limit: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be between 1 and 50')
+      .max(50, 'must be between 1 and 50 (default 10)')
+      .optional()
+      .describe('How many results, 1-50. Default 10.'),
     cursor: cursor.optional().describe('next_cursor of a previous result, to get the next page.'),
   })
   .describe('Optional filters.');

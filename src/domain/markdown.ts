@@ -16,8 +16,32 @@ const LINK_REL = 'nofollow noopener noreferrer ugc';
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 's', 'del',
-    'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'blockquote',
+    'pre',
+    'code',
+    'em',
+    'strong',
+    's',
+    'del',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],
@@ -33,7 +57,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'escape',
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
-    img: (_tagName, attribs) => ({ tagName: 'a', attribs: { href: attribs.src ?? '', rel: LINK_REL }, text: imageLabel(attribs.src, attribs.alt) }),
+    img: (_tagName, attribs) => ({
+      tagName: 'a',
+      attribs: { href: attribs.src ?? '', rel: LINK_REL },
+      text: imageLabel(attribs.src, attribs.alt),
+    }),
   },
 };
 

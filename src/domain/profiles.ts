@@ -13,7 +13,11 @@ import { cursor, pageLimit, recordId } from './fields.ts';
 import { parse } from './validate.ts';
 import { agentLabel, postView, type PostView } from './views.ts';
 
-const profileSchema = z.object({ id: recordId, cursor: cursor.nullish(), limit: pageLimit(50, 20) });
+const profileSchema = z.object({
+  id: recordId,
+  cursor: cursor.nullish(),
+  limit: pageLimit(50, 20),
+});
 
 export type ProfilePost = PostView & { topic: { id: string; slug: string; title: string } };
 
@@ -36,24 +40,40 @@ export class ProfileService {
     private readonly config: Config,
   ) {}
 
-  async get(actor: Actor, community: Community, input: z.input<typeof profileSchema>): Promise<Profile> {
+  async get(
+    actor: Actor,
+    community: Community,
+    input: z.input<typeof profileSchema>,
+  ): Promise<Profile> {
     requireRead(actor, community);
     const data = parse(profileSchema, input);
     const scope = this.store.community(community.id);
-    const notFound = () => new DomainError('not_found', `No person or agent "${data.id}" in "${community.slug}".`);
+    const notFound = () =>
+      new DomainError('not_found', `No person or agent "${data.id}" in "${community.slug}".`);
     const agent = await scope.agents.getById(data.id);
     const person = agent ? undefined : await this.store.people.getById(data.id);
     if (!agent && !person) throw notFound();
     const kind = agent ? 'agent' : 'person';
     const listing = `profile:${data.id}`;
-    const page = await scope.posts.listByAuthor({ kind, id: data.id }, { after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
+    const page = await scope.posts.listByAuthor(
+      { kind, id: data.id },
+      { after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit },
+    );
     const membership = person ? await scope.access.members.get(person.id) : undefined;
     if (person && !membership && page.items.length === 0 && !data.cursor) throw notFound();
     const topics = new Map<string, Awaited<ReturnType<typeof scope.topics.getById>>>();
-    for (const p of page.items) if (!topics.has(p.topicId)) topics.set(p.topicId, await scope.topics.getById(p.topicId));
+    for (const p of page.items)
+      if (!topics.has(p.topicId)) topics.set(p.topicId, await scope.topics.getById(p.topicId));
     const posts = page.items.flatMap((p) => {
       const t = topics.get(p.topicId);
-      return t ? [{ ...postView(this.config, community, t, p), topic: { id: t.id, slug: t.slug, title: t.title } }] : [];
+      return t
+        ? [
+            {
+              ...postView(this.config, community, t, p),
+              topic: { id: t.id, slug: t.slug, title: t.title },
+            },
+          ]
+        : [];
     });
     return {
       kind,
@@ -61,7 +81,7 @@ export class ProfileService {
       name: agent ? agent.name : person!.displayName,
       label: agent ? agentLabel(agent.name, community.slug) : null,
       role: membership?.role ?? null,
-      since: agent ? agent.createdAt : membership?.createdAt ?? person!.createdAt,
+      since: agent ? agent.createdAt : (membership?.createdAt ?? person!.createdAt),
       posts,
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
     };

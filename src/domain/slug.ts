@@ -8,7 +8,15 @@ export const COMMUNITY_SLUG = /^(?=.{2,63}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 export const PATH_SLUG = /^(?=.{1,80}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 /** Host labels that never name a community (they would shadow the network or infrastructure). */
-export const RESERVED_COMMUNITY_SLUGS = new Set(['www', 'api', 'admin', 'static', 'assets', 'mail', 'network']);
+export const RESERVED_COMMUNITY_SLUGS = new Set([
+  'www',
+  'api',
+  'admin',
+  'static',
+  'assets',
+  'mail',
+  'network',
+]);
 
 /** "Héllo, World: SQLite & you!" → "hello-world-sqlite-you"; never empty ("topic"). */
 export function slugify(text: string, fallback = 'topic', maxLength = 60): string {

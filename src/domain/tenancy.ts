@@ -9,7 +9,8 @@ import type { Actor } from './actor.ts';
 import { canRead } from './authorization.ts';
 import { COMMUNITY_SLUG } from './slug.ts';
 
-export type HostResolution = { kind: 'network' } | { kind: 'community'; slug: string } | { kind: 'unknown' };
+export type HostResolution =
+  { kind: 'network' } | { kind: 'community'; slug: string } | { kind: 'unknown' };
 
 /** Lower-cased host without port or trailing dot; null when the header is empty or malformed. */
 export function normalizeHost(hostHeader: string | null | undefined): string | null {
@@ -30,7 +31,10 @@ export function normalizeHost(hostHeader: string | null | undefined): string | n
 }
 
 /** Pure: classifies a Host header against the base domain (case-insensitive, port ignored). */
-export function resolveHost(hostHeader: string | null | undefined, baseDomain: string): HostResolution {
+export function resolveHost(
+  hostHeader: string | null | undefined,
+  baseDomain: string,
+): HostResolution {
   const host = normalizeHost(hostHeader);
   const base = baseDomain.toLowerCase().replace(/\.$/, '');
   if (!host) return { kind: 'unknown' };
@@ -41,7 +45,8 @@ export function resolveHost(hostHeader: string | null | undefined, baseDomain: s
   return { kind: 'community', slug: label };
 }
 
-export type CommunityResolution = { kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' };
+export type CommunityResolution =
+  { kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' };
 
 /**
  * resolveHost plus the store: a community subdomain must exist, and a host outside the base domain
@@ -60,7 +65,8 @@ export async function resolveCommunityHost(
   }
   const host = normalizeHost(hostHeader);
   const base = baseDomain.toLowerCase();
-  if (!host || host === base || host.endsWith(`.${base}`) || host.startsWith('[')) return { kind: 'unknown' };
+  if (!host || host === base || host.endsWith(`.${base}`) || host.startsWith('['))
+    return { kind: 'unknown' };
   const community = await store.communities.getByDomain(host);
   return community ? { kind: 'community', community } : { kind: 'unknown' };
 }
@@ -74,6 +80,9 @@ export async function visibleResolution(
   resolution: CommunityResolution,
   actorOf: (community: Community) => Promise<Actor>,
 ): Promise<CommunityResolution> {
-  if (resolution.kind !== 'community' || resolution.community.visibility === 'public') return resolution;
-  return canRead(await actorOf(resolution.community), resolution.community) ? resolution : { kind: 'unknown' };
+  if (resolution.kind !== 'community' || resolution.community.visibility === 'public')
+    return resolution;
+  return canRead(await actorOf(resolution.community), resolution.community)
+    ? resolution
+    : { kind: 'unknown' };
 }

@@ -29,7 +29,10 @@ export const PATH_FORM_HOST_HEADER = 'x-hamlet-path-form-host';
 function origin(config: UrlConfig, host: string): string {
   // With https we assume TLS ends at a proxy on 443, so the internal port is not part of public
   // URLs; with http a non-80 port is kept (the local `http://acme.localhost:8787` case).
-  const port = config.publicScheme === 'http' && config.port !== 80 && config.port !== 0 ? `:${config.port}` : '';
+  const port =
+    config.publicScheme === 'http' && config.port !== 80 && config.port !== 0
+      ? `:${config.port}`
+      : '';
   return `${config.publicScheme}://${host}${port}`;
 }
 
@@ -49,7 +52,12 @@ export function communityPath(slug: string, path: string): string {
 }
 
 /** `…/t/<topic-slug>`, or `…/t/<topic-slug>#post-<post-id>` for one post. */
-export function topicUrl(config: UrlConfig, communitySlug: string, topicSlug: string, postId?: string): string {
+export function topicUrl(
+  config: UrlConfig,
+  communitySlug: string,
+  topicSlug: string,
+  postId?: string,
+): string {
   const url = `${communityOrigin(config, communitySlug)}/t/${topicSlug}`;
   return postId ? `${url}#post-${postId}` : url;
 }

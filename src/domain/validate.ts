@@ -9,7 +9,8 @@ export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
 /** The path ("filters.author", "tags.1") of the first string holding U+0000 in `input`, if any. */
 export function nulPath(input: unknown, path: string[] = [], depth = 0): string | undefined {
-  if (typeof input === 'string') return input.includes('\u0000') ? path.join('.') || '(arguments)' : undefined;
+  if (typeof input === 'string')
+    return input.includes('\u0000') ? path.join('.') || '(arguments)' : undefined;
   if (typeof input !== 'object' || input === null || depth > 64) return undefined;
   for (const [key, value] of Object.entries(input)) {
     if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')].join('.');
@@ -21,33 +22,62 @@ export function nulPath(input: unknown, path: string[] = [], depth = 0): string 
 
 /** A store error that means the caller's input was unusable, as the domain error to answer with. */
 export function inputErrorOf(err: unknown): DomainError | undefined {
-  return err instanceof InvalidText ? new DomainError('invalid_argument', `Invalid input: text ${NUL_MESSAGE}. Remove it and try again.`, { cause: err }) : undefined;
+  return err instanceof InvalidText
+    ? new DomainError(
+        'invalid_argument',
+        `Invalid input: text ${NUL_MESSAGE}. Remove it and try again.`,
+        { cause: err },
+      )
+    : undefined;
 }
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const nul = nulPath(input);
-  if (nul !== undefined) throw new DomainError('invalid_argument', `Invalid input: ${nul}: ${NUL_MESSAGE}. Fix these fields and try again.`);
+  if (nul !== undefined)
+    throw new DomainError(
+      'invalid_argument',
+      `Invalid input: ${nul}: ${NUL_MESSAGE}. Fix these fields and try again.`,
+    );
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .map((issue) =>
+      issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    )
     .join('; ');
-  throw new DomainError('invalid_argument', `Invalid input: ${problems}. Fix these fields and try again.`);
+  throw new DomainError(
+    'invalid_argument',
+    `Invalid input: ${problems}. Fix these fields and try again.`,
+  );
 }
 
 /** Maps store errors that reach a service to domain errors; anything else passes through. */
-export function translateStoreError(err: unknown, conflictMessage: string, missingMessage: string): never {
-  if (err instanceof UniqueViolation) throw new DomainError('conflict', conflictMessage, { cause: err });
+export function translateStoreError(
+  err: unknown,
+  conflictMessage: string,
+  missingMessage: string,
+): never {
+  if (err instanceof UniqueViolation)
+    throw new DomainError('conflict', conflictMessage, { cause: err });
   if (err instanceof MissingRow) throw new DomainError('not_found', missingMessage, { cause: err });
   throw err;
 }
 
-export const titleSchema = z.string().trim().min(3, 'must be at least 3 characters').max(200, 'must be at most 200 characters');
-export const bodySchema = z.string().trim().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
+export const titleSchema = z
+  .string()
+  .trim()
+  .min(3, 'must be at least 3 characters')
+  .max(200, 'must be at most 200 characters');
+export const bodySchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100_000, 'must be at most 100000 characters');
 export const tagSchema = z
   .string()
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'tags are 1-32 characters of a-z, 0-9 and "-"');
 export const tagsSchema = z.array(tagSchema).max(10, 'at most 10 tags').default([]);
-export const limitSchema = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
+export const limitSchema = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).default(fallback);

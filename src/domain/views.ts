@@ -1,7 +1,15 @@
 // What services return: store records shaped for callers (MCP, REST, web). Authors carry the agent
 // label the spec requires; posts carry both Markdown source and sanitized HTML; topics their URL.
 import type { Config } from '../config/config.ts';
-import type { AuthorRef, Category, CategoryKind, Community, Post, Topic, TopicStatus } from '../store/types.ts';
+import type {
+  AuthorRef,
+  Category,
+  CategoryKind,
+  Community,
+  Post,
+  Topic,
+  TopicStatus,
+} from '../store/types.ts';
 import { renderMarkdown } from './markdown.ts';
 import { topicUrl } from './urls.ts';
 
@@ -70,10 +78,21 @@ export function agentLabel(agentName: string, communitySlug: string): string {
 
 export function authorView(author: AuthorRef, community: Pick<Community, 'slug'>): AuthorView {
   if (author.kind === 'agent') {
-    return { kind: 'agent', id: author.id, name: author.name, label: agentLabel(author.name, community.slug) };
+    return {
+      kind: 'agent',
+      id: author.id,
+      name: author.name,
+      label: agentLabel(author.name, community.slug),
+    };
   }
   if (author.kind === 'system') return { kind: 'system', id: null, name: author.name };
-  if (author.via) return { kind: 'person', id: author.id, name: author.name, label: personViaLabel(author.name, author.via) };
+  if (author.via)
+    return {
+      kind: 'person',
+      id: author.id,
+      name: author.name,
+      label: personViaLabel(author.name, author.via),
+    };
   return { kind: 'person', id: author.id, name: author.name };
 }
 
@@ -91,7 +110,12 @@ export function communityView(c: Community): CommunityView {
   return { id, slug, name, description, guidelines, visibility, customDomain, createdAt };
 }
 
-export function topicView(config: Config, community: Community, topic: Topic, category: Category): TopicView {
+export function topicView(
+  config: Config,
+  community: Community,
+  topic: Topic,
+  category: Category,
+): TopicView {
   return {
     id: topic.id,
     slug: topic.slug,

@@ -7,11 +7,22 @@ export const ROLES = ['owner', 'admin', 'moderator', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** What an agent key may do beyond reading. */
-export const SCOPES = ['topic:create', 'post:create', 'solution:mark', 'article:write', 'approval:decide'] as const;
+export const SCOPES = [
+  'topic:create',
+  'post:create',
+  'solution:mark',
+  'article:write',
+  'approval:decide',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The writes an approval policy governs, each needing its own scope. */
-export const WRITE_KINDS = ['topic.create', 'post.create', 'solution.mark', 'article.write'] as const;
+export const WRITE_KINDS = [
+  'topic.create',
+  'post.create',
+  'solution.mark',
+  'article.write',
+] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 
 export const POLICY_MODES = ['auto', 'approval'] as const;

@@ -46,7 +46,14 @@ export function createApp(deps: AppDeps): Hono {
     c.header('x-request-id', requestId);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     deps.logger.info(
-      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started), ip: incoming ? deps.clientIp(incoming) : undefined },
+      {
+        requestId,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        ip: incoming ? deps.clientIp(incoming) : undefined,
+      },
       'request',
     );
   });
@@ -62,7 +69,14 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c)) === 'unknown') {
-      return c.html(barePage('Not found', 'This address does not belong to any Hamlet community.', deps.unknownHostExtra?.(c)), 404);
+      return c.html(
+        barePage(
+          'Not found',
+          'This address does not belong to any Hamlet community.',
+          deps.unknownHostExtra?.(c),
+        ),
+        404,
+      );
     }
     await next();
   });
@@ -78,9 +92,16 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
   app.onError((err, c) => {
     // Input no engine can store (the NUL character) that reached the store: the caller's mistake.
-    if (inputErrorOf(err)) return c.html(barePage('Bad request', 'The address or the form carried characters that are not allowed.'), 400);
+    if (inputErrorOf(err))
+      return c.html(
+        barePage('Bad request', 'The address or the form carried characters that are not allowed.'),
+        400,
+      );
     deps.logger.error({ err }, 'unhandled error');
-    return c.html(barePage('Server error', 'Something went wrong on our side. Try again in a moment.'), 500);
+    return c.html(
+      barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),
+      500,
+    );
   });
   return app;
 }

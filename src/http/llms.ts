@@ -69,7 +69,11 @@ own), resources hamlet://<slug>/guidelines and hamlet://<slug>/categories, templ
 hamlet://<slug>/topics/{topic_id} and hamlet://<slug>/articles/{slug}. See section "sessions" to
 subscribe to a topic.`,
     },
-    { name: 'tools', title: 'Tools', body: `Community server:\n\n${toolReference(i.communityTools)}\n\nNetwork server:\n\n${toolReference(i.networkTools)}` },
+    {
+      name: 'tools',
+      title: 'Tools',
+      body: `Community server:\n\n${toolReference(i.communityTools)}\n\nNetwork server:\n\n${toolReference(i.networkTools)}`,
+    },
     {
       name: 'keys',
       title: 'Keys',
@@ -171,7 +175,12 @@ export function renderLlms(sections: Section[], only?: string): { found: boolean
   const index = `Sections (/llms?section=<name>): ${sections.map((s) => s.name).join(', ')}`;
   if (only) {
     const s = sections.find((x) => x.name === only);
-    return s ? { found: true, text: `# ${s.title}\n\n${s.body}\n\n---\n${index}\n` } : { found: false, text: `No section "${only}". ${index}\n` };
+    return s
+      ? { found: true, text: `# ${s.title}\n\n${s.body}\n\n---\n${index}\n` }
+      : { found: false, text: `No section "${only}". ${index}\n` };
   }
-  return { found: true, text: `# Hamlet agent documentation\n\n${index}\n\n${sections.map((s) => `## ${s.title}\n\n${s.body}`).join('\n\n')}\n` };
+  return {
+    found: true,
+    text: `# Hamlet agent documentation\n\n${index}\n\n${sections.map((s) => `## ${s.title}\n\n${s.body}`).join('\n\n')}\n`,
+  };
 }

@@ -28,12 +28,19 @@ function quoted(value: string): string {
 
 function challenge(site: OAuthSite, params: Record<string, string>): string {
   const all = { ...params, resource_metadata: resourceMetadataUrl(resourceOf(site)) };
-  return `Bearer ${Object.entries(all).map(([k, v]) => `${k}=${quoted(v)}`).join(', ')}`;
+  return `Bearer ${Object.entries(all)
+    .map(([k, v]) => `${k}=${quoted(v)}`)
+    .join(', ')}`;
 }
 
 const EXPOSE = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
 
-function refuse(res: ServerResponse, status: number, wwwAuthenticate: string, body: Record<string, string>): void {
+function refuse(
+  res: ServerResponse,
+  status: number,
+  wwwAuthenticate: string,
+  body: Record<string, string>,
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'www-authenticate': wwwAuthenticate,
@@ -52,7 +59,9 @@ function bearer(req: IncomingMessage): string | undefined {
 }
 
 /** The node:http listener for the connector URL (`slug` in the path form /c/<slug>/mcp). */
-export function createConnector(deps: ConnectorDeps): (req: IncomingMessage, res: ServerResponse, slug?: string) => Promise<void> {
+export function createConnector(
+  deps: ConnectorDeps,
+): (req: IncomingMessage, res: ServerResponse, slug?: string) => Promise<void> {
   return async (req, res, slug) => {
     // CORS preflights carry no credentials; the transport answers them.
     if (req.method === 'OPTIONS') return deps.transport.handle(req, res);
@@ -69,19 +78,35 @@ export function createConnector(deps: ConnectorDeps): (req: IncomingMessage, res
     let request: ConnectorRequest;
     try {
       const actor = await deps.services.oauth.tokens.authenticate(site, token);
-      request = { token, actor, communityId: site.community.id, resource: resourceOf(site), missingScopes: new Set() };
+      request = {
+        token,
+        actor,
+        communityId: site.community.id,
+        resource: resourceOf(site),
+        missingScopes: new Set(),
+      };
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
       req.resume();
-      return refuse(res, 401, challenge(site, { error: 'invalid_token', error_description: err.description }), { error: 'invalid_token', error_description: err.description });
+      return refuse(
+        res,
+        401,
+        challenge(site, { error: 'invalid_token', error_description: err.description }),
+        { error: 'invalid_token', error_description: err.description },
+      );
     }
     // A call that lacked a scope turns the answer into a step-up challenge. The transport decides
     // the status when it writes the head, after the calls of a plain JSON answer have run (an answer
     // already streaming as events keeps its tool error instead).
-    const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+    const writeHead = res.writeHead.bind(res) as (
+      status: number,
+      ...rest: unknown[]
+    ) => ServerResponse;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       if (request.missingScopes.size > 0 && status === 200) {
-        const needed = [...new Set([...request.actor.client!.scopes, ...request.missingScopes])].join(' ');
+        const needed = [
+          ...new Set([...request.actor.client!.scopes, ...request.missingScopes]),
+        ].join(' ');
         const extra = {
           'www-authenticate': challenge(site, {
             error: 'insufficient_scope',

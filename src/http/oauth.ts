@@ -16,7 +16,11 @@ import type { Services } from '../services.ts';
 export type OAuthHttpDeps = {
   services: Services;
   /** The community site the request reached (host form, or path form with `slug`). */
-  siteOf: (host: string | undefined, forwardedHost: string | undefined, slug?: string) => Promise<OAuthSite | undefined>;
+  siteOf: (
+    host: string | undefined,
+    forwardedHost: string | undefined,
+    slug?: string,
+  ) => Promise<OAuthSite | undefined>;
   /** The client's address (X-Forwarded-For only behind a trusted proxy). */
   clientIp: (req: IncomingMessage | undefined) => string;
   /** The person signed in on this host (the web session cookie), if any. */
@@ -49,7 +53,10 @@ export function resourceMetadata(site: OAuthSite): Record<string, unknown> {
 }
 
 /** RFC 8414 metadata of a community's authorization server. */
-export async function serverMetadata(services: Services, site: OAuthSite): Promise<Record<string, unknown>> {
+export async function serverMetadata(
+  services: Services,
+  site: OAuthSite,
+): Promise<Record<string, unknown>> {
   const policy = await services.oauth.clients.policy(site.community);
   return {
     issuer: site.issuer,
@@ -72,45 +79,75 @@ export async function serverMetadata(services: Services, site: OAuthSite): Promi
 }
 
 export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
-  const site = (c: Context) => deps.siteOf(c.req.header('host'), c.req.header('x-forwarded-host'), c.req.param('community'));
-  const json = (c: Context, body: unknown, status = 200) => c.json(body, status as 200, { ...CORS, 'cache-control': 'no-store', pragma: 'no-cache' });
-  const fail = (c: Context, err: OAuthError) => json(c, { error: err.error, error_description: err.description }, err.status);
-  const noSite = (c: Context) => json(c, { error: 'invalid_request', error_description: 'This address is not a community of this Hamlet.' }, 404);
-  const ip = (c: Context) => deps.clientIp((c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
+  const site = (c: Context) =>
+    deps.siteOf(c.req.header('host'), c.req.header('x-forwarded-host'), c.req.param('community'));
+  const json = (c: Context, body: unknown, status = 200) =>
+    c.json(body, status as 200, { ...CORS, 'cache-control': 'no-store', pragma: 'no-cache' });
+  const fail = (c: Context, err: OAuthError) =>
+    json(c, { error: err.error, error_description: err.description }, err.status);
+  const noSite = (c: Context) =>
+    json(
+      c,
+      {
+        error: 'invalid_request',
+        error_description: 'This address is not a community of this Hamlet.',
+      },
+      404,
+    );
+  const ip = (c: Context) =>
+    deps.clientIp((c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
 
   /** Form fields (and a client_id sent with HTTP Basic, for clients that do so with an empty secret). */
   const form = async (c: Context): Promise<Record<string, string>> => {
     const type = c.req.header('content-type') ?? '';
-    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+      throw new OAuthError(
+        'invalid_request',
+        'Send the parameters as application/x-www-form-urlencoded.',
+      );
     const body = await c.req.parseBody();
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
     const basic = /^Basic\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
     if (basic && !out.client_id) {
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-      out.client_id = decodeURIComponent(decoded.slice(0, decoded.indexOf(':') === -1 ? undefined : decoded.indexOf(':')));
+      out.client_id = decodeURIComponent(
+        decoded.slice(0, decoded.indexOf(':') === -1 ? undefined : decoded.indexOf(':')),
+      );
     }
     return out;
   };
 
   /** Runs an endpoint: unknown site → 404, OAuthError → its JSON error, rate limit → 429. */
-  const endpoint = (handler: (c: Context, s: OAuthSite) => Promise<Response>) => async (c: Context) => {
-    const s = await site(c);
-    if (!s) return noSite(c);
-    try {
-      return await handler(c, s);
-    } catch (err) {
-      if (err instanceof OAuthError) return fail(c, err);
-      if (err instanceof RateLimitedError) {
-        c.header('retry-after', String(err.retryAfterSeconds));
-        return json(c, { error: 'slow_down', error_description: err.message }, 429);
+  const endpoint =
+    (handler: (c: Context, s: OAuthSite) => Promise<Response>) => async (c: Context) => {
+      const s = await site(c);
+      if (!s) return noSite(c);
+      try {
+        return await handler(c, s);
+      } catch (err) {
+        if (err instanceof OAuthError) return fail(c, err);
+        if (err instanceof RateLimitedError) {
+          c.header('retry-after', String(err.retryAfterSeconds));
+          return json(c, { error: 'slow_down', error_description: err.message }, 429);
+        }
+        throw err;
       }
-      throw err;
-    }
-  };
+    };
 
   // Token, registration and revocation requests are small: a larger body is refused unread.
-  const small = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => json(c, { error: 'invalid_request', error_description: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }, 413) });
+  const small = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      json(
+        c,
+        {
+          error: 'invalid_request',
+          error_description: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+        },
+        413,
+      ),
+  });
 
   // A private community's pages are hidden from visitors, its sign-in page too: someone connecting
   // an app to it in the path form signs in on the apex (as its members do) and comes back here.
@@ -126,30 +163,55 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
 
   for (const base of ['', '/c/:community']) {
     app.options(`/.well-known/oauth-protected-resource${base}/mcp`, (c) => c.body(null, 204, CORS));
-    app.get(`/.well-known/oauth-protected-resource${base}/mcp`, endpoint(async (c, s) => json(c, resourceMetadata(s))));
+    app.get(
+      `/.well-known/oauth-protected-resource${base}/mcp`,
+      endpoint(async (c, s) => json(c, resourceMetadata(s))),
+    );
     app.options(`/.well-known/oauth-authorization-server${base}`, (c) => c.body(null, 204, CORS));
-    app.get(`/.well-known/oauth-authorization-server${base}`, endpoint(async (c, s) => json(c, await serverMetadata(deps.services, s))));
+    app.get(
+      `/.well-known/oauth-authorization-server${base}`,
+      endpoint(async (c, s) => json(c, await serverMetadata(deps.services, s))),
+    );
 
-    for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/oauth/jwks']) app.options(`${base}${path}`, (c) => c.body(null, 204, CORS));
-    app.get(`${base}/oauth/jwks`, endpoint(async (c) => json(c, await deps.services.oauth.keys.jwks())));
-    app.post(`${base}/oauth/token`, small, endpoint(async (c, s) => {
-      deps.services.rateLimits.checkIp(ip(c));
-      return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
-    }));
-    app.post(`${base}/oauth/revoke`, small, endpoint(async (c, s) => {
-      deps.services.rateLimits.checkIp(ip(c));
-      await deps.services.oauth.tokens.revoke(s, await form(c));
-      return json(c, {});
-    }));
-    app.post(`${base}/oauth/register`, small, endpoint(async (c, s) => {
-      deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
-      }
-      return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
-    }));
+    for (const path of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/oauth/jwks'])
+      app.options(`${base}${path}`, (c) => c.body(null, 204, CORS));
+    app.get(
+      `${base}/oauth/jwks`,
+      endpoint(async (c) => json(c, await deps.services.oauth.keys.jwks())),
+    );
+    app.post(
+      `${base}/oauth/token`,
+      small,
+      endpoint(async (c, s) => {
+        deps.services.rateLimits.checkIp(ip(c));
+        return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
+      }),
+    );
+    app.post(
+      `${base}/oauth/revoke`,
+      small,
+      endpoint(async (c, s) => {
+        deps.services.rateLimits.checkIp(ip(c));
+        await deps.services.oauth.tokens.revoke(s, await form(c));
+        return json(c, {});
+      }),
+    );
+    app.post(
+      `${base}/oauth/register`,
+      small,
+      endpoint(async (c, s) => {
+        deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
+        let body: unknown;
+        try {
+          body = await c.req.json();
+        } catch {
+          throw new OAuthError(
+            'invalid_client_metadata',
+            'Send the client metadata as a JSON object.',
+          );
+        }
+        return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
+      }),
+    );
   }
 }

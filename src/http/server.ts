@@ -20,7 +20,12 @@ export type ConnectorListener = (req: IncomingMessage, res: ServerResponse) => P
 
 export type HttpOptions = { baseDomain: string; connector?: ConnectorListener };
 
-export function createHttpServer(app: Hono, mcp: McpHttpTransport, logger: Logger, options: HttpOptions): Server {
+export function createHttpServer(
+  app: Hono,
+  mcp: McpHttpTransport,
+  logger: Logger,
+  options: HttpOptions,
+): Server {
   const honoListener = getRequestListener(app.fetch);
   const server = createServer((req, res) => {
     const serve = () => {
@@ -68,7 +73,10 @@ export function rewritePathForm(req: IncomingMessage, baseDomain: string): boole
   if (!m) return false;
   const slug = m[1]!.toLowerCase();
   req.url = `${m[2] ?? '/'}${m[3] ?? ''}`;
-  const host = COMMUNITY_SLUG.test(slug) && !RESERVED_COMMUNITY_SLUGS.has(slug) ? `${slug}.${baseDomain}` : NO_HOST;
+  const host =
+    COMMUNITY_SLUG.test(slug) && !RESERVED_COMMUNITY_SLUGS.has(slug)
+      ? `${slug}.${baseDomain}`
+      : NO_HOST;
   // The host the browser addressed stays known (same-origin checks of forms compare with it).
   const addressed = req.headers.host ?? '';
   req.headers.host = host;
@@ -87,8 +95,12 @@ export function rewritePathForm(req: IncomingMessage, baseDomain: string): boole
 }
 
 /** The host a request addressed: X-Forwarded-Host only when a trusted proxy sets it. */
-export function requestHost(headers: IncomingMessage['headers'], trustProxy: boolean): string | undefined {
+export function requestHost(
+  headers: IncomingMessage['headers'],
+  trustProxy: boolean,
+): string | undefined {
   const forwarded = trustProxy ? headers['x-forwarded-host'] : undefined;
-  const value = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || headers.host;
+  const value =
+    (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || headers.host;
   return value;
 }

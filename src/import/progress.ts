@@ -2,7 +2,9 @@
 // (logs and CI), at most one line per phase step of 10%.
 import type { ImportProgress } from './mail/importer.ts';
 
-export function progressReporter(stream: NodeJS.WriteStream = process.stderr): (p: ImportProgress) => void {
+export function progressReporter(
+  stream: NodeJS.WriteStream = process.stderr,
+): (p: ImportProgress) => void {
   const tty = stream.isTTY === true;
   let lastLine = '';
   let lastDecile = -1;

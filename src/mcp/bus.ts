@@ -30,7 +30,10 @@ export type StringChannel = {
 /** PostgreSQL caps a NOTIFY payload at 8000 bytes; larger messages are dropped with a warning. */
 const MAX_PAYLOAD = 7900;
 
-export function channelBus(channel: StringChannel, onProblem: (problem: string) => void = () => {}): McpBus {
+export function channelBus(
+  channel: StringChannel,
+  onProblem: (problem: string) => void = () => {},
+): McpBus {
   const origin = randomUUID();
   const handlers: Array<(m: BusMessage) => void> = [];
   void channel
@@ -52,7 +55,9 @@ export function channelBus(channel: StringChannel, onProblem: (problem: string) 
         onProblem(`bus message of ${Buffer.byteLength(payload)} bytes dropped (${message.t})`);
         return;
       }
-      channel.publish(payload).catch((err: unknown) => onProblem(`bus publish failed: ${String(err)}`));
+      channel
+        .publish(payload)
+        .catch((err: unknown) => onProblem(`bus publish failed: ${String(err)}`));
     },
     subscribe(handler) {
       handlers.push(handler);

@@ -30,10 +30,15 @@ export class ClientRequests {
     params: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<unknown> {
-    if (!session) return Promise.reject(new Error('Asking the client needs a session: the client must keep its Mcp-Session-Id.'));
+    if (!session)
+      return Promise.reject(
+        new Error('Asking the client needs a session: the client must keep its Mcp-Session-Id.'),
+      );
     const capability = CAPABILITY[method];
     if (capability && !session.clientCapabilities[capability]) {
-      return Promise.reject(new Error(`The client did not declare the "${capability}" capability.`));
+      return Promise.reject(
+        new Error(`The client did not declare the "${capability}" capability.`),
+      );
     }
     const id: JsonRpcId = `srv-${this.nextId++}`;
     const key = inflightKey(session.id, id);
@@ -43,18 +48,32 @@ export class ClientRequests {
         this.pending.delete(key);
         if (err) reject(err);
       };
-      const timer = setTimeout(() => settle(new Error(`The client did not answer ${method} within ${timeoutMs} ms.`)), timeoutMs);
+      const timer = setTimeout(
+        () => settle(new Error(`The client did not answer ${method} within ${timeoutMs} ms.`)),
+        timeoutMs,
+      );
       this.pending.set(key, { resolve, reject, timer });
-      signal.addEventListener('abort', () => settle(new Error('Request cancelled.')), { once: true });
-      send({ jsonrpc: '2.0', id, method, params }).then((sent) => {
-        if (!sent) settle(new Error('There is no stream to reach the client on: accept text/event-stream or open a GET stream.'));
-      }, (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))));
+      signal.addEventListener('abort', () => settle(new Error('Request cancelled.')), {
+        once: true,
+      });
+      send({ jsonrpc: '2.0', id, method, params }).then(
+        (sent) => {
+          if (!sent)
+            settle(
+              new Error(
+                'There is no stream to reach the client on: accept text/event-stream or open a GET stream.',
+              ),
+            );
+        },
+        (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
+      );
     });
   }
 
   /** A client's answer arrived here: settle it if we wait for it, else tell the other instances. */
   answer(sessionId: string, message: JsonRpcResponse): void {
-    if (!this.settle(sessionId, message)) this.bus?.publish({ t: 'response', session: sessionId, message });
+    if (!this.settle(sessionId, message))
+      this.bus?.publish({ t: 'response', session: sessionId, message });
   }
 
   /** Settles a pending request of this process; false when it is not ours. */

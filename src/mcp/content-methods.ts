@@ -9,27 +9,49 @@ import { compileTemplate } from './uri-template.ts';
 
 const COMPLETION_LIMIT = 100;
 
-export async function getPrompt(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+export async function getPrompt(
+  params: Record<string, unknown>,
+  surface: Surface,
+  ctx: RequestContext,
+) {
   const name = params.name;
-  if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { name, arguments }.');
+  if (typeof name !== 'string')
+    throw new RpcError(ErrorCode.InvalidParams, 'Expected { name, arguments }.');
   const prompt = surface.prompts.find((p) => p.name === name);
   if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
   const args = stringRecord(params.arguments);
-  const missing = (prompt.arguments ?? []).filter((a) => a.required && !args[a.name]).map((a) => a.name);
+  const missing = (prompt.arguments ?? [])
+    .filter((a) => a.required && !args[a.name])
+    .map((a) => a.name);
   if (missing.length) {
-    throw new RpcError(ErrorCode.InvalidParams, `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.join(', ')}`,
+    );
   }
   const rendered = await prompt.render(args, ctx);
   if (rendered instanceof InputRequired) return rendered;
-  return { ...(rendered.description ?? prompt.description ? { description: rendered.description ?? prompt.description } : {}), messages: rendered.messages };
+  return {
+    ...((rendered.description ?? prompt.description)
+      ? { description: rendered.description ?? prompt.description }
+      : {}),
+    messages: rendered.messages,
+  };
 }
 
-export async function readResource(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+export async function readResource(
+  params: Record<string, unknown>,
+  surface: Surface,
+  ctx: RequestContext,
+) {
   const uri = params.uri;
   if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
   const found = findResource(surface, uri);
   if (!found) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-  const contents = found.kind === 'static' ? await found.def.read(ctx) : await found.def.read(uri, found.variables, ctx);
+  const contents =
+    found.kind === 'static'
+      ? await found.def.read(ctx)
+      : await found.def.read(uri, found.variables, ctx);
   if (contents instanceof InputRequired) return contents;
   return { contents };
 }
@@ -39,7 +61,11 @@ export function resourceTtl(surface: Surface, uri: unknown): number {
   return (typeof uri === 'string' ? findResource(surface, uri)?.def.ttlMs : undefined) ?? 0;
 }
 
-export async function complete(params: Record<string, unknown>, surface: Surface, ctx: RequestContext) {
+export async function complete(
+  params: Record<string, unknown>,
+  surface: Surface,
+  ctx: RequestContext,
+) {
   const ref = params.ref;
   const argument = params.argument;
   if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string') {
@@ -54,12 +80,19 @@ export async function complete(params: Record<string, unknown>, surface: Surface
     values = (await prompt.complete?.(argument.name, value, context, ctx)) ?? [];
   } else if (ref.type === 'ref/resource') {
     const template = surface.templates.find((t) => t.uriTemplate === ref.uri);
-    if (!template) throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
+    if (!template)
+      throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
     values = (await template.complete?.(argument.name, value, context, ctx)) ?? [];
   } else {
     throw new RpcError(ErrorCode.InvalidParams, 'ref.type must be "ref/prompt" or "ref/resource".');
   }
-  return { completion: { values: values.slice(0, COMPLETION_LIMIT), total: values.length, hasMore: values.length > COMPLETION_LIMIT } };
+  return {
+    completion: {
+      values: values.slice(0, COMPLETION_LIMIT),
+      total: values.length,
+      hasMore: values.length > COMPLETION_LIMIT,
+    },
+  };
 }
 
 type FoundResource =
@@ -82,7 +115,9 @@ export function findResource(surface: Surface, uri: string): FoundResource | und
 
 export function stringRecord(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (isRecord(v)) for (const [k, val] of Object.entries(v)) if (val !== undefined && val !== null) out[k] = String(val);
+  if (isRecord(v))
+    for (const [k, val] of Object.entries(v))
+      if (val !== undefined && val !== null) out[k] = String(val);
   return out;
 }
 

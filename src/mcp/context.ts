@@ -6,9 +6,21 @@ import type { JsonRpcId } from './jsonrpc.ts';
 import type { SessionRecord } from './session-store.ts';
 
 /** Where the engine reports its own problems (a pino logger fits). */
-export type EngineLogger = { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+export type EngineLogger = {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
 
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** legacy: 2025-11-25 and older (initialize, sessions); modern: 2026-07-28 (per-request `_meta`). */
@@ -49,7 +61,11 @@ export type RequestContext = {
   /** notifications/message, when the client asked for logs at this level (session level or `_meta`). */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** A server-to-client request (sampling, elicitation) over this request's stream (legacy era only). */
-  requestClient(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<unknown>;
   /** Ends this request's SSE stream now; the result is kept for a resuming GET (legacy era, SEP-1699). */
   closeStream(): void;
 };

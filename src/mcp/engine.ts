@@ -10,7 +10,17 @@ import type { EngineLogger, LogLevel } from './context.ts';
 import { LOG_LEVELS } from './context.ts';
 import { findResource } from './content-methods.ts';
 import { InputRequired, INPUT_METHODS, RequestStateCodec } from './input-required.ts';
-import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
+import {
+  ErrorCode,
+  ErrorText,
+  RpcError,
+  failure,
+  success,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc.ts';
 import { ListenHub } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
 import { askOverSession, Cancellation, RequestCtx, type Delivery } from './request-context.ts';
@@ -56,7 +66,9 @@ const CLIENT_INFO_FIELD_MAX = 200;
 
 /** Who owns a session: a hash of the credential that opened it (never the credential itself). */
 export function ownerOf(credential: string | undefined): string | undefined {
-  return credential ? createHash('sha256').update(credential).digest('base64url').slice(0, 32) : undefined;
+  return credential
+    ? createHash('sha256').update(credential).digest('base64url').slice(0, 32)
+    : undefined;
 }
 
 export class McpEngine {
@@ -79,7 +91,8 @@ export class McpEngine {
     // a resource update written on another instance reaches the listen streams held here.
     options.bus?.subscribe((m) => {
       if (m.t === 'response') this.clientRequests.settle(m.session, m.message);
-      else if (m.t === 'cancel') this.inflight.get(inflightKey(m.session, m.requestId))?.cancel(m.reason ?? 'cancelled');
+      else if (m.t === 'cancel')
+        this.inflight.get(inflightKey(m.session, m.requestId))?.cancel(m.reason ?? 'cancelled');
       else if (m.t === 'updated') this.listeners.resourceUpdated(m.scope, m.uri);
     });
   }
@@ -92,7 +105,10 @@ export class McpEngine {
   // ---- requests of the legacy era ----------------------------------------------------------------
 
   /** Answers one request; `undefined` when the client cancelled it (no response is owed). */
-  async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+  async handleRequest(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+  ): Promise<JsonRpcResponse | undefined> {
     const key = exchange.session ? inflightKey(exchange.session.id, request.id) : undefined;
     // Only a request within a session can be cancelled (notifications/cancelled names it by session).
     const cancellation = new Cancellation();
@@ -115,10 +131,17 @@ export class McpEngine {
     if (message.method === 'notifications/cancelled' && exchange.session) {
       const requestId = message.params?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
-        const reason = typeof message.params?.reason === 'string' ? message.params.reason : 'cancelled';
+        const reason =
+          typeof message.params?.reason === 'string' ? message.params.reason : 'cancelled';
         const local = this.inflight.get(inflightKey(exchange.session.id, requestId));
         if (local) local.cancel(reason);
-        else this.options.bus?.publish({ t: 'cancel', session: exchange.session.id, requestId, reason });
+        else
+          this.options.bus?.publish({
+            t: 'cancel',
+            session: exchange.session.id,
+            requestId,
+            reason,
+          });
       }
     }
     // notifications/initialized, progress, roots/list_changed: accepted; nothing to do statelessly.
@@ -129,7 +152,11 @@ export class McpEngine {
     if (exchange.session) this.clientRequests.answer(exchange.session.id, message);
   }
 
-  private async dispatch(request: JsonRpcRequest, ex: Exchange, cancellation: Cancellation): Promise<unknown> {
+  private async dispatch(
+    request: JsonRpcRequest,
+    ex: Exchange,
+    cancellation: Cancellation,
+  ): Promise<unknown> {
     const params = request.params ?? {};
     const { surface } = ex;
     const session = ex.session;
@@ -137,7 +164,8 @@ export class McpEngine {
       request,
       {
         era: 'legacy',
-        protocolVersion: session?.protocolVersion ?? ex.protocolVersion ?? negotiateVersion(undefined),
+        protocolVersion:
+          session?.protocolVersion ?? ex.protocolVersion ?? negotiateVersion(undefined),
         credential: ex.credential,
         clientIp: ex.clientIp,
         session,
@@ -151,7 +179,9 @@ export class McpEngine {
       // Only a session gives a way back to the client: without one there is nobody to ask.
       const outcome =
         session && INPUT_METHODS.has(request.method)
-          ? await askOverSession(ctx, () => serveShared(request.method, params, surface, ctx, this.logger))
+          ? await askOverSession(ctx, () =>
+              serveShared(request.method, params, surface, ctx, this.logger),
+            )
           : await serveShared(request.method, params, surface, ctx, this.logger);
       if (outcome instanceof InputRequired) return this.cannotAsk(request.method, outcome);
       return outcome;
@@ -163,7 +193,9 @@ export class McpEngine {
         return {};
       case 'resources/subscribe':
       case 'resources/unsubscribe':
-        return around(surface, ctx, () => this.subscription(request.method === 'resources/subscribe', params, surface, ex));
+        return around(surface, ctx, () =>
+          this.subscription(request.method === 'resources/subscribe', params, surface, ex),
+        );
       case 'logging/setLevel':
         return this.setLogLevel(params, ex);
       default:
@@ -176,7 +208,11 @@ export class McpEngine {
     const needs = [...new Set(Object.values(asked.requests).map((r) => r.method))].join(', ');
     const message = `This request needs input from the client (${needs}) that this client could not give: use a session with a client that declares the capability, or protocol 2026-07-28.`;
     if (method !== 'tools/call') throw new RpcError(ErrorCode.InvalidRequest, message);
-    return { content: [{ type: 'text', text: message }], structuredContent: { error: message }, isError: true };
+    return {
+      content: [{ type: 'text', text: message }],
+      structuredContent: { error: message },
+      isError: true,
+    };
   }
 
   private async initialize(params: Record<string, unknown>, ex: Exchange) {
@@ -217,17 +253,30 @@ export class McpEngine {
     };
   }
 
-  private async subscription(subscribe: boolean, params: Record<string, unknown>, surface: Surface, ex: Exchange) {
+  private async subscription(
+    subscribe: boolean,
+    params: Record<string, unknown>,
+    surface: Surface,
+    ex: Exchange,
+  ) {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Expected { uri }.');
     if (!ex.session) {
-      throw new RpcError(ErrorCode.InvalidRequest, 'Subscriptions need a session: send initialize, then echo its Mcp-Session-Id header on every request.');
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        'Subscriptions need a session: send initialize, then echo its Mcp-Session-Id header on every request.',
+      );
     }
-    if (subscribe && !findResource(surface, uri)) throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (subscribe && !findResource(surface, uri))
+      throw new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
     const current = new Set(ex.session.subscriptions);
     if (subscribe) current.add(uri);
     else current.delete(uri);
-    if (current.size > MAX_SUBSCRIPTIONS) throw new RpcError(ErrorCode.InvalidParams, `At most ${MAX_SUBSCRIPTIONS} subscriptions per session: unsubscribe from some first.`);
+    if (current.size > MAX_SUBSCRIPTIONS)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `At most ${MAX_SUBSCRIPTIONS} subscriptions per session: unsubscribe from some first.`,
+      );
     const subscriptions = [...current];
     await this.sessions.update(ex.session.id, { subscriptions });
     ex.session.subscriptions = subscriptions;
@@ -254,14 +303,22 @@ export class McpEngine {
    * streams it holds: a few, looked up one by one, rather than every session of the scope), and to
    * the listen streams this instance holds.
    */
-  async notifyListChanged(scope: string, list: 'tools' | 'prompts' | 'resources', among?: Iterable<string>): Promise<number> {
+  async notifyListChanged(
+    scope: string,
+    list: 'tools' | 'prompts' | 'resources',
+    among?: Iterable<string>,
+  ): Promise<number> {
     this.listeners.listChanged(scope, list);
     let ids: string[];
     if (among) {
       ids = [];
       for (const id of among) if ((await this.sessions.get(id))?.scope === scope) ids.push(id);
     } else ids = await this.sessions.listIds(scope);
-    await Promise.all(ids.map((id) => this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
+    await Promise.all(
+      ids.map((id) =>
+        this.outbox(id, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` }),
+      ),
+    );
     return ids.length;
   }
 
@@ -273,7 +330,12 @@ export class McpEngine {
     this.listeners.resourceUpdated(scope, uri);
     this.options.bus?.publish({ t: 'updated', scope, uri });
     const ids = await this.sessions.subscribers(scope, uri);
-    for (const id of ids) await this.outbox(id, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+    for (const id of ids)
+      await this.outbox(id, {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri },
+      });
     return ids.length;
   }
 }
@@ -292,7 +354,14 @@ class LegacyDelivery implements Delivery {
     return Promise.resolve(false);
   }
   request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
-    return this.clientRequests.ask(this.ex.session, (m) => this.send(m), this.cancellation.signal, method, params, timeoutMs);
+    return this.clientRequests.ask(
+      this.ex.session,
+      (m) => this.send(m),
+      this.cancellation.signal,
+      method,
+      params,
+      timeoutMs,
+    );
   }
   close(): void {
     this.ex.channel?.close();
@@ -306,7 +375,8 @@ const MAX_SUBSCRIPTIONS = 100;
 function boundedClientInfo(info: unknown): SessionRecord['clientInfo'] {
   if (!isRecord(info)) return undefined;
   const out: NonNullable<SessionRecord['clientInfo']> = {};
-  for (const k of ['name', 'title', 'version'] as const) if (typeof info[k] === 'string') out[k] = info[k].slice(0, CLIENT_INFO_FIELD_MAX);
+  for (const k of ['name', 'title', 'version'] as const)
+    if (typeof info[k] === 'string') out[k] = info[k].slice(0, CLIENT_INFO_FIELD_MAX);
   return out;
 }
 
@@ -314,13 +384,16 @@ function boundedClientInfo(info: unknown): SessionRecord['clientInfo'] {
 function boundedCapabilities(caps: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!isRecord(caps)) return out;
-  for (const k of ['elicitation', 'sampling', 'roots'] as const) if (isRecord(caps[k])) out[k] = flags(caps[k]);
+  for (const k of ['elicitation', 'sampling', 'roots'] as const)
+    if (isRecord(caps[k])) out[k] = flags(caps[k]);
   return out;
 }
 
 /** An object's members one level deep, kept only when they are booleans or empty objects. */
 function flags(v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v).slice(0, 10)) if (typeof x === 'boolean' || (isRecord(x) && Object.keys(x).length === 0)) out[k.slice(0, 40)] = isRecord(x) ? {} : x;
+  for (const [k, x] of Object.entries(v).slice(0, 10))
+    if (typeof x === 'boolean' || (isRecord(x) && Object.keys(x).length === 0))
+      out[k.slice(0, 40)] = isRecord(x) ? {} : x;
   return out;
 }

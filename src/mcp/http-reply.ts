@@ -23,7 +23,11 @@ export function credentialOf(req: IncomingMessage): string | undefined {
   return header(req, 'x-api-key')?.trim() || undefined;
 }
 
-export function rpcError(status: number, error: JsonRpcErrorObject, id: JsonRpcId | null = null): Reply {
+export function rpcError(
+  status: number,
+  error: JsonRpcErrorObject,
+  id: JsonRpcId | null = null,
+): Reply {
   return { status, body: failure(id, error) };
 }
 
@@ -69,7 +73,9 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer | 't
       if (size > max) tooLarge = true;
       if (!tooLarge) chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? 'too-large' : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('end', () =>
+      resolve(tooLarge ? 'too-large' : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)),
+    );
     req.on('error', reject);
   });
 }

@@ -15,13 +15,28 @@ import { classify, ErrorCode, ErrorText, failure, type JsonRpcResponse } from '.
 import type { SessionRecord } from './session-store.ts';
 import { SseSink } from './sse.ts';
 import { CORS_HEADERS, CORS_RESPONSE_HEADERS } from './cors.ts';
-import { credentialOf, drain, header, readBody, rpcError, send, tooMany, type Reply } from './http-reply.ts';
+import {
+  credentialOf,
+  drain,
+  header,
+  readBody,
+  rpcError,
+  send,
+  tooMany,
+  type Reply,
+} from './http-reply.ts';
 import { isModernPost, ModernHttp } from './modern-http.ts';
 import { PostChannel } from './post-channel.ts';
 import type { StreamHub } from './stream-hub.ts';
 import { StreamLimits } from './stream-limits.ts';
 import type { Surface } from './surface.ts';
-import { ALL_PROTOCOL_VERSIONS, isModernVersion, isSupportedVersion, PREFERRED_PROTOCOL_VERSION, sendsPrimingEvents } from './versions.ts';
+import {
+  ALL_PROTOCOL_VERSIONS,
+  isModernVersion,
+  isSupportedVersion,
+  PREFERRED_PROTOCOL_VERSION,
+  sendsPrimingEvents,
+} from './versions.ts';
 import { MAX_JSON_DEPTH, parseBody } from './wire.ts';
 
 /** What the request's host resolved to. */
@@ -75,7 +90,10 @@ export class McpHttpTransport {
       await this.route(req, res);
     } catch (err) {
       if (!res.headersSent) {
-        send(res, { status: 500, body: failure(null, { code: ErrorCode.InternalError, message: 'Internal error.' }) });
+        send(res, {
+          status: 500,
+          body: failure(null, { code: ErrorCode.InternalError, message: 'Internal error.' }),
+        });
       } else res.end();
       throw err;
     }
@@ -93,22 +111,42 @@ export class McpHttpTransport {
     const endpoint = await this.o.resolve(req);
     if (!endpoint) {
       drain(req);
-      return send(res, rpcError(404, { code: ErrorCode.InvalidRequest, message: this.o.unresolvedMessage ?? ErrorText.unresolved }));
+      return send(
+        res,
+        rpcError(404, {
+          code: ErrorCode.InvalidRequest,
+          message: this.o.unresolvedMessage ?? ErrorText.unresolved,
+        }),
+      );
     }
     const versionHeader = header(req, 'mcp-protocol-version');
-    if (versionHeader !== undefined && !isSupportedVersion(versionHeader) && !isModernVersion(versionHeader)) {
+    if (
+      versionHeader !== undefined &&
+      !isSupportedVersion(versionHeader) &&
+      !isModernVersion(versionHeader)
+    ) {
       drain(req);
-      return send(res, rpcError(400, {
-        code: ErrorCode.UnsupportedProtocolVersion,
-        message: `Unsupported MCP-Protocol-Version: ${versionHeader}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`,
-        data: { supported: ALL_PROTOCOL_VERSIONS, requested: versionHeader },
-      }));
+      return send(
+        res,
+        rpcError(400, {
+          code: ErrorCode.UnsupportedProtocolVersion,
+          message: `Unsupported MCP-Protocol-Version: ${versionHeader}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`,
+          data: { supported: ALL_PROTOCOL_VERSIONS, requested: versionHeader },
+        }),
+      );
     }
     if (method === 'POST') return this.post(req, res, endpoint, versionHeader, ip);
     const sessionId = header(req, 'mcp-session-id');
     if (!sessionId || (method !== 'GET' && method !== 'DELETE')) {
       drain(req);
-      return send(res, { status: 405, headers: { allow: 'POST, OPTIONS' }, body: failure(null, { code: ErrorCode.InvalidRequest, message: `Method ${method} needs an Mcp-Session-Id; without a session use POST.` }) });
+      return send(res, {
+        status: 405,
+        headers: { allow: 'POST, OPTIONS' },
+        body: failure(null, {
+          code: ErrorCode.InvalidRequest,
+          message: `Method ${method} needs an Mcp-Session-Id; without a session use POST.`,
+        }),
+      });
     }
     const session = await this.session(sessionId, endpoint, req);
     if (!session) return send(res, sessionNotFound());
@@ -122,54 +160,126 @@ export class McpHttpTransport {
 
   // ---- GET: the standalone stream, or the resumption of any stream ------------------------------
 
-  private async openStream(req: IncomingMessage, res: ServerResponse, session: SessionRecord, ip: string): Promise<void> {
+  private async openStream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    session: SessionRecord,
+    ip: string,
+  ): Promise<void> {
     const accept = header(req, 'accept') ?? '';
     if (!/text\/event-stream|\*\/\*/.test(accept)) {
-      return send(res, rpcError(406, { code: ErrorCode.InvalidRequest, message: 'GET opens an event stream: send Accept: text/event-stream.' }));
+      return send(
+        res,
+        rpcError(406, {
+          code: ErrorCode.InvalidRequest,
+          message: 'GET opens an event stream: send Accept: text/event-stream.',
+        }),
+      );
     }
     const release = this.streams.acquire(ip, session.id);
     if (!release) {
       const caps = this.streams.caps;
-      return send(res, tooMany(`Too many open event streams (at most ${caps.perClientIp} per address and ${caps.perSession} per session): close one first.`, 5));
+      return send(
+        res,
+        tooMany(
+          `Too many open event streams (at most ${caps.perClientIp} per address and ${caps.perSession} per session): close one first.`,
+          5,
+        ),
+      );
     }
-    const sink = new SseSink(res, { ...CORS_RESPONSE_HEADERS, 'mcp-protocol-version': session.protocolVersion, 'mcp-session-id': session.id });
+    const sink = new SseSink(res, {
+      ...CORS_RESPONSE_HEADERS,
+      'mcp-protocol-version': session.protocolVersion,
+      'mcp-session-id': session.id,
+    });
     res.on('close', release);
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId && (await this.o.hub.resume(session.id, lastEventId, sink))) return;
-    await this.o.hub.openStandalone(session.id, sink, sendsPrimingEvents(session.protocolVersion) ? { retryMs: this.retryMs } : undefined);
+    await this.o.hub.openStandalone(
+      session.id,
+      sink,
+      sendsPrimingEvents(session.protocolVersion) ? { retryMs: this.retryMs } : undefined,
+    );
   }
 
   // ---- POST: one message or a batch -------------------------------------------------------------
 
-  private async post(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, versionHeader: string | undefined, ip: string): Promise<void> {
+  private async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    endpoint: Endpoint,
+    versionHeader: string | undefined,
+    ip: string,
+  ): Promise<void> {
     const contentType = header(req, 'content-type');
     if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
       drain(req);
-      return send(res, rpcError(415, { code: ErrorCode.InvalidRequest, message: 'Send the JSON-RPC message with Content-Type: application/json.' }));
+      return send(
+        res,
+        rpcError(415, {
+          code: ErrorCode.InvalidRequest,
+          message: 'Send the JSON-RPC message with Content-Type: application/json.',
+        }),
+      );
     }
     const accept = header(req, 'accept');
     if (accept && !/application\/json|text\/event-stream|application\/\*|\*\/\*/i.test(accept)) {
       drain(req);
-      return send(res, rpcError(406, { code: ErrorCode.InvalidRequest, message: 'Accept application/json (and optionally text/event-stream).' }));
+      return send(
+        res,
+        rpcError(406, {
+          code: ErrorCode.InvalidRequest,
+          message: 'Accept application/json (and optionally text/event-stream).',
+        }),
+      );
     }
     const raw = await readBody(req, this.o.maxBodyBytes);
     if (raw === 'too-large') {
-      return send(res, rpcError(413, { code: ErrorCode.InvalidRequest, message: `Request body exceeds ${this.o.maxBodyBytes} bytes.` }));
+      return send(
+        res,
+        rpcError(413, {
+          code: ErrorCode.InvalidRequest,
+          message: `Request body exceeds ${this.o.maxBodyBytes} bytes.`,
+        }),
+      );
     }
     const parsed = parseBody(raw.toString('utf8'));
     if (!parsed.ok) {
-      return send(res, parsed.problem === 'too-deep'
-        ? rpcError(400, { code: ErrorCode.InvalidRequest, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no MCP message needs that.` })
-        : rpcError(400, { code: ErrorCode.ParseError, message: ErrorText.invalidJson }));
+      return send(
+        res,
+        parsed.problem === 'too-deep'
+          ? rpcError(400, {
+              code: ErrorCode.InvalidRequest,
+              message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: no MCP message needs that.`,
+            })
+          : rpcError(400, { code: ErrorCode.ParseError, message: ErrorText.invalidJson }),
+      );
     }
     if (isModernPost(parsed.value, versionHeader)) {
-      return this.modern.serve({ req, res, surface: endpoint.surface, scope: endpoint.scope, body: parsed.value, clientIp: ip });
+      return this.modern.serve({
+        req,
+        res,
+        surface: endpoint.surface,
+        scope: endpoint.scope,
+        body: parsed.value,
+        clientIp: ip,
+      });
     }
     const isBatch = Array.isArray(parsed.value);
     const items: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
-    if (isBatch && items.length === 0) return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: ErrorText.emptyBatch }));
+    if (isBatch && items.length === 0)
+      return send(
+        res,
+        rpcError(400, { code: ErrorCode.InvalidRequest, message: ErrorText.emptyBatch }),
+      );
     if (items.length > this.o.maxBatch) {
-      return send(res, rpcError(400, { code: ErrorCode.InvalidRequest, message: `Batch too large: at most ${this.o.maxBatch} messages per POST.` }));
+      return send(
+        res,
+        rpcError(400, {
+          code: ErrorCode.InvalidRequest,
+          message: `Batch too large: at most ${this.o.maxBatch} messages per POST.`,
+        }),
+      );
     }
     if (items.length > 1) {
       const more = await this.o.admit?.(ip, items.length - 1);
@@ -178,14 +288,22 @@ export class McpHttpTransport {
     const classified = items.map(classify);
     if (!isBatch && classified[0]!.kind === 'invalid') {
       const bad = classified[0] as Extract<ReturnType<typeof classify>, { kind: 'invalid' }>;
-      return send(res, { status: 400, headers: this.baseHeaders(versionHeader), body: failure(bad.id, bad.error) });
+      return send(res, {
+        status: 400,
+        headers: this.baseHeaders(versionHeader),
+        body: failure(bad.id, bad.error),
+      });
     }
     // One session per POST: the second and later initialize of a batch are refused.
     let initializes = 0;
     for (let i = 0; i < classified.length; i++) {
       const c = classified[i]!;
       if (c.kind === 'request' && c.message.method === 'initialize' && ++initializes > 1) {
-        classified[i] = { kind: 'invalid', id: c.message.id, error: { code: ErrorCode.InvalidRequest, message: 'At most one initialize per POST.' } };
+        classified[i] = {
+          kind: 'invalid',
+          id: c.message.id,
+          error: { code: ErrorCode.InvalidRequest, message: 'At most one initialize per POST.' },
+        };
       }
     }
 
@@ -194,7 +312,9 @@ export class McpHttpTransport {
     let session: SessionRecord | undefined;
     if (sessionId) {
       session = await this.session(sessionId, endpoint, req);
-      const onlyInitialize = classified.every((c) => c.kind === 'request' && c.message.method === 'initialize');
+      const onlyInitialize = classified.every(
+        (c) => c.kind === 'request' && c.message.method === 'initialize',
+      );
       if (!session && !onlyInitialize) return send(res, sessionNotFound());
     }
 
@@ -208,7 +328,9 @@ export class McpHttpTransport {
       session,
     };
     const canStream = Boolean(session) && /text\/event-stream/i.test(accept ?? '');
-    const channel = session ? new PostChannel(res, this.o.hub, session, canStream, this.retryMs) : undefined;
+    const channel = session
+      ? new PostChannel(res, this.o.hub, session, canStream, this.retryMs)
+      : undefined;
     exchange.channel = channel;
 
     // Batch members run concurrently; answers keep the order of the requests.
@@ -223,12 +345,16 @@ export class McpHttpTransport {
     );
     const responses = answers.filter((a): a is JsonRpcResponse => a !== undefined);
 
-    const headers = this.baseHeaders(negotiatedVersion(classified, responses) ?? exchange.protocolVersion);
+    const headers = this.baseHeaders(
+      negotiatedVersion(classified, responses) ?? exchange.protocolVersion,
+    );
     if (exchange.createdSessionId) headers['mcp-session-id'] = exchange.createdSessionId;
     else if (session) headers['mcp-session-id'] = session.id;
 
     if (channel?.streaming) return channel.finish(responses);
-    const requestCount = classified.filter((c) => c.kind === 'request' || c.kind === 'invalid').length;
+    const requestCount = classified.filter(
+      (c) => c.kind === 'request' || c.kind === 'invalid',
+    ).length;
     if (requestCount === 0) return send(res, { status: 202, headers });
     if (responses.length === 0) {
       // Every request was cancelled; nothing is owed, but the HTTP exchange must end.
@@ -251,9 +377,14 @@ export class McpHttpTransport {
    * The session a request names, if it lives on this endpoint and belongs to the request's
    * credential (an anonymous session to requests without one); anything else is "not found".
    */
-  private async session(id: string, endpoint: Endpoint, req: IncomingMessage): Promise<SessionRecord | undefined> {
+  private async session(
+    id: string,
+    endpoint: Endpoint,
+    req: IncomingMessage,
+  ): Promise<SessionRecord | undefined> {
     const session = await this.o.engine.sessions.get(id);
-    if (!session || session.scope !== endpoint.scope || session.owner !== this.ownerOf(req)) return undefined;
+    if (!session || session.scope !== endpoint.scope || session.owner !== this.ownerOf(req))
+      return undefined;
     const now = Date.now();
     if (now - session.lastSeenAt > 5_000) await this.o.engine.sessions.touch(id, now);
     return session;
@@ -261,11 +392,15 @@ export class McpHttpTransport {
 }
 
 /** The protocol version an initialize in this POST settled on, if there was one. */
-function negotiatedVersion(classified: ReturnType<typeof classify>[], responses: JsonRpcResponse[]): string | undefined {
+function negotiatedVersion(
+  classified: ReturnType<typeof classify>[],
+  responses: JsonRpcResponse[],
+): string | undefined {
   for (const c of classified) {
     if (c.kind !== 'request' || c.message.method !== 'initialize') continue;
     const id = c.message.id;
-    const r = responses.find((x) => x.id === id && 'result' in x) as { result: { protocolVersion?: string } } | undefined;
+    const r = responses.find((x) => x.id === id && 'result' in x) as
+      { result: { protocolVersion?: string } } | undefined;
     if (r?.result.protocolVersion) return r.result.protocolVersion;
   }
   return undefined;
@@ -282,7 +417,10 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean | number): st
   const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
   if (hops <= 0) return peer;
   const raw = req.headers['x-forwarded-for'];
-  const listed = (Array.isArray(raw) ? raw.join(',') : raw ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const listed = (Array.isArray(raw) ? raw.join(',') : (raw ?? ''))
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const chain = [...listed, peer];
   return chain[Math.max(0, chain.length - 1 - hops)]!;
 }
@@ -290,6 +428,7 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean | number): st
 function sessionNotFound(): Reply {
   return rpcError(404, {
     code: ErrorCode.SessionNotFound,
-    message: 'Session not found: it expired or was deleted. Send initialize again, or drop the Mcp-Session-Id header to work statelessly.',
+    message:
+      'Session not found: it expired or was deleted. Send initialize again, or drop the Mcp-Session-Id header to work statelessly.',
   });
 }

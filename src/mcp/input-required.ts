@@ -38,10 +38,18 @@ const STATE_TTL_MS = 15 * 60_000;
 export type StateBinding = { principal: string; method: string; digest: string };
 
 /** The binding of a request: its caller (a hash of the credential) and a digest of what it asked. */
-export function bindingOf(method: string, params: Record<string, unknown>, credential: string | undefined): StateBinding {
-  const salient = method === 'resources/read' ? [params.uri] : [params.name, params.arguments ?? {}];
+export function bindingOf(
+  method: string,
+  params: Record<string, unknown>,
+  credential: string | undefined,
+): StateBinding {
+  const salient =
+    method === 'resources/read' ? [params.uri] : [params.name, params.arguments ?? {}];
   return {
-    principal: createHash('sha256').update(credential ?? '').digest('base64url').slice(0, 22),
+    principal: createHash('sha256')
+      .update(credential ?? '')
+      .digest('base64url')
+      .slice(0, 22),
     method,
     digest: createHash('sha256').update(JSON.stringify(salient)).digest('base64url').slice(0, 22),
   };
@@ -56,42 +64,68 @@ export class RequestStateCodec {
   constructor(private readonly key: () => Promise<Buffer>) {}
 
   async seal(binding: StateBinding, state: unknown, now = Date.now()): Promise<string> {
-    const payload = Buffer.from(JSON.stringify({ b: binding, s: state ?? null, e: now + STATE_TTL_MS })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ b: binding, s: state ?? null, e: now + STATE_TTL_MS }),
+    ).toString('base64url');
     return `${payload}.${await this.mac(payload)}`;
   }
 
   /** The handler's state, or an RpcError (-32602) saying why the requestState is refused. */
   async open(token: unknown, binding: StateBinding, now = Date.now()): Promise<unknown> {
-    const refuse = (why: string) => new RpcError(ErrorCode.InvalidParams, `requestState refused: ${why}. Retry the original request without it.`);
-    if (typeof token !== 'string' || token.length > 64_000) throw refuse('it is not the string this server issued');
+    const refuse = (why: string) =>
+      new RpcError(
+        ErrorCode.InvalidParams,
+        `requestState refused: ${why}. Retry the original request without it.`,
+      );
+    if (typeof token !== 'string' || token.length > 64_000)
+      throw refuse('it is not the string this server issued');
     const dot = token.lastIndexOf('.');
     const payload = token.slice(0, dot);
     const given = Buffer.from(token.slice(dot + 1), 'base64url');
     const expected = Buffer.from(await this.mac(payload), 'base64url');
-    if (dot < 1 || given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse('it failed its integrity check');
-    const opened = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { b: StateBinding; s: unknown; e: number };
+    if (dot < 1 || given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw refuse('it failed its integrity check');
+    const opened = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      b: StateBinding;
+      s: unknown;
+      e: number;
+    };
     if (opened.e < now) throw refuse('it expired');
-    if (opened.b.principal !== binding.principal || opened.b.method !== binding.method || opened.b.digest !== binding.digest) {
+    if (
+      opened.b.principal !== binding.principal ||
+      opened.b.method !== binding.method ||
+      opened.b.digest !== binding.digest
+    ) {
       throw refuse('it belongs to another caller or another request');
     }
     return opened.s ?? undefined;
   }
 
   private async mac(payload: string): Promise<string> {
-    return createHmac('sha256', await this.key()).update(payload).digest('base64url');
+    return createHmac('sha256', await this.key())
+      .update(payload)
+      .digest('base64url');
   }
 }
 
 /** inputResponses as a map of objects, or an RpcError (-32602): the client's answers, checked. */
 export function readInputResponses(value: unknown): Record<string, InputResponse> {
   if (value === undefined) return {};
-  const bad = () => new RpcError(ErrorCode.InvalidParams, 'inputResponses must be an object mapping each input request key to the client\'s result object.');
+  const bad = () =>
+    new RpcError(
+      ErrorCode.InvalidParams,
+      "inputResponses must be an object mapping each input request key to the client's result object.",
+    );
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad();
-  for (const v of Object.values(value)) if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad();
+  for (const v of Object.values(value))
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad();
   return value as Record<string, InputResponse>;
 }
 
 /** The input_required result of the 2026-07-28 era. */
-export function inputRequiredResult(asked: InputRequired, requestState: string): Record<string, unknown> {
+export function inputRequiredResult(
+  asked: InputRequired,
+  requestState: string,
+): Record<string, unknown> {
   return { resultType: 'input_required', inputRequests: asked.requests, requestState };
 }

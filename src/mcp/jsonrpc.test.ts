@@ -5,9 +5,15 @@ import { classify, ErrorCode, ErrorText } from './jsonrpc.ts';
 test('classify: requests, notifications and responses', () => {
   assert.equal(classify({ jsonrpc: '2.0', id: 1, method: 'ping' }).kind, 'request');
   assert.equal(classify({ jsonrpc: '2.0', id: 'a', method: 'ping', params: {} }).kind, 'request');
-  assert.equal(classify({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind, 'notification');
+  assert.equal(
+    classify({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind,
+    'notification',
+  );
   assert.equal(classify({ jsonrpc: '2.0', id: 3, result: {} }).kind, 'response');
-  assert.equal(classify({ jsonrpc: '2.0', id: 3, error: { code: 1, message: 'x' } }).kind, 'response');
+  assert.equal(
+    classify({ jsonrpc: '2.0', id: 3, error: { code: 1, message: 'x' } }).kind,
+    'response',
+  );
 });
 
 test('classify: the seed error texts', () => {

@@ -3,8 +3,17 @@
 
 export type JsonRpcId = string | number;
 
-export type JsonRpcRequest = { jsonrpc: '2.0'; id: JsonRpcId; method: string; params?: Record<string, unknown> };
-export type JsonRpcNotification = { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> };
+export type JsonRpcRequest = {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+};
+export type JsonRpcNotification = {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+};
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
 export type JsonRpcSuccess = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown };
 export type JsonRpcFailure = { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject };
@@ -72,30 +81,54 @@ const isId = (v: unknown): v is JsonRpcId =>
 export function classify(value: unknown): Classified {
   if (!isObject(value) || value.jsonrpc !== '2.0') {
     const id = isObject(value) && isId(value.id) ? value.id : null;
-    return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc } };
+    return {
+      kind: 'invalid',
+      id,
+      error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc },
+    };
   }
   const hasId = 'id' in value && value.id !== undefined;
   if (hasId && !isId(value.id) && value.id !== null) {
-    return { kind: 'invalid', id: null, error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc } };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc },
+    };
   }
   if (value.params !== undefined && !isObject(value.params)) {
     const id = isId(value.id) ? value.id : null;
-    return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc } };
+    return {
+      kind: 'invalid',
+      id,
+      error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc },
+    };
   }
   if (typeof value.method === 'string' && value.method.length > 0) {
     if (hasId && isId(value.id)) return { kind: 'request', message: value as JsonRpcRequest };
     if (!hasId) return { kind: 'notification', message: value as JsonRpcNotification };
-    return { kind: 'invalid', id: null, error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc } };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: ErrorText.notJsonRpc },
+    };
   }
-  if (hasId && ('result' in value || (isObject(value.error) && typeof value.error.code === 'number'))) {
+  if (
+    hasId &&
+    ('result' in value || (isObject(value.error) && typeof value.error.code === 'number'))
+  ) {
     return { kind: 'response', message: value as JsonRpcResponse };
   }
   const id = isId(value.id) ? value.id : null;
-  const message = !('method' in value) || value.method === '' ? ErrorText.missingMethod : ErrorText.notJsonRpc;
+  const message =
+    !('method' in value) || value.method === '' ? ErrorText.missingMethod : ErrorText.notJsonRpc;
   return { kind: 'invalid', id, error: { code: ErrorCode.InvalidRequest, message } };
 }
 
-export const success = (id: JsonRpcId, result: unknown): JsonRpcSuccess => ({ jsonrpc: '2.0', id, result });
+export const success = (id: JsonRpcId, result: unknown): JsonRpcSuccess => ({
+  jsonrpc: '2.0',
+  id,
+  result,
+});
 export const failure = (id: JsonRpcId | null, error: JsonRpcErrorObject): JsonRpcFailure => ({
   jsonrpc: '2.0',
   id,

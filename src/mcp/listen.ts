@@ -10,13 +10,29 @@ export type ListenFilter = {
   resourceSubscriptions?: string[];
 };
 
-export type Listener = { id: JsonRpcId; filter: ListenFilter; send(message: JsonRpcNotification): void };
+export type Listener = {
+  id: JsonRpcId;
+  filter: ListenFilter;
+  send(message: JsonRpcNotification): void;
+};
 
-const FLAG = { tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged' } as const;
+const FLAG = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+} as const;
 
 /** The subscription id every message on a listen stream carries: the id of the listen request. */
-export function tagged(id: JsonRpcId, method: string, params: Record<string, unknown> = {}): JsonRpcNotification {
-  return { jsonrpc: '2.0', method, params: { ...params, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } };
+export function tagged(
+  id: JsonRpcId,
+  method: string,
+  params: Record<string, unknown> = {},
+): JsonRpcNotification {
+  return {
+    jsonrpc: '2.0',
+    method,
+    params: { ...params, _meta: { 'io.modelcontextprotocol/subscriptionId': id } },
+  };
 }
 
 export class ListenHub {
@@ -35,11 +51,13 @@ export class ListenHub {
   }
 
   listChanged(scope: string, list: 'tools' | 'prompts' | 'resources'): void {
-    for (const l of this.byScope.get(scope) ?? []) if (l.filter[FLAG[list]]) l.send(tagged(l.id, `notifications/${list}/list_changed`));
+    for (const l of this.byScope.get(scope) ?? [])
+      if (l.filter[FLAG[list]]) l.send(tagged(l.id, `notifications/${list}/list_changed`));
   }
 
   resourceUpdated(scope: string, uri: string): void {
-    for (const l of this.byResource.get(`${scope}\u0000${uri}`) ?? []) l.send(tagged(l.id, 'notifications/resources/updated', { uri }));
+    for (const l of this.byResource.get(`${scope}\u0000${uri}`) ?? [])
+      l.send(tagged(l.id, 'notifications/resources/updated', { uri }));
   }
 
   /** Open listen streams of this instance. */

@@ -2,7 +2,14 @@
 // first), the caps per address and per owner, and `maxEventsPerStream` events per stream. Indexed
 // like the database store: subscribers by resource, sessions by address and by owner.
 import { randomBytes } from 'node:crypto';
-import { streamOfEvent, type JsonRpcMessage, type SessionCaps, type SessionRecord, type SessionStore, type StoredEvent } from './session-store.ts';
+import {
+  streamOfEvent,
+  type JsonRpcMessage,
+  type SessionCaps,
+  type SessionRecord,
+  type SessionStore,
+  type StoredEvent,
+} from './session-store.ts';
 
 type StreamLog = { seq: number; events: StoredEvent[]; finished: boolean };
 type Entry = { session: SessionRecord; streams?: Map<string, StreamLog> };
@@ -14,7 +21,11 @@ export class InMemorySessionStore implements SessionStore {
   private readonly secret = randomBytes(32);
 
   constructor(
-    private readonly limits = { maxSessions: 100_000, maxEventsPerStream: 200, maxStreamsPerSession: 32 },
+    private readonly limits = {
+      maxSessions: 100_000,
+      maxEventsPerStream: 200,
+      maxStreamsPerSession: 32,
+    },
   ) {}
 
   async create(session: SessionRecord, caps?: SessionCaps): Promise<void> {
@@ -22,11 +33,13 @@ export class InMemorySessionStore implements SessionStore {
       if (session.clientIp) this.makeRoom(`ip:${session.clientIp}`, caps.perClientIp);
       if (session.owner) this.makeRoom(`owner:${session.owner}`, caps.perOwner);
     }
-    if (this.sessions.size >= this.limits.maxSessions) this.drop(this.sessions.keys().next().value!);
+    if (this.sessions.size >= this.limits.maxSessions)
+      this.drop(this.sessions.keys().next().value!);
     this.sessions.set(session.id, { session: { ...session, subscriptions: [] } });
     if (session.clientIp) this.add(`ip:${session.clientIp}`, session.id);
     if (session.owner) this.add(`owner:${session.owner}`, session.id);
-    if (session.subscriptions.length) await this.update(session.id, { subscriptions: session.subscriptions });
+    if (session.subscriptions.length)
+      await this.update(session.id, { subscriptions: session.subscriptions });
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -44,11 +57,15 @@ export class InMemorySessionStore implements SessionStore {
     }
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>): Promise<void> {
+  async update(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>,
+  ): Promise<void> {
     const entry = this.sessions.get(id);
     if (!entry) return;
     if (patch.subscriptions) {
-      for (const uri of entry.session.subscriptions) this.remove(`${entry.session.scope}\u0000${uri}`, id);
+      for (const uri of entry.session.subscriptions)
+        this.remove(`${entry.session.scope}\u0000${uri}`, id);
       for (const uri of patch.subscriptions) this.add(`${entry.session.scope}\u0000${uri}`, id);
     }
     entry.session = { ...entry.session, ...patch };
@@ -89,7 +106,8 @@ export class InMemorySessionStore implements SessionStore {
     if (!log) {
       if (entry.streams.size >= this.limits.maxStreamsPerSession) {
         // Forget the oldest finished stream first, else the oldest of all.
-        const victim = [...entry.streams].find(([, l]) => l.finished)?.[0] ?? entry.streams.keys().next().value!;
+        const victim =
+          [...entry.streams].find(([, l]) => l.finished)?.[0] ?? entry.streams.keys().next().value!;
         entry.streams.delete(victim);
       }
       log = { seq: 0, events: [], finished: false };
@@ -103,7 +121,11 @@ export class InMemorySessionStore implements SessionStore {
     const log = streamId ? this.sessions.get(sessionId)?.streams?.get(streamId) : undefined;
     if (!streamId || !log) return undefined;
     const seq = Number(eventId.slice(streamId.length + 1));
-    return { streamId, events: log.events.filter((e) => Number(e.id.slice(streamId.length + 1)) > seq), finished: log.finished };
+    return {
+      streamId,
+      events: log.events.filter((e) => Number(e.id.slice(streamId.length + 1)) > seq),
+      finished: log.finished,
+    };
   }
 
   async finishStream(sessionId: string, streamId: string): Promise<void> {

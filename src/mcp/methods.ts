@@ -20,7 +20,13 @@ export const SHARED_METHODS = new Set([
 ]);
 
 /** The answer to one shared method: its result, or InputRequired when the client must answer first. */
-export async function serveShared(method: string, params: Record<string, unknown>, surface: Surface, ctx: RequestContext, logger: EngineLogger): Promise<unknown> {
+export async function serveShared(
+  method: string,
+  params: Record<string, unknown>,
+  surface: Surface,
+  ctx: RequestContext,
+  logger: EngineLogger,
+): Promise<unknown> {
   switch (method) {
     case 'tools/list':
       return { tools: listed(surface).tools };
@@ -43,14 +49,23 @@ export async function serveShared(method: string, params: Record<string, unknown
   }
 }
 
-function callTool(params: Record<string, unknown>, surface: Surface, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult | InputRequired> {
+function callTool(
+  params: Record<string, unknown>,
+  surface: Surface,
+  ctx: RequestContext,
+  logger: EngineLogger,
+): Promise<ToolResult | InputRequired> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
     throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
   }
   const tool = toolNamed(surface, name);
   // An unknown tool is a bad parameter since 2026-07-28; the older eras called it an unknown method.
-  if (!tool) throw new RpcError(ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound, ErrorText.unknownTool(name));
+  if (!tool)
+    throw new RpcError(
+      ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound,
+      ErrorText.unknownTool(name),
+    );
   return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, logger);
 }
 
@@ -61,11 +76,22 @@ export function toolNamed(surface: Surface, name: unknown): ToolDef | undefined 
 }
 
 /** Runs a content method inside the surface's `around` hook, if it has one. */
-export function around<T>(surface: Surface, ctx: RequestContext, run: () => Promise<T>): Promise<T> {
+export function around<T>(
+  surface: Surface,
+  ctx: RequestContext,
+  run: () => Promise<T>,
+): Promise<T> {
   return surface.around ? surface.around(ctx.method, ctx, run) : run();
 }
 
-type Listed = { from: unknown[][]; sizes: number[]; tools: unknown[]; prompts: unknown[]; resources: unknown[]; templates: unknown[] };
+type Listed = {
+  from: unknown[][];
+  sizes: number[];
+  tools: unknown[];
+  prompts: unknown[];
+  resources: unknown[];
+  templates: unknown[];
+};
 const listings = new WeakMap<Surface, Listed>();
 
 /** The public metadata of a surface's tools, prompts, resources and templates (recomputed when a list is replaced). */
@@ -77,9 +103,26 @@ function listed(surface: Surface): Listed {
       from,
       sizes: from.map((list) => list.length),
       tools: surface.tools.map(listedTool),
-      prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
-      resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType })),
-      templates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({ uriTemplate, name, title, description, mimeType })),
+      prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({
+        name,
+        title,
+        description,
+        arguments: args,
+      })),
+      resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({
+        uri,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
+      templates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+        uriTemplate,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
     };
     listings.set(surface, l);
   }

@@ -7,7 +7,11 @@ import { ErrorCode, RpcError, type JsonRpcRequest } from './jsonrpc.ts';
 import type { ToolDef } from './surface.ts';
 
 /** The body field each method mirrors into Mcp-Name. */
-const NAME_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 /** A header's value without the optional whitespace around it (which HTTP parsing excludes). */
 export function headerOf(req: IncomingMessage, name: string): string | undefined {
@@ -16,7 +20,9 @@ export function headerOf(req: IncomingMessage, name: string): string | undefined
   if (v === undefined || v.length === 0) return v;
   const first = v.charCodeAt(0);
   const last = v.charCodeAt(v.length - 1);
-  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09 ? v.replace(/^[ \t]+|[ \t]+$/g, '') : v;
+  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09
+    ? v.replace(/^[ \t]+|[ \t]+$/g, '')
+    : v;
 }
 
 export function mismatch(what: string, data?: unknown): RpcError {
@@ -24,19 +30,34 @@ export function mismatch(what: string, data?: unknown): RpcError {
 }
 
 /** MCP-Protocol-Version, Mcp-Method and (where the method has one) Mcp-Name: present and equal to the body. */
-export function checkStandardHeaders(req: IncomingMessage, request: JsonRpcRequest): RpcError | undefined {
-  if (headerOf(req, 'mcp-protocol-version') === undefined) return mismatch('the MCP-Protocol-Version header is required.');
+export function checkStandardHeaders(
+  req: IncomingMessage,
+  request: JsonRpcRequest,
+): RpcError | undefined {
+  if (headerOf(req, 'mcp-protocol-version') === undefined)
+    return mismatch('the MCP-Protocol-Version header is required.');
   const method = headerOf(req, 'mcp-method');
-  if (method === undefined) return mismatch(`the Mcp-Method header is required (the body's method is ${request.method}).`);
-  if (method !== request.method) return mismatch(`Mcp-Method header value '${method}' does not match body value '${request.method}'.`);
-  const source = Object.hasOwn(NAME_SOURCE, request.method) ? NAME_SOURCE[request.method] : undefined;
+  if (method === undefined)
+    return mismatch(`the Mcp-Method header is required (the body's method is ${request.method}).`);
+  if (method !== request.method)
+    return mismatch(
+      `Mcp-Method header value '${method}' does not match body value '${request.method}'.`,
+    );
+  const source = Object.hasOwn(NAME_SOURCE, request.method)
+    ? NAME_SOURCE[request.method]
+    : undefined;
   const bodyValue = source ? request.params?.[source] : undefined;
   if (typeof bodyValue !== 'string') return undefined;
   const raw = headerOf(req, 'mcp-name');
-  if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${request.method} (params.${source} is '${bodyValue}').`);
+  if (raw === undefined)
+    return mismatch(
+      `the Mcp-Name header is required for ${request.method} (params.${source} is '${bodyValue}').`,
+    );
   const decoded = decodeHeaderValue(raw);
-  if (decoded === undefined) return mismatch('the Mcp-Name header carries an invalid Base64 value.');
-  if (decoded !== bodyValue) return mismatch(`Mcp-Name header value '${raw}' does not match body value '${bodyValue}'.`);
+  if (decoded === undefined)
+    return mismatch('the Mcp-Name header carries an invalid Base64 value.');
+  if (decoded !== bodyValue)
+    return mismatch(`Mcp-Name header value '${raw}' does not match body value '${bodyValue}'.`);
   return undefined;
 }
 
@@ -64,17 +85,30 @@ export function mirroredArguments(tool: ToolDef): Mirrored[] {
 }
 
 /** Every Mcp-Param-<Name> a tool declares: present when the argument is, and equal to it. */
-export function checkParamHeaders(req: IncomingMessage, tool: ToolDef, args: unknown): RpcError | undefined {
+export function checkParamHeaders(
+  req: IncomingMessage,
+  tool: ToolDef,
+  args: unknown,
+): RpcError | undefined {
   for (const { path, header } of mirroredArguments(tool)) {
     let value: unknown = args;
-    for (const key of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value =
+        value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     const raw = headerOf(req, `mcp-param-${header.toLowerCase()}`);
     if (value === undefined || value === null) continue;
-    if (raw === undefined) return mismatch(`the Mcp-Param-${header} header is required: arguments.${path.join('.')} is set.`);
+    if (raw === undefined)
+      return mismatch(
+        `the Mcp-Param-${header} header is required: arguments.${path.join('.')} is set.`,
+      );
     const decoded = decodeHeaderValue(raw);
-    if (decoded === undefined) return mismatch(`the Mcp-Param-${header} header carries an invalid value.`);
+    if (decoded === undefined)
+      return mismatch(`the Mcp-Param-${header} header carries an invalid value.`);
     const same = typeof value === 'number' ? Number(decoded) === value : decoded === String(value);
-    if (!same) return mismatch(`Mcp-Param-${header} header value '${raw}' does not match arguments.${path.join('.')}.`);
+    if (!same)
+      return mismatch(
+        `Mcp-Param-${header} header value '${raw}' does not match arguments.${path.join('.')}.`,
+      );
   }
   return undefined;
 }

@@ -7,10 +7,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CORS_RESPONSE_HEADERS } from './cors.ts';
 import type { McpEngine } from './engine.ts';
 import { credentialOf, drain, rpcError, send, tooMany } from './http-reply.ts';
-import { classify, ErrorCode, failure, RpcError, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
+import {
+  classify,
+  ErrorCode,
+  failure,
+  RpcError,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc.ts';
 import { tagged } from './listen.ts';
 import { toolNamed } from './methods.ts';
-import { handleModern, listenClosed, listenFilter, META, readEnvelope, type ModernExchange } from './modern.ts';
+import {
+  handleModern,
+  listenClosed,
+  listenFilter,
+  META,
+  readEnvelope,
+  type ModernExchange,
+} from './modern.ts';
 import { checkParamHeaders, checkStandardHeaders, headerOf, mismatch } from './modern-headers.ts';
 import { Cancellation } from './request-context.ts';
 import { SseSink } from './sse.ts';
@@ -18,7 +33,9 @@ import type { StreamLimits } from './stream-limits.ts';
 import type { Surface } from './surface.ts';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSION } from './versions.ts';
 
-const RESPONSE_HEADERS: Record<string, string> = Object.assign({}, CORS_RESPONSE_HEADERS, { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION });
+const RESPONSE_HEADERS: Record<string, string> = Object.assign({}, CORS_RESPONSE_HEADERS, {
+  'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+});
 
 /** Whether a parsed POST body belongs to the 2026-07-28 era: its `_meta` names a version, or its header does. */
 export function isModernPost(body: unknown, versionHeader: string | undefined): boolean {
@@ -33,7 +50,12 @@ function claimsModern(message: unknown): boolean {
   return typeof meta === 'object' && meta !== null && META.protocolVersion in meta;
 }
 
-function reject(res: ServerResponse, status: number, error: RpcError, id: JsonRpcRequest['id'] | null = null): void {
+function reject(
+  res: ServerResponse,
+  status: number,
+  error: RpcError,
+  id: JsonRpcRequest['id'] | null = null,
+): void {
   send(res, { ...rpcError(status, error.toObject(), id), headers: RESPONSE_HEADERS });
 }
 
@@ -44,7 +66,14 @@ function statusOf(response: JsonRpcResponse): number {
   return response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
 }
 
-export type ModernPost = { req: IncomingMessage; res: ServerResponse; surface: Surface; scope: string; body: unknown; clientIp: string };
+export type ModernPost = {
+  req: IncomingMessage;
+  res: ServerResponse;
+  surface: Surface;
+  scope: string;
+  body: unknown;
+  clientIp: string;
+};
 
 export class ModernHttp {
   private readonly listening = new Set<() => void>();
@@ -56,10 +85,27 @@ export class ModernHttp {
 
   async serve(p: ModernPost): Promise<void> {
     const { req, res, body } = p;
-    if (Array.isArray(body)) return reject(res, 400, new RpcError(ErrorCode.InvalidRequest, `JSON-RPC batches are not part of protocol ${MODERN_PROTOCOL_VERSION}: send one message per POST.`));
+    if (Array.isArray(body))
+      return reject(
+        res,
+        400,
+        new RpcError(
+          ErrorCode.InvalidRequest,
+          `JSON-RPC batches are not part of protocol ${MODERN_PROTOCOL_VERSION}: send one message per POST.`,
+        ),
+      );
     const c = classify(body);
-    if (c.kind === 'invalid') return send(res, { status: 400, headers: RESPONSE_HEADERS, body: failure(c.id, c.error) });
-    if (c.kind === 'response') return reject(res, 400, new RpcError(ErrorCode.InvalidRequest, `Protocol ${MODERN_PROTOCOL_VERSION} takes no responses from clients: answer input requests by retrying the request with inputResponses.`));
+    if (c.kind === 'invalid')
+      return send(res, { status: 400, headers: RESPONSE_HEADERS, body: failure(c.id, c.error) });
+    if (c.kind === 'response')
+      return reject(
+        res,
+        400,
+        new RpcError(
+          ErrorCode.InvalidRequest,
+          `Protocol ${MODERN_PROTOCOL_VERSION} takes no responses from clients: answer input requests by retrying the request with inputResponses.`,
+        ),
+      );
     // Cancelling is closing the request's stream; no client notification needs an answer.
     if (c.kind === 'notification') return send(res, { status: 202, headers: RESPONSE_HEADERS });
     const request = c.message;
@@ -67,22 +113,49 @@ export class ModernHttp {
     if (envelope instanceof RpcError) return reject(res, 400, envelope, request.id);
     const versionHeader = headerOf(req, 'mcp-protocol-version');
     if (versionHeader !== undefined && versionHeader !== envelope.protocolVersion) {
-      return reject(res, 400, mismatch(`MCP-Protocol-Version header value '${versionHeader}' does not match body value '${envelope.protocolVersion}'.`), request.id);
+      return reject(
+        res,
+        400,
+        mismatch(
+          `MCP-Protocol-Version header value '${versionHeader}' does not match body value '${envelope.protocolVersion}'.`,
+        ),
+        request.id,
+      );
     }
     const methodHeader = headerOf(req, 'mcp-method');
     if (methodHeader !== undefined && methodHeader !== request.method) {
-      return reject(res, 400, mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'.`), request.id);
+      return reject(
+        res,
+        400,
+        mismatch(
+          `Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'.`,
+        ),
+        request.id,
+      );
     }
     if (envelope.protocolVersion !== MODERN_PROTOCOL_VERSION) {
-      return reject(res, 400, new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${envelope.protocolVersion}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`, {
-        supported: ALL_PROTOCOL_VERSIONS,
-        requested: envelope.protocolVersion,
-      }), request.id);
+      return reject(
+        res,
+        400,
+        new RpcError(
+          ErrorCode.UnsupportedProtocolVersion,
+          `Unsupported protocol version: ${envelope.protocolVersion}. Supported: ${ALL_PROTOCOL_VERSIONS.join(', ')}.`,
+          {
+            supported: ALL_PROTOCOL_VERSIONS,
+            requested: envelope.protocolVersion,
+          },
+        ),
+        request.id,
+      );
     }
-    const headerProblem = checkStandardHeaders(req, request) ?? this.paramHeaders(req, p.surface, request);
+    const headerProblem =
+      checkStandardHeaders(req, request) ?? this.paramHeaders(req, p.surface, request);
     if (headerProblem) return reject(res, 400, headerProblem, request.id);
 
-    const channel = new ResponseChannel(res, /text\/event-stream/i.test(headerOf(req, 'accept') ?? ''));
+    const channel = new ResponseChannel(
+      res,
+      /text\/event-stream/i.test(headerOf(req, 'accept') ?? ''),
+    );
     const ex: ModernExchange = {
       surface: p.surface,
       scope: p.scope,
@@ -98,7 +171,11 @@ export class ModernHttp {
   }
 
   /** Mcp-Param-* of the tool a tools/call names, when that tool mirrors arguments into headers. */
-  private paramHeaders(req: IncomingMessage, surface: Surface, request: JsonRpcRequest): RpcError | undefined {
+  private paramHeaders(
+    req: IncomingMessage,
+    surface: Surface,
+    request: JsonRpcRequest,
+  ): RpcError | undefined {
     if (request.method !== 'tools/call') return undefined;
     const tool = toolNamed(surface, request.params?.name);
     return tool ? checkParamHeaders(req, tool, request.params?.arguments) : undefined;
@@ -109,7 +186,13 @@ export class ModernHttp {
     const release = this.limits.acquire(p.clientIp);
     if (!release) {
       drain(p.req);
-      return send(p.res, tooMany(`Too many open event streams from this address (at most ${this.limits.caps.perClientIp}): close one first.`, 5));
+      return send(
+        p.res,
+        tooMany(
+          `Too many open event streams from this address (at most ${this.limits.caps.perClientIp}): close one first.`,
+          5,
+        ),
+      );
     }
     let filter;
     try {
@@ -117,11 +200,22 @@ export class ModernHttp {
     } catch (err) {
       release();
       if (!(err instanceof RpcError)) throw err;
-      return send(p.res, { status: 200, headers: RESPONSE_HEADERS, body: failure(request.id, err.toObject()) });
+      return send(p.res, {
+        status: 200,
+        headers: RESPONSE_HEADERS,
+        body: failure(request.id, err.toObject()),
+      });
     }
     const sink = new SseSink(p.res, RESPONSE_HEADERS);
-    sink.send(undefined, tagged(request.id, 'notifications/subscriptions/acknowledged', { notifications: filter }));
-    const remove = this.engine.listeners.add(p.scope, { id: request.id, filter, send: (m) => sink.send(undefined, m) });
+    sink.send(
+      undefined,
+      tagged(request.id, 'notifications/subscriptions/acknowledged', { notifications: filter }),
+    );
+    const remove = this.engine.listeners.add(p.scope, {
+      id: request.id,
+      filter,
+      send: (m) => sink.send(undefined, m),
+    });
     const close = () => {
       sink.send(undefined, listenClosed(p.surface, request.id));
       sink.end();

@@ -7,8 +7,24 @@ import type { LogLevel } from './context.ts';
 import { LOG_LEVELS } from './context.ts';
 import { resourceTtl } from './content-methods.ts';
 import type { McpEngine } from './engine.ts';
-import { bindingOf, CAPABILITY_OF, InputRequired, inputRequiredResult, INPUT_METHODS, readInputResponses } from './input-required.ts';
-import { ErrorCode, ErrorText, RpcError, failure, success, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.ts';
+import {
+  bindingOf,
+  CAPABILITY_OF,
+  InputRequired,
+  inputRequiredResult,
+  INPUT_METHODS,
+  readInputResponses,
+} from './input-required.ts';
+import {
+  ErrorCode,
+  ErrorText,
+  RpcError,
+  failure,
+  success,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './jsonrpc.ts';
 import { findResource } from './content-methods.ts';
 import type { ListenFilter } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
@@ -24,25 +40,40 @@ export const META = {
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
-export type Envelope = { protocolVersion: string; clientCapabilities: Record<string, unknown>; logLevel?: LogLevel };
+export type Envelope = {
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  logLevel?: LogLevel;
+};
 
 /** The request's `_meta` envelope, or the -32602 naming what is missing or malformed. */
 function problem(what: string): RpcError {
-  return new RpcError(ErrorCode.InvalidParams, `Invalid _meta for protocol ${MODERN_PROTOCOL_VERSION}: ${what}.`, { missingOrInvalid: what });
+  return new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid _meta for protocol ${MODERN_PROTOCOL_VERSION}: ${what}.`,
+    { missingOrInvalid: what },
+  );
 }
 
 export function readEnvelope(params: Record<string, unknown> | undefined): Envelope | RpcError {
   const meta = params?._meta;
-  if (!isRecord(meta)) return problem(`_meta is required with ${META.protocolVersion} and ${META.clientCapabilities}`);
+  if (!isRecord(meta))
+    return problem(`_meta is required with ${META.protocolVersion} and ${META.clientCapabilities}`);
   const version = meta[META.protocolVersion];
-  if (typeof version !== 'string' || !version) return problem(`${META.protocolVersion} must be a version string`);
+  if (typeof version !== 'string' || !version)
+    return problem(`${META.protocolVersion} must be a version string`);
   const capabilities = meta[META.clientCapabilities];
   if (!isRecord(capabilities)) return problem(`${META.clientCapabilities} must be an object`);
   const info = meta[META.clientInfo];
   if (info !== undefined && !isRecord(info)) return problem(`${META.clientInfo} must be an object`);
   const logLevel = meta[META.logLevel];
-  if (logLevel !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(logLevel)) return problem(`${META.logLevel} must be one of ${LOG_LEVELS.join(', ')}`);
-  return { protocolVersion: version, clientCapabilities: capabilities, logLevel: logLevel as LogLevel | undefined };
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(logLevel))
+    return problem(`${META.logLevel} must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    protocolVersion: version,
+    clientCapabilities: capabilities,
+    logLevel: logLevel as LogLevel | undefined,
+  };
 }
 
 /** What the transport knows about one modern request. */
@@ -67,17 +98,29 @@ const CAPABILITIES = {
 };
 
 /** The lists a client may cache (resources/read carries its own resource's hint). */
-const CACHEABLE_LISTS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+const CACHEABLE_LISTS = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+]);
 
 /** Answers one modern request (everything but subscriptions/listen, which holds its stream: modern-http.ts). */
-export async function handleModern(engine: McpEngine, request: JsonRpcRequest, ex: ModernExchange): Promise<JsonRpcResponse> {
+export async function handleModern(
+  engine: McpEngine,
+  request: JsonRpcRequest,
+  ex: ModernExchange,
+): Promise<JsonRpcResponse> {
   try {
     const result = await dispatch(engine, request, ex);
     return success(request.id, result);
   } catch (err) {
     if (err instanceof RpcError) {
       // Resource not found is a bad parameter since 2026-07-28 (it was -32002).
-      const e = err.code === ErrorCode.ResourceNotFound ? new RpcError(ErrorCode.InvalidParams, err.message, err.data) : err;
+      const e =
+        err.code === ErrorCode.ResourceNotFound
+          ? new RpcError(ErrorCode.InvalidParams, err.message, err.data)
+          : err;
       return failure(request.id, e.toObject());
     }
     engine.logger.error({ err, method: request.method }, 'MCP method failed');
@@ -85,7 +128,11 @@ export async function handleModern(engine: McpEngine, request: JsonRpcRequest, e
   }
 }
 
-async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernExchange): Promise<Record<string, unknown>> {
+async function dispatch(
+  engine: McpEngine,
+  request: JsonRpcRequest,
+  ex: ModernExchange,
+): Promise<Record<string, unknown>> {
   const { surface } = ex;
   if (request.method === 'server/discover') {
     return complete(surface, {
@@ -95,17 +142,27 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
       ...cacheHints(surface, surface.cache?.listTtlMs ?? 0),
     });
   }
-  if (!SHARED_METHODS.has(request.method)) throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
+  if (!SHARED_METHODS.has(request.method))
+    throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
   const params = request.params ?? {};
   const ctx = contextOf(request, ex);
   if (INPUT_METHODS.has(request.method)) {
     // Hashing the binding costs more than a simple call: done only when state is opened or sealed.
-    if (params.inputResponses !== undefined) ctx.inputResponses = readInputResponses(params.inputResponses);
-    if (params.requestState !== undefined) ctx.state = await engine.stateCodec.open(params.requestState, bindingOf(request.method, params, ex.credential));
+    if (params.inputResponses !== undefined)
+      ctx.inputResponses = readInputResponses(params.inputResponses);
+    if (params.requestState !== undefined)
+      ctx.state = await engine.stateCodec.open(
+        params.requestState,
+        bindingOf(request.method, params, ex.credential),
+      );
     const outcome = await serveShared(request.method, params, surface, ctx, engine.logger);
     if (outcome instanceof InputRequired) {
-      for (const r of Object.values(outcome.requests)) ctx.requireCapability(CAPABILITY_OF[r.method]);
-      const sealed = await engine.stateCodec.seal(bindingOf(request.method, params, ex.credential), outcome.state);
+      for (const r of Object.values(outcome.requests))
+        ctx.requireCapability(CAPABILITY_OF[r.method]);
+      const sealed = await engine.stateCodec.seal(
+        bindingOf(request.method, params, ex.credential),
+        outcome.state,
+      );
       return withServerInfo(surface, inputRequiredResult(outcome, sealed));
     }
     const result = outcome as Record<string, unknown>;
@@ -114,14 +171,29 @@ async function dispatch(engine: McpEngine, request: JsonRpcRequest, ex: ModernEx
     const ttl = params.inputResponses === undefined ? resourceTtl(surface, params.uri) : 0;
     return complete(surface, Object.assign(result, cacheHints(surface, ttl)));
   }
-  const result = (await serveShared(request.method, params, surface, ctx, engine.logger)) as Record<string, unknown>;
-  return complete(surface, CACHEABLE_LISTS.has(request.method) ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0)) : result);
+  const result = (await serveShared(request.method, params, surface, ctx, engine.logger)) as Record<
+    string,
+    unknown
+  >;
+  return complete(
+    surface,
+    CACHEABLE_LISTS.has(request.method)
+      ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0))
+      : result,
+  );
 }
 
 function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
   return new RequestCtx(
     request,
-    { era: 'modern', protocolVersion: MODERN_PROTOCOL_VERSION, credential: ex.credential, clientIp: ex.clientIp, clientCapabilities: ex.envelope.clientCapabilities, logLevel: ex.envelope.logLevel },
+    {
+      era: 'modern',
+      protocolVersion: MODERN_PROTOCOL_VERSION,
+      credential: ex.credential,
+      clientIp: ex.clientIp,
+      clientCapabilities: ex.envelope.clientCapabilities,
+      logLevel: ex.envelope.logLevel,
+    },
     new ModernDelivery(ex),
     ex.cancellation,
   );
@@ -134,12 +206,17 @@ class ModernDelivery implements Delivery {
     return this.ex.channel.send(message);
   }
   request(): Promise<unknown> {
-    return Promise.reject(new Error('Protocol 2026-07-28 asks the client through input_required results.'));
+    return Promise.reject(
+      new Error('Protocol 2026-07-28 asks the client through input_required results.'),
+    );
   }
   close(): void {}
 }
 
-function cacheHints(surface: Surface, ttlMs: number): { ttlMs: number; cacheScope: 'public' | 'private' } {
+function cacheHints(
+  surface: Surface,
+  ttlMs: number,
+): { ttlMs: number; cacheScope: 'public' | 'private' } {
   return { ttlMs, cacheScope: surface.cache?.scope ?? 'public' };
 }
 
@@ -149,7 +226,10 @@ function complete(surface: Surface, result: Record<string, unknown>): Record<str
   return withServerInfo(surface, result);
 }
 
-function withServerInfo(surface: Surface, result: Record<string, unknown>): Record<string, unknown> {
+function withServerInfo(
+  surface: Surface,
+  result: Record<string, unknown>,
+): Record<string, unknown> {
   const meta = isRecord(result._meta) ? result._meta : {};
   meta[META.serverInfo] = surface.serverInfo;
   result._meta = meta;
@@ -164,19 +244,38 @@ const MAX_LISTEN_RESOURCES = 100;
  * changes asked for, and the named resources that exist (reading them must be allowed: the
  * surface's guard runs as for a resources/read).
  */
-export async function listenFilter(request: JsonRpcRequest, ex: ModernExchange): Promise<ListenFilter> {
+export async function listenFilter(
+  request: JsonRpcRequest,
+  ex: ModernExchange,
+): Promise<ListenFilter> {
   const asked = request.params?.notifications;
-  if (!isRecord(asked)) throw new RpcError(ErrorCode.InvalidParams, 'subscriptions/listen needs params.notifications: which notifications to receive.');
+  if (!isRecord(asked))
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'subscriptions/listen needs params.notifications: which notifications to receive.',
+    );
   const honoured: ListenFilter = {};
-  for (const k of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) if (asked[k] === true) honoured[k] = true;
+  for (const k of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+    if (asked[k] === true) honoured[k] = true;
   const uris = asked.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || uris.length > MAX_LISTEN_RESOURCES || !uris.every((u) => typeof u === 'string')) {
-      throw new RpcError(ErrorCode.InvalidParams, `resourceSubscriptions must be a list of at most ${MAX_LISTEN_RESOURCES} resource URIs.`);
+    if (
+      !Array.isArray(uris) ||
+      uris.length > MAX_LISTEN_RESOURCES ||
+      !uris.every((u) => typeof u === 'string')
+    ) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `resourceSubscriptions must be a list of at most ${MAX_LISTEN_RESOURCES} resource URIs.`,
+      );
     }
     const known = [...new Set(uris as string[])].filter((u) => findResource(ex.surface, u));
     if (known.length) {
-      await around(ex.surface, contextOf({ ...request, method: 'resources/subscribe' }, ex), async () => undefined);
+      await around(
+        ex.surface,
+        contextOf({ ...request, method: 'resources/subscribe' }, ex),
+        async () => undefined,
+      );
       honoured.resourceSubscriptions = known;
     }
   }
@@ -185,5 +284,11 @@ export async function listenFilter(request: JsonRpcRequest, ex: ModernExchange):
 
 /** The response that ends a listen stream the server closes on its own (shutdown). */
 export function listenClosed(surface: Surface, id: JsonRpcRequest['id']): JsonRpcResponse {
-  return success(id, withServerInfo(surface, { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': id } }));
+  return success(
+    id,
+    withServerInfo(surface, {
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/subscriptionId': id },
+    }),
+  );
 }

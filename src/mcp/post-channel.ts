@@ -55,7 +55,12 @@ export class PostChannel implements Channel {
     await this.upgradePromise;
     if (responses.length === 0) return this.hub.end(this.session.id, this.streamId); // cancelled
     for (let i = 0; i < responses.length; i++) {
-      await this.hub.deliver(this.session.id, this.streamId, responses[i]!, i === responses.length - 1);
+      await this.hub.deliver(
+        this.session.id,
+        this.streamId,
+        responses[i]!,
+        i === responses.length - 1,
+      );
     }
   }
 
@@ -69,10 +74,10 @@ export class PostChannel implements Channel {
         'mcp-protocol-version': this.session.protocolVersion,
         'mcp-session-id': this.session.id,
       });
-      if (sendsPrimingEvents(this.session.protocolVersion)) this.sink.prime(`${this.streamId}.0`, this.retryMs);
+      if (sendsPrimingEvents(this.session.protocolVersion))
+        this.sink.prime(`${this.streamId}.0`, this.retryMs);
       this.hub.attach(this.session.id, this.streamId, this.sink);
     })();
     return this.upgradePromise;
   }
 }
-

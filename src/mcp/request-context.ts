@@ -4,7 +4,13 @@
 import type { Era, InputCapability, InputResponse, LogLevel, RequestContext } from './context.ts';
 import { LOG_LEVELS } from './context.ts';
 import { CAPABILITY_OF, InputRequired } from './input-required.ts';
-import { ErrorCode, RpcError, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.ts';
+import {
+  ErrorCode,
+  RpcError,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './jsonrpc.ts';
 import type { SessionRecord } from './session-store.ts';
 
 /** Where a request's own messages go while it runs, and how it reaches the client. */
@@ -47,12 +53,16 @@ export class Cancellation {
 }
 
 /** What the transport learned about a request, whatever its era. */
-export type RequestFacts = Pick<RequestContext, 'era' | 'protocolVersion' | 'credential' | 'clientIp' | 'session' | 'clientCapabilities'> & {
+export type RequestFacts = Pick<
+  RequestContext,
+  'era' | 'protocolVersion' | 'credential' | 'clientIp' | 'session' | 'clientCapabilities'
+> & {
   /** The lowest level of notifications/message the client wants for this request; none: no logs. */
   logLevel?: LogLevel;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A request's context as a class: its methods live on the prototype, not as per-request closures. */
 export class RequestCtx implements RequestContext {
@@ -95,9 +105,13 @@ export class RequestCtx implements RequestContext {
   }
   requireCapability(capability: string): void {
     if (!isRecord(this.clientCapabilities[capability])) {
-      throw new RpcError(ErrorCode.MissingRequiredClientCapability, `This request needs the client capability "${capability}": declare it in io.modelcontextprotocol/clientCapabilities.`, {
-        requiredCapabilities: { [capability]: {} },
-      });
+      throw new RpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `This request needs the client capability "${capability}": declare it in io.modelcontextprotocol/clientCapabilities.`,
+        {
+          requiredCapabilities: { [capability]: {} },
+        },
+      );
     }
   }
   async progress(progress: number, total?: number, message?: string): Promise<void> {
@@ -115,7 +129,11 @@ export class RequestCtx implements RequestContext {
     if (logger) params.logger = logger;
     await this.send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
-  requestClient(method: string, params: Record<string, unknown>, timeoutMs = 60_000): Promise<unknown> {
+  requestClient(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs = 60_000,
+  ): Promise<unknown> {
     if (this.cancellation.aborted) return Promise.reject(new Error('Request cancelled.'));
     return this.delivery.request(method, params, timeoutMs);
   }
@@ -138,14 +156,22 @@ const ANSWER_TIMEOUT_MS = 120_000;
  * client cannot answer, `work` runs once more with asking off and must manage without; what it then
  * still cannot do without input comes back as InputRequired for the caller to refuse.
  */
-export async function askOverSession<T>(ctx: RequestCtx, work: () => Promise<T | InputRequired>): Promise<T | InputRequired> {
+export async function askOverSession<T>(
+  ctx: RequestCtx,
+  work: () => Promise<T | InputRequired>,
+): Promise<T | InputRequired> {
   for (let round = 0; ; round++) {
     const outcome = await work();
     if (!(outcome instanceof InputRequired) || !ctx.askingWorks) return outcome;
     const entries = Object.entries(outcome.requests);
-    const answerable = round < MAX_ROUNDS && entries.every(([, r]) => ctx.canAsk(CAPABILITY_OF[r.method]));
+    const answerable =
+      round < MAX_ROUNDS && entries.every(([, r]) => ctx.canAsk(CAPABILITY_OF[r.method]));
     const answers = answerable
-      ? await Promise.all(entries.map(([key, r]) => ctx.requestClient(r.method, r.params, ANSWER_TIMEOUT_MS).then((a) => [key, a] as const))).catch(() => undefined)
+      ? await Promise.all(
+          entries.map(([key, r]) =>
+            ctx.requestClient(r.method, r.params, ANSWER_TIMEOUT_MS).then((a) => [key, a] as const),
+          ),
+        ).catch(() => undefined)
       : undefined;
     if (answers && answers.every(([, a]) => isRecord(a))) {
       ctx.inputResponses = Object.fromEntries(answers) as Record<string, InputResponse>;

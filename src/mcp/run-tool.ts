@@ -8,10 +8,19 @@ import type { ToolDef, ToolResult } from './surface.ts';
 import { ToolError } from './tool-failure.ts';
 
 export function errorResult(structured: { error: string } & Record<string, unknown>): ToolResult {
-  return { content: [{ type: 'text', text: structured.error }], structuredContent: structured, isError: true };
+  return {
+    content: [{ type: 'text', text: structured.error }],
+    structuredContent: structured,
+    isError: true,
+  };
 }
 
-export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, logger: EngineLogger): Promise<ToolResult | InputRequired> {
+export async function runTool(
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  logger: EngineLogger,
+): Promise<ToolResult | InputRequired> {
   let input = args;
   if (tool.parseArguments) {
     const checked = tool.parseArguments(input);
@@ -26,7 +35,10 @@ export async function runTool(tool: ToolDef, args: Record<string, unknown>, ctx:
     if (err instanceof RpcError) throw err;
     if (err instanceof ToolError) return errorResult({ error: err.message, ...err.details });
     logger.error({ err, tool: tool.name }, 'tool handler failed');
-    return errorResult({ error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`, code: 'internal' });
+    return errorResult({
+      error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`,
+      code: 'internal',
+    });
   }
   return result instanceof InputRequired ? result : finish(tool, result, logger);
 }
@@ -47,7 +59,10 @@ function finish(tool: ToolDef, result: ToolResult, logger: EngineLogger): ToolRe
       : 'the tool declares an outputSchema but returned no structuredContent';
     if (problem) {
       logger.error({ tool: tool.name, problem }, 'tool output does not match its outputSchema');
-      return errorResult({ error: `The tool "${tool.name}" produced output that does not match its outputSchema.`, code: 'internal' });
+      return errorResult({
+        error: `The tool "${tool.name}" produced output that does not match its outputSchema.`,
+        code: 'internal',
+      });
     }
   }
   return out;

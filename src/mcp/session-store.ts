@@ -37,7 +37,10 @@ export interface SessionStore {
   /** Marks sessions as used now; cheap enough to call on every request. */
   touch(ids: string | string[], now: number): Promise<void>;
   /** Changes the log level or the subscriptions (which the subscriber index follows). */
-  update(id: string, patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>): Promise<void>;
+  update(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>,
+  ): Promise<void>;
   delete(id: string): Promise<boolean>;
   /** Ids of the live sessions of one scope (for list_changed fan-out). */
   listIds(scope: string): Promise<string[]>;
@@ -48,7 +51,10 @@ export interface SessionStore {
   /** Appends a message to a stream's log and returns its event id. */
   appendEvent(sessionId: string, streamId: string, message: JsonRpcMessage): Promise<string>;
   /** The stream an event id belongs to and the events after it, or undefined when unknown/expired. */
-  eventsAfter(sessionId: string, eventId: string): Promise<{ streamId: string; events: StoredEvent[]; finished: boolean } | undefined>;
+  eventsAfter(
+    sessionId: string,
+    eventId: string,
+  ): Promise<{ streamId: string; events: StoredEvent[]; finished: boolean } | undefined>;
   finishStream(sessionId: string, streamId: string): Promise<void>;
   /**
    * Drops up to `batch` sessions idle since before `idleBefore` (or, beyond the store's overall

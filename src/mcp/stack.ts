@@ -18,32 +18,51 @@ export type McpStackOptions = Omit<TransportOptions, 'engine' | 'hub' | 'streamL
   streamCaps?: StreamCaps;
 };
 
-export type McpStack = { engine: McpEngine; hub: StreamHub; transport: McpHttpTransport; stop(): void };
+export type McpStack = {
+  engine: McpEngine;
+  hub: StreamHub;
+  transport: McpHttpTransport;
+  stop(): void;
+};
 
 /** Sessions dropped per sweep step; requests run between steps, so a large sweep never stalls them. */
 export const SWEEP_BATCH = 200;
 
 export function createMcpStack(options: McpStackOptions): McpStack {
-  const engine = new McpEngine(options.sessions, options.logger, { bus: options.bus, sessionCaps: options.sessionCaps });
+  const engine = new McpEngine(options.sessions, options.logger, {
+    bus: options.bus,
+    sessionCaps: options.sessionCaps,
+  });
   const hub = new StreamHub(options.sessions, options.bus);
   engine.setOutbox(hub.toSession);
-  const transport = new McpHttpTransport({ ...options, engine, hub, streamLimits: new StreamLimits(options.streamCaps) });
+  const transport = new McpHttpTransport({
+    ...options,
+    engine,
+    hub,
+    streamLimits: new StreamLimits(options.streamCaps),
+  });
   let sweeping = false;
-  const sweeper = setInterval(async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      const now = Date.now();
-      // A session with an open stream is in use even if it sends nothing.
-      const live = [...hub.liveSessionIds()];
-      if (live.length) await options.sessions.touch(live, now);
-      while ((await options.sessions.sweep(now - options.sessionIdleMs, SWEEP_BATCH)) === SWEEP_BATCH) await yieldToRequests();
-    } catch (err) {
-      options.logger.error({ err }, 'session sweep failed');
-    } finally {
-      sweeping = false;
-    }
-  }, Math.min(60_000, Math.max(1_000, options.sessionIdleMs / 4)));
+  const sweeper = setInterval(
+    async () => {
+      if (sweeping) return;
+      sweeping = true;
+      try {
+        const now = Date.now();
+        // A session with an open stream is in use even if it sends nothing.
+        const live = [...hub.liveSessionIds()];
+        if (live.length) await options.sessions.touch(live, now);
+        while (
+          (await options.sessions.sweep(now - options.sessionIdleMs, SWEEP_BATCH)) === SWEEP_BATCH
+        )
+          await yieldToRequests();
+      } catch (err) {
+        options.logger.error({ err }, 'session sweep failed');
+      } finally {
+        sweeping = false;
+      }
+    },
+    Math.min(60_000, Math.max(1_000, options.sessionIdleMs / 4)),
+  );
   sweeper.unref();
   return {
     engine,

@@ -35,7 +35,11 @@ export class StreamHub {
    * Opens the session's standalone stream on `sink`: only events logged from now on are sent, and
    * the priming event carries the current position so a later resume starts from here.
    */
-  async openStandalone(sessionId: string, sink: SseSink, prime: { retryMs: number } | undefined): Promise<void> {
+  async openStandalone(
+    sessionId: string,
+    sink: SseSink,
+    prime: { retryMs: number } | undefined,
+  ): Promise<void> {
     await this.store.openStream(sessionId, STANDALONE_STREAM);
     const logged = await this.store.eventsAfter(sessionId, `${STANDALONE_STREAM}.0`);
     const last = logged?.events.at(-1)?.id;
@@ -64,7 +68,12 @@ export class StreamHub {
   }
 
   /** Logs and (if connected) writes one message; `final` ends the stream after it. */
-  async deliver(sessionId: string, streamId: string, message: JsonRpcMessage, final = false): Promise<void> {
+  async deliver(
+    sessionId: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    final = false,
+  ): Promise<void> {
     const eventId = await this.store.appendEvent(sessionId, streamId, message);
     const sink = this.live.get(liveKey(sessionId, streamId));
     sink?.send(eventId, message);
@@ -80,7 +89,10 @@ export class StreamHub {
   private async catchUp(sessionId: string, streamId: string, final: boolean): Promise<void> {
     const sink = this.live.get(liveKey(sessionId, streamId));
     if (!sink) return;
-    const found = await this.store.eventsAfter(sessionId, `${streamId}.${Math.max(0, sink.lastWrittenSeq)}`);
+    const found = await this.store.eventsAfter(
+      sessionId,
+      `${streamId}.${Math.max(0, sink.lastWrittenSeq)}`,
+    );
     for (const e of found?.events ?? []) sink.send(e.id, e.message as JsonRpcMessage);
     if (final && found?.finished) this.detach(sessionId, streamId);
   }

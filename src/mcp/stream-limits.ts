@@ -12,7 +12,11 @@ export class StreamLimits {
   /** Takes a place for a stream; the returned function gives it back (call it once, on close). */
   acquire(clientIp: string, sessionId?: string): (() => void) | undefined {
     const keys = [`ip:${clientIp}`, ...(sessionId ? [`session:${sessionId}`] : [])];
-    const over = keys.some((k) => (this.open.get(k) ?? 0) >= (k.startsWith('ip:') ? this.caps.perClientIp : this.caps.perSession));
+    const over = keys.some(
+      (k) =>
+        (this.open.get(k) ?? 0) >=
+        (k.startsWith('ip:') ? this.caps.perClientIp : this.caps.perSession),
+    );
     if (over) return undefined;
     for (const k of keys) this.open.set(k, (this.open.get(k) ?? 0) + 1);
     let released = false;

@@ -20,7 +20,8 @@ export type ToolResult = {
   _meta?: Record<string, unknown>;
 };
 
-export type ArgumentCheck = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+export type ArgumentCheck =
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 export type ToolDef = {
   name: string;
@@ -36,7 +37,10 @@ export type ToolDef = {
   /** Checks `structuredContent` against `outputSchema`; returns a problem description or undefined. */
   checkOutput?: (structured: Record<string, unknown>) => string | undefined;
   /** The result, or InputRequired when the client must answer something first. */
-  handler: (args: Record<string, unknown>, ctx: RequestContext) => Promise<ToolResult | InputRequired> | ToolResult | InputRequired;
+  handler: (
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+  ) => Promise<ToolResult | InputRequired> | ToolResult | InputRequired;
 };
 
 export type PromptArgument = { name: string; description?: string; required?: boolean };
@@ -48,9 +52,17 @@ export type PromptDef = {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
-  render: (args: Record<string, string>, ctx: RequestContext) => Promise<RenderedPrompt | InputRequired> | RenderedPrompt | InputRequired;
+  render: (
+    args: Record<string, string>,
+    ctx: RequestContext,
+  ) => Promise<RenderedPrompt | InputRequired> | RenderedPrompt | InputRequired;
   /** Suggestions for one argument's value; `context` holds the other arguments already chosen. */
-  complete?: (argument: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
+  complete?: (
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+    ctx: RequestContext,
+  ) => Promise<string[]>;
 };
 
 export type ResourceDef = {
@@ -71,8 +83,17 @@ export type ResourceTemplateDef = {
   description?: string;
   mimeType?: string;
   ttlMs?: number;
-  read: (uri: string, variables: Record<string, string>, ctx: RequestContext) => Promise<ResourceContents[] | InputRequired>;
-  complete?: (variable: string, value: string, context: Record<string, string>, ctx: RequestContext) => Promise<string[]>;
+  read: (
+    uri: string,
+    variables: Record<string, string>,
+    ctx: RequestContext,
+  ) => Promise<ResourceContents[] | InputRequired>;
+  complete?: (
+    variable: string,
+    value: string,
+    context: Record<string, string>,
+    ctx: RequestContext,
+  ) => Promise<string[]>;
 };
 
 export type ServerInfo = { name: string; title?: string; version: string };
@@ -99,7 +120,11 @@ export type Surface = {
 
 /** A tool result whose text block is the structured content pretty-printed, for clients that read only content. */
 export function structuredResult(data: Record<string, unknown>, isError = false): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data, isError };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(data, null, 2) }],
+    structuredContent: data,
+    isError,
+  };
 }
 
 /** `{{ name }}` interpolation for prompt templates; unknown names are left as they are. */

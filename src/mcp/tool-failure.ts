@@ -17,7 +17,9 @@ export class ToolError extends Error {
 export const GENERIC_FAILURE_SCHEMA = {
   type: 'object',
   description: 'Returned with isError: true.',
-  properties: { error: { type: 'string', description: 'What went wrong and what to do about it.' } },
+  properties: {
+    error: { type: 'string', description: 'What went wrong and what to do about it.' },
+  },
   required: ['error'],
 } as const;
 
@@ -26,7 +28,10 @@ export const GENERIC_FAILURE_SCHEMA = {
  * validate structuredContent against outputSchema even when isError is true. So the declared
  * schema is "the result, or a failure".
  */
-export function withFailureShape(success: Record<string, unknown>, failure: Record<string, unknown> = GENERIC_FAILURE_SCHEMA): Record<string, unknown> {
+export function withFailureShape(
+  success: Record<string, unknown>,
+  failure: Record<string, unknown> = GENERIC_FAILURE_SCHEMA,
+): Record<string, unknown> {
   const { $schema, ...rest } = success;
   return {
     ...($schema ? { $schema } : {}),

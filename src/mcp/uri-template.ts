@@ -1,7 +1,10 @@
 // RFC 6570 level-1 templates ("test://template/{id}/data"): enough for resource templates, where a
 // variable never spans a "/". Matching is exact and anchored; values are percent-decoded.
 
-export type CompiledTemplate = { variables: string[]; match: (uri: string) => Record<string, string> | undefined };
+export type CompiledTemplate = {
+  variables: string[];
+  match: (uri: string) => Record<string, string> | undefined;
+};
 
 export function compileTemplate(template: string): CompiledTemplate {
   const variables: string[] = [];

@@ -2,10 +2,18 @@
 // session with `initialize`; the modern one (2026-07-28) carries version and client capabilities in
 // every request's `_meta` and has no handshake. The first legacy version is the one an `initialize`
 // gets when it asks for a version we do not know (MCP lifecycle: the server proposes its own).
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const LEGACY_PROTOCOL_VERSIONS = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+] as const;
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** Every version, newest first: what server/discover lists and an unsupported-version error names. */
-export const ALL_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
+export const ALL_PROTOCOL_VERSIONS: readonly string[] = [
+  MODERN_PROTOCOL_VERSION,
+  ...LEGACY_PROTOCOL_VERSIONS,
+];
 
 export type ProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 export const PREFERRED_PROTOCOL_VERSION: ProtocolVersion = LEGACY_PROTOCOL_VERSIONS[0];

@@ -29,7 +29,8 @@ export function parseBody(text: string): ParsedBody {
   }
   const messages = Array.isArray(value) ? value : [value];
   // Positions in the text map to messages only when every member is an object (any valid batch).
-  if (messages.some(hasUnsafeId) && messages.every(isObject)) keepExactIds(text, messages, Array.isArray(value));
+  if (messages.some(hasUnsafeId) && messages.every(isObject))
+    keepExactIds(text, messages, Array.isArray(value));
   return { ok: true, value };
 }
 

@@ -9,7 +9,14 @@ import { keyOut } from './schemas.ts';
 const userKeyOut = keyOut;
 
 function presentKey(k: KeyView): z.input<typeof userKeyOut> {
-  return { id: k.id, prefix: k.prefix, created_at: k.createdAt, expires_at: k.expiresAt, revoked_at: k.revokedAt, last_used_at: k.lastUsedAt };
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
+  };
 }
 
 export const listMyKeys = defineOperation({
@@ -20,7 +27,9 @@ export const listMyKeys = defineOperation({
   input: z.strictObject({}),
   output: z.object({ keys: z.array(userKeyOut) }),
   credential: 'user',
-  run: async (ctx) => ({ keys: (await ctx.services.accounts.listUserKeys(ctx.actor)).map(presentKey) }),
+  run: async (ctx) => ({
+    keys: (await ctx.services.accounts.listUserKeys(ctx.actor)).map(presentKey),
+  }),
 });
 
 export const mintMyKey = defineOperation({
@@ -29,13 +38,20 @@ export const mintMyKey = defineOperation({
   title: 'Mint a user key',
   description: 'A new user key for an agent acting on your behalf (shown once: store it now).',
   input: z.strictObject({
-    expires_in_days: expiresInDays.optional().describe('The key expires after this many days (1-3650). Default: never.'),
+    expires_in_days: expiresInDays
+      .optional()
+      .describe('The key expires after this many days (1-3650). Default: never.'),
   }),
-  output: z.object({ key: z.string().describe('The key itself, shown this once.'), record: userKeyOut }),
+  output: z.object({
+    key: z.string().describe('The key itself, shown this once.'),
+    record: userKeyOut,
+  }),
   credential: 'user',
   write: true,
   run: async (ctx, input) => {
-    const minted = await ctx.services.accounts.mintUserKey(ctx.actor, { expiresInDays: input.expires_in_days });
+    const minted = await ctx.services.accounts.mintUserKey(ctx.actor, {
+      expiresInDays: input.expires_in_days,
+    });
     ctx.audit.targets.key_id = minted.record.id;
     return { key: minted.key, record: presentKey(minted.record) };
   },
@@ -50,7 +66,9 @@ export const revokeMyKey = defineOperation({
   output: z.object({ revoked: z.number().int().describe('How many keys were revoked.') }),
   credential: 'user',
   write: true,
-  run: async (ctx, input) => ({ revoked: await ctx.services.accounts.revokeUserKey(ctx.actor, input) }),
+  run: async (ctx, input) => ({
+    revoked: await ctx.services.accounts.revokeUserKey(ctx.actor, input),
+  }),
 });
 
 export const ACCOUNT_OPERATIONS = [listMyKeys, mintMyKey, revokeMyKey];

@@ -18,28 +18,57 @@ const agentOut = z.object({
 });
 
 const agentKeyOut = keyOut.extend({ agent_id: z.string() });
-const mintedOut = z.object({ key: z.string().describe('The key itself, shown this once: store it now.'), record: agentKeyOut });
+const mintedOut = z.object({
+  key: z.string().describe('The key itself, shown this once: store it now.'),
+  record: agentKeyOut,
+});
 
-const agentName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const agentRef = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The agent id or name.');
+const agentName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
+const agentRef = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters')
+  .describe('The agent id or name.');
 
 export function presentAgent(a: AgentView): z.input<typeof agentOut> {
-  return { id: a.id, name: a.name, scopes: a.scopes as z.input<typeof agentOut>['scopes'], trusted: a.trusted, created_at: a.createdAt };
+  return {
+    id: a.id,
+    name: a.name,
+    scopes: a.scopes as z.input<typeof agentOut>['scopes'],
+    trusted: a.trusted,
+    created_at: a.createdAt,
+  };
 }
 
 export function presentAgentKey(k: AgentKeyView): z.input<typeof agentKeyOut> {
-  return { id: k.id, agent_id: k.agentId, prefix: k.prefix, created_at: k.createdAt, expires_at: k.expiresAt, revoked_at: k.revokedAt, last_used_at: k.lastUsedAt };
+  return {
+    id: k.id,
+    agent_id: k.agentId,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
+  };
 }
 
 export const listAgents = defineOperation({
   name: 'list_agents',
   server: 'community',
   title: 'List agents',
-  description: "This community's agents with their scopes and whether they are trusted (their writes skip the approval queue).",
+  description:
+    "This community's agents with their scopes and whether they are trusted (their writes skip the approval queue).",
   input: z.strictObject({}),
   output: z.object({ agents: z.array(agentOut) }),
   credential: 'community',
-  run: async (ctx) => ({ agents: (await ctx.services.agents.list(ctx.actor, ctx.community)).map(presentAgent) }),
+  run: async (ctx) => ({
+    agents: (await ctx.services.agents.list(ctx.actor, ctx.community)).map(presentAgent),
+  }),
 });
 
 export const createAgent = defineOperation({
@@ -48,18 +77,42 @@ export const createAgent = defineOperation({
   title: 'Create an agent',
   description: 'Creates an agent with scopes and mints its first key (shown once).',
   input: z.strictObject({
-    name: agentName.describe('A name people recognise, unique in the community (1-100 characters).'),
-    scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).default([]).describe('What the agent may do beyond reading.'),
-    trusted: z.boolean().default(false).describe("A trusted agent's writes are published at once, whatever the approval policy."),
-    expires_in_days: expiresInDays.optional().describe('The first key expires after this many days (1-3650). Default: never.'),
+    name: agentName.describe(
+      'A name people recognise, unique in the community (1-100 characters).',
+    ),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .max(SCOPES.length)
+      .default([])
+      .describe('What the agent may do beyond reading.'),
+    trusted: z
+      .boolean()
+      .default(false)
+      .describe("A trusted agent's writes are published at once, whatever the approval policy."),
+    expires_in_days: expiresInDays
+      .optional()
+      .describe('The first key expires after this many days (1-3650). Default: never.'),
   }),
-  output: z.object({ agent: agentOut, key: z.string().describe('The key itself, shown this once: store it now.'), record: agentKeyOut }),
+  output: z.object({
+    agent: agentOut,
+    key: z.string().describe('The key itself, shown this once: store it now.'),
+    record: agentKeyOut,
+  }),
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const created = await ctx.services.agents.create(ctx.actor, ctx.community, { name: input.name, scopes: input.scopes, trusted: input.trusted, expiresInDays: input.expires_in_days });
+    const created = await ctx.services.agents.create(ctx.actor, ctx.community, {
+      name: input.name,
+      scopes: input.scopes,
+      trusted: input.trusted,
+      expiresInDays: input.expires_in_days,
+    });
     ctx.audit.targets.agent_id = created.agent.id;
-    return { agent: presentAgent(created.agent), key: created.key, record: presentAgentKey(created.keyRecord) };
+    return {
+      agent: presentAgent(created.agent),
+      key: created.key,
+      record: presentAgentKey(created.keyRecord),
+    };
   },
 });
 
@@ -70,24 +123,34 @@ export const updateAgent = defineOperation({
   description: "Replaces an agent's scopes and/or whether it is trusted.",
   input: z.strictObject({
     agent: agentRef,
-    scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).optional().describe('The new scopes (replacing the old ones).'),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .max(SCOPES.length)
+      .optional()
+      .describe('The new scopes (replacing the old ones).'),
     trusted: z.boolean().optional().describe('Whether its writes skip the approval queue.'),
   }),
   output: agentOut,
   credential: 'community',
   write: true,
-  run: async (ctx, input) => presentAgent(await ctx.services.agents.setAccess(ctx.actor, ctx.community, input)),
+  run: async (ctx, input) =>
+    presentAgent(await ctx.services.agents.setAccess(ctx.actor, ctx.community, input)),
 });
 
 export const listAgentKeys = defineOperation({
   name: 'list_agent_keys',
   server: 'community',
   title: 'List agent keys',
-  description: 'The keys of one agent, or of every agent: by prefix, with when they were last used, expire or were revoked. Keys themselves are never shown again.',
+  description:
+    'The keys of one agent, or of every agent: by prefix, with when they were last used, expire or were revoked. Keys themselves are never shown again.',
   input: z.strictObject({ agent: agentRef.optional() }),
   output: z.object({ keys: z.array(agentKeyOut) }),
   credential: 'community',
-  run: async (ctx, input) => ({ keys: (await ctx.services.agents.listKeys(ctx.actor, ctx.community, input)).map(presentAgentKey) }),
+  run: async (ctx, input) => ({
+    keys: (await ctx.services.agents.listKeys(ctx.actor, ctx.community, input)).map(
+      presentAgentKey,
+    ),
+  }),
 });
 
 export const mintAgentKey = defineOperation({
@@ -95,12 +158,20 @@ export const mintAgentKey = defineOperation({
   server: 'community',
   title: 'Mint an agent key',
   description: 'A new key for an agent (shown once). Its other keys keep working until revoked.',
-  input: z.strictObject({ agent: agentRef, expires_in_days: expiresInDays.optional().describe('The key expires after this many days. Default: never.') }),
+  input: z.strictObject({
+    agent: agentRef,
+    expires_in_days: expiresInDays
+      .optional()
+      .describe('The key expires after this many days. Default: never.'),
+  }),
   output: mintedOut,
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const minted = await ctx.services.agents.mintKey(ctx.actor, ctx.community, { agent: input.agent, expiresInDays: input.expires_in_days });
+    const minted = await ctx.services.agents.mintKey(ctx.actor, ctx.community, {
+      agent: input.agent,
+      expiresInDays: input.expires_in_days,
+    });
     ctx.audit.targets.key_id = minted.keyRecord.id;
     return { key: minted.key, record: presentAgentKey(minted.keyRecord) };
   },
@@ -110,7 +181,8 @@ export const revokeAgentKey = defineOperation({
   name: 'revoke_agent_key',
   server: 'community',
   title: 'Revoke an agent key',
-  description: 'The key stops working at once. Give its id, or its prefix when that names one live key.',
+  description:
+    'The key stops working at once. Give its id, or its prefix when that names one live key.',
   input: z.strictObject({ key: keyRef.describe('The key id or prefix.') }),
   output: agentKeyOut,
   credential: 'community',
@@ -122,8 +194,18 @@ export const revokeAgentKey = defineOperation({
   },
 });
 
-const memberOut = z.object({ person_id: z.string(), display_name: z.string(), email: z.string().nullable(), role: z.enum(ROLES), since: z.string() });
-const email = z.string().trim().max(254, 'must be at most 254 characters').describe("The person's e-mail address.");
+const memberOut = z.object({
+  person_id: z.string(),
+  display_name: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(ROLES),
+  since: z.string(),
+});
+const email = z
+  .string()
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .describe("The person's e-mail address.");
 
 export const listMembers = defineOperation({
   name: 'list_members',
@@ -135,7 +217,11 @@ export const listMembers = defineOperation({
   credential: 'community',
   run: async (ctx) => ({
     members: (await ctx.services.accounts.listMembers(ctx.actor, ctx.community)).map((m) => ({
-      person_id: m.personId, display_name: m.displayName, email: m.email, role: m.role as (typeof ROLES)[number], since: m.createdAt,
+      person_id: m.personId,
+      display_name: m.displayName,
+      email: m.email,
+      role: m.role as (typeof ROLES)[number],
+      since: m.createdAt,
     })),
   }),
 });
@@ -144,8 +230,12 @@ export const setMember = defineOperation({
   name: 'set_member',
   server: 'community',
   title: 'Add a member or change a role',
-  description: 'Makes a person (by e-mail, with an account already) a member with this role. Only an owner can make an owner.',
-  input: z.strictObject({ email, role: z.enum(ROLES).describe('owner, admin, moderator or member.') }),
+  description:
+    'Makes a person (by e-mail, with an account already) a member with this role. Only an owner can make an owner.',
+  input: z.strictObject({
+    email,
+    role: z.enum(ROLES).describe('owner, admin, moderator or member.'),
+  }),
   output: z.object({ person_id: z.string(), role: z.enum(ROLES) }),
   credential: 'community',
   write: true,
@@ -159,7 +249,8 @@ export const removeMember = defineOperation({
   name: 'remove_member',
   server: 'community',
   title: 'Remove a member',
-  description: 'The person is no longer a member (a private community becomes invisible to them). The last owner stays.',
+  description:
+    'The person is no longer a member (a private community becomes invisible to them). The last owner stays.',
   input: z.strictObject({ email }),
   output: z.object({ removed: z.literal(true) }),
   credential: 'community',
@@ -174,7 +265,8 @@ export const getMcpConfig = defineOperation({
   name: 'get_mcp_config',
   server: 'community',
   title: 'MCP configuration',
-  description: "This community's MCP surface as configuration: tool mode, instructions added for agents, and its own prompts.",
+  description:
+    "This community's MCP surface as configuration: tool mode, instructions added for agents, and its own prompts.",
   input: z.strictObject({}),
   output: communityMcpConfigSchema,
   credential: 'community',
@@ -185,12 +277,27 @@ export const setMcpConfig = defineOperation({
   name: 'set_mcp_config',
   server: 'community',
   title: 'Set the MCP configuration',
-  description: 'Replaces the MCP configuration; connected agents hear that their tool and prompt lists changed.',
-  input: z.strictObject({ config: communityMcpConfigSchema.describe('The whole configuration document.') }),
+  description:
+    'Replaces the MCP configuration; connected agents hear that their tool and prompt lists changed.',
+  input: z.strictObject({
+    config: communityMcpConfigSchema.describe('The whole configuration document.'),
+  }),
   output: communityMcpConfigSchema,
   credential: 'community',
   write: true,
   run: (ctx, { config }) => ctx.services.mcpConfig.set(ctx.actor, ctx.community, config),
 });
 
-export const ADMIN_OPERATIONS = [listAgents, createAgent, updateAgent, listAgentKeys, mintAgentKey, revokeAgentKey, listMembers, setMember, removeMember, getMcpConfig, setMcpConfig];
+export const ADMIN_OPERATIONS = [
+  listAgents,
+  createAgent,
+  updateAgent,
+  listAgentKeys,
+  mintAgentKey,
+  revokeAgentKey,
+  listMembers,
+  setMember,
+  removeMember,
+  getMcpConfig,
+  setMcpConfig,
+];

@@ -17,9 +17,13 @@ export const listApprovals = defineOperation({
   name: 'list_approvals',
   server: 'community',
   title: 'List the approval queue',
-  description: 'Queued writes of this community, oldest first, by status (default pending). Moderators and agents with "approval:decide".',
+  description:
+    'Queued writes of this community, oldest first, by status (default pending). Moderators and agents with "approval:decide".',
   input: z.strictObject({
-    status: z.enum(APPROVAL_STATUSES).default('pending').describe('Which approvals: pending (default), approved, rejected, applied or failed.'),
+    status: z
+      .enum(APPROVAL_STATUSES)
+      .default('pending')
+      .describe('Which approvals: pending (default), approved, rejected, applied or failed.'),
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
     limit: pageLimit(100, 20).describe('Approvals per page, 1-100. Default 20.'),
   }),
@@ -35,14 +39,17 @@ export const approveWrite = defineOperation({
   name: 'approve',
   server: 'community',
   title: 'Approve a queued write',
-  description: 'Publishes a queued write as its submitter. Exactly one decision wins; a second decider gets a conflict saying who decided.',
+  description:
+    'Publishes a queued write as its submitter. Exactly one decision wins; a second decider gets a conflict saying who decided.',
   input: z.strictObject({ approval_id: recordId.describe('The approval to publish.') }),
   output: approvalOut,
   credential: 'community',
   write: true,
   run: async (ctx, { approval_id }) => {
     note(ctx, approval_id);
-    return presentApproval(await ctx.services.approvals.approve(ctx.actor, ctx.community, approval_id));
+    return presentApproval(
+      await ctx.services.approvals.approve(ctx.actor, ctx.community, approval_id),
+    );
   },
 });
 
@@ -60,17 +67,25 @@ export const rejectWrite = defineOperation({
   write: true,
   run: async (ctx, { approval_id, reason: why }) => {
     note(ctx, approval_id);
-    return presentApproval(await ctx.services.approvals.reject(ctx.actor, ctx.community, approval_id, why));
+    return presentApproval(
+      await ctx.services.approvals.reject(ctx.actor, ctx.community, approval_id, why),
+    );
   },
 });
 
-const policies = z.object(Object.fromEntries(WRITE_KINDS.map((k) => [k, z.enum(POLICY_MODES)])) as Record<(typeof WRITE_KINDS)[number], z.ZodEnum<{ auto: 'auto'; approval: 'approval' }>>);
+const policies = z.object(
+  Object.fromEntries(WRITE_KINDS.map((k) => [k, z.enum(POLICY_MODES)])) as Record<
+    (typeof WRITE_KINDS)[number],
+    z.ZodEnum<{ auto: 'auto'; approval: 'approval' }>
+  >,
+);
 
 export const getPolicies = defineOperation({
   name: 'get_approval_policies',
   server: 'community',
   title: 'Approval policies',
-  description: 'For each kind of write, whether it is published at once ("auto") or queued for a moderator ("approval").',
+  description:
+    'For each kind of write, whether it is published at once ("auto") or queued for a moderator ("approval").',
   input: z.strictObject({}),
   output: policies,
   credential: 'community',
@@ -81,10 +96,13 @@ export const setPolicy = defineOperation({
   name: 'set_approval_policy',
   server: 'community',
   title: 'Set an approval policy',
-  description: 'Whether one kind of write by agents and members is published at once or queued. Administrators only; moderators and trusted agents always publish at once.',
+  description:
+    'Whether one kind of write by agents and members is published at once or queued. Administrators only; moderators and trusted agents always publish at once.',
   input: z.strictObject({
     kind: z.enum(WRITE_KINDS).describe('The kind of write.'),
-    mode: z.enum(POLICY_MODES).describe('"auto": published at once; "approval": queued for a moderator.'),
+    mode: z
+      .enum(POLICY_MODES)
+      .describe('"auto": published at once; "approval": queued for a moderator.'),
   }),
   output: policies,
   credential: 'community',
@@ -95,4 +113,10 @@ export const setPolicy = defineOperation({
   },
 });
 
-export const APPROVAL_OPERATIONS = [listApprovals, approveWrite, rejectWrite, getPolicies, setPolicy];
+export const APPROVAL_OPERATIONS = [
+  listApprovals,
+  approveWrite,
+  rejectWrite,
+  getPolicies,
+  setPolicy,
+];

@@ -13,7 +13,8 @@ export const reviseArticle = defineOperation({
   name: 'revise_article',
   server: 'community',
   title: 'Revise an article',
-  description: 'Replaces the title and body of a knowledge-base article (every revision is kept). Needs "article:write"; the approval policy for articles applies.',
+  description:
+    'Replaces the title and body of a knowledge-base article (every revision is kept). Needs "article:write"; the approval policy for articles applies.',
   input: z.strictObject({
     article: pathSlug.describe('The article slug (the last part of its URL).'),
     title: title.describe('The title, 8-200 characters.'),
@@ -26,11 +27,29 @@ export const reviseArticle = defineOperation({
   scope: 'article:write',
   write: true,
   run: async (ctx, { article, idempotency_key, ...fields }) => {
-    const { topic } = await ctx.services.content.getTopic(ctx.actor, ctx.community, { topic: article, limit: 1 });
-    if (!topic.isArticle) throw new DomainError('invalid_argument', `"${article}" is a discussion topic, not an article: reply to it instead.`);
+    const { topic } = await ctx.services.content.getTopic(ctx.actor, ctx.community, {
+      topic: article,
+      limit: 1,
+    });
+    if (!topic.isArticle)
+      throw new DomainError(
+        'invalid_argument',
+        `"${article}" is a discussion topic, not an article: reply to it instead.`,
+      );
     const payload = { category: topic.category.slug, slug: topic.slug, ...fields };
-    const outcome = await ctx.services.writes.execute(ctx.actor, ctx.community, 'article.write', payload, { idempotencyKey: idempotency_key, ip: ctx.ip });
-    Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
+    const outcome = await ctx.services.writes.execute(
+      ctx.actor,
+      ctx.community,
+      'article.write',
+      payload,
+      { idempotencyKey: idempotency_key, ip: ctx.ip },
+    );
+    Object.assign(
+      ctx.audit.targets,
+      outcome.status === 'applied'
+        ? resultTargets(outcome.result)
+        : { approval_id: outcome.approval_id },
+    );
     return presentWrite(outcome, 'The article was revised.');
   },
 });
@@ -39,7 +58,12 @@ const revisionOut = z.object({
   revision: z.number().int(),
   title: z.string(),
   body: z.string().describe('The body of this revision, as Markdown.'),
-  author: z.object({ kind: z.enum(['person', 'agent', 'system']), id: z.string().nullable(), name: z.string(), label: z.string().optional() }),
+  author: z.object({
+    kind: z.enum(['person', 'agent', 'system']),
+    id: z.string().nullable(),
+    name: z.string(),
+    label: z.string().optional(),
+  }),
   created_at: z.string(),
 });
 
@@ -52,8 +76,14 @@ export const listArticleRevisions = defineOperation({
   output: z.object({ revisions: z.array(revisionOut) }),
   credential: 'community',
   run: async (ctx, { article }) => ({
-    revisions: (await ctx.services.content.listArticleRevisions(ctx.actor, ctx.community, { topic: article })).map((r) => ({
-      revision: r.revision, title: r.title, body: r.body, author: r.author, created_at: r.createdAt,
+    revisions: (
+      await ctx.services.content.listArticleRevisions(ctx.actor, ctx.community, { topic: article })
+    ).map((r) => ({
+      revision: r.revision,
+      title: r.title,
+      body: r.body,
+      author: r.author,
+      created_at: r.createdAt,
     })),
   }),
 });
@@ -62,7 +92,8 @@ export const unmarkSolution = defineOperation({
   name: 'unmark_solution',
   server: 'community',
   title: 'Withdraw an accepted answer',
-  description: 'The topic has no accepted answer any more. The topic author, a moderator, or an agent with "solution:mark".',
+  description:
+    'The topic has no accepted answer any more. The topic author, a moderator, or an agent with "solution:mark".',
   input: z.strictObject({ topic: topicRef.describe('The topic id or slug.') }),
   output: z.object({ topic: topicOut }),
   credential: 'community',

@@ -15,17 +15,34 @@ import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communit
 
 /** Every operation a community host serves (its nine MCP tools first). */
 export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
-  ...COMMUNITY_OPERATIONS, ...ARTICLE_OPERATIONS, ...APPROVAL_OPERATIONS, ...ADMIN_OPERATIONS, ...PEOPLE_COMMUNITY_OPERATIONS, ...WEB_COMMUNITY_OPERATIONS, ...WEBHOOK_OPERATIONS, ...OAUTH_OPERATIONS,
+  ...COMMUNITY_OPERATIONS,
+  ...ARTICLE_OPERATIONS,
+  ...APPROVAL_OPERATIONS,
+  ...ADMIN_OPERATIONS,
+  ...PEOPLE_COMMUNITY_OPERATIONS,
+  ...WEB_COMMUNITY_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
+  ...OAUTH_OPERATIONS,
 ];
 
 /** Every operation the network apex serves (its six MCP tools first). */
-export const NETWORK_CATALOGUE: readonly AnyOperation[] = [...NETWORK_OPERATIONS, ...ACCOUNT_OPERATIONS, ...PEOPLE_NETWORK_OPERATIONS, ...WEB_NETWORK_OPERATIONS];
+export const NETWORK_CATALOGUE: readonly AnyOperation[] = [
+  ...NETWORK_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
+  ...PEOPLE_NETWORK_OPERATIONS,
+  ...WEB_NETWORK_OPERATIONS,
+];
 
 export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];
 
 /** An operation by its server and name. */
-export function operationNamed(server: 'community' | 'network', name: string): AnyOperation | undefined {
-  return (server === 'community' ? COMMUNITY_CATALOGUE : NETWORK_CATALOGUE).find((op) => op.name === name);
+export function operationNamed(
+  server: 'community' | 'network',
+  name: string,
+): AnyOperation | undefined {
+  return (server === 'community' ? COMMUNITY_CATALOGUE : NETWORK_CATALOGUE).find(
+    (op) => op.name === name,
+  );
 }
 
 export { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS, WEBHOOK_OPERATIONS };

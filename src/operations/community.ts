@@ -1,11 +1,32 @@
 // The operations of one community's server: search, suggest, read and browse, ask, reply, accept an
 // answer, follow a queued write. Each needs a credential of that community (reading included).
 import { z } from 'zod';
-import { cursor, pageLimit, question, recordId, replyBody, searchFilters, searchQuery, tag, categoryRef, topicRef } from '../domain/fields.ts';
+import {
+  cursor,
+  pageLimit,
+  question,
+  recordId,
+  replyBody,
+  searchFilters,
+  searchQuery,
+  tag,
+  categoryRef,
+  topicRef,
+} from '../domain/fields.ts';
 import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { presentApproval, presentTopic, presentTopicPage, presentWrite } from './present.ts';
-import { SEARCH_MODES, approvalOut, getTopicOutput, idempotencyKey, questionFields, searchOutput, suggestOutput, topicOut, writeOutput } from './schemas.ts';
+import {
+  SEARCH_MODES,
+  approvalOut,
+  getTopicOutput,
+  idempotencyKey,
+  questionFields,
+  searchOutput,
+  suggestOutput,
+  topicOut,
+  writeOutput,
+} from './schemas.ts';
 import type { Community } from '../store/types.ts';
 import type { WriteKind } from '../domain/vocabulary.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
@@ -15,14 +36,30 @@ import { beforePosting, notPosted, type SimilarSolved } from './similar-solved.t
 type Ctx = OperationContext<Community>;
 
 /** A write's answer with the solved topics that closely matched it, when there were any. */
-export function withSimilar<T extends object>(result: T, similar: SimilarSolved[]): T & { similar_solved?: SimilarSolved[] } {
+export function withSimilar<T extends object>(
+  result: T,
+  similar: SimilarSolved[],
+): T & { similar_solved?: SimilarSolved[] } {
   return similar.length ? { ...result, similar_solved: similar } : result;
 }
 
 /** Runs a write through the domain's write path and records what it wrote for the audit log. */
-async function write(ctx: Ctx, kind: WriteKind, payload: Record<string, unknown>, key: string | undefined): Promise<WriteResult> {
-  const outcome = await ctx.services.writes.execute(ctx.actor, ctx.community, kind, payload, { idempotencyKey: key, ip: ctx.ip });
-  Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
+async function write(
+  ctx: Ctx,
+  kind: WriteKind,
+  payload: Record<string, unknown>,
+  key: string | undefined,
+): Promise<WriteResult> {
+  const outcome = await ctx.services.writes.execute(ctx.actor, ctx.community, kind, payload, {
+    idempotencyKey: key,
+    ip: ctx.ip,
+  });
+  Object.assign(
+    ctx.audit.targets,
+    outcome.status === 'applied'
+      ? resultTargets(outcome.result)
+      : { approval_id: outcome.approval_id },
+  );
   return outcome;
 }
 
@@ -33,14 +70,22 @@ export const searchCommunity = defineOperation({
   description:
     'Full-text search over topic titles, questions, replies and knowledge-base articles of this community, best first; accepted answers rank higher. Do this FIRST: almost every question has been asked before.',
   input: z.strictObject({
-    query: searchQuery.describe('What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.'),
-    mode: z.enum(SEARCH_MODES).default('lexical').describe('"lexical" (default) full-text; "semantic"/"hybrid" only where an embedding model is configured.'),
+    query: searchQuery.describe(
+      'What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.',
+    ),
+    mode: z
+      .enum(SEARCH_MODES)
+      .default('lexical')
+      .describe(
+        '"lexical" (default) full-text; "semantic"/"hybrid" only where an embedding model is configured.',
+      ),
     filters: searchFilters.optional(),
   }),
   output: searchOutput,
   credential: 'community',
   mcp: true,
-  run: (ctx, { query, mode, filters }) => ctx.services.search.search([ctx.community], query, filters ?? {}, mode),
+  run: (ctx, { query, mode, filters }) =>
+    ctx.services.search.search([ctx.community], query, filters ?? {}, mode),
 });
 
 export const suggestAnswer = defineOperation({
@@ -56,17 +101,21 @@ export const suggestAnswer = defineOperation({
   output: suggestOutput,
   credential: 'community',
   mcp: true,
-  run: (ctx, { question: q, limit }) => ctx.services.search.suggestAnswer([ctx.community], q, limit),
+  run: (ctx, { question: q, limit }) =>
+    ctx.services.search.suggestAnswer([ctx.community], q, limit),
 });
 
 export const getTopic = defineOperation({
   name: 'get_topic',
   server: 'community',
   title: 'Read a topic',
-  description: 'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor.',
+  description:
+    'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor.',
   input: z.strictObject({
     topic: topicRef.describe('The topic id (UUID) or its slug (the last part of its URL).'),
-    cursor: cursor.optional().describe('next_cursor of a previous call, for the next page of posts.'),
+    cursor: cursor
+      .optional()
+      .describe('next_cursor of a previous call, for the next page of posts.'),
     limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
   }),
   output: getTopicOutput,
@@ -81,12 +130,19 @@ export const listTopics = defineOperation({
   name: 'list_topics',
   server: 'community',
   title: 'Browse topics',
-  description: 'Browse topics: by category or tag, only unanswered or solved ones, sorted by latest activity, most replies, or creation.',
+  description:
+    'Browse topics: by category or tag, only unanswered or solved ones, sorted by latest activity, most replies, or creation.',
   input: z.strictObject({
     category: categoryRef.optional().describe('Category slug.'),
     tag: tag.optional().describe('Only topics with this tag.'),
-    filter: z.enum(TOPIC_FILTERS).optional().describe('"unanswered": no reply yet; "solved": has an accepted answer.'),
-    sort: z.enum(TOPIC_SORTS).default('latest').describe('"latest" activity (default), "top" most replies, "created" newest first.'),
+    filter: z
+      .enum(TOPIC_FILTERS)
+      .optional()
+      .describe('"unanswered": no reply yet; "solved": has an accepted answer.'),
+    sort: z
+      .enum(TOPIC_SORTS)
+      .default('latest')
+      .describe('"latest" activity (default), "top" most replies, "created" newest first.'),
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
     limit: pageLimit(100, 20).describe('Topics per page, 1-100. Default 20.'),
   }),
@@ -112,14 +168,20 @@ export const listCategories = defineOperation({
   name: 'list_categories',
   server: 'community',
   title: 'List categories',
-  description: 'The categories of this community with their descriptions, kinds (discussion or knowledge_base) and topic counts.',
+  description:
+    'The categories of this community with their descriptions, kinds (discussion or knowledge_base) and topic counts.',
   input: z.strictObject({}),
   output: z.object({ categories: z.array(categoryOut) }),
   credential: 'community',
   mcp: true,
   run: async (ctx) => ({
     categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map((c) => ({
-      id: c.id, slug: c.slug, name: c.name, description: c.description, kind: c.kind, topic_count: c.topicCount,
+      id: c.id,
+      slug: c.slug,
+      name: c.name,
+      description: c.description,
+      kind: c.kind,
+      topic_count: c.topicCount,
     })),
   }),
 });
@@ -144,8 +206,18 @@ export const createTopic = defineOperation({
     if (!check.post) return notPosted(check.similar);
     await ctx.report.progress(2, 3, 'Posting the question');
     const outcome = await write(ctx, 'topic.create', payload, idempotency_key);
-    await ctx.report.progress(3, 3, outcome.status === 'applied' ? 'Posted' : 'Queued for approval');
-    return withSimilar(presentWrite(outcome, outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.'), check.similar);
+    await ctx.report.progress(
+      3,
+      3,
+      outcome.status === 'applied' ? 'Posted' : 'Queued for approval',
+    );
+    return withSimilar(
+      presentWrite(
+        outcome,
+        outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.',
+      ),
+      check.similar,
+    );
   },
 });
 
@@ -153,7 +225,8 @@ export const replyToTopic = defineOperation({
   name: 'reply_to_topic',
   server: 'community',
   title: 'Reply to a topic',
-  description: 'Add a post to a topic (an answer, or more detail). May be queued for approval ("pending_approval").',
+  description:
+    'Add a post to a topic (an answer, or more detail). May be queued for approval ("pending_approval").',
   input: z.strictObject({
     topic: topicRef.describe('The topic id or slug.'),
     body: replyBody.describe('The reply in Markdown, 2-50000 characters.'),
@@ -164,14 +237,19 @@ export const replyToTopic = defineOperation({
   mcp: true,
   scope: 'post:create',
   write: true,
-  run: async (ctx, { idempotency_key, ...payload }) => presentWrite(await write(ctx, 'post.create', payload, idempotency_key), 'The reply was posted.'),
+  run: async (ctx, { idempotency_key, ...payload }) =>
+    presentWrite(
+      await write(ctx, 'post.create', payload, idempotency_key),
+      'The reply was posted.',
+    ),
 });
 
 export const markSolution = defineOperation({
   name: 'mark_solution',
   server: 'community',
   title: 'Accept an answer',
-  description: "Accept a post as the topic's solution, so search ranks it first for the next agent with the same problem.",
+  description:
+    "Accept a post as the topic's solution, so search ranks it first for the next agent with the same problem.",
   input: z.strictObject({
     topic: topicRef.describe('The topic id or slug.'),
     post: recordId.describe('The id of the post that solved it.'),
@@ -183,7 +261,10 @@ export const markSolution = defineOperation({
   scope: 'solution:mark',
   write: true,
   run: async (ctx, { idempotency_key, ...payload }) =>
-    presentWrite(await write(ctx, 'solution.mark', payload, idempotency_key), 'The answer is now the accepted solution.'),
+    presentWrite(
+      await write(ctx, 'solution.mark', payload, idempotency_key),
+      'The answer is now the accepted solution.',
+    ),
 });
 
 export const getApproval = defineOperation({
@@ -192,12 +273,25 @@ export const getApproval = defineOperation({
   title: 'Follow a queued write',
   description:
     'Status of one of your writes that came back "pending_approval": pending, applied (with the created topic/post in result), rejected (with the reason) or failed.',
-  input: z.strictObject({ approval_id: recordId.describe('The approval_id returned by the write.') }),
+  input: z.strictObject({
+    approval_id: recordId.describe('The approval_id returned by the write.'),
+  }),
   output: approvalOut,
   credential: 'community',
   mcp: true,
-  run: async (ctx, { approval_id }) => presentApproval(await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id)),
+  run: async (ctx, { approval_id }) =>
+    presentApproval(await ctx.services.approvals.get(ctx.actor, ctx.community, approval_id)),
 });
 
 /** The community server's tools, in the order tools/list shows them. */
-export const COMMUNITY_OPERATIONS = [searchCommunity, suggestAnswer, getTopic, listTopics, listCategories, createTopic, replyToTopic, markSolution, getApproval];
+export const COMMUNITY_OPERATIONS = [
+  searchCommunity,
+  suggestAnswer,
+  getTopic,
+  listTopics,
+  listCategories,
+  createTopic,
+  replyToTopic,
+  markSolution,
+  getApproval,
+];

@@ -8,7 +8,10 @@ import type { DomainErrorCode } from '../domain/errors.ts';
 export type Question = {
   key: string;
   message: string;
-  fields: Record<string, { type: 'boolean' | 'string'; title: string; description: string; default?: boolean | string }>;
+  fields: Record<
+    string,
+    { type: 'boolean' | 'string'; title: string; description: string; default?: boolean | string }
+  >;
   required: string[];
 };
 

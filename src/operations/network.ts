@@ -2,7 +2,15 @@
 // credential; ask_community takes a person's user key and posts as that person.
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
-import { communitySlug, cursor, pageLimit, question, searchFilters, searchQuery, topicRef } from '../domain/fields.ts';
+import {
+  communitySlug,
+  cursor,
+  pageLimit,
+  question,
+  searchFilters,
+  searchQuery,
+  topicRef,
+} from '../domain/fields.ts';
 import type { Community } from '../store/types.ts';
 import type { Services } from '../services.ts';
 import { categoryOut, withSimilar } from './community.ts';
@@ -10,10 +18,22 @@ import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
 import { presentTopicPage, presentWrite } from './present.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
-import { SEARCH_MODES, getTopicOutput, questionFields, searchOutput, suggestOutput, writeOutput } from './schemas.ts';
+import {
+  SEARCH_MODES,
+  getTopicOutput,
+  questionFields,
+  searchOutput,
+  suggestOutput,
+  writeOutput,
+} from './schemas.ts';
 
 const slug = communitySlug.describe('A community slug, e.g. "acme" (see find_community).');
-const slugList = z.array(slug).min(1).max(20).optional().describe('Only these communities (slugs). Default: every public community.');
+const slugList = z
+  .array(slug)
+  .min(1)
+  .max(20)
+  .optional()
+  .describe('Only these communities (slugs). Default: every public community.');
 
 /** Public communities, optionally narrowed to some slugs; a slug that is not public is not_found. */
 async function publicCommunities(services: Services, only?: string[]): Promise<Community[]> {
@@ -22,7 +42,11 @@ async function publicCommunities(services: Services, only?: string[]): Promise<C
   const bySlug = new Map(all.map((c) => [c.slug, c]));
   return only.map((s) => {
     const c = bySlug.get(s);
-    if (!c) throw new DomainError('not_found', `No public community "${s}". Use find_community to discover communities.`);
+    if (!c)
+      throw new DomainError(
+        'not_found',
+        `No public community "${s}". Use find_community to discover communities.`,
+      );
     return c;
   });
 }
@@ -33,22 +57,33 @@ async function publicCommunity(services: Services, slugValue: string): Promise<C
 
 /** On the network every result names its community, even when only one was searched. */
 function withCommunity<R extends { community?: string }>(results: R[], within: Community[]): R[] {
-  return within.length === 1 ? results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug })) : results;
+  return within.length === 1
+    ? results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug }))
+    : results;
 }
 
 function tokens(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 2);
 }
 
 export const searchNetwork = defineOperation({
   name: 'search_network',
   server: 'network',
   title: 'Search every public community',
-  description: 'Full-text search across all public Hamlet communities (or the ones you name), best first; accepted answers rank higher. Each result names its community.',
+  description:
+    'Full-text search across all public Hamlet communities (or the ones you name), best first; accepted answers rank higher. Each result names its community.',
   input: z.strictObject({
-    query: searchQuery.describe('What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.'),
+    query: searchQuery.describe(
+      'What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.',
+    ),
     communities: slugList,
-    mode: z.enum(SEARCH_MODES).default('lexical').describe('"lexical" (default); "semantic"/"hybrid" where an embedding model is configured.'),
+    mode: z
+      .enum(SEARCH_MODES)
+      .default('lexical')
+      .describe('"lexical" (default); "semantic"/"hybrid" where an embedding model is configured.'),
     filters: searchFilters.optional(),
   }),
   output: searchOutput,
@@ -57,7 +92,10 @@ export const searchNetwork = defineOperation({
   run: async (ctx, { query, communities, mode, filters }) => {
     const within = await publicCommunities(ctx.services, communities);
     const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
-    await ctx.report.note('info', `Searched ${within.length} public communit${within.length === 1 ? 'y' : 'ies'}: ${found.total} result(s).`);
+    await ctx.report.note(
+      'info',
+      `Searched ${within.length} public communit${within.length === 1 ? 'y' : 'ies'}: ${found.total} result(s).`,
+    );
     return { ...found, results: withCommunity(found.results, within) };
   },
 });
@@ -66,13 +104,29 @@ export const findCommunity = defineOperation({
   name: 'find_community',
   server: 'network',
   title: 'Find the right community',
-  description: 'Which public communities fit a subject: matched on their names, descriptions and content. Each comes with its MCP URL for a direct connection.',
+  description:
+    'Which public communities fit a subject: matched on their names, descriptions and content. Each comes with its MCP URL for a direct connection.',
   input: z.strictObject({
-    subject: z.string().trim().min(2, 'must be at least 2 characters').max(300, 'must be at most 300 characters').describe('The subject or question, in plain words.'),
+    subject: z
+      .string()
+      .trim()
+      .min(2, 'must be at least 2 characters')
+      .max(300, 'must be at most 300 characters')
+      .describe('The subject or question, in plain words.'),
     limit: pageLimit(20, 5).describe('How many communities, 1-20. Default 5.'),
   }),
   output: z.object({
-    communities: z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), web_url: z.string(), mcp_url: z.string(), matches: z.number().int(), score: z.number().min(0).max(1) })),
+    communities: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        description: z.string(),
+        web_url: z.string(),
+        mcp_url: z.string(),
+        matches: z.number().int(),
+        score: z.number().min(0).max(1),
+      }),
+    ),
   }),
   credential: 'none',
   mcp: true,
@@ -91,9 +145,15 @@ export const findCommunity = defineOperation({
     }
     const scored = all.map((c) => {
       const meta = tokens(`${c.name} ${c.slug} ${c.description}`);
-      const overlap = words.length ? words.filter((w) => meta.includes(w)).length / words.length : 0;
+      const overlap = words.length
+        ? words.filter((w) => meta.includes(w)).length / words.length
+        : 0;
       const h = hits.get(c.slug) ?? { count: 0, score: 0 };
-      return { c, matches: h.count, score: Math.min(1, 0.6 * overlap + 0.4 * Math.min(1, h.score / 3)) };
+      return {
+        c,
+        matches: h.count,
+        score: Math.min(1, 0.6 * overlap + 0.4 * Math.min(1, h.score / 3)),
+      };
     });
     return {
       communities: scored
@@ -101,8 +161,13 @@ export const findCommunity = defineOperation({
         .sort((a, b) => b.score - a.score || a.c.slug.localeCompare(b.c.slug))
         .slice(0, limit)
         .map(({ c, score, matches }) => ({
-          slug: c.slug, name: c.name, description: c.description, web_url: ctx.urls.web(c.slug), mcp_url: ctx.urls.mcp(c.slug),
-          matches, score: Math.round(score * 10_000) / 10_000,
+          slug: c.slug,
+          name: c.name,
+          description: c.description,
+          web_url: ctx.urls.web(c.slug),
+          mcp_url: ctx.urls.mcp(c.slug),
+          matches,
+          score: Math.round(score * 10_000) / 10_000,
         })),
     };
   },
@@ -112,10 +177,16 @@ export const getCommunity = defineOperation({
   name: 'get_community',
   server: 'network',
   title: 'Describe a community',
-  description: 'One public community: description, guidelines (read them before asking), categories with counts, and its web and MCP URLs.',
+  description:
+    'One public community: description, guidelines (read them before asking), categories with counts, and its web and MCP URLs.',
   input: z.strictObject({ community: slug }),
   output: z.object({
-    slug: z.string(), name: z.string(), description: z.string(), guidelines: z.string(), web_url: z.string(), mcp_url: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    guidelines: z.string(),
+    web_url: z.string(),
+    mcp_url: z.string(),
     categories: z.array(categoryOut.omit({ id: true })),
   }),
   credential: 'none',
@@ -124,9 +195,19 @@ export const getCommunity = defineOperation({
     const c = await publicCommunity(ctx.services, community);
     const categories = await ctx.services.content.listCategories(ctx.actor, c);
     return {
-      slug: c.slug, name: c.name, description: c.description, guidelines: c.guidelines,
-      web_url: ctx.urls.web(c.slug), mcp_url: ctx.urls.mcp(c.slug),
-      categories: categories.map((k) => ({ slug: k.slug, name: k.name, description: k.description, kind: k.kind, topic_count: k.topicCount })),
+      slug: c.slug,
+      name: c.name,
+      description: c.description,
+      guidelines: c.guidelines,
+      web_url: ctx.urls.web(c.slug),
+      mcp_url: ctx.urls.mcp(c.slug),
+      categories: categories.map((k) => ({
+        slug: k.slug,
+        name: k.name,
+        description: k.description,
+        kind: k.kind,
+        topic_count: k.topicCount,
+      })),
     };
   },
 });
@@ -135,7 +216,8 @@ export const getNetworkTopic = defineOperation({
   name: 'get_topic',
   server: 'network',
   title: 'Read a topic',
-  description: 'A topic of a public community with its posts in order (the first post is the question). Paginated with cursor.',
+  description:
+    'A topic of a public community with its posts in order (the first post is the question). Paginated with cursor.',
   input: z.strictObject({
     community: slug,
     topic: topicRef.describe('The topic id (UUID) or slug.'),
@@ -147,7 +229,10 @@ export const getNetworkTopic = defineOperation({
   mcp: true,
   run: async (ctx, { community, ...input }) => {
     const c = await publicCommunity(ctx.services, community);
-    return { community: c.slug, ...presentTopicPage(await ctx.services.content.getTopic(ctx.actor, c, input)) };
+    return {
+      community: c.slug,
+      ...presentTopicPage(await ctx.services.content.getTopic(ctx.actor, c, input)),
+    };
   },
 });
 
@@ -155,7 +240,8 @@ export const suggestNetworkAnswer = defineOperation({
   name: 'suggest_answer',
   server: 'network',
   title: 'Suggest existing answers',
-  description: 'Given a question, the best accepted answers across public communities with a confidence in [0, 1], or a plain statement that nothing matched and where to ask.',
+  description:
+    'Given a question, the best accepted answers across public communities with a confidence in [0, 1], or a plain statement that nothing matched and where to ask.',
   input: z.strictObject({
     question: question.describe('The question, as you would ask it (3-2000 characters).'),
     communities: slugList,
@@ -166,7 +252,9 @@ export const suggestNetworkAnswer = defineOperation({
   mcp: true,
   run: async (ctx, { question: q, communities, limit }) => {
     const within = await publicCommunities(ctx.services, communities);
-    const suggested = await ctx.services.search.suggestAnswer(within, q, limit, { askWith: 'ask_community' });
+    const suggested = await ctx.services.search.suggestAnswer(within, q, limit, {
+      askWith: 'ask_community',
+    });
     return { ...suggested, answers: withCommunity(suggested.answers, within) };
   },
 });
@@ -176,7 +264,7 @@ export const askCommunity = defineOperation({
   server: 'network',
   title: 'Ask a community',
   description:
-    "Post a question to a public community as the person who owns the user key (Authorization: Bearer hmlt_u_…). Search first. The community's approval policy applies: the answer may be status \"pending_approval\".",
+    'Post a question to a public community as the person who owns the user key (Authorization: Bearer hmlt_u_…). Search first. The community\'s approval policy applies: the answer may be status "pending_approval".',
   input: z.strictObject({ community: slug, ...questionFields }),
   output: writeOutput,
   credential: 'user',
@@ -188,12 +276,34 @@ export const askCommunity = defineOperation({
     const check = await beforePosting(ctx, c, payload);
     if (!check.post) return notPosted(check.similar);
     await ctx.report.progress(2, 3, `Posting the question to ${c.slug}`);
-    const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, { idempotencyKey: idempotency_key, ip: ctx.ip });
-    Object.assign(ctx.audit.targets, outcome.status === 'applied' ? resultTargets(outcome.result) : { approval_id: outcome.approval_id });
-    await ctx.report.progress(3, 3, outcome.status === 'applied' ? 'Posted' : 'Queued for approval');
-    return withSimilar(presentWrite(outcome, `Your question was posted to ${c.slug}.`), check.similar);
+    const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, {
+      idempotencyKey: idempotency_key,
+      ip: ctx.ip,
+    });
+    Object.assign(
+      ctx.audit.targets,
+      outcome.status === 'applied'
+        ? resultTargets(outcome.result)
+        : { approval_id: outcome.approval_id },
+    );
+    await ctx.report.progress(
+      3,
+      3,
+      outcome.status === 'applied' ? 'Posted' : 'Queued for approval',
+    );
+    return withSimilar(
+      presentWrite(outcome, `Your question was posted to ${c.slug}.`),
+      check.similar,
+    );
   },
 });
 
 /** The network server's tools, in the order tools/list shows them. */
-export const NETWORK_OPERATIONS = [searchNetwork, findCommunity, getCommunity, getNetworkTopic, suggestNetworkAnswer, askCommunity];
+export const NETWORK_OPERATIONS = [
+  searchNetwork,
+  findCommunity,
+  getCommunity,
+  getNetworkTopic,
+  suggestNetworkAnswer,
+  askCommunity,
+];

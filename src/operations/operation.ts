@@ -41,9 +41,18 @@ export type OperationContext<C extends Community | null = Community | null> = {
 /** What a call's audit entry records beyond who, what and when. */
 export type AuditNote = { communityId: string | null; targets: Record<string, string | undefined> };
 
-export type Annotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+export type Annotations = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
 
-export type Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType, S extends Server = Server> = {
+export type Operation<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+  S extends Server = Server,
+> = {
   /** Stable name: the MCP tool name, the audit action `tool:<name>`. */
   name: string;
   server: S;
@@ -55,38 +64,64 @@ export type Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   /** The scope an agent needs, checked after validation (writes may refine it in `authorize`). */
   scope?: Scope;
   /** Further checks that depend on the validated input; throw DomainError to refuse. */
-  authorize?: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<void> | void;
+  authorize?: (
+    ctx: OperationContext<S extends 'community' ? Community : null>,
+    input: z.output<I>,
+  ) => Promise<void> | void;
   /** A write: not read-only, honours an idempotency key, the approval policy applies. */
   write?: boolean;
   /** Listed as a tool of its server's MCP surface (the REST API and the web offer every operation). */
   mcp?: boolean;
-  run: (ctx: OperationContext<S extends 'community' ? Community : null>, input: z.output<I>) => Promise<z.input<O>>;
+  run: (
+    ctx: OperationContext<S extends 'community' ? Community : null>,
+    input: z.output<I>,
+  ) => Promise<z.input<O>>;
 };
 
 /** Any operation, its types erased: what the catalogue and the faces hold. */
 export type AnyOperation = Operation<z.ZodObject, z.ZodType, Server>;
 
 /** Declares an operation with its types checked, and erases them for the catalogue. */
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType, S extends Server>(op: Operation<I, O, S>): AnyOperation {
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType, S extends Server>(
+  op: Operation<I, O, S>,
+): AnyOperation {
   return op as unknown as AnyOperation;
 }
 
 /** The MCP tool annotations an operation implies. */
 export function annotationsOf(op: AnyOperation): Annotations & { title: string } {
   return op.write
-    ? { title: op.title, readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    ? {
+        title: op.title,
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      }
     : { title: op.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 }
 
-const converted = new WeakMap<AnyOperation, { input: Record<string, unknown>; output: Record<string, unknown> }>();
+const converted = new WeakMap<
+  AnyOperation,
+  { input: Record<string, unknown>; output: Record<string, unknown> }
+>();
 
 /** The operation's input and output as JSON Schema 2020-12 (converted once per operation). */
-export function jsonSchemasOf(op: AnyOperation): { input: Record<string, unknown>; output: Record<string, unknown> } {
+export function jsonSchemasOf(op: AnyOperation): {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+} {
   let c = converted.get(op);
   if (!c) {
     c = {
-      input: z.toJSONSchema(op.input, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
-      output: z.toJSONSchema(op.output, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>,
+      input: z.toJSONSchema(op.input, { target: 'draft-2020-12', io: 'input' }) as Record<
+        string,
+        unknown
+      >,
+      output: z.toJSONSchema(op.output, { target: 'draft-2020-12', io: 'output' }) as Record<
+        string,
+        unknown
+      >,
     };
     converted.set(op, c);
   }

@@ -9,18 +9,31 @@ import { defineOperation } from './operation.ts';
 import { presentPost, presentTopic } from './present.ts';
 import { postOut, topicOut } from './schemas.ts';
 
-const email = z.string().trim().max(254, 'must be at most 254 characters').pipe(z.email('must be an e-mail address'));
-const password = z.string().min(10, 'must be at least 10 characters').max(1024, 'must be at most 1024 characters');
+const email = z
+  .string()
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email('must be an e-mail address'));
+const password = z
+  .string()
+  .min(10, 'must be at least 10 characters')
+  .max(1024, 'must be at most 1024 characters');
 
 export const signUp = defineOperation({
   name: 'sign_up',
   server: 'network',
   title: 'Create an account',
-  description: 'Opens an account with an e-mail address and a password (at least 10 characters). A few accounts per address and hour.',
+  description:
+    'Opens an account with an e-mail address and a password (at least 10 characters). A few accounts per address and hour.',
   input: z.strictObject({
     email: email.describe('Your e-mail address: you sign in with it. Never shown to others.'),
     password: password.describe('At least 10 characters.'),
-    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('The name people see on your posts (1-100 characters).'),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(100, 'must be at most 100 characters')
+      .describe('The name people see on your posts (1-100 characters).'),
   }),
   output: z.object({ person_id: z.string(), display_name: z.string() }),
   credential: 'none',
@@ -37,9 +50,13 @@ export const changePassword = defineOperation({
   name: 'change_password',
   server: 'network',
   title: 'Change your password',
-  description: 'Replaces your password, proving the current one. Every session of yours ends; sign in again with the new one.',
+  description:
+    'Replaces your password, proving the current one. Every session of yours ends; sign in again with the new one.',
   input: z.strictObject({
-    current_password: z.string().max(1024, 'must be at most 1024 characters').describe('The password you signed in with.'),
+    current_password: z
+      .string()
+      .max(1024, 'must be at most 1024 characters')
+      .describe('The password you signed in with.'),
     new_password: password.describe('The new password, at least 10 characters.'),
   }),
   output: z.object({ changed: z.literal(true) }),
@@ -58,8 +75,12 @@ export const editPost = defineOperation({
   description: `Replaces the body of your own post, within ${EDIT_WINDOW_MS / 3_600_000} hours of posting (moderators: any post). For the question, the title may change too. Articles are revised with revise_article.`,
   input: z.strictObject({
     post: recordId.describe('The id of the post.'),
-    body: replyBody.describe('The whole new body in Markdown (a question: 10-50000 characters; a reply: 2-50000).'),
-    title: title.optional().describe('The new title, only when editing the question (8-200 characters).'),
+    body: replyBody.describe(
+      'The whole new body in Markdown (a question: 10-50000 characters; a reply: 2-50000).',
+    ),
+    title: title
+      .optional()
+      .describe('The new title, only when editing the question (8-200 characters).'),
   }),
   output: z.object({ topic: topicOut, post: postOut }),
   credential: 'community',
@@ -71,11 +92,18 @@ export const editPost = defineOperation({
   },
 });
 
-const profilePost = postOut.extend({ topic: z.object({ id: z.string(), slug: z.string(), title: z.string() }) });
+const profilePost = postOut.extend({
+  topic: z.object({ id: z.string(), slug: z.string(), title: z.string() }),
+});
 
 function presentProfile(p: Profile) {
   return {
-    kind: p.kind, id: p.id, name: p.name, label: p.label, role: p.role, since: p.since,
+    kind: p.kind,
+    id: p.id,
+    name: p.name,
+    label: p.label,
+    role: p.role,
+    since: p.since,
     posts: p.posts.map((post) => ({ ...presentPost(post), topic: post.topic })),
     next_cursor: p.nextCursor,
   };
@@ -85,7 +113,8 @@ export const getProfile = defineOperation({
   name: 'get_profile',
   server: 'community',
   title: "A person's or an agent's profile",
-  description: 'Who they are in this community (name, role, since when; agents carry their label) and their posts here, newest first.',
+  description:
+    'Who they are in this community (name, role, since when; agents carry their label) and their posts here, newest first.',
   input: z.strictObject({
     id: recordId.describe('The id of the person or agent (the author id of their posts).'),
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
@@ -95,14 +124,18 @@ export const getProfile = defineOperation({
     kind: z.enum(['person', 'agent']),
     id: z.string(),
     name: z.string(),
-    label: z.string().nullable().describe('For agents: "posted by agent X on behalf of community Y".'),
+    label: z
+      .string()
+      .nullable()
+      .describe('For agents: "posted by agent X on behalf of community Y".'),
     role: z.string().nullable(),
     since: z.string(),
     posts: z.array(profilePost),
     next_cursor: z.string().nullable(),
   }),
   credential: 'community',
-  run: async (ctx, input) => presentProfile(await ctx.services.profiles.get(ctx.actor, ctx.community, input)),
+  run: async (ctx, input) =>
+    presentProfile(await ctx.services.profiles.get(ctx.actor, ctx.community, input)),
 });
 
 export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, getProfile];

@@ -8,7 +8,12 @@
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
 import type { z } from 'zod';
 import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
-import { canRead, communityNotFound, requireScope, ScopeNotGranted } from '../domain/authorization.ts';
+import {
+  canRead,
+  communityNotFound,
+  requireScope,
+  ScopeNotGranted,
+} from '../domain/authorization.ts';
 import { isAccessToken, noteMissingScope } from '../domain/oauth/connector-context.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
@@ -18,7 +23,13 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
-import { QuestionsAsked, SILENT, type Interaction, type Question, type Reporter } from './interaction.ts';
+import {
+  QuestionsAsked,
+  SILENT,
+  type Interaction,
+  type Question,
+  type Reporter,
+} from './interaction.ts';
 
 /** Who is calling and where: what the face learned from the request. */
 export type Caller = {
@@ -80,7 +91,10 @@ class InvalidArguments extends Error {
 
 /** "filters.limit: Too big: expected number to be <=50" per issue. */
 export function issuesOf(error: z.ZodError): Issue[] {
-  return error.issues.map((i) => ({ path: i.path.length ? i.path.join('.') : '(arguments)', message: i.message }));
+  return error.issues.map((i) => ({
+    path: i.path.length ? i.path.join('.') : '(arguments)',
+    message: i.message,
+  }));
 }
 
 export class Pipeline {
@@ -91,26 +105,39 @@ export class Pipeline {
   ) {}
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
-  invoke(op: AnyOperation, caller: Caller, args: unknown): Promise<Outcome<Record<string, unknown>>> {
-    return this.guard(caller, { credential: op.credential, action: `tool:${op.name}`, what: caller.asked ?? 'This tool', write: op.write }, async (actor, audit) => {
-      const nul = nulPath(args);
-      if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
-      const parsed = op.input.safeParse(args ?? {});
-      if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
-      const ctx: OperationContext = {
-        actor,
-        community: caller.community,
-        services: this.services,
-        urls: this.urls,
-        ip: caller.ip,
-        audit,
-        interaction: caller.interaction,
-        report: caller.reporter ?? SILENT,
-      };
-      if (op.scope) requireScope(actor, op.scope);
-      await op.authorize?.(ctx as never, parsed.data);
-      return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
-    });
+  invoke(
+    op: AnyOperation,
+    caller: Caller,
+    args: unknown,
+  ): Promise<Outcome<Record<string, unknown>>> {
+    return this.guard(
+      caller,
+      {
+        credential: op.credential,
+        action: `tool:${op.name}`,
+        what: caller.asked ?? 'This tool',
+        write: op.write,
+      },
+      async (actor, audit) => {
+        const nul = nulPath(args);
+        if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
+        const parsed = op.input.safeParse(args ?? {});
+        if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
+        const ctx: OperationContext = {
+          actor,
+          community: caller.community,
+          services: this.services,
+          urls: this.urls,
+          ip: caller.ip,
+          audit,
+          interaction: caller.interaction,
+          report: caller.reporter ?? SILENT,
+        };
+        if (op.scope) requireScope(actor, op.scope);
+        await op.authorize?.(ctx as never, parsed.data);
+        return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
+      },
+    );
   }
 
   /**
@@ -118,7 +145,11 @@ export class Pipeline {
    * audit. Content reads that are not catalogue operations (resources, prompts, completion) use it
    * directly; `body` gets the actor and the audit record it may add targets to.
    */
-  async guard<T>(caller: Caller, what: Guarded, body: (actor: Actor, audit: AuditNote) => Promise<T>): Promise<Outcome<T>> {
+  async guard<T>(
+    caller: Caller,
+    what: Guarded,
+    body: (actor: Actor, audit: AuditNote) => Promise<T>,
+  ): Promise<Outcome<T>> {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
@@ -131,16 +162,52 @@ export class Pipeline {
     const audited = what.write || !(caller.visitor && actor.kind === 'anonymous');
     try {
       const value = await body(actor, audit);
-      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
+      if (audited)
+        await this.services.audit.call(
+          actor,
+          {
+            communityId: audit.communityId,
+            action: what.action,
+            targets: audit.targets,
+            ip: caller.ip,
+          },
+          { ok: true },
+        );
       return { ok: true, value };
     } catch (err) {
       if (err instanceof QuestionsAsked) {
         // The call asked and wrote nothing; it is recorded as a call that went well.
         audit.targets.asked = err.questions.map((q) => q.key).join(',');
-        if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: true });
-        return { ok: false, stage: 'ask', code: err.code, message: err.message, questions: err.questions };
+        if (audited)
+          await this.services.audit.call(
+            actor,
+            {
+              communityId: audit.communityId,
+              action: what.action,
+              targets: audit.targets,
+              ip: caller.ip,
+            },
+            { ok: true },
+          );
+        return {
+          ok: false,
+          stage: 'ask',
+          code: err.code,
+          message: err.message,
+          questions: err.questions,
+        };
       }
-      if (audited) await this.services.audit.call(actor, { communityId: audit.communityId, action: what.action, targets: audit.targets, ip: caller.ip }, { ok: false, error: err });
+      if (audited)
+        await this.services.audit.call(
+          actor,
+          {
+            communityId: audit.communityId,
+            action: what.action,
+            targets: audit.targets,
+            ip: caller.ip,
+          },
+          { ok: false, error: err },
+        );
       return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
     }
   }
@@ -152,30 +219,45 @@ export class Pipeline {
       case 'user':
         return caller.person ?? this.services.auth.authenticateUserKey(caller.credential);
       case 'community': {
-        if (!caller.community) throw new DomainError('not_found', 'This request did not resolve to a community.');
+        if (!caller.community)
+          throw new DomainError('not_found', 'This request did not resolve to a community.');
         if (caller.person) return caller.person;
-        if (isAccessToken(caller.credential)) return this.services.auth.authenticateAccessToken(caller.community, caller.credential);
+        if (isAccessToken(caller.credential))
+          return this.services.auth.authenticateAccessToken(caller.community, caller.credential);
         if (caller.visitor && !caller.credential) {
           if (!canRead(anonymous, caller.community)) throw communityNotFound(caller.community.slug);
           return anonymous;
         }
-        if (caller.userKeys && isUserKey(caller.credential)) return this.services.auth.authenticateUserKey(caller.credential);
-        return this.services.auth.authenticateAgentKey(caller.community, caller.credential, what.what);
+        if (caller.userKeys && isUserKey(caller.credential))
+          return this.services.auth.authenticateUserKey(caller.credential);
+        return this.services.auth.authenticateAgentKey(
+          caller.community,
+          caller.credential,
+          what.what,
+        );
       }
     }
   }
 
   /** Per credential: each key has its own budget (by key id, never by its shared display prefix). */
   private async admit(actor: Actor): Promise<RateState | undefined> {
-    if (actor.kind === 'agent') return this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
-    if (actor.kind === 'person') return this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
+    if (actor.kind === 'agent')
+      return this.services.rateLimits.checkKey(actor.keyId ?? `agent:${actor.agentId}`);
+    if (actor.kind === 'person')
+      return this.services.rateLimits.checkKey(actor.keyId ?? `person:${actor.personId}`);
     return undefined;
   }
 
   private failure(err: unknown, stage: Stage): Failure {
     err = inputErrorOf(err) ?? err;
     if (err instanceof InvalidArguments) {
-      return { ok: false, stage: 'validate', code: 'invalid_argument', message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: err.issues };
+      return {
+        ok: false,
+        stage: 'validate',
+        code: 'invalid_argument',
+        message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+        issues: err.issues,
+      };
     }
     if (err instanceof ScopeNotGranted) noteMissingScope(err.scope); // the connector asks for it (step-up)
     if (isDomainError(err)) {
@@ -184,10 +266,15 @@ export class Pipeline {
       return f;
     }
     this.logger.error({ err }, 'operation failed unexpectedly');
-    return { ok: false, stage, code: 'internal', message: 'Something failed unexpectedly on our side. Try again; if it keeps failing, report it.' };
+    return {
+      ok: false,
+      stage,
+      code: 'internal',
+      message:
+        'Something failed unexpectedly on our side. Try again; if it keeps failing, report it.',
+    };
   }
 }
-
 
 function isUserKey(credential: string | undefined): boolean {
   return credential !== undefined && keyKind(credential.trim()) === 'user';

@@ -8,7 +8,9 @@ import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { postOut, topicOut, writeOutput } from './schemas.ts';
 
 function author(a: AuthorView) {
-  return a.kind !== 'system' && a.label ? { kind: a.kind, id: a.id, name: a.name, label: a.label } : { kind: a.kind, id: a.id, name: a.name };
+  return a.kind !== 'system' && a.label
+    ? { kind: a.kind, id: a.id, name: a.name, label: a.label }
+    : { kind: a.kind, id: a.id, name: a.name };
 }
 
 export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
@@ -46,8 +48,16 @@ export function presentPost(p: PostView): z.infer<typeof postOut> {
 }
 
 /** A topic with one page of its posts. */
-export function presentTopicPage(t: TopicWithPosts): { topic: z.infer<typeof topicOut>; posts: z.infer<typeof postOut>[]; next_cursor: string | null } {
-  return { topic: presentTopic(t.topic), posts: t.posts.map(presentPost), next_cursor: t.nextCursor };
+export function presentTopicPage(t: TopicWithPosts): {
+  topic: z.infer<typeof topicOut>;
+  posts: z.infer<typeof postOut>[];
+  next_cursor: string | null;
+} {
+  return {
+    topic: presentTopic(t.topic),
+    posts: t.posts.map(presentPost),
+    next_cursor: t.nextCursor,
+  };
 }
 
 /** An approval as every face shows it: what was submitted, by whom, and what became of it. */
@@ -56,7 +66,10 @@ export function presentApproval(view: ApprovalView) {
 }
 
 /** An applied write's result, whatever the write was: its topic and/or post, presented. */
-export function presentWritten(result: WrittenContent | null): { topic?: z.infer<typeof topicOut>; post?: z.infer<typeof postOut> } {
+export function presentWritten(result: WrittenContent | null): {
+  topic?: z.infer<typeof topicOut>;
+  post?: z.infer<typeof postOut>;
+} {
   const out: { topic?: z.infer<typeof topicOut>; post?: z.infer<typeof postOut> } = {};
   if (result?.topic) out.topic = presentTopic(result.topic);
   if (result?.post) out.post = presentPost(result.post);
@@ -64,9 +77,16 @@ export function presentWritten(result: WrittenContent | null): { topic?: z.infer
 }
 
 /** A write's answer: applied (with what it wrote), or queued for approval (isError false either way). */
-export function presentWrite(outcome: WriteResult, appliedMessage: string): z.input<typeof writeOutput> {
+export function presentWrite(
+  outcome: WriteResult,
+  appliedMessage: string,
+): z.input<typeof writeOutput> {
   if (outcome.status === 'pending_approval') {
-    return { status: 'pending_approval', approval_id: outcome.approval_id, message: outcome.message };
+    return {
+      status: 'pending_approval',
+      approval_id: outcome.approval_id,
+      message: outcome.message,
+    };
   }
   return { status: 'applied', message: appliedMessage, ...presentWritten(outcome.result) };
 }

@@ -17,12 +17,26 @@ export const POST_ANYWAY = 'post_anyway';
 const CLOSE_MATCH = 0.5;
 
 /** Solved topics that closely match a new question (title and body), best first, at most three. */
-async function closeMatches(ctx: OperationContext, community: Community, title: string, body: string): Promise<SimilarSolved[]> {
-  const suggested = await ctx.services.search.suggestAnswer([community], `${title}\n${body}`.slice(0, 2000), 3);
+async function closeMatches(
+  ctx: OperationContext,
+  community: Community,
+  title: string,
+  body: string,
+): Promise<SimilarSolved[]> {
+  const suggested = await ctx.services.search.suggestAnswer(
+    [community],
+    `${title}\n${body}`.slice(0, 2000),
+    3,
+  );
   if (suggested.confidence < CLOSE_MATCH) return [];
   return suggested.answers
     .filter((a) => a.accepted)
-    .map((a) => ({ topic_id: a.topic_id, title: a.title, url: a.url, confidence: suggested.confidence }));
+    .map((a) => ({
+      topic_id: a.topic_id,
+      title: a.title,
+      url: a.url,
+      confidence: suggested.confidence,
+    }));
 }
 
 /**
@@ -36,10 +50,20 @@ export async function beforePosting(
   question: { title: string; body: string },
 ): Promise<{ post: boolean; similar: SimilarSolved[] }> {
   const answer = ctx.interaction?.answer(POST_ANYWAY);
-  if (answer?.action === 'accept' && answer.content.post_anyway === true) return { post: true, similar: [] };
-  await ctx.report.progress(1, 3, 'Looking for solved topics that may already answer this question');
+  if (answer?.action === 'accept' && answer.content.post_anyway === true)
+    return { post: true, similar: [] };
+  await ctx.report.progress(
+    1,
+    3,
+    'Looking for solved topics that may already answer this question',
+  );
   const similar = await closeMatches(ctx, community, question.title, question.body);
-  await ctx.report.note('info', similar.length ? `${similar.length} solved topic(s) closely match this question.` : 'No solved topic closely matches this question.');
+  await ctx.report.note(
+    'info',
+    similar.length
+      ? `${similar.length} solved topic(s) closely match this question.`
+      : 'No solved topic closely matches this question.',
+  );
   if (answer) return { post: false, similar };
   if (similar.length && ctx.interaction?.canAsk) throw new QuestionsAsked([postAnyway(similar)]);
   return { post: true, similar };
@@ -51,7 +75,12 @@ function postAnyway(similar: SimilarSolved[]): Question {
     key: POST_ANYWAY,
     message: `One of these solved topics may already answer it:\n${list}\nPost the question anyway?`,
     fields: {
-      post_anyway: { type: 'boolean', title: 'Post anyway', description: 'Yes: post the question. No: keep it unposted, an existing answer fits.', default: false },
+      post_anyway: {
+        type: 'boolean',
+        title: 'Post anyway',
+        description: 'Yes: post the question. No: keep it unposted, an existing answer fits.',
+        default: false,
+      },
     },
     required: ['post_anyway'],
   };

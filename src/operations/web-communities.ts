@@ -8,7 +8,11 @@ import type { CommunityView } from '../domain/views.ts';
 import { defineOperation, type Urls } from './operation.ts';
 
 const visibility = z.enum(['public', 'private']);
-const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
 const description = z.string().trim().max(2000, 'must be at most 2000 characters');
 const guidelines = z.string().trim().max(20_000, 'must be at most 20000 characters');
 
@@ -24,14 +28,22 @@ const communityOut = z.object({
 const settingsOut = communityOut.extend({ guidelines: z.string() });
 
 function present(c: CommunityView, urls: Urls) {
-  return { slug: c.slug, name: c.name, description: c.description, visibility: c.visibility, web_url: urls.web(c.slug), mcp_url: urls.mcp(c.slug) };
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    visibility: c.visibility,
+    web_url: urls.web(c.slug),
+    mcp_url: urls.mcp(c.slug),
+  };
 }
 
 export const listCommunities = defineOperation({
   name: 'list_communities',
   server: 'network',
   title: 'Public communities',
-  description: 'The directory of public communities on this Hamlet, by slug, with their web and MCP addresses.',
+  description:
+    'The directory of public communities on this Hamlet, by slug, with their web and MCP addresses.',
   input: z.strictObject({
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
     limit: pageLimit(100, 50).describe('Communities per page, 1-100. Default 50.'),
@@ -40,7 +52,10 @@ export const listCommunities = defineOperation({
   credential: 'none',
   run: async (ctx, input) => {
     const page = await ctx.services.communities.listPublic(input);
-    return { communities: page.communities.map((c) => present(c, ctx.urls)), next_cursor: page.nextCursor };
+    return {
+      communities: page.communities.map((c) => present(c, ctx.urls)),
+      next_cursor: page.nextCursor,
+    };
   },
 });
 
@@ -48,12 +63,19 @@ export const createCommunity = defineOperation({
   name: 'create_community',
   server: 'network',
   title: 'Create a community',
-  description: 'A new community with you as its owner and one "General" category, where the operator allows people to create them.',
+  description:
+    'A new community with you as its owner and one "General" category, where the operator allows people to create them.',
   input: z.strictObject({
-    slug: communitySlugSchema.describe('Its address: <slug>.<base>. 2-63 characters of a-z, 0-9 and "-".'),
+    slug: communitySlugSchema.describe(
+      'Its address: <slug>.<base>. 2-63 characters of a-z, 0-9 and "-".',
+    ),
     name: name.describe('Its name (1-100 characters).'),
     description: description.default('').describe('What it is about, in a sentence or two.'),
-    visibility: visibility.default('public').describe('"public": anyone reads it and the network searches it; "private": members and its agents only.'),
+    visibility: visibility
+      .default('public')
+      .describe(
+        '"public": anyone reads it and the network searches it; "private": members and its agents only.',
+      ),
   }),
   output: communityOut,
   credential: 'user',
@@ -69,7 +91,8 @@ export const getCommunitySettings = defineOperation({
   name: 'get_community_settings',
   server: 'community',
   title: 'Community settings',
-  description: "This community's name, description, guidelines and visibility. Administrators only.",
+  description:
+    "This community's name, description, guidelines and visibility. Administrators only.",
   input: z.strictObject({}),
   output: settingsOut,
   credential: 'community',
@@ -83,11 +106,14 @@ export const updateCommunitySettings = defineOperation({
   name: 'update_community_settings',
   server: 'community',
   title: 'Change the community settings',
-  description: 'Changes the name, description, guidelines or visibility (a private community disappears from the network at once). Administrators only.',
+  description:
+    'Changes the name, description, guidelines or visibility (a private community disappears from the network at once). Administrators only.',
   input: z.strictObject({
     name: name.optional().describe('Its name (1-100 characters).'),
     description: description.optional().describe('What it is about.'),
-    guidelines: guidelines.optional().describe('What askers and answerers should know, in Markdown (agents read it too).'),
+    guidelines: guidelines
+      .optional()
+      .describe('What askers and answerers should know, in Markdown (agents read it too).'),
     visibility: visibility.optional().describe('"public" or "private".'),
   }),
   output: settingsOut,

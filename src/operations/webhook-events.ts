@@ -18,16 +18,32 @@ export const WEBHOOK_DATA = {
   'post.created': contentChange.describe('The new reply and its topic.'),
   'solution.marked': contentChange.describe('The topic and the post now accepted as its solution.'),
   'article.updated': contentChange
-    .extend({ revision: z.number().int().describe('The article revision this write created (1 for a new article).'), created: z.boolean() })
-    .describe('A knowledge-base article written or revised: the article (topic) and its body (post).'),
-  'approval.requested': z.object({ approval: getApproval.output }).describe('A write was queued for a moderator.'),
-  'approval.decided': z.object({ approval: getApproval.output }).describe('A queued write was applied, rejected or failed.'),
+    .extend({
+      revision: z
+        .number()
+        .int()
+        .describe('The article revision this write created (1 for a new article).'),
+      created: z.boolean(),
+    })
+    .describe(
+      'A knowledge-base article written or revised: the article (topic) and its body (post).',
+    ),
+  'approval.requested': z
+    .object({ approval: getApproval.output })
+    .describe('A write was queued for a moderator.'),
+  'approval.decided': z
+    .object({ approval: getApproval.output })
+    .describe('A queued write was applied, rejected or failed.'),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
 export function webhookEnvelope<T extends WebhookEventType>(type: T) {
   return z.object({
-    id: z.string().describe('The event id (the same on every endpoint it went to). webhook-id / hamlet-delivery name the delivery.'),
+    id: z
+      .string()
+      .describe(
+        'The event id (the same on every endpoint it went to). webhook-id / hamlet-delivery name the delivery.',
+      ),
     type: z.literal(type),
     created_at: z.string().describe('When the change was committed.'),
     community: z.object({ id: z.string(), slug: z.string() }),
@@ -40,16 +56,31 @@ export const webhookEventOut = z.union(WEBHOOK_EVENTS.map((t) => webhookEnvelope
 type ContentSnapshot = { topic: TopicView; post: PostView; revision?: number; created?: boolean };
 
 /** The body of a delivery, deterministic for a stored event (every retry sends the same bytes). */
-export function renderWebhookEvent(event: WebhookEventRecord, communitySlug: string): Record<string, unknown> {
+export function renderWebhookEvent(
+  event: WebhookEventRecord,
+  communitySlug: string,
+): Record<string, unknown> {
   const snapshot = event.payload as Record<string, unknown>;
   let data: Record<string, unknown>;
   if (event.type === 'approval.requested' || event.type === 'approval.decided') {
     const approval = snapshot.approval as Record<string, unknown>;
-    data = { approval: { ...approval, result: approval.result ? presentWritten(approval.result as WrittenContent) : null } };
+    data = {
+      approval: {
+        ...approval,
+        result: approval.result ? presentWritten(approval.result as WrittenContent) : null,
+      },
+    };
   } else {
     const c = snapshot as ContentSnapshot;
     data = { topic: presentTopic(c.topic), post: presentPost(c.post) };
-    if (event.type === 'article.updated') Object.assign(data, { revision: c.revision, created: c.created });
+    if (event.type === 'article.updated')
+      Object.assign(data, { revision: c.revision, created: c.created });
   }
-  return { id: event.id, type: event.type, created_at: event.createdAt, community: { id: event.communityId, slug: communitySlug }, data };
+  return {
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt,
+    community: { id: event.communityId, slug: communitySlug },
+    data,
+  };
 }

@@ -8,23 +8,36 @@ import { defineOperation } from './operation.ts';
 import { renderWebhookEvent, webhookEventOut } from './webhook-events.ts';
 
 const endpointId = recordId.describe('The webhook endpoint id.');
-const deliveryId = recordId.describe('The delivery id (the webhook-id and hamlet-delivery headers of what was sent).');
+const deliveryId = recordId.describe(
+  'The delivery id (the webhook-id and hamlet-delivery headers of what was sent).',
+);
 
 export const endpointOut = z.object({
   id: z.string(),
   url: z.string(),
   description: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
-  active: z.boolean().describe('false: nothing is sent (disabled by an administrator, or after the receiver answered 410 Gone).'),
+  active: z
+    .boolean()
+    .describe(
+      'false: nothing is sent (disabled by an administrator, or after the receiver answered 410 Gone).',
+    ),
   disabled_reason: z.string().nullable(),
-  previous_secret_expires_at: z.string().nullable().describe('During a secret rotation: until when the previous secret also signs.'),
+  previous_secret_expires_at: z
+    .string()
+    .nullable()
+    .describe('During a secret rotation: until when the previous secret also signs.'),
   created_at: z.string(),
   updated_at: z.string(),
 });
 
 const withSecret = z.object({
   endpoint: endpointOut,
-  secret: z.string().describe('The signing secret ("whsec_…"), shown only now: store it where the receiver can read it.'),
+  secret: z
+    .string()
+    .describe(
+      'The signing secret ("whsec_…"), shown only now: store it where the receiver can read it.',
+    ),
 });
 
 export const deliveryOut = z.object({
@@ -32,10 +45,18 @@ export const deliveryOut = z.object({
   endpoint_id: z.string(),
   event_id: z.string(),
   event: z.enum(WEBHOOK_EVENTS),
-  status: z.enum(DELIVERY_STATUSES).describe('pending (queued or retrying), delivered (a 2xx answer), failed (attempts exhausted, or 410 Gone).'),
+  status: z
+    .enum(DELIVERY_STATUSES)
+    .describe(
+      'pending (queued or retrying), delivered (a 2xx answer), failed (attempts exhausted, or 410 Gone).',
+    ),
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),
-  last_status: z.number().int().nullable().describe('HTTP status of the last attempt; null when it got no answer.'),
+  last_status: z
+    .number()
+    .int()
+    .nullable()
+    .describe('HTTP status of the last attempt; null when it got no answer.'),
   last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -66,11 +87,14 @@ export const createWebhook = defineOperation({
   ...common,
   name: 'create_webhook',
   title: 'Add a webhook endpoint',
-  description: 'Adds an endpoint that receives the chosen events, signed with a new secret (shown once). Administrators.',
+  description:
+    'Adds an endpoint that receives the chosen events, signed with a new secret (shown once). Administrators.',
   input: z.strictObject({
     url: webhookFields.url.describe('Where to POST events: a public http(s) URL.'),
     events: webhookFields.events.describe(`Events to send: any of ${WEBHOOK_EVENTS.join(', ')}.`),
-    description: webhookFields.description.optional().describe('What the endpoint is for, up to 500 characters.'),
+    description: webhookFields.description
+      .optional()
+      .describe('What the endpoint is for, up to 500 characters.'),
   }),
   output: withSecret,
   write: true,
@@ -91,7 +115,8 @@ export const updateWebhook = defineOperation({
   ...common,
   name: 'update_webhook',
   title: 'Change a webhook endpoint',
-  description: 'Changes the URL, events, description, or turns the endpoint off and on (turning it on resumes its pending deliveries).',
+  description:
+    'Changes the URL, events, description, or turns the endpoint off and on (turning it on resumes its pending deliveries).',
   input: z.strictObject({
     webhook: endpointId,
     url: webhookFields.url.optional().describe('A public http(s) URL.'),
@@ -101,7 +126,8 @@ export const updateWebhook = defineOperation({
   }),
   output: endpointOut,
   write: true,
-  run: (ctx, { webhook, ...patch }) => ctx.services.webhooks.update(ctx.actor, ctx.community, webhook, patch),
+  run: (ctx, { webhook, ...patch }) =>
+    ctx.services.webhooks.update(ctx.actor, ctx.community, webhook, patch),
 });
 
 export const deleteWebhook = defineOperation({
@@ -122,14 +148,18 @@ export const rotateWebhookSecret = defineOperation({
   ...common,
   name: 'rotate_webhook_secret',
   title: 'Rotate a webhook secret',
-  description: 'A new signing secret (shown once). During the overlap both the new and the previous secret sign every delivery, so receivers can switch without missing one.',
+  description:
+    'A new signing secret (shown once). During the overlap both the new and the previous secret sign every delivery, so receivers can switch without missing one.',
   input: z.strictObject({
     webhook: endpointId,
-    overlap_hours: webhookFields.overlapHours.default(24).describe('How long the previous secret keeps signing, 0-168 hours. Default 24.'),
+    overlap_hours: webhookFields.overlapHours
+      .default(24)
+      .describe('How long the previous secret keeps signing, 0-168 hours. Default 24.'),
   }),
   output: withSecret,
   write: true,
-  run: (ctx, { webhook, overlap_hours }) => ctx.services.webhooks.rotateSecret(ctx.actor, ctx.community, webhook, { overlap_hours }),
+  run: (ctx, { webhook, overlap_hours }) =>
+    ctx.services.webhooks.rotateSecret(ctx.actor, ctx.community, webhook, { overlap_hours }),
 });
 
 export const listWebhookDeliveries = defineOperation({
@@ -154,12 +184,17 @@ export const getWebhookDelivery = defineOperation({
   ...common,
   name: 'get_webhook_delivery',
   title: 'Read a webhook delivery',
-  description: 'One delivery: the body that was sent and every attempt (time, status, duration, the start of the answer).',
+  description:
+    'One delivery: the body that was sent and every attempt (time, status, duration, the start of the answer).',
   input: z.strictObject({ delivery: deliveryId }),
   output: z.object({ delivery: deliveryOut, body: webhookEventOut, attempts: z.array(attemptOut) }),
   run: async (ctx, { delivery }) => {
     const found = await ctx.services.webhooks.delivery(ctx.actor, ctx.community, delivery);
-    return { delivery: found.delivery, body: renderWebhookEvent(found.event, ctx.community.slug) as never, attempts: found.attempts };
+    return {
+      delivery: found.delivery,
+      body: renderWebhookEvent(found.event, ctx.community.slug) as never,
+      attempts: found.attempts,
+    };
   },
 });
 
@@ -167,7 +202,8 @@ export const redeliverWebhook = defineOperation({
   ...common,
   name: 'redeliver_webhook',
   title: 'Redeliver a webhook',
-  description: 'Sends a delivery again now, with the same id (receivers deduplicate on webhook-id), whatever its status.',
+  description:
+    'Sends a delivery again now, with the same id (receivers deduplicate on webhook-id), whatever its status.',
   input: z.strictObject({ delivery: deliveryId }),
   output: deliveryOut,
   write: true,
@@ -175,5 +211,13 @@ export const redeliverWebhook = defineOperation({
 });
 
 export const WEBHOOK_OPERATIONS = [
-  listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, getWebhookDelivery, redeliverWebhook,
+  listWebhooks,
+  createWebhook,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  getWebhookDelivery,
+  redeliverWebhook,
 ];

@@ -17,7 +17,10 @@ import { bareHost, isBlockedAddress, isLocalName, isPrivateByName } from './addr
 /** The request was not made, or was abandoned, by the guard's rules (not a network failure). */
 export class RequestRefused extends Error {
   /** address: the target is not public; the others: the answer broke a bound. */
-  constructor(readonly reason: 'address' | 'deadline' | 'size', message: string) {
+  constructor(
+    readonly reason: 'address' | 'deadline' | 'size',
+    message: string,
+  ) {
     super(message);
     this.name = 'RequestRefused';
   }
@@ -43,23 +46,42 @@ export type GuardedResponse = { status: number; headers: IncomingHttpHeaders; bo
 /** A DNS lookup that fails when any address of the name is not public (unless allowed). */
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family, verbatim: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      const blocked = allowPrivate ? undefined : addresses.find((a) => isBlockedAddress(a.address));
-      if (blocked) return callback(new RequestRefused('address', `${hostname} resolves to ${blocked.address}, which is not a public address (loopback, private, link-local or reserved).`), '', 0);
-      if (addresses.length === 0) return callback(new Error(`${hostname} does not resolve.`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
+    dns.lookup(
+      hostname,
+      { all: true, family: options.family, verbatim: true },
+      (err, addresses: LookupAddress[]) => {
+        if (err) return callback(err, '', 0);
+        const blocked = allowPrivate
+          ? undefined
+          : addresses.find((a) => isBlockedAddress(a.address));
+        if (blocked)
+          return callback(
+            new RequestRefused(
+              'address',
+              `${hostname} resolves to ${blocked.address}, which is not a public address (loopback, private, link-local or reserved).`,
+            ),
+            '',
+            0,
+          );
+        if (addresses.length === 0)
+          return callback(new Error(`${hostname} does not resolve.`), '', 0);
+        if (options.all)
+          return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+    );
   };
 }
 
 /** Why `url` may not be contacted before any lookup (scheme, literal address, local name), or undefined. */
 function upfrontRefusal(url: URL, allowPrivate: boolean): string | undefined {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `Only http(s) URLs are contacted, not ${url.protocol}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `Only http(s) URLs are contacted, not ${url.protocol}`;
   const host = bareHost(url);
   if (allowPrivate || !isPrivateByName(host)) return undefined;
-  return isLocalName(host) ? `${host} is a local name, not a public address.` : `${host} is not a public address (loopback, private, link-local or reserved).`;
+  return isLocalName(host)
+    ? `${host} is a local name, not a public address.`
+    : `${host} is not a public address (loopback, private, link-local or reserved).`;
 }
 
 /** Makes the request under the guard; RequestRefused for the guard's refusals, Error for network failures. */
@@ -78,7 +100,10 @@ export function guardedRequest(url: URL, r: GuardedRequest): Promise<GuardedResp
         reject(err);
       } else resolve(response!);
     };
-    const headers = { ...r.headers, ...(r.body !== undefined ? { 'content-length': String(Buffer.byteLength(r.body)) } : {}) };
+    const headers = {
+      ...r.headers,
+      ...(r.body !== undefined ? { 'content-length': String(Buffer.byteLength(r.body)) } : {}),
+    };
     const req = send(url, {
       method: r.method,
       headers,
@@ -87,20 +112,34 @@ export function guardedRequest(url: URL, r: GuardedRequest): Promise<GuardedResp
       agent: false,
       ...(r.ca && url.protocol === 'https:' ? { ca: [...rootCertificates, r.ca] } : {}),
     });
-    const timer = setTimeout(() => finish(new RequestRefused('deadline', `No answer within ${r.timeoutMs} ms.`)), r.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new RequestRefused('deadline', `No answer within ${r.timeoutMs} ms.`)),
+      r.timeoutMs,
+    );
     req.on('error', (err) => finish(err));
     req.on('response', (res) => readBounded(res, r, finish));
     req.end(r.body);
   });
 }
 
-function readBounded(res: IncomingMessage, r: GuardedRequest, finish: (err: Error | null, response?: GuardedResponse) => void): void {
-  const tooLarge = () => finish(new RequestRefused('size', `The answer is larger than ${r.maxBytes} bytes.`));
+function readBounded(
+  res: IncomingMessage,
+  r: GuardedRequest,
+  finish: (err: Error | null, response?: GuardedResponse) => void,
+): void {
+  const tooLarge = () =>
+    finish(new RequestRefused('size', `The answer is larger than ${r.maxBytes} bytes.`));
   const declared = Number(res.headers['content-length']);
-  if (r.overflow === 'refuse' && Number.isFinite(declared) && declared > r.maxBytes) return tooLarge();
+  if (r.overflow === 'refuse' && Number.isFinite(declared) && declared > r.maxBytes)
+    return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  const done = () => finish(null, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).subarray(0, r.maxBytes) });
+  const done = () =>
+    finish(null, {
+      status: res.statusCode ?? 0,
+      headers: res.headers,
+      body: Buffer.concat(chunks).subarray(0, r.maxBytes),
+    });
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size <= r.maxBytes) return void chunks.push(chunk);

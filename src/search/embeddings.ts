@@ -19,7 +19,12 @@ import { plainText } from './snippet.ts';
 export type EmbeddingsConfig = NonNullable<Config['embeddings']>;
 
 const responseSchema = z.object({
-  data: z.array(z.object({ embedding: z.array(z.number()).min(1), index: z.number().int().nonnegative().optional() })),
+  data: z.array(
+    z.object({
+      embedding: z.array(z.number()).min(1),
+      index: z.number().int().nonnegative().optional(),
+    }),
+  ),
 });
 
 /** Text embedded per post: its topic title and plain-text body, truncated. */
@@ -44,16 +49,27 @@ export class OpenAIEmbedder implements Embedder {
     const url = `${this.config.url.replace(/\/+$/, '')}/embeddings`;
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.config.key ? { authorization: `Bearer ${this.config.key}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.config.key ? { authorization: `Bearer ${this.config.key}` } : {}),
+      },
       body: JSON.stringify({ model: this.config.model, input: texts }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    if (!res.ok) throw new Error(`embeddings endpoint ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    if (!res.ok)
+      throw new Error(
+        `embeddings endpoint ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`,
+      );
     const parsed = responseSchema.safeParse(await res.json());
     if (!parsed.success || parsed.data.data.length !== texts.length) {
-      throw new Error(`embeddings endpoint ${url} did not answer one embedding per input (OpenAI format: {"data":[{"embedding":[…]}]})`);
+      throw new Error(
+        `embeddings endpoint ${url} did not answer one embedding per input (OpenAI format: {"data":[{"embedding":[…]}]})`,
+      );
     }
-    const rows = parsed.data.data.map((d, i) => ({ i: d.index ?? i, v: Float32Array.from(d.embedding) }));
+    const rows = parsed.data.data.map((d, i) => ({
+      i: d.index ?? i,
+      v: Float32Array.from(d.embedding),
+    }));
     rows.sort((a, b) => a.i - b.i);
     this.dims = rows[0]!.v.length;
     return rows.map((r) => r.v);
@@ -64,12 +80,17 @@ type Missing = { id: string; community_id: string; title: string; body: string }
 
 /** Stored post vectors of one model. */
 export class PostVectors {
-  constructor(private readonly db: Kysely<Database>, readonly model: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly model: string,
+  ) {}
 
   async get(postIds: string[]): Promise<Map<string, Float32Array>> {
     if (postIds.length === 0) return new Map();
     const r = await sql<{ post_id: string; vector: Uint8Array }>`
-      select post_id, vector from search_embeddings where model = ${this.model} and post_id in (${sql.join(postIds)})`.execute(this.db);
+      select post_id, vector from search_embeddings where model = ${this.model} and post_id in (${sql.join(postIds)})`.execute(
+      this.db,
+    );
     return new Map(r.rows.map((x) => [x.post_id, fromBytes(x.vector)]));
   }
 
@@ -77,8 +98,24 @@ export class PostVectors {
     if (rows.length === 0) return;
     await this.db
       .insertInto('search_embeddings')
-      .values(rows.map((r) => ({ post_id: r.postId, community_id: r.communityId, model: this.model, dims: r.vector.length, vector: toBytes(r.vector) })))
-      .onConflict((oc) => oc.column('post_id').doUpdateSet((eb) => ({ model: eb.ref('excluded.model'), dims: eb.ref('excluded.dims'), vector: eb.ref('excluded.vector') })))
+      .values(
+        rows.map((r) => ({
+          post_id: r.postId,
+          community_id: r.communityId,
+          model: this.model,
+          dims: r.vector.length,
+          vector: toBytes(r.vector),
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .column('post_id')
+          .doUpdateSet((eb) => ({
+            model: eb.ref('excluded.model'),
+            dims: eb.ref('excluded.dims'),
+            vector: eb.ref('excluded.vector'),
+          })),
+      )
       .execute();
   }
 
@@ -94,12 +131,19 @@ export class PostVectors {
   /** Posts with a vector of this model, and all posts. */
   async counts(): Promise<{ done: number; total: number }> {
     const r = await sql<{ done: number | string; total: number | string }>`
-      select (select count(*) from search_embeddings where model = ${this.model}) as done, (select count(*) from posts) as total`.execute(this.db);
+      select (select count(*) from search_embeddings where model = ${this.model}) as done, (select count(*) from posts) as total`.execute(
+      this.db,
+    );
     return { done: Number(r.rows[0]!.done), total: Number(r.rows[0]!.total) };
   }
 }
 
-export type BackfillProgress = { done: number; total: number; running: boolean; lastError?: string };
+export type BackfillProgress = {
+  done: number;
+  total: number;
+  running: boolean;
+  lastError?: string;
+};
 
 export class EmbeddingBackfill {
   private running = false;
@@ -110,7 +154,11 @@ export class EmbeddingBackfill {
   constructor(
     private readonly vectors: PostVectors,
     private readonly embedder: Embedder,
-    private readonly options: { batchSize?: number; idleMs?: number; onProgress?: (p: BackfillProgress) => void } = {},
+    private readonly options: {
+      batchSize?: number;
+      idleMs?: number;
+      onProgress?: (p: BackfillProgress) => void;
+    } = {},
   ) {}
 
   progress(): BackfillProgress {
@@ -123,8 +171,12 @@ export class EmbeddingBackfill {
     for (;;) {
       const batch = await this.vectors.missing(this.options.batchSize ?? 32);
       if (batch.length === 0) break;
-      const vectors = await this.embedder.embed(batch.map((p) => `${p.title}\n${plainText(p.body)}`.slice(0, MAX_TEXT)));
-      await this.vectors.put(batch.map((p, i) => ({ postId: p.id, communityId: p.community_id, vector: vectors[i]! })));
+      const vectors = await this.embedder.embed(
+        batch.map((p) => `${p.title}\n${plainText(p.body)}`.slice(0, MAX_TEXT)),
+      );
+      await this.vectors.put(
+        batch.map((p, i) => ({ postId: p.id, communityId: p.community_id, vector: vectors[i]! })),
+      );
       embedded += batch.length;
       this.state = { ...(await this.vectors.counts()), running: this.running };
       this.options.onProgress?.(this.progress());
@@ -144,7 +196,10 @@ export class EmbeddingBackfill {
           delete this.state.lastError;
         } catch (err) {
           // An unreachable endpoint is retried on the next round; search keeps its lexical rank.
-          this.state = { ...this.state, lastError: err instanceof Error ? err.message : String(err) };
+          this.state = {
+            ...this.state,
+            lastError: err instanceof Error ? err.message : String(err),
+          };
           this.options.onProgress?.(this.progress());
         }
         if (!this.running) break;

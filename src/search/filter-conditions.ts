@@ -14,21 +14,29 @@ export function filterConditions(
   const col = (name: string) => sql.ref(`${alias}.${name}`);
   const communities = sql.join(communityIds);
   const where: RawBuilder<unknown>[] = [];
-  if (f.categorySlug) where.push(sql`${col('category_id')} in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`);
+  if (f.categorySlug)
+    where.push(
+      sql`${col('category_id')} in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`,
+    );
   if (f.solvedOnly) where.push(sql`${col('solution')} > 0`);
   if (f.author) where.push(sql`${col('author')} = lower(${f.author})`);
   if (f.since) where.push(sql`${col('created_at')} >= ${timestamp(f.since)}`);
   if (f.until) where.push(sql`${col('created_at')} < ${timestamp(f.until)}`);
   for (const tag of f.tags ?? []) {
-    where.push(sql`exists (select 1 from topic_tags g where g.community_id = ${col('community_id')} and g.topic_id = ${col('topic_id')} and g.tag = ${tag})`);
+    where.push(
+      sql`exists (select 1 from topic_tags g where g.community_id = ${col('community_id')} and g.topic_id = ${col('topic_id')} and g.tag = ${tag})`,
+    );
   }
   // All three source types (or none named) is no filter at all.
   if (f.sourceTypes && f.sourceTypes.length < 3) {
     const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
     const kinds = f.sourceTypes.map((s) =>
-      s === 'post' ? sql`${col('position')} > 1`
-      : s === 'topic' ? sql`(${col('position')} = 1 and ${col('category_id')} not in ${articles})`
-      : sql`(${col('position')} = 1 and ${col('category_id')} in ${articles})`);
+      s === 'post'
+        ? sql`${col('position')} > 1`
+        : s === 'topic'
+          ? sql`(${col('position')} = 1 and ${col('category_id')} not in ${articles})`
+          : sql`(${col('position')} = 1 and ${col('category_id')} in ${articles})`,
+    );
     where.push(sql`(${sql.join(kinds, sql` or `)})`);
   }
   return where;

@@ -57,7 +57,13 @@ export type IndexHit = {
   raw: number;
 };
 
-export type IndexReport = { posts: number; indexed: number; missing: number; stale: number; orphans: number };
+export type IndexReport = {
+  posts: number;
+  indexed: number;
+  missing: number;
+  stale: number;
+  orphans: number;
+};
 
 export interface SearchIndex {
   readonly engine: Dialect;
@@ -71,7 +77,10 @@ export interface SearchIndex {
    * the scan; total counts topics over all matches. No keyset; hits carry no page details
    * (pageDetails() reads them for the page shown).
    */
-  candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }>;
+  candidates(
+    q: Omit<IndexQuery, 'after'>,
+    pool: number,
+  ): Promise<{ hits: PoolHit[]; total: number }>;
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */
   bare(q: ParsedQuery, limit: number): Promise<string[]>;
   /**
@@ -103,19 +112,40 @@ export const POOL = 200;
 
 /** Any filter beyond the communities (those need the posts' and topics' columns for every match). */
 export function hasFilters(f: IndexFilters): boolean {
-  return Boolean(f.categorySlug || f.tags?.length || f.solvedOnly || f.author || f.since || f.until || (f.sourceTypes && f.sourceTypes.length < 3));
+  return Boolean(
+    f.categorySlug ||
+    f.tags?.length ||
+    f.solvedOnly ||
+    f.author ||
+    f.since ||
+    f.until ||
+    (f.sourceTypes && f.sourceTypes.length < 3),
+  );
 }
 
 /** A pooled candidate after boosts. */
-export type PoolHit = { postId: string; topicId: string; communityId: string; sol: boolean; raw: number };
+export type PoolHit = {
+  postId: string;
+  topicId: string;
+  communityId: string;
+  sol: boolean;
+  raw: number;
+};
 
 /**
  * Engine relevance × boosts, as the filtered SQL computes it: the accepted answer × SOLUTION_BOOST,
  * other posts of a solved topic × SOLVED_TOPIC_BOOST, and up to RECENCY_WEIGHT more for posts
  * dated between 2000 and 2030 (`spanDays` is the engine's length of those 30 years).
  */
-export function boosted(relevance: number, solutionPostId: string | null, postId: string, createdAt: string | Date, spanDays: number): number {
-  const boost = solutionPostId === postId ? SOLUTION_BOOST : solutionPostId ? SOLVED_TOPIC_BOOST : 1.0;
+export function boosted(
+  relevance: number,
+  solutionPostId: string | null,
+  postId: string,
+  createdAt: string | Date,
+  spanDays: number,
+): number {
+  const boost =
+    solutionPostId === postId ? SOLUTION_BOOST : solutionPostId ? SOLVED_TOPIC_BOOST : 1.0;
   const ms = createdAt instanceof Date ? createdAt.getTime() : Date.parse(createdAt);
   const days = ms / 86_400_000 - 10_957;
   return relevance * boost * (1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / spanDays)));
@@ -149,10 +179,15 @@ export async function pageOf(
     }
     t.best = Math.max(t.best, h.raw);
     const r = t.rep;
-    if ((h.sol && !r.sol) || (h.sol === r.sol && (h.raw > r.raw || (h.raw === r.raw && h.postId < r.postId)))) t.rep = h;
+    if (
+      (h.sol && !r.sol) ||
+      (h.sol === r.sol && (h.raw > r.raw || (h.raw === r.raw && h.postId < r.postId)))
+    )
+      t.rep = h;
   }
   const after = q.after;
-  const order = (a: PoolHit, b: PoolHit) => b.raw - a.raw || (a.postId < b.postId ? -1 : a.postId > b.postId ? 1 : 0);
+  const order = (a: PoolHit, b: PoolHit) =>
+    b.raw - a.raw || (a.postId < b.postId ? -1 : a.postId > b.postId ? 1 : 0);
   let ordered = [...topics.values()]
     .map((t) => ({ ...t.rep, raw: t.best }))
     .filter((h) => !after || h.raw <= after.raw)
@@ -162,10 +197,16 @@ export async function pageOf(
   if ((bound !== -Infinity || bounded) && head.length) {
     const matched = await solutions(head.map((h) => h.topicId));
     if (matched.size) {
-      ordered = ordered.map((h) => (matched.has(h.topicId) ? { ...h, postId: outside.get(h.topicId)!, sol: true } : h)).sort(order);
+      ordered = ordered
+        .map((h) =>
+          matched.has(h.topicId) ? { ...h, postId: outside.get(h.topicId)!, sol: true } : h,
+        )
+        .sort(order);
     }
   }
-  const page = ordered.filter((h) => !after || h.raw < after.raw || (h.raw === after.raw && h.postId > after.id)).slice(0, q.limit);
+  const page = ordered
+    .filter((h) => !after || h.raw < after.raw || (h.raw === after.raw && h.postId > after.id))
+    .slice(0, q.limit);
   if (bound === -Infinity) return page;
   if (page.length < q.limit || page[page.length - 1]!.raw <= bound) return undefined;
   return page;
@@ -177,7 +218,12 @@ export async function pageOf(
  */
 export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promise<IndexHit[]> {
   if (page.length === 0) return [];
-  const r = await sql<Omit<IndexHit, 'raw' | 'position' | 'createdAt'> & { position: number | bigint; createdAt: Date | string }>`
+  const r = await sql<
+    Omit<IndexHit, 'raw' | 'position' | 'createdAt'> & {
+      position: number | bigint;
+      createdAt: Date | string;
+    }
+  >`
     select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
       p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
       t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
@@ -199,8 +245,18 @@ export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promis
  * else its best post, ranked by the topic's best raw; an exact keyset page (`after`: the engine's
  * condition on raw and post_id) with its details, and the number of topics. Both engines run it.
  */
-export async function topicPage(db: Kysely<Database>, hits: RawBuilder<unknown>, after: RawBuilder<unknown>, limit: number): Promise<{ hits: IndexHit[]; total: number }> {
-  type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & { position: number | bigint; raw: number; total: number | bigint | string; createdAt: Date | string };
+export async function topicPage(
+  db: Kysely<Database>,
+  hits: RawBuilder<unknown>,
+  after: RawBuilder<unknown>,
+  limit: number,
+): Promise<{ hits: IndexHit[]; total: number }> {
+  type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & {
+    position: number | bigint;
+    raw: number;
+    total: number | bigint | string;
+    createdAt: Date | string;
+  };
   const result = await sql<Row>`
     with hits as (${hits}),
     best as (

@@ -30,7 +30,12 @@ export type Knowledge = {
 };
 
 /** Reads every profile of the community once; associations only when asked for (they cost a pass over co-occurrences). */
-export async function learn(db: Kysely<Database>, communityId: string, posts: number, associations: boolean): Promise<Knowledge> {
+export async function learn(
+  db: Kysely<Database>,
+  communityId: string,
+  posts: number,
+  associations: boolean,
+): Promise<Knowledge> {
   const ids = new Map<string, number>();
   const names: string[] = [];
   const topicTerms: { ids: Int32Array; tf: Float32Array }[] = [];
@@ -39,11 +44,18 @@ export async function learn(db: Kysely<Database>, communityId: string, posts: nu
   for (let after: string | undefined; ;) {
     const batch = await sql<{ topic_id: string; terms: string }>`
       select topic_id, terms from search_profiles where community_id = ${communityId}
-      ${after === undefined ? sql`` : sql`and topic_id > ${after}`} order by topic_id limit ${BATCH}`.execute(db);
+      ${after === undefined ? sql`` : sql`and topic_id > ${after}`} order by topic_id limit ${BATCH}`.execute(
+      db,
+    );
     if (batch.rows.length === 0) break;
     after = batch.rows[batch.rows.length - 1]!.topic_id;
     for (const row of batch.rows) {
-      const counts = decodeProfile({ topicId: row.topic_id, communityId, terms: row.terms, lengths: [0, 0, 0, 0] });
+      const counts = decodeProfile({
+        topicId: row.topic_id,
+        communityId,
+        terms: row.terms,
+        lengths: [0, 0, 0, 0],
+      });
       const tIds = new Int32Array(counts.size);
       const tf = new Float32Array(counts.size);
       let i = 0;
@@ -94,7 +106,8 @@ export async function learn(db: Kysely<Database>, communityId: string, posts: nu
   });
   for (const [id, list] of postings) {
     const co = new Map<number, number>();
-    for (const topic of list) for (const other of top[topic]!) if (other !== id) co.set(other, (co.get(other) ?? 0) + 1);
+    for (const topic of list)
+      for (const other of top[topic]!) if (other !== id) co.set(other, (co.get(other) ?? 0) + 1);
     const a = list.length;
     const scored: [string, number][] = [];
     for (const [other, k] of co) {
@@ -108,7 +121,10 @@ export async function learn(db: Kysely<Database>, communityId: string, posts: nu
     if (scored.length === 0) continue;
     scored.sort((x, y) => y[1] - x[1]);
     const best = scored[0]![1];
-    related.set(names[id]!, scored.slice(0, RELATED).map(([t, g]) => [t, Math.round((g / best) * 1000) / 1000]));
+    related.set(
+      names[id]!,
+      scored.slice(0, RELATED).map(([t, g]) => [t, Math.round((g / best) * 1000) / 1000]),
+    );
   }
   return { posts, topics: n, df, related };
 }
@@ -120,7 +136,12 @@ export function g2(k: number, a: number, b: number, n: number): number {
     const total = xs.reduce((s, x) => s + x, 0);
     return xs.reduce((s, x) => s + (x > 0 ? x * Math.log(x / total) : 0), 0);
   };
-  return 2 * (h(cells) - h([cells[0]! + cells[1]!, cells[2]! + cells[3]!]) - h([cells[0]! + cells[2]!, cells[1]! + cells[3]!]));
+  return (
+    2 *
+    (h(cells) -
+      h([cells[0]! + cells[1]!, cells[2]! + cells[3]!]) -
+      h([cells[0]! + cells[2]!, cells[1]! + cells[3]!]))
+  );
 }
 
 /** The stored form (migration 0022): " term=n …" and " term=other:0.83,other2:0.5 …". */
@@ -128,11 +149,17 @@ export function encodeKnowledge(k: Knowledge): { df: string; related: string } {
   let df = '';
   for (const [t, n] of k.df) df += ` ${t}=${n}`;
   let related = '';
-  for (const [t, list] of k.related) related += ` ${t}=${list.map(([o, w]) => `${o}:${w}`).join(',')}`;
+  for (const [t, list] of k.related)
+    related += ` ${t}=${list.map(([o, w]) => `${o}:${w}`).join(',')}`;
   return { df, related };
 }
 
-export function decodeKnowledge(row: { posts: number; topics: number; df: string; related: string }): Knowledge {
+export function decodeKnowledge(row: {
+  posts: number;
+  topics: number;
+  df: string;
+  related: string;
+}): Knowledge {
   const df = new Map<string, number>();
   for (const entry of row.df.split(' ')) {
     const eq = entry.indexOf('=');
@@ -142,10 +169,16 @@ export function decodeKnowledge(row: { posts: number; topics: number; df: string
   for (const entry of row.related.split(' ')) {
     const eq = entry.indexOf('=');
     if (eq <= 0) continue;
-    related.set(entry.slice(0, eq), entry.slice(eq + 1).split(',').map((x) => {
-      const colon = x.lastIndexOf(':');
-      return [x.slice(0, colon), Number(x.slice(colon + 1))];
-    }));
+    related.set(
+      entry.slice(0, eq),
+      entry
+        .slice(eq + 1)
+        .split(',')
+        .map((x) => {
+          const colon = x.lastIndexOf(':');
+          return [x.slice(0, colon), Number(x.slice(colon + 1))];
+        }),
+    );
   }
   return { posts: Number(row.posts), topics: Number(row.topics), df, related };
 }

@@ -26,7 +26,12 @@ export function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined
   const dfs = [
     ...q.terms.map((t) => {
       const parts = [t.word, ...t.alternatives].map(rarest).filter((d) => d !== undefined);
-      return parts.length ? Math.min(f.topics, parts.reduce((a, b) => a + b, 0)) : undefined;
+      return parts.length
+        ? Math.min(
+            f.topics,
+            parts.reduce((a, b) => a + b, 0),
+          )
+        : undefined;
     }),
     ...q.phrases.map((p) => rarest(p.join(' '))),
   ];

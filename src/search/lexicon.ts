@@ -32,13 +32,21 @@ export type Learned = Pick<Knowledge, 'posts' | 'topics' | 'df'> & {
  * learned (else undefined: the engine counts). A term the lexicons do not hold (they keep terms of
  * two topics or more) counts as one topic.
  */
-export function frequenciesOf(learned: Map<string, Learned>, communityIds: string[]): Frequencies | undefined {
+export function frequenciesOf(
+  learned: Map<string, Learned>,
+  communityIds: string[],
+): Frequencies | undefined {
   const models = communityIds.map((id) => learned.get(id));
-  if (models.length === 0 || models.some((m) => m === undefined || m.topics === 0)) return undefined;
+  if (models.length === 0 || models.some((m) => m === undefined || m.topics === 0))
+    return undefined;
   const known = models as Learned[];
   return {
     topics: known.reduce((n, m) => n + m.topics, 0),
-    df: (term) => Math.max(1, known.reduce((n, m) => n + (m.df.get(term) ?? 0), 0)),
+    df: (term) =>
+      Math.max(
+        1,
+        known.reduce((n, m) => n + (m.df.get(term) ?? 0), 0),
+      ),
   };
 }
 
@@ -55,7 +63,11 @@ export class Lexicon {
   private readonly checkedAt = new Map<string, number>();
   private readonly associations: boolean;
 
-  constructor(private readonly db: Kysely<Database>, private readonly profiles: Profiles, options: LexiconOptions = {}) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profiles: Profiles,
+    options: LexiconOptions = {},
+  ) {
     this.associations = options.associations ?? false;
   }
 
@@ -96,18 +108,37 @@ export class Lexicon {
     const p = (async () => {
       // The stored row's size and age first: its text is read only when this instance needs it.
       const stored = await sql<{ posts: number; built_at: number | string; has: number | boolean }>`
-        select posts, built_at, related <> '' as has from search_lexicon where community_id = ${communityId}`.execute(this.db);
+        select posts, built_at, related <> '' as has from search_lexicon where community_id = ${communityId}`.execute(
+        this.db,
+      );
       const row = stored.rows[0];
-      const r = await sql<{ n: number | string }>`select count(*) as n from posts where community_id = ${communityId}`.execute(this.db);
+      const r = await sql<{
+        n: number | string;
+      }>`select count(*) as n from posts where community_id = ${communityId}`.execute(this.db);
       const posts = Number(r.rows[0]?.n ?? 0);
-      const fresh = row && posts - Number(row.posts) < Math.max(20, Number(row.posts) * REBUILD_GROWTH) && (Boolean(row.has) || !this.associations);
+      const fresh =
+        row &&
+        posts - Number(row.posts) < Math.max(20, Number(row.posts) * REBUILD_GROWTH) &&
+        (Boolean(row.has) || !this.associations);
       if (row && fresh) {
         const memory = this.models.get(communityId);
         if (memory && memory.builtAt >= Number(row.built_at)) return;
-        const full = await sql<{ posts: number; topics: number; built_at: number | string; df: string; related: string }>`
-          select posts, topics, built_at, df, related from search_lexicon where community_id = ${communityId}`.execute(this.db);
+        const full = await sql<{
+          posts: number;
+          topics: number;
+          built_at: number | string;
+          df: string;
+          related: string;
+        }>`
+          select posts, topics, built_at, df, related from search_lexicon where community_id = ${communityId}`.execute(
+          this.db,
+        );
         const f = full.rows[0];
-        if (f) this.models.set(communityId, this.model(communityId, decodeKnowledge(f), Number(f.built_at)));
+        if (f)
+          this.models.set(
+            communityId,
+            this.model(communityId, decodeKnowledge(f), Number(f.built_at)),
+          );
         return;
       }
       // The profiles first made current: what is learned reflects every post written so far.
@@ -115,9 +146,22 @@ export class Lexicon {
       const knowledge = await learn(this.db, communityId, posts, this.associations);
       const builtAt = Date.now();
       const { df, related } = encodeKnowledge(knowledge);
-      const values = { community_id: communityId, posts, topics: knowledge.topics, built_at: builtAt, df, related };
-      await this.db.insertInto('search_lexicon').values(values)
-        .onConflict((oc) => oc.column('community_id').doUpdateSet({ posts, topics: knowledge.topics, built_at: builtAt, df, related }))
+      const values = {
+        community_id: communityId,
+        posts,
+        topics: knowledge.topics,
+        built_at: builtAt,
+        df,
+        related,
+      };
+      await this.db
+        .insertInto('search_lexicon')
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .column('community_id')
+            .doUpdateSet({ posts, topics: knowledge.topics, built_at: builtAt, df, related }),
+        )
         .execute();
       this.models.set(communityId, this.model(communityId, knowledge, builtAt));
     })();
@@ -128,10 +172,17 @@ export class Lexicon {
   private model(communityId: string, k: Knowledge, builtAt: number): Model {
     let bytes = 0;
     for (const t of k.df.keys()) bytes += t.length * 2 + 80;
-    for (const [t, list] of k.related) bytes += t.length * 2 + 80 + list.reduce((s, [o]) => s + o.length * 2 + 40, 0);
+    for (const [t, list] of k.related)
+      bytes += t.length * 2 + 80 + list.reduce((s, [o]) => s + o.length * 2 + 40, 0);
     const none: [string, number][] = [];
     return {
-      communityId, posts: k.posts, topics: k.topics, df: k.df, builtAt, bytes, associations: k.related.size > 0,
+      communityId,
+      posts: k.posts,
+      topics: k.topics,
+      df: k.df,
+      builtAt,
+      bytes,
+      associations: k.related.size > 0,
       related: (term) => k.related.get(term) ?? none,
     };
   }

@@ -11,7 +11,14 @@ import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import { TtlCache } from './vocabulary.ts';
 import { headCandidates, rankedMatches, rankedPage } from './postgres-ranked.ts';
-import type { Frequencies, IndexHit, IndexQuery, IndexReport, PoolHit, SearchIndex } from './index.ts';
+import type {
+  Frequencies,
+  IndexHit,
+  IndexQuery,
+  IndexReport,
+  PoolHit,
+  SearchIndex,
+} from './index.ts';
 import { heldBy, idfOf, learnedIdf } from './learned-idf.ts';
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
@@ -22,21 +29,34 @@ const DF_CAP = 20_000;
 const COMMON_SHARE = 0.02;
 
 function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown> {
-  const parts = [sql`plainto_tsquery('english', ${t.word})`, ...t.alternatives.map((a) => sql`plainto_tsquery('simple', ${a})`)];
+  const parts = [
+    sql`plainto_tsquery('english', ${t.word})`,
+    ...t.alternatives.map((a) => sql`plainto_tsquery('simple', ${a})`),
+  ];
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` || `)})`;
 }
 
 /** The tsquery components: one per rankable unit (word group or phrase, `keys` naming each), plus the match query. */
-function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; keys: string[]; match: RawBuilder<unknown> } {
+function components(q: ParsedQuery): {
+  units: RawBuilder<unknown>[];
+  keys: string[];
+  match: RawBuilder<unknown>;
+} {
   const groups = q.terms.map(group);
   const phrases = q.phrases.map((p) => sql`phraseto_tsquery('english', ${p.join(' ')})`);
   let match: RawBuilder<unknown>;
   if (phrases.length === 0) match = sql.join(groups, sql` || `);
   else match = sql.join(phrases, sql` && `);
   if (q.excluded.length) {
-    match = sql`(${match}) && !!(${sql.join(q.excluded.map((w) => sql`plainto_tsquery('english', ${w})`), sql` || `)})`;
+    match = sql`(${match}) && !!(${sql.join(
+      q.excluded.map((w) => sql`plainto_tsquery('english', ${w})`),
+      sql` || `,
+    )})`;
   }
-  const keys = [...q.terms.map((t) => `w:${[t.word, ...t.alternatives].join(' ')}`), ...q.phrases.map((p) => `p:${p.join(' ')}`)];
+  const keys = [
+    ...q.terms.map((t) => `w:${[t.word, ...t.alternatives].join(' ')}`),
+    ...q.phrases.map((p) => `p:${p.join(' ')}`),
+  ];
   return { units: [...groups, ...phrases], keys, match };
 }
 
@@ -47,7 +67,11 @@ function components(q: ParsedQuery): { units: RawBuilder<unknown>[]; keys: strin
  * @@ test is much cheaper than ts_rank; ~25% off the heavy questions' scan). A group whose tsquery
  * holds an AND or a phrase (a word the parser splits) and the phrases are always ranked.
  */
-function rankExpression(units: RawBuilder<unknown>[], idf: number[], groups: number): RawBuilder<unknown> {
+function rankExpression(
+  units: RawBuilder<unknown>[],
+  idf: number[],
+  groups: number,
+): RawBuilder<unknown> {
   return sql.join(
     units.map((u, i) => {
       const term = sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`;
@@ -73,7 +97,11 @@ export class PostgresSearchIndex implements SearchIndex {
    * search_documents does not change (its generation, migration 0011) and for at most a minute:
    * a cached idf is the idf a fresh count would give.
    */
-  private async idf(q: Pick<IndexQuery, 'query' | 'frequencies'>, units: RawBuilder<unknown>[], keys: string[]): Promise<number[]> {
+  private async idf(
+    q: Pick<IndexQuery, 'query' | 'frequencies'>,
+    units: RawBuilder<unknown>[],
+    keys: string[],
+  ): Promise<number[]> {
     const learned = q.frequencies && learnedIdf(q.query, q.frequencies);
     if (learned) return learned;
     const generation = await this.generation();
@@ -82,7 +110,8 @@ export class PostgresSearchIndex implements SearchIndex {
     const missing = units.flatMap((u, i) => (cached[i] === undefined ? [{ u, i }] : []));
     if (missing.length || n === undefined) {
       const counts = missing.map(
-        ({ u, i }) => sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
+        ({ u, i }) =>
+          sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
       );
       const r = await sql<Record<string, string | number>>`
         select ${counts.length ? sql`${sql.join(counts)},` : sql``}
@@ -103,7 +132,10 @@ export class PostgresSearchIndex implements SearchIndex {
   private async generation(): Promise<string> {
     if (this.noGeneration) return `none:${++this.uncached}`;
     try {
-      const r = await sql<{ v: string; c: boolean }>`select last_value as v, is_called as c from search_generation`.execute(this.db);
+      const r = await sql<{
+        v: string;
+        c: boolean;
+      }>`select last_value as v, is_called as c from search_generation`.execute(this.db);
       return `${r.rows[0]!.v}:${r.rows[0]!.c}`;
     } catch {
       // Without the sequence nothing is cached (every generation is new).
@@ -121,7 +153,8 @@ export class PostgresSearchIndex implements SearchIndex {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
     const { hits, total } = await rankedPage(this.db, q, await this.matches(q));
     // A page past the end has no row to carry the total: count it with the first page.
-    if (hits.length === 0 && q.after) return { hits, total: (await this.search({ ...q, after: undefined, limit: 1 })).total };
+    if (hits.length === 0 && q.after)
+      return { hits, total: (await this.search({ ...q, after: undefined, limit: 1 })).total };
     return { hits, total };
   }
 
@@ -130,7 +163,10 @@ export class PostgresSearchIndex implements SearchIndex {
    * match once and counts its topics. Faster here than a ranked pool and a separate count on two
    * connections: 110 vs 155 ms p50 at 100k posts on 2 cores, same results on every labelled question.
    */
-  async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+  async candidates(
+    q: Omit<IndexQuery, 'after'>,
+    pool: number,
+  ): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
     return headCandidates(this.db, q, await this.matches(q), pool);
   }
@@ -145,7 +181,9 @@ export class PostgresSearchIndex implements SearchIndex {
     const { match } = components(q);
     const r = await sql<{ post_id: string }>`
       select post_id from search_documents where vector @@ (${match})
-      order by ts_rank(${PG_WEIGHTS}::float4[], vector, ${match}, 1) desc limit ${limit}`.execute(this.db);
+      order by ts_rank(${PG_WEIGHTS}::float4[], vector, ${match}, 1) desc limit ${limit}`.execute(
+      this.db,
+    );
     return r.rows.map((x) => x.post_id);
   }
 
@@ -159,29 +197,45 @@ export class PostgresSearchIndex implements SearchIndex {
    * The lexicons only pick the plan; every answer is the engine's. A stop word yields an empty
    * tsquery, matching nothing: not a typo, so never "unmatched" (nor looked up).
    */
-  async unmatched(words: string[], communityIds: string[], frequencies?: Frequencies): Promise<string[]> {
+  async unmatched(
+    words: string[],
+    communityIds: string[],
+    frequencies?: Frequencies,
+  ): Promise<string[]> {
     if (words.length === 0) return [];
     if (communityIds.length === 0) return [...words];
     const common = (w: string) => frequencies !== undefined && heldBy(w, frequencies, COMMON_SHARE);
-    const missing = new Set((await Promise.all([
-      this.missing(words.filter((w) => !common(w)), communityIds, true),
-      this.missing(words.filter(common), communityIds, false),
-    ])).flat());
+    const missing = new Set(
+      (
+        await Promise.all([
+          this.missing(
+            words.filter((w) => !common(w)),
+            communityIds,
+            true,
+          ),
+          this.missing(words.filter(common), communityIds, false),
+        ])
+      ).flat(),
+    );
     return words.filter((w) => missing.has(w));
   }
 
   private async missing(words: string[], communityIds: string[], gin: boolean): Promise<string[]> {
     if (words.length === 0) return [];
     const ids = sql.join(communityIds);
-    const statement = sql<Record<string, boolean>>`select ${sql.join(words.map((w, i) => sql`
+    const statement = sql<Record<string, boolean>>`select ${sql.join(
+      words.map(
+        (w, i) => sql`
       numnode(plainto_tsquery('english', ${w})) = 0 as ${sql.ref(`e${i}`)},
       case when numnode(plainto_tsquery('english', ${w})) = 0 then false
-        else exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w}) and community_id in (${ids})) end as ${sql.ref(`h${i}`)}`))}`;
+        else exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w}) and community_id in (${ids})) end as ${sql.ref(`h${i}`)}`,
+      ),
+    )}`;
     const r = gin
       ? await this.db.transaction().execute(async (tx) => {
-        await sql`set local enable_seqscan = off`.execute(tx);
-        return statement.execute(tx);
-      })
+          await sql`set local enable_seqscan = off`.execute(tx);
+          return statement.execute(tx);
+        })
       : await statement.execute(this.db);
     const row = r.rows[0]!;
     return words.filter((_, i) => !row[`e${i}`] && !row[`h${i}`]);
@@ -195,43 +249,62 @@ export class PostgresSearchIndex implements SearchIndex {
   async corrections(word: string, communityIds: string[], max = 3): Promise<string[]> {
     if (word.length < 4 || communityIds.length === 0) return [];
     if (this.trigram === undefined) {
-      const r = await sql<{ ok: boolean }>`select exists (select 1 from pg_indexes where indexname = 'search_terms_trgm') as ok`.execute(this.db);
+      const r = await sql<{
+        ok: boolean;
+      }>`select exists (select 1 from pg_indexes where indexname = 'search_terms_trgm') as ok`.execute(
+        this.db,
+      );
       this.trigram = r.rows[0]!.ok;
     }
     let terms: string[];
     if (this.trigram) {
       // Nearest terms by trigram distance (GiST k-NN), then the exact edit-distance test.
-      const r = await sql<{ term: string }>`select term from search_terms order by term <-> ${word} limit 40`.execute(this.db);
+      const r = await sql<{
+        term: string;
+      }>`select term from search_terms order by term <-> ${word} limit 40`.execute(this.db);
       terms = r.rows.map((x) => x.term);
     } else {
       const r = await sql<{ term: string }>`
         select term from search_terms where left(term, 1) in (${word[0]!}, ${word[1]!})
-          and length(term) between ${Math.max(3, word.length - 4)} and ${word.length + 1}`.execute(this.db);
+          and length(term) between ${Math.max(3, word.length - 4)} and ${word.length + 1}`.execute(
+        this.db,
+      );
       terms = r.rows.map((x) => x.term);
     }
     const found = terms.filter((t) => isCorrection(word, t));
     if (found.length === 0) return [];
     const generation = await this.generation();
     const scope = [...communityIds].sort().join(',');
-    const counts = await Promise.all(found.map(async (t) => {
-      const key = `c:${scope}:${t}`;
-      const hit = this.dfCache.get(key, generation);
-      if (hit !== undefined) return [t, hit] as const;
-      const r = await sql<{ n: string }>`
+    const counts = await Promise.all(
+      found.map(async (t) => {
+        const key = `c:${scope}:${t}`;
+        const hit = this.dfCache.get(key, generation);
+        if (hit !== undefined) return [t, hit] as const;
+        const r = await sql<{ n: string }>`
         select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t})
           and community_id in (${sql.join(communityIds)}) limit 1000) s`.execute(this.db);
-      this.dfCache.set(key, Number(r.rows[0]!.n), generation);
-      return [t, Number(r.rows[0]!.n)] as const;
-    }));
-    return counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, max).map(([t]) => t);
+        this.dfCache.set(key, Number(r.rows[0]!.n), generation);
+        return [t, Number(r.rows[0]!.n)] as const;
+      }),
+    );
+    return counts
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, max)
+      .map(([t]) => t);
   }
 
   async verify(): Promise<IndexReport> {
-    const one = async (query: RawBuilder<{ n: string }>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
+    const one = async (query: RawBuilder<{ n: string }>) =>
+      Number((await query.execute(this.db)).rows[0]?.n ?? 0);
     const posts = await one(sql`select count(*) as n from posts`);
     const indexed = await one(sql`select count(*) as n from search_documents`);
-    const missing = await one(sql`select count(*) as n from posts p where not exists (select 1 from search_documents d where d.post_id = p.id)`);
-    const orphans = await one(sql`select count(*) as n from search_documents d where not exists (select 1 from posts p where p.id = d.post_id)`);
+    const missing = await one(
+      sql`select count(*) as n from posts p where not exists (select 1 from search_documents d where d.post_id = p.id)`,
+    );
+    const orphans = await one(
+      sql`select count(*) as n from search_documents d where not exists (select 1 from posts p where p.id = d.post_id)`,
+    );
     const stale = await one(sql`
       select count(*) as n from search_documents d join posts p on p.id = d.post_id join topics t on t.id = p.topic_id
       where d.vector <> hamlet_search_vector(t.title, p.body, p.position = 1) or d.community_id <> p.community_id

@@ -6,7 +6,15 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
-import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, topicPage, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
+import {
+  RECENCY_WEIGHT,
+  SOLUTION_BOOST,
+  SOLVED_TOPIC_BOOST,
+  topicPage,
+  type IndexHit,
+  type IndexQuery,
+  type PoolHit,
+} from './index.ts';
 
 /**
  * The filtered matches from search_documents alone (the columns the filters test are kept there,
@@ -16,7 +24,11 @@ import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, topicPage, type Ind
  * each output expression on its own, so a `raw` computed from `rel` in the same select list ranks
  * every match twice.
  */
-export function rankedMatches(q: Omit<IndexQuery, 'after'>, match: RawBuilder<unknown>, rank: RawBuilder<unknown>): RawBuilder<unknown> {
+export function rankedMatches(
+  q: Omit<IndexQuery, 'after'>,
+  match: RawBuilder<unknown>,
+  rank: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const where = [
     sql`d.vector @@ (${match})`,
     sql`d.community_id in (${sql.join(q.communityIds)})`,
@@ -33,12 +45,21 @@ const boostedRaw = sql`rel * (case solution when 2 then ${sql.lit(SOLUTION_BOOST
         * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from created_at)::float8 - 946684800.0) / 946728000.0)))::float8`;
 
 /** Every match ranked, one per topic: an exact keyset page with its details, and the topic total. */
-export function rankedPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
+export function rankedPage(
+  db: Kysely<Database>,
+  q: IndexQuery,
+  hits: RawBuilder<unknown>,
+): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
     ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
     : sql``;
   // Only raw is read downstream, so the rank is computed once per match here.
-  return topicPage(db, sql`select post_id, topic_id, community_id, sol, ${boostedRaw} as raw from (${hits}) m`, after, q.limit);
+  return topicPage(
+    db,
+    sql`select post_id, topic_id, community_id, sol, ${boostedRaw} as raw from (${hits}) m`,
+    after,
+    q.limit,
+  );
 }
 
 /**
@@ -47,7 +68,10 @@ export function rankedPage(db: Kysely<Database>, q: IndexQuery, hits: RawBuilder
  * else its best pooled post), by the topic's best boosted relevance.
  */
 export async function headCandidates(
-  db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, hits: RawBuilder<unknown>, pool: number,
+  db: Kysely<Database>,
+  q: Omit<IndexQuery, 'after'>,
+  hits: RawBuilder<unknown>,
+  pool: number,
 ): Promise<{ hits: PoolHit[]; total: number }> {
   // The planner costs ts_rank like one operator (it walks the document's positions), so on big
   // matches it judges the serial scan cheaper than passing every match from parallel workers; a
@@ -55,7 +79,14 @@ export async function headCandidates(
   // computed once (rankedMatches), ~20% off this statement at 100k posts (47 questions, 2 cores).
   const r = await db.transaction().execute(async (tx) => {
     await sql`select set_config('parallel_tuple_cost', '0.01', true)`.execute(tx);
-    return sql<{ post_id: string; topic_id: string; community_id: string; sol: boolean; raw: number; total: string | number }>`
+    return sql<{
+      post_id: string;
+      topic_id: string;
+      community_id: string;
+      sol: boolean;
+      raw: number;
+      total: string | number;
+    }>`
     with hits as materialized (${hits}),
     pool as (select post_id, topic_id, community_id, sol, ${boostedRaw} as raw from hits order by rel desc, post_id limit ${pool}),
     -- Only the pooled topics' answers (the planner, misjudging the pool's size, would otherwise scan
@@ -74,7 +105,13 @@ export async function headCandidates(
     from page order by raw desc, post_id`.execute(tx);
   });
   return {
-    hits: r.rows.map((x) => ({ postId: x.post_id, topicId: x.topic_id, communityId: x.community_id, sol: x.sol, raw: Number(x.raw) })),
+    hits: r.rows.map((x) => ({
+      postId: x.post_id,
+      topicId: x.topic_id,
+      communityId: x.community_id,
+      sol: x.sol,
+      raw: Number(x.raw),
+    })),
     total: r.rows.length ? Number(r.rows[0]!.total) : 0,
   };
 }

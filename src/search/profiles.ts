@@ -63,14 +63,19 @@ export function decodeProfile(p: Profile): Map<string, [number, number, number, 
     const eq = entry.indexOf('=');
     if (eq <= 0) continue;
     const counts: [number, number, number, number] = [0, 0, 0, 0];
-    for (const m of entry.slice(eq + 1).matchAll(/([tqar])(\d+)/g)) counts[FIELD_OF[m[1]!]!] = Number(m[2]);
+    for (const m of entry.slice(eq + 1).matchAll(/([tqar])(\d+)/g))
+      counts[FIELD_OF[m[1]!]!] = Number(m[2]);
     out.set(entry.slice(0, eq), counts);
   }
   return out;
 }
 
 /** A profile from the thread's texts. */
-export function profileOf(topicId: string, communityId: string, texts: Record<Field, string[]>): Profile {
+export function profileOf(
+  topicId: string,
+  communityId: string,
+  texts: Record<Field, string[]>,
+): Profile {
   const fields = FIELDS.map((f) => {
     const counts = new Map<string, number>();
     let length = 0;
@@ -83,27 +88,60 @@ export function profileOf(topicId: string, communityId: string, texts: Record<Fi
   });
   const all = new Map<string, string>();
   FIELDS.forEach((f, i) => {
-    for (const [term, n] of fields[i]!.counts) all.set(term, `${all.get(term) ?? ''}${CODE[f]}${n}`);
+    for (const [term, n] of fields[i]!.counts)
+      all.set(term, `${all.get(term) ?? ''}${CODE[f]}${n}`);
   });
   let terms = '';
   for (const [term, counts] of all) terms += ` ${term}=${counts}`;
-  return { topicId, communityId, terms, lengths: fields.map((f) => f.length) as Profile['lengths'] };
+  return {
+    topicId,
+    communityId,
+    terms,
+    lengths: fields.map((f) => f.length) as Profile['lengths'],
+  };
 }
 
 /** Builds the profiles of these topics from their posts (topics that no longer exist are left out). */
-export async function buildProfiles(db: Kysely<Database>, topicIds: string[]): Promise<Map<string, Profile>> {
+export async function buildProfiles(
+  db: Kysely<Database>,
+  topicIds: string[],
+): Promise<Map<string, Profile>> {
   const out = new Map<string, Profile>();
   if (topicIds.length === 0) return out;
-  const topics = await sql<{ id: string; community_id: string; title: string; solution_post_id: string | null }>`
-    select id, community_id, title, solution_post_id from topics where id in (${sql.join(topicIds)})`.execute(db);
+  const topics = await sql<{
+    id: string;
+    community_id: string;
+    title: string;
+    solution_post_id: string | null;
+  }>`
+    select id, community_id, title, solution_post_id from topics where id in (${sql.join(topicIds)})`.execute(
+    db,
+  );
   if (topics.rows.length === 0) return out;
-  const posts = await sql<{ topic_id: string; id: string; position: number | bigint; body: string }>`
+  const posts = await sql<{
+    topic_id: string;
+    id: string;
+    position: number | bigint;
+    body: string;
+  }>`
     select p.topic_id, p.id, p.position, p.body from posts p join topics t on t.id = p.topic_id
-    where p.topic_id in (${sql.join(topics.rows.map((t) => t.id))}) and (p.position <= ${MAX_REPLIES + 1} or p.id = t.solution_post_id)`.execute(db);
-  const texts = new Map(topics.rows.map((t) => [t.id, { title: [t.title], question: [], answer: [], replies: [] } as Record<Field, string[]>]));
+    where p.topic_id in (${sql.join(topics.rows.map((t) => t.id))}) and (p.position <= ${MAX_REPLIES + 1} or p.id = t.solution_post_id)`.execute(
+    db,
+  );
+  const texts = new Map(
+    topics.rows.map((t) => [
+      t.id,
+      { title: [t.title], question: [], answer: [], replies: [] } as Record<Field, string[]>,
+    ]),
+  );
   const solution = new Map(topics.rows.map((t) => [t.id, t.solution_post_id]));
   for (const p of posts.rows) {
-    const field: Field = Number(p.position) === 1 ? 'question' : p.id === solution.get(p.topic_id) ? 'answer' : 'replies';
+    const field: Field =
+      Number(p.position) === 1
+        ? 'question'
+        : p.id === solution.get(p.topic_id)
+          ? 'answer'
+          : 'replies';
     texts.get(p.topic_id)?.[field].push(p.body);
   }
   for (const t of topics.rows) out.set(t.id, profileOf(t.id, t.community_id, texts.get(t.id)!));
@@ -117,26 +155,50 @@ export async function buildProfiles(db: Kysely<Database>, topicIds: string[]): P
  * older text never overwrites a newer one. A claimed topic that no longer exists loses its
  * profile. Returns how many profiles were written.
  */
-export async function storeClaimed(db: Kysely<Database>, queued: { topic_id: string; gen: number | string }[], profiles: Map<string, Profile>): Promise<number> {
+export async function storeClaimed(
+  db: Kysely<Database>,
+  queued: { topic_id: string; gen: number | string }[],
+  profiles: Map<string, Profile>,
+): Promise<number> {
   if (queued.length === 0) return 0;
   return db.transaction().execute(async (tx) => {
-    const claimed = await tx.deleteFrom('search_profile_queue')
-      .where((eb) => eb.or(queued.map((q) => eb.and([eb('topic_id', '=', q.topic_id), eb('gen', '=', Number(q.gen))]))))
+    const claimed = await tx
+      .deleteFrom('search_profile_queue')
+      .where((eb) =>
+        eb.or(
+          queued.map((q) =>
+            eb.and([eb('topic_id', '=', q.topic_id), eb('gen', '=', Number(q.gen))]),
+          ),
+        ),
+      )
       .returning('topic_id')
       .execute();
     const mine = claimed.map((c) => c.topic_id);
     const fresh = mine.flatMap((id) => profiles.get(id) ?? []);
     if (fresh.length) {
-      await tx.insertInto('search_profiles')
-        .values(fresh.map((p) => ({
-          topic_id: p.topicId, community_id: p.communityId, terms: p.terms,
-          title_len: p.lengths[0], question_len: p.lengths[1], answer_len: p.lengths[2], replies_len: p.lengths[3],
-        })))
-        .onConflict((oc) => oc.column('topic_id').doUpdateSet((eb) => ({
-          community_id: eb.ref('excluded.community_id'), terms: eb.ref('excluded.terms'),
-          title_len: eb.ref('excluded.title_len'), question_len: eb.ref('excluded.question_len'),
-          answer_len: eb.ref('excluded.answer_len'), replies_len: eb.ref('excluded.replies_len'),
-        })))
+      await tx
+        .insertInto('search_profiles')
+        .values(
+          fresh.map((p) => ({
+            topic_id: p.topicId,
+            community_id: p.communityId,
+            terms: p.terms,
+            title_len: p.lengths[0],
+            question_len: p.lengths[1],
+            answer_len: p.lengths[2],
+            replies_len: p.lengths[3],
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('topic_id').doUpdateSet((eb) => ({
+            community_id: eb.ref('excluded.community_id'),
+            terms: eb.ref('excluded.terms'),
+            title_len: eb.ref('excluded.title_len'),
+            question_len: eb.ref('excluded.question_len'),
+            answer_len: eb.ref('excluded.answer_len'),
+            replies_len: eb.ref('excluded.replies_len'),
+          })),
+        )
         .execute();
     }
     const gone = mine.filter((id) => !profiles.has(id));
@@ -155,7 +217,16 @@ export class Profiles {
   /** The current profile of each of these topics: stored when up to date, else built from the posts. */
   async read(topicIds: string[]): Promise<Map<string, Profile>> {
     if (topicIds.length === 0) return new Map();
-    const r = await sql<{ topic_id: string; community_id: string; terms: string; title_len: number; question_len: number; answer_len: number; replies_len: number; queued: number | null }>`
+    const r = await sql<{
+      topic_id: string;
+      community_id: string;
+      terms: string;
+      title_len: number;
+      question_len: number;
+      answer_len: number;
+      replies_len: number;
+      queued: number | null;
+    }>`
       select p.topic_id, p.community_id, p.terms, p.title_len, p.question_len, p.answer_len, p.replies_len,
         (select q.gen from search_profile_queue q where q.topic_id = p.topic_id) as queued
       from search_profiles p where p.topic_id in (${sql.join(topicIds)})`.execute(this.db);
@@ -163,8 +234,15 @@ export class Profiles {
     for (const x of r.rows) {
       if (x.queued !== null) continue;
       out.set(x.topic_id, {
-        topicId: x.topic_id, communityId: x.community_id, terms: x.terms,
-        lengths: [Number(x.title_len), Number(x.question_len), Number(x.answer_len), Number(x.replies_len)],
+        topicId: x.topic_id,
+        communityId: x.community_id,
+        terms: x.terms,
+        lengths: [
+          Number(x.title_len),
+          Number(x.question_len),
+          Number(x.answer_len),
+          Number(x.replies_len),
+        ],
       });
     }
     const stale = topicIds.filter((id) => !out.has(id));
@@ -185,7 +263,9 @@ export class Profiles {
   async ready(): Promise<void> {
     for (;;) {
       await this.drain();
-      const r = await sql<{ n: number }>`select count(*) as n from (select 1 from search_profile_queue limit 1) q`.execute(this.db);
+      const r = await sql<{
+        n: number;
+      }>`select count(*) as n from (select 1 from search_profile_queue limit 1) q`.execute(this.db);
       if (Number(r.rows[0]?.n ?? 0) === 0) return;
     }
   }
@@ -197,7 +277,10 @@ export class Profiles {
 
   private async pass(): Promise<void> {
     for (;;) {
-      const queued = await sql<{ topic_id: string; gen: number }>`select topic_id, gen from search_profile_queue limit ${BATCH}`.execute(this.db);
+      const queued = await sql<{
+        topic_id: string;
+        gen: number;
+      }>`select topic_id, gen from search_profile_queue limit ${BATCH}`.execute(this.db);
       if (queued.rows.length === 0) return;
       const ids = queued.rows.map((q) => q.topic_id);
       const profiles = await buildProfiles(this.db, ids);

@@ -24,14 +24,15 @@ const MAX_QUERY_LENGTH = LIMITS.question.max;
 
 // A compact English stop list: function words and the "how do I …" scaffolding of questions.
 export const STOP_WORDS = new Set(
-  ('a about above after again against all am an and any are as at be because been before being below between both but by ' +
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
     'can could did do does doing down during each few for from further had has have having he her here hers herself him himself his ' +
     'how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out ' +
     'over own same she should so some such than that the their theirs them themselves then there these they this those through to too ' +
     'under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves ' +
     'anyone anybody someone somebody anything something know way ways get got getting does doesn don t s ve ll re d m im ' +
-    'please thanks thank help hi hello want wanted trying try tried need needs able use using used also still really')
-    .split(/\s+/),
+    'please thanks thank help hi hello want wanted trying try tried need needs able use using used also still really'
+  ).split(/\s+/),
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -45,9 +46,16 @@ export function words(text: string): string[] {
 
 export function parseQuery(input: string): ParsedQuery {
   const text = input.trim();
-  if (!text) throw new DomainError('invalid_argument', 'query must not be empty: pass the words or the question to search for.');
+  if (!text)
+    throw new DomainError(
+      'invalid_argument',
+      'query must not be empty: pass the words or the question to search for.',
+    );
   if (text.length > MAX_QUERY_LENGTH) {
-    throw new DomainError('invalid_argument', `query is too long (${text.length} characters): keep it under ${MAX_QUERY_LENGTH}.`);
+    throw new DomainError(
+      'invalid_argument',
+      `query is too long (${text.length} characters): keep it under ${MAX_QUERY_LENGTH}.`,
+    );
   }
   const phrases: string[][] = [];
   let rest = text.replace(/"([^"]*)"/g, (_, inner: string) => {
@@ -67,14 +75,23 @@ export function parseQuery(input: string): ParsedQuery {
   if (significant.length === 0 && phrases.length === 0) significant = all;
   const unique = [...new Set(significant)].slice(0, MAX_TERMS);
   if (unique.length === 0 && phrases.length === 0) {
-    throw new DomainError('invalid_argument', 'query has no words to search for (only exclusions or punctuation): add at least one word.');
+    throw new DomainError(
+      'invalid_argument',
+      'query has no words to search for (only exclusions or punctuation): add at least one word.',
+    );
   }
-  return { terms: unique.map((word) => ({ word, alternatives: [] })), phrases, excluded: [...excluded].slice(0, MAX_TERMS) };
+  return {
+    terms: unique.map((word) => ({ word, alternatives: [] })),
+    phrases,
+    excluded: [...excluded].slice(0, MAX_TERMS),
+  };
 }
 
 /** Every word the query looks for (terms, their alternatives and phrase words), for highlighting. */
 export function queryWords(q: ParsedQuery): string[] {
-  return [...new Set([...q.terms.flatMap((t) => [t.word, ...t.alternatives]), ...q.phrases.flat()])];
+  return [
+    ...new Set([...q.terms.flatMap((t) => [t.word, ...t.alternatives]), ...q.phrases.flat()]),
+  ];
 }
 
 /** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions), capped. */
@@ -88,7 +105,8 @@ export function editDistance(a: string, b: string, cap = 3): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = v;
       best = Math.min(best, v);
     }
@@ -105,5 +123,10 @@ export function isCorrection(typed: string, indexTerm: string): boolean {
   if (indexTerm === typed || indexTerm.length < 3) return false;
   if (editDistance(typed, indexTerm, 1) <= 1) return true;
   const extra = typed.length - indexTerm.length;
-  return indexTerm.length >= 4 && extra >= 1 && extra <= 3 && editDistance(typed.slice(0, indexTerm.length), indexTerm, 1) <= 1;
+  return (
+    indexTerm.length >= 4 &&
+    extra >= 1 &&
+    extra <= 3 &&
+    editDistance(typed.slice(0, indexTerm.length), indexTerm, 1) <= 1
+  );
 }

@@ -70,7 +70,8 @@ export function rerankHead<T extends HeadHit>(
   const weights = new Map<string, number>();
   for (const t of query.terms) {
     for (const w of contentTerms(t.word)) weights.set(w, 1);
-    for (const a of t.alternatives) for (const w of contentTerms(a)) if (!weights.has(w)) weights.set(w, 0.5);
+    for (const a of t.alternatives)
+      for (const w of contentTerms(a)) if (!weights.has(w)) weights.set(w, 0.5);
   }
   for (const w of contentTerms(query.phrases.flat().join(' '))) weights.set(w, 1);
   if (weights.size === 0) return hits;
@@ -102,11 +103,15 @@ export function rerankHead<T extends HeadHit>(
     }
     const scored = [...model]
       .filter(([w]) => weights.get(w) !== 1 && models.some((m) => (m.df.get(w) ?? 0) >= 2))
-      .map(([w, p]) => [w, p * Math.max(...models.map((m) => idfOf(m.df.get(w) ?? 1, m.topics)))] as const)
+      .map(
+        ([w, p]) =>
+          [w, p * Math.max(...models.map((m) => idfOf(m.df.get(w) ?? 1, m.topics)))] as const,
+      )
       .sort((a, b) => b[1] - a[1])
       .slice(0, FEEDBACK_TERMS);
     const top = scored[0]?.[1] ?? 1;
-    for (const [w, v] of scored) weights.set(w, Math.max(weights.get(w) ?? 0, (feedbackWeight * v) / top));
+    for (const [w, v] of scored)
+      weights.set(w, Math.max(weights.get(w) ?? 0, (feedbackWeight * v) / top));
   }
 
   // Average field lengths over the head (the community's averages are not kept).
@@ -125,7 +130,8 @@ export function rerankHead<T extends HeadHit>(
       if (!c) continue;
       let tf = 0;
       for (let f = 0; f < FIELD_NAMES.length; f++) {
-        if (c[f]) tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
+        if (c[f])
+          tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
       }
       if (tf > 0) s += (qw * idfOf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
     }
@@ -141,7 +147,10 @@ export function rerankHead<T extends HeadHit>(
 }
 
 /** Pool posts in the lexical mode's order: topics of the re-ranked head first, in its order; then the pool's own order. */
-export function inHeadOrder(pool: readonly { postId: string; topicId: string }[], head: readonly { topicId: string }[]): string[] {
+export function inHeadOrder(
+  pool: readonly { postId: string; topicId: string }[],
+  head: readonly { topicId: string }[],
+): string[] {
   const at = new Map<string, number>();
   head.forEach((h, i) => at.has(h.topicId) || at.set(h.topicId, i));
   return pool

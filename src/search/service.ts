@@ -11,7 +11,14 @@ import { DomainError } from '../domain/errors.ts';
 import { LIMITS, searchFilters } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor, type CursorShape } from '../domain/cursor.ts';
 import { topicUrl } from '../domain/urls.ts';
-import { pageDetails, type Frequencies, type IndexFilters, type IndexHit, type PoolHit, type SearchIndex } from './index.ts';
+import {
+  pageDetails,
+  type Frequencies,
+  type IndexFilters,
+  type IndexHit,
+  type PoolHit,
+  type SearchIndex,
+} from './index.ts';
 import { parseQuery, queryWords, STOP_WORDS, words, type ParsedQuery } from './query.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
@@ -19,7 +26,13 @@ import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import { HEAD, inHeadOrder, rerankHead, type RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import { nearStop } from './learned-idf.ts';
-import type { SearchFilters, SearchMode, SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+import type {
+  SearchFilters,
+  SearchMode,
+  SearchResponse,
+  SearchResult,
+  SuggestResponse,
+} from './types.ts';
 
 export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
 
@@ -42,7 +55,12 @@ export type SearchOptions = {
 const HEAD_POOL = 200;
 
 /** What the engine is asked for a search: its communities, parsed query, filters and learned word frequencies. */
-type EngineRequest = { communityIds: string[]; query: ParsedQuery; filters: IndexFilters; frequencies?: Frequencies };
+type EngineRequest = {
+  communityIds: string[];
+  query: ParsedQuery;
+  filters: IndexFilters;
+  frequencies?: Frequencies;
+};
 
 /** A cursor inside the re-ranked head: key "h:<offset>". */
 const HEAD_CURSOR = /^h:(\d{1,4})$/;
@@ -56,7 +74,9 @@ function parseFilters(filters: SearchFilters): z.infer<typeof searchFilters> {
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const field = issue.path.join('.') || 'filters';
-    const message = issue.message.startsWith(field) ? issue.message : `filters.${field}: ${issue.message}`;
+    const message = issue.message.startsWith(field)
+      ? issue.message
+      : `filters.${field}: ${issue.message}`;
     throw new DomainError('invalid_argument', message);
   }
   if (r.data.since && r.data.until && r.data.since >= r.data.until) {
@@ -81,7 +101,9 @@ export class SearchService {
   ) {
     this.halfPoint = options.scoreHalfPoint ?? HALF_POINT[index.engine];
     this.profiles = new Profiles(index.db);
-    this.lexicon = new Lexicon(index.db, this.profiles, { associations: options.ranking?.associations === true });
+    this.lexicon = new Lexicon(index.db, this.profiles, {
+      associations: options.ranking?.associations === true,
+    });
   }
 
   /**
@@ -102,9 +124,17 @@ export class SearchService {
     return this.options.embedder ? ['lexical', 'semantic', 'hybrid'] : ['lexical'];
   }
 
-  async search(communities: Community[], query: string, filters: SearchFilters = {}, mode: SearchMode = 'lexical'): Promise<SearchResponse> {
+  async search(
+    communities: Community[],
+    query: string,
+    filters: SearchFilters = {},
+    mode: SearchMode = 'lexical',
+  ): Promise<SearchResponse> {
     if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
-      throw new DomainError('invalid_argument', `query: must be at most ${LIMITS.searchQuery.max} characters.`);
+      throw new DomainError(
+        'invalid_argument',
+        `query: must be at most ${LIMITS.searchQuery.max} characters.`,
+      );
     }
     return (await this.find(communities, query, filters, mode)).response;
   }
@@ -113,8 +143,14 @@ export class SearchService {
    * search() without the query's length limit (a question, suggest_answer, has its own), with the
    * query as it was searched (typo neighbours added).
    */
-  private async find(communities: Community[], query: string, filters: SearchFilters, mode: SearchMode): Promise<{ response: SearchResponse; parsed: ParsedQuery }> {
-    if (typeof query !== 'string') throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
+  private async find(
+    communities: Community[],
+    query: string,
+    filters: SearchFilters,
+    mode: SearchMode,
+  ): Promise<{ response: SearchResponse; parsed: ParsedQuery }> {
+    if (typeof query !== 'string')
+      throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
     if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
       throw new DomainError('invalid_argument', 'mode must be "lexical", "semantic" or "hybrid".');
     }
@@ -143,18 +179,46 @@ export class SearchService {
       until: f.until,
     };
     const listing = this.listing(mode, query, f, ids);
-    const after = decodeCursor(listing, f.cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
-    const headOffset = after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
-    if (after && mode === 'lexical' && headOffset === undefined && (typeof after.key !== 'number' || !after.id)) throw this.badCursor();
-    if (headOffset !== undefined && (mode !== 'lexical' || this.options.ranking?.threadFields === false)) throw this.badCursor();
+    const after = decodeCursor(
+      listing,
+      f.cursor,
+      CURSOR_SHAPES.byScore,
+      CURSOR_SHAPES.byOffset,
+      HEAD_CURSOR_SHAPE,
+    );
+    const headOffset =
+      after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
+    if (
+      after &&
+      mode === 'lexical' &&
+      headOffset === undefined &&
+      (typeof after.key !== 'number' || !after.id)
+    )
+      throw this.badCursor();
+    if (
+      headOffset !== undefined &&
+      (mode !== 'lexical' || this.options.ranking?.threadFields === false)
+    )
+      throw this.badCursor();
 
     if (mode === 'lexical') {
       const request = { communityIds: ids, query: parsed, filters: indexFilters, frequencies };
-      const respond = (page: IndexHit[], total: number, next?: { key: number | string; id: string }) => ({
+      const respond = (
+        page: IndexHit[],
+        total: number,
+        next?: { key: number | string; id: string },
+      ) => ({
         parsed,
-        response: { query, mode, total, results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))), ...(next ? { next_cursor: encodeCursor(listing, next) } : {}) },
+        response: {
+          query,
+          mode,
+          total,
+          results: page.map((h) => this.result(h, communities, parsed, this.normalize(h.raw))),
+          ...(next ? { next_cursor: encodeCursor(listing, next) } : {}),
+        },
       });
-      if (this.options.ranking?.threadFields !== false) return respond(...(await this.rerankedPage(request, learned, limit, headOffset, after)));
+      if (this.options.ranking?.threadFields !== false)
+        return respond(...(await this.rerankedPage(request, learned, limit, headOffset, after)));
       const { hits, total } = await this.index.search({
         ...request,
         limit: limit + 1,
@@ -162,17 +226,31 @@ export class SearchService {
       });
       const page = hits.slice(0, limit);
       const last = page[page.length - 1];
-      return respond(page, total, hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined);
+      return respond(
+        page,
+        total,
+        hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined,
+      );
     }
 
     // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.
     const offset = after ? Number(after.key) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw this.badCursor();
-    const { hits: pool, ordered } = await this.semanticOrder({ communityIds: ids, query: parsed, filters: indexFilters, frequencies }, learned, query, mode);
+    const { hits: pool, ordered } = await this.semanticOrder(
+      { communityIds: ids, query: parsed, filters: indexFilters, frequencies },
+      learned,
+      query,
+      mode,
+    );
     const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
-    const results = page.map(({ id, score }) => this.result(byId.get(id)!, communities, parsed, score));
-    const next = offset + limit < ordered.length ? { next_cursor: encodeCursor(listing, { key: offset + limit, id: 'o' }) } : {};
+    const results = page.map(({ id, score }) =>
+      this.result(byId.get(id)!, communities, parsed, score),
+    );
+    const next =
+      offset + limit < ordered.length
+        ? { next_cursor: encodeCursor(listing, { key: offset + limit, id: 'o' }) }
+        : {};
     return { parsed, response: { query, mode, total: ordered.length, results, ...next } };
   }
 
@@ -183,14 +261,23 @@ export class SearchService {
     options: { askWith?: string } = {},
   ): Promise<SuggestResponse> {
     if (typeof question !== 'string' || !question.trim()) {
-      throw new DomainError('invalid_argument', 'question must not be empty: pass the question as you would ask it.');
+      throw new DomainError(
+        'invalid_argument',
+        'question must not be empty: pass the question as you would ask it.',
+      );
     }
     const length = question.trim().length;
     if (length < LIMITS.question.min || length > LIMITS.question.max) {
-      throw new DomainError('invalid_argument', `question: must be ${LIMITS.question.min}-${LIMITS.question.max} characters.`);
+      throw new DomainError(
+        'invalid_argument',
+        `question: must be ${LIMITS.question.min}-${LIMITS.question.max} characters.`,
+      );
     }
     if (!Number.isInteger(limit) || limit < 1 || limit > 10) {
-      throw new DomainError('invalid_argument', 'limit must be a whole number between 1 and 10 (default 3).');
+      throw new DomainError(
+        'invalid_argument',
+        'limit must be a whole number between 1 and 10 (default 3).',
+      );
     }
     const askWith = options.askWith ?? 'create_topic';
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
@@ -210,7 +297,9 @@ export class SearchService {
       if (!topic) continue;
       const questionText = `${topic.title} ${r.source_type === 'post' ? '' : r.snippet}`;
       if (topic.solutionPostId) {
-        const post = r.is_solution ? undefined : await this.store.community(community.id).posts.getById(topic.solutionPostId);
+        const post = r.is_solution
+          ? undefined
+          : await this.store.community(community.id).posts.getById(topic.solutionPostId);
         const text = post ? plainText(post.body) : '';
         const answer: Answer = post
           ? {
@@ -225,14 +314,24 @@ export class SearchService {
               accepted: true,
             }
           : { ...r, accepted: true };
-        accepted.push({ answer, fit: coverage(`${questionText} ${r.snippet} ${text}`, qWords, weight) });
+        accepted.push({
+          answer,
+          fit: coverage(`${questionText} ${r.snippet} ${text}`, qWords, weight),
+        });
       } else {
-        others.push({ answer: { ...r, accepted: false }, fit: coverage(`${questionText} ${r.snippet}`, qWords, weight) });
+        others.push({
+          answer: { ...r, accepted: false },
+          fit: coverage(`${questionText} ${r.snippet}`, qWords, weight),
+        });
       }
     }
     const chosen = (accepted.length ? accepted : others).slice(0, limit);
     const top = chosen[0];
-    const confidence = top ? round4(Math.min(1, (0.55 * top.fit + 0.45 * top.answer.score) * (top.answer.accepted ? 1 : 0.6))) : 0;
+    const confidence = top
+      ? round4(
+          Math.min(1, (0.55 * top.fit + 0.45 * top.answer.score) * (top.answer.accepted ? 1 : 0.6)),
+        )
+      : 0;
     const where = single ? `"${single.slug}"` : 'the searched communities';
     let message: string;
     if (!top) {
@@ -268,33 +367,68 @@ export class SearchService {
     const shown = await pageDetails(this.index.db, head.slice(offset, offset + limit));
     const need = limit - shown.length;
     if (need === 0) {
-      return [shown, total, offset + limit < head.length || total > head.length ? { key: `h:${offset + limit}`, id: 'h' } : undefined];
+      return [
+        shown,
+        total,
+        offset + limit < head.length || total > head.length
+          ? { key: `h:${offset + limit}`, id: 'h' }
+          : undefined,
+      ];
     }
     if (total <= head.length) return [shown, total, undefined];
     const inHead = new Set(head.map((h) => h.topicId));
-    const keyset = after && headOffset === undefined ? { raw: Number(after.key), id: after.id } : undefined;
-    const tail = await this.index.search({ ...request, limit: need + inHead.size + 1, after: keyset });
+    const keyset =
+      after && headOffset === undefined ? { raw: Number(after.key), id: after.id } : undefined;
+    const tail = await this.index.search({
+      ...request,
+      limit: need + inHead.size + 1,
+      after: keyset,
+    });
     const rest = tail.hits.filter((h) => !inHead.has(h.topicId));
     const taken = rest.slice(0, need);
     const end = taken[taken.length - 1];
-    return [[...shown, ...taken], total, rest.length > need && end ? { key: end.raw, id: end.postId } : undefined];
+    return [
+      [...shown, ...taken],
+      total,
+      rest.length > need && end ? { key: end.raw, id: end.postId } : undefined,
+    ];
   }
 
   /** The head: the best HEAD topics among the engine's best HEAD_POOL posts, re-ranked by their thread profiles; and every matching topic's count. */
-  private async rerankedHead(request: EngineRequest, learned: Map<string, Learned>): Promise<{ head: PoolHit[]; total: number }> {
-    const { hits: candidates, total } = await this.index.candidates({ ...request, limit: HEAD }, HEAD_POOL);
+  private async rerankedHead(
+    request: EngineRequest,
+    learned: Map<string, Learned>,
+  ): Promise<{ head: PoolHit[]; total: number }> {
+    const { hits: candidates, total } = await this.index.candidates(
+      { ...request, limit: HEAD },
+      HEAD_POOL,
+    );
     const profiles = await this.profiles.read(candidates.map((h) => h.topicId));
-    return { head: rerankHead(candidates, profiles, request.query, learned, this.options.ranking), total };
+    return {
+      head: rerankHead(candidates, profiles, request.query, learned, this.options.ranking),
+      total,
+    };
   }
 
   private badCursor(): DomainError {
-    return new DomainError('invalid_argument', 'filters.cursor is not valid for this search. Pass the next_cursor of the previous page unchanged, or omit it to start again.');
+    return new DomainError(
+      'invalid_argument',
+      'filters.cursor is not valid for this search. Pass the next_cursor of the previous page unchanged, or omit it to start again.',
+    );
   }
 
   /** Binds a cursor to the search it came from (query, filters, mode, communities), not to limit. */
-  private listing(mode: SearchMode, query: string, f: z.infer<typeof searchFilters>, ids: string[]): string {
+  private listing(
+    mode: SearchMode,
+    query: string,
+    f: z.infer<typeof searchFilters>,
+    ids: string[],
+  ): string {
     const { cursor: _c, limit: _l, ...rest } = f;
-    const hash = createHash('sha256').update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()])).digest('base64url').slice(0, 16);
+    const hash = createHash('sha256')
+      .update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()]))
+      .digest('base64url')
+      .slice(0, 16);
     return `search:${hash}`;
   }
 
@@ -303,7 +437,11 @@ export class SearchService {
    * except near-stop words (nearStop) when another word of the query matches: such a neighbour
    * weighs next to nothing in any ranking while it widens the match to most of the communities.
    */
-  private async expandTypos(q: ParsedQuery, communityIds: string[], frequencies: Frequencies | undefined): Promise<ParsedQuery> {
+  private async expandTypos(
+    q: ParsedQuery,
+    communityIds: string[],
+    frequencies: Frequencies | undefined,
+  ): Promise<ParsedQuery> {
     if (this.options.typoTolerance === false || q.terms.length === 0) return q;
     const candidates = q.terms.map((t) => t.word).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
     if (candidates.length === 0) return q;
@@ -313,7 +451,14 @@ export class SearchService {
     const others = missing.size < candidates.length;
     const kept = (a: string) => !others || !nearStop(a, frequencies);
     const terms = await Promise.all(
-      q.terms.map(async (t) => (missing.has(t.word) ? { word: t.word, alternatives: (await this.index.corrections(t.word, communityIds)).filter(kept) } : t)),
+      q.terms.map(async (t) =>
+        missing.has(t.word)
+          ? {
+              word: t.word,
+              alternatives: (await this.index.corrections(t.word, communityIds)).filter(kept),
+            }
+          : t,
+      ),
     );
     return { ...q, terms };
   }
@@ -323,7 +468,12 @@ export class SearchService {
     return Math.max(0.0001, round4(raw <= 0 ? 0 : raw / (raw + this.halfPoint)));
   }
 
-  private result(h: IndexHit, communities: Community[], q: ParsedQuery, score: number): SearchResult {
+  private result(
+    h: IndexHit,
+    communities: Community[],
+    q: ParsedQuery,
+    score: number,
+  ): SearchResult {
     const community = communities.find((c) => c.id === h.communityId)!;
     const first = h.position === 1;
     const sourceType = first ? (h.categoryKind === 'knowledge_base' ? 'article' : 'topic') : 'post';
@@ -353,14 +503,28 @@ export class SearchService {
     const embedder = this.options.embedder!;
     const parsed = request.query;
     // Widen the pool: every word of the question (stop words aside) may bring candidates.
-    const wide: ParsedQuery = { ...parsed, terms: parsed.terms.length ? parsed.terms : words(query).map((w) => ({ word: w, alternatives: [] })) };
-    const { hits } = await this.index.search({ ...request, query: wide, limit: this.options.semanticPool ?? 200 });
+    const wide: ParsedQuery = {
+      ...parsed,
+      terms: parsed.terms.length
+        ? parsed.terms
+        : words(query).map((w) => ({ word: w, alternatives: [] })),
+    };
+    const { hits } = await this.index.search({
+      ...request,
+      query: wide,
+      limit: this.options.semanticPool ?? 200,
+    });
     if (hits.length === 0) return { hits, ordered: [] };
     let sims: { id: string; sim: number }[];
     if (this.options.vectors) {
       // Stored vectors; a post the background fill has not reached yet has no semantic rank.
-      const [[qv], stored] = await Promise.all([embedder.embed([query]), this.options.vectors.get(hits.map((h) => h.postId))]);
-      sims = hits.flatMap((h) => (stored.has(h.postId) ? [{ id: h.postId, sim: cosine(qv!, stored.get(h.postId)!) }] : []));
+      const [[qv], stored] = await Promise.all([
+        embedder.embed([query]),
+        this.options.vectors.get(hits.map((h) => h.postId)),
+      ]);
+      sims = hits.flatMap((h) =>
+        stored.has(h.postId) ? [{ id: h.postId, sim: cosine(qv!, stored.get(h.postId)!) }] : [],
+      );
     } else {
       const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
       const [qv, ...dv] = await embedder.embed([query, ...texts]);
@@ -370,14 +534,18 @@ export class SearchService {
     if (mode === 'semantic') {
       const ranked = new Set(sims.map((s) => s.id));
       const rest = hits.filter((h) => !ranked.has(h.postId)).map((h) => ({ id: h.postId, sim: 0 }));
-      return { hits, ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })) };
+      return {
+        hits,
+        ordered: [...sims, ...rest].map((s) => ({ id: s.id, score: round4(Math.max(0, s.sim)) })),
+      };
     }
     // Hybrid fuses what lexical search would answer (the re-ranked head first) with the semantic
     // order; fusing the engine's raw order instead was worse on every labelled set.
     const k = 60;
-    const lexical = parsed.terms.length === 0 || this.options.ranking?.threadFields === false
-      ? hits.map((h) => h.postId)
-      : inHeadOrder(hits, (await this.rerankedHead(request, learned)).head);
+    const lexical =
+      parsed.terms.length === 0 || this.options.ranking?.threadFields === false
+        ? hits.map((h) => h.postId)
+        : inHeadOrder(hits, (await this.rerankedHead(request, learned)).head);
     const fused = reciprocalRankFusion([lexical, sims.map((s) => s.id)], k);
     const best = 2 / (k + 1);
     return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };

@@ -35,15 +35,22 @@ export function plainText(markdown: string): string {
     .replace(/<[^>]{0,200}>/g, ' ')
     .replace(/^\s{0,3}(#{1,6}|>+|[-*+]|\d+\.)\s+/gm, '')
     .replace(/(\*\*|__|\*|`|~~)/g, '')
-    .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!)
+    .replace(
+      /&(amp|lt|gt|quot|#39);/g,
+      (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }
 
 /** Fraction of the query words (weighted) present in the text: used for suggest_answer confidence. */
-export function coverage(text: string, queryWords: string[], weight: (w: string) => number = () => 1): number {
+export function coverage(
+  text: string,
+  queryWords: string[],
+  weight: (w: string) => number = () => 1,
+): number {
   if (queryWords.length === 0) return 0;
-  const tokens = new Set((text.toLowerCase().match(TOKEN) ?? []));
+  const tokens = new Set(text.toLowerCase().match(TOKEN) ?? []);
   let hit = 0;
   let all = 0;
   for (const q of queryWords) {

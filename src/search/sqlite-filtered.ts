@@ -4,7 +4,15 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
-import { RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, topicPage, type IndexHit, type IndexQuery, type PoolHit } from './index.ts';
+import {
+  RECENCY_WEIGHT,
+  SOLUTION_BOOST,
+  SOLVED_TOPIC_BOOST,
+  topicPage,
+  type IndexHit,
+  type IndexQuery,
+  type PoolHit,
+} from './index.ts';
 
 /** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
 const SLOT_BITS = 20;
@@ -19,7 +27,11 @@ export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
  * rest of a match's facts is read for the rows that need it (boosts, ids: see `facts`). CROSS
  * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's facts.
  */
-function filteredHits(q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>): RawBuilder<unknown> {
+function filteredHits(
+  q: Omit<IndexQuery, 'after'>,
+  match: string,
+  range: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const where = filterConditions(q.filters, q.communityIds, 'x', (iso) => sql`${iso}`);
   const [w1, w2, w3] = SQLITE_WEIGHTS;
   return sql`
@@ -36,8 +48,15 @@ const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 
     * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
 
 /** With filters: every match ranked (exact pages, keyset). */
-export function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string, range: RawBuilder<unknown>): Promise<{ hits: IndexHit[]; total: number }> {
-  const after = q.after ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})` : sql``;
+export function filteredPage(
+  db: Kysely<Database>,
+  q: IndexQuery,
+  match: string,
+  range: RawBuilder<unknown>,
+): Promise<{ hits: IndexHit[]; total: number }> {
+  const after = q.after
+    ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})`
+    : sql``;
   const hits = sql`select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie`;
   return topicPage(db, hits, after, q.limit);
 }
@@ -48,9 +67,20 @@ export function filteredPage(db: Kysely<Database>, q: IndexQuery, match: string,
  * answer wherever it ranks, else its best pooled post), by the topic's best boosted relevance.
  */
 export async function filteredCandidates(
-  db: Kysely<Database>, q: Omit<IndexQuery, 'after'>, match: string, range: RawBuilder<unknown>, pool: number,
+  db: Kysely<Database>,
+  q: Omit<IndexQuery, 'after'>,
+  match: string,
+  range: RawBuilder<unknown>,
+  pool: number,
 ): Promise<{ hits: PoolHit[]; total: number }> {
-  const r = await sql<{ postId: string; topicId: string; communityId: string; sol: number; raw: number; total: number }>`
+  const r = await sql<{
+    postId: string;
+    topicId: string;
+    communityId: string;
+    sol: number;
+    raw: number;
+    total: number;
+  }>`
     with hits as materialized (${filteredHits(q, match, range)}),
     pool as (select h.tie, ${facts} from (select * from hits order by rel desc, tie limit ${pool}) h cross join search_facts f on f.rowid = h.tie),
     answers as (
@@ -70,7 +100,15 @@ export async function filteredCandidates(
       (select count(distinct tie >> ${sql.lit(SLOT_BITS)}) from hits) as total
     from page order by raw desc, post_id`.execute(db);
   return {
-    hits: r.rows.map((x) => ({ postId: x.postId, topicId: x.topicId, communityId: x.communityId, sol: Boolean(x.sol), raw: Number(x.raw) })),
-    total: r.rows.length ? Number(r.rows[0]!.total) : (await filteredPage(db, { ...q, limit: 1 }, match, range)).total,
+    hits: r.rows.map((x) => ({
+      postId: x.postId,
+      topicId: x.topicId,
+      communityId: x.communityId,
+      sol: Boolean(x.sol),
+      raw: Number(x.raw),
+    })),
+    total: r.rows.length
+      ? Number(r.rows[0]!.total)
+      : (await filteredPage(db, { ...q, limit: 1 }, match, range)).total,
   };
 }

@@ -7,8 +7,20 @@ import { filteredCandidates, filteredPage, SQLITE_WEIGHTS } from './sqlite-filte
 
 export { SQLITE_WEIGHTS };
 import {
-  RECENCY_WEIGHT, SOLUTION_BOOST, SOLVED_TOPIC_BOOST, MAX_BOOST, POOL, boosted, hasFilters, pageDetails, pageOf,
-  type IndexHit, type IndexQuery, type IndexReport, type PoolHit, type SearchIndex,
+  RECENCY_WEIGHT,
+  SOLUTION_BOOST,
+  SOLVED_TOPIC_BOOST,
+  MAX_BOOST,
+  POOL,
+  boosted,
+  hasFilters,
+  pageDetails,
+  pageOf,
+  type IndexHit,
+  type IndexQuery,
+  type IndexReport,
+  type PoolHit,
+  type SearchIndex,
 } from './index.ts';
 
 /** FTS5 rowid layout (migration 0009_search_speed): community_no << 42 | topic_no << 20 | slot. */
@@ -20,7 +32,6 @@ const SPAN_DAYS = 10957;
 
 /** Documents counted per typo-correction candidate to order the candidates. */
 const CORRECTION_COUNT_CAP = 1000;
-
 
 const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
 
@@ -47,7 +58,11 @@ function upperBound(s: number, boost: number): number {
 
 type Classes = { solvedTopics: Set<number>; answers: Set<number>; recency: number };
 /** A pool's boosted hits, and its topics whose accepted answer is outside it (post id, FTS5 rowid). */
-type PoolFacts = { hits: PoolHit[]; outside: Map<string, string>; outsideRowid: Map<string, number> };
+type PoolFacts = {
+  hits: PoolHit[];
+  outside: Map<string, string>;
+  outsideRowid: Map<string, number>;
+};
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly engine = 'sqlite' as const;
@@ -60,7 +75,12 @@ export class SqliteSearchIndex implements SearchIndex {
       async (lead) => {
         // fts5vocab answers a range scan; every term of the range is read with its document count.
         const next = String.fromCodePoint(lead.codePointAt(0)! + 1);
-        const r = await sql<{ term: string; doc: number }>`select term, doc from search_vocab where term >= ${lead} and term < ${next}`.execute(this.db);
+        const r = await sql<{
+          term: string;
+          doc: number;
+        }>`select term, doc from search_vocab where term >= ${lead} and term < ${next}`.execute(
+          this.db,
+        );
         return r.rows;
       },
       () => this.generation(),
@@ -88,19 +108,32 @@ export class SqliteSearchIndex implements SearchIndex {
     const match = matchExpression(q.query);
     const pool = Math.max(POOL, q.limit * 16);
     const { rows, complete, facts, total, answers } = await this.pool(match, range, pool);
-    const page = await pageOf(facts.hits, q, complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST), facts.outside, answers);
+    const page = await pageOf(
+      facts.hits,
+      q,
+      complete ? -Infinity : upperBound(rows[rows.length - 1]!.s, MAX_BOOST),
+      facts.outside,
+      answers,
+    );
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
     return { hits: await pageDetails(this.db, await this.widened(match, range, q, pool)), total };
   }
 
-  async candidates(q: Omit<IndexQuery, 'after'>, pool: number): Promise<{ hits: PoolHit[]; total: number }> {
+  async candidates(
+    q: Omit<IndexQuery, 'after'>,
+    pool: number,
+  ): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
     const range = await this.communityRange(q.communityIds);
     if (!range) return { hits: [], total: 0 };
-    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
+    if (hasFilters(q.filters))
+      return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
     const { facts, total, answers } = await this.pool(matchExpression(q.query), range, pool);
-    return { hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [], total };
+    return {
+      hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [],
+      total,
+    };
   }
 
   /**
@@ -115,7 +148,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
-  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<{ rowid: number; s: number }[]> {
+  private async ranked(
+    match: string,
+    range: RawBuilder<unknown>,
+    pool: number,
+  ): Promise<{ rowid: number; s: number }[]> {
     const [w1, w2, w3] = SQLITE_WEIGHTS;
     const ranked = await sql<{ rowid: number; s: number }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
@@ -131,9 +168,17 @@ export class SqliteSearchIndex implements SearchIndex {
    * holds every match) needs no scan: its topics are the total, and no answer outside it matches.
    */
   private async counted(
-    match: string, range: RawBuilder<unknown>, rows: { rowid: number }[], facts: PoolFacts, complete: boolean,
+    match: string,
+    range: RawBuilder<unknown>,
+    rows: { rowid: number }[],
+    facts: PoolFacts,
+    complete: boolean,
   ): Promise<{ total: number; answers: (topicIds: string[]) => Promise<Set<string>> }> {
-    if (complete) return { total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size, answers: async () => new Set() };
+    if (complete)
+      return {
+        total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size,
+        answers: async () => new Set(),
+      };
     const wanted = [...facts.outsideRowid.values()];
     const r = await sql<{ total: number; answers: string | null }>`
       select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total,
@@ -142,7 +187,8 @@ export class SqliteSearchIndex implements SearchIndex {
     const matched = new Set((JSON.parse(r.rows[0]?.answers ?? '[]') as number[]).map(Number));
     return {
       total: Number(r.rows[0]?.total ?? 0),
-      answers: async (topicIds) => new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!))),
+      answers: async (topicIds) =>
+        new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!))),
     };
   }
 
@@ -155,7 +201,12 @@ export class SqliteSearchIndex implements SearchIndex {
    * MAX_BOOST for most. Matches are taken in that order, ×4 more each time (no rescan), until the
    * page beats the next one's bound.
    */
-  private async widened(match: string, range: RawBuilder<unknown>, q: IndexQuery, start: number): Promise<PoolHit[]> {
+  private async widened(
+    match: string,
+    range: RawBuilder<unknown>,
+    q: IndexQuery,
+    start: number,
+  ): Promise<PoolHit[]> {
     const [w1, w2, w3] = SQLITE_WEIGHTS;
     const all = await sql<{ rowid: number; s: number }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
@@ -163,14 +214,24 @@ export class SqliteSearchIndex implements SearchIndex {
     const { solvedTopics, answers, recency } = await this.classes(q.communityIds);
     const rows = all.rows.map((r) => {
       const rowid = Number(r.rowid);
-      const boost = answers.has(rowid) ? SOLUTION_BOOST : solvedTopics.has(Math.floor(rowid / 2 ** SLOT_BITS)) ? SOLVED_TOPIC_BOOST : 1;
+      const boost = answers.has(rowid)
+        ? SOLUTION_BOOST
+        : solvedTopics.has(Math.floor(rowid / 2 ** SLOT_BITS))
+          ? SOLVED_TOPIC_BOOST
+          : 1;
       return { rowid, s: r.s, ub: upperBound(r.s, boost * recency) };
     });
     rows.sort((a, b) => b.ub - a.ub);
     for (let k = start; ; k *= 4) {
       const complete = k >= rows.length;
       const facts = await this.poolFacts(rows.slice(0, k));
-      const page = await pageOf(facts.hits, q, complete ? -Infinity : rows[k]!.ub, facts.outside, (topicIds) => this.answersMatching(match, facts, topicIds));
+      const page = await pageOf(
+        facts.hits,
+        q,
+        complete ? -Infinity : rows[k]!.ub,
+        facts.outside,
+        (topicIds) => this.answersMatching(match, facts, topicIds),
+      );
       if (page) return page;
       if (complete) throw new Error('search: a complete pool must give an exact page');
     }
@@ -188,14 +249,18 @@ export class SqliteSearchIndex implements SearchIndex {
     const solved = await sql<{ topic: number; sol: number | null }>`
       select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no as topic, s.rowid as sol
       from topics t join search_topics st on st.topic_id = t.id left join search_rows s on s.post_id = t.solution_post_id
-      where t.community_id in (${sql.join(communityIds)}) and t.solution_post_id is not null`.execute(this.db);
+      where t.community_id in (${sql.join(communityIds)}) and t.solution_post_id is not null`.execute(
+      this.db,
+    );
     const newest = await sql<{ m: string | null }>`
       select max((select max(p.created_at) from posts p where p.community_id = j.value)) as m
       from json_each(${JSON.stringify(communityIds)}) j`.execute(this.db);
     const m = newest.rows[0]?.m;
     // As boosted() computes it for the newest post; the full boost when the date is not readable.
     const days = m ? Date.parse(m) / 86_400_000 - 10_957 : NaN;
-    const recency = Number.isFinite(days) ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS)) : 1.0 + RECENCY_WEIGHT;
+    const recency = Number.isFinite(days)
+      ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS))
+      : 1.0 + RECENCY_WEIGHT;
     const classes: Classes = {
       solvedTopics: new Set(solved.rows.map((r) => Number(r.topic))),
       answers: new Set(solved.rows.flatMap((r) => (r.sol === null ? [] : [Number(r.sol)]))),
@@ -207,7 +272,12 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Rows this connection changed (triggers included) and commits by other connections: no scan. */
   private async generation(): Promise<string> {
-    const r = await sql<{ c: number; v: number }>`select total_changes() as c, (select data_version from pragma_data_version) as v`.execute(this.db);
+    const r = await sql<{
+      c: number;
+      v: number;
+    }>`select total_changes() as c, (select data_version from pragma_data_version) as v`.execute(
+      this.db,
+    );
     return `${r.rows[0]!.c}:${r.rows[0]!.v}`;
   }
 
@@ -219,18 +289,35 @@ export class SqliteSearchIndex implements SearchIndex {
   private async poolFacts(rows: { rowid: number; s: number }[]): Promise<PoolFacts> {
     const out: PoolFacts = { hits: [], outside: new Map(), outsideRowid: new Map() };
     if (rows.length === 0) return out;
-    const facts = await sql<{ rowid: number; postId: string; topicId: string; communityId: string; createdAt: string; solution: number; solutionPostId: string | null; solutionRowid: number | null }>`
+    const facts = await sql<{
+      rowid: number;
+      postId: string;
+      topicId: string;
+      communityId: string;
+      createdAt: string;
+      solution: number;
+      solutionPostId: string | null;
+      solutionRowid: number | null;
+    }>`
       select x.rowid, x.post_id as "postId", x.topic_id as "topicId", x.community_id as "communityId", x.created_at as "createdAt", x.solution,
         t.solution_post_id as "solutionPostId", s.rowid as "solutionRowid"
       from search_facts x left join topics t on x.solution = 1 and t.id = x.topic_id left join search_rows s on s.post_id = t.solution_post_id
-      where x.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(this.db);
+      where x.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(
+      this.db,
+    );
     const byRowid = new Map(facts.rows.map((f) => [Number(f.rowid), f]));
     const inPool = new Set(rows.map((r) => r.rowid));
     for (const r of rows) {
       const f = byRowid.get(r.rowid);
       if (!f) continue;
       const sol = Number(f.solution) === 2;
-      out.hits.push({ postId: f.postId, topicId: f.topicId, communityId: f.communityId, sol, raw: boosted(r.s, sol ? f.postId : f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS) });
+      out.hits.push({
+        postId: f.postId,
+        topicId: f.topicId,
+        communityId: f.communityId,
+        sol,
+        raw: boosted(r.s, sol ? f.postId : f.solutionPostId, f.postId, f.createdAt, SPAN_DAYS),
+      });
       if (f.solutionRowid !== null && f.solutionPostId && !inPool.has(Number(f.solutionRowid))) {
         out.outside.set(f.topicId, f.solutionPostId);
         out.outsideRowid.set(f.topicId, Number(f.solutionRowid));
@@ -243,10 +330,16 @@ export class SqliteSearchIndex implements SearchIndex {
    * Of these topics (accepted answer outside the pool), those whose answer matches: a rowid lookup
    * per answer, without bm25 (whose document counts FTS5 would recompute for every value).
    */
-  private async answersMatching(match: string, facts: PoolFacts, topicIds: string[]): Promise<Set<string>> {
+  private async answersMatching(
+    match: string,
+    facts: PoolFacts,
+    topicIds: string[],
+  ): Promise<Set<string>> {
     const wanted = topicIds.map((t) => facts.outsideRowid.get(t)!);
     const r = await sql<{ rowid: number }>`
-      select rowid from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(wanted)}))`.execute(this.db);
+      select rowid from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(wanted)}))`.execute(
+      this.db,
+    );
     const matched = new Set(r.rows.map((x) => Number(x.rowid)));
     return new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!)));
   }
@@ -254,7 +347,11 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
   private async communityRange(ids: string[]): Promise<RawBuilder<unknown> | undefined> {
     if (ids.length === 0) return undefined;
-    const r = await sql<{ no: number }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(this.db);
+    const r = await sql<{
+      no: number;
+    }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(
+      this.db,
+    );
     const nos = r.rows.map((x) => Number(x.no));
     if (nos.length === 0) return undefined;
     return nos.length === 1
@@ -269,14 +366,21 @@ export class SqliteSearchIndex implements SearchIndex {
     const match = matchExpression(q.query);
     const { hits, total } = await filteredPage(this.db, q, match, range);
     // Total for a page past the end (the windowed count is not available without rows).
-    if (hits.length === 0 && q.after) return { hits, total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match, range)).total };
+    if (hits.length === 0 && q.after)
+      return {
+        hits,
+        total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match, range))
+          .total,
+      };
     return { hits, total };
   }
 
   async bare(q: ParsedQuery, limit: number): Promise<string[]> {
     const result = await sql<{ rowid: number }>`
       select rowid from search_fts where search_fts match ${matchExpression(q)}
-      order by bm25(search_fts, ${sql.lit(SQLITE_WEIGHTS[0])}, ${sql.lit(SQLITE_WEIGHTS[1])}, ${sql.lit(SQLITE_WEIGHTS[2])}) limit ${limit}`.execute(this.db);
+      order by bm25(search_fts, ${sql.lit(SQLITE_WEIGHTS[0])}, ${sql.lit(SQLITE_WEIGHTS[1])}, ${sql.lit(SQLITE_WEIGHTS[2])}) limit ${limit}`.execute(
+      this.db,
+    );
     return result.rows.map((r) => String(r.rowid));
   }
 
@@ -287,7 +391,9 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!range) return [...words];
     const r = await sql<{ i: number }>`
       select j.key as i from json_each(${JSON.stringify(words.map(quote))}) j
-      where not exists (select 1 from search_fts where search_fts match j.value and ${range})`.execute(this.db);
+      where not exists (select 1 from search_fts where search_fts match j.value and ${range})`.execute(
+      this.db,
+    );
     return r.rows.map((x) => words[Number(x.i)]!);
   }
 
@@ -304,7 +410,9 @@ export class SqliteSearchIndex implements SearchIndex {
       const counted: [string, number][] = [];
       for (const t of terms) {
         const r = await sql<{ n: number }>`
-          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${range} limit ${CORRECTION_COUNT_CAP})`.execute(this.db);
+          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${range} limit ${CORRECTION_COUNT_CAP})`.execute(
+          this.db,
+        );
         const n = Number(r.rows[0]?.n ?? 0);
         if (n > 0) counted.push([t, n]);
       }
@@ -321,16 +429,27 @@ export class SqliteSearchIndex implements SearchIndex {
     const v = this.vocabulary.stats();
     let classIds = 0;
     for (const c of this.classCache.values()) classIds += c.solvedTopics.size + c.answers.size;
-    return { vocabularySlices: v.slices, vocabularyTerms: v.terms, vocabularyBytes: v.bytes, classEntries: this.classCache.size, classIds };
+    return {
+      vocabularySlices: v.slices,
+      vocabularyTerms: v.terms,
+      vocabularyBytes: v.bytes,
+      classEntries: this.classCache.size,
+      classIds,
+    };
   }
 
   async verify(): Promise<IndexReport> {
-    const one = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
+    const one = async (query: RawBuilder<{ n: number }>) =>
+      Number((await query.execute(this.db)).rows[0]?.n ?? 0);
     const posts = await one(sql`select count(*) as n from posts`);
     const indexed = await one(sql`select count(*) as n from search_fts`);
-    const missing = await one(sql`select count(*) as n from posts p where not exists (select 1 from search_rows r where r.post_id = p.id)`);
-    const orphans = await one(sql`select count(*) as n from search_rows r where not exists (select 1 from posts p where p.id = r.post_id)`)
-      + Math.abs(indexed - (await one(sql`select count(*) as n from search_rows`)));
+    const missing = await one(
+      sql`select count(*) as n from posts p where not exists (select 1 from search_rows r where r.post_id = p.id)`,
+    );
+    const orphans =
+      (await one(
+        sql`select count(*) as n from search_rows r where not exists (select 1 from posts p where p.id = r.post_id)`,
+      )) + Math.abs(indexed - (await one(sql`select count(*) as n from search_rows`)));
     const stale = await one(sql`
       select count(*) as n from search_rows r join search_fts f on f.rowid = r.rowid join posts p on p.id = r.post_id join topics t on t.id = p.topic_id
       where f.body is not p.body

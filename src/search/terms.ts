@@ -19,7 +19,11 @@ export function stem(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w) && w.length > 3) w = w.slice(0, -1);
   for (const suffix of ['ing', 'ed']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3 && /[aeiouy]/.test(w.slice(0, -suffix.length))) {
+    if (
+      w.endsWith(suffix) &&
+      w.length - suffix.length >= 3 &&
+      /[aeiouy]/.test(w.slice(0, -suffix.length))
+    ) {
       w = w.slice(0, -suffix.length);
       if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
       break;
@@ -59,7 +63,10 @@ export function contentTerms(text: string): string[] {
 }
 
 /** Term → count. */
-export function termCounts(terms: string[], into: Map<string, number> = new Map()): Map<string, number> {
+export function termCounts(
+  terms: string[],
+  into: Map<string, number> = new Map(),
+): Map<string, number> {
   for (const t of terms) into.set(t, (into.get(t) ?? 0) + 1);
   return into;
 }

@@ -18,7 +18,13 @@ import { isCorrection } from './query.ts';
 
 export type Generation = string;
 
-type Slice = { terms: Map<string, number>; alphabet: Set<string>; generation: Generation; loadedAt: number; chars: number };
+type Slice = {
+  terms: Map<string, number>;
+  alphabet: Set<string>;
+  generation: Generation;
+  loadedAt: number;
+  chars: number;
+};
 
 export type VocabularyOptions = {
   /** Re-read a stale slice in the background when it is older than this (default 30 s). */
@@ -57,7 +63,11 @@ export class Vocabulary {
    * candidates (the vocabulary spans every community; the caller keeps those of the communities
    * searched, ordered by their frequency there); "nothing found" means nothing kept.
    */
-  async corrections(word: string, max = 3, keep: (terms: string[]) => Promise<string[]> = async (t) => t): Promise<string[]> {
+  async corrections(
+    word: string,
+    max = 3,
+    keep: (terms: string[]) => Promise<string[]> = async (t) => t,
+  ): Promise<string[]> {
     if (word.length < 4) return [];
     const leads = [...new Set([word[0]!, word[1]!])];
     const now = await this.generation();
@@ -66,13 +76,16 @@ export class Vocabulary {
     const stale = slices.filter((s) => s.generation !== now);
     if (stale.length && found.length === 0) {
       // Nothing from a stale vocabulary: read it again now (the word may have been written since).
-      slices = await Promise.all(leads.map((l, i) => (slices[i]!.generation === now ? slices[i]! : this.reload(l))));
+      slices = await Promise.all(
+        leads.map((l, i) => (slices[i]!.generation === now ? slices[i]! : this.reload(l))),
+      );
       found = await keep(this.find(word, slices).map(([t]) => t));
     } else if (stale.length) {
       const at = Date.now();
       for (const [i, l] of leads.entries()) {
         const s = slices[i]!;
-        if (s.generation !== now && at - s.loadedAt >= this.refreshMs) this.reload(l).catch(() => {});
+        if (s.generation !== now && at - s.loadedAt >= this.refreshMs)
+          this.reload(l).catch(() => {});
       }
     }
     return found.slice(0, max);
@@ -80,13 +93,15 @@ export class Vocabulary {
 
   /** Loads the slices of these first characters (a service starting: corrections then never wait for a scan). */
   async warm(leads: string[]): Promise<void> {
-    for (const l of leads) if (!this.slices.has(l) && this.termCount < this.maxTerms) await this.reload(l);
+    for (const l of leads)
+      if (!this.slices.has(l) && this.termCount < this.maxTerms) await this.reload(l);
   }
 
   /** Cached terms and an estimate of their memory (strings as UTF-16, map entries ~80 bytes). */
   stats(): { slices: number; terms: number; bytes: number } {
     let bytes = 0;
-    for (const s of this.slices.values()) bytes += s.chars * 2 + s.terms.size * 80 + s.alphabet.size * 40;
+    for (const s of this.slices.values())
+      bytes += s.chars * 2 + s.terms.size * 80 + s.alphabet.size * 40;
     return { slices: this.slices.size, terms: this.termCount, bytes };
   }
 
@@ -170,12 +185,15 @@ function candidates(word: string, s: Slice): Iterable<string> {
   const out = new Set<string>();
   const sameLength = (w: string) => {
     out.add(w);
-    for (let i = 0; i + 1 < w.length; i++) out.add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
-    for (let i = 0; i < w.length; i++) for (const a of alphabet) out.add(w.slice(0, i) + a + w.slice(i + 1));
+    for (let i = 0; i + 1 < w.length; i++)
+      out.add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+    for (let i = 0; i < w.length; i++)
+      for (const a of alphabet) out.add(w.slice(0, i) + a + w.slice(i + 1));
   };
   sameLength(word);
   for (let i = 0; i < n; i++) out.add(word.slice(0, i) + word.slice(i + 1));
-  for (let i = 0; i <= n; i++) for (const a of alphabet) out.add(word.slice(0, i) + a + word.slice(i));
+  for (let i = 0; i <= n; i++)
+    for (const a of alphabet) out.add(word.slice(0, i) + a + word.slice(i));
   for (let len = Math.max(4, n - 3); len <= n - 1; len++) sameLength(word.slice(0, len));
   return out;
 }
@@ -183,7 +201,10 @@ function candidates(word: string, s: Slice): Iterable<string> {
 /** A bounded LRU map whose entries expire after `ttlMs` or when their generation is not current. */
 export class TtlCache<V> {
   private readonly map = new Map<string, { value: V; at: number; generation: Generation }>();
-  constructor(private readonly maxEntries: number, private readonly ttlMs: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+  ) {}
 
   get(key: string, generation: Generation): V | undefined {
     const e = this.map.get(key);

@@ -2,7 +2,10 @@
 
 /** A uniqueness rule was violated (slug taken, e-mail taken, …). */
 export class UniqueViolation extends Error {
-  constructor(readonly what: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly what: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${what} already exists`, options);
     this.name = 'UniqueViolation';
   }
@@ -20,7 +23,11 @@ export class MissingRow extends Error {
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** Runs a write and turns a unique violation into UniqueViolation(what). */

@@ -2,7 +2,11 @@
 import type { ColumnType } from 'kysely';
 type Timestamp = string | Date;
 
-export interface PersonCredentialsTable { person_id: string; password_hash: string; updated_at: Timestamp }
+export interface PersonCredentialsTable {
+  person_id: string;
+  password_hash: string;
+  updated_at: Timestamp;
+}
 
 export interface WebSessionsTable {
   id: string;
@@ -15,10 +19,20 @@ export interface WebSessionsTable {
   ticket_host: string | null;
 }
 
-export interface MembershipsTable { community_id: string; person_id: string; role: string; created_at: Timestamp }
+export interface MembershipsTable {
+  community_id: string;
+  person_id: string;
+  role: string;
+  created_at: Timestamp;
+}
 
 /** The columns 0002 added to `agents` (queried through this narrow view of the table). */
-export interface AgentGrantColumns { id: string; community_id: string; scopes: string; trusted: number }
+export interface AgentGrantColumns {
+  id: string;
+  community_id: string;
+  scopes: string;
+  trusted: number;
+}
 
 export interface AgentKeysTable {
   id: string;
@@ -43,7 +57,12 @@ export interface UserKeysTable {
   last_used_at: Timestamp | null;
 }
 
-export interface ApprovalPoliciesTable { community_id: string; kind: string; mode: string; updated_at: Timestamp }
+export interface ApprovalPoliciesTable {
+  community_id: string;
+  kind: string;
+  mode: string;
+  updated_at: Timestamp;
+}
 
 export interface ApprovalsTable {
   id: string;

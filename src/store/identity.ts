@@ -7,7 +7,14 @@ import type { AuthorRef, Keyset, Page } from './types.ts';
 // (src/domain/vocabulary.ts): here they are plain strings, stored as given.
 
 /** A web session, or a hand-off ticket when `ticketHost` names the one host it may be spent on. */
-export type WebSessionRecord = { id: string; personId: string; createdAt: string; expiresAt: string; revokedAt: string | null; ticketHost: string | null };
+export type WebSessionRecord = {
+  id: string;
+  personId: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  ticketHost: string | null;
+};
 
 export type Membership = { communityId: string; personId: string; role: string; createdAt: string };
 
@@ -42,7 +49,13 @@ export type ApprovalRecord = {
   decidedAt: string | null;
 };
 
-export type NewApproval = { kind: string; payload: unknown; submitter: AuthorRef; keyPrefix: string | null; createdAt?: string };
+export type NewApproval = {
+  kind: string;
+  payload: unknown;
+  submitter: AuthorRef;
+  keyPrefix: string | null;
+  createdAt?: string;
+};
 
 export type IdempotencyRecord = { requestHash: string; result: unknown; createdAt: string };
 
@@ -68,7 +81,13 @@ export interface CredentialRepository {
   setPasswordHash(personId: string, hash: string): Promise<void>;
   getPasswordHash(personId: string): Promise<string | undefined>;
 
-  createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string; ticketHost?: string }): Promise<WebSessionRecord>;
+  createSession(input: {
+    personId: string;
+    tokenHash: string;
+    createdAt?: string;
+    expiresAt: string;
+    ticketHost?: string;
+  }): Promise<WebSessionRecord>;
   findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined>;
   /** Marks the session revoked; false when no live session has this hash. */
   revokeSession(tokenHash: string, at?: string): Promise<boolean>;
@@ -76,7 +95,12 @@ export interface CredentialRepository {
 
   membershipsOf(personId: string): Promise<Membership[]>;
 
-  createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord>;
+  createUserKey(input: {
+    personId: string;
+    prefix: string;
+    keyHash: string;
+    expiresAt: string | null;
+  }): Promise<UserKeyRecord>;
   findUserKeyByHash(keyHash: string): Promise<(UserKeyRecord & { keyHash: string }) | undefined>;
   listUserKeys(personId: string): Promise<UserKeyRecord[]>;
   /** Revokes the person's live keys whose id or prefix is `ref`; returns how many. */
@@ -92,7 +116,10 @@ export interface CredentialRepository {
 export interface AuditRepository {
   record(entry: NewAuditEntry): Promise<AuditEntry>;
   /** Newest first; community null lists entries outside any community. */
-  list(communityId: string | null, page: { after?: Keyset; limit: number }): Promise<Page<AuditEntry, Keyset>>;
+  list(
+    communityId: string | null,
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<AuditEntry, Keyset>>;
 }
 
 export interface IdentityRepositories {
@@ -111,7 +138,12 @@ export interface MembershipRepository {
 export interface AgentAccessRepository {
   getGrant(agentId: string): Promise<AgentGrant | undefined>;
   setGrant(agentId: string, grant: { scopes: string[]; trusted: boolean }): Promise<boolean>;
-  createKey(input: { agentId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<AgentKeyRecord>;
+  createKey(input: {
+    agentId: string;
+    prefix: string;
+    keyHash: string;
+    expiresAt: string | null;
+  }): Promise<AgentKeyRecord>;
   /** Keys of one agent, or of every agent of the community; newest first. */
   listKeys(agentId?: string): Promise<AgentKeyRecord[]>;
   /** Keys whose id or prefix is `ref`. */
@@ -129,20 +161,41 @@ export interface ApprovalRepository {
   create(input: NewApproval): Promise<ApprovalRecord>;
   getById(id: string): Promise<ApprovalRecord | undefined>;
   /** Oldest first (a queue); optional status filter. */
-  list(query: { status?: string; submitterId?: string; after?: Keyset; limit: number }): Promise<Page<ApprovalRecord, Keyset>>;
+  list(query: {
+    status?: string;
+    submitterId?: string;
+    after?: Keyset;
+    limit: number;
+  }): Promise<Page<ApprovalRecord, Keyset>>;
   /**
    * pending → `to` with the decider, atomically: true for exactly one of concurrent callers
    * (conditional UPDATE … WHERE status = 'pending', affected rows checked).
    */
-  decide(id: string, to: 'approved' | 'rejected' | 'failed', decidedBy: AuthorRef, reason: string | null, at?: string): Promise<boolean>;
+  decide(
+    id: string,
+    to: 'approved' | 'rejected' | 'failed',
+    decidedBy: AuthorRef,
+    reason: string | null,
+    at?: string,
+  ): Promise<boolean>;
   /** approved → applied|failed with the result or the reason. */
-  complete(id: string, to: 'applied' | 'failed', result: unknown, reason: string | null): Promise<boolean>;
+  complete(
+    id: string,
+    to: 'applied' | 'failed',
+    result: unknown,
+    reason: string | null,
+  ): Promise<boolean>;
 }
 
 export interface IdempotencyRepository {
   find(actor: string, key: string): Promise<IdempotencyRecord | undefined>;
   /** Throws UniqueViolation when the (actor, key) pair is already recorded. */
-  insert(input: { actor: string; key: string; requestHash: string; result: unknown }): Promise<void>;
+  insert(input: {
+    actor: string;
+    key: string;
+    requestHash: string;
+    result: unknown;
+  }): Promise<void>;
   /** Replaces the stored result (a record inserted first as a claim, completed in the same transaction). */
   setResult(actor: string, key: string, result: unknown): Promise<void>;
 }

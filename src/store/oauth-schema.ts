@@ -1,9 +1,20 @@
 // Kysely table types of migration 0060_oauth (see ./schema.ts for the conventions).
 type Timestamp = string | Date;
 
-export interface OAuthSigningKeysTable { kid: string; alg: string; private_jwk: string; public_jwk: string; created_at: Timestamp }
+export interface OAuthSigningKeysTable {
+  kid: string;
+  alg: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: Timestamp;
+}
 
-export interface OAuthClientPoliciesTable { community_id: string; mode: string; allowed_domains: string; updated_at: Timestamp }
+export interface OAuthClientPoliciesTable {
+  community_id: string;
+  mode: string;
+  allowed_domains: string;
+  updated_at: Timestamp;
+}
 
 export interface OAuthClientsTable {
   community_id: string;

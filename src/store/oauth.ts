@@ -2,9 +2,20 @@
 // codes, refresh tokens) and the repository contract over them. Codes and tokens reach the store
 // as SHA-256 hashes only (src/domain/oauth/ makes and checks them).
 
-export type SigningKeyRecord = { kid: string; alg: string; privateJwk: string; publicJwk: string; createdAt: string };
+export type SigningKeyRecord = {
+  kid: string;
+  alg: string;
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: string;
+};
 
-export type ClientPolicyRecord = { communityId: string; mode: string; allowedDomains: string[]; updatedAt: string };
+export type ClientPolicyRecord = {
+  communityId: string;
+  mode: string;
+  allowedDomains: string[];
+  updatedAt: string;
+};
 
 export type OAuthClientRecord = {
   communityId: string;
@@ -72,10 +83,19 @@ export interface OAuthRepository {
   removeClient(communityId: string, clientId: string): Promise<boolean>;
 
   getGrant(id: string): Promise<GrantRecord | undefined>;
-  findLiveGrant(communityId: string, personId: string, clientId: string): Promise<GrantRecord | undefined>;
+  findLiveGrant(
+    communityId: string,
+    personId: string,
+    clientId: string,
+  ): Promise<GrantRecord | undefined>;
   /** Throws UniqueViolation when a live grant of this person to this client exists already. */
-  createGrant(grant: Omit<GrantRecord, 'lastUsedAt' | 'revokedAt' | 'revokedReason'>): Promise<GrantRecord>;
-  updateGrant(id: string, patch: { scopes: string[]; clientName: string; updatedAt: string }): Promise<void>;
+  createGrant(
+    grant: Omit<GrantRecord, 'lastUsedAt' | 'revokedAt' | 'revokedReason'>,
+  ): Promise<GrantRecord>;
+  updateGrant(
+    id: string,
+    patch: { scopes: string[]; clientName: string; updatedAt: string },
+  ): Promise<void>;
   /** Sets last_used_at unless it was set after `notBefore` (keeps the hot path mostly read-only). */
   touchGrant(id: string, at: string, notBefore: string): Promise<void>;
   /** False when the grant was already revoked (or does not exist). */

@@ -29,7 +29,10 @@ export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 /** The opened database: the Store, and the Kysely instance for the search index built beside it. */
 export type OpenedDatabase = { store: Store; db: Kysely<Database>; dialect: Dialect };
 
-export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<OpenedDatabase> {
+export async function openDatabase(
+  databaseUrl: string,
+  options: OpenOptions = {},
+): Promise<OpenedDatabase> {
   const opened = databaseUrl.startsWith('sqlite:')
     ? openSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'NORMAL')
     : /^postgres(ql)?:\/\//.test(databaseUrl)

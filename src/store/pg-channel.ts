@@ -9,7 +9,11 @@ export type PgChannel = {
   close(): Promise<void>;
 };
 
-export function openPgChannel(url: string, channel = 'hamlet_mcp', onProblem: (problem: string) => void = () => {}): PgChannel {
+export function openPgChannel(
+  url: string,
+  channel = 'hamlet_mcp',
+  onProblem: (problem: string) => void = () => {},
+): PgChannel {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name "${channel}"`);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => undefined);
@@ -22,13 +26,17 @@ export function openPgChannel(url: string, channel = 'hamlet_mcp', onProblem: (p
   async function connect(): Promise<void> {
     const client = new pg.Client({ connectionString: url });
     client.on('notification', (msg) => {
-      if (msg.channel === channel && msg.payload !== undefined) for (const h of handlers) h(msg.payload);
+      if (msg.channel === channel && msg.payload !== undefined)
+        for (const h of handlers) h(msg.payload);
     });
     const reconnect = (why: string) => {
       if (closed || listener !== client) return;
       listener = undefined;
       onProblem(`LISTEN connection lost (${why}); reconnecting in ${retryMs} ms`);
-      setTimeout(() => void connect().catch((err: unknown) => onProblem(`reconnect failed: ${String(err)}`)), retryMs).unref();
+      setTimeout(
+        () => void connect().catch((err: unknown) => onProblem(`reconnect failed: ${String(err)}`)),
+        retryMs,
+      ).unref();
       retryMs = Math.min(retryMs * 2, 10_000);
     };
     client.on('error', (err) => reconnect(err.message));

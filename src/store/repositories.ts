@@ -49,7 +49,11 @@ export interface CommunityDirectory {
 
 /** People are not community-scoped: one person can later be a member of many communities. */
 export interface PeopleRepository {
-  create(input: { displayName: string; email?: string | null; createdAt?: string }): Promise<Person>;
+  create(input: {
+    displayName: string;
+    email?: string | null;
+    createdAt?: string;
+  }): Promise<Person>;
   getById(id: string): Promise<Person | undefined>;
   getByEmail(email: string): Promise<Person | undefined>;
 }
@@ -83,12 +87,18 @@ export interface PostRepository {
   create(input: NewPost): Promise<Post>;
   getById(id: string): Promise<Post | undefined>;
   /** Posts of a topic by position. */
-  listByTopic(topicId: string, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>>;
+  listByTopic(
+    topicId: string,
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<Post, Keyset>>;
   /** The post at position 1 (question / article body). */
   getFirst(topicId: string): Promise<Post | undefined>;
   updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined>;
   /** Posts by one author (a person or an agent) in this community, newest first. */
-  listByAuthor(author: { kind: 'person' | 'agent'; id: string }, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>>;
+  listByAuthor(
+    author: { kind: 'person' | 'agent'; id: string },
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<Post, Keyset>>;
 }
 
 export interface ArticleRevisionRepository {

@@ -1,7 +1,15 @@
 // A Kysely dialect wrapper that refuses every query whose parameters carry the NUL character, on
 // both engines alike (PostgreSQL rejects NUL in text with an error, SQLite stores it): the query
 // fails with InvalidText before it is sent, whatever path the string took to get there.
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  Kysely,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
 import { InvalidText } from './errors.ts';
 
 export function guardText(dialect: Dialect): Dialect {
@@ -65,16 +73,31 @@ class GuardedDriver implements Driver {
   rollbackTransaction(c: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(this.unwrap(c));
   }
-  async savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    if (!this.inner.savepoint) throw new Error('savepoints are not supported by this database driver');
+  async savepoint(
+    c: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['savepoint']>>[2],
+  ): Promise<void> {
+    if (!this.inner.savepoint)
+      throw new Error('savepoints are not supported by this database driver');
     await this.inner.savepoint(this.unwrap(c), name, compile);
   }
-  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]): Promise<void> {
-    if (!this.inner.rollbackToSavepoint) throw new Error('savepoints are not supported by this database driver');
+  async rollbackToSavepoint(
+    c: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2],
+  ): Promise<void> {
+    if (!this.inner.rollbackToSavepoint)
+      throw new Error('savepoints are not supported by this database driver');
     await this.inner.rollbackToSavepoint(this.unwrap(c), name, compile);
   }
-  async releaseSavepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]): Promise<void> {
-    if (!this.inner.releaseSavepoint) throw new Error('savepoints are not supported by this database driver');
+  async releaseSavepoint(
+    c: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2],
+  ): Promise<void> {
+    if (!this.inner.releaseSavepoint)
+      throw new Error('savepoints are not supported by this database driver');
     await this.inner.releaseSavepoint(this.unwrap(c), name, compile);
   }
   releaseConnection(c: DatabaseConnection): Promise<void> {

@@ -107,7 +107,9 @@ export type NewCommunity = {
   customDomain?: string | null;
 };
 
-export type CommunityPatch = Partial<Pick<Community, 'name' | 'description' | 'guidelines' | 'visibility' | 'customDomain'>>;
+export type CommunityPatch = Partial<
+  Pick<Community, 'name' | 'description' | 'guidelines' | 'visibility' | 'customDomain'>
+>;
 
 export type NewCategory = {
   slug: string;
@@ -141,7 +143,18 @@ export type TopicPatch = Partial<{
   categoryId: string;
 }>;
 
-export type NewRevision = { topicId: string; title: string; body: string; author: AuthorRef; createdAt?: string };
+export type NewRevision = {
+  topicId: string;
+  title: string;
+  body: string;
+  author: AuthorRef;
+  createdAt?: string;
+};
 
 /** One imported message: which topic/post it became. Keyed by Message-ID (or a content hash). */
-export type ImportedMessage = { messageKey: string; topicId: string; postId: string; createdAt: string };
+export type ImportedMessage = {
+  messageKey: string;
+  topicId: string;
+  postId: string;
+  createdAt: string;
+};

@@ -22,7 +22,12 @@ export type WebhookEndpointRecord = {
   updatedAt: string;
 };
 
-export type NewWebhookEndpoint = { url: string; description: string; events: string[]; secret: string };
+export type NewWebhookEndpoint = {
+  url: string;
+  description: string;
+  events: string[];
+  secret: string;
+};
 export type WebhookEndpointPatch = Partial<{
   url: string;
   description: string;
@@ -34,7 +39,13 @@ export type WebhookEndpointPatch = Partial<{
   previousExpiresAt: number | null;
 }>;
 
-export type WebhookEventRecord = { id: string; communityId: string; type: string; payload: unknown; createdAt: string };
+export type WebhookEventRecord = {
+  id: string;
+  communityId: string;
+  type: string;
+  payload: unknown;
+  createdAt: string;
+};
 
 export type WebhookDeliveryRecord = {
   id: string;
@@ -77,15 +88,27 @@ export interface WebhookRepository {
   createEndpoint(input: NewWebhookEndpoint): Promise<WebhookEndpointRecord>;
   getEndpoint(id: string): Promise<WebhookEndpointRecord | undefined>;
   listEndpoints(): Promise<WebhookEndpointRecord[]>;
-  updateEndpoint(id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpointRecord | undefined>;
+  updateEndpoint(
+    id: string,
+    patch: WebhookEndpointPatch,
+  ): Promise<WebhookEndpointRecord | undefined>;
   deleteEndpoint(id: string): Promise<boolean>;
   /** Ids of the active endpoints subscribed to `type`. */
   subscribers(type: string): Promise<string[]>;
   /** The outbox write: the event and one pending delivery per endpoint (call inside the change's transaction). */
-  enqueue(event: { type: string; payload: unknown }, endpointIds: string[], now?: number): Promise<WebhookEventRecord>;
+  enqueue(
+    event: { type: string; payload: unknown },
+    endpointIds: string[],
+    now?: number,
+  ): Promise<WebhookEventRecord>;
   /** Deliveries of one endpoint, newest first. */
-  listDeliveries(endpointId: string, query: { status?: DeliveryStatus; after?: Keyset; limit: number }): Promise<Page<WebhookDeliveryRecord, Keyset>>;
-  getDelivery(id: string): Promise<(WebhookDeliveryRecord & { event: WebhookEventRecord }) | undefined>;
+  listDeliveries(
+    endpointId: string,
+    query: { status?: DeliveryStatus; after?: Keyset; limit: number },
+  ): Promise<Page<WebhookDeliveryRecord, Keyset>>;
+  getDelivery(
+    id: string,
+  ): Promise<(WebhookDeliveryRecord & { event: WebhookEventRecord }) | undefined>;
   listAttempts(deliveryId: string): Promise<WebhookAttemptRecord[]>;
   /** Makes a delivery due now again (same id, so receivers can deduplicate); false if unknown. */
   redeliver(id: string, now?: number): Promise<boolean>;
@@ -93,7 +116,12 @@ export interface WebhookRepository {
 
 export type DeliveryOutcome =
   | { status: 'delivered'; lastStatus: number }
-  | { status: 'pending'; nextAttemptAt: number; lastStatus: number | null; lastError: string | null }
+  | {
+      status: 'pending';
+      nextAttemptAt: number;
+      lastStatus: number | null;
+      lastError: string | null;
+    }
   | { status: 'failed'; lastStatus: number | null; lastError: string | null };
 
 /** The dispatcher's view, across communities. */

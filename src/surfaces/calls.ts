@@ -11,23 +11,40 @@ import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
 import { withFailureShape } from '../mcp/tool-failure.ts';
 import { describeIssues } from '../mcp/zod-tool.ts';
-import { annotationsOf, jsonSchemasOf, type AnyOperation, type Credential, type Urls } from '../operations/operation.ts';
+import {
+  annotationsOf,
+  jsonSchemasOf,
+  type AnyOperation,
+  type Credential,
+  type Urls,
+} from '../operations/operation.ts';
 import type { Caller, Failure, Pipeline } from '../operations/pipeline.ts';
 import type { Answer, Interaction, Question, Reporter } from '../operations/interaction.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 
 /** What the surfaces are built from. */
-export type SurfaceDeps = { pipeline: Pipeline; services: Services; urls: Urls; version: string; logger: Logger };
+export type SurfaceDeps = {
+  pipeline: Pipeline;
+  services: Services;
+  urls: Urls;
+  version: string;
+  logger: Logger;
+};
 
 /** A failed call's structuredContent: the error, and (once it reached the domain) its code. */
 const FAILURE_SCHEMA = {
   type: 'object',
-  description: 'Returned with isError: true. `code` is absent when the arguments did not match the input schema.',
+  description:
+    'Returned with isError: true. `code` is absent when the arguments did not match the input schema.',
   properties: {
     error: { type: 'string', description: 'What went wrong and what to do about it.' },
     code: { type: 'string', enum: [...DOMAIN_ERROR_CODES] },
-    retry_after_seconds: { type: 'integer', minimum: 1, description: 'With code "rate_limited": seconds to wait before retrying.' },
+    retry_after_seconds: {
+      type: 'integer',
+      minimum: 1,
+      description: 'With code "rate_limited": seconds to wait before retrying.',
+    },
   },
   required: ['error'],
   additionalProperties: false,
@@ -35,17 +52,33 @@ const FAILURE_SCHEMA = {
 
 /** The caller of one MCP request: who, from where, what it can answer, where progress goes. */
 export function callerOf(ctx: RequestContext, community: Community | null): Caller {
-  return { community, credential: ctx.credential, ip: ctx.clientIp, interaction: interactionOf(ctx), reporter: reporterOf(ctx) };
+  return {
+    community,
+    credential: ctx.credential,
+    ip: ctx.clientIp,
+    interaction: interactionOf(ctx),
+    reporter: reporterOf(ctx),
+  };
 }
 
 /** Questions become elicitations: asked when the client declared it can answer them. */
 function interactionOf(ctx: RequestContext): Interaction {
-  return { canAsk: ctx.canAsk('elicitation'), answer: (key) => elicitAnswer(ctx.inputResponses[key]) };
+  return {
+    canAsk: ctx.canAsk('elicitation'),
+    answer: (key) => elicitAnswer(ctx.inputResponses[key]),
+  };
 }
 
 function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
-  if (!r || (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel')) return undefined;
-  return { action: r.action, content: typeof r.content === 'object' && r.content !== null ? (r.content as Record<string, unknown>) : {} };
+  if (!r || (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel'))
+    return undefined;
+  return {
+    action: r.action,
+    content:
+      typeof r.content === 'object' && r.content !== null
+        ? (r.content as Record<string, unknown>)
+        : {},
+  };
 }
 
 function reporterOf(ctx: RequestContext): Reporter {
@@ -61,7 +94,13 @@ function askedOf(questions: Question[]): InputRequired {
     Object.fromEntries(
       questions.map((q) => [
         q.key,
-        { method: 'elicitation/create' as const, params: { message: q.message, requestedSchema: { type: 'object', properties: q.fields, required: q.required } } },
+        {
+          method: 'elicitation/create' as const,
+          params: {
+            message: q.message,
+            requestedSchema: { type: 'object', properties: q.fields, required: q.required },
+          },
+        },
       ]),
     ),
   );
@@ -69,14 +108,23 @@ function askedOf(questions: Question[]): InputRequired {
 
 /** A failure as a tool result: argument-schema failures carry `error` only, others their code too. */
 export function failureResult(failure: Failure, tool: string): ToolResult {
-  if (failure.stage === 'validate') return errorResult({ error: `Invalid arguments for tool "${tool}": ${failure.message}` });
-  const structured: { error: string; code: DomainErrorCode; retry_after_seconds?: number } = { error: failure.message, code: failure.code };
-  if (failure.retryAfterSeconds !== undefined) structured.retry_after_seconds = failure.retryAfterSeconds;
+  if (failure.stage === 'validate')
+    return errorResult({ error: `Invalid arguments for tool "${tool}": ${failure.message}` });
+  const structured: { error: string; code: DomainErrorCode; retry_after_seconds?: number } = {
+    error: failure.message,
+    code: failure.code,
+  };
+  if (failure.retryAfterSeconds !== undefined)
+    structured.retry_after_seconds = failure.retryAfterSeconds;
   return errorResult(structured);
 }
 
 /** A catalogue operation as an MCP tool: its arguments reach the pipeline unvalidated (auth first). */
-export function operationTool(op: AnyOperation, deps: SurfaceDeps, community: Community | null): ToolDef {
+export function operationTool(
+  op: AnyOperation,
+  deps: SurfaceDeps,
+  community: Community | null,
+): ToolDef {
   const schemas = jsonSchemasOf(op);
   return {
     name: op.name,
@@ -92,7 +140,9 @@ export function operationTool(op: AnyOperation, deps: SurfaceDeps, community: Co
     handler: async (args, ctx) => {
       const outcome = await deps.pipeline.invoke(op, callerOf(ctx, community), args);
       if (outcome.ok) return { structuredContent: outcome.value };
-      return outcome.stage === 'ask' ? askedOf(outcome.questions ?? []) : failureResult(outcome, op.name);
+      return outcome.stage === 'ask'
+        ? askedOf(outcome.questions ?? [])
+        : failureResult(outcome, op.name);
     },
   };
 }
@@ -101,16 +151,27 @@ export function operationTool(op: AnyOperation, deps: SurfaceDeps, community: Co
  * An engine-level tool (the two-tool mode's `search`) behind the pipeline: the caller authenticates
  * and is counted before its arguments are looked at, and the call is audited.
  */
-export function guardedTool(tool: ToolDef, deps: SurfaceDeps, community: Community | null, credential: Credential): ToolDef {
+export function guardedTool(
+  tool: ToolDef,
+  deps: SurfaceDeps,
+  community: Community | null,
+  credential: Credential,
+): ToolDef {
   return {
     ...tool,
     parseArguments: undefined,
     handler: async (args, ctx) => {
-      const outcome = await deps.pipeline.guard(callerOf(ctx, community), { credential, action: `tool:${tool.name}`, what: 'This tool' }, async () => {
-        const checked = tool.parseArguments ? tool.parseArguments(args) : { ok: true as const, value: args };
-        if (!checked.ok) return errorResult({ error: checked.error });
-        return tool.handler(checked.value, ctx);
-      });
+      const outcome = await deps.pipeline.guard(
+        callerOf(ctx, community),
+        { credential, action: `tool:${tool.name}`, what: 'This tool' },
+        async () => {
+          const checked = tool.parseArguments
+            ? tool.parseArguments(args)
+            : { ok: true as const, value: args };
+          if (!checked.ok) return errorResult({ error: checked.error });
+          return tool.handler(checked.value, ctx);
+        },
+      );
       return outcome.ok ? outcome.value : failureResult(outcome, tool.name);
     },
   };
@@ -145,22 +206,33 @@ const DOMAIN_CODE: Record<number, DomainErrorCode> = {
  * the pipeline (its failures become JSON-RPC errors, the only answer these methods have), and the
  * handlers inside read the authenticated actor with actorOf(ctx).
  */
-export function contentGuard(deps: SurfaceDeps, community: Community | null, credential: Credential) {
+export function contentGuard(
+  deps: SurfaceDeps,
+  community: Community | null,
+  credential: Credential,
+) {
   return async <T>(method: string, ctx: RequestContext, run: () => Promise<T>): Promise<T> => {
     let protocolError: RpcError | undefined;
-    const outcome = await deps.pipeline.guard(callerOf(ctx, community), { credential, action: `mcp:${method}`, what: WHAT[method] ?? 'This request' }, async (actor) => {
-      actors.set(ctx, actor);
-      try {
-        return await run();
-      } catch (err) {
-        if (!(err instanceof RpcError)) throw err;
-        protocolError = err; // the engine's own answer (unknown prompt, resource not found): kept as is
-        throw new DomainError(DOMAIN_CODE[err.code] ?? 'invalid_argument', err.message);
-      }
-    });
+    const outcome = await deps.pipeline.guard(
+      callerOf(ctx, community),
+      { credential, action: `mcp:${method}`, what: WHAT[method] ?? 'This request' },
+      async (actor) => {
+        actors.set(ctx, actor);
+        try {
+          return await run();
+        } catch (err) {
+          if (!(err instanceof RpcError)) throw err;
+          protocolError = err; // the engine's own answer (unknown prompt, resource not found): kept as is
+          throw new DomainError(DOMAIN_CODE[err.code] ?? 'invalid_argument', err.message);
+        }
+      },
+    );
     if (protocolError) throw protocolError;
     if (outcome.ok) return outcome.value;
-    const data = outcome.retryAfterSeconds !== undefined ? { retryAfterSeconds: outcome.retryAfterSeconds } : undefined;
+    const data =
+      outcome.retryAfterSeconds !== undefined
+        ? { retryAfterSeconds: outcome.retryAfterSeconds }
+        : undefined;
     throw new RpcError(RPC_CODE[outcome.code] ?? ErrorCode.InternalError, outcome.message, data);
   };
 }

@@ -9,23 +9,41 @@ import { COMMUNITY_OPERATIONS } from '../operations/catalogue.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
 import { communityInstructions } from './instructions.ts';
-import { communityPrompts, communityResources, communityTemplates, configuredPrompts, LIST_TTL_MS } from './resources.ts';
+import {
+  communityPrompts,
+  communityResources,
+  communityTemplates,
+  configuredPrompts,
+  LIST_TTL_MS,
+} from './resources.ts';
 
 export function communityTools(deps: SurfaceDeps, community: Community): ToolDef[] {
-  return COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => operationTool(op, deps, community));
+  return COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) =>
+    operationTool(op, deps, community),
+  );
 }
 
-export function communitySurface(deps: SurfaceDeps, community: Community, config: CommunityMcpConfig = DEFAULT_MCP_CONFIG): Surface {
+export function communitySurface(
+  deps: SurfaceDeps,
+  community: Community,
+  config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
+): Surface {
   const tools = communityTools(deps, community);
   const instructions = communityInstructions(community.slug, community.name);
   return {
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },
     // What a private community lists is for its own agents only: no shared cache may keep it.
-    cache: { scope: community.visibility === 'private' ? 'private' : 'public', listTtlMs: LIST_TTL_MS },
+    cache: {
+      scope: community.visibility === 'private' ? 'private' : 'public',
+      listTtlMs: LIST_TTL_MS,
+    },
     instructions: config.instructions
       ? `${instructions}\n\nFrom the administrators of ${community.name}:\n${config.instructions}`
       : instructions,
-    tools: config.tool_mode === 'two-tool' ? twoToolOf(tools, deps, community, config.search_limit) : tools,
+    tools:
+      config.tool_mode === 'two-tool'
+        ? twoToolOf(tools, deps, community, config.search_limit)
+        : tools,
     prompts: [...communityPrompts(deps, community), ...configuredPrompts(deps, community, config)],
     resources: communityResources(deps, community),
     templates: communityTemplates(deps, community),
@@ -34,7 +52,12 @@ export function communitySurface(deps: SurfaceDeps, community: Community, config
 }
 
 /** search and execute: execute runs the chosen tool (itself behind the pipeline); search is wrapped. */
-function twoToolOf(tools: ToolDef[], deps: SurfaceDeps, community: Community, searchLimit: number): ToolDef[] {
+function twoToolOf(
+  tools: ToolDef[],
+  deps: SurfaceDeps,
+  community: Community,
+  searchLimit: number,
+): ToolDef[] {
   const [search, execute] = twoToolMode(tools, { searchLimit, logger: deps.logger });
   return [guardedTool(search!, deps, community, 'community'), execute!];
 }

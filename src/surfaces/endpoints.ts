@@ -16,7 +16,11 @@ import type { SurfaceDeps } from './calls.ts';
 import { communitySurface } from './community.ts';
 import { networkSurface } from './network.ts';
 
-export type HostLookup = (host: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+export type HostLookup = (
+  host: string | undefined,
+) => Promise<
+  { kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }
+>;
 
 export const communityScope = (communityId: string) => `community:${communityId}`;
 export const NETWORK_SCOPE = 'network';
@@ -34,9 +38,15 @@ export type EndpointOptions = {
   ttlMs?: number;
 };
 
-export function createEndpointResolver(o: EndpointOptions): { resolve(req: IncomingMessage): Promise<Endpoint | undefined>; forget(communityId?: string): void } {
+export function createEndpointResolver(o: EndpointOptions): {
+  resolve(req: IncomingMessage): Promise<Endpoint | undefined>;
+  forget(communityId?: string): void;
+} {
   const ttl = o.ttlMs ?? 5_000;
-  type Resolved = { kind: 'network' } | { kind: 'unknown' } | { kind: 'community'; community: Community; config: CommunityMcpConfig; configAt: number };
+  type Resolved =
+    | { kind: 'network' }
+    | { kind: 'unknown' }
+    | { kind: 'community'; community: Community; config: CommunityMcpConfig; configAt: number };
   const hosts = new Map<string, { at: number; value: Resolved }>();
   const surfaces = new Map<string, { version: string; surface: Surface }>();
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
@@ -44,7 +54,11 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
   const readers = new Map<string, number>();
 
   /** Whether the request carries a key that may read the private `community`. */
-  async function mayRead(community: Community, req: IncomingMessage, now: number): Promise<boolean> {
+  async function mayRead(
+    community: Community,
+    req: IncomingMessage,
+    now: number,
+  ): Promise<boolean> {
     const key = credentialOf(req);
     if (!key) return false;
     const cacheKey = `${community.id}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -74,7 +88,12 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
         const found = await o.lookup(host);
         const value: Resolved =
           found.kind === 'community'
-            ? { ...found, ...(await o.deps.services.mcpConfig.load(found.community.id).then((c) => ({ config: c.config, configAt: c.updatedAt }))) }
+            ? {
+                ...found,
+                ...(await o.deps.services.mcpConfig
+                  .load(found.community.id)
+                  .then((c) => ({ config: c.config, configAt: c.updatedAt }))),
+              }
             : found;
         hit = { at: now, value };
         if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
@@ -83,8 +102,12 @@ export function createEndpointResolver(o: EndpointOptions): { resolve(req: Incom
       const r = hit.value;
       if (r.kind === 'network') return network;
       if (r.kind === 'unknown') return undefined;
-      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, now))) return undefined;
-      return { scope: communityScope(r.community.id), surface: surfaceOf(r.community, r.config, r.configAt) };
+      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, now)))
+        return undefined;
+      return {
+        scope: communityScope(r.community.id),
+        surface: surfaceOf(r.community, r.config, r.configAt),
+      };
     },
     /** Drops cached answers, so the next request sees a changed community or configuration. */
     forget(communityId) {

@@ -24,7 +24,8 @@ export function topicUpdates(store: Store, mcp: McpStack): (event: ContentEvent)
     await mcp.engine.notifyResourceUpdated(scope, resourceUris.topic(slug, event.topicId));
     if (event.type === 'article.updated') {
       const topic = await store.community(event.communityId).topics.getById(event.topicId);
-      if (topic) await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
+      if (topic)
+        await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
     }
   };
 }
@@ -33,7 +34,13 @@ export function topicUpdates(store: Store, mcp: McpStack): (event: ContentEvent)
  * Watches the communities' MCP configuration and tells the sessions whose streams this instance
  * holds that their lists changed. Returns the function that stops watching.
  */
-export function watchMcpConfig(o: { store: Store; mcp: McpStack; forget: (communityId: string) => void; logger: Logger; everyMs?: number }): () => void {
+export function watchMcpConfig(o: {
+  store: Store;
+  mcp: McpStack;
+  forget: (communityId: string) => void;
+  logger: Logger;
+  everyMs?: number;
+}): () => void {
   let since = Date.now();
   let running = false;
   const timer = setInterval(async () => {

@@ -13,7 +13,9 @@ export function networkSurface(deps: SurfaceDeps): Surface {
     serverInfo: { name: 'hamlet', title: 'Hamlet network', version: deps.version },
     instructions: networkInstructions(),
     cache: { scope: 'public', listTtlMs: LIST_TTL_MS },
-    tools: NETWORK_OPERATIONS.filter((op) => op.mcp).map((op) => mirrorCommunity(operationTool(op, deps, null))),
+    tools: NETWORK_OPERATIONS.filter((op) => op.mcp).map((op) =>
+      mirrorCommunity(operationTool(op, deps, null)),
+    ),
     prompts: [],
     resources: [],
     templates: [],
@@ -22,7 +24,17 @@ export function networkSurface(deps: SurfaceDeps): Surface {
 
 /** Marks a tool's string `community` argument for the Mcp-Param-Community header. */
 function mirrorCommunity(tool: ToolDef): ToolDef {
-  const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
+  const properties = tool.inputSchema.properties as
+    Record<string, Record<string, unknown>> | undefined;
   if (properties?.community?.type !== 'string') return tool;
-  return { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...properties, community: { ...properties.community, 'x-mcp-header': 'Community' } } } };
+  return {
+    ...tool,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: {
+        ...properties,
+        community: { ...properties.community, 'x-mcp-header': 'Community' },
+      },
+    },
+  };
 }

@@ -23,7 +23,9 @@ export const resourceUris = {
   article: (slug: string, articleSlug: string) => `hamlet://${slug}/articles/${articleSlug}`,
 };
 
-const json = (uri: string, data: unknown) => [{ uri, mimeType: 'application/json', text: JSON.stringify(data, null, 2) }];
+const json = (uri: string, data: unknown) => [
+  { uri, mimeType: 'application/json', text: JSON.stringify(data, null, 2) },
+];
 
 export function communityResources(deps: SurfaceDeps, community: Community): ResourceDef[] {
   const slug = community.slug;
@@ -35,7 +37,15 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       description: 'How this community wants questions asked and answered. Read before posting.',
       mimeType: 'text/markdown',
       ttlMs: LIST_TTL_MS,
-      read: async () => [{ uri: resourceUris.guidelines(slug), mimeType: 'text/markdown', text: community.guidelines || `# ${community.name}\n\nNo special guidelines: search first, ask specific questions, accept the answer that solved it.` }],
+      read: async () => [
+        {
+          uri: resourceUris.guidelines(slug),
+          mimeType: 'text/markdown',
+          text:
+            community.guidelines ||
+            `# ${community.name}\n\nNo special guidelines: search first, ask specific questions, accept the answer that solved it.`,
+        },
+      ],
     },
     {
       uri: resourceUris.categories(slug),
@@ -47,7 +57,16 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       read: async (ctx) => {
         const actor = actorOf(ctx);
         const categories = await deps.services.content.listCategories(actor, community);
-        return json(resourceUris.categories(slug), categories.map((c) => ({ slug: c.slug, name: c.name, description: c.description, kind: c.kind, topic_count: c.topicCount })));
+        return json(
+          resourceUris.categories(slug),
+          categories.map((c) => ({
+            slug: c.slug,
+            name: c.name,
+            description: c.description,
+            kind: c.kind,
+            topic_count: c.topicCount,
+          })),
+        );
       },
     },
   ];
@@ -60,14 +79,19 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
       uriTemplate: `hamlet://${slug}/topics/{topic_id}`,
       name: 'topic',
       title: 'A topic with its posts',
-      description: 'A topic and its first 50 posts as JSON. Subscribe to hear when it gets a post, an edit or a solution.',
+      description:
+        'A topic and its first 50 posts as JSON. Subscribe to hear when it gets a post, an edit or a solution.',
       mimeType: 'application/json',
       read: async (uri, { topic_id }, ctx) => {
         const actor = actorOf(ctx);
-        const t = await deps.services.content.getTopic(actor, community, { topic: topic_id!, limit: 50 });
+        const t = await deps.services.content.getTopic(actor, community, {
+          topic: topic_id!,
+          limit: 50,
+        });
         return json(uri, presentTopicPage(t));
       },
-      complete: async (variable, value, _context, ctx) => (variable === 'topic_id' ? completeTopics(deps, community, ctx, value, false) : []),
+      complete: async (variable, value, _context, ctx) =>
+        variable === 'topic_id' ? completeTopics(deps, community, ctx, value, false) : [],
     },
     {
       uriTemplate: `hamlet://${slug}/articles/{slug}`,
@@ -77,19 +101,42 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
       mimeType: 'text/markdown',
       read: async (uri, vars, ctx) => {
         const actor = actorOf(ctx);
-        const t = await deps.services.content.getTopic(actor, community, { topic: vars.slug!, limit: 1 });
-        if (!t.topic.isArticle) throw new RpcError(ErrorCode.ResourceNotFound, `"${vars.slug}" is a discussion topic, not an article: read hamlet://${slug}/topics/${t.topic.id}.`);
-        return [{ uri, mimeType: 'text/markdown', text: `# ${t.topic.title}\n\n${t.posts[0]?.body ?? ''}` }];
+        const t = await deps.services.content.getTopic(actor, community, {
+          topic: vars.slug!,
+          limit: 1,
+        });
+        if (!t.topic.isArticle)
+          throw new RpcError(
+            ErrorCode.ResourceNotFound,
+            `"${vars.slug}" is a discussion topic, not an article: read hamlet://${slug}/topics/${t.topic.id}.`,
+          );
+        return [
+          {
+            uri,
+            mimeType: 'text/markdown',
+            text: `# ${t.topic.title}\n\n${t.posts[0]?.body ?? ''}`,
+          },
+        ];
       },
-      complete: async (variable, value, _context, ctx) => (variable === 'slug' ? completeTopics(deps, community, ctx, value, true) : []),
+      complete: async (variable, value, _context, ctx) =>
+        variable === 'slug' ? completeTopics(deps, community, ctx, value, true) : [],
     },
   ];
 }
 
 /** Topic ids or slugs (articles: slugs) starting with `prefix`, most recent first. */
-async function completeTopics(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string, articles: boolean): Promise<string[]> {
+async function completeTopics(
+  deps: SurfaceDeps,
+  community: Community,
+  ctx: RequestContext,
+  prefix: string,
+  articles: boolean,
+): Promise<string[]> {
   const actor = actorOf(ctx);
-  const { topics } = await deps.services.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
+  const { topics } = await deps.services.content.listTopics(actor, community, {
+    sort: 'latest',
+    limit: 100,
+  });
   const p = prefix.toLowerCase();
   const values = topics
     .filter((t) => !articles || t.isArticle)
@@ -98,18 +145,37 @@ async function completeTopics(deps: SurfaceDeps, community: Community, ctx: Requ
   return [...new Set(values)];
 }
 
-async function completeCategories(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string, kind?: 'discussion'): Promise<string[]> {
+async function completeCategories(
+  deps: SurfaceDeps,
+  community: Community,
+  ctx: RequestContext,
+  prefix: string,
+  kind?: 'discussion',
+): Promise<string[]> {
   const actor = actorOf(ctx);
   const categories = await deps.services.content.listCategories(actor, community);
-  return categories.filter((c) => (!kind || c.kind === kind) && c.slug.startsWith(prefix.toLowerCase())).map((c) => c.slug);
+  return categories
+    .filter((c) => (!kind || c.kind === kind) && c.slug.startsWith(prefix.toLowerCase()))
+    .map((c) => c.slug);
 }
 
-async function completeTags(deps: SurfaceDeps, community: Community, ctx: RequestContext, prefix: string): Promise<string[]> {
+async function completeTags(
+  deps: SurfaceDeps,
+  community: Community,
+  ctx: RequestContext,
+  prefix: string,
+): Promise<string[]> {
   const actor = actorOf(ctx);
-  const { topics } = await deps.services.content.listTopics(actor, community, { sort: 'latest', limit: 100 });
+  const { topics } = await deps.services.content.listTopics(actor, community, {
+    sort: 'latest',
+    limit: 100,
+  });
   const counts = new Map<string, number>();
   for (const t of topics) for (const tag of t.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([t]) => t).filter((t) => t.startsWith(prefix.toLowerCase()));
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([t]) => t)
+    .filter((t) => t.startsWith(prefix.toLowerCase()));
 }
 
 const ASK_TEMPLATE = `You are about to ask a question in the {{ community }} community ({{ category }} category).
@@ -143,49 +209,80 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
     {
       name: 'ask_a_good_question',
       title: 'Ask a good question',
-      description: 'Guides an agent to search first and, if needed, write a question this community can answer.',
+      description:
+        'Guides an agent to search first and, if needed, write a question this community can answer.',
       arguments: [
         { name: 'problem', description: 'The problem, in your own words.', required: true },
-        { name: 'category', description: 'Category slug to ask in (completion available).', required: false },
-        { name: 'tags', description: 'Comma-separated tags you plan to use (completion available).', required: false },
+        {
+          name: 'category',
+          description: 'Category slug to ask in (completion available).',
+          required: false,
+        },
+        {
+          name: 'tags',
+          description: 'Comma-separated tags you plan to use (completion available).',
+          required: false,
+        },
       ],
       render: (args) => ({
-        messages: [{
-          role: 'user',
-          content: {
-            type: 'text',
-            text: interpolate(ASK_TEMPLATE, {
-              community: community.name,
-              category: args.category || 'the best fitting',
-              problem: args.problem ?? '',
-              tags_hint: args.tags ? ` (you suggested: ${args.tags})` : '',
-            }),
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: interpolate(ASK_TEMPLATE, {
+                community: community.name,
+                category: args.category || 'the best fitting',
+                problem: args.problem ?? '',
+                tags_hint: args.tags ? ` (you suggested: ${args.tags})` : '',
+              }),
+            },
           },
-        }],
+        ],
       }),
       complete: async (argument, value, _context, ctx) => {
-        if (argument === 'category') return completeCategories(deps, community, ctx, value, 'discussion');
-        if (argument === 'tags') return completeTags(deps, community, ctx, value.split(',').pop()!.trim());
+        if (argument === 'category')
+          return completeCategories(deps, community, ctx, value, 'discussion');
+        if (argument === 'tags')
+          return completeTags(deps, community, ctx, value.split(',').pop()!.trim());
         return [];
       },
     },
     {
       name: 'answer_from_community',
       title: 'Answer from the community',
-      description: "Answers a question from this community's existing topics and accepted answers, citing them.",
+      description:
+        "Answers a question from this community's existing topics and accepted answers, citing them.",
       arguments: [{ name: 'question', description: 'The question to answer.', required: true }],
       render: (args) => ({
-        messages: [{ role: 'user', content: { type: 'text', text: interpolate(ANSWER_TEMPLATE, { community: community.name, question: args.question ?? '' }) } }],
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: interpolate(ANSWER_TEMPLATE, {
+                community: community.name,
+                question: args.question ?? '',
+              }),
+            },
+          },
+        ],
       }),
     },
     {
       name: 'summarize_topic',
       title: 'Summarize a topic',
-      description: 'Embeds a topic with its posts and asks for a summary: the question, the answers, and which one was accepted.',
-      arguments: [{ name: 'topic', description: 'Topic id or slug (completion available).', required: true }],
+      description:
+        'Embeds a topic with its posts and asks for a summary: the question, the answers, and which one was accepted.',
+      arguments: [
+        { name: 'topic', description: 'Topic id or slug (completion available).', required: true },
+      ],
       render: async (args, ctx) => {
         const actor = actorOf(ctx);
-        const t = await deps.services.content.getTopic(actor, community, { topic: args.topic!, limit: 100 });
+        const t = await deps.services.content.getTopic(actor, community, {
+          topic: args.topic!,
+          limit: 100,
+        });
         const uri = resourceUris.topic(community.slug, t.topic.id);
         return {
           description: `Summary of "${t.topic.title}"`,
@@ -194,7 +291,11 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
               role: 'user',
               content: {
                 type: 'resource',
-                resource: { uri, mimeType: 'application/json', text: JSON.stringify(presentTopicPage(t), null, 2) },
+                resource: {
+                  uri,
+                  mimeType: 'application/json',
+                  text: JSON.stringify(presentTopicPage(t), null, 2),
+                },
               },
             },
             {
@@ -207,7 +308,8 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
           ],
         };
       },
-      complete: async (argument, value, _context, ctx) => (argument === 'topic' ? completeTopics(deps, community, ctx, value, false) : []),
+      complete: async (argument, value, _context, ctx) =>
+        argument === 'topic' ? completeTopics(deps, community, ctx, value, false) : [],
     },
   ];
 }
@@ -216,16 +318,27 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
  * The community's own prompts (its MCP configuration): {{ argument }} interpolation, and completion
  * for arguments named after what the community has (category, tag/tags, topic).
  */
-export function configuredPrompts(deps: SurfaceDeps, community: Community, config: CommunityMcpConfig): PromptDef[] {
+export function configuredPrompts(
+  deps: SurfaceDeps,
+  community: Community,
+  config: CommunityMcpConfig,
+): PromptDef[] {
   return config.prompts.map((p) => ({
     name: p.name,
     title: p.title,
     description: p.description,
-    arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
-    render: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: interpolate(p.template, args) } }] }),
+    arguments: p.arguments.map((a) => ({
+      name: a.name,
+      description: a.description,
+      required: a.required,
+    })),
+    render: (args) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: interpolate(p.template, args) } }],
+    }),
     complete: async (argument, value, _context, ctx) => {
       if (argument === 'category') return completeCategories(deps, community, ctx, value);
-      if (argument === 'tag' || argument === 'tags') return completeTags(deps, community, ctx, value.split(',').pop()!.trim());
+      if (argument === 'tag' || argument === 'tags')
+        return completeTags(deps, community, ctx, value.split(',').pop()!.trim());
       if (argument === 'topic') return completeTopics(deps, community, ctx, value, false);
       return [];
     },

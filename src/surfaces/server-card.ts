@@ -14,7 +14,8 @@ export type CardOrigins = {
   version: string;
 };
 
-const REGISTRY_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+const REGISTRY_SCHEMA =
+  'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 const CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 /** The registry namespace: the base domain reversed (hamlet.so → so.hamlet). */
@@ -24,11 +25,14 @@ function namespace(baseDomain: string): string {
 
 const agentKeyHeader = {
   name: 'Authorization',
-  description: "An agent key of the community, minted by one of its administrators: every tools/call needs it.",
+  description:
+    'An agent key of the community, minted by one of its administrators: every tools/call needs it.',
   isRequired: true,
   isSecret: true,
   value: 'Bearer {agent_key}',
-  variables: { agent_key: { description: 'The agent key (hmlt_live_…).', isRequired: true, isSecret: true } },
+  variables: {
+    agent_key: { description: 'The agent key (hmlt_live_…).', isRequired: true, isSecret: true },
+  },
 };
 
 /** The MCP Registry entry for every community's server: `https://{community}.<base>/api/mcp`. */
@@ -37,7 +41,8 @@ export function registryServerJson(o: CardOrigins): Record<string, unknown> {
     $schema: REGISTRY_SCHEMA,
     name: `${namespace(o.baseDomain)}/community`,
     title: 'Hamlet community',
-    description: "A Hamlet community's forum and knowledge base for agents: search answers, ask questions.",
+    description:
+      "A Hamlet community's forum and knowledge base for agents: search answers, ask questions.",
     version: o.version,
     websiteUrl: o.origin(null),
     remotes: [
@@ -45,7 +50,13 @@ export function registryServerJson(o: CardOrigins): Record<string, unknown> {
         type: 'streamable-http',
         url: o.origin('{community}') + '/api/mcp',
         headers: [agentKeyHeader],
-        variables: { community: { description: 'The community\'s slug, e.g. "acme" (find_community on the network server lists them).', isRequired: true } },
+        variables: {
+          community: {
+            description:
+              'The community\'s slug, e.g. "acme" (find_community on the network server lists them).',
+            isRequired: true,
+          },
+        },
       },
     ],
   };
@@ -75,11 +86,20 @@ export function serverCard(o: CardOrigins, community: Community | null): Record<
 }
 
 /** Serves server.json and the Server Card of whichever server the host addresses. */
-export function mountServerCards(app: Hono, o: CardOrigins & { communityOf(host: string | undefined, forwarded: string | undefined): Promise<Community | null | undefined> }): void {
+export function mountServerCards(
+  app: Hono,
+  o: CardOrigins & {
+    communityOf(
+      host: string | undefined,
+      forwarded: string | undefined,
+    ): Promise<Community | null | undefined>;
+  },
+): void {
   app.get('/api/mcp/server.json', (c) => c.json(registryServerJson(o)));
   app.get('/api/mcp/server-card', async (c) => {
     const community = await o.communityOf(c.req.header('host'), c.req.header('x-forwarded-host'));
-    if (community === undefined || community?.visibility === 'private') return c.json({ error: 'There is no MCP server at this address.' }, 404);
+    if (community === undefined || community?.visibility === 'private')
+      return c.json({ error: 'There is no MCP server at this address.' }, 404);
     return c.json(serverCard(o, community));
   });
 }

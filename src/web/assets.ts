@@ -74,7 +74,10 @@ function build(name: string, body: string, type: string): [string, Asset] {
   return [name, { body, type, path: `/assets/${name.slice(0, dot)}.${hash}${name.slice(dot)}` }];
 }
 
-const ASSETS = new Map<string, Asset>([build('hamlet.css', CSS, 'text/css; charset=utf-8'), build('ask.js', ASK_JS, 'text/javascript; charset=utf-8')]);
+const ASSETS = new Map<string, Asset>([
+  build('hamlet.css', CSS, 'text/css; charset=utf-8'),
+  build('ask.js', ASK_JS, 'text/javascript; charset=utf-8'),
+]);
 const BY_PATH = new Map([...ASSETS.values()].map((a) => [a.path, a]));
 
 /** The hashed URL of an asset. */

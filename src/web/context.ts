@@ -11,7 +11,8 @@ import type { Community } from '../store/types.ts';
 /** A notice at the top of the main content: a confirmation, or a problem (announced as an alert). */
 export type Notice = { kind: 'ok' | 'error'; text: string };
 
-export type Where = { kind: 'community'; community: Community; base: string } | { kind: 'network'; base: string };
+export type Where =
+  { kind: 'community'; community: Community; base: string } | { kind: 'network'; base: string };
 
 export type Web = {
   where: Where;
@@ -32,7 +33,12 @@ export type WebDeps = {
   services: Services;
   pipeline: Pipeline;
   /** Community by the request's host (Host, or X-Forwarded-Host behind a trusted proxy). */
-  hostKind: (host: string | undefined, forwardedHost: string | undefined) => Promise<{ kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }>;
+  hostKind: (
+    host: string | undefined,
+    forwardedHost: string | undefined,
+  ) => Promise<
+    { kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }
+  >;
   /** The host the browser addressed (X-Forwarded-Host only behind a trusted proxy). */
   hostOf: (c: Context) => string | undefined;
   /** Community hosts are `<slug>.<baseDomain>`; the apex is the base domain. */
@@ -53,11 +59,22 @@ export function href(web: Pick<Web, 'where'>, path: string): string {
 }
 
 /** Runs catalogue operation `name` of the server the request addressed, as the signed-in person (or a visitor). */
-export function call(deps: WebDeps, web: Web, server: 'community' | 'network', name: string, args: unknown): Promise<Outcome<Record<string, any>>> {
+export function call(
+  deps: WebDeps,
+  web: Web,
+  server: 'community' | 'network',
+  name: string,
+  args: unknown,
+): Promise<Outcome<Record<string, any>>> {
   const op = operationNamed(server, name);
   if (!op) throw new Error(`No operation ${server}/${name} in the catalogue`);
-  const community = server === 'community' && web.where.kind === 'community' ? web.where.community : null;
-  return deps.pipeline.invoke(op, { community, ip: web.ip, person: web.person, visitor: true, userKeys: false }, args);
+  const community =
+    server === 'community' && web.where.kind === 'community' ? web.where.community : null;
+  return deps.pipeline.invoke(
+    op,
+    { community, ip: web.ip, person: web.person, visitor: true, userKeys: false },
+    args,
+  );
 }
 
 /** The HTTP status a failure is shown with. */

@@ -8,14 +8,24 @@ import { esc } from './html.ts';
 
 export type FormData = Record<string, string | File | (string | File)[]>;
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+};
 
 /** The schema under optional/default/nullable/pipe wrappers. */
 function core(schema: z.ZodType): Def {
   let s = schema as unknown as { _zod: { def: Def } };
   for (;;) {
     const d = s._zod.def;
-    if (d.innerType && ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type)) s = d.innerType as never;
+    if (
+      d.innerType &&
+      ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type)
+    )
+      s = d.innerType as never;
     else if (d.type === 'pipe' && d.in) s = d.in as never;
     else return d;
   }
@@ -44,7 +54,8 @@ function coerce(schema: z.ZodType, form: FormData, name: string): unknown {
     return items.length || !optional ? items : undefined;
   }
   const v = given[0];
-  if (v === undefined || (v.trim() === '' && optional)) return d.type === 'boolean' && !optional ? false : undefined;
+  if (v === undefined || (v.trim() === '' && optional))
+    return d.type === 'boolean' && !optional ? false : undefined;
   if (d.type === 'number') return v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
   if (d.type === 'boolean') return v === 'on' || v === 'true' || v === '1';
   return v;
@@ -92,7 +103,9 @@ export type FieldSpec = {
 export function field(f: FieldSpec, issues?: Issue[]): string {
   const id = f.id ?? idOf(f.name);
   const error = errorFor(issues, f.name);
-  const described = [f.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = [f.hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   const common = `id="${id}" name="${esc(f.name)}"${f.required ? ' required' : ''}${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}${f.autocomplete ? ` autocomplete="${esc(f.autocomplete)}"` : ''}${f.attrs ? ` ${f.attrs}` : ''}`;
   const control = f.options
     ? `<select ${common}>${f.options.map((o) => `<option value="${esc(o.value)}"${o.value === f.value ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</select>`
@@ -103,7 +116,13 @@ export function field(f: FieldSpec, issues?: Issue[]): string {
 }
 
 /** A group of checkboxes (one name, many values) under a legend. */
-export function checkboxes(name: string, legend: string, options: Array<{ value: string; label: string }>, checked: readonly string[], issues?: Issue[]): string {
+export function checkboxes(
+  name: string,
+  legend: string,
+  options: Array<{ value: string; label: string }>,
+  checked: readonly string[],
+  issues?: Issue[],
+): string {
   const error = errorFor(issues, name);
   const boxes = options
     .map((o, i) => {
@@ -124,7 +143,9 @@ export function checkbox(name: string, label: string, checked: boolean): string 
 export function failureSummary(f: Failure | undefined): string {
   if (!f) return '';
   if (f.stage === 'validate' && f.issues?.length) {
-    const items = f.issues.map((i) => `<li><a href="#${idOf(i.path)}">${esc(i.path)}</a>: ${esc(i.message)}</li>`).join('');
+    const items = f.issues
+      .map((i) => `<li><a href="#${idOf(i.path)}">${esc(i.path)}</a>: ${esc(i.message)}</li>`)
+      .join('');
     return `<div class="notice error" role="alert"><p>Some fields need a change:</p><ul>${items}</ul></div>`;
   }
   return `<div class="notice error" role="alert"><p>${esc(f.message)}</p></div>`;

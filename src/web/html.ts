@@ -8,7 +8,10 @@ import { asset } from './assets.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 export function notice(n: Notice | undefined): string {
@@ -32,20 +35,36 @@ export function postForm(web: Web, action: string, inner: string, attrs = ''): s
 
 function nav(web: Web): string {
   const links: string[] = [];
-  const community = web.where.kind === 'community' && canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
+  const community =
+    web.where.kind === 'community' &&
+    canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const role = roleHere(web);
   links.push(`<a href="${esc(href(web, '/search'))}">Search</a>`);
   if (community) {
     links.push(`<a href="${esc(href(web, '/ask'))}">Ask a question</a>`);
-    if (roleAtLeast(role, 'moderator')) links.push(`<a href="${esc(href(web, '/approvals'))}">Approvals</a>`);
+    if (roleAtLeast(role, 'moderator'))
+      links.push(`<a href="${esc(href(web, '/approvals'))}">Approvals</a>`);
     if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);
   }
   if (web.person) {
     links.push(`<a href="${esc(href(web, '/account'))}">${esc(web.person.displayName)}</a>`);
-    links.push(postForm(web, href(web, '/signout'), '<button type="submit" class="link">Sign out</button>', 'class="inline"'));
+    links.push(
+      postForm(
+        web,
+        href(web, '/signout'),
+        '<button type="submit" class="link">Sign out</button>',
+        'class="inline"',
+      ),
+    );
   } else {
-    const next = web.path === href(web, '/signin') || web.path === href(web, '/signup') ? '' : `?next=${encodeURIComponent(web.path)}`;
-    links.push(`<a href="${esc(href(web, '/signin') + next)}">Sign in</a>`, `<a href="${esc(href(web, '/signup'))}">Sign up</a>`);
+    const next =
+      web.path === href(web, '/signin') || web.path === href(web, '/signup')
+        ? ''
+        : `?next=${encodeURIComponent(web.path)}`;
+    links.push(
+      `<a href="${esc(href(web, '/signin') + next)}">Sign in</a>`,
+      `<a href="${esc(href(web, '/signup'))}">Sign up</a>`,
+    );
   }
   return `<nav aria-label="Main"><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></nav>`;
 }
@@ -54,9 +73,13 @@ export type PageOptions = { title: string; body: string; notice?: Notice; status
 
 /** The whole document. The community's name shows only to those who may read the community. */
 export function layout(web: Web, o: PageOptions): string {
-  const readable = web.where.kind === 'community' && canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
+  const readable =
+    web.where.kind === 'community' &&
+    canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const site = readable && web.where.kind === 'community' ? web.where.community.name : 'Hamlet';
-  const scripts = (web.scripts ?? []).map((s) => `<script src="${esc(asset(s))}" defer></script>`).join('');
+  const scripts = (web.scripts ?? [])
+    .map((s) => `<script src="${esc(asset(s))}" defer></script>`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>

@@ -9,23 +9,45 @@ import type { Checked } from '../domain/oauth/authorize.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from './context.ts';
 import { text, type FormData } from './forms.ts';
 import { esc } from './html.ts';
-import { connectionsTable, consentBody, formActionSource, policyForm, type ConnectionOut } from './oauth-pages.ts';
+import {
+  connectionsTable,
+  consentBody,
+  formActionSource,
+  policyForm,
+  type ConnectionOut,
+} from './oauth-pages.ts';
 import { adminGate, adminNav } from './pages/admin.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from './respond.ts';
 import { cspWithFormAction } from './security.ts';
 
-const AUTHORIZATION_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
+const AUTHORIZATION_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
 
 /** An authorization request that cannot be answered to its client: said to the person instead. */
 function cannotConnect(c: Context<WebEnv>, web: Web, message: string, status: 400 | 403): Response {
-  return page(c, web, { title: 'Cannot connect this app', status, body: `<h1>Cannot connect this app</h1><div class="notice error" role="alert"><p>${esc(message)}</p></div>` });
+  return page(c, web, {
+    title: 'Cannot connect this app',
+    status,
+    body: `<h1>Cannot connect this app</h1><div class="notice error" role="alert"><p>${esc(message)}</p></div>`,
+  });
 }
 
 export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   /** Checks the request (query on GET, form on POST) for the community the page is on. */
   const check = (c: Context<WebEnv>, web: Web, params: unknown): Promise<Checked> | undefined => {
     if (web.where.kind !== 'community') return undefined;
-    const site = deps.services.oauth.siteOf(web.where.community, { pathForm: web.where.base !== '', host: c.req.header('host') });
+    const site = deps.services.oauth.siteOf(web.where.community, {
+      pathForm: web.where.base !== '',
+      host: c.req.header('host'),
+    });
     return deps.services.oauth.authorization.check(site, params);
   };
 
@@ -36,11 +58,23 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const signIn = needsPerson(c, web);
     if (signIn) return signIn;
     const checked = await checking;
-    if (!checked.ok) return 'show' in checked ? cannotConnect(c, web, checked.show, 400) : c.redirect(checked.redirect, 303);
+    if (!checked.ok)
+      return 'show' in checked
+        ? cannotConnect(c, web, checked.show, 400)
+        : c.redirect(checked.redirect, 303);
     try {
-      const grantable = await deps.services.oauth.authorization.grantable(checked.request, web.person!);
-      c.header('content-security-policy', cspWithFormAction(formActionSource(checked.request.redirectUri)));
-      return page(c, web, { title: `Connect ${checked.request.client.name}`, body: consentBody(web, checked.request, grantable) });
+      const grantable = await deps.services.oauth.authorization.grantable(
+        checked.request,
+        web.person!,
+      );
+      c.header(
+        'content-security-policy',
+        cspWithFormAction(formActionSource(checked.request.redirectUri)),
+      );
+      return page(c, web, {
+        title: `Connect ${checked.request.client.name}`,
+        body: consentBody(web, checked.request, grantable),
+      });
     } catch (err) {
       if (isDomainError(err)) return cannotConnect(c, web, err.message, 403);
       throw err;
@@ -51,16 +85,31 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     // A parameter the request did not carry has no hidden field: absent, not empty.
-    const checking = check(c, web, Object.fromEntries(AUTHORIZATION_FIELDS.map((k) => [k, typeof form[k] === 'string' ? form[k] : undefined])));
+    const checking = check(
+      c,
+      web,
+      Object.fromEntries(
+        AUTHORIZATION_FIELDS.map((k) => [k, typeof form[k] === 'string' ? form[k] : undefined]),
+      ),
+    );
     if (!checking) return notFound(c, web);
     const signIn = needsPerson(c, web);
     if (signIn) return signIn;
     const checked = await checking;
-    if (!checked.ok) return 'show' in checked ? cannotConnect(c, web, checked.show, 400) : c.redirect(checked.redirect, 303);
-    if (form.decision !== 'allow') return c.redirect(deps.services.oauth.authorization.deny(checked.request), 303);
-    const chosen = ([] as unknown[]).concat(form.grant ?? []).filter((v): v is string => typeof v === 'string');
+    if (!checked.ok)
+      return 'show' in checked
+        ? cannotConnect(c, web, checked.show, 400)
+        : c.redirect(checked.redirect, 303);
+    if (form.decision !== 'allow')
+      return c.redirect(deps.services.oauth.authorization.deny(checked.request), 303);
+    const chosen = ([] as unknown[])
+      .concat(form.grant ?? [])
+      .filter((v): v is string => typeof v === 'string');
     try {
-      return c.redirect(await deps.services.oauth.authorization.approve(checked.request, web.person!, chosen), 303);
+      return c.redirect(
+        await deps.services.oauth.authorization.approve(checked.request, web.person!, chosen),
+        303,
+      );
     } catch (err) {
       if (isDomainError(err)) return cannotConnect(c, web, err.message, 403);
       throw err;
@@ -73,18 +122,30 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const mine = await call(deps, web, 'community', 'list_my_connections', {});
     if (!mine.ok) return failurePage(c, web, mine);
-    const table = connectionsTable(web, mine.value.connections as ConnectionOut[], { everyone: false, revokeAction: (id) => href(web, `/account/apps/${id}/revoke`) });
-    return page(c, web, { title: 'Connected apps', body: `<h1>Connected apps</h1><p>Apps that act for you in this community. Disconnecting one stops it at its next request.</p>${table}` });
+    const table = connectionsTable(web, mine.value.connections as ConnectionOut[], {
+      everyone: false,
+      revokeAction: (id) => href(web, `/account/apps/${id}/revoke`),
+    });
+    return page(c, web, {
+      title: 'Connected apps',
+      body: `<h1>Connected apps</h1><p>Apps that act for you in this community. Disconnecting one stops it at its next request.</p>${table}`,
+    });
   });
 
   app.get('/admin/apps', async (c) => {
     const gate = adminGate(c);
     if (gate) return gate;
     const web = c.get('web');
-    const [all, policy] = await Promise.all([call(deps, web, 'community', 'list_connections', {}), call(deps, web, 'community', 'get_app_policy', {})]);
+    const [all, policy] = await Promise.all([
+      call(deps, web, 'community', 'list_connections', {}),
+      call(deps, web, 'community', 'get_app_policy', {}),
+    ]);
     if (!all.ok) return failurePage(c, web, all);
     if (!policy.ok) return failurePage(c, web, policy);
-    const table = connectionsTable(web, all.value.connections as ConnectionOut[], { everyone: true, revokeAction: (id) => href(web, `/admin/apps/${id}/revoke`) });
+    const table = connectionsTable(web, all.value.connections as ConnectionOut[], {
+      everyone: true,
+      revokeAction: (id) => href(web, `/admin/apps/${id}/revoke`),
+    });
     const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${table}${policyForm(web, policy.value as { mode: string; allowed_domains: string[] })}`;
     return page(c, web, { title: 'Connected apps', body });
   });
@@ -94,10 +155,15 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const gate = adminGate(c);
       if (gate) return gate;
       const web = c.get('web');
-      const done = await call(deps, web, 'community', 'disconnect_app', { connection: c.req.param('connection') });
+      const done = await call(deps, web, 'community', 'disconnect_app', {
+        connection: c.req.param('connection'),
+      });
       if (!done.ok) return failurePage(c, web, done, 'Could not disconnect');
       const d = done.value.disconnected as ConnectionOut;
-      return redirectWith(c, deps, href(web, back), { kind: 'ok', text: `${d.client_name} is disconnected${back === '/admin/apps' ? ` for ${d.person.name}` : ''}.` });
+      return redirectWith(c, deps, href(web, back), {
+        kind: 'ok',
+        text: `${d.client_name} is disconnected${back === '/admin/apps' ? ` for ${d.person.name}` : ''}.`,
+      });
     });
   }
 
@@ -106,13 +172,26 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (gate) return gate;
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const domains = text(form, 'domains').split(',').map((d) => d.trim()).filter(Boolean);
-    const saved = await call(deps, web, 'community', 'set_app_policy', { mode: text(form, 'mode'), allowed_domains: domains });
+    const domains = text(form, 'domains')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean);
+    const saved = await call(deps, web, 'community', 'set_app_policy', {
+      mode: text(form, 'mode'),
+      allowed_domains: domains,
+    });
     if (!saved.ok) {
       if (saved.code !== 'invalid_argument') return failurePage(c, web, saved, 'Could not save');
       const policy = { mode: text(form, 'mode'), allowed_domains: domains };
-      return page(c, web, { title: 'Connected apps', status: 400, body: `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${policyForm(web, policy, saved)}` });
+      return page(c, web, {
+        title: 'Connected apps',
+        status: 400,
+        body: `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${policyForm(web, policy, saved)}`,
+      });
     }
-    return redirectWith(c, deps, href(web, '/admin/apps'), { kind: 'ok', text: 'Saved which apps may connect.' });
+    return redirectWith(c, deps, href(web, '/admin/apps'), {
+      kind: 'ok',
+      text: 'Saved which apps may connect.',
+    });
   });
 }

@@ -8,7 +8,12 @@ const MAX_ENTRIES = 5_000;
 const cache = new Map<string, string>();
 
 /** The sanitized HTML of a post's Markdown body. */
-export function postHtml(post: { id: string; body: string; created_at: string; edited_at: string | null }): string {
+export function postHtml(post: {
+  id: string;
+  body: string;
+  created_at: string;
+  edited_at: string | null;
+}): string {
   const key = `${post.id}|${post.edited_at ?? post.created_at}|${post.body.length}`;
   const hit = cache.get(key);
   if (hit !== undefined) {

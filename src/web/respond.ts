@@ -13,16 +13,36 @@ export function page(c: Context, web: Web, o: PageOptions): Response {
 }
 
 /** Nothing here, or nothing this visitor may see: one answer for both, so nothing leaks. */
-export function notFound(c: Context, web: Web, message = 'There is nothing at this address, or it is not public.'): Response {
-  return page(c, web, { title: 'Not found', status: 404, body: `<h1>Not found</h1><p>${esc(message)}</p>` });
+export function notFound(
+  c: Context,
+  web: Web,
+  message = 'There is nothing at this address, or it is not public.',
+): Response {
+  return page(c, web, {
+    title: 'Not found',
+    status: 404,
+    body: `<h1>Not found</h1><p>${esc(message)}</p>`,
+  });
 }
 
 /** A failed operation as a page: 404 for not_found, else its message with the status it implies. */
-export function failurePage(c: Context, web: Web, f: Failure, title = 'That did not work'): Response {
+export function failurePage(
+  c: Context,
+  web: Web,
+  f: Failure,
+  title = 'That did not work',
+): Response {
   if (f.code === 'not_found') return notFound(c, web, f.message);
   if (f.retryAfterSeconds) c.header('retry-after', String(f.retryAfterSeconds));
-  const signIn = f.code === 'unauthorized' && !web.person ? `<p><a href="${esc(signInHref(web))}">Sign in</a> to continue.</p>` : '';
-  return page(c, web, { title, status: statusOf(f), body: `<h1>${esc(title)}</h1><div class="notice error" role="alert"><p>${esc(f.message)}</p></div>${signIn}` });
+  const signIn =
+    f.code === 'unauthorized' && !web.person
+      ? `<p><a href="${esc(signInHref(web))}">Sign in</a> to continue.</p>`
+      : '';
+  return page(c, web, {
+    title,
+    status: statusOf(f),
+    body: `<h1>${esc(title)}</h1><div class="notice error" role="alert"><p>${esc(f.message)}</p></div>${signIn}`,
+  });
 }
 
 export function signInHref(web: Web): string {
@@ -41,5 +61,7 @@ export function redirectWith(c: Context, deps: WebDeps, to: string, flash?: Noti
 
 /** A `next` target for after signing in: a path on this host only (never "//elsewhere"). */
 export function safeNext(next: string | undefined, fallback: string): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
+    ? next
+    : fallback;
 }

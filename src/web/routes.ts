@@ -40,28 +40,53 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
   });
 
   const web = new Hono<WebEnv>();
-  web.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(barePage('Too large', 'The form is larger than any post may be.'), 413) }));
+  web.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_FORM_BYTES,
+      onError: (c) =>
+        c.html(barePage('Too large', 'The form is larger than any post may be.'), 413),
+    }),
+  );
   web.use('*', async (c, next) => {
     const where = await whereOf(c, deps);
-    if (!where) return c.html(barePage('Not found', 'There is nothing at this address, or it is not public.'), 404);
+    if (!where)
+      return c.html(
+        barePage('Not found', 'There is nothing at this address, or it is not public.'),
+        404,
+      );
     const ip = deps.clientIp(c);
     const token = sessionToken(c, deps);
     const person = await deps.services.accounts.resolveWebSession(token);
     // The path as the visitor addressed it (the path form's prefix included), for "come back here".
     const url = new URL(c.req.url);
-    const ctx: Web = { where, person, ip, path: where.base + url.pathname + url.search, csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps) };
+    const ctx: Web = {
+      where,
+      person,
+      ip,
+      path: where.base + url.pathname + url.search,
+      csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps),
+    };
     c.set('web', ctx);
     try {
       await deps.services.rateLimits.checkIp(ip);
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
       c.header('retry-after', String(err.retryAfterSeconds));
-      return page(c, ctx, { title: 'Slow down', status: 429, body: `<h1>Slow down</h1><p>${err.message}</p>` });
+      return page(c, ctx, {
+        title: 'Slow down',
+        status: 429,
+        body: `<h1>Slow down</h1><p>${err.message}</p>`,
+      });
     }
     if (c.req.method === 'POST') {
       const form = await c.req.parseBody({ all: true });
       if (!formIsOurs(c, deps, form._csrf)) {
-        return page(c, ctx, { title: 'Form expired', status: 403, body: '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>' });
+        return page(c, ctx, {
+          title: 'Form expired',
+          status: 403,
+          body: '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>',
+        });
       }
     }
     const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;
@@ -69,7 +94,21 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     await next();
   });
 
-  for (const routes of [authRoutes, handoffRoutes, accountRoutes, networkRoutes, homeRoutes, topicRoutes, askRoutes, searchRoutes, approvalRoutes, adminRoutes, agentAdminRoutes, settingsRoutes, oauthRoutes]) {
+  for (const routes of [
+    authRoutes,
+    handoffRoutes,
+    accountRoutes,
+    networkRoutes,
+    homeRoutes,
+    topicRoutes,
+    askRoutes,
+    searchRoutes,
+    approvalRoutes,
+    adminRoutes,
+    agentAdminRoutes,
+    settingsRoutes,
+    oauthRoutes,
+  ]) {
     routes(web, deps);
   }
   app.route('/', web);
@@ -78,7 +117,12 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
 /** The community of the host (or of the path form); the network on the apex; undefined when neither. */
 async function whereOf(c: Context, deps: WebDeps): Promise<Where | undefined> {
   const host = await deps.hostKind(c.req.header('host'), c.req.header('x-forwarded-host'));
-  if (host.kind === 'community') return { kind: 'community', community: host.community, base: communityPath(host.community.slug, '') };
+  if (host.kind === 'community')
+    return {
+      kind: 'community',
+      community: host.community,
+      base: communityPath(host.community.slug, ''),
+    };
   if (host.kind === 'network') return { kind: 'network', base: '' };
   return undefined;
 }

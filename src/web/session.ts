@@ -15,15 +15,31 @@ export type CookieNames = { session: string; csrf: string; flash: string; handof
 
 export function cookieNames(secure: boolean): CookieNames {
   const p = secure ? '__Host-' : '';
-  return { session: `${p}hamlet_session`, csrf: `${p}hamlet_csrf`, flash: `${p}hamlet_flash`, handoff: `${p}hamlet_handoff` };
+  return {
+    session: `${p}hamlet_session`,
+    csrf: `${p}hamlet_csrf`,
+    flash: `${p}hamlet_flash`,
+    handoff: `${p}hamlet_handoff`,
+  };
 }
 
 function cookieOptions(secure: boolean, maxAgeSeconds?: number) {
-  return { httpOnly: true, sameSite: 'Lax' as const, path: '/', secure, ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}) };
+  return {
+    httpOnly: true,
+    sameSite: 'Lax' as const,
+    path: '/',
+    secure,
+    ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}),
+  };
 }
 
 export function setSessionCookie(c: Context, deps: Pick<WebDeps, 'secure'>, token: string): void {
-  setCookie(c, cookieNames(deps.secure).session, token, cookieOptions(deps.secure, Math.floor(SESSION_TTL_MS / 1000)));
+  setCookie(
+    c,
+    cookieNames(deps.secure).session,
+    token,
+    cookieOptions(deps.secure, Math.floor(SESSION_TTL_MS / 1000)),
+  );
 }
 
 export function clearSessionCookie(c: Context, deps: WebDeps): void {
@@ -57,7 +73,9 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
     }
     // In the path form the HTTP front rewrote Host; the page came from the host it kept aside.
     const addressed = servingPathForm() ? c.req.header(PATH_FORM_HOST_HEADER) : undefined;
-    const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed].filter(Boolean).map((h) => h!.split(',')[0]!.trim().toLowerCase());
+    const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed]
+      .filter(Boolean)
+      .map((h) => h!.split(',')[0]!.trim().toLowerCase());
     if (!ours.includes(host.toLowerCase())) return false;
   } else if (origin === 'null') return false;
   if (typeof presented !== 'string' || !presented) return false;
@@ -68,7 +86,12 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
 }
 
 /** The state of a pending hand-off from the apex (./pages/handoff.ts), kept for `seconds`. */
-export function setHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>, state: string, seconds: number): void {
+export function setHandoffState(
+  c: Context,
+  deps: Pick<WebDeps, 'secure'>,
+  state: string,
+  seconds: number,
+): void {
   setCookie(c, cookieNames(deps.secure).handoff, state, cookieOptions(deps.secure, seconds));
 }
 
@@ -82,7 +105,12 @@ export function takeHandoffState(c: Context, deps: Pick<WebDeps, 'secure'>): str
 
 /** A one-time notice carried to the next page after a redirect (POST → 303 → GET). */
 export function setFlash(c: Context, deps: Pick<WebDeps, 'secure'>, n: Notice): void {
-  setCookie(c, cookieNames(deps.secure).flash, Buffer.from(JSON.stringify(n)).toString('base64url'), cookieOptions(deps.secure, 60));
+  setCookie(
+    c,
+    cookieNames(deps.secure).flash,
+    Buffer.from(JSON.stringify(n)).toString('base64url'),
+    cookieOptions(deps.secure, 60),
+  );
 }
 
 export function takeFlash(c: Context, deps: WebDeps): Notice | undefined {
@@ -92,7 +120,9 @@ export function takeFlash(c: Context, deps: WebDeps): Notice | undefined {
   deleteCookie(c, name, { path: '/', secure: deps.secure });
   try {
     const n = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Notice;
-    return (n.kind === 'ok' || n.kind === 'error') && typeof n.text === 'string' ? { kind: n.kind, text: n.text.slice(0, 500) } : undefined;
+    return (n.kind === 'ok' || n.kind === 'error') && typeof n.text === 'string'
+      ? { kind: n.kind, text: n.text.slice(0, 500) }
+      : undefined;
   } catch {
     return undefined;
   }

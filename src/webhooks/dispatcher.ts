@@ -16,7 +16,14 @@ import { renderWebhookEvent } from '../operations/webhook-events.ts';
 import { VERSION } from '../version.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 
-export type DispatcherDeps = { store: Store; services: Services; settings: WebhookSettings; logger: Logger; pollMs?: number; batch?: number };
+export type DispatcherDeps = {
+  store: Store;
+  services: Services;
+  settings: WebhookSettings;
+  logger: Logger;
+  pollMs?: number;
+  batch?: number;
+};
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Events forgotten per statement batch, and batches per pass: a long backlog is worked off over passes. */
@@ -34,7 +41,11 @@ export class WebhookDispatcher {
   private prunedAt = 0;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.policy = { ...DEFAULT_RETRY, baseMs: deps.settings.retryBaseMs, maxAttempts: deps.settings.maxAttempts };
+    this.policy = {
+      ...DEFAULT_RETRY,
+      baseMs: deps.settings.retryBaseMs,
+      maxAttempts: deps.settings.maxAttempts,
+    };
     this.pollMs = deps.pollMs ?? 1_000;
     this.batch = deps.batch ?? 10;
   }
@@ -59,8 +70,21 @@ export class WebhookDispatcher {
 
   /** Claims and delivers one batch; returns how many deliveries it handled. */
   async runOnce(): Promise<number> {
-    const claimed = await this.deps.store.webhookQueue.claim({ now: Date.now(), leaseMs: this.deps.settings.timeoutMs * 2 + 1_000, limit: this.batch });
-    await Promise.all(claimed.map((c) => this.deliver(c).catch((err: unknown) => this.deps.logger.error({ err, delivery: c.delivery.id }, 'webhook delivery failed unexpectedly'))));
+    const claimed = await this.deps.store.webhookQueue.claim({
+      now: Date.now(),
+      leaseMs: this.deps.settings.timeoutMs * 2 + 1_000,
+      limit: this.batch,
+    });
+    await Promise.all(
+      claimed.map((c) =>
+        this.deliver(c).catch((err: unknown) =>
+          this.deps.logger.error(
+            { err, delivery: c.delivery.id },
+            'webhook delivery failed unexpectedly',
+          ),
+        ),
+      ),
+    );
     return claimed.length;
   }
 
@@ -76,7 +100,8 @@ export class WebhookDispatcher {
       total += n;
       if (n < PRUNE_BATCH) break;
     }
-    if (total) this.deps.logger.info({ events: total }, 'webhook events past their retention forgotten');
+    if (total)
+      this.deps.logger.info({ events: total }, 'webhook events past their retention forgotten');
     return total;
   }
 
@@ -84,7 +109,9 @@ export class WebhookDispatcher {
     while (this.running) {
       if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
         this.prunedAt = Date.now();
-        await this.prune().catch((err: unknown) => this.deps.logger.warn({ err }, 'webhook retention pass failed'));
+        await this.prune().catch((err: unknown) =>
+          this.deps.logger.warn({ err }, 'webhook retention pass failed'),
+        );
       }
       let handled = 0;
       try {
@@ -95,7 +122,8 @@ export class WebhookDispatcher {
       if (handled < this.batch && this.running) {
         // Until the next retry falls due, or the next poll (another instance may have enqueued).
         const due = await this.deps.store.webhookQueue.nextDue().catch(() => null);
-        const wait = due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
+        const wait =
+          due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait);
           this.wakeUp = () => {
@@ -115,32 +143,83 @@ export class WebhookDispatcher {
     try {
       const body = JSON.stringify(renderWebhookEvent(event, await this.slugOf(event.communityId)));
       const timestamp = Math.floor(startedAt.getTime() / 1000);
-      const headers = signatureHeaders({ secrets: await services.webhooks.signingSecrets(endpoint), deliveryId: delivery.id, event: event.type, timestamp, body });
-      result = await postWebhook(endpoint.url, { 'content-type': 'application/json', 'user-agent': `Hamlet-Webhooks/${VERSION}`, ...headers }, body, settings);
+      const headers = signatureHeaders({
+        secrets: await services.webhooks.signingSecrets(endpoint),
+        deliveryId: delivery.id,
+        event: event.type,
+        timestamp,
+        body,
+      });
+      result = await postWebhook(
+        endpoint.url,
+        {
+          'content-type': 'application/json',
+          'user-agent': `Hamlet-Webhooks/${VERSION}`,
+          ...headers,
+        },
+        body,
+        settings,
+      );
     } catch (err) {
-      result = { status: null, error: err instanceof Error ? err.message : String(err), excerpt: null, durationMs: 0 };
+      result = {
+        status: null,
+        error: err instanceof Error ? err.message : String(err),
+        excerpt: null,
+        durationMs: 0,
+      };
     }
     await store.webhookQueue.recordAttempt({
-      communityId: delivery.communityId, deliveryId: delivery.id, attempt: delivery.attempts, startedAt: startedAt.toISOString(),
-      durationMs: result.durationMs, statusCode: result.status, error: result.error, responseExcerpt: result.excerpt,
+      communityId: delivery.communityId,
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      startedAt: startedAt.toISOString(),
+      durationMs: result.durationMs,
+      statusCode: result.status,
+      error: result.error,
+      responseExcerpt: result.excerpt,
     });
     const outcome = this.outcomeOf(delivery.attempts, result);
     if (result.status === 410) {
-      await store.webhookQueue.disableEndpoint(endpoint.id, `The receiver answered 410 Gone on ${startedAt.toISOString()}; re-enable the endpoint once it accepts deliveries again.`);
-      logger.warn({ endpoint: endpoint.id, community: delivery.communityId }, 'webhook endpoint disabled after 410 Gone');
+      await store.webhookQueue.disableEndpoint(
+        endpoint.id,
+        `The receiver answered 410 Gone on ${startedAt.toISOString()}; re-enable the endpoint once it accepts deliveries again.`,
+      );
+      logger.warn(
+        { endpoint: endpoint.id, community: delivery.communityId },
+        'webhook endpoint disabled after 410 Gone',
+      );
     }
     if (!(await store.webhookQueue.finish(delivery.id, leaseToken, outcome))) {
-      logger.warn({ delivery: delivery.id }, 'webhook delivery lease expired before the attempt finished');
+      logger.warn(
+        { delivery: delivery.id },
+        'webhook delivery lease expired before the attempt finished',
+      );
     }
   }
 
   private outcomeOf(attempt: number, r: SendResult): DeliveryOutcome {
-    if (r.status !== null && r.status >= 200 && r.status < 300) return { status: 'delivered', lastStatus: r.status };
+    if (r.status !== null && r.status >= 200 && r.status < 300)
+      return { status: 'delivered', lastStatus: r.status };
     const lastError = r.error ?? `The receiver answered ${r.status}.`;
-    if (r.status === 410) return { status: 'failed', lastStatus: r.status, lastError: 'Gone (410): the endpoint was disabled.' };
+    if (r.status === 410)
+      return {
+        status: 'failed',
+        lastStatus: r.status,
+        lastError: 'Gone (410): the endpoint was disabled.',
+      };
     const delay = retryDelayMs(attempt, this.policy);
-    if (delay === null) return { status: 'failed', lastStatus: r.status, lastError: `${lastError} Gave up after ${attempt} attempts.` };
-    return { status: 'pending', nextAttemptAt: Date.now() + delay, lastStatus: r.status, lastError };
+    if (delay === null)
+      return {
+        status: 'failed',
+        lastStatus: r.status,
+        lastError: `${lastError} Gave up after ${attempt} attempts.`,
+      };
+    return {
+      status: 'pending',
+      nextAttemptAt: Date.now() + delay,
+      lastStatus: r.status,
+      lastError,
+    };
   }
 
   private async slugOf(communityId: string): Promise<string> {

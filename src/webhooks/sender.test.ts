@@ -13,27 +13,59 @@ test('private targets are refused unless allowed; slow receivers hit the deadlin
     hits++;
     if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2_000);
     if (req.url === '/big') return void res.end('x'.repeat(1_000_000));
-    if (req.url === '/redirect') return void res.writeHead(301, { location: 'http://169.254.169.254/' }).end();
+    if (req.url === '/redirect')
+      return void res.writeHead(301, { location: 'http://169.254.169.254/' }).end();
     res.end('ok');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   try {
-    const refused = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: 1_000, allowPrivate: false });
+    const refused = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', {
+      timeoutMs: 1_000,
+      allowPrivate: false,
+    });
     assert.equal(refused.status, null);
     assert.match(refused.error!, /^Refused: .*127\.0\.0\.1/);
-    assert.match((await postWebhook(`http://localhost:${port}/`, {}, '{}', { timeoutMs: 1_000, allowPrivate: false })).error!, /^Refused/);
-    assert.match((await postWebhook('http://[::1]:9/', {}, '{}', { timeoutMs: 1_000, allowPrivate: false })).error!, /^Refused/);
+    assert.match(
+      (
+        await postWebhook(`http://localhost:${port}/`, {}, '{}', {
+          timeoutMs: 1_000,
+          allowPrivate: false,
+        })
+      ).error!,
+      /^Refused/,
+    );
+    assert.match(
+      (await postWebhook('http://[::1]:9/', {}, '{}', { timeoutMs: 1_000, allowPrivate: false }))
+        .error!,
+      /^Refused/,
+    );
     assert.equal(hits, 0);
-    const ok = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', { timeoutMs: 1_000, allowPrivate: true });
+    const ok = await postWebhook(`http://127.0.0.1:${port}/`, {}, '{}', {
+      timeoutMs: 1_000,
+      allowPrivate: true,
+    });
     assert.deepEqual([ok.status, ok.excerpt], [200, 'ok']);
-    const big = await postWebhook(`http://127.0.0.1:${port}/big`, {}, '{}', { timeoutMs: 1_000, allowPrivate: true });
-    assert.deepEqual([big.status, big.error, big.excerpt?.length], [200, null, 1_000], 'a large answer is cut, not a failure');
-    const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', { timeoutMs: 300, allowPrivate: true });
+    const big = await postWebhook(`http://127.0.0.1:${port}/big`, {}, '{}', {
+      timeoutMs: 1_000,
+      allowPrivate: true,
+    });
+    assert.deepEqual(
+      [big.status, big.error, big.excerpt?.length],
+      [200, null, 1_000],
+      'a large answer is cut, not a failure',
+    );
+    const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, {}, '{}', {
+      timeoutMs: 300,
+      allowPrivate: true,
+    });
     assert.equal(slow.status, null);
     assert.match(slow.error!, /within 300 ms/);
     assert.ok(slow.durationMs < 1_000);
-    const moved = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', { timeoutMs: 1_000, allowPrivate: true });
+    const moved = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', {
+      timeoutMs: 1_000,
+      allowPrivate: true,
+    });
     assert.equal(moved.status, 301);
     assert.match(moved.error!, /not followed/);
   } finally {

@@ -3,23 +3,51 @@
 // the receiver's answer is kept as a short excerpt for the delivery log.
 import { guardedRequest, RequestRefused } from '../outbound/guarded-request.ts';
 
-export type SendResult = { status: number | null; error: string | null; excerpt: string | null; durationMs: number };
+export type SendResult = {
+  status: number | null;
+  error: string | null;
+  excerpt: string | null;
+  durationMs: number;
+};
 export type SendOptions = { timeoutMs: number; allowPrivate: boolean };
 
 const EXCERPT_CHARS = 1_000;
 const MAX_READ_BYTES = 64 * 1024;
 
 /** POSTs `body` to `url`; never throws (failures come back as an error text). */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
-  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
   try {
-    const response = await guardedRequest(new URL(url), { method: 'POST', headers, body, ...options, maxBytes: MAX_READ_BYTES, overflow: 'truncate' });
+    const response = await guardedRequest(new URL(url), {
+      method: 'POST',
+      headers,
+      body,
+      ...options,
+      maxBytes: MAX_READ_BYTES,
+      overflow: 'truncate',
+    });
     const { status } = response;
-    const error = status >= 300 && status < 400 ? `Redirect to ${response.headers.location ?? '(no location)'} not followed: point the endpoint at the final URL.` : null;
+    const error =
+      status >= 300 && status < 400
+        ? `Redirect to ${response.headers.location ?? '(no location)'} not followed: point the endpoint at the final URL.`
+        : null;
     return done({ status, error, excerpt: response.body.toString('utf8').slice(0, EXCERPT_CHARS) });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return done({ status: null, error: err instanceof RequestRefused && err.reason === 'address' ? `Refused: ${message}` : message, excerpt: null });
+    return done({
+      status: null,
+      error:
+        err instanceof RequestRefused && err.reason === 'address' ? `Refused: ${message}` : message,
+      excerpt: null,
+    });
   }
 }

@@ -10,7 +10,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 
 if (!available) {
-  if (process.env.CI === 'true') test('web pages in Chromium', () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
+  if (process.env.CI === 'true')
+    test('web pages in Chromium', () =>
+      assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
   else test('web pages in Chromium', { skip: `${CHROMIUM} is not installed` }, () => {});
 } else {
   let h: TestHamlet;
@@ -19,7 +21,15 @@ if (!available) {
     h = await startTestHamlet({}, { demo: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   after(async () => {

@@ -7,9 +7,17 @@ import { loadConfig } from '../../src/config/config.ts';
 import { startHamlet, type Hamlet } from '../../src/main.ts';
 import { freePort } from '../helpers/serve.ts';
 
-export type TestHamlet = Hamlet & { port: number; logs: string[]; hostUrl(host: string, path: string): string; stop(): Promise<void> };
+export type TestHamlet = Hamlet & {
+  port: number;
+  logs: string[];
+  hostUrl(host: string, path: string): string;
+  stop(): Promise<void>;
+};
 
-export async function startTestHamlet(env: Record<string, string> = {}, options: { keepDatabase?: boolean; demo?: boolean } = {}): Promise<TestHamlet> {
+export async function startTestHamlet(
+  env: Record<string, string> = {},
+  options: { keepDatabase?: boolean; demo?: boolean } = {},
+): Promise<TestHamlet> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-app-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -19,8 +27,18 @@ export async function startTestHamlet(env: Record<string, string> = {}, options:
     },
   });
   // A real port number (not 0) so that the public URLs Hamlet builds carry it, as in production.
-  const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'info', ...env });
-  const hamlet = await startHamlet(config, { logDestination: sink, handleSignals: false, demo: options.demo });
+  const config = loadConfig({
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`,
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const hamlet = await startHamlet(config, {
+    logDestination: sink,
+    handleSignals: false,
+    demo: options.demo,
+  });
   const port = Number(new URL(hamlet.url).port);
   return {
     ...hamlet,

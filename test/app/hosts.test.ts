@@ -11,7 +11,12 @@ before(async () => {
   direct = await startTestHamlet();
   proxied = await startTestHamlet({ HAMLET_TRUST_PROXY: '1' });
   for (const h of [direct, proxied]) {
-    await h.store.communities.create({ slug: 'acme', name: 'Acme', visibility: 'public', customDomain: 'forum.acme.example' });
+    await h.store.communities.create({
+      slug: 'acme',
+      name: 'Acme',
+      visibility: 'public',
+      customDomain: 'forum.acme.example',
+    });
   }
 });
 after(async () => {
@@ -25,12 +30,18 @@ const titleOf = async (h: TestHamlet, headers: Record<string, string>) => {
 };
 
 test('a custom domain reaches its community', async () => {
-  assert.equal(await titleOf(direct, { host: `forum.acme.example:${direct.port}` }), 'Hamlet: acme');
+  assert.equal(
+    await titleOf(direct, { host: `forum.acme.example:${direct.port}` }),
+    'Hamlet: acme',
+  );
   assert.equal(await titleOf(direct, { host: `other.example:${direct.port}` }), 404);
 });
 
 test('X-Forwarded-Host is ignored unless the proxy is trusted', async () => {
-  const headers = (h: TestHamlet) => ({ host: `localhost:${h.port}`, 'x-forwarded-host': 'acme.localhost' });
+  const headers = (h: TestHamlet) => ({
+    host: `localhost:${h.port}`,
+    'x-forwarded-host': 'acme.localhost',
+  });
   assert.equal(await titleOf(direct, headers(direct)), 'Hamlet network');
   assert.equal(await titleOf(proxied, headers(proxied)), 'Hamlet: acme');
 });

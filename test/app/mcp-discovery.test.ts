@@ -19,21 +19,60 @@ let memberKey: string;
 before(async () => {
   h = await startTestHamlet();
   const system = systemActor('test');
-  const acme = await h.store.communities.create({ slug: 'acme', name: 'Acme', visibility: 'public' });
-  const secret = await h.store.communities.create({ slug: 'skunkworks', name: 'Skunkworks', visibility: 'private' });
-  await h.services.mcpConfig.set(system, secret, { prompts: [{ name: 'secret_prompt', template: 'Only insiders see this prompt.' }], instructions: 'Codename: lanternfish.' });
-  ({ key: secretKey } = await h.services.agents.create(system, secret, { name: 'insider', scopes: [] }));
-  ({ key: acmeKey } = await h.services.agents.create(system, acme, { name: 'outsider', scopes: [] }));
-  await h.services.accounts.createUser(system, { email: 'member@example.com', password: 'a long enough password', name: 'Mem Ber' });
-  await h.services.accounts.addMember(system, secret, { email: 'member@example.com', role: 'member' });
-  ({ key: memberKey } = await h.services.accounts.mintUserKey(system, { email: 'member@example.com' }));
+  const acme = await h.store.communities.create({
+    slug: 'acme',
+    name: 'Acme',
+    visibility: 'public',
+  });
+  const secret = await h.store.communities.create({
+    slug: 'skunkworks',
+    name: 'Skunkworks',
+    visibility: 'private',
+  });
+  await h.services.mcpConfig.set(system, secret, {
+    prompts: [{ name: 'secret_prompt', template: 'Only insiders see this prompt.' }],
+    instructions: 'Codename: lanternfish.',
+  });
+  ({ key: secretKey } = await h.services.agents.create(system, secret, {
+    name: 'insider',
+    scopes: [],
+  }));
+  ({ key: acmeKey } = await h.services.agents.create(system, acme, {
+    name: 'outsider',
+    scopes: [],
+  }));
+  await h.services.accounts.createUser(system, {
+    email: 'member@example.com',
+    password: 'a long enough password',
+    name: 'Mem Ber',
+  });
+  await h.services.accounts.addMember(system, secret, {
+    email: 'member@example.com',
+    role: 'member',
+  });
+  ({ key: memberKey } = await h.services.accounts.mintUserKey(system, {
+    email: 'member@example.com',
+  }));
 });
 after(() => h.stop());
 
-const modernHeaders = (method: string) => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
-const modernBody = (method: string) => ({ jsonrpc: '2.0', id: 1, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+const modernHeaders = (method: string) => ({
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': method,
+});
+const modernBody = (method: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method,
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
 
-test('without one of its agent keys, a private community\'s host answers every MCP method exactly like an unknown host', async () => {
+test("without one of its agent keys, a private community's host answers every MCP method exactly like an unknown host", async () => {
   const probes: Array<[unknown, Record<string, string>]> = [
     [INITIALIZE('2025-11-25'), {}],
     [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}],
@@ -45,44 +84,100 @@ test('without one of its agent keys, a private community\'s host answers every M
   for (const [body, headers] of probes) {
     const unknown = await rpc(h.hostUrl('nosuch.localhost', '/api/mcp'), body, headers);
     assert.equal(unknown.status, 404);
-    assert.deepEqual(unknown.json().error, { code: -32600, message: 'This request did not resolve to a community.' });
-    for (const auth of [{}, { authorization: `Bearer ${acmeKey}` }, { authorization: 'Bearer hmlt_live_notarealkeynotarealkeynotarealkey12' }] as Record<string, string>[]) {
-      const secret = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), body, { ...headers, ...auth });
-      assert.deepEqual([secret.status, secret.text], [unknown.status, unknown.text], JSON.stringify(body));
+    assert.deepEqual(unknown.json().error, {
+      code: -32600,
+      message: 'This request did not resolve to a community.',
+    });
+    for (const auth of [
+      {},
+      { authorization: `Bearer ${acmeKey}` },
+      { authorization: 'Bearer hmlt_live_notarealkeynotarealkeynotarealkey12' },
+    ] as Record<string, string>[]) {
+      const secret = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), body, {
+        ...headers,
+        ...auth,
+      });
+      assert.deepEqual(
+        [secret.status, secret.text],
+        [unknown.status, unknown.text],
+        JSON.stringify(body),
+      );
     }
   }
 });
 
 test('with one of its agent keys, the private community is served in both eras', async () => {
   const auth = { authorization: `Bearer ${secretKey}` };
-  const init = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), INITIALIZE('2025-11-25'), auth);
+  const init = await rpc(
+    h.hostUrl('skunkworks.localhost', '/api/mcp'),
+    INITIALIZE('2025-11-25'),
+    auth,
+  );
   assert.equal(init.json().result.serverInfo.title, 'Hamlet: skunkworks');
   assert.match(init.json().result.instructions, /lanternfish/);
-  const listed = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), modernBody('prompts/list'), { ...modernHeaders('prompts/list'), ...auth });
+  const listed = await rpc(
+    h.hostUrl('skunkworks.localhost', '/api/mcp'),
+    modernBody('prompts/list'),
+    { ...modernHeaders('prompts/list'), ...auth },
+  );
   assert.ok(listed.json().result.prompts.some((p: { name: string }) => p.name === 'secret_prompt'));
-  assert.equal(listed.json().result.cacheScope, 'private', 'a private community\'s lists are not for shared caches');
-  const publicList = await rpc(h.hostUrl('acme.localhost', '/api/mcp'), modernBody('tools/list'), modernHeaders('tools/list'));
+  assert.equal(
+    listed.json().result.cacheScope,
+    'private',
+    "a private community's lists are not for shared caches",
+  );
+  const publicList = await rpc(
+    h.hostUrl('acme.localhost', '/api/mcp'),
+    modernBody('tools/list'),
+    modernHeaders('tools/list'),
+  );
   assert.equal(publicList.json().result.cacheScope, 'public');
 });
 
-test('a member\'s user key sees the private community on MCP; its tools still take agent keys', async () => {
+test("a member's user key sees the private community on MCP; its tools still take agent keys", async () => {
   const auth = { authorization: `Bearer ${memberKey}` };
-  const init = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), INITIALIZE('2025-11-25'), auth);
+  const init = await rpc(
+    h.hostUrl('skunkworks.localhost', '/api/mcp'),
+    INITIALIZE('2025-11-25'),
+    auth,
+  );
   assert.equal(init.json().result.serverInfo.title, 'Hamlet: skunkworks');
-  const call = await rpc(h.hostUrl('skunkworks.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, auth);
+  const call = await rpc(
+    h.hostUrl('skunkworks.localhost', '/api/mcp'),
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'list_categories', arguments: {} },
+    },
+    auth,
+  );
   assert.equal(call.json().result.structuredContent.code, 'unauthorized');
 });
 
 test('/api/mcp/ with a trailing slash is the MCP endpoint, not an HTML 404', async () => {
-  const res = await rpc(h.hostUrl('acme.localhost', '/api/mcp/'), { jsonrpc: '2.0', id: 1, method: 'ping' });
+  const res = await rpc(h.hostUrl('acme.localhost', '/api/mcp/'), {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'ping',
+  });
   assert.equal(res.status, 200);
   assert.deepEqual(res.json(), { jsonrpc: '2.0', id: 1, result: {} });
 });
 
 test('server.json in the repository is the registry entry for hamlet.so; each deployment serves its own', async () => {
-  const shipped = JSON.parse(readFileSync(new URL('../../server.json', import.meta.url), 'utf8')) as { remotes: Array<{ url: string }> };
+  const shipped = JSON.parse(
+    readFileSync(new URL('../../server.json', import.meta.url), 'utf8'),
+  ) as { remotes: Array<{ url: string }> };
   const cfg = { publicScheme: 'https' as const, baseDomain: 'hamlet.so', port: 443 };
-  assert.deepEqual(shipped, registryServerJson({ origin: (s) => communityOrigin(cfg, s), baseDomain: 'hamlet.so', version: VERSION }));
+  assert.deepEqual(
+    shipped,
+    registryServerJson({
+      origin: (s) => communityOrigin(cfg, s),
+      baseDomain: 'hamlet.so',
+      version: VERSION,
+    }),
+  );
   assert.equal(shipped.remotes[0]!.url, 'https://{community}.hamlet.so/api/mcp');
   const served = (await raw(h.hostUrl('localhost', '/api/mcp/server.json'))).json();
   assert.equal(served.remotes[0].url, `http://{community}.localhost:${h.port}/api/mcp`);
@@ -93,29 +188,49 @@ test('each server has a Server Card at <mcp-url>/server-card; a private communit
   assert.equal(acme.status, 200);
   assert.equal(acme.json().remotes[0].url, h.hostUrl('acme.localhost', '/api/mcp'));
   assert.ok(acme.json().remotes[0].supportedProtocolVersions.includes('2026-07-28'));
-  assert.equal((await raw(h.hostUrl('localhost', '/api/mcp/server-card'))).json().title, 'Hamlet network');
+  assert.equal(
+    (await raw(h.hostUrl('localhost', '/api/mcp/server-card'))).json().title,
+    'Hamlet network',
+  );
   assert.equal((await raw(h.hostUrl('skunkworks.localhost', '/api/mcp/server-card'))).status, 404);
 });
 
-test('subscriptions/listen: list changes need no key; updates of a community\'s topics need one of its keys', async () => {
-  const listen = async (notifications: Record<string, unknown>, auth: Record<string, string> = {}) => {
+test("subscriptions/listen: list changes need no key; updates of a community's topics need one of its keys", async () => {
+  const listen = async (
+    notifications: Record<string, unknown>,
+    auth: Record<string, string> = {},
+  ) => {
     const controller = new AbortController();
     const res = await fetch(h.hostUrl('acme.localhost', '/api/mcp'), {
       method: 'POST',
       signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders('subscriptions/listen'), ...auth },
-      body: JSON.stringify({ ...modernBody('subscriptions/listen'), params: { ...modernBody('subscriptions/listen').params, notifications } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...modernHeaders('subscriptions/listen'),
+        ...auth,
+      },
+      body: JSON.stringify({
+        ...modernBody('subscriptions/listen'),
+        params: { ...modernBody('subscriptions/listen').params, notifications },
+      }),
     });
     if (/application\/json/.test(res.headers.get('content-type') ?? '')) return res.json();
     const first = (await readSse(res, (events) => events.length >= 1, 3000))[0];
     controller.abort();
     return JSON.parse(first!.data);
   };
-  assert.equal((await listen({ toolsListChanged: true })).method, 'notifications/subscriptions/acknowledged');
+  assert.equal(
+    (await listen({ toolsListChanged: true })).method,
+    'notifications/subscriptions/acknowledged',
+  );
   const uri = 'hamlet://acme/topics/00000000-0000-4000-8000-000000000000';
   const refused = await listen({ resourceSubscriptions: [uri] });
   assert.equal(refused.error.code, -32003);
   assert.match(refused.error.message, /agent key/);
-  const acked = await listen({ resourceSubscriptions: [uri] }, { authorization: `Bearer ${acmeKey}` });
+  const acked = await listen(
+    { resourceSubscriptions: [uri] },
+    { authorization: `Bearer ${acmeKey}` },
+  );
   assert.deepEqual(acked.params.notifications, { resourceSubscriptions: [uri] });
 });

@@ -12,7 +12,8 @@ import { startTestHamlet, type TestHamlet } from './helpers.ts';
 const setup = await freshPostgresDatabase('instances');
 
 if (!setup.ok) {
-  if (setup.fail) test('two instances over one PostgreSQL', () => assert.fail(`CI=true but ${setup.reason}`));
+  if (setup.fail)
+    test('two instances over one PostgreSQL', () => assert.fail(`CI=true but ${setup.reason}`));
   else test('two instances over one PostgreSQL', { skip: setup.reason }, () => {});
 } else {
   let a: TestHamlet;
@@ -21,7 +22,9 @@ if (!setup.ok) {
   before(async () => {
     a = await startTestHamlet({ DATABASE_URL: setup.url });
     b = await startTestHamlet({ DATABASE_URL: setup.url });
-    communityId = (await a.store.communities.create({ slug: 'acme', name: 'Acme', visibility: 'public' })).id;
+    communityId = (
+      await a.store.communities.create({ slug: 'acme', name: 'Acme', visibility: 'public' })
+    ).id;
   });
   after(async () => {
     await a?.stop();
@@ -33,13 +36,22 @@ if (!setup.ok) {
     const onA = a.hostUrl('acme.localhost', '/api/mcp');
     const onB = b.hostUrl('acme.localhost', '/api/mcp');
     const sid = (await rpc(onA, INITIALIZE('2025-11-25'))).headers['mcp-session-id']!;
-    assert.equal((await rpc(onB, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid })).status, 200);
+    assert.equal(
+      (await rpc(onB, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid })).status,
+      200,
+    );
 
     // The client's event stream is held open by instance B.
-    const stream = await fetch(onB, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } });
+    const stream = await fetch(onB, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sid },
+    });
     assert.equal(stream.status, 200);
     let received = false;
-    const reading = readSse(stream, (events) => (received = events.some((e) => e.data.includes('list_changed'))), 8000);
+    const reading = readSse(
+      stream,
+      (events) => (received = events.some((e) => e.data.includes('list_changed'))),
+      8000,
+    );
     // Instance A announces; repeated until B has it, since B's LISTEN connection may still be starting.
     for (let i = 0; i < 40 && !received; i++) {
       assert.equal(await a.mcp.engine.notifyListChanged(`community:${communityId}`, 'tools'), 1);
@@ -48,22 +60,65 @@ if (!setup.ok) {
     const events = await reading;
     const messages = events.filter((e) => e.data).map((e) => JSON.parse(e.data));
     assert.ok(messages.length >= 1);
-    assert.ok(messages.every((m) => m.method === 'notifications/tools/list_changed'), JSON.stringify(messages));
+    assert.ok(
+      messages.every((m) => m.method === 'notifications/tools/list_changed'),
+      JSON.stringify(messages),
+    );
     assert.match(events.at(-1)!.id!, /^main\.\d+$/);
 
-    assert.equal((await raw(onA, { method: 'DELETE', headers: { 'mcp-session-id': sid } })).status, 204);
-    assert.equal((await rpc(onB, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sid })).status, 404);
+    assert.equal(
+      (await raw(onA, { method: 'DELETE', headers: { 'mcp-session-id': sid } })).status,
+      204,
+    );
+    assert.equal(
+      (await rpc(onB, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sid })).status,
+      404,
+    );
   });
 
   test('a listen stream on B hears resources/updated for a reply written through A', async () => {
     const community = (await a.store.communities.getBySlug('acme'))!;
-    const { key } = await a.services.agents.create(systemActor('test'), community, { name: 'lister', scopes: ['topic:create', 'post:create'] });
-    await a.store.community(community.id).categories.create({ slug: 'support', name: 'Support', description: '', kind: 'discussion', position: 1 });
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const headers = (method: string, name?: string) => ({ authorization: `Bearer ${key}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+    const { key } = await a.services.agents.create(systemActor('test'), community, {
+      name: 'lister',
+      scopes: ['topic:create', 'post:create'],
+    });
+    await a.store
+      .community(community.id)
+      .categories.create({
+        slug: 'support',
+        name: 'Support',
+        description: '',
+        kind: 'discussion',
+        position: 1,
+      });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const headers = (method: string, name?: string) => ({
+      authorization: `Bearer ${key}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    });
     const call = (name: string, args: Record<string, unknown>) =>
-      rpc(a.hostUrl('acme.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }, headers('tools/call', name));
-    const created = (await call('create_topic', { category: 'support', title: 'Listen across instances works?', body: 'Does a listen stream on one instance hear the other?' })).json();
+      rpc(
+        a.hostUrl('acme.localhost', '/api/mcp'),
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args, _meta: meta },
+        },
+        headers('tools/call', name),
+      );
+    const created = (
+      await call('create_topic', {
+        category: 'support',
+        title: 'Listen across instances works?',
+        body: 'Does a listen stream on one instance hear the other?',
+      })
+    ).json();
     const topicId: string = created.result.structuredContent.topic.id;
     const uri = `hamlet://acme/topics/${topicId}`;
 
@@ -71,14 +126,35 @@ if (!setup.ok) {
     const stream = await fetch(b.hostUrl('acme.localhost', '/api/mcp'), {
       method: 'POST',
       signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers('subscriptions/listen') },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...headers('subscriptions/listen'),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'l1',
+        method: 'subscriptions/listen',
+        params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } },
+      }),
     });
     let heard = false;
-    const reading = readSse(stream, (events) => (heard = events.some((e) => e.data.includes('resources/updated'))), 10_000);
+    const reading = readSse(
+      stream,
+      (events) => (heard = events.some((e) => e.data.includes('resources/updated'))),
+      10_000,
+    );
     // Repeated until B has it, since B's LISTEN connection may still be starting.
     for (let i = 0; i < 40 && !heard; i++) {
-      assert.equal((await call('reply_to_topic', { topic: topicId, body: `Reply number ${i} from instance A.` })).json().result.isError, false);
+      assert.equal(
+        (
+          await call('reply_to_topic', {
+            topic: topicId,
+            body: `Reply number ${i} from instance A.`,
+          })
+        ).json().result.isError,
+        false,
+      );
       await new Promise((r) => setTimeout(r, 250));
     }
     const messages = (await reading).map((e) => JSON.parse(e.data));

@@ -22,34 +22,69 @@ const direct = (path: string) => `http://127.0.0.1:${h.port}${path}`;
 
 test('the official MCP SDK client reaches a community at http://127.0.0.1:<port>/c/acme/api/mcp, and its links keep the path form', async () => {
   const client = new Client({ name: 'path-form-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(direct('/c/acme/api/mcp')), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(direct('/c/acme/api/mcp')), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   await client.connect(transport);
   try {
     assert.equal(client.getServerVersion()?.title, 'Hamlet: acme');
     assert.equal((await client.listTools()).tools.length, 9);
-    const found = await client.callTool({ name: 'search_community', arguments: { query: 'webhook signature verification' } });
+    const found = await client.callTool({
+      name: 'search_community',
+      arguments: { query: 'webhook signature verification' },
+    });
     const results = (found.structuredContent as { results: Array<{ url: string }> }).results;
     assert.ok(results.length > 0);
-    for (const r of results) assert.match(r.url, new RegExp(`^http://localhost:${h.port}/c/acme/t/[a-z0-9-]+(#post-[0-9a-f-]{36})?$`));
-    const topic = await client.callTool({ name: 'get_topic', arguments: { topic: 'verifying-the-hamlet-signature-header' } });
-    assert.match((topic.structuredContent as { topic: { url: string } }).topic.url, new RegExp(`^http://localhost:${h.port}/c/acme/t/verifying-the-hamlet-signature-header$`));
+    for (const r of results)
+      assert.match(
+        r.url,
+        new RegExp(`^http://localhost:${h.port}/c/acme/t/[a-z0-9-]+(#post-[0-9a-f-]{36})?$`),
+      );
+    const topic = await client.callTool({
+      name: 'get_topic',
+      arguments: { topic: 'verifying-the-hamlet-signature-header' },
+    });
+    assert.match(
+      (topic.structuredContent as { topic: { url: string } }).topic.url,
+      new RegExp(`^http://localhost:${h.port}/c/acme/t/verifying-the-hamlet-signature-header$`),
+    );
   } finally {
     await client.close();
   }
 });
 
 test('the host form keeps host-form links', async () => {
-  const res = await rpc(h.hostUrl('acme.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_topic', arguments: { topic: 'verifying-the-hamlet-signature-header' } } }, { authorization: `Bearer ${key}` });
-  assert.equal(res.json().result.structuredContent.topic.url, `http://acme.localhost:${h.port}/t/verifying-the-hamlet-signature-header`);
+  const res = await rpc(
+    h.hostUrl('acme.localhost', '/api/mcp'),
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_topic', arguments: { topic: 'verifying-the-hamlet-signature-header' } },
+    },
+    { authorization: `Bearer ${key}` },
+  );
+  assert.equal(
+    res.json().result.structuredContent.topic.url,
+    `http://acme.localhost:${h.port}/t/verifying-the-hamlet-signature-header`,
+  );
 });
 
 test('web pages, /llms and health answer in the path form exactly as on the host, with links that stay in the path form', async () => {
-  for (const path of ['/t/verifying-the-hamlet-signature-header', '/llms?section=errors', '/readyz', '/t/no-such-topic']) {
+  for (const path of [
+    '/t/verifying-the-hamlet-signature-header',
+    '/llms?section=errors',
+    '/readyz',
+    '/t/no-such-topic',
+  ]) {
     const onHost = await raw(h.hostUrl('acme.localhost', path));
     const byPath = await raw(direct(`/c/acme${path}`));
     assert.equal(byPath.status, onHost.status, path);
     // The same page, its links in the path form ("/c/acme" for the home, "/c/acme/…" below it).
-    const asOnHost = byPath.text.replaceAll('/c/acme/', '/').replaceAll('"/c/acme"', '"/"').replaceAll('%2Fc%2Facme%2F', '%2F');
+    const asOnHost = byPath.text
+      .replaceAll('/c/acme/', '/')
+      .replaceAll('"/c/acme"', '"/"')
+      .replaceAll('%2Fc%2Facme%2F', '%2F');
     assert.equal(asOnHost, onHost.text, path);
   }
   for (const home of ['/c/acme', '/c/acme/', '/c/ACME/']) {
@@ -60,8 +95,15 @@ test('web pages, /llms and health answer in the path form exactly as on the host
   }
   const topic = (await raw(direct('/c/acme/t/verifying-the-hamlet-signature-header'))).text;
   assert.match(topic, /<a href="\/c\/acme">Acme<\/a>/);
-  assert.match(topic, /href="\/c\/acme\/signin\?next=%2Fc%2Facme%2Ft%2Fverifying-the-hamlet-signature-header"/, 'sign-in comes back to the path form');
-  assert.match((await raw(h.hostUrl('acme.localhost', '/'))).text, /href="\/t\/verifying-the-hamlet-signature-header"/);
+  assert.match(
+    topic,
+    /href="\/c\/acme\/signin\?next=%2Fc%2Facme%2Ft%2Fverifying-the-hamlet-signature-header"/,
+    'sign-in comes back to the path form',
+  );
+  assert.match(
+    (await raw(h.hostUrl('acme.localhost', '/'))).text,
+    /href="\/t\/verifying-the-hamlet-signature-header"/,
+  );
 });
 
 test('a trailing slash reaches the MCP endpoint on both forms', async () => {
@@ -78,7 +120,8 @@ test('unknown, malformed and reserved slugs in the path form answer as an unknow
   assert.equal(unknownMcp.status, 404);
   // A community-shaped host also offers the apex's account (its members' way in, were it private);
   // the path form lives on the apex's host, which shares that session already: the same page without it.
-  const offer = /<p>Signed in on the main site already\? <a href="\/session\/continue\?next=%2F">Continue with that account<\/a>\.<\/p>/;
+  const offer =
+    /<p>Signed in on the main site already\? <a href="\/session\/continue\?next=%2F">Continue with that account<\/a>\.<\/p>/;
   assert.match(unknownWeb.text, offer);
   const unknownPage = unknownWeb.text.replace(offer, '');
   for (const slug of ['nosuch', 'Bad_Slug!', 'www', 'a', '..', '%2e%2e']) {

@@ -16,7 +16,10 @@ test('a topic URL from a search result opens the topic, with its accepted answer
   assert.equal(res.status, 200);
   assert.match(res.headers['content-type']!, /text\/html/);
   assert.match(res.text, /<h1>Verifying the hamlet-signature header<\/h1>/);
-  assert.match(res.text, /<article id="post-[0-9a-f-]{36}" class="solution" aria-label="Accepted answer by acme-helper">/);
+  assert.match(
+    res.text,
+    /<article id="post-[0-9a-f-]{36}" class="solution" aria-label="Accepted answer by acme-helper">/,
+  );
   assert.match(res.text, /posted by agent acme-helper on behalf of community acme/);
   assert.match(res.text, /<code>v1<\/code>/, 'Markdown is rendered');
   assert.doesNotMatch(res.text, /<script/i);
@@ -31,7 +34,12 @@ test('the community home lists categories, latest and unanswered topics', async 
 });
 
 test('private communities, unknown topics and unknown hosts are 404 pages', async () => {
-  for (const [host, path] of [['skunkworks.localhost', '/'], ['skunkworks.localhost', '/t/project-falcon-launch-checklist'], ['acme.localhost', '/t/no-such-topic'], ['nope.localhost', '/']]) {
+  for (const [host, path] of [
+    ['skunkworks.localhost', '/'],
+    ['skunkworks.localhost', '/t/project-falcon-launch-checklist'],
+    ['acme.localhost', '/t/no-such-topic'],
+    ['nope.localhost', '/'],
+  ]) {
     const res = await raw(h.hostUrl(host!, path!));
     assert.equal(res.status, 404, `${host}${path}`);
     assert.match(res.text, /<h1>Not found<\/h1>/);

@@ -12,12 +12,35 @@ import { fixtureSurface } from './fixture-surface.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export type FixtureServer = { url: string; port: number; stack: McpStack; server: Server; close(): Promise<void> };
+export type FixtureServer = {
+  url: string;
+  port: number;
+  stack: McpStack;
+  server: Server;
+  close(): Promise<void>;
+};
 
-export async function startFixtureServer(port = 0, options: { sessionIdleMs?: number; sessions?: SessionStore; sessionCaps?: SessionCaps; streamCaps?: StreamCaps; logger?: EngineLogger; sessionOwner?: (credential: string | undefined) => string | undefined } = {}): Promise<FixtureServer> {
+export async function startFixtureServer(
+  port = 0,
+  options: {
+    sessionIdleMs?: number;
+    sessions?: SessionStore;
+    sessionCaps?: SessionCaps;
+    streamCaps?: StreamCaps;
+    logger?: EngineLogger;
+    sessionOwner?: (credential: string | undefined) => string | undefined;
+  } = {},
+): Promise<FixtureServer> {
   // The list-changing fixture tools announce through the stack built just below.
-  const surface = fixtureSurface({ listChanged: (list) => void stack.engine.notifyListChanged('fixture', list) });
-  const quiet = { warn() {}, error(obj: object, msg?: string) { if (process.env.FIXTURE_DEBUG) console.error(msg, obj); } };
+  const surface = fixtureSurface({
+    listChanged: (list) => void stack.engine.notifyListChanged('fixture', list),
+  });
+  const quiet = {
+    warn() {},
+    error(obj: object, msg?: string) {
+      if (process.env.FIXTURE_DEBUG) console.error(msg, obj);
+    },
+  };
   const stack = createMcpStack({
     sessions: options.sessions ?? new InMemorySessionStore(),
     sessionCaps: options.sessionCaps,

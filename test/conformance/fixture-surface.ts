@@ -54,13 +54,29 @@ const tools: ToolDef[] = [
     content: [{ type: 'audio', data: TEST_WAV, mimeType: 'audio/wav' }],
   })),
   simple('test_embedded_resource', 'Returns an embedded resource', () => ({
-    content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+    content: [
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
+    ],
   })),
   simple('test_multiple_content_types', 'Returns text, image and resource blocks', () => ({
     content: [
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: TEST_PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        },
+      },
     ],
   })),
   simple('test_tool_with_logging', 'Emits three log messages while it runs', async (_a, ctx) => {
@@ -79,13 +95,26 @@ const tools: ToolDef[] = [
     return { content: [{ type: 'text', text: String(ctx.meta.progressToken ?? '') }] };
   }),
   simple('test_error_handling', 'Always fails', () => {
-    throw new ToolError('This tool intentionally returns an error for testing', { code: 'internal' });
+    throw new ToolError('This tool intentionally returns an error for testing', {
+      code: 'internal',
+    });
   }),
-  simple('test_reconnection', 'Closes its SSE stream mid-call; the result arrives on the resumed stream', async (_a, ctx) => {
-    ctx.closeStream();
-    await sleep(100);
-    return { content: [{ type: 'text', text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.' }] };
-  }),
+  simple(
+    'test_reconnection',
+    'Closes its SSE stream mid-call; the result arrives on the resumed stream',
+    async (_a, ctx) => {
+      ctx.closeStream();
+      await sleep(100);
+      return {
+        content: [
+          {
+            type: 'text',
+            text: 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.',
+          },
+        ],
+      };
+    },
+  ),
   zodTool({
     name: 'test_sampling',
     description: 'Asks the client to sample from its model',
@@ -95,7 +124,9 @@ const tools: ToolDef[] = [
         messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
         maxTokens: 100,
       })) as { content?: { text?: string } };
-      return { content: [{ type: 'text', text: `LLM response: ${r.content?.text ?? 'No response'}` }] };
+      return {
+        content: [{ type: 'text', text: `LLM response: ${r.content?.text ?? 'No response'}` }],
+      };
     },
   }),
   zodTool({
@@ -105,7 +136,11 @@ const tools: ToolDef[] = [
     async handler({ message }, ctx) {
       const r = await ctx.requestClient('elicitation/create', {
         message,
-        requestedSchema: { type: 'object', properties: { response: { type: 'string', description: "User's response" } }, required: ['response'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { response: { type: 'string', description: "User's response" } },
+          required: ['response'],
+        },
       });
       return { content: [{ type: 'text', text: ELICIT_TEXT('User response', r) }] };
     },
@@ -123,7 +158,12 @@ const tools: ToolDef[] = [
             name: { type: 'string', description: 'User name', default: 'John Doe' },
             age: { type: 'integer', description: 'User age', default: 30 },
             score: { type: 'number', description: 'User score', default: 95.5 },
-            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            status: {
+              type: 'string',
+              description: 'User status',
+              enum: ['active', 'inactive', 'pending'],
+              default: 'active',
+            },
             verified: { type: 'boolean', description: 'Verification status', default: true },
           },
           required: [],
@@ -142,7 +182,11 @@ const tools: ToolDef[] = [
         requestedSchema: {
           type: 'object',
           properties: {
-            untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+            untitledSingle: {
+              type: 'string',
+              description: 'Select one option',
+              enum: ['option1', 'option2', 'option3'],
+            },
             titledSingle: {
               type: 'string',
               description: 'Select one option with titles',
@@ -152,14 +196,31 @@ const tools: ToolDef[] = [
                 { const: 'value3', title: 'Third Option' },
               ],
             },
-            legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-            untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            legacyEnum: {
+              type: 'string',
+              description: 'Select one option (legacy)',
+              enum: ['opt1', 'opt2', 'opt3'],
+              enumNames: ['Option One', 'Option Two', 'Option Three'],
+            },
+            untitledMulti: {
+              type: 'array',
+              description: 'Select multiple options',
+              minItems: 1,
+              maxItems: 3,
+              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            },
             titledMulti: {
               type: 'array',
               description: 'Select multiple options with titles',
               minItems: 1,
               maxItems: 3,
-              items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
+              items: {
+                anyOf: [
+                  { const: 'value1', title: 'First Choice' },
+                  { const: 'value2', title: 'Second Choice' },
+                  { const: 'value3', title: 'Third Choice' },
+                ],
+              },
             },
           },
           required: [],
@@ -174,7 +235,13 @@ const tools: ToolDef[] = [
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      $defs: {
+        address: {
+          $anchor: 'addressDef',
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
+      },
       properties: {
         name: { type: 'string' },
         address: { $ref: '#/$defs/address' },
@@ -188,7 +255,11 @@ const tools: ToolDef[] = [
       else: { required: ['email'] },
       additionalProperties: false,
     },
-    handler: (args) => ({ content: [{ type: 'text', text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` }] }),
+    handler: (args) => ({
+      content: [
+        { type: 'text', text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}` },
+      ],
+    }),
   },
 ];
 
@@ -201,10 +272,15 @@ const hamletTestTools: ToolDef[] = [
     name: 'hamlet_echo',
     title: 'Echo',
     description: 'Returns its message as structured content',
-    input: z.strictObject({ message: z.string().min(1).describe('Text to echo'), times: z.number().int().min(1).max(3).default(1) }),
+    input: z.strictObject({
+      message: z.string().min(1).describe('Text to echo'),
+      times: z.number().int().min(1).max(3).default(1),
+    }),
     output: z.object({ echoed: z.array(z.string()) }),
     annotations: { readOnlyHint: true, idempotentHint: true },
-    handler: async ({ message, times }) => ({ echoed: Array.from({ length: times }, () => message) }),
+    handler: async ({ message, times }) => ({
+      echoed: Array.from({ length: times }, () => message),
+    }),
   }),
   zodTool({
     name: 'hamlet_bad_output',
@@ -232,7 +308,11 @@ const hamletTestTools: ToolDef[] = [
 
 export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surface {
   return {
-    serverInfo: { name: 'hamlet-conformance-fixture', title: 'Hamlet conformance fixture', version: '1.0.0' },
+    serverInfo: {
+      name: 'hamlet-conformance-fixture',
+      title: 'Hamlet conformance fixture',
+      version: '1.0.0',
+    },
     instructions: 'A fixture for the MCP conformance suite.',
     cache: { scope: 'public', listTtlMs: 60_000 },
     tools: [...tools, ...modernFixtureTools(hooks), ...hamletTestTools],
@@ -242,7 +322,14 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
         name: 'test_simple_prompt',
         title: 'Simple Test Prompt',
         description: 'A simple prompt without arguments',
-        render: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] }),
+        render: () => ({
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: 'This is a simple prompt for testing.' },
+            },
+          ],
+        }),
       },
       {
         name: 'test_prompt_with_arguments',
@@ -253,19 +340,46 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
           { name: 'arg2', description: 'Second test argument', required: true },
         ],
         render: (args) => ({
-          messages: [{ role: 'user', content: { type: 'text', text: interpolate("Prompt with arguments: arg1='{{ arg1 }}', arg2='{{ arg2 }}'", args) } }],
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text: interpolate(
+                  "Prompt with arguments: arg1='{{ arg1 }}', arg2='{{ arg2 }}'",
+                  args,
+                ),
+              },
+            },
+          ],
         }),
-        complete: async (_arg, value) => ['paris', 'park', 'party', 'test', 'testing'].filter((v) => v.startsWith(value)),
+        complete: async (_arg, value) =>
+          ['paris', 'park', 'party', 'test', 'testing'].filter((v) => v.startsWith(value)),
       },
       {
         name: 'test_prompt_with_embedded_resource',
         title: 'Prompt With Embedded Resource',
         description: 'A prompt that includes an embedded resource',
-        arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+        arguments: [
+          { name: 'resourceUri', description: 'URI of the resource to embed', required: true },
+        ],
         render: (args) => ({
           messages: [
-            { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
-            { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+            {
+              role: 'user',
+              content: {
+                type: 'resource',
+                resource: {
+                  uri: args.resourceUri!,
+                  mimeType: 'text/plain',
+                  text: 'Embedded resource content for testing.',
+                },
+              },
+            },
+            {
+              role: 'user',
+              content: { type: 'text', text: 'Please process the embedded resource above.' },
+            },
           ],
         }),
       },
@@ -288,7 +402,13 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
         title: 'Static Text Resource',
         description: 'A static text resource for testing',
         mimeType: 'text/plain',
-        read: async () => [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+        read: async () => [
+          {
+            uri: 'test://static-text',
+            mimeType: 'text/plain',
+            text: 'This is the content of the static text resource.',
+          },
+        ],
       },
       {
         uri: 'test://static-binary',
@@ -304,7 +424,13 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
         title: 'Watched Resource',
         description: 'A resource that subscribers hear about when it changes',
         mimeType: 'text/plain',
-        read: async () => [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }],
+        read: async () => [
+          {
+            uri: 'test://watched-resource',
+            mimeType: 'text/plain',
+            text: 'Watched resource content',
+          },
+        ],
       },
     ],
     templates: [
@@ -314,13 +440,20 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
         title: 'Resource Template',
         description: 'A resource template with parameter substitution',
         mimeType: 'application/json',
-        read: async (uri, { id }) => [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+        read: async (uri, { id }) => [
+          {
+            uri,
+            mimeType: 'application/json',
+            text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+          },
+        ],
         complete: async (_v, value) => ['1', '2', '42', '100'].filter((v) => v.startsWith(value)),
       },
     ],
     around: (_method, ctx, run) => {
       // The fixture is open, but honours an explicit refusal so tests can exercise the hook.
-      if (ctx.credential === 'forbidden') throw new RpcError(ErrorCode.Unauthorized, 'This key may not read here.');
+      if (ctx.credential === 'forbidden')
+        throw new RpcError(ErrorCode.Unauthorized, 'This key may not read here.');
       return run();
     },
   };

@@ -47,59 +47,137 @@ async function agentOf(community: Community, name: string): Promise<Actor> {
 test('an agent asks a question; the topic and its first post are labelled and addressable', async () => {
   const bot = await agentOf(acme, 'helper-bot');
   const { topic, post } = await content.createTopic(bot, acme, {
-    category: 'support', title: 'How do I reset my password?', body: 'It **fails** <script>x</script>', tags: ['Auth', 'login'],
+    category: 'support',
+    title: 'How do I reset my password?',
+    body: 'It **fails** <script>x</script>',
+    tags: ['Auth', 'login'],
   });
   assert.equal(topic.slug, 'how-do-i-reset-my-password');
   assert.equal(topic.url, 'https://acme.hamlet.test/t/how-do-i-reset-my-password');
   assert.equal(post.url, `https://acme.hamlet.test/t/how-do-i-reset-my-password#post-${post.id}`);
   assert.deepEqual(topic.tags, ['auth', 'login']);
-  assert.deepEqual(topic.author, { kind: 'agent', id: (bot as { agentId: string }).agentId, name: 'helper-bot', label: 'posted by agent helper-bot on behalf of community acme' });
+  assert.deepEqual(topic.author, {
+    kind: 'agent',
+    id: (bot as { agentId: string }).agentId,
+    name: 'helper-bot',
+    label: 'posted by agent helper-bot on behalf of community acme',
+  });
   assert.equal(post.isQuestion, true);
   assert.match(post.html, /<strong>fails<\/strong> &lt;script&gt;/);
-  assert.deepEqual(events.at(-1), { type: 'topic.created', communityId: acme.id, topicId: topic.id, postId: post.id });
+  assert.deepEqual(events.at(-1), {
+    type: 'topic.created',
+    communityId: acme.id,
+    topicId: topic.id,
+    postId: post.id,
+  });
 
-  const again = await content.createTopic(bot, acme, { category: 'support', title: 'How do I reset my password?', body: 'A duplicate of it.' });
+  const again = await content.createTopic(bot, acme, {
+    category: 'support',
+    title: 'How do I reset my password?',
+    body: 'A duplicate of it.',
+  });
   assert.equal(again.topic.slug, 'how-do-i-reset-my-password-2');
 });
 
 test('replies, solution, and filters unanswered/solved', async () => {
-  const asker: Actor = { kind: 'person', personId: (await store.people.create({ displayName: 'Ann' })).id, displayName: 'Ann' };
-  const other: Actor = { kind: 'person', personId: (await store.people.create({ displayName: 'Bob' })).id, displayName: 'Bob' };
-  const { topic } = await content.createTopic(asker, acme, { category: 'support', title: 'Backups on SQLite?', body: 'How do I back it up?' });
+  const asker: Actor = {
+    kind: 'person',
+    personId: (await store.people.create({ displayName: 'Ann' })).id,
+    displayName: 'Ann',
+  };
+  const other: Actor = {
+    kind: 'person',
+    personId: (await store.people.create({ displayName: 'Bob' })).id,
+    displayName: 'Bob',
+  };
+  const { topic } = await content.createTopic(asker, acme, {
+    category: 'support',
+    title: 'Backups on SQLite?',
+    body: 'How do I back it up?',
+  });
   const unanswered = await content.listTopics(anonymous, acme, { filter: 'unanswered' });
   assert.ok(unanswered.topics.some((t) => t.id === topic.id));
 
   const answer = await content.reply(other, acme, { topic: topic.slug, body: 'Use `.backup`.' });
   assert.equal(answer.position, 2);
-  await assert.rejects(content.markSolution(other, acme, { topic: topic.id, post: answer.id }), code('forbidden'));
+  await assert.rejects(
+    content.markSolution(other, acme, { topic: topic.id, post: answer.id }),
+    code('forbidden'),
+  );
   const first = (await content.getTopic(anonymous, acme, { topic: topic.id })).posts[0]!;
-  await assert.rejects(content.markSolution(asker, acme, { topic: topic.id, post: first.id }), code('invalid_argument'));
+  await assert.rejects(
+    content.markSolution(asker, acme, { topic: topic.id, post: first.id }),
+    code('invalid_argument'),
+  );
   const solved = await content.markSolution(asker, acme, { topic: topic.id, post: answer.id });
   assert.equal(solved.solutionPostId, answer.id);
 
   const view = await content.getTopic(anonymous, acme, { topic: topic.slug });
-  assert.deepEqual(view.posts.map((p) => [p.position, p.isSolution, p.author.name]), [[1, false, 'Ann'], [2, true, 'Bob']]);
-  assert.ok((await content.listTopics(anonymous, acme, { filter: 'solved' })).topics.some((t) => t.id === topic.id));
-  assert.ok(!(await content.listTopics(anonymous, acme, { filter: 'unanswered' })).topics.some((t) => t.id === topic.id));
+  assert.deepEqual(
+    view.posts.map((p) => [p.position, p.isSolution, p.author.name]),
+    [
+      [1, false, 'Ann'],
+      [2, true, 'Bob'],
+    ],
+  );
+  assert.ok(
+    (await content.listTopics(anonymous, acme, { filter: 'solved' })).topics.some(
+      (t) => t.id === topic.id,
+    ),
+  );
+  assert.ok(
+    !(await content.listTopics(anonymous, acme, { filter: 'unanswered' })).topics.some(
+      (t) => t.id === topic.id,
+    ),
+  );
   const cats = await content.listCategories(anonymous, acme);
-  assert.deepEqual(cats.map((c) => [c.slug, c.kind]), [['support', 'discussion'], ['docs', 'knowledge_base']]);
+  assert.deepEqual(
+    cats.map((c) => [c.slug, c.kind]),
+    [
+      ['support', 'discussion'],
+      ['docs', 'knowledge_base'],
+    ],
+  );
   assert.ok(cats[0]!.topicCount >= 3);
 });
 
 test('pagination of posts and topics through opaque cursors', async () => {
-  const { topic } = await content.createTopic(system, acme, { category: 'support', title: 'Long thread', body: 'The question.' });
-  for (let i = 1; i <= 4; i++) await content.reply(system, acme, { topic: topic.id, body: `r${i}` });
+  const { topic } = await content.createTopic(system, acme, {
+    category: 'support',
+    title: 'Long thread',
+    body: 'The question.',
+  });
+  for (let i = 1; i <= 4; i++)
+    await content.reply(system, acme, { topic: topic.id, body: `r${i}` });
   const p1 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2 });
-  const p2 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2, cursor: p1.nextCursor });
-  const p3 = await content.getTopic(anonymous, acme, { topic: topic.id, limit: 2, cursor: p2.nextCursor });
-  assert.deepEqual([...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.body), ['The question.', 'r1', 'r2', 'r3', 'r4']);
+  const p2 = await content.getTopic(anonymous, acme, {
+    topic: topic.id,
+    limit: 2,
+    cursor: p1.nextCursor,
+  });
+  const p3 = await content.getTopic(anonymous, acme, {
+    topic: topic.id,
+    limit: 2,
+    cursor: p2.nextCursor,
+  });
+  assert.deepEqual(
+    [...p1.posts, ...p2.posts, ...p3.posts].map((p) => p.body),
+    ['The question.', 'r1', 'r2', 'r3', 'r4'],
+  );
   assert.equal(p3.nextCursor, null);
-  await assert.rejects(content.listTopics(anonymous, acme, { cursor: p1.nextCursor }), code('invalid_argument'));
+  await assert.rejects(
+    content.listTopics(anonymous, acme, { cursor: p1.nextCursor }),
+    code('invalid_argument'),
+  );
 
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { topics: { id: string }[]; nextCursor: string | null } = await content.listTopics(anonymous, acme, { sort: 'created', limit: 2, cursor });
+    const page: { topics: { id: string }[]; nextCursor: string | null } = await content.listTopics(
+      anonymous,
+      acme,
+      { sort: 'created', limit: 2, cursor },
+    );
     seen.push(...page.topics.map((t) => t.id));
     cursor = page.nextCursor;
   } while (cursor);
@@ -108,51 +186,137 @@ test('pagination of posts and topics through opaque cursors', async () => {
 });
 
 test('knowledge-base articles keep one body and every revision', async () => {
-  const created = await content.upsertArticle(system, acme, { category: 'docs', title: 'Getting started', body: 'Version one.' });
+  const created = await content.upsertArticle(system, acme, {
+    category: 'docs',
+    title: 'Getting started',
+    body: 'Version one.',
+  });
   assert.equal(created.created, true);
   assert.equal(created.topic.isArticle, true);
-  const updated = await content.upsertArticle(system, acme, { category: 'docs', slug: created.topic.slug, title: 'Getting started fast', body: 'Version two.' });
+  const updated = await content.upsertArticle(system, acme, {
+    category: 'docs',
+    slug: created.topic.slug,
+    title: 'Getting started fast',
+    body: 'Version two.',
+  });
   assert.equal(updated.created, false);
   assert.equal(updated.revision, 2);
   const view = await content.getTopic(anonymous, acme, { topic: created.topic.id });
-  assert.deepEqual(view.posts.map((p) => p.body), ['Version two.']);
+  assert.deepEqual(
+    view.posts.map((p) => p.body),
+    ['Version two.'],
+  );
   assert.equal(view.topic.title, 'Getting started fast');
   assert.ok(view.posts[0]!.editedAt);
-  const revisions = await content.listArticleRevisions(anonymous, acme, { topic: created.topic.slug });
-  assert.deepEqual(revisions.map((r) => [r.revision, r.body]), [[1, 'Version one.'], [2, 'Version two.']]);
-  await assert.rejects(content.reply(system, acme, { topic: created.topic.id, body: 'hi' }), code('conflict'));
-  await assert.rejects(content.createTopic(system, acme, { category: 'docs', title: 'Not like this', body: 'A question body.' }), code('invalid_argument'));
-  await assert.rejects(content.upsertArticle(system, acme, { category: 'support', title: 'Wrong place', body: 'An article body.' }), code('invalid_argument'));
+  const revisions = await content.listArticleRevisions(anonymous, acme, {
+    topic: created.topic.slug,
+  });
+  assert.deepEqual(
+    revisions.map((r) => [r.revision, r.body]),
+    [
+      [1, 'Version one.'],
+      [2, 'Version two.'],
+    ],
+  );
+  await assert.rejects(
+    content.reply(system, acme, { topic: created.topic.id, body: 'hi' }),
+    code('conflict'),
+  );
+  await assert.rejects(
+    content.createTopic(system, acme, {
+      category: 'docs',
+      title: 'Not like this',
+      body: 'A question body.',
+    }),
+    code('invalid_argument'),
+  );
+  await assert.rejects(
+    content.upsertArticle(system, acme, {
+      category: 'support',
+      title: 'Wrong place',
+      body: 'An article body.',
+    }),
+    code('invalid_argument'),
+  );
 });
 
 test('who may do what: anonymous cannot write, private communities are invisible, agents stay home', async () => {
-  await assert.rejects(content.createTopic(anonymous, acme, { category: 'support', title: 'Hello there', body: 'A question body.' }), code('unauthorized'));
+  await assert.rejects(
+    content.createTopic(anonymous, acme, {
+      category: 'support',
+      title: 'Hello there',
+      body: 'A question body.',
+    }),
+    code('unauthorized'),
+  );
   await assert.rejects(content.listTopics(anonymous, secret), code('not_found'));
   await assert.rejects(communities.getBySlug(anonymous, 'secret'), code('not_found'));
   const acmeBot = await agentOf(acme, 'acme-bot');
   await assert.rejects(content.listTopics(acmeBot, secret), code('not_found'));
   const secretBot = await agentOf(secret, 'inside-bot');
-  await assert.rejects(content.createTopic(secretBot, acme, { category: 'support', title: 'Cross post', body: 'A question body.' }), code('forbidden'));
-  const own = await content.createTopic(secretBot, secret, { category: 'general', title: 'Inside only', body: 'A question body.' });
+  await assert.rejects(
+    content.createTopic(secretBot, acme, {
+      category: 'support',
+      title: 'Cross post',
+      body: 'A question body.',
+    }),
+    code('forbidden'),
+  );
+  const own = await content.createTopic(secretBot, secret, {
+    category: 'general',
+    title: 'Inside only',
+    body: 'A question body.',
+  });
   assert.equal((await content.listTopics(secretBot, secret)).topics[0]?.id, own.topic.id);
   // An id of the private community looked up through acme is not found.
-  await assert.rejects(content.getTopic(anonymous, acme, { topic: own.topic.id }), code('not_found'));
+  await assert.rejects(
+    content.getTopic(anonymous, acme, { topic: own.topic.id }),
+    code('not_found'),
+  );
   // Only the system may backdate or write as someone else.
   await assert.rejects(
-    content.createTopic(acmeBot, acme, { category: 'support', title: 'Backdated', body: 'A question body.', createdAt: '2001-01-01T00:00:00Z' }),
+    content.createTopic(acmeBot, acme, {
+      category: 'support',
+      title: 'Backdated',
+      body: 'A question body.',
+      createdAt: '2001-01-01T00:00:00Z',
+    }),
     code('forbidden'),
   );
   const publicList = await communities.listPublic();
-  assert.deepEqual(publicList.communities.map((c) => c.slug), ['acme']);
+  assert.deepEqual(
+    publicList.communities.map((c) => c.slug),
+    ['acme'],
+  );
 });
 
 test('bad input is refused with the field named', async () => {
   await assert.rejects(
     content.createTopic(system, acme, { category: 'support', title: 'x', body: '' }),
-    (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument' && /title/.test(err.message) && /body/.test(err.message),
+    (err: unknown) =>
+      err instanceof DomainError &&
+      err.code === 'invalid_argument' &&
+      /title/.test(err.message) &&
+      /body/.test(err.message),
   );
-  await assert.rejects(content.createTopic(system, acme, { category: 'nope', title: 'Valid title', body: 'A question body.' }), code('not_found'));
-  await assert.rejects(communities.create(system, { slug: 'Bad Slug!', name: 'x' }), code('invalid_argument'));
-  await assert.rejects(communities.create(system, { slug: 'www', name: 'x' }), code('invalid_argument'));
-  await assert.rejects(communities.create(system, { slug: 'acme', name: 'again' }), code('conflict'));
+  await assert.rejects(
+    content.createTopic(system, acme, {
+      category: 'nope',
+      title: 'Valid title',
+      body: 'A question body.',
+    }),
+    code('not_found'),
+  );
+  await assert.rejects(
+    communities.create(system, { slug: 'Bad Slug!', name: 'x' }),
+    code('invalid_argument'),
+  );
+  await assert.rejects(
+    communities.create(system, { slug: 'www', name: 'x' }),
+    code('invalid_argument'),
+  );
+  await assert.rejects(
+    communities.create(system, { slug: 'acme', name: 'again' }),
+    code('conflict'),
+  );
 });

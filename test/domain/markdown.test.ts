@@ -3,9 +3,14 @@ import assert from 'node:assert/strict';
 import { markdownToText, renderMarkdown } from '../../src/domain/markdown.ts';
 
 test('Markdown renders to HTML with safe, nofollow links', () => {
-  const html = renderMarkdown('**Bold** and [docs](https://example.org/a?b=1) and https://auto.example');
+  const html = renderMarkdown(
+    '**Bold** and [docs](https://example.org/a?b=1) and https://auto.example',
+  );
   assert.match(html, /<strong>Bold<\/strong>/);
-  assert.match(html, /<a href="https:\/\/example.org\/a\?b=1" rel="nofollow noopener noreferrer ugc">docs<\/a>/);
+  assert.match(
+    html,
+    /<a href="https:\/\/example.org\/a\?b=1" rel="nofollow noopener noreferrer ugc">docs<\/a>/,
+  );
   assert.match(html, /<a href="https:\/\/auto.example" rel="nofollow noopener noreferrer ugc">/);
 });
 
@@ -23,23 +28,41 @@ test('raw HTML never passes through and script URLs never become links', () => {
   for (const source of attacks) {
     const html = renderMarkdown(source);
     // Text may mention these words (escaped); what must never appear is a live tag or attribute.
-    assert.doesNotMatch(html, /<script|<[a-z][^>]*\son\w+=|<a\s[^>]*href="(javascript|vbscript|data):|<img\s[^>]*src="javascript:/i, source);
+    assert.doesNotMatch(
+      html,
+      /<script|<[a-z][^>]*\son\w+=|<a\s[^>]*href="(javascript|vbscript|data):|<img\s[^>]*src="javascript:/i,
+      source,
+    );
   }
   assert.match(renderMarkdown('<b>hi</b>'), /&lt;b&gt;hi&lt;\/b&gt;/);
 });
 
 test('e-mail addresses are not turned into mailto links; code keeps its language class', () => {
   assert.doesNotMatch(renderMarkdown('write to someone@example.org'), /mailto:/);
-  assert.match(renderMarkdown('```ts\nconst x = 1 < 2;\n```'), /<code class="language-ts">const x = 1 &lt; 2;/);
+  assert.match(
+    renderMarkdown('```ts\nconst x = 1 < 2;\n```'),
+    /<code class="language-ts">const x = 1 &lt; 2;/,
+  );
 });
 
 test('plain text of a body strips markup', () => {
-  assert.equal(markdownToText('# Title\n\nSome **bold** `code` & <tags>'), 'Title Some bold code & <tags>');
+  assert.equal(
+    markdownToText('# Title\n\nSome **bold** `code` & <tags>'),
+    'Title Some bold code & <tags>',
+  );
 });
 
 test('images from anywhere are shown as links, never loaded by the reader’s browser', () => {
-  const html = renderMarkdown('Look: ![the chart](https://attacker.example/track.png?u=1) and ![](http://cdn.example/a.gif)');
+  const html = renderMarkdown(
+    'Look: ![the chart](https://attacker.example/track.png?u=1) and ![](http://cdn.example/a.gif)',
+  );
   assert.doesNotMatch(html, /<img/i);
-  assert.match(html, /<a href="https:\/\/attacker.example\/track.png\?u=1" rel="nofollow noopener noreferrer ugc">Image: the chart \(attacker.example\)<\/a>/);
-  assert.match(html, /<a href="http:\/\/cdn.example\/a.gif" rel="nofollow noopener noreferrer ugc">Image: untitled \(cdn.example\)<\/a>/);
+  assert.match(
+    html,
+    /<a href="https:\/\/attacker.example\/track.png\?u=1" rel="nofollow noopener noreferrer ugc">Image: the chart \(attacker.example\)<\/a>/,
+  );
+  assert.match(
+    html,
+    /<a href="http:\/\/cdn.example\/a.gif" rel="nofollow noopener noreferrer ugc">Image: untitled \(cdn.example\)<\/a>/,
+  );
 });

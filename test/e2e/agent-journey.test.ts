@@ -20,11 +20,16 @@ before(async () => {
   acme = (await h.store.communities.getBySlug('acme'))!;
   const identity = h.services;
   const system = systemActor('test');
-  ({ key: agentKey } = await identity.agents.create(system, acme, { name: 'helper-bot', scopes: ['topic:create', 'post:create', 'solution:mark'] }));
+  ({ key: agentKey } = await identity.agents.create(system, acme, {
+    name: 'helper-bot',
+    scopes: ['topic:create', 'post:create', 'solution:mark'],
+  }));
   await identity.approvals.setPolicy(system, acme, { kind: 'topic.create', mode: 'approval' });
   client = new Client({ name: 'journey', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp')), { requestInit: { headers: { Authorization: `Bearer ${agentKey}` } } }),
+    new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp')), {
+      requestInit: { headers: { Authorization: `Bearer ${agentKey}` } },
+    }),
   );
 });
 after(async () => {
@@ -33,19 +38,33 @@ after(async () => {
 });
 
 type Result = { structuredContent?: any; content?: any; isError?: boolean };
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 
 test('the community server introduces itself and lists its 9 tools', async () => {
   assert.equal(client.getServerVersion()?.title, 'Hamlet: acme');
   assert.match(client.getInstructions() ?? '', /search_community or suggest_answer FIRST/);
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
-    'create_topic', 'get_approval', 'get_topic', 'list_categories', 'list_topics', 'mark_solution', 'reply_to_topic', 'search_community', 'suggest_answer',
+    'create_topic',
+    'get_approval',
+    'get_topic',
+    'list_categories',
+    'list_topics',
+    'mark_solution',
+    'reply_to_topic',
+    'search_community',
+    'suggest_answer',
   ]);
   for (const t of tools) {
     assert.ok(t.outputSchema, `${t.name} declares an outputSchema`);
-    assert.ok(t.annotations && typeof t.annotations.readOnlyHint === 'boolean', `${t.name} has annotations`);
-    for (const [prop, schema] of Object.entries((t.inputSchema.properties ?? {}) as Record<string, { description?: string }>)) {
+    assert.ok(
+      t.annotations && typeof t.annotations.readOnlyHint === 'boolean',
+      `${t.name} has annotations`,
+    );
+    for (const [prop, schema] of Object.entries(
+      (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>,
+    )) {
       assert.ok(schema.description, `${t.name}.${prop} is described`);
     }
   }
@@ -53,7 +72,10 @@ test('the community server introduces itself and lists its 9 tools', async () =>
 
 test('the journey from search to an accepted answer that search then finds', async () => {
   // 1. search first
-  const found = await call('search_community', { query: 'run on PostgreSQL instead of SQLite', filters: { limit: 5 } });
+  const found = await call('search_community', {
+    query: 'run on PostgreSQL instead of SQLite',
+    filters: { limit: 5 },
+  });
   assert.equal(found.isError, false);
   const results = found.structuredContent.results;
   assert.ok(results.length > 0);
@@ -61,10 +83,18 @@ test('the journey from search to an accepted answer that search then finds', asy
   assert.equal(found.content[0].text, JSON.stringify(found.structuredContent, null, 2));
 
   // 2. suggest_answer finds the accepted answer
-  const suggested = await call('suggest_answer', { question: 'how can several Hamlet instances share a postgres database?' });
+  const suggested = await call('suggest_answer', {
+    question: 'how can several Hamlet instances share a postgres database?',
+  });
   assert.equal(suggested.isError, false);
-  assert.ok(suggested.structuredContent.answers.some((a: { accepted: boolean; is_solution: boolean }) => a.accepted && a.is_solution));
-  assert.ok(suggested.structuredContent.confidence > 0 && suggested.structuredContent.confidence <= 1);
+  assert.ok(
+    suggested.structuredContent.answers.some(
+      (a: { accepted: boolean; is_solution: boolean }) => a.accepted && a.is_solution,
+    ),
+  );
+  assert.ok(
+    suggested.structuredContent.confidence > 0 && suggested.structuredContent.confidence <= 1,
+  );
 
   // 3. read the thread
   const topic = await call('get_topic', { topic: results[0].topic_id });
@@ -90,15 +120,29 @@ test('the journey from search to an accepted answer that search then finds', asy
     tags: ['keys'],
     idempotency_key: 'journey-rotate-key-0001',
   });
-  assert.equal(retried.structuredContent.approval_id, approvalId, 'a retry returns the same approval');
-  assert.equal((await call('get_approval', { approval_id: approvalId })).structuredContent.status, 'pending');
+  assert.equal(
+    retried.structuredContent.approval_id,
+    approvalId,
+    'a retry returns the same approval',
+  );
+  assert.equal(
+    (await call('get_approval', { approval_id: approvalId })).structuredContent.status,
+    'pending',
+  );
 
   // 5. a moderator approves (as a signed-in person)
   const identity = h.services;
   const system = systemActor('test');
-  await identity.accounts.createUser(system, { email: 'mod@example.com', password: 'correct horse battery staple', name: 'Mo Derator' });
+  await identity.accounts.createUser(system, {
+    email: 'mod@example.com',
+    password: 'correct horse battery staple',
+    name: 'Mo Derator',
+  });
   await identity.accounts.addMember(system, acme, { email: 'mod@example.com', role: 'moderator' });
-  const session = await identity.accounts.signIn({ email: 'mod@example.com', password: 'correct horse battery staple' });
+  const session = await identity.accounts.signIn({
+    email: 'mod@example.com',
+    password: 'correct horse battery staple',
+  });
   const moderator = (await identity.accounts.resolveWebSession(session.token))!;
   await identity.approvals.approve(moderator, acme, approvalId);
 
@@ -108,26 +152,50 @@ test('the journey from search to an accepted answer that search then finds', asy
   assert.equal(followed.structuredContent.status, 'applied');
   assert.equal(followed.structuredContent.decided_by.name, 'Mo Derator');
   const topicId: string = followed.structuredContent.result.topic.id;
-  assert.equal(followed.structuredContent.result.topic.title, 'How do I rotate an agent key without downtime?');
+  assert.equal(
+    followed.structuredContent.result.topic.title,
+    'How do I rotate an agent key without downtime?',
+  );
   const created = await call('get_topic', { topic: topicId });
-  assert.equal(created.structuredContent.topic.title, 'How do I rotate an agent key without downtime?');
+  assert.equal(
+    created.structuredContent.topic.title,
+    'How do I rotate an agent key without downtime?',
+  );
   assert.equal(created.structuredContent.topic.author.kind, 'agent');
-  assert.equal(created.structuredContent.topic.author.label, 'posted by agent helper-bot on behalf of community acme');
+  assert.equal(
+    created.structuredContent.topic.author.label,
+    'posted by agent helper-bot on behalf of community acme',
+  );
 
   // 7. reply (auto) and accept it
-  const reply = await call('reply_to_topic', { topic: topicId, body: 'Mint a second key with `hamlet key mint`, switch the agent to it, then revoke the old one.' });
+  const reply = await call('reply_to_topic', {
+    topic: topicId,
+    body: 'Mint a second key with `hamlet key mint`, switch the agent to it, then revoke the old one.',
+  });
   assert.equal(reply.structuredContent.status, 'applied');
   const postId = reply.structuredContent.post.id;
-  assert.equal(reply.structuredContent.post.author.label, 'posted by agent helper-bot on behalf of community acme');
+  assert.equal(
+    reply.structuredContent.post.author.label,
+    'posted by agent helper-bot on behalf of community acme',
+  );
   const marked = await call('mark_solution', { topic: topicId, post: postId });
   assert.equal(marked.structuredContent.status, 'applied');
   assert.equal(marked.structuredContent.topic.solution_post_id, postId);
 
   // 8. the next agent with the same problem finds the accepted answer
-  const again = await call('search_community', { query: 'rotate agent key', filters: { solved_only: true } });
-  const hit = again.structuredContent.results.find((r: { topic_id: string }) => r.topic_id === topicId);
+  const again = await call('search_community', {
+    query: 'rotate agent key',
+    filters: { solved_only: true },
+  });
+  const hit = again.structuredContent.results.find(
+    (r: { topic_id: string }) => r.topic_id === topicId,
+  );
   assert.ok(hit, 'the solved topic is found');
-  assert.ok(again.structuredContent.results.some((r: { is_solution: boolean; source_id: string }) => r.is_solution && r.source_id === postId));
+  assert.ok(
+    again.structuredContent.results.some(
+      (r: { is_solution: boolean; source_id: string }) => r.is_solution && r.source_id === postId,
+    ),
+  );
 });
 
 test('every tools/call is in the audit log, without the key', async () => {

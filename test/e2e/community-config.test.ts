@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { systemActor } from '../../src/domain/actor.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
@@ -25,7 +28,10 @@ const cli = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
 before(async () => {
   h = await startTestHamlet({ DATABASE_URL: databaseUrl }, { demo: true, keepDatabase: true });
   const acme = (await h.store.communities.getBySlug('acme'))!;
-  const { key } = await h.services.agents.create(systemActor('test'), acme, { name: 'cfg-bot', scopes: [] });
+  const { key } = await h.services.agents.create(systemActor('test'), acme, {
+    name: 'cfg-bot',
+    scopes: [],
+  });
   client = new Client({ name: 'cfg', version: '1.0.0' });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     heard.push('tools');
@@ -33,10 +39,14 @@ before(async () => {
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
     heard.push('prompts');
   });
-  const transport = new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp')), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(h.hostUrl('acme.localhost', '/api/mcp')),
+    { requestInit: { headers: { Authorization: `Bearer ${key}` } } },
+  );
   await client.connect(transport);
   const start = Date.now();
-  while (!h.mcp.hub.liveSessionIds().has(transport.sessionId!) && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 20));
+  while (!h.mcp.hub.liveSessionIds().has(transport.sessionId!) && Date.now() - start < 3000)
+    await new Promise((r) => setTimeout(r, 20));
 });
 after(async () => {
   await client?.close();
@@ -46,55 +56,102 @@ after(async () => {
 
 test('the default surface: 9 tools and the built-in prompts', async () => {
   assert.equal((await client.listTools()).tools.length, 9);
-  assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ['ask_a_good_question', 'answer_from_community', 'summarize_topic']);
+  assert.deepEqual(
+    (await client.listPrompts()).prompts.map((p) => p.name),
+    ['ask_a_good_question', 'answer_from_community', 'summarize_topic'],
+  );
 });
 
 test('an invalid configuration is refused with what to fix', async () => {
   const file = join(dir, 'bad.json');
-  writeFileSync(file, JSON.stringify({ tool_mode: 'two-tool', prompts: [{ name: 'triage', template: 'Triage {{ component }}' }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      tool_mode: 'two-tool',
+      prompts: [{ name: 'triage', template: 'Triage {{ component }}' }],
+    }),
+  );
   const r = await cli('community', 'mcp', '--community', 'acme', '--file', file);
   assert.equal(r.code, 2);
-  assert.match(r.err, /prompts\.0\.template: uses \{\{ component \}\}, which is not one of its arguments/);
+  assert.match(
+    r.err,
+    /prompts\.0\.template: uses \{\{ component \}\}, which is not one of its arguments/,
+  );
 });
 
 test('switching to two-tool mode and adding a prompt reaches the live session', async () => {
   const file = join(dir, 'acme-mcp.json');
-  writeFileSync(file, JSON.stringify({
-    tool_mode: 'two-tool',
-    search_limit: 3,
-    instructions: 'Tag every question with the product it is about.',
-    prompts: [{
-      name: 'triage_bug',
-      title: 'Triage a bug report',
-      arguments: [{ name: 'component', required: true }, { name: 'category' }],
-      template: 'Search for known issues in {{ component }} first; ask in {{ category }} only if nothing fits.',
-    }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      tool_mode: 'two-tool',
+      search_limit: 3,
+      instructions: 'Tag every question with the product it is about.',
+      prompts: [
+        {
+          name: 'triage_bug',
+          title: 'Triage a bug report',
+          arguments: [{ name: 'component', required: true }, { name: 'category' }],
+          template:
+            'Search for known issues in {{ component }} first; ask in {{ category }} only if nothing fits.',
+        },
+      ],
+    }),
+  );
   const r = await cli('community', 'mcp', '--community', 'acme', '--file', file);
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(r.out).tool_mode, 'two-tool');
 
   const start = Date.now();
-  while (!(heard.includes('tools') && heard.includes('prompts')) && Date.now() - start < 5000) await new Promise((res) => setTimeout(res, 50));
-  assert.ok(heard.includes('tools') && heard.includes('prompts'), `list_changed heard: ${heard.join(', ')}`);
+  while (!(heard.includes('tools') && heard.includes('prompts')) && Date.now() - start < 5000)
+    await new Promise((res) => setTimeout(res, 50));
+  assert.ok(
+    heard.includes('tools') && heard.includes('prompts'),
+    `list_changed heard: ${heard.join(', ')}`,
+  );
 
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['search', 'execute']);
-  const found = await client.callTool({ name: 'search', arguments: { query: 'ask a question in this community' } });
-  const names = (found.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['search', 'execute'],
+  );
+  const found = await client.callTool({
+    name: 'search',
+    arguments: { query: 'ask a question in this community' },
+  });
+  const names = (found.structuredContent as { tools: Array<{ name: string }> }).tools.map(
+    (t) => t.name,
+  );
   assert.ok(names.includes('create_topic'), names.join(', '));
   assert.ok(names.length <= 3, 'search_limit from the configuration');
-  const ran = await client.callTool({ name: 'execute', arguments: { tool: 'list_categories', inputs: {} } });
+  const ran = await client.callTool({
+    name: 'execute',
+    arguments: { tool: 'list_categories', inputs: {} },
+  });
   assert.equal(ran.isError, false);
   assert.ok((ran.structuredContent as { categories: unknown[] }).categories.length >= 3);
 
-  const prompt = await client.getPrompt({ name: 'triage_bug', arguments: { component: 'webhooks', category: 'support' } });
-  assert.equal((prompt.messages[0]!.content as { text: string }).text, 'Search for known issues in webhooks first; ask in support only if nothing fits.');
-  const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_bug' }, argument: { name: 'category', value: 'su' } });
+  const prompt = await client.getPrompt({
+    name: 'triage_bug',
+    arguments: { component: 'webhooks', category: 'support' },
+  });
+  assert.equal(
+    (prompt.messages[0]!.content as { text: string }).text,
+    'Search for known issues in webhooks first; ask in support only if nothing fits.',
+  );
+  const completion = await client.complete({
+    ref: { type: 'ref/prompt', name: 'triage_bug' },
+    argument: { name: 'category', value: 'su' },
+  });
   assert.deepEqual(completion.completion.values, ['support']);
 
   const fresh = new Client({ name: 'fresh', version: '1.0.0' });
-  await fresh.connect(new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp'))));
-  assert.match(fresh.getInstructions() ?? '', /From the administrators of Acme:\nTag every question with the product it is about\.$/);
+  await fresh.connect(
+    new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp'))),
+  );
+  assert.match(
+    fresh.getInstructions() ?? '',
+    /From the administrators of Acme:\nTag every question with the product it is about\.$/,
+  );
   await fresh.close();
 });

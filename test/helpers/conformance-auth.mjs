@@ -11,13 +11,19 @@ if (host && key) {
   globalThis.fetch = (input, init = {}) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     if (url.host !== host) return originalFetch(input, init);
-    const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+    const headers = new Headers(
+      init.headers ?? (input instanceof Request ? input.headers : undefined),
+    );
     if (!headers.has('authorization')) headers.set('authorization', bearer);
     return originalFetch(input, { ...init, headers });
   };
   const originalRequest = http.request;
   http.request = (options, ...rest) => {
-    if (typeof options === 'object' && !(options instanceof URL) && `${options.hostname}:${options.port}` === host) {
+    if (
+      typeof options === 'object' &&
+      !(options instanceof URL) &&
+      `${options.hostname}:${options.port}` === host
+    ) {
       options = { ...options, headers: { authorization: bearer, ...options.headers } };
     }
     return originalRequest(options, ...rest);

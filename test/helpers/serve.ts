@@ -21,9 +21,15 @@ export type Served = { child: ChildProcess; banner: string; key?: string };
  * resolves once its banner is out, with the banner and the key it printed. `started` collects the
  * process, so a caller can stop everything it started even when a later start fails.
  */
-export async function serveProcess(env: Record<string, string>, options: { demo?: boolean; started?: ChildProcess[] } = {}): Promise<Served> {
+export async function serveProcess(
+  env: Record<string, string>,
+  options: { demo?: boolean; started?: ChildProcess[] } = {},
+): Promise<Served> {
   const demo = options.demo ?? false;
-  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', ...(demo ? ['--demo'] : [])], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', ...(demo ? ['--demo'] : [])], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   options.started?.push(child);
   let banner = '';
   await new Promise<void>((resolve, reject) => {

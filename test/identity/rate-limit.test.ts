@@ -1,12 +1,19 @@
 // Token-bucket rate limits with an injected clock: the limit triggers, says when to retry, recovers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RateLimitedError, RateLimits, TokenBucketLimiter } from '../../src/domain/identity/rate-limit.ts';
+import {
+  RateLimitedError,
+  RateLimits,
+  TokenBucketLimiter,
+} from '../../src/domain/identity/rate-limit.ts';
 import { loadConfig } from '../../src/config/config.ts';
 
 test('per-key limit: 120 a minute, then rate_limited with the wait, then tokens refill', async () => {
   let now = 1_000_000;
-  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 300 }, new TokenBucketLimiter(() => new Date(now)));
+  const limits = new RateLimits(
+    { perKeyPerMinute: 120, perIpPerMinute: 300 },
+    new TokenBucketLimiter(() => new Date(now)),
+  );
   for (let i = 0; i < 120; i++) await limits.checkKey('hmlt_live_AbCd');
   let refused: unknown;
   try {
@@ -17,7 +24,10 @@ test('per-key limit: 120 a minute, then rate_limited with the wait, then tokens 
   assert.ok(refused instanceof RateLimitedError);
   assert.equal(refused.code, 'rate_limited');
   assert.equal(refused.retryAfterSeconds, 1);
-  assert.equal(refused.message, 'Rate limit reached: 120 requests per minute for this key. Retry in 1 s.');
+  assert.equal(
+    refused.message,
+    'Rate limit reached: 120 requests per minute for this key. Retry in 1 s.',
+  );
   await limits.checkKey('hmlt_live_Other'); // buckets are per key
   now += 500; // half a second refills one token (2 per second)
   await limits.checkKey('hmlt_live_AbCd');
@@ -29,14 +39,24 @@ test('per-key limit: 120 a minute, then rate_limited with the wait, then tokens 
 
 test('per-IP limit says how long to wait', async () => {
   let now = 0;
-  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 6 }, new TokenBucketLimiter(() => new Date(now)));
+  const limits = new RateLimits(
+    { perKeyPerMinute: 120, perIpPerMinute: 6 },
+    new TokenBucketLimiter(() => new Date(now)),
+  );
   for (let i = 0; i < 6; i++) await limits.checkIp('203.0.113.9');
   await assert.rejects(
     limits.checkIp('203.0.113.9'),
-    (err: unknown) => err instanceof RateLimitedError && err.retryAfterSeconds === 10 && err.message === 'Rate limit reached: 6 requests per minute for this IP address. Retry in 10 s.',
+    (err: unknown) =>
+      err instanceof RateLimitedError &&
+      err.retryAfterSeconds === 10 &&
+      err.message ===
+        'Rate limit reached: 6 requests per minute for this IP address. Retry in 10 s.',
   );
   now += 7_000;
-  await assert.rejects(limits.checkIp('203.0.113.9'), (err: unknown) => err instanceof RateLimitedError && err.retryAfterSeconds === 3);
+  await assert.rejects(
+    limits.checkIp('203.0.113.9'),
+    (err: unknown) => err instanceof RateLimitedError && err.retryAfterSeconds === 3,
+  );
   now += 3_000;
   await limits.checkIp('203.0.113.9');
 });
@@ -48,23 +68,41 @@ test('the limiter keeps a bounded number of buckets', () => {
 });
 
 test('limits are configurable from the environment', () => {
-  assert.deepEqual(loadConfig({}).rateLimits, { perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 10 });
+  assert.deepEqual(loadConfig({}).rateLimits, {
+    perKeyPerMinute: 120,
+    perIpPerMinute: 300,
+    signUpsPerIpPerHour: 10,
+  });
   assert.deepEqual(
-    loadConfig({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '20', HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: '3' }).rateLimits,
+    loadConfig({
+      HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10',
+      HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '20',
+      HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: '3',
+    }).rateLimits,
     { perKeyPerMinute: 10, perIpPerMinute: 20, signUpsPerIpPerHour: 3 },
   );
 });
 
 test('sign-ups are limited per address per hour, password attempts per account and per address', async () => {
   let now = 0;
-  const limits = new RateLimits({ perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 2 }, new TokenBucketLimiter(() => new Date(now)));
+  const limits = new RateLimits(
+    { perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 2 },
+    new TokenBucketLimiter(() => new Date(now)),
+  );
   await limits.checkSignUp('10.0.0.1');
   await limits.checkSignUp('10.0.0.1');
-  await assert.rejects(limits.checkSignUp('10.0.0.1'), (err: RateLimitedError) => err.code === 'rate_limited' && Math.abs(err.retryAfterSeconds - 1800) <= 1);
+  await assert.rejects(
+    limits.checkSignUp('10.0.0.1'),
+    (err: RateLimitedError) =>
+      err.code === 'rate_limited' && Math.abs(err.retryAfterSeconds - 1800) <= 1,
+  );
   await limits.checkSignUp('10.0.0.2');
   now += 1_801_000;
   await limits.checkSignUp('10.0.0.1');
   for (let i = 0; i < 10; i++) await limits.checkSignIn(`10.1.0.${i}`, 'Ada@Example.org');
-  await assert.rejects(limits.checkSignIn('10.2.0.1', 'ada@example.org'), /Too many sign-in attempts for this account/);
+  await assert.rejects(
+    limits.checkSignIn('10.2.0.1', 'ada@example.org'),
+    /Too many sign-in attempts for this account/,
+  );
   await limits.checkSignIn('10.2.0.1', 'someone-else@example.org');
 });

@@ -9,17 +9,38 @@ import { question, answer } from './fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-cli-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`, HAMLET_BASE_DOMAIN: 'localhost', PORT: '8787' };
+const env = {
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`,
+  HAMLET_BASE_DOMAIN: 'localhost',
+  PORT: '8787',
+};
 
 function hamlet(...args: string[]) {
-  const r = spawnSync(process.execPath, ['bin/hamlet.js', ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['bin/hamlet.js', ...args], {
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 test('community create, then the same slug again, a bad slug and a missing --name fail clearly', () => {
-  const ok = hamlet('community', 'create', 'acme-labs', '--name', 'Acme Labs', '--private', '--description', 'R&D');
+  const ok = hamlet(
+    'community',
+    'create',
+    'acme-labs',
+    '--name',
+    'Acme Labs',
+    '--private',
+    '--description',
+    'R&D',
+  );
   assert.equal(ok.code, 0, ok.err);
-  assert.match(ok.out, /Created private community "acme-labs" .* at http:\/\/acme-labs\.localhost:8787/);
+  assert.match(
+    ok.out,
+    /Created private community "acme-labs" .* at http:\/\/acme-labs\.localhost:8787/,
+  );
 
   const again = hamlet('community', 'create', 'acme-labs', '--name', 'Other');
   assert.equal(again.code, 1);
@@ -38,11 +59,29 @@ test('import mail reports what it did, refuses unknown communities and unreadabl
   writeFileSync(join(dir, 'q.eml'), question);
   writeFileSync(join(dir, 'a.eml'), answer);
   assert.equal(hamlet('community', 'create', 'lists', '--name', 'Lists').code, 0);
-  const first = hamlet('import', 'mail', join(dir, 'q.eml'), join(dir, 'a.eml'), '--community', 'lists');
+  const first = hamlet(
+    'import',
+    'mail',
+    join(dir, 'q.eml'),
+    join(dir, 'a.eml'),
+    '--community',
+    'lists',
+  );
   assert.equal(first.code, 0, first.err);
   assert.match(first.out, /Imported 2 posts in 1 new topics from 2 messages/);
-  assert.match(first.err, /importing: 2\/2 \(100%\)/, 'plain progress lines when stderr is not a terminal');
-  const second = hamlet('import', 'mail', join(dir, 'q.eml'), join(dir, 'a.eml'), '--community', 'lists');
+  assert.match(
+    first.err,
+    /importing: 2\/2 \(100%\)/,
+    'plain progress lines when stderr is not a terminal',
+  );
+  const second = hamlet(
+    'import',
+    'mail',
+    join(dir, 'q.eml'),
+    join(dir, 'a.eml'),
+    '--community',
+    'lists',
+  );
   assert.match(second.out, /Imported 0 posts in 0 new topics .*2 already imported/);
 
   const ghost = hamlet('import', 'mail', join(dir, 'q.eml'), '--community', 'ghost');

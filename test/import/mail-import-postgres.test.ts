@@ -23,29 +23,43 @@ if (!setup.ok) {
   else test('mail import (postgres)', { skip: setup.reason }, () => {});
 } else {
   test.after(() => setup.drop());
-  test('mail import (postgres) matches SQLite and is idempotent', { skip: ham ? false : 'ham corpus not installed' }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hamlet-import-pg-'));
-    const engines = [setup.url, `sqlite:${join(dir, 'ref.db')}`];
-    const snaps = [];
-    try {
-      for (const url of engines) {
-        const config = loadConfig({ DATABASE_URL: url });
-        const store = await openStore(url);
-        try {
-          await new CommunityService(store).create(systemActor(), { slug: 'lists', name: 'Lists' });
-          const paths = [ham![2]!]; // hard-ham-1
-          const first = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths, batchSize: 50 });
-          assert.equal(first.postsCreated, 250);
-          const second = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths });
-          assert.deepEqual([second.postsCreated, second.alreadyImported], [0, 250]);
-          snaps.push(await snapshot(store, 'lists'));
-        } finally {
-          await store.close();
+  test(
+    'mail import (postgres) matches SQLite and is idempotent',
+    { skip: ham ? false : 'ham corpus not installed' },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'hamlet-import-pg-'));
+      const engines = [setup.url, `sqlite:${join(dir, 'ref.db')}`];
+      const snaps = [];
+      try {
+        for (const url of engines) {
+          const config = loadConfig({ DATABASE_URL: url });
+          const store = await openStore(url);
+          try {
+            await new CommunityService(store).create(systemActor(), {
+              slug: 'lists',
+              name: 'Lists',
+            });
+            const paths = [ham![2]!]; // hard-ham-1
+            const first = await importMail(store, new ContentService(store, config), {
+              communitySlug: 'lists',
+              paths,
+              batchSize: 50,
+            });
+            assert.equal(first.postsCreated, 250);
+            const second = await importMail(store, new ContentService(store, config), {
+              communitySlug: 'lists',
+              paths,
+            });
+            assert.deepEqual([second.postsCreated, second.alreadyImported], [0, 250]);
+            snaps.push(await snapshot(store, 'lists'));
+          } finally {
+            await store.close();
+          }
         }
+        assert.deepEqual(snaps[0], snaps[1]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      assert.deepEqual(snaps[0], snaps[1]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 }

@@ -34,43 +34,85 @@ test('fixtures import into topics and posts with original dates, authors by name
   writeFileSync(join(dir, 'cur', '2.eml'), answer);
   writeFileSync(join(dir, 'notes.json'), '{"not": "mail"}');
   const mbox = join(tmp, 'archive.mbox');
-  writeFileSync(mbox, Buffer.concat([followUp, noId, sameSubjectNewTopic, question].map((m) =>
-    Buffer.concat([Buffer.from('From someone@example.org Thu Sep  5 08:00:00 2002\n'), m, Buffer.from('\n')]))));
+  writeFileSync(
+    mbox,
+    Buffer.concat(
+      [followUp, noId, sameSubjectNewTopic, question].map((m) =>
+        Buffer.concat([
+          Buffer.from('From someone@example.org Thu Sep  5 08:00:00 2002\n'),
+          m,
+          Buffer.from('\n'),
+        ]),
+      ),
+    ),
+  );
 
   const { config, store } = await freshStore('fixtures');
   try {
-    const report = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [dir, mbox] });
+    const report = await importMail(store, new ContentService(store, config), {
+      communitySlug: 'lists',
+      paths: [dir, mbox],
+    });
     assert.equal(report.skippedFiles, 1);
     assert.equal(report.duplicates, 1); // the question is in both the directory and the mbox
     assert.deepEqual(
-      [report.messages, report.threads, report.topicsCreated, report.postsCreated, report.peopleCreated],
+      [
+        report.messages,
+        report.threads,
+        report.topicsCreated,
+        report.postsCreated,
+        report.peopleCreated,
+      ],
       [5, 3, 3, 5, 4],
     );
 
     const community = (await store.communities.getBySlug('lists'))!;
     const content = new ContentService(store, config);
     const topics = (await content.listTopics(anonymous, community, { sort: 'created' })).topics;
-    assert.deepEqual(topics.map((t) => [t.title, t.postCount, t.category.slug]), [
-      ['Weekly meeting notes', 1, 'mailing-list'],
-      ['Weekly meeting notes', 1, 'mailing-list'],
-      ['Café crème install fails', 3, 'mailing-list'],
-    ]);
+    assert.deepEqual(
+      topics.map((t) => [t.title, t.postCount, t.category.slug]),
+      [
+        ['Weekly meeting notes', 1, 'mailing-list'],
+        ['Weekly meeting notes', 1, 'mailing-list'],
+        ['Café crème install fails', 3, 'mailing-list'],
+      ],
+    );
     const cafe = topics[2]!;
     assert.deepEqual(cafe.tags, ['users']);
     assert.equal(cafe.createdAt, '2002-09-03T08:00:00.000Z');
     const { posts } = await content.getTopic(anonymous, community, { topic: cafe.id });
-    assert.deepEqual(posts.map((p) => [p.author.name, p.createdAt]), [
-      ['Renée Dupré', '2002-09-03T08:00:00.000Z'],
-      ['Bob (Builder)', '2002-09-03T10:30:00.000Z'],
-      ['Renée Dupré', '2002-09-04T07:00:00.000Z'], // same address: the same person, first name kept
-    ]);
-    assert.equal(posts[0]!.author.id, posts[2]!.author.id, 'the same address is the same imported person');
+    assert.deepEqual(
+      posts.map((p) => [p.author.name, p.createdAt]),
+      [
+        ['Renée Dupré', '2002-09-03T08:00:00.000Z'],
+        ['Bob (Builder)', '2002-09-03T10:30:00.000Z'],
+        ['Renée Dupré', '2002-09-04T07:00:00.000Z'], // same address: the same person, first name kept
+      ],
+    );
+    assert.equal(
+      posts[0]!.author.id,
+      posts[2]!.author.id,
+      'the same address is the same imported person',
+    );
     const everything = JSON.stringify({ topics, posts });
-    assert.doesNotMatch(everything, /[\w.]+@example\.(org|net|com)/, 'no e-mail address is shown anywhere');
-    assert.match(posts[0]!.html, /<p>The café installer stops with an error\.<br \/>\n# this shell comment/);
+    assert.doesNotMatch(
+      everything,
+      /[\w.]+@example\.(org|net|com)/,
+      'no e-mail address is shown anywhere',
+    );
+    assert.match(
+      posts[0]!.html,
+      /<p>The café installer stops with an error\.<br \/>\n# this shell comment/,
+    );
 
-    const again = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [dir, mbox] });
-    assert.deepEqual([again.topicsCreated, again.postsCreated, again.peopleCreated, again.alreadyImported], [0, 0, 0, 5]);
+    const again = await importMail(store, new ContentService(store, config), {
+      communitySlug: 'lists',
+      paths: [dir, mbox],
+    });
+    assert.deepEqual(
+      [again.topicsCreated, again.postsCreated, again.peopleCreated, again.alreadyImported],
+      [0, 0, 0, 5],
+    );
     assert.equal((await snapshot(store, 'lists')).posts, 5);
   } finally {
     await store.close();
@@ -80,8 +122,14 @@ test('fixtures import into topics and posts with original dates, authors by name
 test('a reply arriving in a later import joins the topic of its parent', async () => {
   const { config, store } = await freshStore('later');
   try {
-    await importMail(store, new ContentService(store, config), { communitySlug: 'lists', messages: [{ source: 'q', raw: question }] });
-    const report = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', messages: [{ source: 'a', raw: answer }] });
+    await importMail(store, new ContentService(store, config), {
+      communitySlug: 'lists',
+      messages: [{ source: 'q', raw: question }],
+    });
+    const report = await importMail(store, new ContentService(store, config), {
+      communitySlug: 'lists',
+      messages: [{ source: 'a', raw: answer }],
+    });
     assert.deepEqual([report.topicsCreated, report.postsCreated], [0, 1]);
     const snap = await snapshot(store, 'lists');
     assert.deepEqual([snap.topics, snap.posts], [1, 2]);
@@ -95,24 +143,46 @@ test('bad targets are refused with what to do', async () => {
   try {
     await assert.rejects(
       importMail(store, new ContentService(store, config), { communitySlug: 'nope', paths: [tmp] }),
-      (e: unknown) => e instanceof DomainError && e.code === 'not_found' && /hamlet community create nope/.test(e.message),
+      (e: unknown) =>
+        e instanceof DomainError &&
+        e.code === 'not_found' &&
+        /hamlet community create nope/.test(e.message),
     );
     await assert.rejects(
-      importMail(store, new ContentService(store, config), { communitySlug: 'lists', categorySlug: 'missing', paths: [tmp] }),
+      importMail(store, new ContentService(store, config), {
+        communitySlug: 'lists',
+        categorySlug: 'missing',
+        paths: [tmp],
+      }),
       (e: unknown) => e instanceof DomainError && /No category "missing"/.test(e.message),
     );
-    await assert.rejects(importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: [join(tmp, 'absent')] }), /Cannot read/);
+    await assert.rejects(
+      importMail(store, new ContentService(store, config), {
+        communitySlug: 'lists',
+        paths: [join(tmp, 'absent')],
+      }),
+      /Cannot read/,
+    );
   } finally {
     await store.close();
   }
 });
 
-function runChild(dbUrl: string, batch: number, paths: string[], killAfter?: number): Promise<{ killed: boolean; output: string }> {
+function runChild(
+  dbUrl: string,
+  batch: number,
+  paths: string[],
+  killAfter?: number,
+): Promise<{ killed: boolean; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/import/resume-child.ts', 'lists', String(batch), ...paths], {
-      env: { ...process.env, DATABASE_URL: dbUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/import/resume-child.ts', 'lists', String(batch), ...paths],
+      {
+        env: { ...process.env, DATABASE_URL: dbUrl },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     let killed = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -133,55 +203,78 @@ function runChild(dbUrl: string, batch: number, paths: string[], killAfter?: num
 
 const ham = hamCorpusDirs();
 
-test('SIGKILL half-way, then a re-run: same topics and posts as one clean run', { skip: ham ? false : 'ham corpus not installed' }, async () => {
-  const corpus = [ham![2]!]; // hard-ham-1: 250 messages
-  const crashed = await freshStore('crashed');
-  const clean = await freshStore('clean');
-  await crashed.store.close();
-  await clean.store.close();
+test(
+  'SIGKILL half-way, then a re-run: same topics and posts as one clean run',
+  { skip: ham ? false : 'ham corpus not installed' },
+  async () => {
+    const corpus = [ham![2]!]; // hard-ham-1: 250 messages
+    const crashed = await freshStore('crashed');
+    const clean = await freshStore('clean');
+    await crashed.store.close();
+    await clean.store.close();
 
-  const first = await runChild(crashed.config.databaseUrl, 20, corpus, 60);
-  assert.equal(first.killed, true, `the child should have been killed mid-way: ${first.output}`);
-  const partialStore = await openStore(crashed.config.databaseUrl);
-  const partial = await snapshot(partialStore, 'lists');
-  await partialStore.close();
-  assert.ok(partial.imported > 0 && partial.imported < 250, `partial import expected, got ${partial.imported}`);
-  assert.equal(partial.posts, partial.imported, 'no half-written thread survives the crash');
+    const first = await runChild(crashed.config.databaseUrl, 20, corpus, 60);
+    assert.equal(first.killed, true, `the child should have been killed mid-way: ${first.output}`);
+    const partialStore = await openStore(crashed.config.databaseUrl);
+    const partial = await snapshot(partialStore, 'lists');
+    await partialStore.close();
+    assert.ok(
+      partial.imported > 0 && partial.imported < 250,
+      `partial import expected, got ${partial.imported}`,
+    );
+    assert.equal(partial.posts, partial.imported, 'no half-written thread survives the crash');
 
-  const resumed = await runChild(crashed.config.databaseUrl, 20, corpus);
-  assert.match(resumed.output, /"alreadyImported":[1-9]/);
-  await runChild(clean.config.databaseUrl, 1000, corpus);
+    const resumed = await runChild(crashed.config.databaseUrl, 20, corpus);
+    assert.match(resumed.output, /"alreadyImported":[1-9]/);
+    await runChild(clean.config.databaseUrl, 1000, corpus);
 
-  const a = await openStore(crashed.config.databaseUrl);
-  const b = await openStore(clean.config.databaseUrl);
-  try {
-    const [after, reference] = [await snapshot(a, 'lists'), await snapshot(b, 'lists')];
-    assert.equal(reference.imported, 250);
-    assert.deepEqual(after, reference);
-  } finally {
-    await a.close();
-    await b.close();
-  }
-});
+    const a = await openStore(crashed.config.databaseUrl);
+    const b = await openStore(clean.config.databaseUrl);
+    try {
+      const [after, reference] = [await snapshot(a, 'lists'), await snapshot(b, 'lists')];
+      assert.equal(reference.imported, 250);
+      assert.deepEqual(after, reference);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  },
+);
 
-test('the real SpamAssassin ham corpus imports fully, and a second run imports nothing', { skip: ham ? false : 'ham corpus not installed' }, async () => {
-  const { config, store } = await freshStore('ham');
-  try {
-    const first = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: ham! });
-    // 4150 ham messages (each also shipped as a JSON copy, which is not mail and is skipped).
-    assert.equal(first.messages, 4150);
-    assert.equal(first.skippedFiles, 4150);
-    assert.equal(first.unparseable, 0);
-    assert.equal(first.postsCreated, first.messages);
-    assert.equal(first.topicsCreated, first.threads);
-    assert.ok(first.threads > 1000 && first.threads < 3500, `threads: ${first.threads}`);
-    const snap = await snapshot(store, 'lists');
-    assert.deepEqual([snap.topics, snap.posts, snap.imported], [first.threads, 4150, 4150]);
-    assert.ok(snap.rows.every((r) => r.startsWith('2002-') || r.startsWith('2001-')), 'topics keep their 2001/2002 dates');
+test(
+  'the real SpamAssassin ham corpus imports fully, and a second run imports nothing',
+  { skip: ham ? false : 'ham corpus not installed' },
+  async () => {
+    const { config, store } = await freshStore('ham');
+    try {
+      const first = await importMail(store, new ContentService(store, config), {
+        communitySlug: 'lists',
+        paths: ham!,
+      });
+      // 4150 ham messages (each also shipped as a JSON copy, which is not mail and is skipped).
+      assert.equal(first.messages, 4150);
+      assert.equal(first.skippedFiles, 4150);
+      assert.equal(first.unparseable, 0);
+      assert.equal(first.postsCreated, first.messages);
+      assert.equal(first.topicsCreated, first.threads);
+      assert.ok(first.threads > 1000 && first.threads < 3500, `threads: ${first.threads}`);
+      const snap = await snapshot(store, 'lists');
+      assert.deepEqual([snap.topics, snap.posts, snap.imported], [first.threads, 4150, 4150]);
+      assert.ok(
+        snap.rows.every((r) => r.startsWith('2002-') || r.startsWith('2001-')),
+        'topics keep their 2001/2002 dates',
+      );
 
-    const second = await importMail(store, new ContentService(store, config), { communitySlug: 'lists', paths: ham! });
-    assert.deepEqual([second.topicsCreated, second.postsCreated, second.alreadyImported], [0, 0, 4150]);
-  } finally {
-    await store.close();
-  }
-});
+      const second = await importMail(store, new ContentService(store, config), {
+        communitySlug: 'lists',
+        paths: ham!,
+      });
+      assert.deepEqual(
+        [second.topicsCreated, second.postsCreated, second.alreadyImported],
+        [0, 0, 4150],
+      );
+    } finally {
+      await store.close();
+    }
+  },
+);

@@ -46,8 +46,14 @@ test('a message without Message-ID gets a stable content-hash key', () => {
 });
 
 test('senders never show an address as their name', () => {
-  assert.deepEqual(parseFrom('jane.doe@example.org'), { name: 'jane.doe', address: 'jane.doe@example.org' });
-  assert.deepEqual(parseFrom('"jane@example.org" <jane@example.org>'), { name: 'jane', address: 'jane@example.org' });
+  assert.deepEqual(parseFrom('jane.doe@example.org'), {
+    name: 'jane.doe',
+    address: 'jane.doe@example.org',
+  });
+  assert.deepEqual(parseFrom('"jane@example.org" <jane@example.org>'), {
+    name: 'jane',
+    address: 'jane@example.org',
+  });
   assert.equal(parseFrom('').name, 'Unknown sender');
 });
 
@@ -71,7 +77,9 @@ test('subjects lose reply prefixes and list tags', () => {
 });
 
 test('threading follows references, then reply subjects; equal subjects without "Re:" stay apart', () => {
-  const threads = threadMessages([noId, followUp, sameSubjectNewTopic, answer, question].map(parseMessage));
+  const threads = threadMessages(
+    [noId, followUp, sameSubjectNewTopic, answer, question].map(parseMessage),
+  );
   const shape = threads.map((t) => t.messages.map((m) => m.key));
   assert.deepEqual(shape, [
     ['<q1@example.org>', '<a1@example.net>', '<q2@example.org>'],
@@ -93,7 +101,11 @@ test('mbox files split on envelope lines only, unescaping >From', () => {
 });
 
 test('NUL characters in mail are dropped (no database stores them alike), the rest is kept', () => {
-  const m = parseMessage(Buffer.from('From: Ada <ada@example.org>\nSubject: A NUL\u0000 here\nMessage-ID: <nul@example.org>\n\nBody with a \u0000 NUL.\n'));
+  const m = parseMessage(
+    Buffer.from(
+      'From: Ada <ada@example.org>\nSubject: A NUL\u0000 here\nMessage-ID: <nul@example.org>\n\nBody with a \u0000 NUL.\n',
+    ),
+  );
   assert.equal(m.subject, 'A NUL here');
   assert.match(m.text, /^Body with a {2}NUL\.\s*$/);
   assert.equal(m.messageId, '<nul@example.org>');

@@ -2,7 +2,12 @@
 // status, headers and body text the server sent.
 import { request } from 'node:http';
 
-export type RawResponse = { status: number; headers: Record<string, string>; text: string; json(): any };
+export type RawResponse = {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json(): any;
+};
 
 export function raw(
   url: string,
@@ -11,14 +16,21 @@ export function raw(
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname: '127.0.0.1', port: u.port, path: u.pathname + u.search, method: options.method ?? 'GET', headers: { host: u.host, ...options.headers } },
+      {
+        hostname: '127.0.0.1',
+        port: u.port,
+        path: u.pathname + u.search,
+        method: options.method ?? 'GET',
+        headers: { host: u.host, ...options.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
           resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
         });
         res.on('error', reject);
@@ -31,7 +43,11 @@ export function raw(
 }
 
 /** POST a JSON-RPC body (object, array or raw string) the way the seed's curl examples do. */
-export function rpc(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rpc(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return raw(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -60,7 +76,9 @@ export async function readSse(
     while (Date.now() < deadline) {
       const next = await Promise.race([
         reader.read(),
-        new Promise<{ done: true; value: undefined }>((r) => setTimeout(() => r({ done: true, value: undefined }), Math.max(1, deadline - Date.now()))),
+        new Promise<{ done: true; value: undefined }>((r) =>
+          setTimeout(() => r({ done: true, value: undefined }), Math.max(1, deadline - Date.now())),
+        ),
       ]);
       if (next.done) break;
       buffer += next.value;

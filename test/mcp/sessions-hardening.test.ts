@@ -37,15 +37,26 @@ before(async () => {
 });
 after(() => server.close());
 
-const init = (headers: Record<string, string> = {}) => rpc(server.url, INITIALIZE('2025-11-25'), headers);
+const init = (headers: Record<string, string> = {}) =>
+  rpc(server.url, INITIALIZE('2025-11-25'), headers);
 
 describe('anonymous session flood', () => {
   test('a batch opens at most one session: every initialize after the first is refused', async () => {
     const before = await sessions.count();
-    const res = await rpc(server.url, Array.from({ length: 100 }, (_, i) => INITIALIZE('2025-11-25', i + 1)));
-    const answers = res.json() as Array<{ id: number; result?: unknown; error?: { code: number; message: string } }>;
+    const res = await rpc(
+      server.url,
+      Array.from({ length: 100 }, (_, i) => INITIALIZE('2025-11-25', i + 1)),
+    );
+    const answers = res.json() as Array<{
+      id: number;
+      result?: unknown;
+      error?: { code: number; message: string };
+    }>;
     assert.equal(answers.filter((a) => a.result).length, 1);
-    assert.equal(answers.filter((a) => a.error?.message === 'At most one initialize per POST.').length, 99);
+    assert.equal(
+      answers.filter((a) => a.error?.message === 'At most one initialize per POST.').length,
+      99,
+    );
     assert.equal((await sessions.count()) - before, 1);
   });
 
@@ -55,29 +66,57 @@ describe('anonymous session flood', () => {
     const alive = (await Promise.all(ids.map((id) => sessions.get(id)))).filter(Boolean).length;
     assert.ok(alive <= 20, `${alive} sessions of one address alive`);
     assert.equal(await sessions.get(ids[0]!), undefined, 'the oldest went');
-    assert.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': ids.at(-1)! })).status, 200);
+    assert.equal(
+      (
+        await rpc(
+          server.url,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { 'mcp-session-id': ids.at(-1)! },
+        )
+      ).status,
+      200,
+    );
   });
 
   test('sessions per credential are capped too', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push((await init({ authorization: 'Bearer owner-key' })).headers['mcp-session-id']!);
+    for (let i = 0; i < 8; i++)
+      ids.push((await init({ authorization: 'Bearer owner-key' })).headers['mcp-session-id']!);
     assert.ok((await Promise.all(ids.map((id) => sessions.get(id)))).filter(Boolean).length <= 5);
   });
 
   test('a resource update reads its subscribers from an index, not every session of the endpoint', async () => {
     const sid = (await init()).headers['mcp-session-id']!;
-    await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://watched-resource' } }, { 'mcp-session-id': sid });
+    await rpc(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'resources/subscribe',
+        params: { uri: 'test://watched-resource' },
+      },
+      { 'mcp-session-id': sid },
+    );
     sessions.gets = 0;
     sessions.scans = 0;
-    assert.equal(await server.stack.engine.notifyResourceUpdated('fixture', 'test://watched-resource'), 1);
+    assert.equal(
+      await server.stack.engine.notifyResourceUpdated('fixture', 'test://watched-resource'),
+      1,
+    );
     assert.deepEqual([sessions.gets, sessions.scans], [0, 0]);
   });
 
   test('stored client info is bounded: name, title and version, cut short; only the capabilities acted on', async () => {
     const huge = 'x'.repeat(200_000);
     const res = await rpc(server.url, {
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-11-25', clientInfo: { name: huge, version: '1', extra: huge }, capabilities: { elicitation: { form: {} }, experimental: { blob: huge } } },
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        clientInfo: { name: huge, version: '1', extra: huge },
+        capabilities: { elicitation: { form: {} }, experimental: { blob: huge } },
+      },
     });
     const stored = (await sessions.get(res.headers['mcp-session-id']!))!;
     assert.equal(stored.clientInfo!.name!.length, 200);
@@ -90,31 +129,85 @@ describe('a session belongs to the credential that opened it', () => {
   test('another key, or no key, cannot use, stream or end it; its own key can', async () => {
     const mine = { authorization: 'Bearer key-a' };
     const sid = (await init(mine)).headers['mcp-session-id']!;
-    const ping = (headers: Record<string, string>) => rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sid, ...headers });
+    const ping = (headers: Record<string, string>) =>
+      rpc(
+        server.url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { 'mcp-session-id': sid, ...headers },
+      );
     assert.equal((await ping({ authorization: 'Bearer key-b' })).status, 404);
     assert.equal((await ping({})).status, 404);
-    assert.equal((await raw(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } })).status, 404);
-    assert.equal((await raw(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'x-api-key': 'key-b' } })).status, 404);
+    assert.equal(
+      (await raw(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (
+        await raw(server.url, {
+          method: 'DELETE',
+          headers: { 'mcp-session-id': sid, 'x-api-key': 'key-b' },
+        })
+      ).status,
+      404,
+    );
     assert.ok(await sessions.get(sid), 'still there');
     assert.equal((await ping(mine)).status, 200);
-    assert.equal((await raw(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, ...mine } })).status, 204);
+    assert.equal(
+      (await raw(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, ...mine } }))
+        .status,
+      204,
+    );
   });
 
   test('an anonymous session takes no key', async () => {
     const sid = (await init()).headers['mcp-session-id']!;
-    assert.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sid, authorization: 'Bearer key-a' })).status, 404);
+    assert.equal(
+      (
+        await rpc(
+          server.url,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { 'mcp-session-id': sid, authorization: 'Bearer key-a' },
+        )
+      ).status,
+      404,
+    );
   });
 });
 
 describe('an application may name what owns a session (a grant whose tokens rotate)', () => {
   test('a new token of the same grant keeps the session; a token of another grant does not', async () => {
     // Tokens look like "<grant>.<serial>": the application says the grant owns the session.
-    const own = await startFixtureServer(0, { sessionOwner: (credential) => credential?.split('.')[0] });
+    const own = await startFixtureServer(0, {
+      sessionOwner: (credential) => credential?.split('.')[0],
+    });
     try {
-      const opened = await rpc(own.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization: 'Bearer grant7.token1' });
+      const opened = await rpc(
+        own.url,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        },
+        { authorization: 'Bearer grant7.token1' },
+      );
       const sid = opened.headers['mcp-session-id']!;
-      const ping = (token: string) => rpc(own.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid, authorization: `Bearer ${token}` });
-      assert.equal((await ping('grant7.token2')).status, 200, 'a refreshed token of the same grant keeps the session');
+      const ping = (token: string) =>
+        rpc(
+          own.url,
+          { jsonrpc: '2.0', id: 2, method: 'ping' },
+          { 'mcp-session-id': sid, authorization: `Bearer ${token}` },
+        );
+      assert.equal(
+        (await ping('grant7.token2')).status,
+        200,
+        'a refreshed token of the same grant keeps the session',
+      );
       assert.equal((await ping('grant8.token1')).status, 404, 'another grant cannot use it');
     } finally {
       await own.close();
@@ -127,11 +220,21 @@ describe('event streams are capped per address and per session', () => {
     const open = async () => {
       const sid = (await init({ authorization: 'Bearer streams' })).headers['mcp-session-id']!;
       const controller = new AbortController();
-      const res = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid, authorization: 'Bearer streams' }, signal: controller.signal });
+      const res = await fetch(server.url, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': sid,
+          authorization: 'Bearer streams',
+        },
+        signal: controller.signal,
+      });
       return { status: res.status, close: () => controller.abort() };
     };
     const held = [await open(), await open(), await open()];
-    assert.deepEqual(held.map((s) => s.status), [200, 200, 200]);
+    assert.deepEqual(
+      held.map((s) => s.status),
+      [200, 200, 200],
+    );
     const fourth = await open();
     assert.equal(fourth.status, 429);
     held[0]!.close();
@@ -169,7 +272,13 @@ describe('malformed bodies', () => {
     const big = '123456789012345678901234567890';
     const single = await rpc(server.url, `{"jsonrpc":"2.0","id":${big},"method":"ping"}`);
     assert.equal(single.text, `{"jsonrpc":"2.0","id":${big},"result":{}}`);
-    const batch = await rpc(server.url, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":-${big},"method":"ping"}]`);
-    assert.equal(batch.text, `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":-${big},"result":{}}]`);
+    const batch = await rpc(
+      server.url,
+      `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":-${big},"method":"ping"}]`,
+    );
+    assert.equal(
+      batch.text,
+      `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":-${big},"result":{}}]`,
+    );
   });
 });

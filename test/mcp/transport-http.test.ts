@@ -23,7 +23,11 @@ describe('framing and status codes', () => {
 
   test('Accept: application/json alone, or no Accept at all, gets JSON', async () => {
     for (const accept of ['application/json', undefined]) {
-      const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, accept ? { accept } : {});
+      const res = await rpc(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        accept ? { accept } : {},
+      );
       assert.equal(res.status, 200);
       assert.match(res.headers['content-type']!, /^application\/json/);
     }
@@ -33,7 +37,10 @@ describe('framing and status codes', () => {
     const res = await rpc(url, { jsonrpc: '2.0', method: 'notifications/initialized' });
     assert.equal(res.status, 202);
     assert.equal(res.text, '');
-    const batch = await rpc(url, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }]);
+    const batch = await rpc(url, [
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+    ]);
     assert.equal(batch.status, 202);
     assert.equal(batch.text, '');
   });
@@ -48,12 +55,22 @@ describe('framing and status codes', () => {
   });
 
   test('OPTIONS is 204 with the CORS headers of SPEC §9', async () => {
-    const res = await raw(url, { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' } });
+    const res = await raw(url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+    });
     assert.equal(res.status, 204);
     assert.equal(res.text, '');
     assert.equal(res.headers['access-control-allow-origin'], '*');
     assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, DELETE, OPTIONS');
-    for (const h of ['Content-Type', 'Authorization', 'X-API-Key', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'Last-Event-ID']) {
+    for (const h of [
+      'Content-Type',
+      'Authorization',
+      'X-API-Key',
+      'Mcp-Session-Id',
+      'MCP-Protocol-Version',
+      'Last-Event-ID',
+    ]) {
       assert.ok(res.headers['access-control-allow-headers']!.split(', ').includes(h), h);
     }
     assert.match(res.headers['access-control-expose-headers']!, /Mcp-Session-Id/);
@@ -66,18 +83,33 @@ describe('framing and status codes', () => {
   });
 
   test('a body over the limit is 413; a content-type that is not JSON is 415', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(1_100_000) },
+    });
     const res = await rpc(url, big);
     assert.equal(res.status, 413);
     assert.match(res.json().error.message, /exceeds 1000000 bytes/);
-    const form = await raw(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const form = await raw(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
     assert.equal(form.status, 415);
   });
 
   test('a host that is not ours is refused (DNS rebinding)', async () => {
-    const res = await rpc(url, INITIALIZE(), { host: 'evil.example.com', origin: 'http://evil.example.com' });
+    const res = await rpc(url, INITIALIZE(), {
+      host: 'evil.example.com',
+      origin: 'http://evil.example.com',
+    });
     assert.equal(res.status, 404);
-    assert.deepEqual(res.json().error, { code: -32600, message: 'This request did not resolve to an MCP endpoint.' });
+    assert.deepEqual(res.json().error, {
+      code: -32600,
+      message: 'This request did not resolve to an MCP endpoint.',
+    });
   });
 });
 
@@ -97,16 +129,27 @@ describe('protocol versions', () => {
   });
 
   test('every response carries mcp-protocol-version, echoing a supported request header', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-03-26' });
+    const res = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-protocol-version': '2025-03-26' },
+    );
     assert.equal(res.headers['mcp-protocol-version'], '2025-03-26');
     const bad = await rpc(url, '{nope');
     assert.ok(bad.headers['mcp-protocol-version']);
   });
 
   test('an unsupported MCP-Protocol-Version header is 400 and names the supported ones', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2023-01-01' });
+    const res = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-protocol-version': '2023-01-01' },
+    );
     assert.equal(res.status, 400);
-    assert.match(res.json().error.message, /Unsupported MCP-Protocol-Version: 2023-01-01.*2025-11-25/);
+    assert.match(
+      res.json().error.message,
+      /Unsupported MCP-Protocol-Version: 2023-01-01.*2025-11-25/,
+    );
   });
 });
 
@@ -114,27 +157,55 @@ describe('the JSON-RPC error table', () => {
   test('-32700 Invalid JSON. with HTTP 400', async () => {
     const res = await rpc(url, '{"jsonrpc": "2.0", "id": 1,');
     assert.equal(res.status, 400);
-    assert.deepEqual(res.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Invalid JSON.' } });
+    assert.deepEqual(res.json(), {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Invalid JSON.' },
+    });
   });
 
   test('-32600 Not a valid JSON-RPC 2.0 message. / Missing method. / Empty batch.', async () => {
-    assert.deepEqual((await rpc(url, { hello: 'world' })).json().error, { code: -32600, message: 'Not a valid JSON-RPC 2.0 message.' });
-    assert.deepEqual((await rpc(url, { jsonrpc: '2.0', id: 3 })).json(), { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'Missing method.' } });
+    assert.deepEqual((await rpc(url, { hello: 'world' })).json().error, {
+      code: -32600,
+      message: 'Not a valid JSON-RPC 2.0 message.',
+    });
+    assert.deepEqual((await rpc(url, { jsonrpc: '2.0', id: 3 })).json(), {
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32600, message: 'Missing method.' },
+    });
     const empty = await rpc(url, []);
     assert.equal(empty.status, 400);
     assert.deepEqual(empty.json().error, { code: -32600, message: 'Empty batch.' });
   });
 
   test('-32601 Unknown method: / Unknown tool:', async () => {
-    assert.deepEqual((await rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/frobnicate' })).json().error, { code: -32601, message: 'Unknown method: tools/frobnicate' });
-    const tool = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    assert.deepEqual(
+      (await rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/frobnicate' })).json().error,
+      { code: -32601, message: 'Unknown method: tools/frobnicate' },
+    );
+    const tool = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'no_such_tool', arguments: {} },
+    });
     assert.deepEqual(tool.json().error, { code: -32601, message: 'Unknown tool: no_such_tool' });
   });
 
   test('-32602 Expected { name, arguments }.', async () => {
-    for (const params of [{}, { name: 42 }, { name: 'hamlet_echo', arguments: 'x' }, { name: 'hamlet_echo', arguments: [1] }]) {
+    for (const params of [
+      {},
+      { name: 42 },
+      { name: 'hamlet_echo', arguments: 'x' },
+      { name: 'hamlet_echo', arguments: [1] },
+    ]) {
       const res = await rpc(url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params });
-      assert.deepEqual(res.json().error, { code: -32602, message: 'Expected { name, arguments }.' }, JSON.stringify(params));
+      assert.deepEqual(
+        res.json().error,
+        { code: -32602, message: 'Expected { name, arguments }.' },
+        JSON.stringify(params),
+      );
     }
   });
 });
@@ -143,7 +214,12 @@ describe('batches', () => {
   test('a JSON array is answered by an array, in request order, with per-element errors', async () => {
     const res = await rpc(url, [
       { jsonrpc: '2.0', id: 'a', method: 'hamlet_wait_is_not_a_method' },
-      { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'hamlet_wait', arguments: { ms: 100 } } },
+      {
+        jsonrpc: '2.0',
+        id: 'b',
+        method: 'tools/call',
+        params: { name: 'hamlet_wait', arguments: { ms: 100 } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'c', method: 'ping' },
       { not: 'rpc' },
@@ -151,7 +227,10 @@ describe('batches', () => {
     assert.equal(res.status, 200);
     const body = res.json();
     assert.ok(Array.isArray(body));
-    assert.deepEqual(body.map((r: { id: unknown }) => r.id), ['a', 'b', 'c', null]);
+    assert.deepEqual(
+      body.map((r: { id: unknown }) => r.id),
+      ['a', 'b', 'c', null],
+    );
     assert.equal(body[0].error.code, -32601);
     assert.equal(body[1].result.content[0].text, 'waited 100 ms');
     assert.deepEqual(body[2].result, {});
@@ -159,7 +238,10 @@ describe('batches', () => {
   });
 
   test('a batch over the limit is refused as a whole', async () => {
-    const res = await rpc(url, Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    const res = await rpc(
+      url,
+      Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+    );
     assert.equal(res.status, 400);
     assert.match(res.json().error.message, /at most 100 messages/);
   });
@@ -167,7 +249,12 @@ describe('batches', () => {
 
 describe('tool results', () => {
   test('structuredContent and the same JSON pretty-printed in content[0].text', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hamlet_echo', arguments: { message: 'hi', times: 2 } } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'hamlet_echo', arguments: { message: 'hi', times: 2 } },
+    });
     const result = res.json().result;
     assert.equal(result.isError, false);
     assert.deepEqual(result.structuredContent, { echoed: ['hi', 'hi'] });
@@ -176,16 +263,29 @@ describe('tool results', () => {
   });
 
   test('a tool failure is a result with isError, {error, code}, and the text in content', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_error_handling', arguments: {} } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'test_error_handling', arguments: {} },
+    });
     assert.equal(res.status, 200);
     const result = res.json().result;
     assert.equal(result.isError, true);
-    assert.deepEqual(result.structuredContent, { error: 'This tool intentionally returns an error for testing', code: 'internal' });
+    assert.deepEqual(result.structuredContent, {
+      error: 'This tool intentionally returns an error for testing',
+      code: 'internal',
+    });
     assert.equal(result.content[0].text, 'This tool intentionally returns an error for testing');
   });
 
   test('an argument-schema failure carries error only, no code, and names the field', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'hamlet_echo', arguments: { message: '', times: 9, extra: 1 } } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'hamlet_echo', arguments: { message: '', times: 9, extra: 1 } },
+    });
     const result = res.json().result;
     assert.equal(result.isError, true);
     assert.deepEqual(Object.keys(result.structuredContent), ['error']);
@@ -196,7 +296,12 @@ describe('tool results', () => {
   });
 
   test('output that breaks the declared outputSchema is caught as an internal failure', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'hamlet_bad_output', arguments: {} } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'hamlet_bad_output', arguments: {} },
+    });
     const result = res.json().result;
     assert.equal(result.isError, true);
     assert.equal(result.structuredContent.code, 'internal');
@@ -214,7 +319,11 @@ describe('tool results', () => {
     assert.equal(echo.inputSchema.properties.times.default, 1);
     assert.equal(echo.outputSchema.type, 'object');
     assert.deepEqual(echo.outputSchema.anyOf[0].required, ['echoed']);
-    assert.deepEqual(echo.outputSchema.anyOf[1].required, ['error'], 'a failure shape is declared too');
+    assert.deepEqual(
+      echo.outputSchema.anyOf[1].required,
+      ['error'],
+      'a failure shape is declared too',
+    );
     assert.deepEqual(echo.annotations, { readOnlyHint: true, idempotentHint: true });
     assert.equal(echo.title, 'Echo');
   });
@@ -222,35 +331,83 @@ describe('tool results', () => {
 
 describe('prompts, resources, completion without a session', () => {
   test('prompts/get interpolates arguments and refuses missing required ones', async () => {
-    const ok = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } } });
-    assert.equal(ok.json().result.messages[0].content.text, "Prompt with arguments: arg1='a', arg2='b'");
-    const missing = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'test_prompt_with_arguments', arguments: { arg1: 'a' } } });
+    const ok = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'prompts/get',
+      params: { name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } },
+    });
+    assert.equal(
+      ok.json().result.messages[0].content.text,
+      "Prompt with arguments: arg1='a', arg2='b'",
+    );
+    const missing = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'prompts/get',
+      params: { name: 'test_prompt_with_arguments', arguments: { arg1: 'a' } },
+    });
     assert.equal(missing.json().error.code, -32602);
     assert.match(missing.json().error.message, /arg2/);
   });
 
   test('resources/read resolves templates; an unknown URI is -32002', async () => {
-    const t = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'test://template/42/data' } });
-    assert.deepEqual(JSON.parse(t.json().result.contents[0].text), { id: '42', templateTest: true, data: 'Data for ID: 42' });
-    const missing = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'test://nothing' } });
+    const t = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'resources/read',
+      params: { uri: 'test://template/42/data' },
+    });
+    assert.deepEqual(JSON.parse(t.json().result.contents[0].text), {
+      id: '42',
+      templateTest: true,
+      data: 'Data for ID: 42',
+    });
+    const missing = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'resources/read',
+      params: { uri: 'test://nothing' },
+    });
     assert.equal(missing.json().error.code, -32002);
   });
 
   test('the surface around hook can refuse content methods while lists stay open', async () => {
     const headers = { authorization: 'Bearer forbidden' };
-    const read = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'test://static-text' } }, headers);
+    const read = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'test://static-text' } },
+      headers,
+    );
     assert.equal(read.json().error.message, 'This key may not read here.');
     const list = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'resources/list' }, headers);
     assert.ok(list.json().result.resources.length > 0);
   });
 
   test('completion/complete filters by prefix', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } } });
-    assert.deepEqual(res.json().result.completion, { values: ['paris', 'park', 'party'], total: 3, hasMore: false });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'completion/complete',
+      params: {
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value: 'par' },
+      },
+    });
+    assert.deepEqual(res.json().result.completion, {
+      values: ['paris', 'park', 'party'],
+      total: 3,
+      hasMore: false,
+    });
   });
 
   test('resources/subscribe without a session explains how to get one', async () => {
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'test://watched-resource' } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'resources/subscribe',
+      params: { uri: 'test://watched-resource' },
+    });
     assert.match(res.json().error.message, /need a session/);
   });
 });
@@ -260,21 +417,36 @@ describe('sessions over raw HTTP', () => {
     const init = await rpc(url, INITIALIZE('2025-11-25'));
     const sid = init.headers['mcp-session-id']!;
     assert.match(sid, /^[A-Za-z0-9_-]{20,}$/);
-    const ping = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid });
+    const ping = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { 'mcp-session-id': sid },
+    );
     assert.equal(ping.status, 200);
     assert.equal(ping.headers['mcp-session-id'], sid);
     const del = await raw(url, { method: 'DELETE', headers: { 'mcp-session-id': sid } });
     assert.equal(del.status, 204);
-    const after = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sid });
+    const after = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+      { 'mcp-session-id': sid },
+    );
     assert.equal(after.status, 404);
     assert.equal(after.json().error.code, -32001);
-    const unknown = await raw(url, { headers: { 'mcp-session-id': 'nope', accept: 'text/event-stream' } });
+    const unknown = await raw(url, {
+      headers: { 'mcp-session-id': 'nope', accept: 'text/event-stream' },
+    });
     assert.equal(unknown.status, 404);
   });
 
   test('a request without the session header is still served statelessly', async () => {
     await rpc(url, INITIALIZE());
-    const res = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hamlet_echo', arguments: { message: 'x' } } });
+    const res = await rpc(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'hamlet_echo', arguments: { message: 'x' } },
+    });
     assert.deepEqual(res.json().result.structuredContent, { echoed: ['x'] });
     assert.equal(res.headers['mcp-session-id'], undefined);
   });

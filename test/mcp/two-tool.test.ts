@@ -24,40 +24,69 @@ function setup() {
 test('tools/list shows exactly search and execute', async () => {
   const { call } = setup();
   const { result } = await call('tools/list');
-  assert.deepEqual(result.tools.map((t: { name: string }) => t.name), ['search', 'execute']);
+  assert.deepEqual(
+    result.tools.map((t: { name: string }) => t.name),
+    ['search', 'execute'],
+  );
 });
 
 test('search ranks tools by what they do and honours the default limit', async () => {
   const { call } = setup();
-  const { result } = await call('tools/call', { name: 'search', arguments: { query: 'echo a message back' } });
+  const { result } = await call('tools/call', {
+    name: 'search',
+    arguments: { query: 'echo a message back' },
+  });
   assert.equal(result.isError, false);
   assert.equal(result.structuredContent.tools[0].name, 'hamlet_echo');
   assert.ok(result.structuredContent.tools[0].inputSchema.properties.message);
-  const many = await call('tools/call', { name: 'search', arguments: { query: 'test elicitation content image audio' } });
+  const many = await call('tools/call', {
+    name: 'search',
+    arguments: { query: 'test elicitation content image audio' },
+  });
   assert.equal(many.result.structuredContent.tools.length, 3);
   assert.ok(many.result.structuredContent.total > 3);
-  const none = await call('tools/call', { name: 'search', arguments: { query: 'zebra xylophone' } });
+  const none = await call('tools/call', {
+    name: 'search',
+    arguments: { query: 'zebra xylophone' },
+  });
   assert.equal(none.result.structuredContent.total, 0);
 });
 
 test('search reveals public metadata only', async () => {
   const { call } = setup();
-  const { result } = await call('tools/call', { name: 'search', arguments: { query: 'echo', limit: 50 } });
+  const { result } = await call('tools/call', {
+    name: 'search',
+    arguments: { query: 'echo', limit: 50 },
+  });
   for (const t of result.structuredContent.tools) {
-    assert.deepEqual(Object.keys(t).filter((k) => !['name', 'title', 'description', 'inputSchema', 'annotations'].includes(k)), []);
+    assert.deepEqual(
+      Object.keys(t).filter(
+        (k) => !['name', 'title', 'description', 'inputSchema', 'annotations'].includes(k),
+      ),
+      [],
+    );
   }
 });
 
 test('execute validates inputs against the target schema and runs it like tools/call', async () => {
   const { call } = setup();
-  const ok = await call('tools/call', { name: 'execute', arguments: { tool: 'hamlet_echo', inputs: { message: 'hi', times: 2 } } });
+  const ok = await call('tools/call', {
+    name: 'execute',
+    arguments: { tool: 'hamlet_echo', inputs: { message: 'hi', times: 2 } },
+  });
   assert.deepEqual(ok.result.structuredContent, { echoed: ['hi', 'hi'] });
-  const bad = await call('tools/call', { name: 'execute', arguments: { tool: 'hamlet_echo', inputs: { message: '' } } });
+  const bad = await call('tools/call', {
+    name: 'execute',
+    arguments: { tool: 'hamlet_echo', inputs: { message: '' } },
+  });
   assert.equal(bad.result.isError, true);
   assert.deepEqual(Object.keys(bad.result.structuredContent), ['error']);
   const missing = await call('tools/call', { name: 'execute', arguments: { tool: 'nope' } });
   assert.equal(missing.result.structuredContent.code, 'not_found');
-  const failing = await call('tools/call', { name: 'execute', arguments: { tool: 'test_error_handling' } });
+  const failing = await call('tools/call', {
+    name: 'execute',
+    arguments: { tool: 'test_error_handling' },
+  });
   assert.equal(failing.result.structuredContent.code, 'internal');
   const direct = await call('tools/call', { name: 'hamlet_echo', arguments: { message: 'x' } });
   assert.equal(direct.error?.code, -32601, 'hidden tools are not callable by name');

@@ -25,19 +25,52 @@ after(async () => {
 });
 
 test('oauth policy, client add/list/remove, grants', async () => {
-  const metadata = async () => (await raw(h.hostUrl('acme.localhost', '/.well-known/oauth-authorization-server'))).json();
-  assert.ok((await metadata()).registration_endpoint, 'any app may connect by default, so dynamic registration is offered');
-  const set = await hamlet('oauth', 'policy', '--community', 'acme', '--mode', 'domains', '--domains', 'claude.ai, chatgpt.com');
+  const metadata = async () =>
+    (await raw(h.hostUrl('acme.localhost', '/.well-known/oauth-authorization-server'))).json();
+  assert.ok(
+    (await metadata()).registration_endpoint,
+    'any app may connect by default, so dynamic registration is offered',
+  );
+  const set = await hamlet(
+    'oauth',
+    'policy',
+    '--community',
+    'acme',
+    '--mode',
+    'domains',
+    '--domains',
+    'claude.ai, chatgpt.com',
+  );
   assert.equal(set.code, 0, set.err);
   assert.equal(set.out.trim(), 'acme: domains (claude.ai, chatgpt.com)');
   assert.equal((await metadata()).registration_endpoint, undefined);
 
-  const added = await hamlet('oauth', 'client', 'add', '--community', 'acme', '--name', 'In-house bot', '--redirect-uri', 'https://bot.example.org/cb');
+  const added = await hamlet(
+    'oauth',
+    'client',
+    'add',
+    '--community',
+    'acme',
+    '--name',
+    'In-house bot',
+    '--redirect-uri',
+    'https://bot.example.org/cb',
+  );
   assert.equal(added.code, 0, added.err);
   const clientId = /client_id (hmlt_client_\w+)/.exec(added.out)![1]!;
-  assert.match((await hamlet('oauth', 'client', 'list', '--community', 'acme')).out, new RegExp(`${clientId}\\s+registered\\s+In-house bot`));
-  assert.equal((await hamlet('oauth', 'client', 'remove', '--community', 'acme', '--client-id', clientId)).code, 0);
-  assert.match((await hamlet('oauth', 'grants', '--community', 'acme')).out, /No apps are connected to "acme"/);
+  assert.match(
+    (await hamlet('oauth', 'client', 'list', '--community', 'acme')).out,
+    new RegExp(`${clientId}\\s+registered\\s+In-house bot`),
+  );
+  assert.equal(
+    (await hamlet('oauth', 'client', 'remove', '--community', 'acme', '--client-id', clientId))
+      .code,
+    0,
+  );
+  assert.match(
+    (await hamlet('oauth', 'grants', '--community', 'acme')).out,
+    /No apps are connected to "acme"/,
+  );
 });
 
 test('oauth rotate-key: a new signing key, the previous kept; forgetting a key whose tokens may be valid is refused with what to do', async () => {

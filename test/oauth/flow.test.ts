@@ -39,7 +39,10 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     connector = h.hostUrl('acme.localhost', '/mcp');
     host = await startClientHost('Test Assistant');
     ada = await addPerson(h, acme, 'Ada Lovelace', 'member');
-    await h.services.approvals.setPolicy(systemActor('test'), acme, { kind: 'article.write', mode: 'approval' });
+    await h.services.approvals.setPolicy(systemActor('test'), acme, {
+      kind: 'article.write',
+      mode: 'approval',
+    });
     browser = await launch();
     browserContext = await contextFor(browser, h);
   });
@@ -50,16 +53,29 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   });
 
   const mcp = (token: string | undefined, method: string, params: Record<string, unknown> = {}) =>
-    rpc(connector, { jsonrpc: '2.0', id: 1, method, params }, token ? { authorization: `Bearer ${token}` } : {});
+    rpc(
+      connector,
+      { jsonrpc: '2.0', id: 1, method, params },
+      token ? { authorization: `Bearer ${token}` } : {},
+    );
 
   /** The person's part: open the authorization URL, allow on the consent page, land on the callback. */
-  async function consent(scopes: string, options: { expectScopes?: RegExp; axe?: boolean } = {}): Promise<URL> {
+  async function consent(
+    scopes: string,
+    options: { expectScopes?: RegExp; axe?: boolean } = {},
+  ): Promise<URL> {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
-      client_id: client.client_id, redirect_uri: host.redirectUri, response_type: 'code', scope: scopes, state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', resource: connector,
+      client_id: client.client_id,
+      redirect_uri: host.redirectUri,
+      response_type: 'code',
+      scope: scopes,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      resource: connector,
     }).toString();
     const page = await browserContext.newPage();
     await page.goto(url.href);
@@ -72,7 +88,10 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
       const cookie = (await browserContext.cookies()).find((c) => c.name === 'hamlet_session');
       if (cookie) secrets.push(cookie.value);
     }
-    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connect Test Assistant to Acme?');
+    assert.equal(
+      await page.getByRole('heading', { level: 1 }).innerText(),
+      'Connect Test Assistant to Acme?',
+    );
     const text = await page.locator('main').innerText();
     assert.match(text, /from 127\.0\.0\.1:\d+/);
     assert.match(text, /Search and read this community/);
@@ -84,26 +103,48 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     await page.close();
     const params = oauth.validateAuthResponse(as, client, callback, state); // checks iss (RFC 9207) and state
     secrets.push(params.get('code')!);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, host.redirectUri, verifier, { ...insecure, additionalParameters: { resource: connector } });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      host.redirectUri,
+      verifier,
+      { ...insecure, additionalParameters: { resource: connector } },
+    );
     const issued = await oauth.processAuthorizationCodeResponse(as, client, response);
     secrets.push(issued.access_token, issued.refresh_token!);
     return new URL(`data:,${JSON.stringify(issued)}`);
   }
-  const tokensOf = (u: URL) => JSON.parse(decodeURIComponent(u.pathname.slice(1))) as oauth.TokenEndpointResponse;
+  const tokensOf = (u: URL) =>
+    JSON.parse(decodeURIComponent(u.pathname.slice(1))) as oauth.TokenEndpointResponse;
 
   test('discovery: the connector answers 401 with its metadata URL and scopes; the metadata names Hamlet as the server', async () => {
-    const first = await mcp(undefined, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+    const first = await mcp(undefined, 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'test', version: '1' },
+    });
     assert.equal(first.status, 401);
     const challenge = first.headers['www-authenticate']!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
     scope = /scope="([^"]+)"/.exec(challenge)![1]!;
-    assert.equal(metadataUrl, h.hostUrl('acme.localhost', '/.well-known/oauth-protected-resource/mcp'));
+    assert.equal(
+      metadataUrl,
+      h.hostUrl('acme.localhost', '/.well-known/oauth-protected-resource/mcp'),
+    );
     assert.equal(scope, 'topic:create post:create solution:mark');
 
-    const rs = await oauth.processResourceDiscoveryResponse(new URL(connector), await oauth.resourceDiscoveryRequest(new URL(connector), insecure));
+    const rs = await oauth.processResourceDiscoveryResponse(
+      new URL(connector),
+      await oauth.resourceDiscoveryRequest(new URL(connector), insecure),
+    );
     assert.equal(rs.resource, connector);
     const issuer = new URL(rs.authorization_servers![0]!);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }),
+    );
     assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
     assert.equal(as.client_id_metadata_document_supported, true);
     assert.equal(as.authorization_response_iss_parameter_supported, true);
@@ -111,7 +152,12 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   });
 
   test('sign-in and consent in the browser, the client known by its metadata document; the code is exchanged with PKCE', async () => {
-    tokens = tokensOf(await consent(scope, { expectScopes: /Ask questions and start topics in your name/, axe: true }));
+    tokens = tokensOf(
+      await consent(scope, {
+        expectScopes: /Ask questions and start topics in your name/,
+        axe: true,
+      }),
+    );
     assert.ok(host.metadataFetches >= 1, 'Hamlet fetched the client metadata document');
     assert.equal(tokens.token_type.toLowerCase(), 'bearer');
     assert.equal(tokens.scope, 'topic:create post:create solution:mark');
@@ -121,39 +167,92 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   });
 
   test('the token works at the connector: reads and a write labelled with the app', async () => {
-    const search = await mcp(tokens.access_token, 'tools/call', { name: 'search_community', arguments: { query: 'PostgreSQL' } });
+    const search = await mcp(tokens.access_token, 'tools/call', {
+      name: 'search_community',
+      arguments: { query: 'PostgreSQL' },
+    });
     assert.equal(search.status, 200);
     assert.equal(search.json().result.isError, false);
-    const asked = await mcp(tokens.access_token, 'tools/call', { name: 'create_topic', arguments: { category: 'support', title: 'Asked through a connected app', body: 'Does the connector label what my assistant writes?' } });
+    const asked = await mcp(tokens.access_token, 'tools/call', {
+      name: 'create_topic',
+      arguments: {
+        category: 'support',
+        title: 'Asked through a connected app',
+        body: 'Does the connector label what my assistant writes?',
+      },
+    });
     assert.equal(asked.status, 200);
     const out = asked.json().result.structuredContent;
     assert.equal(out.status, 'applied');
-    const topic = await mcp(tokens.access_token, 'tools/call', { name: 'get_topic', arguments: { topic: out.topic.id } });
-    assert.deepEqual(topic.json().result.structuredContent.topic.author, { kind: 'person', id: ada.personId, name: 'Ada Lovelace', label: 'posted by Ada Lovelace via Test Assistant' });
+    const topic = await mcp(tokens.access_token, 'tools/call', {
+      name: 'get_topic',
+      arguments: { topic: out.topic.id },
+    });
+    assert.deepEqual(topic.json().result.structuredContent.topic.author, {
+      kind: 'person',
+      id: ada.personId,
+      name: 'Ada Lovelace',
+      label: 'posted by Ada Lovelace via Test Assistant',
+    });
   });
 
   test('a token is bound to its connector URL: refused on another community and on /api/mcp', async () => {
     await h.services.communities.create(systemActor('test'), { slug: 'other', name: 'Other' });
-    const elsewhere = await rpc(h.hostUrl('other.localhost', '/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${tokens.access_token}` });
+    const elsewhere = await rpc(
+      h.hostUrl('other.localhost', '/mcp'),
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${tokens.access_token}` },
+    );
     assert.equal(elsewhere.status, 401);
     assert.match(elsewhere.headers['www-authenticate']!, /error="invalid_token"/);
-    const api = await rpc(h.hostUrl('acme.localhost', '/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${tokens.access_token}` });
+    const api = await rpc(
+      h.hostUrl('acme.localhost', '/api/mcp'),
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_categories', arguments: {} },
+      },
+      { authorization: `Bearer ${tokens.access_token}` },
+    );
     assert.equal(api.json().result.structuredContent.code, 'unauthorized');
     assert.match(api.json().result.structuredContent.error, /connector URL/);
   });
 
   test('step-up: a call needing a scope the token lacks is a 403 insufficient_scope; connecting again adds it', async () => {
-    const write = () => oauth.protectedResourceRequest(tokens.access_token, 'POST', new URL(connector), new Headers({ 'content-type': 'application/json' }), JSON.stringify({
-      jsonrpc: '2.0', id: 7, method: 'tools/call',
-      params: { name: 'create_topic', arguments: { category: 'docs', title: 'Connecting an MCP host with OAuth', body: 'Use the connector URL ending in /mcp and approve the scopes.' } },
-    }), insecure);
-    const refused = await write().then(() => assert.fail('expected a challenge'), (err: unknown) => err);
+    const write = () =>
+      oauth.protectedResourceRequest(
+        tokens.access_token,
+        'POST',
+        new URL(connector),
+        new Headers({ 'content-type': 'application/json' }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: {
+            name: 'create_topic',
+            arguments: {
+              category: 'docs',
+              title: 'Connecting an MCP host with OAuth',
+              body: 'Use the connector URL ending in /mcp and approve the scopes.',
+            },
+          },
+        }),
+        insecure,
+      );
+    const refused = await write().then(
+      () => assert.fail('expected a challenge'),
+      (err: unknown) => err,
+    );
     assert.ok(refused instanceof oauth.WWWAuthenticateChallengeError);
     assert.equal(refused.status, 403);
     const params = refused.cause[0]!.parameters;
     assert.equal(params.error, 'insufficient_scope');
     assert.equal(params.scope, 'topic:create post:create solution:mark article:write');
-    tokens = tokensOf(await consent(params.scope!, { expectScopes: /Write knowledge-base articles in your name/ }));
+    tokens = tokensOf(
+      await consent(params.scope!, { expectScopes: /Write knowledge-base articles in your name/ }),
+    );
     assert.equal(tokens.scope, 'topic:create post:create solution:mark article:write');
     const written = await (await write()).json();
     // The community queues articles for approval; a write through an app is under the policy like an agent's.
@@ -161,40 +260,80 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
   });
 
   test('refresh rotates the refresh token; replaying a rotated one revokes the whole grant', async () => {
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        tokens.refresh_token!,
+        insecure,
+      ),
+    );
     assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
     assert.notEqual(refreshed.access_token, tokens.access_token);
     assert.equal((await mcp(refreshed.access_token, 'tools/list')).status, 200);
 
-    const replay = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
-    const replayError = await oauth.processRefreshTokenResponse(as, client, replay).then(() => assert.fail('a rotated refresh token was accepted'), (err: unknown) => err);
+    const replay = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      tokens.refresh_token!,
+      insecure,
+    );
+    const replayError = await oauth.processRefreshTokenResponse(as, client, replay).then(
+      () => assert.fail('a rotated refresh token was accepted'),
+      (err: unknown) => err,
+    );
     assert.ok(replayError instanceof oauth.ResponseBodyError);
     assert.equal(replayError.error, 'invalid_grant');
     // Every token of the grant is dead: the newest refresh token, the newest access token, the first refresh token.
-    const newest = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure);
+    const newest = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      refreshed.refresh_token!,
+      insecure,
+    );
     assert.equal((await newest.json()).error, 'invalid_grant');
-    assert.equal((await oauth.refreshTokenGrantRequest(as, client, oauth.None(), firstRefresh, insecure)).status, 400);
+    assert.equal(
+      (await oauth.refreshTokenGrantRequest(as, client, oauth.None(), firstRefresh, insecure))
+        .status,
+      400,
+    );
     const dead = await mcp(refreshed.access_token, 'tools/list');
     assert.equal(dead.status, 401);
     assert.match(dead.headers['www-authenticate']!, /error="invalid_token"/);
   });
 
-  test('people see their connected apps on the web (administrators everyone\'s) and disconnecting one stops the next call', async () => {
+  test("people see their connected apps on the web (administrators everyone's) and disconnecting one stops the next call", async () => {
     tokens = tokensOf(await consent(scope));
     assert.equal((await mcp(tokens.access_token, 'tools/list')).status, 200);
     // An administrator sees every connection of the community.
     const admin = await addPerson(h, acme, 'Alan Turing', 'admin');
-    const adminContext = await contextFor(browser, h, 'acme.localhost', (await h.services.accounts.createWebSession(admin.personId)).token);
+    const adminContext = await contextFor(
+      browser,
+      h,
+      'acme.localhost',
+      (await h.services.accounts.createWebSession(admin.personId)).token,
+    );
     const adminPage = await adminContext.newPage();
     await adminPage.goto(h.hostUrl('acme.localhost', '/admin/apps'));
-    assert.match(await adminPage.getByRole('row', { name: /Test Assistant/ }).innerText(), /Ada Lovelace/);
+    assert.match(
+      await adminPage.getByRole('row', { name: /Test Assistant/ }).innerText(),
+      /Ada Lovelace/,
+    );
     await checkAxe(adminPage, 'connected apps (administrators)');
     await adminContext.close();
     const page = await browserContext.newPage();
     await page.goto(h.hostUrl('acme.localhost', '/account/apps'));
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Connected apps');
     await checkAxe(page, 'connected apps');
-    assert.match(await page.getByRole('row', { name: /Test Assistant/ }).innerText(), /read, ask, reply, accept answers/);
+    assert.match(
+      await page.getByRole('row', { name: /Test Assistant/ }).innerText(),
+      /read, ask, reply, accept answers/,
+    );
     await page.getByRole('button', { name: 'Disconnect Test Assistant' }).click();
     await page.waitForURL(/\/account\/apps$/);
     assert.match(await page.getByRole('status').innerText(), /Test Assistant is disconnected/);
@@ -203,12 +342,24 @@ if (chromiumAvailable('OAuth flow in Chromium')) {
     const stopped = await mcp(tokens.access_token, 'tools/list');
     assert.equal(stopped.status, 401);
     assert.match(stopped.headers['www-authenticate']!, /was revoked/);
-    assert.equal((await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure)).status, 400);
+    assert.equal(
+      (
+        await oauth.refreshTokenGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          tokens.refresh_token!,
+          insecure,
+        )
+      ).status,
+      400,
+    );
   });
 
   test('no code, access token, refresh token or session token is in the logs', () => {
     const logs = h.logs.join('');
     assert.ok(logs.includes('oauth.grant_revoked'), 'the revocations were logged');
-    for (const secret of secrets) assert.equal(logs.includes(secret), false, `${secret.slice(0, 12)}… is in the logs`);
+    for (const secret of secrets)
+      assert.equal(logs.includes(secret), false, `${secret.slice(0, 12)}… is in the logs`);
   });
 }

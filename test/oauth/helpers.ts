@@ -28,7 +28,10 @@ export type ClientHost = {
  * `tls`, the document is served over https by a second server (the callback stays on http: a
  * loopback redirect URI).
  */
-export async function startClientHost(name = 'Test Assistant', tls?: { key: string; cert: string }): Promise<ClientHost> {
+export async function startClientHost(
+  name = 'Test Assistant',
+  tls?: { key: string; cert: string },
+): Promise<ClientHost> {
   let waiting: ((url: URL) => void) | undefined;
   const host: ClientHost = {
     origin: '',
@@ -36,22 +39,27 @@ export async function startClientHost(name = 'Test Assistant', tls?: { key: stri
     redirectUri: '',
     metadataFetches: 0,
     nextCallback: () => new Promise<URL>((resolve) => (waiting = resolve)),
-    close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined),
+    close: () =>
+      Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      ).then(() => undefined),
   };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', host.origin);
     if (url.pathname === '/client.json') {
       host.metadataFetches++;
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
-      res.end(JSON.stringify({
-        client_id: host.clientId,
-        client_name: name,
-        client_uri: host.origin,
-        redirect_uris: [host.redirectUri],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      }));
+      res.end(
+        JSON.stringify({
+          client_id: host.clientId,
+          client_name: name,
+          client_uri: host.origin,
+          redirect_uris: [host.redirectUri],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
       return;
     }
     if (url.pathname === '/callback') {
@@ -82,14 +90,34 @@ export async function startClientHost(name = 'Test Assistant', tls?: { key: stri
 }
 
 /** A self-signed certificate for 127.0.0.1 (openssl), or undefined when openssl is not installed. */
-export function selfSignedCertificate(): { key: string; cert: string; certFile: string } | undefined {
+export function selfSignedCertificate():
+  { key: string; cert: string; certFile: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-cert-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  const made = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile, '-out', certFile,
-    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   if (made.status !== 0) return undefined;
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
@@ -97,7 +125,12 @@ export function selfSignedCertificate(): { key: string; cert: string; certFile: 
 export type TestPerson = { personId: string; email: string; password: string; name: string };
 
 /** A person with a password and, when `role` is given, that role in `community`. */
-export async function addPerson(h: TestHamlet, community: Community, name: string, role?: Role): Promise<TestPerson> {
+export async function addPerson(
+  h: TestHamlet,
+  community: Community,
+  name: string,
+  role?: Role,
+): Promise<TestPerson> {
   const system = systemActor('test');
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}@example.test`;
   const password = 'correct horse battery staple';

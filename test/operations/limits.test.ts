@@ -17,21 +17,38 @@ let userKey: string;
 let topicId: string;
 const system = systemActor('test');
 /** n characters of words ("aaaa aaaa …"), never starting or ending with a space. */
-const text = (n: number) => Array.from({ length: n }, (_, i) => (i % 5 === 4 && i < n - 1 ? ' ' : 'a')).join('');
+const text = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i % 5 === 4 && i < n - 1 ? ' ' : 'a')).join('');
 
 before(async () => {
-  h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '100000', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '100000' }, { demo: true });
+  h = await startTestHamlet(
+    {
+      HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '100000',
+      HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
+    },
+    { demo: true },
+  );
   acme = (await h.store.communities.getBySlug('acme'))!;
-  ({ key: agentKey } = await h.services.agents.create(system, acme, { name: 'limits', scopes: ['topic:create', 'post:create', 'solution:mark'], trusted: true }));
-  await h.services.accounts.createUser(system, { email: 'lim@example.org', password: 'a long enough password' });
+  ({ key: agentKey } = await h.services.agents.create(system, acme, {
+    name: 'limits',
+    scopes: ['topic:create', 'post:create', 'solution:mark'],
+    trusted: true,
+  }));
+  await h.services.accounts.createUser(system, {
+    email: 'lim@example.org',
+    password: 'a long enough password',
+  });
   ({ key: userKey } = await h.services.accounts.mintUserKey(system, { email: 'lim@example.org' }));
-  topicId = (await h.services.content.listTopics(system, acme, { category: 'support', limit: 1 })).topics[0]!.id;
+  topicId = (await h.services.content.listTopics(system, acme, { category: 'support', limit: 1 }))
+    .topics[0]!.id;
 });
 after(() => h.stop());
 
 type Server = 'community' | 'network';
-const urlOf = (server: Server) => h.hostUrl(server === 'community' ? 'acme.localhost' : 'localhost', '/api/mcp');
-const keyOf = (server: Server, tool: string) => (server === 'community' ? agentKey : tool === 'ask_community' ? userKey : undefined);
+const urlOf = (server: Server) =>
+  h.hostUrl(server === 'community' ? 'acme.localhost' : 'localhost', '/api/mcp');
+const keyOf = (server: Server, tool: string) =>
+  server === 'community' ? agentKey : tool === 'ask_community' ? userKey : undefined;
 
 async function listed(server: Server, tool: string): Promise<any> {
   const res = await rpc(urlOf(server), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -42,76 +59,265 @@ async function listed(server: Server, tool: string): Promise<any> {
 
 async function call(server: Server, tool: string, args: Record<string, unknown>) {
   const key = keyOf(server, tool);
-  const res = await rpc(urlOf(server), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }, key ? { authorization: `Bearer ${key}` } : {});
+  const res = await rpc(
+    urlOf(server),
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } },
+    key ? { authorization: `Bearer ${key}` } : {},
+  );
   return res.json().result as { isError: boolean; structuredContent: Record<string, unknown> };
 }
 
 /** The JSON Schema of `path` ("filters.tags") inside a tool's input schema. */
 function schemaAt(schema: any, path: string): any {
-  return path.split('.').reduce((s, key) => (s.anyOf ? s.anyOf.find((x: any) => x.properties) : s).properties[key], schema);
+  return path
+    .split('.')
+    .reduce(
+      (s, key) => (s.anyOf ? s.anyOf.find((x: any) => x.properties) : s).properties[key],
+      schema,
+    );
 }
 
-function setAt(args: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
+function setAt(
+  args: Record<string, unknown>,
+  path: string,
+  value: unknown,
+): Record<string, unknown> {
   const [head, ...rest] = path.split('.');
-  return rest.length ? { ...args, [head!]: setAt((args[head!] as Record<string, unknown>) ?? {}, rest.join('.'), value) } : { ...args, [head!]: value };
+  return rest.length
+    ? {
+        ...args,
+        [head!]: setAt((args[head!] as Record<string, unknown>) ?? {}, rest.join('.'), value),
+      }
+    : { ...args, [head!]: value };
 }
 
-const question = { category: 'support', title: 'A question about limits', body: 'What are the limits of each field?' };
+const question = {
+  category: 'support',
+  title: 'A question about limits',
+  body: 'What are the limits of each field?',
+};
 
 /** A domain call with the field set to `value`: resolves when accepted, rejects invalid_argument when refused. */
 type DomainCall = (value: unknown) => Promise<unknown>;
 const domain: Record<string, DomainCall> = {
-  'topic.title': (v) => h.services.content.createTopic(system, acme, { ...question, title: v as string }),
-  'topic.body': (v) => h.services.content.createTopic(system, acme, { ...question, body: v as string }),
-  'topic.tags': (v) => h.services.content.createTopic(system, acme, { ...question, tags: v as string[] }),
-  'reply.body': (v) => h.services.content.reply(system, acme, { topic: topicId, body: v as string }),
+  'topic.title': (v) =>
+    h.services.content.createTopic(system, acme, { ...question, title: v as string }),
+  'topic.body': (v) =>
+    h.services.content.createTopic(system, acme, { ...question, body: v as string }),
+  'topic.tags': (v) =>
+    h.services.content.createTopic(system, acme, { ...question, tags: v as string[] }),
+  'reply.body': (v) =>
+    h.services.content.reply(system, acme, { topic: topicId, body: v as string }),
   'search.query': (v) => h.services.search.search([acme], v as string),
   'search.tags': (v) => h.services.search.search([acme], 'limits', { tags: v as string[] }),
   'search.limit': (v) => h.services.search.search([acme], 'limits', { limit: v as number }),
   'suggest.question': (v) => h.services.search.suggestAnswer([acme], v as string),
 };
 
-type Row = { server: Server; tool: string; path: string; base: Record<string, unknown>; kind: 'string' | 'array' | 'number'; min?: number; max: number; domain?: string };
+type Row = {
+  server: Server;
+  tool: string;
+  path: string;
+  base: Record<string, unknown>;
+  kind: 'string' | 'array' | 'number';
+  min?: number;
+  max: number;
+  domain?: string;
+};
 const ROWS: Row[] = [
-  { server: 'community', tool: 'create_topic', path: 'title', base: question, kind: 'string', min: LIMITS.title.min, max: LIMITS.title.max, domain: 'topic.title' },
-  { server: 'community', tool: 'create_topic', path: 'body', base: question, kind: 'string', min: LIMITS.questionBody.min, max: LIMITS.questionBody.max, domain: 'topic.body' },
-  { server: 'community', tool: 'create_topic', path: 'tags', base: question, kind: 'array', max: LIMITS.tags.max, domain: 'topic.tags' },
-  { server: 'community', tool: 'create_topic', path: 'idempotency_key', base: question, kind: 'string', min: LIMITS.idempotencyKey.min, max: LIMITS.idempotencyKey.max },
-  { server: 'community', tool: 'reply_to_topic', path: 'body', base: { topic: 'x' }, kind: 'string', min: LIMITS.replyBody.min, max: LIMITS.replyBody.max, domain: 'reply.body' },
-  { server: 'community', tool: 'search_community', path: 'query', base: {}, kind: 'string', min: LIMITS.searchQuery.min, max: LIMITS.searchQuery.max, domain: 'search.query' },
-  { server: 'community', tool: 'search_community', path: 'filters.tags', base: { query: 'limits' }, kind: 'array', max: LIMITS.tags.max, domain: 'search.tags' },
-  { server: 'community', tool: 'search_community', path: 'filters.cursor', base: { query: 'limits' }, kind: 'string', max: LIMITS.cursor.max },
-  { server: 'community', tool: 'search_community', path: 'filters.limit', base: { query: 'limits' }, kind: 'number', min: 1, max: 50, domain: 'search.limit' },
-  { server: 'community', tool: 'suggest_answer', path: 'question', base: {}, kind: 'string', min: LIMITS.question.min, max: LIMITS.question.max, domain: 'suggest.question' },
-  { server: 'community', tool: 'list_topics', path: 'cursor', base: {}, kind: 'string', max: LIMITS.cursor.max },
-  { server: 'network', tool: 'ask_community', path: 'title', base: { community: 'acme', ...question }, kind: 'string', min: LIMITS.title.min, max: LIMITS.title.max, domain: 'topic.title' },
-  { server: 'network', tool: 'ask_community', path: 'body', base: { community: 'acme', ...question }, kind: 'string', min: LIMITS.questionBody.min, max: LIMITS.questionBody.max, domain: 'topic.body' },
-  { server: 'network', tool: 'search_network', path: 'filters.tags', base: { query: 'limits' }, kind: 'array', max: LIMITS.tags.max, domain: 'search.tags' },
-  { server: 'network', tool: 'suggest_answer', path: 'question', base: {}, kind: 'string', min: LIMITS.question.min, max: LIMITS.question.max, domain: 'suggest.question' },
+  {
+    server: 'community',
+    tool: 'create_topic',
+    path: 'title',
+    base: question,
+    kind: 'string',
+    min: LIMITS.title.min,
+    max: LIMITS.title.max,
+    domain: 'topic.title',
+  },
+  {
+    server: 'community',
+    tool: 'create_topic',
+    path: 'body',
+    base: question,
+    kind: 'string',
+    min: LIMITS.questionBody.min,
+    max: LIMITS.questionBody.max,
+    domain: 'topic.body',
+  },
+  {
+    server: 'community',
+    tool: 'create_topic',
+    path: 'tags',
+    base: question,
+    kind: 'array',
+    max: LIMITS.tags.max,
+    domain: 'topic.tags',
+  },
+  {
+    server: 'community',
+    tool: 'create_topic',
+    path: 'idempotency_key',
+    base: question,
+    kind: 'string',
+    min: LIMITS.idempotencyKey.min,
+    max: LIMITS.idempotencyKey.max,
+  },
+  {
+    server: 'community',
+    tool: 'reply_to_topic',
+    path: 'body',
+    base: { topic: 'x' },
+    kind: 'string',
+    min: LIMITS.replyBody.min,
+    max: LIMITS.replyBody.max,
+    domain: 'reply.body',
+  },
+  {
+    server: 'community',
+    tool: 'search_community',
+    path: 'query',
+    base: {},
+    kind: 'string',
+    min: LIMITS.searchQuery.min,
+    max: LIMITS.searchQuery.max,
+    domain: 'search.query',
+  },
+  {
+    server: 'community',
+    tool: 'search_community',
+    path: 'filters.tags',
+    base: { query: 'limits' },
+    kind: 'array',
+    max: LIMITS.tags.max,
+    domain: 'search.tags',
+  },
+  {
+    server: 'community',
+    tool: 'search_community',
+    path: 'filters.cursor',
+    base: { query: 'limits' },
+    kind: 'string',
+    max: LIMITS.cursor.max,
+  },
+  {
+    server: 'community',
+    tool: 'search_community',
+    path: 'filters.limit',
+    base: { query: 'limits' },
+    kind: 'number',
+    min: 1,
+    max: 50,
+    domain: 'search.limit',
+  },
+  {
+    server: 'community',
+    tool: 'suggest_answer',
+    path: 'question',
+    base: {},
+    kind: 'string',
+    min: LIMITS.question.min,
+    max: LIMITS.question.max,
+    domain: 'suggest.question',
+  },
+  {
+    server: 'community',
+    tool: 'list_topics',
+    path: 'cursor',
+    base: {},
+    kind: 'string',
+    max: LIMITS.cursor.max,
+  },
+  {
+    server: 'network',
+    tool: 'ask_community',
+    path: 'title',
+    base: { community: 'acme', ...question },
+    kind: 'string',
+    min: LIMITS.title.min,
+    max: LIMITS.title.max,
+    domain: 'topic.title',
+  },
+  {
+    server: 'network',
+    tool: 'ask_community',
+    path: 'body',
+    base: { community: 'acme', ...question },
+    kind: 'string',
+    min: LIMITS.questionBody.min,
+    max: LIMITS.questionBody.max,
+    domain: 'topic.body',
+  },
+  {
+    server: 'network',
+    tool: 'search_network',
+    path: 'filters.tags',
+    base: { query: 'limits' },
+    kind: 'array',
+    max: LIMITS.tags.max,
+    domain: 'search.tags',
+  },
+  {
+    server: 'network',
+    tool: 'suggest_answer',
+    path: 'question',
+    base: {},
+    kind: 'string',
+    min: LIMITS.question.min,
+    max: LIMITS.question.max,
+    domain: 'suggest.question',
+  },
 ];
 
-const valueOf = (kind: Row['kind'], n: number) => (kind === 'string' ? text(n) : kind === 'array' ? Array.from({ length: n }, (_, i) => `tag-${i}`) : n);
+const valueOf = (kind: Row['kind'], n: number) =>
+  kind === 'string'
+    ? text(n)
+    : kind === 'array'
+      ? Array.from({ length: n }, (_, i) => `tag-${i}`)
+      : n;
 const refused = (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument';
 
 describe('one limit per field, on every face', () => {
   for (const row of ROWS) {
     test(`${row.server} ${row.tool}.${row.path}: ${row.min ?? 0}..${row.max}`, async () => {
       const schema = schemaAt(await listed(row.server, row.tool), row.path);
-      const [minKey, maxKey] = row.kind === 'string' ? ['minLength', 'maxLength'] : row.kind === 'array' ? ['minItems', 'maxItems'] : ['minimum', 'maximum'];
+      const [minKey, maxKey] =
+        row.kind === 'string'
+          ? ['minLength', 'maxLength']
+          : row.kind === 'array'
+            ? ['minItems', 'maxItems']
+            : ['minimum', 'maximum'];
       assert.equal(schema[maxKey], row.max, `tools/list states the maximum of ${row.path}`);
-      if (row.min !== undefined && row.min > (row.kind === 'number' ? -Infinity : 0)) assert.equal(schema[minKey], row.min, `tools/list states the minimum of ${row.path}`);
+      if (row.min !== undefined && row.min > (row.kind === 'number' ? -Infinity : 0))
+        assert.equal(schema[minKey], row.min, `tools/list states the minimum of ${row.path}`);
 
-      const over = await call(row.server, row.tool, setAt(row.base, row.path, valueOf(row.kind, row.max + 1)));
+      const over = await call(
+        row.server,
+        row.tool,
+        setAt(row.base, row.path, valueOf(row.kind, row.max + 1)),
+      );
       assert.equal(over.isError, true);
-      assert.equal(over.structuredContent.code, undefined, 'an argument-schema failure carries no code');
+      assert.equal(
+        over.structuredContent.code,
+        undefined,
+        'an argument-schema failure carries no code',
+      );
       assert.match(String(over.structuredContent.error), new RegExp(row.path.split('.').pop()!));
 
       if (!row.domain) return;
       const reach = domain[row.domain]!;
-      await assert.rejects(reach(valueOf(row.kind, row.max + 1)), refused, `the domain refuses ${row.max + 1}`);
+      await assert.rejects(
+        reach(valueOf(row.kind, row.max + 1)),
+        refused,
+        `the domain refuses ${row.max + 1}`,
+      );
       await reach(valueOf(row.kind, row.max)); // the limit itself is accepted
       if (row.min !== undefined && row.min > 1) {
-        await assert.rejects(reach(valueOf(row.kind, row.min - 1)), refused, `the domain refuses ${row.min - 1}`);
+        await assert.rejects(
+          reach(valueOf(row.kind, row.min - 1)),
+          refused,
+          `the domain refuses ${row.min - 1}`,
+        );
         await reach(valueOf(row.kind, row.min));
       }
     });

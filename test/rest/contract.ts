@@ -17,16 +17,27 @@ function isProblem(r: Reply, status: number, code: string): void {
   assert.ok(r.json.title && r.json.detail && r.json.type);
 }
 
-const question = (title: string) => ({ category: 'support', title, body: 'A body long enough to be a question.' });
+const question = (title: string) => ({
+  category: 'support',
+  title,
+  body: 'A body long enough to be a question.',
+});
 
-export function defineRestContract(engine: string, env: () => Promise<{ env: Record<string, string>; cleanup?: () => Promise<void> }>): void {
+export function defineRestContract(
+  engine: string,
+  env: () => Promise<{ env: Record<string, string>; cleanup?: () => Promise<void> }>,
+): void {
   describe(`REST contract (${engine})`, () => {
     let f: Fixture;
     let cleanup: (() => Promise<void>) | undefined;
     before(async () => {
       const setup = await env();
       cleanup = setup.cleanup;
-      f = await startRestFixture({ HAMLET_WEBHOOK_ALLOW_PRIVATE: '1', HAMLET_REST_MAX_BODY_BYTES: '300000', ...setup.env });
+      f = await startRestFixture({
+        HAMLET_WEBHOOK_ALLOW_PRIVATE: '1',
+        HAMLET_REST_MAX_BODY_BYTES: '300000',
+        ...setup.env,
+      });
     });
     after(async () => {
       await f?.stop();
@@ -35,18 +46,38 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
 
     test('every route of the table answers as documented', async () => {
       const covered = await runJourney(f);
-      const all = REST_ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}${r.server === 'network' ? ' (network)' : ''}`);
-      assert.deepEqual(all.filter((r) => !covered.has(r)), [], 'routes the journey did not reach');
+      const all = REST_ROUTES.map(
+        (r) => `${r.method.toUpperCase()} ${r.path}${r.server === 'network' ? ' (network)' : ''}`,
+      );
+      assert.deepEqual(
+        all.filter((r) => !covered.has(r)),
+        [],
+        'routes the journey did not reach',
+      );
     });
 
     test('every credential kind', async () => {
       const { api, keys, network } = f;
       assert.equal((await api.call('GET', '/categories', { key: keys.reader })).status, 200);
-      assert.equal((await api.call('GET', '/categories', { key: keys.reader, apiKeyHeader: true })).status, 200);
+      assert.equal(
+        (await api.call('GET', '/categories', { key: keys.reader, apiKeyHeader: true })).status,
+        200,
+      );
       assert.equal((await api.call('GET', '/topics', { key: keys.member })).status, 200);
       assert.equal((await api.call('GET', '/topics', { session: keys.session })).status, 200);
-      assert.equal((await api.call('POST', '/topics', { session: keys.session, body: question('Asked from a signed-in browser') })).status, 201);
-      const noCsrf = await api.call('POST', '/topics', { headers: { cookie: keys.session.cookie }, body: question('Asked without the CSRF token') });
+      assert.equal(
+        (
+          await api.call('POST', '/topics', {
+            session: keys.session,
+            body: question('Asked from a signed-in browser'),
+          })
+        ).status,
+        201,
+      );
+      const noCsrf = await api.call('POST', '/topics', {
+        headers: { cookie: keys.session.cookie },
+        body: question('Asked without the CSRF token'),
+      });
       isProblem(noCsrf, 403, 'forbidden');
       assert.match(noCsrf.json.detail, /X-CSRF-Token/);
       const anonymous = await api.call('GET', '/topics');
@@ -55,38 +86,105 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer/);
       const foreign = await api.call('GET', '/topics', { key: keys.foreign });
       assert.ok([401, 403].includes(foreign.status), foreign.text);
-      isProblem(await api.call('GET', '/topics', { key: 'hmlt_live_' + 'x'.repeat(40) }), 401, 'unauthorized');
+      isProblem(
+        await api.call('GET', '/topics', { key: 'hmlt_live_' + 'x'.repeat(40) }),
+        401,
+        'unauthorized',
+      );
       assert.equal((await network.call('GET', '/search?q=postgres')).status, 200);
-      isProblem(await network.call('POST', '/communities/acme/topics', { body: question('Asked anonymously on the apex') }), 401, 'unauthorized');
-      isProblem(await network.call('POST', '/communities/acme/topics', { key: keys.writer, body: question('Asked with an agent key on the apex') }), 401, 'unauthorized');
+      isProblem(
+        await network.call('POST', '/communities/acme/topics', {
+          body: question('Asked anonymously on the apex'),
+        }),
+        401,
+        'unauthorized',
+      );
+      isProblem(
+        await network.call('POST', '/communities/acme/topics', {
+          key: keys.writer,
+          body: question('Asked with an agent key on the apex'),
+        }),
+        401,
+        'unauthorized',
+      );
     });
 
     test('the error matrix', async () => {
       const { api, keys } = f;
-      isProblem(await api.call('POST', '/topics', { key: keys.writer, raw: '{"title": ' }), 400, 'invalid_argument');
-      isProblem(await api.call('POST', '/topics', { key: keys.writer, raw: '[1, 2]' }), 400, 'invalid_argument');
-      const scope = await api.call('POST', '/topics', { key: keys.reader, body: question('A reader may not ask this') });
+      isProblem(
+        await api.call('POST', '/topics', { key: keys.writer, raw: '{"title": ' }),
+        400,
+        'invalid_argument',
+      );
+      isProblem(
+        await api.call('POST', '/topics', { key: keys.writer, raw: '[1, 2]' }),
+        400,
+        'invalid_argument',
+      );
+      const scope = await api.call('POST', '/topics', {
+        key: keys.reader,
+        body: question('A reader may not ask this'),
+      });
       isProblem(scope, 403, 'forbidden');
       assert.match(scope.json.detail, /not scoped for "topic:create"/);
       isProblem(await api.call('GET', '/webhooks', { key: keys.writer }), 403, 'forbidden');
-      isProblem(await api.call('GET', '/topics/no-such-topic-anywhere', { key: keys.reader }), 404, 'not_found');
+      isProblem(
+        await api.call('GET', '/topics/no-such-topic-anywhere', { key: keys.reader }),
+        404,
+        'not_found',
+      );
       isProblem(await api.call('GET', '/no/such/route', { key: keys.reader }), 404, 'not_found');
       const wrongMethod = await api.call('PUT', '/topics', { key: keys.reader, body: {} });
       isProblem(wrongMethod, 405, 'invalid_argument');
       assert.equal(wrongMethod.headers.get('allow'), 'GET, POST');
-      const huge = await api.call('POST', '/topics', { key: keys.writer, body: { ...question('A question with a huge body'), body: 'x'.repeat(400_000) } });
+      const huge = await api.call('POST', '/topics', {
+        key: keys.writer,
+        body: { ...question('A question with a huge body'), body: 'x'.repeat(400_000) },
+      });
       isProblem(huge, 413, 'invalid_argument');
-      isProblem(await api.call('POST', '/topics', { key: keys.writer, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'invalid_argument');
-      const schema = await api.call('POST', '/topics', { key: keys.writer, body: { category: 'support', title: 'short', extra: 1 } });
+      isProblem(
+        await api.call('POST', '/topics', {
+          key: keys.writer,
+          raw: 'title=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        415,
+        'invalid_argument',
+      );
+      const schema = await api.call('POST', '/topics', {
+        key: keys.writer,
+        body: { category: 'support', title: 'short', extra: 1 },
+      });
       isProblem(schema, 422, 'invalid_argument');
-      assert.deepEqual(schema.json.errors.map((e: { path: string }) => e.path).sort(), ['(arguments)', 'body', 'title']);
-      isProblem(await api.call('GET', '/topics?limit=1000', { key: keys.reader }), 422, 'invalid_argument');
-      isProblem(await api.call('GET', '/topics', { key: keys.reader, headers: { 'idempotency-key': 'a-read-with-a-key' } }), 422, 'invalid_argument');
+      assert.deepEqual(schema.json.errors.map((e: { path: string }) => e.path).sort(), [
+        '(arguments)',
+        'body',
+        'title',
+      ]);
+      isProblem(
+        await api.call('GET', '/topics?limit=1000', { key: keys.reader }),
+        422,
+        'invalid_argument',
+      );
+      isProblem(
+        await api.call('GET', '/topics', {
+          key: keys.reader,
+          headers: { 'idempotency-key': 'a-read-with-a-key' },
+        }),
+        422,
+        'invalid_argument',
+      );
       // Rate limited per key: a fresh key spends its budget, then gets 429 with the wait.
-      const { key } = await f.h.services.agents.create(systemActor('test'), f.acme, { name: 'greedy-bot' });
+      const { key } = await f.h.services.agents.create(systemActor('test'), f.acme, {
+        name: 'greedy-bot',
+      });
       const replies: Reply[] = [];
       for (let batch = 0; batch < 10 && !replies.some((r) => r.status === 429); batch++) {
-        replies.push(...(await Promise.all(Array.from({ length: 100 }, () => api.call('GET', '/categories', { key })))));
+        replies.push(
+          ...(await Promise.all(
+            Array.from({ length: 100 }, () => api.call('GET', '/categories', { key })),
+          )),
+        );
       }
       const limited = replies.find((r) => r.status === 429)!;
       isProblem(limited, 429, 'rate_limited');
@@ -99,16 +197,47 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
       const { api, keys } = f;
       const body = question('Idempotent: asked twenty times at once');
       const headers = { 'idempotency-key': 'rest-idem-0001' };
-      const replies = await Promise.all(Array.from({ length: 20 }, () => api.call('POST', '/topics', { key: keys.writer, body, headers })));
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api.call('POST', '/topics', { key: keys.writer, body, headers }),
+        ),
+      );
       assert.deepEqual([...new Set(replies.map((r) => r.status))], [201]);
       assert.equal(new Set(replies.map((r) => r.text)).size, 1);
-      const listed = await api.call('GET', '/search?q=%22asked%20twenty%20times%20at%20once%22&source_types=topic', { key: keys.reader });
-      assert.equal(listed.json.results.filter((r: { title: string }) => r.title === body.title).length, 1);
-      isProblem(await api.call('POST', '/topics', { key: keys.writer, body: { ...body, title: 'Idempotent: but another question' }, headers }), 409, 'conflict');
+      const listed = await api.call(
+        'GET',
+        '/search?q=%22asked%20twenty%20times%20at%20once%22&source_types=topic',
+        { key: keys.reader },
+      );
+      assert.equal(
+        listed.json.results.filter((r: { title: string }) => r.title === body.title).length,
+        1,
+      );
+      isProblem(
+        await api.call('POST', '/topics', {
+          key: keys.writer,
+          body: { ...body, title: 'Idempotent: but another question' },
+          headers,
+        }),
+        409,
+        'conflict',
+      );
       const mcp = await fetch(api.url('').replace('/api/v1', '/api/mcp'), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${keys.writer}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_topic', arguments: { ...body, idempotency_key: 'rest-idem-0001' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${keys.writer}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'create_topic',
+            arguments: { ...body, idempotency_key: 'rest-idem-0001' },
+          },
+        }),
       });
       const result = (await mcp.json()).result;
       assert.equal(result.isError, false);
@@ -117,9 +246,21 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
 
     test('pagination to the end through Link headers, and ETags', async () => {
       const { api, keys } = f;
-      await f.h.services.content.createCategory(systemActor('test'), f.acme, { slug: 'paging', name: 'Paging' });
+      await f.h.services.content.createCategory(systemActor('test'), f.acme, {
+        slug: 'paging',
+        name: 'Paging',
+      });
       const titles = Array.from({ length: 7 }, (_, i) => `Paging through topic number ${i + 1}`);
-      for (const t of titles) assert.equal((await api.call('POST', '/topics', { key: keys.writer, body: { ...question(t), category: 'paging' } })).status, 201);
+      for (const t of titles)
+        assert.equal(
+          (
+            await api.call('POST', '/topics', {
+              key: keys.writer,
+              body: { ...question(t), category: 'paging' },
+            })
+          ).status,
+          201,
+        );
       const seen: string[] = [];
       let url: string | undefined = api.url('/topics?category=paging&limit=2&sort=created');
       let pages = 0;
@@ -137,7 +278,10 @@ export function defineRestContract(engine: string, env: () => Promise<{ env: Rec
       const first = await api.call('GET', '/categories', { key: keys.reader });
       const etag = first.headers.get('etag')!;
       assert.match(etag, /^W\/"/);
-      const again = await api.call('GET', '/categories', { key: keys.reader, headers: { 'if-none-match': etag } });
+      const again = await api.call('GET', '/categories', {
+        key: keys.reader,
+        headers: { 'if-none-match': etag },
+      });
       assert.equal(again.status, 304);
       assert.equal(again.text, '');
     });

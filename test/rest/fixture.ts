@@ -17,10 +17,24 @@ export type Credentials = {
   foreign: string;
 };
 
-export type Fixture = { h: TestHamlet; acme: Community; keys: Credentials; api: Api; network: Api; stop(): Promise<void> };
+export type Fixture = {
+  h: TestHamlet;
+  acme: Community;
+  keys: Credentials;
+  api: Api;
+  network: Api;
+  stop(): Promise<void>;
+};
 
 export type Reply = { status: number; headers: Headers; text: string; json: any };
-export type Call = { key?: string; apiKeyHeader?: boolean; body?: unknown; raw?: string; headers?: Record<string, string>; session?: Credentials['session'] };
+export type Call = {
+  key?: string;
+  apiKeyHeader?: boolean;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  session?: Credentials['session'];
+};
 
 /** A client for one host's /api/v1. */
 export class Api {
@@ -32,11 +46,20 @@ export class Api {
 
   async call(method: string, path: string, o: Call = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...o.headers };
-    if (o.key) headers[o.apiKeyHeader ? 'x-api-key' : 'authorization'] = o.apiKeyHeader ? o.key : `Bearer ${o.key}`;
-    if (o.session) Object.assign(headers, { cookie: o.session.cookie, 'x-csrf-token': o.session.csrf });
+    if (o.key)
+      headers[o.apiKeyHeader ? 'x-api-key' : 'authorization'] = o.apiKeyHeader
+        ? o.key
+        : `Bearer ${o.key}`;
+    if (o.session)
+      Object.assign(headers, { cookie: o.session.cookie, 'x-csrf-token': o.session.csrf });
     const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(path.startsWith('http') ? path : this.url(path), { method, headers, body });
+    if (body !== undefined && !headers['content-type'])
+      headers['content-type'] = 'application/json';
+    const res = await fetch(path.startsWith('http') ? path : this.url(path), {
+      method,
+      headers,
+      body,
+    });
     const text = await res.text();
     let json: any;
     try {
@@ -49,13 +72,25 @@ export class Api {
 }
 
 export async function startRestFixture(env: Record<string, string> = {}): Promise<Fixture> {
-  const h = await startTestHamlet({ LOG_LEVEL: 'warn', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '100000', HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '300', ...env }, { demo: true });
+  const h = await startTestHamlet(
+    {
+      LOG_LEVEL: 'warn',
+      HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
+      HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '300',
+      ...env,
+    },
+    { demo: true },
+  );
   const system = systemActor('test');
   const acme = (await h.store.communities.getBySlug('acme'))!;
   const skunkworks = (await h.store.communities.getBySlug('skunkworks'))!;
-  const agent = async (c: Community, name: string, scopes: Scope[]) => (await h.services.agents.create(system, c, { name, scopes })).key;
+  const agent = async (c: Community, name: string, scopes: Scope[]) =>
+    (await h.services.agents.create(system, c, { name, scopes })).key;
   const person = async (email: string, role: string) => {
-    const p = await h.services.accounts.createUser(system, { email, password: 'correct horse battery' });
+    const p = await h.services.accounts.createUser(system, {
+      email,
+      password: 'correct horse battery',
+    });
     await h.services.accounts.addMember(system, acme, { email, role });
     return { person: p, key: (await h.services.accounts.mintUserKey(system, { email })).key };
   };
@@ -63,7 +98,12 @@ export async function startRestFixture(env: Record<string, string> = {}): Promis
   const session = await h.services.accounts.createWebSession(owner.person.id);
   const keys: Credentials = {
     reader: await agent(acme, 'reader-bot', []),
-    writer: await agent(acme, 'writer-bot', ['topic:create', 'post:create', 'solution:mark', 'article:write']),
+    writer: await agent(acme, 'writer-bot', [
+      'topic:create',
+      'post:create',
+      'solution:mark',
+      'article:write',
+    ]),
     decider: await agent(acme, 'decider-bot', ['approval:decide']),
     member: (await person('member@example.com', 'member')).key,
     owner: owner.key,
@@ -71,7 +111,9 @@ export async function startRestFixture(env: Record<string, string> = {}): Promis
     foreign: await agent(skunkworks, 'outsider-bot', ['topic:create']),
   };
   return {
-    h, acme, keys,
+    h,
+    acme,
+    keys,
     api: new Api(h.hostUrl('acme.localhost', '').replace(/\/$/, '')),
     network: new Api(h.hostUrl('localhost', '').replace(/\/$/, '')),
     stop: () => h.stop(),

@@ -37,8 +37,14 @@ function sample(s: Schema | undefined, depth = 0): unknown {
       if (s.format === 'email') return 'walker@example.com';
       const min = s.minLength ?? 0;
       const max = s.maxLength ?? 10_000;
-      const fits = (v: string) => v.length >= min && v.length <= max && (!s.pattern || new RegExp(s.pattern, 'u').test(v));
-      return [...STRINGS, 'walk '.repeat(Math.ceil(Math.max(min, 8) / 5)).slice(0, Math.max(min, 8))].find(fits) ?? 'a'.repeat(Math.max(min, 1));
+      const fits = (v: string) =>
+        v.length >= min && v.length <= max && (!s.pattern || new RegExp(s.pattern, 'u').test(v));
+      return (
+        [
+          ...STRINGS,
+          'walk '.repeat(Math.ceil(Math.max(min, 8) / 5)).slice(0, Math.max(min, 8)),
+        ].find(fits) ?? 'a'.repeat(Math.max(min, 1))
+      );
     }
   }
 }
@@ -47,7 +53,8 @@ function sample(s: Schema | undefined, depth = 0): unknown {
 function broken(s: Schema | undefined): Record<string, unknown> {
   const valid = (sample(s) ?? {}) as Record<string, unknown>;
   const first = (s?.required ?? [])[0];
-  if (first) return { ...valid, [first]: typeof valid[first] === 'number' ? 'not a number' : 12345 };
+  if (first)
+    return { ...valid, [first]: typeof valid[first] === 'number' ? 'not a number' : 12345 };
   return { ...valid, not_a_field: true };
 }
 
@@ -70,21 +77,39 @@ for (const server of ['community', 'network'] as const) {
     for (const [path, item] of Object.entries(doc.paths as Schema)) {
       for (const [method, op] of Object.entries(item as Schema)) {
         const params = (op.parameters ?? []) as Schema[];
-        const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(sample(params.find((p) => p.name === name)?.schema))));
+        const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          encodeURIComponent(String(sample(params.find((p) => p.name === name)?.schema))),
+        );
         const query = new URLSearchParams();
-        for (const p of params.filter((p) => p.in === 'query' && p.required)) query.set(p.name, String(sample(p.schema)));
-        const bodySchema = op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+        for (const p of params.filter((p) => p.in === 'query' && p.required))
+          query.set(p.name, String(sample(p.schema)));
+        const bodySchema = op.requestBody?.content?.['application/json']?.schema as
+          Schema | undefined;
         const label = `${method.toUpperCase()} ${path}`;
-        const send = (q: URLSearchParams, body: unknown) => api.call(method.toUpperCase(), `${concrete}${q.size ? `?${q}` : ''}`, { key, body });
+        const send = (q: URLSearchParams, body: unknown) =>
+          api.call(method.toUpperCase(), `${concrete}${q.size ? `?${q}` : ''}`, { key, body });
 
-        const valid = await send(query, method === 'get' ? undefined : bodySchema ? sample(bodySchema) : undefined);
-        assert.ok(valid.status < 500, `${label} (valid) → ${valid.status} ${valid.text.slice(0, 300)}`);
+        const valid = await send(
+          query,
+          method === 'get' ? undefined : bodySchema ? sample(bodySchema) : undefined,
+        );
+        assert.ok(
+          valid.status < 500,
+          `${label} (valid) → ${valid.status} ${valid.text.slice(0, 300)}`,
+        );
 
         const badQuery = new URLSearchParams(query);
         if (method === 'get') badQuery.set('not_a_parameter', '1');
         const invalid = await send(badQuery, method === 'get' ? undefined : broken(bodySchema));
-        assert.ok([400, 422].includes(invalid.status), `${label} (invalid) → ${invalid.status} ${invalid.text.slice(0, 300)}`);
-        assert.match(invalid.headers.get('content-type') ?? '', /^application\/problem\+json/, label);
+        assert.ok(
+          [400, 422].includes(invalid.status),
+          `${label} (invalid) → ${invalid.status} ${invalid.text.slice(0, 300)}`,
+        );
+        assert.match(
+          invalid.headers.get('content-type') ?? '',
+          /^application\/problem\+json/,
+          label,
+        );
         walked++;
       }
     }
@@ -97,5 +122,8 @@ test('/api/docs renders the reference from the document, under a policy that let
   const html = await res.text();
   assert.equal(res.status, 200);
   assert.match(html, /v1\/openapi\.json/);
-  assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self' 'unsafe-inline' https:\/\/cdn\.jsdelivr\.net/);
+  assert.match(
+    res.headers.get('content-security-policy') ?? '',
+    /script-src 'self' 'unsafe-inline' https:\/\/cdn\.jsdelivr\.net/,
+  );
 });

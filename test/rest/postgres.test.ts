@@ -6,7 +6,10 @@ import { defineRestContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('rest');
 if (setup.ok) {
-  defineRestContract('postgres', async () => ({ env: { DATABASE_URL: setup.url }, cleanup: setup.drop }));
+  defineRestContract('postgres', async () => ({
+    env: { DATABASE_URL: setup.url },
+    cleanup: setup.drop,
+  }));
 } else if (setup.fail) {
   test('REST contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

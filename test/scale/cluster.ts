@@ -11,7 +11,13 @@ import { freePort, serveProcess } from '../helpers/serve.ts';
 export const NGINX = '/usr/sbin/nginx';
 
 export type Instance = { port: number; child: ChildProcess; alive: boolean };
-export type Cluster = { url: string; instances: Instance[]; demoKey: string; kill(port: number): Promise<void>; stop(): Promise<void> };
+export type Cluster = {
+  url: string;
+  instances: Instance[];
+  demoKey: string;
+  kill(port: number): Promise<void>;
+  stop(): Promise<void>;
+};
 
 function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
   const root = process.getuid?.() === 0 ? 'user root;' : '';
@@ -52,7 +58,10 @@ http {
  * Starts the cluster over `databaseUrl`: the first instance creates the demo community and prints
  * its agent key (the others start without --demo, so that key stays valid).
  */
-export async function startCluster(databaseUrl: string, env: Record<string, string>): Promise<Cluster> {
+export async function startCluster(
+  databaseUrl: string,
+  env: Record<string, string>,
+): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-cluster-'));
   const started: ChildProcess[] = [];
   try {
@@ -65,14 +74,31 @@ export async function startCluster(databaseUrl: string, env: Record<string, stri
   }
 }
 
-async function start(dir: string, databaseUrl: string, env: Record<string, string>, started: ChildProcess[]): Promise<Cluster> {
+async function start(
+  dir: string,
+  databaseUrl: string,
+  env: Record<string, string>,
+  started: ChildProcess[],
+): Promise<Cluster> {
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
   const listen = await freePort();
-  const common = { ...env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', HAMLET_TRUST_PROXY: '1', PORT: '' };
+  const common = {
+    ...env,
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    HAMLET_TRUST_PROXY: '1',
+    PORT: '',
+  };
   const first = await serveProcess({ ...common, PORT: String(ports[0]) }, { demo: true, started });
   const demoKey = first.key!;
-  const rest = await Promise.all(ports.slice(1).map((port) => serveProcess({ ...common, PORT: String(port) }, { started })));
-  const instances: Instance[] = [first, ...rest].map((s, i) => ({ port: ports[i]!, child: s.child, alive: true }));
+  const rest = await Promise.all(
+    ports.slice(1).map((port) => serveProcess({ ...common, PORT: String(port) }, { started })),
+  );
+  const instances: Instance[] = [first, ...rest].map((s, i) => ({
+    port: ports[i]!,
+    child: s.child,
+    alive: true,
+  }));
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, listen, ports));
   const check = spawnSync(NGINX, ['-t', '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
@@ -81,7 +107,13 @@ async function start(dir: string, databaseUrl: string, env: Record<string, strin
   started.push(nginx);
   const url = `http://127.0.0.1:${listen}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${url}/heartbeat`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/heartbeat`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const exit = (child: ChildProcess, signal: NodeJS.Signals) =>
@@ -109,5 +141,7 @@ async function start(dir: string, databaseUrl: string, env: Record<string, strin
 
 /** Why the cluster cannot run here, if it cannot (no nginx binary). */
 export function clusterUnavailable(): string | undefined {
-  return existsSync(NGINX) ? undefined : `nginx is not installed (${NGINX}; Debian package "nginx")`;
+  return existsSync(NGINX)
+    ? undefined
+    : `nginx is not installed (${NGINX}; Debian package "nginx")`;
 }

@@ -9,12 +9,26 @@ import { randomUUID } from 'node:crypto';
 
 export type Midway = (streamUpstream: string) => Promise<void>;
 
-type Sse = { events: Array<{ id?: string; data: string }>; upstream: string; closed: Promise<void>; close(): void };
+type Sse = {
+  events: Array<{ id?: string; data: string }>;
+  upstream: string;
+  closed: Promise<void>;
+  close(): void;
+};
 
 /** Opens an event stream (a GET, or a POST with `body`) and reads it in the background until it ends or is closed. */
-async function openStream(url: string, headers: Record<string, string>, body?: string): Promise<Sse> {
+async function openStream(
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Sse> {
   const controller = new AbortController();
-  const res = await fetch(url, { method: body ? 'POST' : 'GET', body, headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const res = await fetch(url, {
+    method: body ? 'POST' : 'GET',
+    body,
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   assert.equal(res.status, 200, `${body ? 'POST' : 'GET'} stream: ${res.status}`);
   const events: Sse['events'] = [];
   const closed = (async () => {
@@ -41,7 +55,12 @@ async function openStream(url: string, headers: Record<string, string>, body?: s
       // aborted by us, or cut when the instance died
     }
   })();
-  return { events, upstream: res.headers.get('x-upstream') ?? '', closed, close: () => controller.abort() };
+  return {
+    events,
+    upstream: res.headers.get('x-upstream') ?? '',
+    closed,
+    close: () => controller.abort(),
+  };
 }
 
 const until = async (check: () => boolean, ms: number, what: string) => {
@@ -58,7 +77,12 @@ const until = async (check: () => boolean, ms: number, what: string) => {
  * resume the stream with Last-Event-ID on another instance and get the topic's update → read the
  * reply back → DELETE the session. Returns what it saw, for the report.
  */
-export async function sessionJourney(url: string, key: string, midway: Midway, headers: Record<string, string> = {}): Promise<{ steps: number; upstreams: string[] }> {
+export async function sessionJourney(
+  url: string,
+  key: string,
+  midway: Midway,
+  headers: Record<string, string> = {},
+): Promise<{ steps: number; upstreams: string[] }> {
   const auth = { authorization: `Bearer ${key}`, ...headers };
   let id = 0;
   let sid = '';
@@ -66,20 +90,42 @@ export async function sessionJourney(url: string, key: string, midway: Midway, h
   const post = async (method: string, params?: unknown, notification = false) => {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(sid ? { 'mcp-session-id': sid } : {}), ...auth },
-      body: JSON.stringify({ jsonrpc: '2.0', ...(notification ? {} : { id: ++id }), method, ...(params === undefined ? {} : { params }) }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        ...(sid ? { 'mcp-session-id': sid } : {}),
+        ...auth,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        ...(notification ? {} : { id: ++id }),
+        method,
+        ...(params === undefined ? {} : { params }),
+      }),
     });
     upstreams.push(res.headers.get('x-upstream') ?? '');
-    return { status: res.status, headers: res.headers, body: res.status === 200 ? await res.json() : await res.text() };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: res.status === 200 ? await res.json() : await res.text(),
+    };
   };
 
-  const init = await post('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'scale-out', version: '1' } });
+  const init = await post('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'scale-out', version: '1' },
+  });
   assert.equal(init.status, 200);
   sid = init.headers.get('mcp-session-id')!;
   assert.ok(sid, 'initialize returns a session');
   assert.equal((await post('notifications/initialized', undefined, true)).status, 202);
   assert.equal((await post('tools/list')).body.result.tools.length, 9);
-  const found = await post('tools/call', { name: 'search_community', arguments: { query: 'webhook signature verification' } });
+  const found = await post('tools/call', {
+    name: 'search_community',
+    arguments: { query: 'webhook signature verification' },
+  });
   const topicId = found.body.result.structuredContent.results[0].topic_id as string;
   assert.ok(topicId);
   const uri = `hamlet://acme/topics/${topicId}`;
@@ -92,18 +138,36 @@ export async function sessionJourney(url: string, key: string, midway: Midway, h
   await Promise.race([first.closed, new Promise((r) => setTimeout(r, 10_000))]);
 
   const body = `A reply written while ${first.upstream} is down (${randomUUID()}).`;
-  const reply = await post('tools/call', { name: 'reply_to_topic', arguments: { topic: topicId, body, idempotency_key: randomUUID() } });
+  const reply = await post('tools/call', {
+    name: 'reply_to_topic',
+    arguments: { topic: topicId, body, idempotency_key: randomUUID() },
+  });
   assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body));
   assert.equal(reply.body.result.structuredContent.status, 'applied');
 
-  const resumed = await openStream(url, { 'mcp-session-id': sid, 'last-event-id': lastId, ...auth });
+  const resumed = await openStream(url, {
+    'mcp-session-id': sid,
+    'last-event-id': lastId,
+    ...auth,
+  });
   assert.notEqual(resumed.upstream, first.upstream, 'the stream resumes on another instance');
-  const updated = () => resumed.events.some((e) => e.data.includes('notifications/resources/updated') && e.data.includes(uri));
+  const updated = () =>
+    resumed.events.some(
+      (e) => e.data.includes('notifications/resources/updated') && e.data.includes(uri),
+    );
   await until(updated, 10_000, 'the resumed stream carries the topic update');
   resumed.close();
 
-  const read = await post('tools/call', { name: 'get_topic', arguments: { topic: topicId, limit: 100 } });
-  assert.ok(read.body.result.structuredContent.posts.some((p: { body?: string; markdown?: string }) => JSON.stringify(p).includes(body.slice(0, 40))), 'the reply reads back');
+  const read = await post('tools/call', {
+    name: 'get_topic',
+    arguments: { topic: topicId, limit: 100 },
+  });
+  assert.ok(
+    read.body.result.structuredContent.posts.some((p: { body?: string; markdown?: string }) =>
+      JSON.stringify(p).includes(body.slice(0, 40)),
+    ),
+    'the reply reads back',
+  );
   const end = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sid, ...auth } });
   assert.equal(end.status, 204);
   assert.equal((await post('ping')).status, 404, 'the session is gone on every instance');
@@ -116,9 +180,18 @@ export async function sessionJourney(url: string, key: string, midway: Midway, h
  * listen again (another instance) → reply, served by any live instance → the new listen stream hears
  * the topic's update (across instances, over PostgreSQL) → read the reply back.
  */
-export async function journey2026(url: string, key: string, midway: Midway, headers: Record<string, string> = {}): Promise<{ steps: number; upstreams: string[] }> {
+export async function journey2026(
+  url: string,
+  key: string,
+  midway: Midway,
+  headers: Record<string, string> = {},
+): Promise<{ steps: number; upstreams: string[] }> {
   const auth = { authorization: `Bearer ${key}`, ...headers };
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'scale-out', version: '1' } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'scale-out', version: '1' },
+  };
   let id = 0;
   const upstreams: string[] = [];
   const mirror = (method: string, params: Record<string, unknown>) => ({
@@ -129,8 +202,18 @@ export async function journey2026(url: string, key: string, midway: Midway, head
   const post = async (method: string, params: Record<string, unknown> = {}) => {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...mirror(method, params), ...auth },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...mirror(method, params),
+        ...auth,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method,
+        params: { ...params, _meta: meta },
+      }),
     });
     upstreams.push(res.headers.get('x-upstream') ?? '');
     assert.equal(res.status, 200, `${method}: HTTP ${res.status}`);
@@ -138,9 +221,22 @@ export async function journey2026(url: string, key: string, midway: Midway, head
     return (await res.json()) as { result: any };
   };
   const listen = async (uri: string) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: `listen-${++id}`, method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } } });
-    const stream = await openStream(url, { 'content-type': 'application/json', ...mirror('subscriptions/listen', {}), ...auth }, body);
-    await until(() => stream.events.some((e) => e.data.includes('notifications/subscriptions/acknowledged')), 5000, 'the listen stream is acknowledged');
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: `listen-${++id}`,
+      method: 'subscriptions/listen',
+      params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } },
+    });
+    const stream = await openStream(
+      url,
+      { 'content-type': 'application/json', ...mirror('subscriptions/listen', {}), ...auth },
+      body,
+    );
+    await until(
+      () => stream.events.some((e) => e.data.includes('notifications/subscriptions/acknowledged')),
+      5000,
+      'the listen stream is acknowledged',
+    );
     upstreams.push(stream.upstream);
     return stream;
   };
@@ -148,7 +244,10 @@ export async function journey2026(url: string, key: string, midway: Midway, head
   const discovered = await post('server/discover');
   assert.ok(discovered.result.supportedVersions.includes('2026-07-28'));
   assert.equal((await post('tools/list')).result.tools.length, 9);
-  const found = await post('tools/call', { name: 'search_community', arguments: { query: 'webhook signature verification' } });
+  const found = await post('tools/call', {
+    name: 'search_community',
+    arguments: { query: 'webhook signature verification' },
+  });
   const topicId = found.result.structuredContent.results[0].topic_id as string;
   const uri = `hamlet://acme/topics/${topicId}`;
 
@@ -157,12 +256,26 @@ export async function journey2026(url: string, key: string, midway: Midway, head
   await Promise.race([first.closed, new Promise((r) => setTimeout(r, 10_000))]);
 
   const second = await listen(uri);
-  assert.notEqual(second.upstream, first.upstream, 'the new listen stream is held by a live instance');
-  const heard = () => second.events.some((e) => e.data.includes('notifications/resources/updated') && e.data.includes(uri));
+  assert.notEqual(
+    second.upstream,
+    first.upstream,
+    'the new listen stream is held by a live instance',
+  );
+  const heard = () =>
+    second.events.some(
+      (e) => e.data.includes('notifications/resources/updated') && e.data.includes(uri),
+    );
   const body = `A 2026 reply written after ${first.upstream} went down (${randomUUID()}).`;
   // The listening instance's LISTEN connection may still be catching up: write until it hears.
   for (let i = 0; i < 20 && !heard(); i++) {
-    const reply = await post('tools/call', { name: 'reply_to_topic', arguments: { topic: topicId, body: i ? `${body} (${i})` : body, idempotency_key: randomUUID() } });
+    const reply = await post('tools/call', {
+      name: 'reply_to_topic',
+      arguments: {
+        topic: topicId,
+        body: i ? `${body} (${i})` : body,
+        idempotency_key: randomUUID(),
+      },
+    });
     assert.equal(reply.result.structuredContent.status, 'applied', JSON.stringify(reply.result));
     const end = Date.now() + 500;
     while (!heard() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
@@ -170,7 +283,13 @@ export async function journey2026(url: string, key: string, midway: Midway, head
   assert.ok(heard(), 'the listen stream carries the topic update written through another instance');
   second.close();
 
-  const read = await post('tools/call', { name: 'get_topic', arguments: { topic: topicId, limit: 100 } });
-  assert.ok(JSON.stringify(read.result.structuredContent.posts).includes(body.slice(0, 40)), 'the reply reads back');
+  const read = await post('tools/call', {
+    name: 'get_topic',
+    arguments: { topic: topicId, limit: 100 },
+  });
+  assert.ok(
+    JSON.stringify(read.result.structuredContent.posts).includes(body.slice(0, 40)),
+    'the reply reads back',
+  );
   return { steps: id, upstreams: [...new Set(upstreams.filter(Boolean))] };
 }

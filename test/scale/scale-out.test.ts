@@ -26,10 +26,19 @@ if (!setup.ok || missing) {
   let key: string;
   before(async () => {
     // Two proxies trusted: nginx, and the test itself speaking for the client addresses it needs.
-    cluster = await startCluster(setup.url, { HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP), HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: String(PER_KEY), HAMLET_TRUSTED_PROXY_HOPS: '2' });
+    cluster = await startCluster(setup.url, {
+      HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP),
+      HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: String(PER_KEY),
+      HAMLET_TRUSTED_PROXY_HOPS: '2',
+    });
     const opened = await openHamlet(loadConfig({ DATABASE_URL: setup.url, LOG_LEVEL: 'silent' }));
     const acme = (await opened.store.communities.getBySlug('acme'))!;
-    key = (await opened.services.agents.create(systemActor('test'), acme, { name: 'limit-probe', scopes: [] })).key;
+    key = (
+      await opened.services.agents.create(systemActor('test'), acme, {
+        name: 'limit-probe',
+        scopes: [],
+      })
+    ).key;
     await opened.close();
   });
   after(async () => {
@@ -39,14 +48,24 @@ if (!setup.ok || missing) {
 
   const mcp = () => `${cluster.url}/c/acme/api/mcp`;
   const post = (body: unknown, headers: Record<string, string>) =>
-    fetch(mcp(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(mcp(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   /**
    * Sends `n` requests, `concurrency` at a time; returns how many were admitted, which instances
    * answered, and the most a token bucket of `limit` may admit over the burst's duration (its
    * capacity plus what refilled meanwhile: the bound one instance alone would keep).
    */
-  async function burst(n: number, concurrency: number, limit: number, send: (i: number) => Promise<Response>, admitted: (res: Response) => Promise<boolean>) {
+  async function burst(
+    n: number,
+    concurrency: number,
+    limit: number,
+    send: (i: number) => Promise<Response>,
+    admitted: (res: Response) => Promise<boolean>,
+  ) {
     let next = 0;
     let ok = 0;
     const upstreams = new Set<string>();
@@ -65,34 +84,74 @@ if (!setup.ok || missing) {
   }
 
   /** Admitted within what one instance's bucket allows, and (on a machine fast enough) within 10% of its limit. */
-  function assertOneBudget(t: { diagnostic(m: string): void }, what: string, limit: number, r: Awaited<ReturnType<typeof burst>>, sent: number): void {
-    t.diagnostic(`scale-out: ${what}: ${r.ok} admitted of ${sent} through ${r.upstreams.size} instances in ${r.seconds.toFixed(1)} s (limit ${limit}, +${(((r.ok - limit) / limit) * 100).toFixed(1)}%)`);
+  function assertOneBudget(
+    t: { diagnostic(m: string): void },
+    what: string,
+    limit: number,
+    r: Awaited<ReturnType<typeof burst>>,
+    sent: number,
+  ): void {
+    t.diagnostic(
+      `scale-out: ${what}: ${r.ok} admitted of ${sent} through ${r.upstreams.size} instances in ${r.seconds.toFixed(1)} s (limit ${limit}, +${(((r.ok - limit) / limit) * 100).toFixed(1)}%)`,
+    );
     assert.equal(r.upstreams.size, 3, 'all three instances answered');
-    assert.ok(r.ok >= limit && r.ok <= r.bound, `${r.ok} admitted, one bucket allows ${limit}–${r.bound}`);
-    if (r.seconds < 5) assert.ok(r.ok <= limit * 1.1, `${r.ok} admitted: more than 10% over ${limit}`);
+    assert.ok(
+      r.ok >= limit && r.ok <= r.bound,
+      `${r.ok} admitted, one bucket allows ${limit}–${r.bound}`,
+    );
+    if (r.seconds < 5)
+      assert.ok(r.ok <= limit * 1.1, `${r.ok} admitted: more than 10% over ${limit}`);
   }
 
   test(`per IP: ${3 * PER_IP} requests from one client through three instances admit about ${PER_IP}`, async (t) => {
-    const r = await burst(3 * PER_IP, 8, PER_IP, (i) => post({ jsonrpc: '2.0', id: i, method: 'ping' }, { 'x-forwarded-for': '203.0.113.50' }), async (res) => {
-      await res.arrayBuffer();
-      return res.status === 200;
-    });
+    const r = await burst(
+      3 * PER_IP,
+      8,
+      PER_IP,
+      (i) => post({ jsonrpc: '2.0', id: i, method: 'ping' }, { 'x-forwarded-for': '203.0.113.50' }),
+      async (res) => {
+        await res.arrayBuffer();
+        return res.status === 200;
+      },
+    );
     assertOneBudget(t, 'per IP', PER_IP, r, 3 * PER_IP);
   });
 
   test(`per key: ${3 * PER_KEY} calls with one key through three instances admit about ${PER_KEY}`, async (t) => {
-    const call = (i: number) => post({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { authorization: `Bearer ${key}`, 'x-forwarded-for': `198.51.100.${i % 250}` });
-    const r = await burst(3 * PER_KEY, 8, PER_KEY, call, async (res) => (await res.json()).result?.isError === false);
+    const call = (i: number) =>
+      post(
+        {
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'list_categories', arguments: {} },
+        },
+        { authorization: `Bearer ${key}`, 'x-forwarded-for': `198.51.100.${i % 250}` },
+      );
+    const r = await burst(
+      3 * PER_KEY,
+      8,
+      PER_KEY,
+      call,
+      async (res) => (await res.json()).result?.isError === false,
+    );
     assertOneBudget(t, 'per key', PER_KEY, r, 3 * PER_KEY);
   });
 
   test('a session journey passes while the instance holding its event stream is killed', async (t) => {
     let killed = '';
-    const report = await sessionJourney(mcp(), cluster.demoKey, async (upstream) => {
-      killed = upstream;
-      await cluster.kill(Number(upstream.split(':').at(-1)));
-    }, { 'x-forwarded-for': '192.0.2.10' });
-    t.diagnostic(`scale-out: session journey of ${report.steps} requests over ${report.upstreams.join(', ')}; killed ${killed}`);
+    const report = await sessionJourney(
+      mcp(),
+      cluster.demoKey,
+      async (upstream) => {
+        killed = upstream;
+        await cluster.kill(Number(upstream.split(':').at(-1)));
+      },
+      { 'x-forwarded-for': '192.0.2.10' },
+    );
+    t.diagnostic(
+      `scale-out: session journey of ${report.steps} requests over ${report.upstreams.join(', ')}; killed ${killed}`,
+    );
     assert.ok(killed, 'an instance was killed mid-way');
     assert.equal(cluster.instances.filter((i) => i.alive).length, 2);
   });
@@ -101,11 +160,18 @@ if (!setup.ok || missing) {
     let killed = '';
     const alive = () => cluster.instances.filter((i) => i.alive).length;
     const before = alive();
-    const report = await journey2026(mcp(), cluster.demoKey, async (upstream) => {
-      killed = upstream;
-      await cluster.kill(Number(upstream.split(':').at(-1)));
-    }, { 'x-forwarded-for': '192.0.2.20' });
-    t.diagnostic(`scale-out: 2026-07-28 journey of ${report.steps} requests over ${report.upstreams.join(', ')}; killed ${killed}`);
+    const report = await journey2026(
+      mcp(),
+      cluster.demoKey,
+      async (upstream) => {
+        killed = upstream;
+        await cluster.kill(Number(upstream.split(':').at(-1)));
+      },
+      { 'x-forwarded-for': '192.0.2.20' },
+    );
+    t.diagnostic(
+      `scale-out: 2026-07-28 journey of ${report.steps} requests over ${report.upstreams.join(', ')}; killed ${killed}`,
+    );
     assert.ok(killed, 'an instance was killed mid-way');
     assert.equal(alive(), before - 1);
   });

@@ -8,14 +8,19 @@ const store = await openStore(url, { migrate: false });
 const author = { kind: 'person' as const, id: null, name: 'Crash' };
 if (mode === 'uncommitted') {
   await store.transaction(async (tx) => {
-    for (let i = 0; i < 50; i++) await tx.community(communityId).posts.create({ topicId, author, body: `uncommittedword ${i}` });
+    for (let i = 0; i < 50; i++)
+      await tx
+        .community(communityId)
+        .posts.create({ topicId, author, body: `uncommittedword ${i}` });
     process.stdout.write('ready\n');
     await new Promise(() => {});
   });
 } else {
   let i = 0;
   for (;;) {
-    await store.community(communityId).posts.create({ topicId, author, body: `committedword ${i}` });
+    await store
+      .community(communityId)
+      .posts.create({ topicId, author, body: `committedword ${i}` });
     if (++i === 20) process.stdout.write('ready\n');
   }
 }

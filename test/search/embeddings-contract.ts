@@ -12,10 +12,25 @@ import type { OpenedDatabase } from '../../src/store/open.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { SearchService } from '../../src/search/service.ts';
 import { createSearchIndex } from '../../src/search/engine.ts';
-import { EmbeddingBackfill, OpenAIEmbedder, PostVectors, semanticSearch } from '../../src/search/embeddings.ts';
+import {
+  EmbeddingBackfill,
+  OpenAIEmbedder,
+  PostVectors,
+  semanticSearch,
+} from '../../src/search/embeddings.ts';
 import type { SearchFactory } from './contract.ts';
 
-const CONCEPTS: Record<string, number> = { car: 0, sedan: 0, vehicle: 0, automobile: 0, bicycle: 1, bike: 1, rattle: 2, rattles: 2, noise: 2 };
+const CONCEPTS: Record<string, number> = {
+  car: 0,
+  sedan: 0,
+  vehicle: 0,
+  automobile: 0,
+  bicycle: 1,
+  bike: 1,
+  rattle: 2,
+  rattles: 2,
+  noise: 2,
+};
 const DIMS = 8;
 
 /** Concept words on their own axis; any other word adds a little to a hashed axis. */
@@ -43,10 +58,23 @@ export function defineEmbeddingsContract(engine: string, factory: SearchFactory)
         req.on('data', (c) => (body += c));
         req.on('end', () => {
           const parsed = JSON.parse(body) as { model: string; input: string[] };
-          requests.push({ auth: req.headers.authorization, model: parsed.model, inputs: parsed.input.length });
+          requests.push({
+            auth: req.headers.authorization,
+            model: parsed.model,
+            inputs: parsed.input.length,
+          });
           if (req.url !== '/v1/embeddings') return res.writeHead(404).end('no such path');
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ object: 'list', data: parsed.input.map((t, index) => ({ object: 'embedding', index, embedding: vectorOf(t) })) }));
+          res.end(
+            JSON.stringify({
+              object: 'list',
+              data: parsed.input.map((t, index) => ({
+                object: 'embedding',
+                index,
+                embedding: vectorOf(t),
+              })),
+            }),
+          );
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,38 +87,82 @@ export function defineEmbeddingsContract(engine: string, factory: SearchFactory)
     });
 
     test('posts are embedded in the background, stored per post, and ranked by meaning in hybrid mode', async () => {
-      const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test', HAMLET_EMBEDDINGS_URL: base, HAMLET_EMBEDDINGS_MODEL: 'concepts', HAMLET_EMBEDDINGS_KEY: 'sk-test', HAMLET_EMBEDDINGS_BATCH: '2' });
+      const config = loadConfig({
+        HAMLET_BASE_DOMAIN: 'hamlet.test',
+        HAMLET_EMBEDDINGS_URL: base,
+        HAMLET_EMBEDDINGS_MODEL: 'concepts',
+        HAMLET_EMBEDDINGS_KEY: 'sk-test',
+        HAMLET_EMBEDDINGS_BATCH: '2',
+      });
       const { store, db, dialect } = opened;
-      const c = await store.communities.create({ slug: `e-${randomBytes(4).toString('hex')}`, name: 'E', visibility: 'public' });
+      const c = await store.communities.create({
+        slug: `e-${randomBytes(4).toString('hex')}`,
+        name: 'E',
+        visibility: 'public',
+      });
       const scope = store.community(c.id);
-      const cat = await scope.categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+      const cat = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
       const topic = async (title: string, body: string) => {
-        const t = await scope.topics.create({ categoryId: cat.id, slug: `t-${randomBytes(4).toString('hex')}`, title, author: { kind: 'person', id: null, name: 'Ada' } });
-        return scope.posts.create({ topicId: t.id, author: { kind: 'person', id: null, name: 'Ada' }, body });
+        const t = await scope.topics.create({
+          categoryId: cat.id,
+          slug: `t-${randomBytes(4).toString('hex')}`,
+          title,
+          author: { kind: 'person', id: null, name: 'Ada' },
+        });
+        return scope.posts.create({
+          topicId: t.id,
+          author: { kind: 'person', id: null, name: 'Ada' },
+          body,
+        });
       };
       // The bicycle thread says "rattles" twice: lexically it is the better match for the question.
       await topic('Strange sounds', 'my bicycle rattles and rattles on every ride');
       const sedan = await topic('My sedan on the motorway', 'the vehicle rattles');
-      await topic('Garden gate', 'the old garden gate rattles in the wind at night, every night since the storm');
+      await topic(
+        'Garden gate',
+        'the old garden gate rattles in the wind at night, every night since the storm',
+      );
       await topic('Gardening', 'tomatoes need sun');
 
       // Started by semanticSearch: the background fill embeds every post, two per request.
       const progress: number[] = [];
       const semantic = semanticSearch(config, db, (p) => progress.push(p.done));
       assert.ok(semantic, 'configured: semantic search is set up');
-      for (let i = 0; i < 250 && semantic.backfill.progress().done < 4; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 250 && semantic.backfill.progress().done < 4; i++)
+        await new Promise((r) => setTimeout(r, 20));
       await semantic.stop();
       assert.deepEqual(progress, [2, 4]);
       assert.deepEqual(semantic.backfill.progress(), { done: 4, total: 4, running: false });
-      assert.ok(requests.every((r) => r.auth === 'Bearer sk-test' && r.model === 'concepts' && r.inputs <= 2));
-      const stored = await sql<{ n: number | string; dims: number }>`select count(*) as n, max(dims) as dims from search_embeddings where model = 'concepts'`.execute(db);
+      assert.ok(
+        requests.every(
+          (r) => r.auth === 'Bearer sk-test' && r.model === 'concepts' && r.inputs <= 2,
+        ),
+      );
+      const stored = await sql<{
+        n: number | string;
+        dims: number;
+      }>`select count(*) as n, max(dims) as dims from search_embeddings where model = 'concepts'`.execute(
+        db,
+      );
       assert.equal(Number(stored.rows[0]!.n), 4);
       assert.equal(Number(stored.rows[0]!.dims), DIMS);
 
-      const search = new SearchService(store, createSearchIndex(db, dialect), config, semantic.options);
+      const search = new SearchService(
+        store,
+        createSearchIndex(db, dialect),
+        config,
+        semantic.options,
+      );
       const lexical = await search.search([c], 'car rattles', {});
       assert.equal(lexical.mode, 'lexical');
-      assert.deepEqual(lexical.results.map((r) => r.title), ['Strange sounds', 'My sedan on the motorway', 'Garden gate']);
+      assert.deepEqual(
+        lexical.results.map((r) => r.title),
+        ['Strange sounds', 'My sedan on the motorway', 'Garden gate'],
+      );
       const hybrid = await search.search([c], 'car rattles', {}, 'hybrid');
       assert.equal(hybrid.mode, 'hybrid');
       assert.equal(hybrid.results[0]!.source_id, sedan.topicId);
@@ -109,9 +181,14 @@ export function defineEmbeddingsContract(engine: string, factory: SearchFactory)
     });
 
     test('an endpoint that fails is reported by the background fill, and retried', async () => {
-      const backfill = new EmbeddingBackfill(new PostVectors(opened.db, 'other-model'), new OpenAIEmbedder({ url: `${base}/missing`, model: 'other-model' }), { idleMs: 60_000 });
+      const backfill = new EmbeddingBackfill(
+        new PostVectors(opened.db, 'other-model'),
+        new OpenAIEmbedder({ url: `${base}/missing`, model: 'other-model' }),
+        { idleMs: 60_000 },
+      );
       backfill.start();
-      for (let i = 0; i < 100 && !backfill.progress().lastError; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !backfill.progress().lastError; i++)
+        await new Promise((r) => setTimeout(r, 20));
       assert.match(backfill.progress().lastError ?? '', /answered 404/);
       await backfill.stop();
       assert.equal(backfill.progress().running, false);

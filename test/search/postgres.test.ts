@@ -10,8 +10,16 @@ import { defineEmbeddingsContract } from './embeddings-contract.ts';
 const setup = await freshPostgresDatabase('search');
 const embeddings = setup.ok ? await freshPostgresDatabase('embeddings') : setup;
 if (setup.ok && embeddings.ok) {
-  defineSearchContract('postgres', { url: setup.url, open: () => openDatabase(setup.url), cleanup: setup.drop });
-  defineEmbeddingsContract('postgres', { url: embeddings.url, open: () => openDatabase(embeddings.url), cleanup: embeddings.drop });
+  defineSearchContract('postgres', {
+    url: setup.url,
+    open: () => openDatabase(setup.url),
+    cleanup: setup.drop,
+  });
+  defineEmbeddingsContract('postgres', {
+    url: embeddings.url,
+    open: () => openDatabase(embeddings.url),
+    cleanup: embeddings.drop,
+  });
 } else if (!embeddings.ok && embeddings.fail) {
   test('search (postgres)', () => assert.fail(`CI=true but ${embeddings.reason}`));
 } else if (!embeddings.ok) {

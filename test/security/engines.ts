@@ -5,14 +5,24 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 
-export type Engine = { name: 'sqlite' | 'postgres'; env: Record<string, string>; drop(): Promise<void> };
+export type Engine = {
+  name: 'sqlite' | 'postgres';
+  env: Record<string, string>;
+  drop(): Promise<void>;
+};
 
 /**
  * Declares `body` as a top-level test for each engine, named "<title> (<engine>)". `options.todo`
  * marks a behaviour someone is still building: reported, but not failing the run.
  */
-export function eachEngine(title: string, body: (engine: Engine, t: TestContext) => Promise<void>, options: { todo?: string } = {}): void {
-  test(`${title} (sqlite)`, options, (t) => body({ name: 'sqlite', env: {}, drop: async () => {} }, t));
+export function eachEngine(
+  title: string,
+  body: (engine: Engine, t: TestContext) => Promise<void>,
+  options: { todo?: string } = {},
+): void {
+  test(`${title} (sqlite)`, options, (t) =>
+    body({ name: 'sqlite', env: {}, drop: async () => {} }, t),
+  );
   test(`${title} (postgres)`, options, async (t) => {
     const setup = await freshPostgresDatabase('security');
     if (!setup.ok) {

@@ -34,7 +34,11 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
     async function community(visibility: 'public' | 'private' = 'public') {
       const c = await store.communities.create({ slug: slug('c'), name: 'Community', visibility });
       const scope = store.community(c.id);
-      const category = await scope.categories.create({ slug: 'general', name: 'General', kind: 'discussion' });
+      const category = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
       return { community: c, scope, category };
     }
 
@@ -45,9 +49,21 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       replies = 0,
       createdAt?: string,
     ) {
-      const topic = await scope.topics.create({ categoryId, slug: slug('t'), title, author: person, createdAt });
-      await scope.posts.create({ topicId: topic.id, author: person, body: `question of ${title}`, createdAt });
-      for (let i = 0; i < replies; i++) await scope.posts.create({ topicId: topic.id, author: person, body: `reply ${i}` });
+      const topic = await scope.topics.create({
+        categoryId,
+        slug: slug('t'),
+        title,
+        author: person,
+        createdAt,
+      });
+      await scope.posts.create({
+        topicId: topic.id,
+        author: person,
+        body: `question of ${title}`,
+        createdAt,
+      });
+      for (let i = 0; i < replies; i++)
+        await scope.posts.create({ topicId: topic.id, author: person, body: `reply ${i}` });
       return (await scope.topics.getById(topic.id))!;
     }
 
@@ -58,11 +74,19 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
 
     test('a community is found by slug and by custom domain, and its slug is unique', async () => {
       const s = slug('acme');
-      const created = await store.communities.create({ slug: s, name: 'Acme', visibility: 'public', description: 'Rockets' });
+      const created = await store.communities.create({
+        slug: s,
+        name: 'Acme',
+        visibility: 'public',
+        description: 'Rockets',
+      });
       assert.equal((await store.communities.getBySlug(s))?.id, created.id);
       assert.equal((await store.communities.getBySlug(s))?.description, 'Rockets');
       assert.equal(await store.communities.getBySlug(slug('nobody')), undefined);
-      await assert.rejects(store.communities.create({ slug: s, name: 'Other', visibility: 'public' }), UniqueViolation);
+      await assert.rejects(
+        store.communities.create({ slug: s, name: 'Other', visibility: 'public' }),
+        UniqueViolation,
+      );
 
       const domain = `${s}.example.org`;
       await store.communities.update(created.id, { customDomain: domain.toUpperCase() });
@@ -89,27 +113,53 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
 
     test('categories are listed by position with their topic counts', async () => {
       const { scope, category } = await community();
-      const docs = await scope.categories.create({ slug: 'docs', name: 'Docs', kind: 'knowledge_base', position: 0 });
+      const docs = await scope.categories.create({
+        slug: 'docs',
+        name: 'Docs',
+        kind: 'knowledge_base',
+        position: 0,
+      });
       await topicWithPosts(scope, category.id, 'One');
       await topicWithPosts(scope, category.id, 'Two');
       const list = await scope.categories.listWithCounts();
       assert.deepEqual(
         list.map((c) => [c.slug, c.kind, c.topicCount]),
-        [['docs', 'knowledge_base', 0], ['general', 'discussion', 2]],
+        [
+          ['docs', 'knowledge_base', 0],
+          ['general', 'discussion', 2],
+        ],
       );
       assert.equal(docs.position, 0);
-      await assert.rejects(scope.categories.create({ slug: 'docs', name: 'Again', kind: 'discussion' }), UniqueViolation);
+      await assert.rejects(
+        scope.categories.create({ slug: 'docs', name: 'Again', kind: 'discussion' }),
+        UniqueViolation,
+      );
     });
 
     test('topic slugs are unique per community, not across communities', async () => {
       const a = await community();
       const b = await community();
-      await a.scope.topics.create({ categoryId: a.category.id, slug: 'same', title: 'A', author: person });
+      await a.scope.topics.create({
+        categoryId: a.category.id,
+        slug: 'same',
+        title: 'A',
+        author: person,
+      });
       await assert.rejects(
-        a.scope.topics.create({ categoryId: a.category.id, slug: 'same', title: 'A2', author: person }),
+        a.scope.topics.create({
+          categoryId: a.category.id,
+          slug: 'same',
+          title: 'A2',
+          author: person,
+        }),
         UniqueViolation,
       );
-      const inB = await b.scope.topics.create({ categoryId: b.category.id, slug: 'same', title: 'B', author: person });
+      const inB = await b.scope.topics.create({
+        categoryId: b.category.id,
+        slug: 'same',
+        title: 'B',
+        author: person,
+      });
       assert.equal((await b.scope.topics.getBySlug('same'))?.id, inB.id);
       assert.equal((await a.scope.topics.getBySlug('same'))?.title, 'A');
       assert.deepEqual((await a.scope.topics.slugsLike('same')).sort(), ['same']);
@@ -119,11 +169,21 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
 
     test('posts get positions 1..n in order, even when written concurrently', async () => {
       const { scope, category } = await community();
-      const topic = await scope.topics.create({ categoryId: category.id, slug: 'busy', title: 'Busy', author: person });
+      const topic = await scope.topics.create({
+        categoryId: category.id,
+        slug: 'busy',
+        title: 'Busy',
+        author: person,
+      });
       const made = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => scope.posts.create({ topicId: topic.id, author: person, body: `post ${i}` })),
+        Array.from({ length: 8 }, (_, i) =>
+          scope.posts.create({ topicId: topic.id, author: person, body: `post ${i}` }),
+        ),
       );
-      assert.deepEqual(made.map((p) => p.position).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8]);
+      assert.deepEqual(
+        made.map((p) => p.position).sort((x, y) => x - y),
+        [1, 2, 3, 4, 5, 6, 7, 8],
+      );
       assert.equal((await scope.topics.getById(topic.id))?.postCount, 8);
       assert.equal((await scope.posts.getFirst(topic.id))?.position, 1);
     });
@@ -139,15 +199,29 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
         if (!page.next) break;
         after = page.next;
       }
-      assert.deepEqual(bodies, ['question of Long', 'reply 0', 'reply 1', 'reply 2', 'reply 3', 'reply 4', 'reply 5']);
+      assert.deepEqual(bodies, [
+        'question of Long',
+        'reply 0',
+        'reply 1',
+        'reply 2',
+        'reply 3',
+        'reply 4',
+        'reply 5',
+      ]);
     });
 
     test('topic pages stay stable when topics are added between pages', async () => {
       const { scope, category } = await community();
       const made = [];
-      for (let i = 0; i < 5; i++) made.push(await topicWithPosts(scope, category.id, `T${i}`, 0, `2020-01-0${i + 1}T00:00:00.000Z`));
+      for (let i = 0; i < 5; i++)
+        made.push(
+          await topicWithPosts(scope, category.id, `T${i}`, 0, `2020-01-0${i + 1}T00:00:00.000Z`),
+        );
       const first = await scope.topics.list({ sort: 'created', limit: 2 });
-      assert.deepEqual(first.items.map((t) => t.title), ['T4', 'T3']);
+      assert.deepEqual(
+        first.items.map((t) => t.title),
+        ['T4', 'T3'],
+      );
       await topicWithPosts(scope, category.id, 'Newer'); // lands before the cursor, not in later pages
       const titles = first.items.map((t) => t.title);
       let after = first.next ?? undefined;
@@ -161,33 +235,61 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
 
     test('topics are sorted by latest activity, by replies, and filtered by tag, category and state', async () => {
       const { scope, category } = await community();
-      const other = await scope.categories.create({ slug: 'other', name: 'Other', kind: 'discussion' });
-      const quiet = await topicWithPosts(scope, category.id, 'Quiet', 0, '2021-01-01T00:00:00.000Z');
+      const other = await scope.categories.create({
+        slug: 'other',
+        name: 'Other',
+        kind: 'discussion',
+      });
+      const quiet = await topicWithPosts(
+        scope,
+        category.id,
+        'Quiet',
+        0,
+        '2021-01-01T00:00:00.000Z',
+      );
       await topicWithPosts(scope, category.id, 'Busy', 3, '2021-01-02T00:00:00.000Z');
       const solved = await topicWithPosts(scope, other.id, 'Solved', 1, '2021-01-03T00:00:00.000Z');
       await scope.topics.setTags(quiet.id, ['sqlite', 'help']);
       const answer = (await scope.posts.listByTopic(solved.id, { limit: 10 })).items[1]!;
       await scope.topics.update(solved.id, { solutionPostId: answer.id });
-      await scope.posts.create({ topicId: quiet.id, author: person, body: 'bump', createdAt: '2030-01-01T00:00:00.000Z' });
+      await scope.posts.create({
+        topicId: quiet.id,
+        author: person,
+        body: 'bump',
+        createdAt: '2030-01-01T00:00:00.000Z',
+      });
 
-      const titles = async (q: Parameters<typeof scope.topics.list>[0]) => (await scope.topics.list(q)).items.map((t) => t.title);
+      const titles = async (q: Parameters<typeof scope.topics.list>[0]) =>
+        (await scope.topics.list(q)).items.map((t) => t.title);
       // Quiet was bumped last (2030); Solved's reply was written after Busy's replies.
       assert.deepEqual(await titles({ sort: 'latest', limit: 10 }), ['Quiet', 'Solved', 'Busy']);
       const top = await titles({ sort: 'top', limit: 10 });
       assert.equal(top[0], 'Busy'); // 4 posts; the two others have 2 each (tie broken by id)
       assert.deepEqual(top.slice(1).sort(), ['Quiet', 'Solved']);
       assert.deepEqual(await titles({ sort: 'latest', limit: 10, tag: 'sqlite' }), ['Quiet']);
-      assert.deepEqual(await titles({ sort: 'latest', limit: 10, categoryId: other.id }), ['Solved']);
+      assert.deepEqual(await titles({ sort: 'latest', limit: 10, categoryId: other.id }), [
+        'Solved',
+      ]);
       assert.deepEqual(await titles({ sort: 'latest', limit: 10, filter: 'solved' }), ['Solved']);
       const unanswered = await store.transaction(async (tx) => {
         const s = tx.community(scope.communityId);
-        const t = await s.topics.create({ categoryId: category.id, slug: slug('u'), title: 'Lonely', author: person });
+        const t = await s.topics.create({
+          categoryId: category.id,
+          slug: slug('u'),
+          title: 'Lonely',
+          author: person,
+        });
         await s.posts.create({ topicId: t.id, author: person, body: 'anyone?' });
         return t;
       });
-      assert.deepEqual(await titles({ sort: 'latest', limit: 10, filter: 'unanswered' }), ['Lonely']);
+      assert.deepEqual(await titles({ sort: 'latest', limit: 10, filter: 'unanswered' }), [
+        'Lonely',
+      ]);
       assert.equal((await scope.topics.getById(quiet.id))?.tags.join(','), 'help,sqlite');
-      assert.deepEqual((await scope.topics.listTags(10)).map((t) => t.tag), ['help', 'sqlite']);
+      assert.deepEqual(
+        (await scope.topics.listTags(10)).map((t) => t.tag),
+        ['help', 'sqlite'],
+      );
       assert.equal((await scope.topics.getById(unanswered.id))?.postCount, 1);
     });
 
@@ -196,10 +298,18 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       const topic = await topicWithPosts(scope, category.id, 'Old', 0, '2002-08-22T11:36:23.000Z');
       assert.equal(topic.createdAt, '2002-08-22T11:36:23.000Z');
       assert.equal(topic.lastPostedAt, '2002-08-22T11:36:23.000Z');
-      const reply = await scope.posts.create({ topicId: topic.id, author: person, body: 'later', createdAt: '2002-08-23T08:00:00+02:00' });
+      const reply = await scope.posts.create({
+        topicId: topic.id,
+        author: person,
+        body: 'later',
+        createdAt: '2002-08-23T08:00:00+02:00',
+      });
       assert.equal(reply.createdAt, '2002-08-23T06:00:00.000Z');
       assert.equal((await scope.posts.getById(reply.id))?.createdAt, '2002-08-23T06:00:00.000Z');
-      assert.equal((await scope.topics.getById(topic.id))?.lastPostedAt, '2002-08-23T06:00:00.000Z');
+      assert.equal(
+        (await scope.topics.getById(topic.id))?.lastPostedAt,
+        '2002-08-23T06:00:00.000Z',
+      );
     });
 
     test("community B's ids are not found through community A", async () => {
@@ -216,7 +326,10 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       assert.deepEqual((await a.scope.topics.list({ sort: 'latest', limit: 50 })).items, []);
       assert.equal(await a.scope.topics.update(bTopic.id, { status: 'closed' }), undefined);
       assert.equal(await a.scope.posts.updateBody(bPost.id, 'defaced'), undefined);
-      await assert.rejects(a.scope.posts.create({ topicId: bTopic.id, author: person, body: 'intrusion' }), MissingRow);
+      await assert.rejects(
+        a.scope.posts.create({ topicId: bTopic.id, author: person, body: 'intrusion' }),
+        MissingRow,
+      );
       await assert.rejects(
         a.scope.topics.create({ categoryId: b.category.id, slug: 'x', title: 'x', author: person }),
         MissingRow,
@@ -237,7 +350,10 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       assert.equal(await scope.topics.getById('not-a-uuid'), undefined);
       assert.equal(await scope.posts.getById("1' or '1'='1"), undefined);
       assert.equal(await store.communities.getById('nope'), undefined);
-      assert.equal(await store.community('nope').topics.getById('00000000-0000-0000-0000-000000000000'), undefined);
+      assert.equal(
+        await store.community('nope').topics.getById('00000000-0000-0000-0000-000000000000'),
+        undefined,
+      );
     });
 
     test('a transaction commits when its function resolves and leaves nothing when it throws', async () => {
@@ -245,7 +361,12 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       await assert.rejects(
         store.transaction(async (tx) => {
           const s = tx.community(scope.communityId);
-          const t = await s.topics.create({ categoryId: category.id, slug: 'doomed', title: 'Doomed', author: person });
+          const t = await s.topics.create({
+            categoryId: category.id,
+            slug: 'doomed',
+            title: 'Doomed',
+            author: person,
+          });
           await s.posts.create({ topicId: t.id, author: person, body: 'never seen' });
           throw new Error('boom');
         }),
@@ -254,7 +375,14 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       assert.equal(await scope.topics.getBySlug('doomed'), undefined);
       const kept = await store.transaction(async (tx) =>
         tx.transaction((inner) =>
-          inner.community(scope.communityId).topics.create({ categoryId: category.id, slug: 'kept', title: 'Kept', author: person }),
+          inner
+            .community(scope.communityId)
+            .topics.create({
+              categoryId: category.id,
+              slug: 'kept',
+              title: 'Kept',
+              author: person,
+            }),
         ),
       );
       assert.equal((await scope.topics.getBySlug('kept'))?.id, kept.id);
@@ -262,22 +390,42 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
 
     test('article revisions are numbered and kept', async () => {
       const { scope } = await community();
-      const kb = await scope.categories.create({ slug: 'docs', name: 'Docs', kind: 'knowledge_base' });
+      const kb = await scope.categories.create({
+        slug: 'docs',
+        name: 'Docs',
+        kind: 'knowledge_base',
+      });
       const article = await topicWithPosts(scope, kb.id, 'How to');
-      await scope.articles.add({ topicId: article.id, title: 'How to', body: 'v1', author: person });
-      await scope.articles.add({ topicId: article.id, title: 'How to, better', body: 'v2', author: { kind: 'agent', id: null, name: 'bot' } });
+      await scope.articles.add({
+        topicId: article.id,
+        title: 'How to',
+        body: 'v1',
+        author: person,
+      });
+      await scope.articles.add({
+        topicId: article.id,
+        title: 'How to, better',
+        body: 'v2',
+        author: { kind: 'agent', id: null, name: 'bot' },
+      });
       const revisions = await scope.articles.list(article.id);
-      assert.deepEqual(revisions.map((r) => [r.revision, r.title, r.body, r.author.kind]), [
-        [1, 'How to', 'v1', 'person'],
-        [2, 'How to, better', 'v2', 'agent'],
-      ]);
+      assert.deepEqual(
+        revisions.map((r) => [r.revision, r.title, r.body, r.author.kind]),
+        [
+          [1, 'How to', 'v1', 'person'],
+          [2, 'How to, better', 'v2', 'agent'],
+        ],
+      );
     });
 
     test('people: e-mail is optional, unique regardless of case', async () => {
       const email = `${slug('p')}@Example.org`;
       const p = await store.people.create({ displayName: 'Grace', email });
       assert.equal((await store.people.getByEmail(email.toLowerCase()))?.id, p.id);
-      await assert.rejects(store.people.create({ displayName: 'Copy', email: email.toUpperCase() }), UniqueViolation);
+      await assert.rejects(
+        store.people.create({ displayName: 'Copy', email: email.toUpperCase() }),
+        UniqueViolation,
+      );
       const a = await store.people.create({ displayName: 'Imported A' });
       const b = await store.people.create({ displayName: 'Imported B' });
       assert.notEqual(a.id, b.id);
@@ -299,8 +447,15 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       const b = await community();
       const topic = await topicWithPosts(a.scope, a.category.id, 'Imported');
       const post = (await a.scope.posts.getFirst(topic.id))!;
-      await a.scope.imports.recordMessage({ messageKey: '<m1@x>', topicId: topic.id, postId: post.id });
-      await assert.rejects(a.scope.imports.recordMessage({ messageKey: '<m1@x>', topicId: topic.id, postId: post.id }), UniqueViolation);
+      await a.scope.imports.recordMessage({
+        messageKey: '<m1@x>',
+        topicId: topic.id,
+        postId: post.id,
+      });
+      await assert.rejects(
+        a.scope.imports.recordMessage({ messageKey: '<m1@x>', topicId: topic.id, postId: post.id }),
+        UniqueViolation,
+      );
       assert.equal((await a.scope.imports.findMessage('<m1@x>'))?.postId, post.id);
       assert.equal(await b.scope.imports.findMessage('<m1@x>'), undefined);
       assert.equal(await a.scope.imports.countMessages(), 1);

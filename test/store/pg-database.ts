@@ -3,12 +3,15 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 
-export type PgSetup = { ok: true; url: string; drop: () => Promise<void> } | { ok: false; reason: string; fail: boolean };
+export type PgSetup =
+  | { ok: true; url: string; drop: () => Promise<void> }
+  | { ok: false; reason: string; fail: boolean };
 
 export async function freshPostgresDatabase(label: string): Promise<PgSetup> {
   const base = process.env.TEST_POSTGRES_URL;
   if (!base) {
-    const reason = 'TEST_POSTGRES_URL is not set (run under scripts/with-postgres.sh to test PostgreSQL)';
+    const reason =
+      'TEST_POSTGRES_URL is not set (run under scripts/with-postgres.sh to test PostgreSQL)';
     return { ok: false, reason, fail: process.env.CI === 'true' };
   }
   const name = `hamlet_${label}_${process.pid}_${randomBytes(4).toString('hex')}`;

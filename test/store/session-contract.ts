@@ -5,12 +5,22 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { SessionRecord, SessionStore } from '../../src/mcp/session-store.ts';
 
-export type SessionStoreFactory = (limits: { maxSessions: number; maxEventsPerStream: number }) => Promise<{ store: SessionStore; close(): Promise<void> }>;
+export type SessionStoreFactory = (limits: {
+  maxSessions: number;
+  maxEventsPerStream: number;
+}) => Promise<{ store: SessionStore; close(): Promise<void> }>;
 
 const id = () => randomBytes(9).toString('base64url');
 const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
-  id: id(), scope: 'scope-a', protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, subscriptions: [],
-  clientInfo: { name: 'agent', version: '1' }, createdAt: 1_000, lastSeenAt: 1_000, ...over,
+  id: id(),
+  scope: 'scope-a',
+  protocolVersion: '2025-11-25',
+  clientCapabilities: { elicitation: {} },
+  subscriptions: [],
+  clientInfo: { name: 'agent', version: '1' },
+  createdAt: 1_000,
+  lastSeenAt: 1_000,
+  ...over,
 });
 
 export function defineSessionStoreContract(name: string, factory: SessionStoreFactory): void {
@@ -62,10 +72,15 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
       const b = session({ scope });
       const other = session({ scope: `${scope}-other` });
       for (const s of [a, b, other]) await store.create(s);
-      await store.update(a.id, { subscriptions: ['hamlet://acme/topics/1', 'hamlet://acme/topics/2'] });
+      await store.update(a.id, {
+        subscriptions: ['hamlet://acme/topics/1', 'hamlet://acme/topics/2'],
+      });
       await store.update(b.id, { subscriptions: ['hamlet://acme/topics/1'] });
       await store.update(other.id, { subscriptions: ['hamlet://acme/topics/1'] });
-      assert.deepEqual((await store.subscribers(scope, 'hamlet://acme/topics/1')).sort(), [a.id, b.id].sort());
+      assert.deepEqual(
+        (await store.subscribers(scope, 'hamlet://acme/topics/1')).sort(),
+        [a.id, b.id].sort(),
+      );
       await store.update(b.id, { subscriptions: [] });
       assert.deepEqual(await store.subscribers(scope, 'hamlet://acme/topics/1'), [a.id]);
       await store.delete(a.id);
@@ -82,7 +97,9 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
       assert.equal(await store.get(byIp[0]!.id), undefined, 'the longest idle of the address went');
       for (const s of byIp.slice(1)) assert.ok(await store.get(s.id));
       const owner = `owner-${id()}`;
-      const byOwner = [0, 1, 2].map((i) => session({ owner, clientIp: `${ip}-${i}`, lastSeenAt: 2_000 + i }));
+      const byOwner = [0, 1, 2].map((i) =>
+        session({ owner, clientIp: `${ip}-${i}`, lastSeenAt: 2_000 + i }),
+      );
       for (const s of byOwner) await store.create(s, caps);
       assert.equal(await store.get(byOwner[0]!.id), undefined);
       assert.equal((await store.get(byOwner[2]!.id))?.owner, owner);
@@ -111,13 +128,37 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
       const s = session();
       await store.create(s);
       await store.openStream(s.id, 'post1');
-      assert.deepEqual(await store.eventsAfter(s.id, 'post1.0'), { streamId: 'post1', events: [], finished: false });
-      const a = await store.appendEvent(s.id, 'post1', { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } });
-      const b = await store.appendEvent(s.id, 'post1', { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } });
-      const other = await store.appendEvent(s.id, 'main', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      assert.deepEqual(await store.eventsAfter(s.id, 'post1.0'), {
+        streamId: 'post1',
+        events: [],
+        finished: false,
+      });
+      const a = await store.appendEvent(s.id, 'post1', {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progress: 1 },
+      });
+      const b = await store.appendEvent(s.id, 'post1', {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progress: 2 },
+      });
+      const other = await store.appendEvent(s.id, 'main', {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+      });
       assert.deepEqual([a, b, other], ['post1.1', 'post1.2', 'main.1']);
       const after = await store.eventsAfter(s.id, a);
-      assert.deepEqual(after, { streamId: 'post1', events: [{ id: 'post1.2', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } } }], finished: false });
+      assert.deepEqual(after, {
+        streamId: 'post1',
+        events: [
+          {
+            id: 'post1.2',
+            message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 2 } },
+          },
+        ],
+        finished: false,
+      });
       await store.finishStream(s.id, 'post1');
       assert.equal((await store.eventsAfter(s.id, b))?.finished, true);
       assert.equal(await store.eventsAfter(s.id, 'unknown.3'), undefined);
@@ -127,9 +168,13 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
     test('a stream keeps only its most recent events', async () => {
       const s = session();
       await store.create(s);
-      for (let i = 1; i <= 5; i++) await store.appendEvent(s.id, 'st', { jsonrpc: '2.0', method: `m${i}` });
+      for (let i = 1; i <= 5; i++)
+        await store.appendEvent(s.id, 'st', { jsonrpc: '2.0', method: `m${i}` });
       const all = await store.eventsAfter(s.id, 'st.0');
-      assert.deepEqual(all?.events.map((e) => e.id), ['st.3', 'st.4', 'st.5']);
+      assert.deepEqual(
+        all?.events.map((e) => e.id),
+        ['st.3', 'st.4', 'st.5'],
+      );
     });
 
     test('events of an unknown session are not kept', async () => {
@@ -140,7 +185,11 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
     test('concurrent appends to one stream never reuse an id', async () => {
       const s = session();
       await store.create(s);
-      const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => store.appendEvent(s.id, 'c', { jsonrpc: '2.0', method: `m${i}` })));
+      const ids = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          store.appendEvent(s.id, 'c', { jsonrpc: '2.0', method: `m${i}` }),
+        ),
+      );
       assert.equal(new Set(ids).size, 10);
     });
   });

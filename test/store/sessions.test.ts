@@ -27,7 +27,13 @@ defineSessionStoreContract('sqlite', async (limits) => {
   const database = new BetterSqlite3(path);
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { store: new KyselySessionStore(db, limits), close: async () => { await db.destroy(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    store: new KyselySessionStore(db, limits),
+    close: async () => {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });
 
 // Each factory call gets a database of its own, dropped on close.
@@ -39,8 +45,16 @@ if (probe.ok) {
     if (!s.ok) throw new Error(s.reason);
     const migrated = await openStore(s.url);
     await migrated.close();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: s.url, max: 4 }) }) });
-    return { store: new KyselySessionStore(db, limits), close: async () => { await db.destroy(); await s.drop(); } };
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: s.url, max: 4 }) }),
+    });
+    return {
+      store: new KyselySessionStore(db, limits),
+      close: async () => {
+        await db.destroy();
+        await s.drop();
+      },
+    };
   });
 } else if (probe.fail) {
   test('MCP session store (postgres)', () => assert.fail(`CI=true but ${probe.reason}`));

@@ -16,7 +16,8 @@ export const ARTIFACTS = resolve(process.env.HAMLET_TEST_ARTIFACTS ?? 'test-arti
 /** Registers a stand-in test when Chromium is missing; true when the journeys can run. */
 export function chromiumAvailable(name: string): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') test(name, () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
+  if (process.env.CI === 'true')
+    test(name, () => assert.fail(`CI=true but ${CHROMIUM} is missing (apt-get install chromium)`));
   else test(name, { skip: `${CHROMIUM} is not installed` }, () => {});
   return false;
 }
@@ -24,14 +25,37 @@ export function chromiumAvailable(name: string): boolean {
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A browser context at desktop size; signed in as `sessionToken` on `host` when given. */
-export async function contextFor(browser: Browser, h: TestHamlet, host?: string, sessionToken?: string): Promise<BrowserContext> {
+export async function contextFor(
+  browser: Browser,
+  h: TestHamlet,
+  host?: string,
+  sessionToken?: string,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  if (host && sessionToken) await context.addCookies([{ name: 'hamlet_session', value: sessionToken, domain: host, path: '/', httpOnly: true, sameSite: 'Lax' }]);
+  if (host && sessionToken)
+    await context.addCookies([
+      {
+        name: 'hamlet_session',
+        value: sessionToken,
+        domain: host,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
   void h;
   return context;
 }
@@ -48,11 +72,16 @@ export async function shoot(page: Page, journey: string, step: string): Promise<
   const base = join(ARTIFACTS, `${journey}-${step}`);
   await page.screenshot({ path: `${base}-desktop.png`, fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
   await page.screenshot({ path: `${base}-360.png`, fullPage: true });
   await page.setViewportSize(size);
   shots.push(`${journey}-${step}-desktop.png`, `${journey}-${step}-360.png`);
-  assert.ok(overflow <= 0, `${journey}/${step}: at 360 px the page is ${overflow} px wider than the screen`);
+  assert.ok(
+    overflow <= 0,
+    `${journey}/${step}: at 360 px the page is ${overflow} px wider than the screen`,
+  );
 }
 
 const axeResults: Record<string, { violations: number; serious: string[] }> = {};
@@ -60,13 +89,35 @@ const axeResults: Record<string, { violations: number; serious: string[] }> = {}
 /** axe-core on the page as it is now: no serious or critical violation (all findings are recorded). */
 export async function checkAxe(page: Page, pageType: string): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  axeResults[pageType] = { violations: result.violations.length, serious: serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`) };
-  assert.deepEqual(axeResults[pageType]!.serious, [], `${pageType}: axe reports serious or critical violations`);
+  const serious = result.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  axeResults[pageType] = {
+    violations: result.violations.length,
+    serious: serious.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    ),
+  };
+  assert.deepEqual(
+    axeResults[pageType]!.serious,
+    [],
+    `${pageType}: axe reports serious or critical violations`,
+  );
 }
 
 /** Writes the list of screenshots and the axe results beside them (for the closing note). */
 export function writeReport(journey: string): void {
   mkdirSync(ARTIFACTS, { recursive: true });
-  writeFileSync(join(ARTIFACTS, `${journey}-report.json`), JSON.stringify({ screenshots: shots.filter((s) => s.startsWith(`${journey}-`)), axe: axeResults }, null, 2));
+  writeFileSync(
+    join(ARTIFACTS, `${journey}-report.json`),
+    JSON.stringify(
+      { screenshots: shots.filter((s) => s.startsWith(`${journey}-`)), axe: axeResults },
+      null,
+      2,
+    ),
+  );
 }

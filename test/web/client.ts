@@ -29,7 +29,9 @@ export class WebClient {
   }
 
   private header(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+    return this.cookies.size
+      ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+      : {};
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
@@ -47,12 +49,25 @@ export class WebClient {
   }
 
   /** POSTs a form (the last page's token unless one is given); follows a 303 to its page. */
-  async post(path: string, fields: Record<string, string | string[]>, o: { csrf?: string | null; headers?: Record<string, string>; follow?: boolean } = {}): Promise<RawResponse> {
+  async post(
+    path: string,
+    fields: Record<string, string | string[]>,
+    o: { csrf?: string | null; headers?: Record<string, string>; follow?: boolean } = {},
+  ): Promise<RawResponse> {
     const body = new URLSearchParams();
     const token = o.csrf === undefined ? this.csrf() : o.csrf;
     if (token !== null) body.append('_csrf', token);
-    for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
-    const res = await raw(this.base + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.header(), ...o.headers }, body: body.toString() });
+    for (const [k, v] of Object.entries(fields))
+      for (const one of ([] as string[]).concat(v)) body.append(k, one);
+    const res = await raw(this.base + path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...this.header(),
+        ...o.headers,
+      },
+      body: body.toString(),
+    });
     this.remember(res);
     this.last = res;
     if (res.status === 303 && (o.follow ?? true)) {

@@ -23,17 +23,35 @@ const pathOf = (location: string | undefined) => {
 
 before(async () => {
   h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000' }, { demo: true });
-  await h.services.accounts.createUser(system, { email: 'nora@example.org', password: PASSWORD, name: 'Nora' });
-  await h.services.accounts.createUser(system, { email: 'vic@example.org', password: PASSWORD, name: 'Vic' });
-  await h.services.communities.create(system, { slug: 'vault', name: 'Vault', visibility: 'private' });
-  await h.services.accounts.addMember(system, (await h.store.communities.getBySlug('vault'))!, { email: 'vic@example.org', role: 'member' });
+  await h.services.accounts.createUser(system, {
+    email: 'nora@example.org',
+    password: PASSWORD,
+    name: 'Nora',
+  });
+  await h.services.accounts.createUser(system, {
+    email: 'vic@example.org',
+    password: PASSWORD,
+    name: 'Vic',
+  });
+  await h.services.communities.create(system, {
+    slug: 'vault',
+    name: 'Vault',
+    visibility: 'private',
+  });
+  await h.services.accounts.addMember(system, (await h.store.communities.getBySlug('vault'))!, {
+    email: 'vic@example.org',
+    role: 'member',
+  });
 });
 after(() => h.stop());
 
 async function signedInOnApex(email = 'nora@example.org'): Promise<WebClient> {
   const apex = new WebClient(apexUrl());
   await apex.get('/signin');
-  assert.match((await apex.post('/signin', { email, password: PASSWORD, next: '/' })).text, /Signed in as/);
+  assert.match(
+    (await apex.post('/signin', { email, password: PASSWORD, next: '/' })).text,
+    /Signed in as/,
+  );
   return apex;
 }
 
@@ -41,7 +59,10 @@ async function signedInOnApex(email = 'nora@example.org'): Promise<WebClient> {
 async function handoff(apex: WebClient): Promise<{ acme: WebClient; claim: string }> {
   const acme = new WebClient(acmeUrl());
   const signin = await acme.get('/signin?next=%2Flatest');
-  assert.match(visible(signin.text), /Signed in on the main site already\? Continue with that account/);
+  assert.match(
+    visible(signin.text),
+    /Signed in on the main site already\? Continue with that account/,
+  );
   const go = await acme.get('/session/continue?next=%2Flatest');
   assert.equal(go.status, 303);
   assert.equal(new URL(go.headers.location!).host, `localhost:${h.port}`, 'to the apex');
@@ -72,7 +93,11 @@ test('a ticket is spent once, and only by the browser that asked for it', async 
   const stranger = new WebClient(acmeUrl());
   assert.equal((await stranger.get(claim)).status, 400);
   assert.equal(stranger.cookie('hamlet_session'), undefined);
-  assert.equal((await acme.get(claim)).status, 303, 'the asking browser still can (the stranger did not spend it)');
+  assert.equal(
+    (await acme.get(claim)).status,
+    303,
+    'the asking browser still can (the stranger did not spend it)',
+  );
   // The same link again, even with the state: spent.
   const again = new WebClient(acmeUrl());
   again.setCookie('hamlet_handoff', state);
@@ -89,7 +114,11 @@ test('a ticket is spent only on the host it was minted for', async () => {
     assert.equal((await other.get(claim)).status, 400, host);
     assert.equal(other.cookie('hamlet_session'), undefined, host);
   }
-  assert.equal((await acme.get(claim)).status, 303, 'refused elsewhere, the ticket is still good on its own host');
+  assert.equal(
+    (await acme.get(claim)).status,
+    303,
+    'refused elsewhere, the ticket is still good on its own host',
+  );
 });
 
 test('a ticket is not a session: as a session cookie it signs nobody in, on the apex or the community host', async () => {
@@ -108,10 +137,16 @@ test("a real session's token is never taken as a ticket", async () => {
   const acme = new WebClient(acmeUrl());
   const go = await acme.get('/session/continue');
   const state = new URL(go.headers.location!).searchParams.get('state')!;
-  const res = await acme.get(`/session/claim?ticket=${apex.cookie('hamlet_session')}&state=${state}`);
+  const res = await acme.get(
+    `/session/claim?ticket=${apex.cookie('hamlet_session')}&state=${state}`,
+  );
   assert.equal(res.status, 400);
   assert.equal(acme.cookie('hamlet_session'), undefined);
-  assert.match(visible((await apex.get('/')).text), /Sign out/, 'and the apex session was not spent');
+  assert.match(
+    visible((await apex.get('/')).text),
+    /Sign out/,
+    'and the apex session was not spent',
+  );
 });
 
 test('a member of a private community reaches its own host: the unknown-host page offers the account, the hand-off opens it', async () => {
@@ -149,13 +184,22 @@ test('for a host the person may not read, and for an unknown one, the apex answe
 test('the apex hands tickets to hosts of its own communities only, and asks to sign in first', async () => {
   const apex = await signedInOnApex();
   const state = 'a'.repeat(32);
-  for (const back of ['http://evil.example/session/claim', `http://localhost:${h.port}/session/claim`, `http://nope.localhost:${h.port}/session/claim`, `http://acme.localhost:${h.port}/elsewhere`]) {
-    const res = await apex.get(`/session/handoff?return=${encodeURIComponent(back)}&state=${state}`);
+  for (const back of [
+    'http://evil.example/session/claim',
+    `http://localhost:${h.port}/session/claim`,
+    `http://nope.localhost:${h.port}/session/claim`,
+    `http://acme.localhost:${h.port}/elsewhere`,
+  ]) {
+    const res = await apex.get(
+      `/session/handoff?return=${encodeURIComponent(back)}&state=${state}`,
+    );
     assert.equal(res.status, 400, back);
     assert.equal(res.headers.location, undefined);
   }
   const visitor = new WebClient(apexUrl());
-  const res = await visitor.get(`/session/handoff?return=${encodeURIComponent(`http://acme.localhost:${h.port}/session/claim`)}&state=${state}`);
+  const res = await visitor.get(
+    `/session/handoff?return=${encodeURIComponent(`http://acme.localhost:${h.port}/session/claim`)}&state=${state}`,
+  );
   assert.equal(res.status, 303);
   assert.match(res.headers.location!, /^\/signin\?next=%2Fsession%2Fhandoff/);
 });

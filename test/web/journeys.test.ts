@@ -10,7 +10,14 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { rpc } from '../mcp/http-client.ts';
-import { checkAxe, chromiumAvailable, contextFor, launch, shoot, writeReport } from './browser-kit.ts';
+import {
+  checkAxe,
+  chromiumAvailable,
+  contextFor,
+  launch,
+  shoot,
+  writeReport,
+} from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -23,11 +30,19 @@ if (chromiumAvailable('web journeys in Chromium')) {
   const url = (path: string) => h.hostUrl('acme.localhost', path);
 
   async function tool(key: string, name: string, args: Record<string, unknown>) {
-    const res = await rpc(url('/api/mcp'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${key}` });
+    const res = await rpc(
+      url('/api/mcp'),
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+      { authorization: `Bearer ${key}` },
+    );
     return res.json().result as { isError: boolean; structuredContent: any };
   }
 
-  async function member(email: string, name: string, role: 'owner' | 'admin' | 'moderator'): Promise<string> {
+  async function member(
+    email: string,
+    name: string,
+    role: 'owner' | 'admin' | 'moderator',
+  ): Promise<string> {
     await h.services.accounts.createUser(system, { email, password: PASSWORD, name });
     await h.services.accounts.addMember(system, acme, { email, role });
     return (await h.services.accounts.signIn({ email, password: PASSWORD })).token;
@@ -36,7 +51,9 @@ if (chromiumAvailable('web journeys in Chromium')) {
   before(async () => {
     h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000' }, { demo: true });
     acme = (await h.store.communities.getBySlug('acme'))!;
-    agentKey = (await h.services.agents.create(system, acme, { name: 'answer-bot', scopes: ['post:create'] })).key;
+    agentKey = (
+      await h.services.agents.create(system, acme, { name: 'answer-bot', scopes: ['post:create'] })
+    ).key;
     browser = await launch();
   });
   after(async () => {
@@ -57,7 +74,10 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await page.getByLabel('E-mail address').fill('robin@example.org');
       await page.getByLabel('Password').fill('short');
       await page.getByRole('button', { name: 'Create account' }).click();
-      assert.match(await page.getByRole('alert').innerText(), /password: must be at least 10 characters/);
+      assert.match(
+        await page.getByRole('alert').innerText(),
+        /password: must be at least 10 characters/,
+      );
       await checkAxe(page, 'sign-up form with errors');
       await shoot(page, 'ask', '02-signup-error');
       await page.getByLabel('Password').fill(PASSWORD);
@@ -66,33 +86,57 @@ if (chromiumAvailable('web journeys in Chromium')) {
 
       await page.getByRole('link', { name: 'Ask a question' }).first().click();
       await page.getByLabel('Category').selectOption('support');
-      await page.getByLabel('Title').pressSequentially('How do I verify the hamlet-signature header of a webhook?', { delay: 5 });
+      await page
+        .getByLabel('Title')
+        .pressSequentially('How do I verify the hamlet-signature header of a webhook?', {
+          delay: 5,
+        });
       const similar = page.locator('#similar-live');
       await similar.getByRole('link', { name: 'Verifying the hamlet-signature header' }).waitFor();
-      assert.match(await similar.innerText(), /Similar questions[\s\S]*Verifying the hamlet-signature header\s*Solved/);
+      assert.match(
+        await similar.innerText(),
+        /Similar questions[\s\S]*Verifying the hamlet-signature header\s*Solved/,
+      );
       await checkAxe(page, 'ask form');
       await shoot(page, 'ask', '03-similar-while-typing');
-      await page.getByLabel('Your question').fill('My receiver gets the webhook but I am not sure how to check the signature with a timestamp. What is the exact rule?');
+      await page
+        .getByLabel('Your question')
+        .fill(
+          'My receiver gets the webhook but I am not sure how to check the signature with a timestamp. What is the exact rule?',
+        );
       await page.getByLabel('Tags (optional)').fill('webhooks, security');
       await page.getByRole('button', { name: 'Post your question' }).click();
       await page.waitForURL(/\/t\/how-do-i-verify-the-hamlet-signature-header-of-a-webhook$/);
       assert.match(await page.getByRole('status').innerText(), /Your question was posted/);
 
-      const topic = await h.store.community(acme.id).topics.getBySlug('how-do-i-verify-the-hamlet-signature-header-of-a-webhook');
-      const answer = await tool(agentKey, 'reply_to_topic', { topic: topic!.id, body: 'Compute HMAC-SHA256 over `<t>.<raw body>` with the secret, compare with v1, and reject timestamps older than five minutes.' });
+      const topic = await h.store
+        .community(acme.id)
+        .topics.getBySlug('how-do-i-verify-the-hamlet-signature-header-of-a-webhook');
+      const answer = await tool(agentKey, 'reply_to_topic', {
+        topic: topic!.id,
+        body: 'Compute HMAC-SHA256 over `<t>.<raw body>` with the secret, compare with v1, and reject timestamps older than five minutes.',
+      });
       assert.equal(answer.isError, false, JSON.stringify(answer));
 
       await page.reload();
       const reply = page.getByRole('article', { name: 'Reply by answer-bot' });
-      assert.match(await reply.innerText(), /posted by agent answer-bot on behalf of community acme/);
+      assert.match(
+        await reply.innerText(),
+        /posted by agent answer-bot on behalf of community acme/,
+      );
       await reply.getByRole('button', { name: 'Accept this answer' }).click();
       assert.match(await page.getByRole('status').innerText(), /now the accepted solution/);
-      assert.equal(await page.getByRole('article', { name: 'Accepted answer by answer-bot' }).isVisible(), true);
+      assert.equal(
+        await page.getByRole('article', { name: 'Accepted answer by answer-bot' }).isVisible(),
+        true,
+      );
       await checkAxe(page, 'topic page (signed in, accepted answer)');
       await shoot(page, 'ask', '04-accepted');
 
       await page.goto(url('/search?q=verify+signature+timestamp&solved_only=on'));
-      const first = page.getByRole('listitem').filter({ hasText: 'How do I verify the hamlet-signature header of a webhook?' });
+      const first = page
+        .getByRole('listitem')
+        .filter({ hasText: 'How do I verify the hamlet-signature header of a webhook?' });
       assert.match(await first.innerText(), /Solved[\s\S]*accepted answer by answer-bot\s*Agent/);
       assert.ok((await first.locator('mark').count()) > 0, 'matched words are highlighted');
       await checkAxe(page, 'search results');
@@ -103,9 +147,15 @@ if (chromiumAvailable('web journeys in Chromium')) {
 
     test('two moderators decide one queued agent write at the same moment: one wins, the other sees why', async () => {
       await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'approval' });
-      const queued = await tool(agentKey, 'reply_to_topic', { topic: 'verifying-the-hamlet-signature-header', body: 'Also: compare the signatures in **constant time**.' });
+      const queued = await tool(agentKey, 'reply_to_topic', {
+        topic: 'verifying-the-hamlet-signature-header',
+        body: 'Also: compare the signatures in **constant time**.',
+      });
       assert.equal(queued.structuredContent.status, 'pending_approval');
-      const [ana, ben] = [await member('ana@example.org', 'Ana', 'moderator'), await member('ben@example.org', 'Ben', 'moderator')];
+      const [ana, ben] = [
+        await member('ana@example.org', 'Ana', 'moderator'),
+        await member('ben@example.org', 'Ben', 'moderator'),
+      ];
       const pages: Page[] = [];
       for (const token of [ana, ben]) {
         const context = await contextFor(browser, h, 'acme.localhost', token);
@@ -115,16 +165,34 @@ if (chromiumAvailable('web journeys in Chromium')) {
       }
       const [pa, pb] = pages as [Page, Page];
       const card = (p: Page) => p.getByRole('region', { name: 'post.create by answer-bot' });
-      assert.match(await card(pa).innerText(), /Reply to verifying-the-hamlet-signature-header[\s\S]*constant time/);
-      assert.equal(await card(pa).locator('strong').innerText(), 'constant time', 'the queued reply is rendered as it will appear');
+      assert.match(
+        await card(pa).innerText(),
+        /Reply to verifying-the-hamlet-signature-header[\s\S]*constant time/,
+      );
+      assert.equal(
+        await card(pa).locator('strong').innerText(),
+        'constant time',
+        'the queued reply is rendered as it will appear',
+      );
       await checkAxe(pa, 'approval queue');
       await shoot(pa, 'moderate', '01-queue');
       await card(pb).getByLabel('Reason for rejecting').fill('Duplicate of the accepted answer.');
-      await Promise.all([card(pa).getByRole('button', { name: 'Approve and publish' }).click(), card(pb).getByRole('button', { name: 'Reject' }).click()]);
+      await Promise.all([
+        card(pa).getByRole('button', { name: 'Approve and publish' }).click(),
+        card(pb).getByRole('button', { name: 'Reject' }).click(),
+      ]);
       await Promise.all([pa.waitForLoadState(), pb.waitForLoadState()]);
-      const texts = await Promise.all([pa, pb].map((p) => p.locator('main .notice').first().innerText()));
-      const winners = texts.filter((t) => /^(Approved and published|Rejected: the submitter sees your reason)/.test(t));
-      const losers = texts.filter((t) => /This approval was already decided \(status: (applied|rejected) by (Ana|Ben)\)\. Nothing was changed\./.test(t));
+      const texts = await Promise.all(
+        [pa, pb].map((p) => p.locator('main .notice').first().innerText()),
+      );
+      const winners = texts.filter((t) =>
+        /^(Approved and published|Rejected: the submitter sees your reason)/.test(t),
+      );
+      const losers = texts.filter((t) =>
+        /This approval was already decided \(status: (applied|rejected) by (Ana|Ben)\)\. Nothing was changed\./.test(
+          t,
+        ),
+      );
       assert.deepEqual([winners.length, losers.length], [1, 1], texts.join(' | '));
       const loser = /already decided/.test(texts[0]!) ? pa : pb;
       await checkAxe(loser, 'approval queue after a lost decision');
@@ -159,14 +227,20 @@ if (chromiumAvailable('web journeys in Chromium')) {
       assert.equal(await page.locator('#new-key').count(), 0, 'the key is never shown again');
       const section = page.getByRole('region', { name: 'triage-bot' });
       assert.match(await section.innerText(), /live/);
-      await section.getByRole('button', { name: new RegExp(`Revoke key ${key.slice(0, 14)}`) }).click();
+      await section
+        .getByRole('button', { name: new RegExp(`Revoke key ${key.slice(0, 14)}`) })
+        .click();
       assert.match(await page.getByRole('status').innerText(), /stopped working at once/);
       await shoot(page, 'admin', '02-revoked');
       const refused = await tool(key, 'list_categories', {});
       assert.equal(refused.isError, true);
       assert.match(refused.structuredContent.error, /was revoked on/);
 
-      for (const [path, type] of [['/admin/members', 'members'], ['/admin/settings', 'settings'], ['/account', 'account']] as const) {
+      for (const [path, type] of [
+        ['/admin/members', 'members'],
+        ['/admin/settings', 'settings'],
+        ['/account', 'account'],
+      ] as const) {
         await page.goto(url(path));
         await checkAxe(page, type);
         await shoot(page, 'admin', `03-${type}`);
@@ -176,15 +250,23 @@ if (chromiumAvailable('web journeys in Chromium')) {
     });
 
     test('every other page type passes axe and reads at 360 px', async () => {
-      const token = (await h.services.accounts.signIn({ email: 'owner@example.org', password: PASSWORD })).token;
+      const token = (
+        await h.services.accounts.signIn({ email: 'owner@example.org', password: PASSWORD })
+      ).token;
       const context = await contextFor(browser, h, 'acme.localhost', token);
       const page = await context.newPage();
       const helper = (await h.store.community(acme.id).agents.getByName('acme-helper'))!;
-      const own = (await h.store.community(acme.id).topics.getBySlug('how-do-i-verify-the-hamlet-signature-header-of-a-webhook'))!;
+      const own = (await h.store
+        .community(acme.id)
+        .topics.getBySlug('how-do-i-verify-the-hamlet-signature-header-of-a-webhook'))!;
       const question = (await h.store.community(acme.id).posts.getFirst(own.id))!;
       const pages: Array<[string, string, string]> = [
         [h.hostUrl('localhost', '/'), 'network directory', /Hamlet communities/.source],
-        [h.hostUrl('localhost', '/search?q=signature'), 'network search', /Verifying the hamlet-signature header/.source],
+        [
+          h.hostUrl('localhost', '/search?q=signature'),
+          'network search',
+          /Verifying the hamlet-signature header/.source,
+        ],
         [h.hostUrl('localhost', '/signin'), 'sign-in form', /Sign in/.source],
         [url('/categories/support'), 'category', /Support/.source],
         [url('/latest?filter=solved'), 'all topics, solved', /All topics/.source],
@@ -211,12 +293,20 @@ if (chromiumAvailable('web journeys in Chromium')) {
       const page = await context.newPage();
       await page.goto(url('/signin'));
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        'Skip to content',
+      );
       await page.keyboard.press('Enter');
       const focusTo = async (label: string) => {
         for (let i = 0; i < 40; i++) {
           await page.keyboard.press('Tab');
-          const name = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
+          const name = await page.evaluate(
+            () =>
+              (document.activeElement as HTMLElement | null)?.getAttribute('name') ??
+              document.activeElement?.textContent ??
+              '',
+          );
           if (name === label) return;
         }
         assert.fail(`no focusable "${label}" within 40 tabs`);

@@ -18,7 +18,11 @@ let acme: Community;
 const acmeUrl = () => `http://acme.localhost:${h.port}`;
 
 async function signedIn(email: string, role?: 'owner' | 'moderator'): Promise<WebClient> {
-  await h.services.accounts.createUser(system, { email, password: PASSWORD, name: email.split('@')[0] });
+  await h.services.accounts.createUser(system, {
+    email,
+    password: PASSWORD,
+    name: email.split('@')[0],
+  });
   if (role) await h.services.accounts.addMember(system, acme, { email, role });
   const client = new WebClient(acmeUrl());
   await client.get('/signin');
@@ -28,16 +32,30 @@ async function signedIn(email: string, role?: 'owner' | 'moderator'): Promise<We
 }
 
 before(async () => {
-  h = await startTestHamlet({ HAMLET_COMMUNITY_CREATION: '1', HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000', HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: '3' }, { demo: true });
+  h = await startTestHamlet(
+    {
+      HAMLET_COMMUNITY_CREATION: '1',
+      HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000',
+      HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: '3',
+    },
+    { demo: true },
+  );
   acme = (await h.store.communities.getBySlug('acme'))!;
 });
 after(() => h.stop());
 
 test('every page type carries the security headers; no page has inline script', async () => {
   const paths = [
-    ['acme.localhost', '/'], ['acme.localhost', '/t/verifying-the-hamlet-signature-header'], ['acme.localhost', '/search?q=webhook'],
-    ['acme.localhost', '/signin'], ['acme.localhost', '/signup'], ['acme.localhost', '/categories/support'], ['localhost', '/'],
-    ['localhost', '/c/acme'], ['acme.localhost', '/t/no-such-topic'], ['nope.localhost', '/'],
+    ['acme.localhost', '/'],
+    ['acme.localhost', '/t/verifying-the-hamlet-signature-header'],
+    ['acme.localhost', '/search?q=webhook'],
+    ['acme.localhost', '/signin'],
+    ['acme.localhost', '/signup'],
+    ['acme.localhost', '/categories/support'],
+    ['localhost', '/'],
+    ['localhost', '/c/acme'],
+    ['acme.localhost', '/t/no-such-topic'],
+    ['nope.localhost', '/'],
   ] as const;
   for (const [host, path] of paths) {
     const res = await raw(h.hostUrl(host, path));
@@ -48,7 +66,11 @@ test('every page type carries the security headers; no page has inline script', 
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(res.headers['referrer-policy'], 'same-origin');
     assert.doesNotMatch(res.text, /<script(?![^>]*\ssrc=)/i, `${host}${path}: inline script`);
-    assert.doesNotMatch(res.text, /\son[a-z]+=|style="/i, `${host}${path}: inline handlers or styles`);
+    assert.doesNotMatch(
+      res.text,
+      /\son[a-z]+=|style="/i,
+      `${host}${path}: inline handlers or styles`,
+    );
   }
 });
 
@@ -56,7 +78,11 @@ test('the session cookie is HttpOnly and SameSite=Lax, and Secure with the __Hos
   await h.services.accounts.createUser(system, { email: 'cookie@example.org', password: PASSWORD });
   const client = new WebClient(acmeUrl());
   await client.get('/signin');
-  const res = await client.post('/signin', { email: 'cookie@example.org', password: PASSWORD }, { follow: false });
+  const res = await client.post(
+    '/signin',
+    { email: 'cookie@example.org', password: PASSWORD },
+    { follow: false },
+  );
   assert.equal(res.status, 303);
   assert.match(res.headers['set-cookie']!, /hamlet_session=[^;]+;[^,]*HttpOnly/);
   assert.match(res.headers['set-cookie']!, /hamlet_session=[^;]+;[^,]*SameSite=Lax/);
@@ -75,10 +101,18 @@ test('the session cookie is HttpOnly and SameSite=Lax, and Secure with the __Hos
 test('a form without its token, or posted from another site, changes nothing', async () => {
   const client = await signedIn('csrf@example.org');
   await client.get('/t/verifying-the-hamlet-signature-header');
-  const noToken = await client.post('/t/verifying-the-hamlet-signature-header/reply', { body: 'forged reply' }, { csrf: null });
+  const noToken = await client.post(
+    '/t/verifying-the-hamlet-signature-header/reply',
+    { body: 'forged reply' },
+    { csrf: null },
+  );
   assert.equal(noToken.status, 403);
   const token = client.csrf.bind(client);
-  const crossSite = await client.post('/t/verifying-the-hamlet-signature-header/reply', { body: 'forged reply' }, { csrf: token(), headers: { origin: 'https://attacker.example' } });
+  const crossSite = await client.post(
+    '/t/verifying-the-hamlet-signature-header/reply',
+    { body: 'forged reply' },
+    { csrf: token(), headers: { origin: 'https://attacker.example' } },
+  );
   assert.equal(crossSite.status, 403);
   assert.match(visible(crossSite.text), /This form has expired/);
   const page = await client.get('/t/verifying-the-hamlet-signature-header');
@@ -88,10 +122,22 @@ test('a form without its token, or posted from another site, changes nothing', a
 test('forms show the operation’s own messages next to each field and keep what was typed', async () => {
   const client = await signedIn('asker@example.org');
   await client.get('/ask');
-  const res = await client.post('/ask', { action: 'post', category: 'support', title: 'short', body: 'Some question body here', tags: 'Not A Tag!' });
+  const res = await client.post('/ask', {
+    action: 'post',
+    category: 'support',
+    title: 'short',
+    body: 'Some question body here',
+    tags: 'Not A Tag!',
+  });
   assert.equal(res.status, 400);
-  assert.match(res.text, /<p class="field-error" id="title-error">must be at least 8 characters<\/p>/);
-  assert.match(res.text, /id="title" name="title" required aria-describedby="title-hint title-error" aria-invalid="true"/);
+  assert.match(
+    res.text,
+    /<p class="field-error" id="title-error">must be at least 8 characters<\/p>/,
+  );
+  assert.match(
+    res.text,
+    /id="title" name="title" required aria-describedby="title-hint title-error" aria-invalid="true"/,
+  );
   assert.match(res.text, /tags are 1-32 characters/);
   assert.match(res.text, /Some question body here<\/textarea>/);
 });
@@ -99,9 +145,17 @@ test('forms show the operation’s own messages next to each field and keep what
 test('without JavaScript, "Check for similar questions" lists them on the server before posting', async () => {
   const client = await signedIn('nojs@example.org');
   await client.get('/ask');
-  const res = await client.post('/ask', { action: 'check', category: 'support', title: 'How can I run Hamlet with PostgreSQL?', body: '' });
+  const res = await client.post('/ask', {
+    action: 'check',
+    category: 'support',
+    title: 'How can I run Hamlet with PostgreSQL?',
+    body: '',
+  });
   assert.equal(res.status, 200);
-  assert.match(visible(res.text), /Similar questions .* How do I run Hamlet on PostgreSQL instead of SQLite\? Solved/);
+  assert.match(
+    visible(res.text),
+    /Similar questions .* How do I run Hamlet on PostgreSQL instead of SQLite\? Solved/,
+  );
   assert.match(res.text, /value="How can I run Hamlet with PostgreSQL\?"/);
   const json = await client.get('/ask/similar?title=hamlet-signature%20header%20verification');
   assert.equal(json.json().similar[0].title, 'Verifying the hamlet-signature header');
@@ -110,12 +164,25 @@ test('without JavaScript, "Check for similar questions" lists them on the server
 test('images in posts are links, never loaded; a post can be edited by its author within the window', async () => {
   const client = await signedIn('images@example.org');
   await client.get('/ask');
-  const posted = await client.post('/ask', { action: 'post', category: 'support', title: 'A chart that shows the problem', body: 'See ![the chart](https://attacker.example/track.png)' });
+  const posted = await client.post('/ask', {
+    action: 'post',
+    category: 'support',
+    title: 'A chart that shows the problem',
+    body: 'See ![the chart](https://attacker.example/track.png)',
+  });
   assert.doesNotMatch(posted.text, /<img/i);
-  assert.match(posted.text, /<a href="https:\/\/attacker.example\/track.png" rel="nofollow noopener noreferrer ugc">Image: the chart \(attacker.example\)<\/a>/);
-  const edit = posted.text.match(/href="(\/t\/a-chart-that-shows-the-problem\/edit\/[0-9a-f-]+)"/)![1]!;
+  assert.match(
+    posted.text,
+    /<a href="https:\/\/attacker.example\/track.png" rel="nofollow noopener noreferrer ugc">Image: the chart \(attacker.example\)<\/a>/,
+  );
+  const edit = posted.text.match(
+    /href="(\/t\/a-chart-that-shows-the-problem\/edit\/[0-9a-f-]+)"/,
+  )![1]!;
   await client.get(edit);
-  const saved = await client.post(edit, { title: 'A chart that shows the whole problem', body: 'The chart is gone now.' });
+  const saved = await client.post(edit, {
+    title: 'A chart that shows the whole problem',
+    body: 'The chart is gone now.',
+  });
   assert.match(visible(saved.text), /Your changes were saved/);
   assert.match(saved.text, /<h1>A chart that shows the whole problem<\/h1>/);
   assert.match(visible(saved.text), /edited \d{4}-\d{2}-\d{2}/);
@@ -140,26 +207,47 @@ test('the path form /c/<slug> serves the community on any host, with links that 
 });
 
 test('private communities answer 404 to visitors and outsiders, and show to members', async () => {
-  for (const path of ['/c/skunkworks', '/c/skunkworks/t/project-falcon-launch-checklist', '/c/skunkworks/search?q=falcon']) {
+  for (const path of [
+    '/c/skunkworks',
+    '/c/skunkworks/t/project-falcon-launch-checklist',
+    '/c/skunkworks/search?q=falcon',
+  ]) {
     const res = await raw(h.hostUrl('localhost', path));
     assert.equal(res.status, 404, path);
     assert.doesNotMatch(res.text, /Falcon|Skunkworks/, path);
   }
   const skunk = (await h.store.communities.getBySlug('skunkworks'))!;
-  await h.services.accounts.createUser(system, { email: 'insider@example.org', password: PASSWORD });
-  await h.services.accounts.addMember(system, skunk, { email: 'insider@example.org', role: 'member' });
+  await h.services.accounts.createUser(system, {
+    email: 'insider@example.org',
+    password: PASSWORD,
+  });
+  await h.services.accounts.addMember(system, skunk, {
+    email: 'insider@example.org',
+    role: 'member',
+  });
   // A private community's host is an unknown host to a visitor (its sign-in page too): members sign
   // in on the apex and reach it in the path form there, where their session cookie goes.
   const client = new WebClient(`http://localhost:${h.port}`);
   await client.get('/signin');
-  const home = await client.post('/signin', { email: 'insider@example.org', password: PASSWORD, next: '/c/skunkworks' });
+  const home = await client.post('/signin', {
+    email: 'insider@example.org',
+    password: PASSWORD,
+    next: '/c/skunkworks',
+  });
   assert.match(home.text, /Project Falcon: launch checklist/);
 });
 
 test('moderators and administrators only: others are told, visitors sent to sign in', async () => {
-  assert.match((await raw(`${acmeUrl()}/approvals`)).headers.location!, /\/signin\?next=%2Fapprovals/);
+  assert.match(
+    (await raw(`${acmeUrl()}/approvals`)).headers.location!,
+    /\/signin\?next=%2Fapprovals/,
+  );
   const member = await signedIn('plain@example.org');
-  for (const [path, message] of [['/approvals', /Only moderators of "acme"/], ['/admin/agents', /Only an administrator of "acme"/], ['/admin/settings', /Only an administrator of "acme"/]] as const) {
+  for (const [path, message] of [
+    ['/approvals', /Only moderators of "acme"/],
+    ['/admin/agents', /Only an administrator of "acme"/],
+    ['/admin/settings', /Only an administrator of "acme"/],
+  ] as const) {
     const res = await member.get(path);
     assert.equal(res.status, 403, path);
     assert.match(visible(res.text), message);
@@ -169,16 +257,36 @@ test('moderators and administrators only: others are told, visitors sent to sign
 test('an administrator makes the community private: the network stops listing it', async () => {
   const owner = await signedIn('boss@example.org', 'owner');
   await owner.get('/admin/settings');
-  const saved = await owner.post('/admin/settings', { name: 'Acme', description: acme.description, guidelines: acme.guidelines, visibility: 'private' });
+  const saved = await owner.post('/admin/settings', {
+    name: 'Acme',
+    description: acme.description,
+    guidelines: acme.guidelines,
+    visibility: 'private',
+  });
   assert.match(visible(saved.text), /Settings saved: the community is private/);
   assert.doesNotMatch((await raw(h.hostUrl('localhost', '/'))).text, /Acme/);
   assert.equal((await raw(`${acmeUrl()}/`)).status, 404);
-  await owner.post('/admin/settings', { name: 'Acme', description: acme.description, guidelines: acme.guidelines, visibility: 'public' }, { csrf: owner.csrf() });
+  await owner.post(
+    '/admin/settings',
+    {
+      name: 'Acme',
+      description: acme.description,
+      guidelines: acme.guidelines,
+      visibility: 'public',
+    },
+    { csrf: owner.csrf() },
+  );
   assert.match((await raw(h.hostUrl('localhost', '/'))).text, /Acme/);
 
-  const preview = await owner.post('/admin/settings/mcp', { action: 'preview', config: '{"tool_mode":"two-tool","search_limit":5}' });
+  const preview = await owner.post('/admin/settings/mcp', {
+    action: 'preview',
+    config: '{"tool_mode":"two-tool","search_limit":5}',
+  });
   assert.match(visible(preview.text), /2 tools \(two-tool mode\)/);
-  const bad = await owner.post('/admin/settings/mcp', { action: 'save', config: '{"tool_mode":"three"}' });
+  const bad = await owner.post('/admin/settings/mcp', {
+    action: 'save',
+    config: '{"tool_mode":"three"}',
+  });
   assert.equal(bad.status, 400);
   assert.match(visible(bad.text), /tool_mode/);
 });
@@ -192,7 +300,12 @@ test('the apex lists public communities; a signed-in person creates one and owns
   await apex.get('/signup');
   await apex.post('/signup', { name: 'Founder', email: 'founder@example.org', password: PASSWORD });
   await apex.get('/new');
-  const created = await apex.post('/new', { name: 'Birders', slug: 'birders', description: 'Birds.', visibility: 'public' });
+  const created = await apex.post('/new', {
+    name: 'Birders',
+    slug: 'birders',
+    description: 'Birds.',
+    visibility: 'public',
+  });
   assert.match(visible(created.text), /Birders is ready/);
   const birders = (await h.store.communities.getBySlug('birders'))!;
   assert.equal((await h.store.community(birders.id).access.members.list())[0]!.role, 'owner');
@@ -205,9 +318,16 @@ test('sign-up is limited per address, and says how long to wait', async () => {
   for (let i = 0; i < 5 && last.status !== 429; i++) {
     const client = new WebClient(acmeUrl());
     await client.get('/signup');
-    last = await client.post('/signup', { name: `n${i}`, email: `many${i}@example.org`, password: PASSWORD }, { follow: false });
+    last = await client.post(
+      '/signup',
+      { name: `n${i}`, email: `many${i}@example.org`, password: PASSWORD },
+      { follow: false },
+    );
   }
   assert.equal(last.status, 429);
-  assert.match(visible(last.text), /Too many new accounts from this address \(3 an hour\)\. Retry in \d+ s\./);
+  assert.match(
+    visible(last.text),
+    /Too many new accounts from this address \(3 an hour\)\. Retry in \d+ s\./,
+  );
   assert.ok(Number(last.headers['retry-after']) > 0);
 });

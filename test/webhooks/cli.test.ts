@@ -21,8 +21,15 @@ const hamlet = (...args: string[]) => runCli(args, env);
 before(async () => {
   rx = await new Receiver().start();
   h = await startTestHamlet(env, { keepDatabase: true });
-  const acme = await h.store.communities.create({ slug: 'acme', name: 'Acme', visibility: 'public' });
-  await h.services.content.createCategory(systemActor('test'), acme, { slug: 'support', name: 'Support' });
+  const acme = await h.store.communities.create({
+    slug: 'acme',
+    name: 'Acme',
+    visibility: 'public',
+  });
+  await h.services.content.createCategory(systemActor('test'), acme, {
+    slug: 'support',
+    name: 'Support',
+  });
 });
 after(async () => {
   await h?.stop();
@@ -31,16 +38,40 @@ after(async () => {
 });
 
 test('add, list, deliveries, redeliver, remove', async () => {
-  const added = await hamlet('webhook', 'add', '--community', 'acme', '--url', rx.url('/cli'), '--events', 'topic.created', '--description', 'ops channel');
+  const added = await hamlet(
+    'webhook',
+    'add',
+    '--community',
+    'acme',
+    '--url',
+    rx.url('/cli'),
+    '--events',
+    'topic.created',
+    '--description',
+    'ops channel',
+  );
   assert.equal(added.code, 0, added.err);
   const id = /endpoint: (\S+)/.exec(added.out)![1]!;
   assert.match(added.out, /secret: +whsec_/);
-  assert.match((await hamlet('webhook', 'list', '--community', 'acme')).out, new RegExp(`${id}  ${rx.url('/cli')}  topic.created  active  "ops channel"`));
+  assert.match(
+    (await hamlet('webhook', 'list', '--community', 'acme')).out,
+    new RegExp(`${id}  ${rx.url('/cli')}  topic.created  active  "ops channel"`),
+  );
 
   const acme = (await h.store.communities.getBySlug('acme'))!;
-  await h.services.content.createTopic(systemActor('test'), acme, { category: 'support', title: 'A topic for the CLI hook', body: 'Delivered to the endpoint the CLI added.' });
+  await h.services.content.createTopic(systemActor('test'), acme, {
+    category: 'support',
+    title: 'A topic for the CLI hook',
+    body: 'Delivered to the endpoint the CLI added.',
+  });
   await waitFor(() => rx.at('/cli').length === 1, 10_000, 'the delivery');
-  await waitFor(async () => (await h.services.webhooks.deliveries(systemActor('test'), acme, id)).deliveries[0]?.status === 'delivered', 10_000, 'the log to say delivered');
+  await waitFor(
+    async () =>
+      (await h.services.webhooks.deliveries(systemActor('test'), acme, id)).deliveries[0]
+        ?.status === 'delivered',
+    10_000,
+    'the log to say delivered',
+  );
   const log = (await hamlet('webhook', 'deliveries', '--community', 'acme', '--id', id)).out;
   const delivery = log.split(/\s+/)[0]!;
   assert.match(log, /topic\.created +delivered +attempts 1/);
@@ -49,20 +80,49 @@ test('add, list, deliveries, redeliver, remove', async () => {
   await waitFor(() => rx.at('/cli').length === 2, 10_000, 'the redelivery');
   assert.equal(rx.at('/cli')[1]!.headers['webhook-id'], delivery);
   assert.equal((await hamlet('webhook', 'remove', '--community', 'acme', '--id', id)).code, 0);
-  assert.match((await hamlet('webhook', 'list', '--community', 'acme')).out, /No webhook endpoints/);
+  assert.match(
+    (await hamlet('webhook', 'list', '--community', 'acme')).out,
+    /No webhook endpoints/,
+  );
 });
 
 test('verify says VALID for a saved request and why a tampered one is not', async () => {
   const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
   const body = '{"id":"e1","type":"post.created","data":{}}';
-  const headers = signatureHeaders({ secrets: [secret], deliveryId: 'd-1', event: 'post.created', timestamp: Math.floor(Date.now() / 1000), body });
-  const saved = (b: string) => `POST /hook HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${b}`;
+  const headers = signatureHeaders({
+    secrets: [secret],
+    deliveryId: 'd-1',
+    event: 'post.created',
+    timestamp: Math.floor(Date.now() / 1000),
+    body,
+  });
+  const saved = (b: string) =>
+    `POST /hook HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${b}`;
   writeFileSync(join(dir, 'ok.http'), saved(body));
   writeFileSync(join(dir, 'bad.http'), saved(body.replace('e1', 'e2')));
-  const ok = await hamlet('webhook', 'verify', '--request', join(dir, 'ok.http'), '--secret', secret);
+  const ok = await hamlet(
+    'webhook',
+    'verify',
+    '--request',
+    join(dir, 'ok.http'),
+    '--secret',
+    secret,
+  );
   assert.equal(ok.code, 0, ok.err);
-  assert.match(ok.out, /^VALID: the hamlet-signature matches \(event post\.created, delivery d-1\)/);
-  const bad = await hamlet('webhook', 'verify', '--request', join(dir, 'bad.http'), '--secret', secret);
+  assert.match(
+    ok.out,
+    /^VALID: the hamlet-signature matches \(event post\.created, delivery d-1\)/,
+  );
+  const bad = await hamlet(
+    'webhook',
+    'verify',
+    '--request',
+    join(dir, 'bad.http'),
+    '--secret',
+    secret,
+  );
   assert.equal(bad.code, 1);
   assert.match(bad.out, /INVALID: .*body was changed/);
 });

@@ -38,26 +38,50 @@ test('after SIGKILL mid-dispatch every event is delivered at least once, a repea
   rx = await new Receiver().on('/hook', { delayMs: 60_000 }).start();
   const port = await freePort();
   const env = {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, LOG_LEVEL: 'warn',
-    HAMLET_WEBHOOK_ALLOW_PRIVATE: '1', HAMLET_WEBHOOK_TIMEOUT_MS: '2500', HAMLET_WEBHOOK_RETRY_BASE_MS: '100',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`,
+    LOG_LEVEL: 'warn',
+    HAMLET_WEBHOOK_ALLOW_PRIVATE: '1',
+    HAMLET_WEBHOOK_TIMEOUT_MS: '2500',
+    HAMLET_WEBHOOK_RETRY_BASE_MS: '100',
   };
   // The database, with an endpoint and an agent, prepared before the server starts.
   const opened = await openHamlet(loadConfig(env));
   await opened.store.migrate();
   const system = systemActor('test');
-  const community = await opened.services.communities.create(system, { slug: 'crashy', name: 'Crashy', visibility: 'public' });
+  const community = await opened.services.communities.create(system, {
+    slug: 'crashy',
+    name: 'Crashy',
+    visibility: 'public',
+  });
   const acme = (await opened.store.communities.getBySlug(community.slug))!;
   await opened.services.content.createCategory(system, acme, { slug: 'support', name: 'Support' });
-  await opened.services.webhooks.create(system, acme, { url: rx.url('/hook'), events: ['topic.created'] });
-  const { key } = await opened.services.agents.create(system, acme, { name: 'crash-bot', scopes: ['topic:create'] });
+  await opened.services.webhooks.create(system, acme, {
+    url: rx.url('/hook'),
+    events: ['topic.created'],
+  });
+  const { key } = await opened.services.agents.create(system, acme, {
+    name: 'crash-bot',
+    scopes: ['topic:create'],
+  });
   await opened.close();
 
   const start = () => {
-    const child = spawn(process.execPath, ['bin/hamlet.js', 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['bin/hamlet.js', 'serve'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     children.push(child);
     return child;
   };
-  const up = () => waitFor(async () => (await fetch(`http://127.0.0.1:${port}/heartbeat`).catch(() => null))?.ok === true, 20_000, 'the server to answer');
+  const up = () =>
+    waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/heartbeat`).catch(() => null))?.ok === true,
+      20_000,
+      'the server to answer',
+    );
 
   const first = start();
   await up();
@@ -65,8 +89,13 @@ test('after SIGKILL mid-dispatch every event is delivered at least once, a repea
   const ids: string[] = [];
   for (const title of titles) {
     const r = await fetch(`http://crashy.localhost:${port}/api/v1/topics`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ category: 'support', title, body: 'Delivered at least once, whatever happens.' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        category: 'support',
+        title,
+        body: 'Delivered at least once, whatever happens.',
+      }),
     });
     assert.equal(r.status, 201);
     ids.push((await r.json()).topic.id);
@@ -82,15 +111,33 @@ test('after SIGKILL mid-dispatch every event is delivered at least once, a repea
   start();
   await up();
   // Answered (2xx) deliveries are those after the restart: the ones before were held, never answered.
-  const delivered = () => new Set(receiver.received.slice(beforeKill.length).map((r) => JSON.parse(r.body).data.topic.id as string));
-  await waitFor(() => ids.every((id) => delivered().has(id)), 30_000, 'every topic delivered after the restart');
-  const repeated = rx.received.slice(beforeKill.length).map((r) => String(r.headers['webhook-id'])).filter((id) => beforeKill.includes(id));
-  assert.ok(repeated.length >= 1, 'a delivery interrupted by the kill was sent again with its webhook-id');
+  const delivered = () =>
+    new Set(
+      receiver.received
+        .slice(beforeKill.length)
+        .map((r) => JSON.parse(r.body).data.topic.id as string),
+    );
+  await waitFor(
+    () => ids.every((id) => delivered().has(id)),
+    30_000,
+    'every topic delivered after the restart',
+  );
+  const repeated = rx.received
+    .slice(beforeKill.length)
+    .map((r) => String(r.headers['webhook-id']))
+    .filter((id) => beforeKill.includes(id));
+  assert.ok(
+    repeated.length >= 1,
+    'a delivery interrupted by the kill was sent again with its webhook-id',
+  );
   // One webhook-id per event: repeats never mint a new id.
   const idsPerEvent = new Map<string, Set<string>>();
   for (const r of rx.received) {
     const event = JSON.parse(r.body).id as string;
-    idsPerEvent.set(event, (idsPerEvent.get(event) ?? new Set()).add(String(r.headers['webhook-id'])));
+    idsPerEvent.set(
+      event,
+      (idsPerEvent.get(event) ?? new Set()).add(String(r.headers['webhook-id'])),
+    );
   }
   assert.equal(idsPerEvent.size, titles.length);
   for (const set of idsPerEvent.values()) assert.equal(set.size, 1);

@@ -20,15 +20,34 @@ const writer = () => ({ key: f.keys.writer });
 const header = (r: Received, name: string) => String(r.headers[name] ?? '');
 
 before(async () => {
-  rx = await new Receiver().on('/flaky', { statuses: [500, 500, 200] }).on('/gone', { statuses: [410] }).on('/moved', { statuses: [302], location: '/ok-target' }).start();
-  f = await startRestFixture({ HAMLET_WEBHOOK_ALLOW_PRIVATE: '1', HAMLET_WEBHOOK_RETRY_BASE_MS: '100', HAMLET_WEBHOOK_MAX_ATTEMPTS: '4', HAMLET_WEBHOOK_TIMEOUT_MS: '2000' });
+  rx = await new Receiver()
+    .on('/flaky', { statuses: [500, 500, 200] })
+    .on('/gone', { statuses: [410] })
+    .on('/moved', { statuses: [302], location: '/ok-target' })
+    .start();
+  f = await startRestFixture({
+    HAMLET_WEBHOOK_ALLOW_PRIVATE: '1',
+    HAMLET_WEBHOOK_RETRY_BASE_MS: '100',
+    HAMLET_WEBHOOK_MAX_ATTEMPTS: '4',
+    HAMLET_WEBHOOK_TIMEOUT_MS: '2000',
+  });
   const add = async (name: string, events: string[]) => {
-    const r = await f.api.call('POST', '/webhooks', { ...owner(), body: { url: rx.url(`/${name}`), events, description: name } });
+    const r = await f.api.call('POST', '/webhooks', {
+      ...owner(),
+      body: { url: rx.url(`/${name}`), events, description: name },
+    });
     assert.equal(r.status, 201, r.text);
     secrets[name] = r.json.secret;
     endpoints[name] = r.json.endpoint.id;
   };
-  await add('all', ['topic.created', 'post.created', 'solution.marked', 'article.updated', 'approval.requested', 'approval.decided']);
+  await add('all', [
+    'topic.created',
+    'post.created',
+    'solution.marked',
+    'article.updated',
+    'approval.requested',
+    'approval.decided',
+  ]);
   await add('flaky', ['topic.created']);
   await add('gone', ['topic.created']);
   await add('moved', ['post.created']);
@@ -51,21 +70,65 @@ function verifyBoth(r: Received, secret: string): void {
 }
 
 test('every event type arrives once, signed twice, in the API shapes', async () => {
-  const asked = await f.api.call('POST', '/topics', { ...writer(), body: { category: 'support', title: 'Webhooks: a topic to announce', body: 'Receivers should hear about this one.' } });
+  const asked = await f.api.call('POST', '/topics', {
+    ...writer(),
+    body: {
+      category: 'support',
+      title: 'Webhooks: a topic to announce',
+      body: 'Receivers should hear about this one.',
+    },
+  });
   const topic = asked.json.topic;
-  const reply = await f.api.call('POST', `/topics/${topic.id}/posts`, { ...writer(), body: { body: 'A reply for post.created.' } });
-  await f.api.call('POST', `/topics/${topic.id}/solution`, { ...writer(), body: { post: reply.json.post.id } });
-  await f.api.call('PUT', '/articles/getting-started', { ...writer(), body: { title: 'Getting started with Hamlet', body: 'Revised so that article.updated fires.' } });
-  await f.api.call('PUT', '/settings/approval-policies/topic.create', { ...owner(), body: { mode: 'approval' } });
-  const queued = await f.api.call('POST', '/topics', { ...writer(), body: { category: 'support', title: 'Webhooks: a queued question', body: 'This one waits for approval first.' } });
+  const reply = await f.api.call('POST', `/topics/${topic.id}/posts`, {
+    ...writer(),
+    body: { body: 'A reply for post.created.' },
+  });
+  await f.api.call('POST', `/topics/${topic.id}/solution`, {
+    ...writer(),
+    body: { post: reply.json.post.id },
+  });
+  await f.api.call('PUT', '/articles/getting-started', {
+    ...writer(),
+    body: { title: 'Getting started with Hamlet', body: 'Revised so that article.updated fires.' },
+  });
+  await f.api.call('PUT', '/settings/approval-policies/topic.create', {
+    ...owner(),
+    body: { mode: 'approval' },
+  });
+  const queued = await f.api.call('POST', '/topics', {
+    ...writer(),
+    body: {
+      category: 'support',
+      title: 'Webhooks: a queued question',
+      body: 'This one waits for approval first.',
+    },
+  });
   await f.api.call('POST', `/approvals/${queued.json.approval_id}/approve`, { ...owner() });
-  await f.api.call('PUT', '/settings/approval-policies/topic.create', { ...owner(), body: { mode: 'auto' } });
+  await f.api.call('PUT', '/settings/approval-policies/topic.create', {
+    ...owner(),
+    body: { mode: 'auto' },
+  });
 
-  const types = ['topic.created', 'post.created', 'solution.marked', 'article.updated', 'approval.requested', 'approval.decided'];
-  await waitFor(() => types.every((t) => rx.at('/all').some((r) => header(r, 'hamlet-event') === t)), 10_000, 'every event type at /all');
+  const types = [
+    'topic.created',
+    'post.created',
+    'solution.marked',
+    'article.updated',
+    'approval.requested',
+    'approval.decided',
+  ];
+  await waitFor(
+    () => types.every((t) => rx.at('/all').some((r) => header(r, 'hamlet-event') === t)),
+    10_000,
+    'every event type at /all',
+  );
   await waitFor(() => rx.at('/all').length >= 7, 5_000, 'the approved topic too');
   for (const r of rx.at('/all')) verifyBoth(r, secrets.all!);
-  const byType = (t: string) => rx.at('/all').filter((r) => header(r, 'hamlet-event') === t).map((r) => JSON.parse(r.body));
+  const byType = (t: string) =>
+    rx
+      .at('/all')
+      .filter((r) => header(r, 'hamlet-event') === t)
+      .map((r) => JSON.parse(r.body));
   const created = byType('topic.created');
   assert.equal(created.length, 2, 'the direct topic and the approved one');
   assert.deepEqual(created[0].data.topic, topic, 'the same topic object as the REST answer');
@@ -75,33 +138,74 @@ test('every event type arrives once, signed twice, in the API shapes', async () 
   assert.equal(byType('article.updated')[0].data.revision >= 2, true);
   assert.equal(byType('approval.requested')[0].data.approval.status, 'pending');
   assert.equal(byType('approval.decided')[0].data.approval.status, 'applied');
-  assert.equal(new Set(rx.at('/all').map((r) => header(r, 'webhook-id'))).size, rx.at('/all').length, 'one delivery per event');
+  assert.equal(
+    new Set(rx.at('/all').map((r) => header(r, 'webhook-id'))).size,
+    rx.at('/all').length,
+    'one delivery per event',
+  );
 });
 
 test('500s are retried with the same webhook-id until a 2xx, and every attempt is logged', async () => {
   await waitFor(() => rx.at('/flaky').length >= 3 * 2, 15_000, 'three attempts per flaky delivery');
-  const first = rx.at('/flaky').filter((r) => JSON.parse(r.body).id === JSON.parse(rx.at('/flaky')[0]!.body).id);
+  const first = rx
+    .at('/flaky')
+    .filter((r) => JSON.parse(r.body).id === JSON.parse(rx.at('/flaky')[0]!.body).id);
   assert.equal(first.length, 3);
   assert.equal(new Set(first.map((r) => header(r, 'webhook-id'))).size, 1);
   // Base 100 ms, doubling, ±20% jitter: at least 80 ms, then at least 160 ms between attempts.
-  assert.ok(first[1]!.at - first[0]!.at >= 80 && first[2]!.at - first[1]!.at >= 160, 'the waits grow');
+  assert.ok(
+    first[1]!.at - first[0]!.at >= 80 && first[2]!.at - first[1]!.at >= 160,
+    'the waits grow',
+  );
   const id = header(first[0]!, 'webhook-id');
-  await waitFor(async () => (await f.api.call('GET', `/webhook-deliveries/${id}`, owner())).json.delivery.status === 'delivered', 5_000, 'delivered');
+  await waitFor(
+    async () =>
+      (await f.api.call('GET', `/webhook-deliveries/${id}`, owner())).json.delivery.status ===
+      'delivered',
+    5_000,
+    'delivered',
+  );
   const log = (await f.api.call('GET', `/webhook-deliveries/${id}`, owner())).json;
-  assert.deepEqual(log.attempts.map((a: { status_code: number }) => a.status_code), [500, 500, 200]);
+  assert.deepEqual(
+    log.attempts.map((a: { status_code: number }) => a.status_code),
+    [500, 500, 200],
+  );
   assert.match(log.attempts[0].response_excerpt, /status 500/);
 });
 
 test('410 Gone disables the endpoint and nothing more is sent to it', async () => {
-  await waitFor(async () => (await f.api.call('GET', `/webhooks/${endpoints.gone}`, owner())).json.active === false, 5_000, 'the endpoint disabled');
+  await waitFor(
+    async () =>
+      (await f.api.call('GET', `/webhooks/${endpoints.gone}`, owner())).json.active === false,
+    5_000,
+    'the endpoint disabled',
+  );
   const endpoint = (await f.api.call('GET', `/webhooks/${endpoints.gone}`, owner())).json;
   assert.match(endpoint.disabled_reason, /410/);
   const before = rx.at('/gone').length;
   assert.equal(before, 1, 'the second topic was not sent after the first 410');
-  await f.api.call('POST', '/topics', { ...writer(), body: { category: 'support', title: 'Webhooks: after the endpoint is gone', body: 'Nobody at /gone should hear this.' } });
-  await waitFor(() => rx.at('/all').some((r) => JSON.parse(r.body).data.topic?.title === 'Webhooks: after the endpoint is gone'), 5_000, 'the other endpoint hears it');
+  await f.api.call('POST', '/topics', {
+    ...writer(),
+    body: {
+      category: 'support',
+      title: 'Webhooks: after the endpoint is gone',
+      body: 'Nobody at /gone should hear this.',
+    },
+  });
+  await waitFor(
+    () =>
+      rx
+        .at('/all')
+        .some(
+          (r) => JSON.parse(r.body).data.topic?.title === 'Webhooks: after the endpoint is gone',
+        ),
+    5_000,
+    'the other endpoint hears it',
+  );
   assert.equal(rx.at('/gone').length, before);
-  const deliveries = (await f.api.call('GET', `/webhooks/${endpoints.gone}/deliveries?status=failed`, owner())).json.deliveries;
+  const deliveries = (
+    await f.api.call('GET', `/webhooks/${endpoints.gone}/deliveries?status=failed`, owner())
+  ).json.deliveries;
   assert.equal(deliveries.length, 1);
 });
 
@@ -115,17 +219,30 @@ test('redirects are not followed', async () => {
 });
 
 test('after a rotation both secrets sign during the overlap; redelivery keeps the id', async () => {
-  const rotated = await f.api.call('POST', `/webhooks/${endpoints.all}/rotate-secret`, { ...owner(), body: { overlap_hours: 1 } });
+  const rotated = await f.api.call('POST', `/webhooks/${endpoints.all}/rotate-secret`, {
+    ...owner(),
+    body: { overlap_hours: 1 },
+  });
   const fresh = rotated.json.secret as string;
   assert.notEqual(fresh, secrets.all);
   const count = rx.at('/all').length;
-  await f.api.call('POST', '/topics', { ...writer(), body: { category: 'support', title: 'Webhooks: signed by two secrets', body: 'Both the old and the new secret verify this.' } });
+  await f.api.call('POST', '/topics', {
+    ...writer(),
+    body: {
+      category: 'support',
+      title: 'Webhooks: signed by two secrets',
+      body: 'Both the old and the new secret verify this.',
+    },
+  });
   await waitFor(() => rx.at('/all').length > count, 5_000, 'the delivery after the rotation');
   const r = rx.at('/all')[count]!;
   verifyBoth(r, fresh);
   verifyBoth(r, secrets.all!);
   const id = header(r, 'webhook-id');
-  assert.equal((await f.api.call('POST', `/webhook-deliveries/${id}/redeliver`, owner())).status, 200);
+  assert.equal(
+    (await f.api.call('POST', `/webhook-deliveries/${id}/redeliver`, owner())).status,
+    200,
+  );
   await waitFor(() => rx.at('/all').length > count + 1, 5_000, 'the redelivery');
   assert.equal(header(rx.at('/all')[count + 1]!, 'webhook-id'), id);
 });

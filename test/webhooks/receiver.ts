@@ -33,7 +33,12 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.received.push({
+          path,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         const b = this.behaviours.get(path) ?? {};
         const key = `${path} ${String(req.headers['webhook-id'] ?? '')}`;
         const n = this.counts.get(key) ?? 0;
@@ -60,7 +65,11 @@ export class Receiver {
 }
 
 /** Polls `check` until it is true or `ms` pass. */
-export async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms: number,
+  what: string,
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check()) return;

@@ -23,9 +23,19 @@ export type AuditEvent = {
 export function actorFields(actor: Actor) {
   switch (actor.kind) {
     case 'agent':
-      return { actorKind: 'agent', actorId: actor.agentId, actorName: actor.name, keyPrefix: actor.keyPrefix ?? null };
+      return {
+        actorKind: 'agent',
+        actorId: actor.agentId,
+        actorName: actor.name,
+        keyPrefix: actor.keyPrefix ?? null,
+      };
     case 'person':
-      return { actorKind: 'person', actorId: actor.personId, actorName: actor.displayName, keyPrefix: actor.keyPrefix ?? null };
+      return {
+        actorKind: 'person',
+        actorId: actor.personId,
+        actorName: actor.displayName,
+        keyPrefix: actor.keyPrefix ?? null,
+      };
     case 'system':
       return { actorKind: 'system', actorId: null, actorName: actor.name, keyPrefix: null };
     case 'anonymous':
@@ -39,11 +49,16 @@ export function errorOutcome(err: unknown): { outcome: 'error'; errorCode: strin
 }
 
 export class AuditService {
-  constructor(private readonly store: Store, private readonly logger?: Logger) {}
+  constructor(
+    private readonly store: Store,
+    private readonly logger?: Logger,
+  ) {}
 
   /** Never throws into the caller: a failing audit write is logged as an error. */
   async record(actor: Actor, event: AuditEvent): Promise<void> {
-    const targets = Object.fromEntries(Object.entries(event.targets ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const targets = Object.fromEntries(
+      Object.entries(event.targets ?? {}).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>;
     try {
       await this.store.identity.audit.record({
         communityId: event.communityId,
@@ -55,19 +70,43 @@ export class AuditService {
         ip: event.ip ?? null,
       });
     } catch (err) {
-      this.logger?.error({ event: 'audit.failed', action: event.action, err: err instanceof Error ? err.message : String(err) }, 'audit write failed');
+      this.logger?.error(
+        {
+          event: 'audit.failed',
+          action: event.action,
+          err: err instanceof Error ? err.message : String(err),
+        },
+        'audit write failed',
+      );
     }
   }
 
   /** One call through the pipeline (a tool, a resource read, …), succeeded or failed with `error`. */
-  call(actor: Actor, call: Omit<AuditEvent, 'outcome' | 'errorCode'>, outcome: { ok: true } | { ok: false; error: unknown }): Promise<void> {
-    return this.record(actor, { ...call, ...(outcome.ok ? { outcome: 'ok' as const } : errorOutcome(outcome.error)) });
+  call(
+    actor: Actor,
+    call: Omit<AuditEvent, 'outcome' | 'errorCode'>,
+    outcome: { ok: true } | { ok: false; error: unknown },
+  ): Promise<void> {
+    return this.record(actor, {
+      ...call,
+      ...(outcome.ok ? { outcome: 'ok' as const } : errorOutcome(outcome.error)),
+    });
   }
 
-  async list(actor: Actor, community: Community, input: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+  async list(
+    actor: Actor,
+    community: Community,
+    input: { cursor?: string | null; limit?: number } = {},
+  ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
     await requireCommunityAdmin(this.store, actor, community, 'read the audit log');
-    const data = parse(z.object({ cursor: z.string().nullish(), limit: limitSchema(200, 50) }), input);
-    const page = await this.store.identity.audit.list(community.id, { after: decodeCursor('audit', data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
+    const data = parse(
+      z.object({ cursor: z.string().nullish(), limit: limitSchema(200, 50) }),
+      input,
+    );
+    const page = await this.store.identity.audit.list(community.id, {
+      after: decodeCursor('audit', data.cursor, CURSOR_SHAPES.byTime),
+      limit: data.limit,
+    });
     return { entries: page.items, nextCursor: page.next ? encodeCursor('audit', page.next) : null };
   }
 }

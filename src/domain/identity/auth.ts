@@ -42,42 +42,85 @@ export class AuthService {
   ) {}
 
   /** The agent behind a hmlt_live_ key presented on `community`'s host. */
-  async authenticateAgentKey(communityOrId: Community | string, rawKey: string | null | undefined, what?: string): Promise<AgentActor> {
-    const community = typeof communityOrId === 'string' ? await this.store.communities.getById(communityOrId) : communityOrId;
-    if (!community) throw new DomainError('not_found', 'This request did not resolve to a community.');
+  async authenticateAgentKey(
+    communityOrId: Community | string,
+    rawKey: string | null | undefined,
+    what?: string,
+  ): Promise<AgentActor> {
+    const community =
+      typeof communityOrId === 'string'
+        ? await this.store.communities.getById(communityOrId)
+        : communityOrId;
+    if (!community)
+      throw new DomainError('not_found', 'This request did not resolve to a community.');
     const raw = (rawKey ?? '').trim();
     if (!raw) throw missingAgentKey(community.slug, what);
     const refuse = (reason: string, message: string): never => {
-      this.logger?.info({ event: 'auth.refused', community: community.slug, reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) }, 'agent key refused');
+      this.logger?.info(
+        {
+          event: 'auth.refused',
+          community: community.slug,
+          reason,
+          keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH),
+        },
+        'agent key refused',
+      );
       throw new DomainError('unauthorized', message);
     };
     if (keyKind(raw) === 'user') {
-      refuse('user_key', `This is a user key (hmlt_u_…), which only the network server takes. Community "${community.slug}" needs an agent key (hmlt_live_…); an admin of the community mints one with \`hamlet agent create\`.`);
+      refuse(
+        'user_key',
+        `This is a user key (hmlt_u_…), which only the network server takes. Community "${community.slug}" needs an agent key (hmlt_live_…); an admin of the community mints one with \`hamlet agent create\`.`,
+      );
     }
     if (keyKind(raw) !== 'agent' || !wellFormedKey(raw)) {
-      refuse('malformed', `This is not a Hamlet agent key: agent keys look like hmlt_live_ followed by at least 32 letters and digits. Send the key of community "${community.slug}" exactly as it was shown when minted.`);
+      refuse(
+        'malformed',
+        `This is not a Hamlet agent key: agent keys look like hmlt_live_ followed by at least 32 letters and digits. Send the key of community "${community.slug}" exactly as it was shown when minted.`,
+      );
     }
     const hash = sha256Hex(raw);
     const record = await this.store.identity.credentials.findAgentKeyByHash(hash);
     if (!record || !safeEqual(record.keyHash, hash)) {
-      refuse('unknown', `This agent key is not known to Hamlet. Check that it was copied whole, or ask an admin of "${community.slug}" to mint a new one with \`hamlet key mint\`.`);
+      refuse(
+        'unknown',
+        `This agent key is not known to Hamlet. Check that it was copied whole, or ask an admin of "${community.slug}" to mint a new one with \`hamlet key mint\`.`,
+      );
     }
     const key = record!;
     if (key.communityId !== community.id) {
       const owner = await this.store.communities.getById(key.communityId);
-      refuse('other_community', `This agent key belongs to another community${owner ? ` ("${owner.slug}")` : ''}, not "${community.slug}". Use a key minted for "${community.slug}" (an admin runs \`hamlet key mint --community ${community.slug}\`), or call that community's own server.`);
+      refuse(
+        'other_community',
+        `This agent key belongs to another community${owner ? ` ("${owner.slug}")` : ''}, not "${community.slug}". Use a key minted for "${community.slug}" (an admin runs \`hamlet key mint --community ${community.slug}\`), or call that community's own server.`,
+      );
     }
     const now = this.clock();
     if (key.revokedAt) {
-      refuse('revoked', `This agent key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Ask an admin of "${community.slug}" for a new key (\`hamlet key mint\`).`);
+      refuse(
+        'revoked',
+        `This agent key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Ask an admin of "${community.slug}" for a new key (\`hamlet key mint\`).`,
+      );
     }
     if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
-      refuse('expired', `This agent key (${key.prefix}…) expired on ${day(key.expiresAt)}. Ask an admin of "${community.slug}" to mint a new one (\`hamlet key mint\`).`);
+      refuse(
+        'expired',
+        `This agent key (${key.prefix}…) expired on ${day(key.expiresAt)}. Ask an admin of "${community.slug}" to mint a new one (\`hamlet key mint\`).`,
+      );
     }
     const scope = this.store.community(community.id);
-    const [agent, grant] = await Promise.all([scope.agents.getById(key.agentId), scope.access.agents.getGrant(key.agentId)]);
-    if (!agent || !grant) refuse('unknown', `The agent of this key no longer exists in "${community.slug}". Ask an admin for a key of an existing agent.`);
-    await this.touch(key, now, (id, at, notBefore) => this.store.identity.credentials.touchAgentKey(id, at, notBefore));
+    const [agent, grant] = await Promise.all([
+      scope.agents.getById(key.agentId),
+      scope.access.agents.getGrant(key.agentId),
+    ]);
+    if (!agent || !grant)
+      refuse(
+        'unknown',
+        `The agent of this key no longer exists in "${community.slug}". Ask an admin for a key of an existing agent.`,
+      );
+    await this.touch(key, now, (id, at, notBefore) =>
+      this.store.identity.credentials.touchAgentKey(id, at, notBefore),
+    );
     return {
       kind: 'agent',
       agentId: agent!.id,
@@ -97,8 +140,12 @@ export class AuthService {
    */
   authenticateAccessToken(community: Community, token: string): PersonActor {
     const verified = currentConnectorRequest();
-    if (verified && verified.token === token && verified.communityId === community.id) return verified.actor;
-    this.logger?.info({ event: 'auth.refused', community: community.slug, reason: 'access_token_elsewhere' }, 'access token refused');
+    if (verified && verified.token === token && verified.communityId === community.id)
+      return verified.actor;
+    this.logger?.info(
+      { event: 'auth.refused', community: community.slug, reason: 'access_token_elsewhere' },
+      'access token refused',
+    );
     throw new DomainError(
       'unauthorized',
       `OAuth access tokens are taken at this community's connector URL (…/mcp), not here. Connect your app to that URL, or send an agent key (hmlt_live_…) of "${community.slug}".`,
@@ -110,35 +157,66 @@ export class AuthService {
     const raw = (rawKey ?? '').trim();
     if (!raw) throw missingUserKey();
     const refuse = (reason: string, message: string): never => {
-      this.logger?.info({ event: 'auth.refused', reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) }, 'user key refused');
+      this.logger?.info(
+        { event: 'auth.refused', reason, keyPrefix: raw.slice(0, DISPLAY_PREFIX_LENGTH) },
+        'user key refused',
+      );
       throw new DomainError('unauthorized', message);
     };
     if (keyKind(raw) === 'agent') {
-      refuse('agent_key', 'This is an agent key (hmlt_live_…), which only its own community\'s server takes. The network server needs a user key (hmlt_u_…): mint one with `hamlet user key mint --email <you>`.');
+      refuse(
+        'agent_key',
+        "This is an agent key (hmlt_live_…), which only its own community's server takes. The network server needs a user key (hmlt_u_…): mint one with `hamlet user key mint --email <you>`.",
+      );
     }
     if (keyKind(raw) !== 'user' || !wellFormedKey(raw)) {
-      refuse('malformed', 'This is not a Hamlet user key: user keys look like hmlt_u_ followed by at least 32 letters and digits. Send it exactly as it was shown when minted.');
+      refuse(
+        'malformed',
+        'This is not a Hamlet user key: user keys look like hmlt_u_ followed by at least 32 letters and digits. Send it exactly as it was shown when minted.',
+      );
     }
     const hash = sha256Hex(raw);
     const record = await this.store.identity.credentials.findUserKeyByHash(hash);
     if (!record || !safeEqual(record.keyHash, hash)) {
-      refuse('unknown', 'This user key is not known to Hamlet. Check that it was copied whole, or mint a new one with `hamlet user key mint`.');
+      refuse(
+        'unknown',
+        'This user key is not known to Hamlet. Check that it was copied whole, or mint a new one with `hamlet user key mint`.',
+      );
     }
     const key = record!;
     const now = this.clock();
-    if (key.revokedAt) refuse('revoked', `This user key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Mint a new one with \`hamlet user key mint\`.`);
+    if (key.revokedAt)
+      refuse(
+        'revoked',
+        `This user key (${key.prefix}…) was revoked on ${day(key.revokedAt)}. Mint a new one with \`hamlet user key mint\`.`,
+      );
     if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) {
-      refuse('expired', `This user key (${key.prefix}…) expired on ${day(key.expiresAt)}. Mint a new one with \`hamlet user key mint\`.`);
+      refuse(
+        'expired',
+        `This user key (${key.prefix}…) expired on ${day(key.expiresAt)}. Mint a new one with \`hamlet user key mint\`.`,
+      );
     }
     const person = await this.store.people.getById(key.personId);
     if (!person) refuse('unknown', 'The account of this user key no longer exists.');
-    await this.touch(key, now, (id, at, notBefore) => this.store.identity.credentials.touchUserKey(id, at, notBefore));
-    return { kind: 'person', personId: person!.id, displayName: person!.displayName, via: 'user_key', keyPrefix: key.prefix, keyId: key.id, roles: await this.rolesOf(person!.id) };
+    await this.touch(key, now, (id, at, notBefore) =>
+      this.store.identity.credentials.touchUserKey(id, at, notBefore),
+    );
+    return {
+      kind: 'person',
+      personId: person!.id,
+      displayName: person!.displayName,
+      via: 'user_key',
+      keyPrefix: key.prefix,
+      keyId: key.id,
+      roles: await this.rolesOf(person!.id),
+    };
   }
 
   async rolesOf(personId: string): Promise<PersonActor['roles']> {
     const memberships = await this.store.identity.credentials.membershipsOf(personId);
-    return Object.fromEntries(memberships.flatMap((m) => (isRole(m.role) ? [[m.communityId, m.role]] : [])));
+    return Object.fromEntries(
+      memberships.flatMap((m) => (isRole(m.role) ? [[m.communityId, m.role]] : [])),
+    );
   }
 
   private async touch(
@@ -147,6 +225,10 @@ export class AuthService {
     write: (id: string, at: string, notBefore: string) => Promise<void>,
   ): Promise<void> {
     if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < TOUCH_INTERVAL_MS) return;
-    await write(key.id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString());
+    await write(
+      key.id,
+      now.toISOString(),
+      new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
+    );
   }
 }

@@ -10,7 +10,10 @@ export type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 
 /** DomainError('rate_limited') that also carries the wait, for HTTP 429 + Retry-After. */
 export class RateLimitedError extends DomainError {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super('rate_limited', message);
     this.name = 'RateLimitedError';
   }
@@ -21,7 +24,12 @@ export interface RateLimiter {
    * Takes `cost` tokens (default 1) from `bucket`, all or none. The bucket holds `capacity` tokens and
    * refills that many per `windowMs` (default one minute).
    */
-  take(bucket: string, capacity: number, cost?: number, windowMs?: number): TakeResult | Promise<TakeResult>;
+  take(
+    bucket: string,
+    capacity: number,
+    cost?: number,
+    windowMs?: number,
+  ): TakeResult | Promise<TakeResult>;
 }
 
 type Bucket = { tokens: number; at: number };
@@ -29,7 +37,10 @@ type Bucket = { tokens: number; at: number };
 export class TokenBucketLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly clock: Clock = systemClock, private readonly maxBuckets = 100_000) {}
+  constructor(
+    private readonly clock: Clock = systemClock,
+    private readonly maxBuckets = 100_000,
+  ) {}
 
   take(bucket: string, perMinute: number, cost = 1, windowMs = 60_000): TakeResult {
     const now = this.clock().getTime();
@@ -49,7 +60,10 @@ export class TokenBucketLimiter implements RateLimiter {
       return { ok: true, remaining: Math.floor(b.tokens) };
     }
     // More than a full bucket can never be paid at once: wait for a full bucket, then ask for less.
-    return { ok: false, retryAfterMs: Math.ceil((Math.min(cost, perMinute) - b.tokens) / ratePerMs) };
+    return {
+      ok: false,
+      retryAfterMs: Math.ceil((Math.min(cost, perMinute) - b.tokens) / ratePerMs),
+    };
   }
 
   private evict(now: number, ratePerMs: number, capacity: number): void {
@@ -122,21 +136,39 @@ export class RateLimits {
   /** One account created from `ip`: at most signUpsPerIpPerHour (default 10) an hour. */
   async checkSignUp(ip: string): Promise<void> {
     const perHour = this.settings.signUpsPerIpPerHour ?? 10;
-    this.wait(await this.limiter.take(`signup:${ip}`, perHour, 1, 3_600_000), `Too many new accounts from this address (${perHour} an hour).`);
+    this.wait(
+      await this.limiter.take(`signup:${ip}`, perHour, 1, 3_600_000),
+      `Too many new accounts from this address (${perHour} an hour).`,
+    );
   }
 
   /** One password attempt for `email` from `ip` (the account's budget is shared by every address). */
   async checkSignIn(ip: string, email: string): Promise<void> {
     const { perAccount, perIp, windowMs } = SIGN_IN_ATTEMPTS;
-    this.wait(await this.limiter.take(`signin-ip:${ip}`, perIp, 1, windowMs), 'Too many sign-in attempts from this address.');
-    this.wait(await this.limiter.take(`signin:${email.trim().toLowerCase()}`, perAccount, 1, windowMs), 'Too many sign-in attempts for this account.');
+    this.wait(
+      await this.limiter.take(`signin-ip:${ip}`, perIp, 1, windowMs),
+      'Too many sign-in attempts from this address.',
+    );
+    this.wait(
+      await this.limiter.take(`signin:${email.trim().toLowerCase()}`, perAccount, 1, windowMs),
+      'Too many sign-in attempts for this account.',
+    );
   }
 
-  private async check(bucket: string, perMinute: number, who: string, cost = 1): Promise<RateState> {
+  private async check(
+    bucket: string,
+    perMinute: number,
+    who: string,
+    cost = 1,
+  ): Promise<RateState> {
     const result = await this.limiter.take(bucket, perMinute, cost);
     this.wait(result, `Rate limit reached: ${perMinute} requests per minute for ${who}.`);
     const remaining = result.ok ? result.remaining : 0;
-    return { limit: perMinute, remaining, resetSeconds: Math.ceil(((perMinute - remaining) * 60) / perMinute) };
+    return {
+      limit: perMinute,
+      remaining,
+      resetSeconds: Math.ceil(((perMinute - remaining) * 60) / perMinute),
+    };
   }
 
   private wait(result: TakeResult, what: string): void {

@@ -1,6 +1,13 @@
 // Secrets: key and token generation, hashing and constant-time comparison, password hashing.
 // Nothing here logs or stores a secret; callers keep only the hashes this module returns.
-import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt as scryptCb,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 
 export const AGENT_KEY_PREFIX = 'hmlt_live_';
 export const USER_KEY_PREFIX = 'hmlt_u_';
@@ -38,7 +45,8 @@ export type MintedKey = { key: string; prefix: string; hash: string };
 
 /** A new key: shown once to its owner; the store keeps `prefix` and `hash` only. */
 export function mintKey(kind: 'agent' | 'user'): MintedKey {
-  const key = (kind === 'agent' ? AGENT_KEY_PREFIX : USER_KEY_PREFIX) + randomBase62(KEY_RANDOM_LENGTH);
+  const key =
+    (kind === 'agent' ? AGENT_KEY_PREFIX : USER_KEY_PREFIX) + randomBase62(KEY_RANDOM_LENGTH);
   return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), hash: sha256Hex(key) };
 }
 
@@ -68,7 +76,10 @@ export function csrfTokenFor(sessionToken: string): string {
   return createHmac('sha256', sessionToken).update('hamlet-csrf-v1').digest('base64url');
 }
 
-export function verifyCsrfToken(sessionToken: string, presented: string | undefined | null): boolean {
+export function verifyCsrfToken(
+  sessionToken: string,
+  presented: string | undefined | null,
+): boolean {
   if (!presented) return false;
   return safeEqual(csrfTokenFor(sessionToken), presented);
 }
@@ -77,17 +88,36 @@ export function verifyCsrfToken(sessionToken: string, presented: string | undefi
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
 
-function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+function scrypt(
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(password.normalize('NFKC'), salt, keylen, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
 /** "scrypt$N$r$p$<salt base64>$<hash base64>": salt and parameters travel with the hash. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+  const hash = await scrypt(password, salt, SCRYPT.keylen, {
+    N: SCRYPT.N,
+    r: SCRYPT.r,
+    p: SCRYPT.p,
+    maxmem: 64 * 1024 * 1024,
+  });
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64'),
+    hash.toString('base64'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
@@ -96,7 +126,12 @@ export async function verifyPassword(password: string, encoded: string): Promise
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const salt = Buffer.from(parts[4]!, 'base64');
   const expected = Buffer.from(parts[5]!, 'base64');
-  const actual = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 64 * 1024 * 1024 });
+  const actual = await scrypt(password, salt, expected.length, {
+    N,
+    r,
+    p,
+    maxmem: 64 * 1024 * 1024,
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -112,7 +147,8 @@ export function dummyPasswordHash(): Promise<string> {
 /** JSON with object keys sorted at every level: equal payloads hash equally whatever the key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

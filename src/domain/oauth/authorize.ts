@@ -74,7 +74,11 @@ export class AuthorizationFlow {
   /** Checks an authorization request as it arrives (GET) and again when the person decides (POST). */
   async check(site: OAuthSite, raw: unknown): Promise<Checked> {
     const parsed = authorizationParams.safeParse(raw);
-    if (!parsed.success) return { ok: false, show: 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.' };
+    if (!parsed.success)
+      return {
+        ok: false,
+        show: 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.',
+      };
     const p = parsed.data;
     let client: ClientInfo;
     try {
@@ -83,22 +87,61 @@ export class AuthorizationFlow {
       if (err instanceof OAuthError) return { ok: false, show: err.description };
       throw err;
     }
-    const redirectUri = p.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-    if (!redirectUri) return { ok: false, show: `${client.name} did not say where to return (redirect_uri). Start connecting from the app again.` };
+    const redirectUri =
+      p.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+    if (!redirectUri)
+      return {
+        ok: false,
+        show: `${client.name} did not say where to return (redirect_uri). Start connecting from the app again.`,
+      };
     if (!redirectUriMatches(redirectUri, client.redirectUris)) {
-      return { ok: false, show: `${client.name} asked to return to ${redirectUri}, which is not one of its registered addresses. Nothing was sent there.` };
+      return {
+        ok: false,
+        show: `${client.name} asked to return to ${redirectUri}, which is not one of its registered addresses. Nothing was sent there.`,
+      };
     }
     const fail = (error: string, description: string): Checked => ({
       ok: false,
-      redirect: withQuery(redirectUri, { error, error_description: description, state: p.state, iss: site.issuer }),
+      redirect: withQuery(redirectUri, {
+        error,
+        error_description: description,
+        state: p.state,
+        iss: site.issuer,
+      }),
     });
-    if (p.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
-    if (!p.code_challenge) return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
-    if (p.code_challenge_method !== 'S256') return fail('invalid_request', 'Only the S256 code_challenge_method is supported.');
-    if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+    if (p.response_type !== 'code')
+      return fail('unsupported_response_type', 'Only response_type=code is supported.');
+    if (!p.code_challenge)
+      return fail(
+        'invalid_request',
+        'PKCE is required: send code_challenge with code_challenge_method=S256.',
+      );
+    if (p.code_challenge_method !== 'S256')
+      return fail('invalid_request', 'Only the S256 code_challenge_method is supported.');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge))
+      return fail(
+        'invalid_request',
+        'code_challenge must be the base64url SHA-256 of the verifier (43 characters).',
+      );
     const resource = p.resource === undefined ? resourceOf(site) : canonicalResource(p.resource);
-    if (resource !== resourceOf(site)) return fail('invalid_target', `This authorization server issues tokens for ${resourceOf(site)} only.`);
-    return { ok: true, request: { site, client, redirectUri, state: p.state, codeChallenge: p.code_challenge, scopes: parseScopes(p.scope), resource, params: p } };
+    if (resource !== resourceOf(site))
+      return fail(
+        'invalid_target',
+        `This authorization server issues tokens for ${resourceOf(site)} only.`,
+      );
+    return {
+      ok: true,
+      request: {
+        site,
+        client,
+        redirectUri,
+        state: p.state,
+        codeChallenge: p.code_challenge,
+        scopes: parseScopes(p.scope),
+        resource,
+        params: p,
+      },
+    };
   }
 
   /** The scopes `person` may grant here (what their role lets them do themselves). */
@@ -106,7 +149,10 @@ export class AuthorizationFlow {
     const role = await roleOf(this.store, person, request.site.community);
     const community = request.site.community;
     if (!role && community.visibility === 'private') {
-      throw new DomainError('forbidden', `You are not a member of "${community.name}", so no app can act for you there. Ask an administrator to add you.`);
+      throw new DomainError(
+        'forbidden',
+        `You are not a member of "${community.name}", so no app can act for you there. Ask an administrator to add you.`,
+      );
     }
     return scopesForRole(role, community);
   }
@@ -116,25 +162,49 @@ export class AuthorizationFlow {
    * person, app and community; connecting again adds what was approved now) and returns the
    * redirect carrying a single-use code.
    */
-  async approve(request: AuthorizationRequest, person: PersonActor, chosen: readonly string[]): Promise<string> {
+  async approve(
+    request: AuthorizationRequest,
+    person: PersonActor,
+    chosen: readonly string[],
+  ): Promise<string> {
     const approved = intersectScopes(request.scopes, chosen, await this.grantable(request, person));
     const { site, client } = request;
     const at = this.now().toISOString();
     const upsert = async (): Promise<string> => {
-      const live = await this.store.oauth.findLiveGrant(site.community.id, person.personId, client.clientId);
+      const live = await this.store.oauth.findLiveGrant(
+        site.community.id,
+        person.personId,
+        client.clientId,
+      );
       if (live) {
-        await this.store.oauth.updateGrant(live.id, { scopes: intersectScopes([...live.scopes, ...approved]), clientName: client.name, updatedAt: at });
+        await this.store.oauth.updateGrant(live.id, {
+          scopes: intersectScopes([...live.scopes, ...approved]),
+          clientName: client.name,
+          updatedAt: at,
+        });
         return live.id;
       }
       const g = await this.store.oauth.createGrant({
-        id: newId(), communityId: site.community.id, personId: person.personId, clientId: client.clientId, clientName: client.name, scopes: approved, createdAt: at, updatedAt: at,
+        id: newId(),
+        communityId: site.community.id,
+        personId: person.personId,
+        clientId: client.clientId,
+        clientName: client.name,
+        scopes: approved,
+        createdAt: at,
+        updatedAt: at,
       });
       return g.id;
     };
     // The same person approving twice at once: the second finds the first's grant.
-    const grantId = await upsert().catch((err: unknown) => (err instanceof UniqueViolation ? upsert() : Promise.reject(err)));
+    const grantId = await upsert().catch((err: unknown) =>
+      err instanceof UniqueViolation ? upsert() : Promise.reject(err),
+    );
     await this.audit.record(person, {
-      communityId: site.community.id, action: 'oauth.connect', targets: { grant_id: grantId, client_id: client.clientId, scopes: approved.join(' ') }, outcome: 'ok',
+      communityId: site.community.id,
+      action: 'oauth.connect',
+      targets: { grant_id: grantId, client_id: client.clientId, scopes: approved.join(' ') },
+      outcome: 'ok',
     });
     const code = CODE_PREFIX + randomBase62(40);
     await this.store.oauth.addCode({
@@ -153,6 +223,11 @@ export class AuthorizationFlow {
 
   /** The person said no. */
   deny(request: AuthorizationRequest): string {
-    return withQuery(request.redirectUri, { error: 'access_denied', error_description: 'The person did not allow the connection.', state: request.state, iss: request.site.issuer });
+    return withQuery(request.redirectUri, {
+      error: 'access_denied',
+      error_description: 'The person did not allow the connection.',
+      state: request.state,
+      iss: request.site.issuer,
+    });
   }
 }

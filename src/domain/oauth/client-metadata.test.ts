@@ -4,13 +4,23 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClientMetadataFetcher, clientIdUrlProblem, MAX_DOCUMENT_BYTES, parseClientDocument } from './client-metadata.ts';
+import {
+  ClientMetadataFetcher,
+  clientIdUrlProblem,
+  MAX_DOCUMENT_BYTES,
+  parseClientDocument,
+} from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriMatches, redirectUriProblem } from './redirects.ts';
 import { isBlockedAddress } from '../../outbound/addresses.ts';
 
 const ID = 'https://app.example.com/oauth/client.json';
-const doc = (over: Record<string, unknown> = {}) => ({ client_id: ID, client_name: 'Example', redirect_uris: ['https://app.example.com/cb'], ...over });
+const doc = (over: Record<string, unknown> = {}) => ({
+  client_id: ID,
+  client_name: 'Example',
+  redirect_uris: ['https://app.example.com/cb'],
+  ...over,
+});
 
 test('a client_id URL is https with a path, no fragment, credentials or dot segments', () => {
   assert.equal(clientIdUrlProblem(ID, false), undefined);
@@ -23,8 +33,19 @@ test('a client_id URL is https with a path, no fragment, credentials or dot segm
 });
 
 test('a document must name itself by its URL, describe a public client, and list safe redirect URIs', () => {
-  assert.deepEqual(parseClientDocument(ID, doc()), { clientId: ID, name: 'Example', redirectUris: ['https://app.example.com/cb'], kind: 'metadata', host: 'app.example.com' });
-  const refused = (body: unknown, why: RegExp) => assert.throws(() => parseClientDocument(ID, body), (e: unknown) => e instanceof OAuthError && e.error === 'invalid_client' && why.test(e.description));
+  assert.deepEqual(parseClientDocument(ID, doc()), {
+    clientId: ID,
+    name: 'Example',
+    redirectUris: ['https://app.example.com/cb'],
+    kind: 'metadata',
+    host: 'app.example.com',
+  });
+  const refused = (body: unknown, why: RegExp) =>
+    assert.throws(
+      () => parseClientDocument(ID, body),
+      (e: unknown) =>
+        e instanceof OAuthError && e.error === 'invalid_client' && why.test(e.description),
+    );
   refused(doc({ client_id: 'https://other.example.com/c.json' }), /not its own URL/);
   refused(doc({ client_secret: 's3cret' }), /client secret/);
   refused(doc({ token_endpoint_auth_method: 'client_secret_basic' }), /not supported/);
@@ -42,36 +63,79 @@ test('redirect URIs: exact match, except any port on a loopback IP literal', () 
   assert.equal(redirectUriMatches('https://a.example/cb/', ['https://a.example/cb']), false);
   assert.equal(redirectUriMatches('http://127.0.0.1:51234/cb', ['http://127.0.0.1/cb']), true);
   assert.equal(redirectUriMatches('http://127.0.0.1:51234/other', ['http://127.0.0.1/cb']), false);
-  assert.equal(redirectUriMatches('http://localhost:51234/cb', ['http://localhost:3000/cb']), false);
+  assert.equal(
+    redirectUriMatches('http://localhost:51234/cb', ['http://localhost:3000/cb']),
+    false,
+  );
 });
 
 test('only public addresses are fetched: loopback, private, link-local, CGNAT, mapped and NAT64 forms are not', () => {
-  for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '224.0.0.1']) {
+  for (const a of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::7f00:1',
+    '224.0.0.1',
+  ]) {
     assert.equal(isBlockedAddress(a), true, a);
   }
-  for (const a of ['93.184.215.14', '2606:4700:4700::1111', '8.8.8.8']) assert.equal(isBlockedAddress(a), false, a);
+  for (const a of ['93.184.215.14', '2606:4700:4700::1111', '8.8.8.8'])
+    assert.equal(isBlockedAddress(a), false, a);
 });
 
 test('the fetcher refuses private targets unless allowed, bounds the size, and does not follow redirects', async () => {
   let body = '';
   const server = createServer((req, res) => {
-    if (req.url === '/redirect.json') return void res.writeHead(302, { location: 'http://169.254.169.254/latest' }).end();
+    if (req.url === '/redirect.json')
+      return void res.writeHead(302, { location: 'http://169.254.169.254/latest' }).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const strict = new ClientMetadataFetcher(false);
-    await assert.rejects(strict.get(`${base}/c.json`), (e: unknown) => e instanceof OAuthError && /https/.test(e.description));
-    await assert.rejects(strict.get('https://127.0.0.1:1/c.json'), (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description));
-    await assert.rejects(strict.get('https://localhost:1/c.json'), (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description));
+    await assert.rejects(
+      strict.get(`${base}/c.json`),
+      (e: unknown) => e instanceof OAuthError && /https/.test(e.description),
+    );
+    await assert.rejects(
+      strict.get('https://127.0.0.1:1/c.json'),
+      (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description),
+    );
+    await assert.rejects(
+      strict.get('https://localhost:1/c.json'),
+      (e: unknown) => e instanceof OAuthError && /not a public address/.test(e.description),
+    );
 
     const dev = new ClientMetadataFetcher(true);
-    body = JSON.stringify({ client_id: `${base}/c.json`, client_name: 'Local', redirect_uris: ['http://127.0.0.1:9/cb'] });
+    body = JSON.stringify({
+      client_id: `${base}/c.json`,
+      client_name: 'Local',
+      redirect_uris: ['http://127.0.0.1:9/cb'],
+    });
     assert.equal((await dev.get(`${base}/c.json`)).name, 'Local');
-    body = JSON.stringify({ client_id: `${base}/big.json`, client_name: 'x'.repeat(MAX_DOCUMENT_BYTES), redirect_uris: ['http://127.0.0.1:9/cb'] });
-    await assert.rejects(dev.get(`${base}/big.json`), (e: unknown) => e instanceof OAuthError && /larger than/.test(e.description));
-    await assert.rejects(dev.get(`${base}/redirect.json`), (e: unknown) => e instanceof OAuthError && /HTTP 302/.test(e.description));
+    body = JSON.stringify({
+      client_id: `${base}/big.json`,
+      client_name: 'x'.repeat(MAX_DOCUMENT_BYTES),
+      redirect_uris: ['http://127.0.0.1:9/cb'],
+    });
+    await assert.rejects(
+      dev.get(`${base}/big.json`),
+      (e: unknown) => e instanceof OAuthError && /larger than/.test(e.description),
+    );
+    await assert.rejects(
+      dev.get(`${base}/redirect.json`),
+      (e: unknown) => e instanceof OAuthError && /HTTP 302/.test(e.description),
+    );
   } finally {
     server.close();
   }

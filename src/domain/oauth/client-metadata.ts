@@ -27,8 +27,15 @@ const MAX_CACHED = 500;
 
 const documentSchema = z.looseObject({
   client_id: z.string(),
-  client_name: z.string().trim().min(1, 'client_name is empty').max(100, 'client_name is longer than 100 characters'),
-  redirect_uris: z.array(z.string().max(2000)).min(1, 'redirect_uris is empty').max(20, 'more than 20 redirect_uris'),
+  client_name: z
+    .string()
+    .trim()
+    .min(1, 'client_name is empty')
+    .max(100, 'client_name is longer than 100 characters'),
+  redirect_uris: z
+    .array(z.string().max(2000))
+    .min(1, 'redirect_uris is empty')
+    .max(20, 'more than 20 redirect_uris'),
   grant_types: z.array(z.string()).optional(),
   response_types: z.array(z.string()).optional(),
   token_endpoint_auth_method: z.string().optional(),
@@ -47,34 +54,54 @@ export function clientIdUrlProblem(clientId: string, allowHttp: boolean): string
   } catch {
     return 'it is not a URL';
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return 'it must be an https URL';
-  if (url.pathname === '/' || url.pathname === '') return 'it must have a path (the document, not the site)';
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
+    return 'it must be an https URL';
+  if (url.pathname === '/' || url.pathname === '')
+    return 'it must have a path (the document, not the site)';
   if (clientId.includes('#')) return 'it must not have a fragment';
   if (url.username || url.password) return 'it must not carry credentials';
-  if (/\/\.\.?(\/|$|\?)/.test(clientId.replace(/^https?:\/\/[^/]*/i, ''))) return 'it must not have "." or ".." path segments';
+  if (/\/\.\.?(\/|$|\?)/.test(clientId.replace(/^https?:\/\/[^/]*/i, '')))
+    return 'it must not have "." or ".." path segments';
   return undefined;
 }
 
 /** Why a fetched document is not acceptable for `clientId`, or its client. */
 export function parseClientDocument(clientId: string, body: unknown): ClientInfo {
   const refuse = (why: string): never => {
-    throw new OAuthError('invalid_client', `The client metadata document at ${clientId} is not acceptable: ${why}.`);
+    throw new OAuthError(
+      'invalid_client',
+      `The client metadata document at ${clientId} is not acceptable: ${why}.`,
+    );
   };
   const parsed = documentSchema.safeParse(body);
-  if (!parsed.success) refuse(parsed.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    refuse(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; '),
+    );
   const doc = parsed.data!;
   if (doc.client_id !== clientId) refuse(`its client_id is "${doc.client_id}", not its own URL`);
-  if ('client_secret' in doc || 'client_secret_expires_at' in doc) refuse('a metadata document must not carry a client secret');
+  if ('client_secret' in doc || 'client_secret_expires_at' in doc)
+    refuse('a metadata document must not carry a client secret');
   if (doc.token_endpoint_auth_method !== undefined && doc.token_endpoint_auth_method !== 'none') {
-    refuse(`token_endpoint_auth_method "${doc.token_endpoint_auth_method}" is not supported; Hamlet takes public clients ("none") with PKCE`);
+    refuse(
+      `token_endpoint_auth_method "${doc.token_endpoint_auth_method}" is not supported; Hamlet takes public clients ("none") with PKCE`,
+    );
   }
-  if (doc.grant_types && !doc.grant_types.includes('authorization_code')) refuse('grant_types does not include "authorization_code"');
-  if (doc.response_types && !doc.response_types.includes('code')) refuse('response_types does not include "code"');
+  if (doc.grant_types && !doc.grant_types.includes('authorization_code'))
+    refuse('grant_types does not include "authorization_code"');
+  if (doc.response_types && !doc.response_types.includes('code'))
+    refuse('response_types does not include "code"');
   for (const uri of doc.redirect_uris) {
     const problem = redirectUriProblem(uri);
     if (problem) refuse(`redirect URI ${problem}`);
   }
-  return { clientId, name: doc.client_name, redirectUris: doc.redirect_uris, kind: 'metadata', host: new URL(clientId).host };
+  return {
+    clientId,
+    name: doc.client_name,
+    redirectUris: doc.redirect_uris,
+    kind: 'metadata',
+    host: new URL(clientId).host,
+  };
 }
 
 /** How long a document may be reused: its max-age, within [1 minute, 1 day]; no-store means 1 minute. */
@@ -99,7 +126,11 @@ export class ClientMetadataFetcher {
   /** The client a metadata document URL describes (cached); OAuthError invalid_client otherwise. */
   async get(clientId: string): Promise<ClientInfo> {
     const problem = clientIdUrlProblem(clientId, this.allowPrivate);
-    if (problem) throw new OAuthError('invalid_client', `The client_id "${clientId}" is not a usable client metadata document URL: ${problem}.`);
+    if (problem)
+      throw new OAuthError(
+        'invalid_client',
+        `The client_id "${clientId}" is not a usable client metadata document URL: ${problem}.`,
+      );
     const hit = this.cache.get(clientId);
     if (hit && hit.until > this.now()) return hit.client;
     let fetched;
@@ -115,20 +146,32 @@ export class ClientMetadataFetcher {
       });
     } catch (err) {
       const why = err instanceof RequestRefused ? err.message : 'the request failed';
-      throw new OAuthError('invalid_client', `Hamlet could not fetch the client metadata document at ${clientId}: ${why}`);
+      throw new OAuthError(
+        'invalid_client',
+        `Hamlet could not fetch the client metadata document at ${clientId}: ${why}`,
+      );
     }
     if (fetched.status !== 200) {
-      throw new OAuthError('invalid_client', `Hamlet could not fetch the client metadata document at ${clientId}: it answered HTTP ${fetched.status}.`);
+      throw new OAuthError(
+        'invalid_client',
+        `Hamlet could not fetch the client metadata document at ${clientId}: it answered HTTP ${fetched.status}.`,
+      );
     }
     let body: unknown;
     try {
       body = JSON.parse(fetched.body.toString('utf8'));
     } catch {
-      throw new OAuthError('invalid_client', `The client metadata document at ${clientId} is not JSON.`);
+      throw new OAuthError(
+        'invalid_client',
+        `The client metadata document at ${clientId} is not JSON.`,
+      );
     }
     const client = parseClientDocument(clientId, body);
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(clientId, { client, until: this.now() + cacheMs(fetched.headers['cache-control']) });
+    this.cache.set(clientId, {
+      client,
+      until: this.now() + cacheMs(fetched.headers['cache-control']),
+    });
     return client;
   }
 

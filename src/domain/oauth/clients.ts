@@ -22,8 +22,15 @@ export type ClientPolicy = { mode: TrustMode; allowedDomains: string[] };
 
 export const DEFAULT_POLICY: ClientPolicy = { mode: 'any', allowedDomains: [] };
 
-const domain = z.string().trim().toLowerCase().regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain name such as "claude.ai"');
-const policySchema = z.object({ mode: z.enum(TRUST_MODES), allowedDomains: z.array(domain).max(50).default([]) });
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain name such as "claude.ai"');
+const policySchema = z.object({
+  mode: z.enum(TRUST_MODES),
+  allowedDomains: z.array(domain).max(50).default([]),
+});
 
 const redirectUris = z
   .array(z.string().max(2000))
@@ -70,13 +77,24 @@ export class ClientDirectory {
     return this.policy(community);
   }
 
-  async setPolicy(actor: Actor, community: Community, input: { mode: string; allowedDomains?: string[] }): Promise<ClientPolicy> {
+  async setPolicy(
+    actor: Actor,
+    community: Community,
+    input: { mode: string; allowedDomains?: string[] },
+  ): Promise<ClientPolicy> {
     await requireCommunityAdmin(this.store, actor, community, 'set which apps may connect');
     const policy = parse(policySchema, input);
     if (policy.mode === 'domains' && policy.allowedDomains.length === 0) {
-      throw new DomainError('invalid_argument', 'The "domains" policy needs at least one allowed domain (e.g. claude.ai).');
+      throw new DomainError(
+        'invalid_argument',
+        'The "domains" policy needs at least one allowed domain (e.g. claude.ai).',
+      );
     }
-    await this.store.oauth.putPolicy({ communityId: community.id, ...policy, updatedAt: this.now().toISOString() });
+    await this.store.oauth.putPolicy({
+      communityId: community.id,
+      ...policy,
+      updatedAt: this.now().toISOString(),
+    });
     return policy;
   }
 
@@ -87,34 +105,69 @@ export class ClientDirectory {
    */
   async resolve(community: Community, clientId: string): Promise<ClientInfo> {
     if (!clientId) throw new OAuthError('invalid_client', 'The request names no client_id.');
-    const [policy, row] = await Promise.all([this.policy(community), this.store.oauth.getClient(community.id, clientId.slice(0, 2000))]);
+    const [policy, row] = await Promise.all([
+      this.policy(community),
+      this.store.oauth.getClient(community.id, clientId.slice(0, 2000)),
+    ]);
     if (isMetadataClientId(clientId)) {
       const client = await this.metadata.get(clientId);
       const registered = row?.kind === 'registered';
-      if (policy.mode === 'registered' && !registered) throw notAccepted(community, client.name, 'only apps its administrators registered');
-      if (policy.mode === 'domains' && !registered && !hostInDomains(client.host ?? '', policy.allowedDomains)) {
-        throw notAccepted(community, client.name, `only apps from ${policy.allowedDomains.join(', ')}`);
+      if (policy.mode === 'registered' && !registered)
+        throw notAccepted(community, client.name, 'only apps its administrators registered');
+      if (
+        policy.mode === 'domains' &&
+        !registered &&
+        !hostInDomains(client.host ?? '', policy.allowedDomains)
+      ) {
+        throw notAccepted(
+          community,
+          client.name,
+          `only apps from ${policy.allowedDomains.join(', ')}`,
+        );
       }
       return client;
     }
-    if (!row) throw new OAuthError('invalid_client', `No client "${clientId.slice(0, 100)}" is registered with "${community.slug}". Register the app again, or use a client metadata document URL as client_id.`);
-    if (row.kind === 'dynamic' && policy.mode !== 'any') throw notAccepted(community, row.name, 'no dynamically registered apps');
-    return { clientId: row.clientId, name: row.name, redirectUris: row.redirectUris, kind: row.kind === 'dynamic' ? 'dynamic' : 'registered', host: null };
+    if (!row)
+      throw new OAuthError(
+        'invalid_client',
+        `No client "${clientId.slice(0, 100)}" is registered with "${community.slug}". Register the app again, or use a client metadata document URL as client_id.`,
+      );
+    if (row.kind === 'dynamic' && policy.mode !== 'any')
+      throw notAccepted(community, row.name, 'no dynamically registered apps');
+    return {
+      clientId: row.clientId,
+      name: row.name,
+      redirectUris: row.redirectUris,
+      kind: row.kind === 'dynamic' ? 'dynamic' : 'registered',
+      host: null,
+    };
   }
 
   /** RFC 7591 dynamic registration of a public client; the answer's fields as the endpoint returns them. */
   async register(community: Community, body: unknown): Promise<Record<string, unknown>> {
     if ((await this.policy(community)).mode !== 'any') {
-      throw new OAuthError('invalid_client_metadata', `"${community.slug}" does not accept dynamically registered apps: identify the app with a client metadata document URL, or ask an administrator to register it.`, 403);
+      throw new OAuthError(
+        'invalid_client_metadata',
+        `"${community.slug}" does not accept dynamically registered apps: identify the app with a client metadata document URL, or ask an administrator to register it.`,
+        403,
+      );
     }
     const parsed = registrationSchema.safeParse(body);
     if (!parsed.success) {
       const redirect = parsed.error.issues.some((i) => i.path[0] === 'redirect_uris');
-      throw new OAuthError(redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      throw new OAuthError(
+        redirect ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      );
     }
     const data = parsed.data;
-    if (data.grant_types && !data.grant_types.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include "authorization_code".');
-    if (data.response_types && !data.response_types.includes('code')) throw new OAuthError('invalid_client_metadata', 'response_types must include "code".');
+    if (data.grant_types && !data.grant_types.includes('authorization_code'))
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'grant_types must include "authorization_code".',
+      );
+    if (data.response_types && !data.response_types.includes('code'))
+      throw new OAuthError('invalid_client_metadata', 'response_types must include "code".');
     const record: OAuthClientRecord = {
       communityId: community.id,
       clientId: `hmlt_client_${randomBase62(32)}`,
@@ -140,13 +193,31 @@ export class ClientDirectory {
    * An administrator registers an app: either approves a metadata document URL (its document still
    * names it; `name` is for the list) or creates a client id with its redirect URIs.
    */
-  async addRegistered(actor: Actor, community: Community, input: { clientId?: string; name: string; redirectUris?: string[] }): Promise<OAuthClientRecord> {
+  async addRegistered(
+    actor: Actor,
+    community: Community,
+    input: { clientId?: string; name: string; redirectUris?: string[] },
+  ): Promise<OAuthClientRecord> {
     await requireCommunityAdmin(this.store, actor, community, 'register apps');
-    const data = parse(z.object({ clientId: z.string().trim().max(2000).optional(), name: clientName, redirectUris: redirectUris.optional() }), input);
+    const data = parse(
+      z.object({
+        clientId: z.string().trim().max(2000).optional(),
+        name: clientName,
+        redirectUris: redirectUris.optional(),
+      }),
+      input,
+    );
     if (data.clientId !== undefined && !isMetadataClientId(data.clientId)) {
-      throw new DomainError('invalid_argument', 'clientId, when given, is the URL of the app\'s client metadata document (https://…).');
+      throw new DomainError(
+        'invalid_argument',
+        "clientId, when given, is the URL of the app's client metadata document (https://…).",
+      );
     }
-    if (data.clientId === undefined && !data.redirectUris) throw new DomainError('invalid_argument', 'Give the app\'s redirect URIs, or the URL of its client metadata document.');
+    if (data.clientId === undefined && !data.redirectUris)
+      throw new DomainError(
+        'invalid_argument',
+        "Give the app's redirect URIs, or the URL of its client metadata document.",
+      );
     const record: OAuthClientRecord = {
       communityId: community.id,
       clientId: data.clientId ?? `hmlt_client_${randomBase62(32)}`,
@@ -158,7 +229,11 @@ export class ClientDirectory {
     try {
       await this.store.oauth.addClient(record);
     } catch (err) {
-      translateStoreError(err, `"${record.clientId}" is already registered with "${community.slug}".`, '');
+      translateStoreError(
+        err,
+        `"${record.clientId}" is already registered with "${community.slug}".`,
+        '',
+      );
     }
     return record;
   }
@@ -171,11 +246,17 @@ export class ClientDirectory {
   async removeRegistered(actor: Actor, community: Community, clientId: string): Promise<void> {
     await requireCommunityAdmin(this.store, actor, community, 'remove registered apps');
     if (!(await this.store.oauth.removeClient(community.id, clientId))) {
-      throw new DomainError('not_found', `No app "${clientId}" is registered with "${community.slug}".`);
+      throw new DomainError(
+        'not_found',
+        `No app "${clientId}" is registered with "${community.slug}".`,
+      );
     }
   }
 }
 
 function notAccepted(community: Community, name: string, what: string): OAuthError {
-  return new OAuthError('invalid_client', `"${community.slug}" accepts ${what}, and ${name} is not one of them. Ask an administrator of "${community.slug}" to allow it.`);
+  return new OAuthError(
+    'invalid_client',
+    `"${community.slug}" accepts ${what}, and ${name} is not one of them. Ask an administrator of "${community.slug}" to allow it.`,
+  );
 }

@@ -22,7 +22,10 @@ export type Connection = {
 };
 
 export class Connections {
-  constructor(private readonly store: Store, private readonly tokens: TokenService) {}
+  constructor(
+    private readonly store: Store,
+    private readonly tokens: TokenService,
+  ) {}
 
   /** The signed-in person's connected apps in `community`. */
   async mine(actor: Actor, community: Community): Promise<Connection[]> {
@@ -40,22 +43,32 @@ export class Connections {
   async revoke(actor: Actor, community: Community, grantId: string): Promise<Connection> {
     const person = actor.kind === 'system' ? undefined : this.personOf(actor);
     const grant = await this.store.oauth.getGrant(grantId);
-    const missing = new DomainError('not_found', 'No such connected app here (it may have been disconnected already). Reload the list.');
+    const missing = new DomainError(
+      'not_found',
+      'No such connected app here (it may have been disconnected already). Reload the list.',
+    );
     if (!grant || grant.communityId !== community.id || grant.revokedAt) throw missing;
     const own = grant.personId === person;
-    if (!own) await requireCommunityAdmin(this.store, actor, community, 'disconnect other people\'s apps');
-    await this.tokens.revokeGrant(grant, own ? 'revoked by the person' : 'revoked by an administrator', actor);
+    if (!own)
+      await requireCommunityAdmin(this.store, actor, community, "disconnect other people's apps");
+    await this.tokens.revokeGrant(
+      grant,
+      own ? 'revoked by the person' : 'revoked by an administrator',
+      actor,
+    );
     return (await this.present([grant]))[0]!;
   }
 
   private personOf(actor: Actor): string {
-    if (actor.kind !== 'person' || actor.client) throw new DomainError('unauthorized', 'Sign in on the web to manage connected apps.');
+    if (actor.kind !== 'person' || actor.client)
+      throw new DomainError('unauthorized', 'Sign in on the web to manage connected apps.');
     return actor.personId;
   }
 
   private async present(grants: GrantRecord[]): Promise<Connection[]> {
     const names = new Map<string, string>();
-    for (const id of new Set(grants.map((g) => g.personId))) names.set(id, (await this.store.people.getById(id))?.displayName ?? '');
+    for (const id of new Set(grants.map((g) => g.personId)))
+      names.set(id, (await this.store.people.getById(id))?.displayName ?? '');
     return grants.map((g) => ({
       id: g.id,
       clientId: g.clientId,

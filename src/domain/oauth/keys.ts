@@ -5,7 +5,17 @@
 // re-read the keys, and every instance re-reads them each minute, so a rotation reaches all of them.
 // A rotation adds a key and keeps the one before it (tokens it signed verify until they expire);
 // older keys are forgotten, and with `revokePrevious` every other key at once (a leaked key).
-import { exportJWK, generateKeyPair, importJWK, calculateJwkThumbprint, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import {
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  calculateJwkThumbprint,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type { Store } from '../../store/repositories.ts';
 import { UniqueViolation } from '../../store/errors.ts';
 
@@ -17,7 +27,11 @@ const REFRESH_MS = 60_000;
 
 export type Rotation = { kid: string; kept: string[]; forgotten: string[] };
 
-type KeySet = { signing: { kid: string; key: CryptoKey }; verifying: Map<string, CryptoKey>; jwks: JWK[] };
+type KeySet = {
+  signing: { kid: string; key: CryptoKey };
+  verifying: Map<string, CryptoKey>;
+  jwks: JWK[];
+};
 
 export class SigningKeys {
   private keys?: Promise<KeySet>;
@@ -41,8 +55,15 @@ export class SigningKeys {
     const before = await this.store.oauth.listSigningKeys();
     const current = before[before.length - 1];
     const settleMs = (this.tokenSeconds + REFRESH_MS / 1000) * 1000;
-    if (!options.revokePrevious && current && before.length > 1 && this.now().getTime() - Date.parse(current.createdAt) < settleMs) {
-      const wait = Math.ceil((settleMs - (this.now().getTime() - Date.parse(current.createdAt))) / 1000);
+    if (
+      !options.revokePrevious &&
+      current &&
+      before.length > 1 &&
+      this.now().getTime() - Date.parse(current.createdAt) < settleMs
+    ) {
+      const wait = Math.ceil(
+        (settleMs - (this.now().getTime() - Date.parse(current.createdAt))) / 1000,
+      );
       throw new Error(
         `The current signing key is too new to replace: the key before it still verifies tokens that may be valid. Try again in ${wait} s, or pass --revoke-previous to forget every other key now.`,
       );
@@ -114,9 +135,16 @@ export class SigningKeys {
       rows = await this.store.oauth.listSigningKeys();
     }
     const verifying = new Map<string, CryptoKey>();
-    for (const row of rows) verifying.set(row.kid, (await importJWK(JSON.parse(row.publicJwk) as JWK, row.alg)) as CryptoKey);
+    for (const row of rows)
+      verifying.set(
+        row.kid,
+        (await importJWK(JSON.parse(row.publicJwk) as JWK, row.alg)) as CryptoKey,
+      );
     const newest = rows[rows.length - 1]!;
-    const signing = { kid: newest.kid, key: (await importJWK(JSON.parse(newest.privateJwk) as JWK, newest.alg)) as CryptoKey };
+    const signing = {
+      kid: newest.kid,
+      key: (await importJWK(JSON.parse(newest.privateJwk) as JWK, newest.alg)) as CryptoKey,
+    };
     return { signing, verifying, jwks: rows.map((r) => JSON.parse(r.publicJwk) as JWK) };
   }
 
@@ -134,7 +162,9 @@ export class SigningKeys {
         alg: ALG,
         privateJwk: JSON.stringify(await exportJWK(pair.privateKey)),
         publicJwk: JSON.stringify({ ...publicJwk, kid, alg: ALG, use: 'sig' }),
-        createdAt: new Date(Math.max(this.now().getTime(), after ? Date.parse(after) + 1 : 0)).toISOString(),
+        createdAt: new Date(
+          Math.max(this.now().getTime(), after ? Date.parse(after) + 1 : 0),
+        ).toISOString(),
       });
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;

@@ -4,7 +4,18 @@
 // free port at run time).
 const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
 const LOOPBACK_HOSTS = new Set(['localhost', ...LOOPBACK_IPS]);
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'ftp:', 'ws:', 'wss:', 'filesystem:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'about:',
+  'blob:',
+  'ftp:',
+  'ws:',
+  'wss:',
+  'filesystem:',
+]);
 
 /** Why `uri` cannot be a redirect URI, or undefined when it can. */
 export function redirectUriProblem(uri: string): string | undefined {
@@ -16,7 +27,8 @@ export function redirectUriProblem(uri: string): string | undefined {
   }
   if (uri.includes('#')) return `"${uri}" has a fragment`;
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `"${uri}" uses the ${url.protocol} scheme`;
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return `"${uri}" uses http on a host other than loopback: use https`;
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+    return `"${uri}" uses http on a host other than loopback: use https`;
   if (url.username || url.password) return `"${uri}" carries credentials`;
   return undefined;
 }
@@ -34,7 +46,12 @@ export function redirectUriMatches(requested: string, registered: readonly strin
   return registered.some((r) => {
     try {
       const reg = new URL(r);
-      return reg.protocol === 'http:' && reg.hostname === req.hostname && reg.pathname === req.pathname && reg.search === req.search;
+      return (
+        reg.protocol === 'http:' &&
+        reg.hostname === req.hostname &&
+        reg.pathname === req.pathname &&
+        reg.search === req.search
+      );
     } catch {
       return false;
     }

@@ -49,6 +49,9 @@ export function scopesForRole(role: Role | undefined, community: Community): Sco
 }
 
 /** `wanted` ∩ `allowed`, in Hamlet's order. */
-export function intersectScopes(wanted: readonly string[], ...allowed: ReadonlyArray<readonly string[]>): Scope[] {
+export function intersectScopes(
+  wanted: readonly string[],
+  ...allowed: ReadonlyArray<readonly string[]>
+): Scope[] {
   return SCOPES.filter((s) => wanted.includes(s) && allowed.every((a) => a.includes(s)));
 }

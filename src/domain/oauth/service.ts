@@ -41,7 +41,11 @@ export class OAuthService {
   ) {
     this.store = store;
     this.keys = new SigningKeys(store, now, options.accessTokenSeconds);
-    const fetcher = new ClientMetadataFetcher(options.allowPrivateClients, () => now().getTime(), options.clientCa);
+    const fetcher = new ClientMetadataFetcher(
+      options.allowPrivateClients,
+      () => now().getTime(),
+      options.clientCa,
+    );
     this.clients = new ClientDirectory(store, fetcher, now);
     this.tokens = new TokenService(store, this.keys, auth, audit, options, now, logger);
     this.authorization = new AuthorizationFlow(store, this.clients, audit, now);

@@ -43,15 +43,30 @@ type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
  * A community's site as a request reached it: its public origin (as every URL Hamlet builds), the
  * path form /c/<slug> on the apex, or a custom domain as the request named it.
  */
-export function siteOf(config: UrlConfig, community: Community, reached: { pathForm: boolean; host?: string }): OAuthSite {
-  if (reached.pathForm) return { community, issuer: `${communityOrigin(config, null)}/c/${community.slug}` };
+export function siteOf(
+  config: UrlConfig,
+  community: Community,
+  reached: { pathForm: boolean; host?: string },
+): OAuthSite {
+  if (reached.pathForm)
+    return { community, issuer: `${communityOrigin(config, null)}/c/${community.slug}` };
   const name = normalizeHost(reached.host);
   const ours = !name || name === config.baseDomain || name.endsWith(`.${config.baseDomain}`);
-  return { community, issuer: ours ? communityOrigin(config, community.slug) : `${config.publicScheme}://${reached.host!.trim().toLowerCase()}` };
+  return {
+    community,
+    issuer: ours
+      ? communityOrigin(config, community.slug)
+      : `${config.publicScheme}://${reached.host!.trim().toLowerCase()}`,
+  };
 }
 
 /** The site a request's host (and, in the path form, its slug) names; undefined for anything else. */
-export async function siteFor(store: Store, config: UrlConfig, host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
+export async function siteFor(
+  store: Store,
+  config: UrlConfig,
+  host: string | undefined,
+  pathSlug?: string,
+): Promise<OAuthSite | undefined> {
   if (!normalizeHost(host)) return undefined;
   const resolved = await resolveCommunityHost(store, host, config.baseDomain);
   if (pathSlug !== undefined) {
@@ -59,7 +74,9 @@ export async function siteFor(store: Store, config: UrlConfig, host: string | un
     const community = await store.communities.getBySlug(pathSlug.toLowerCase());
     return community ? siteOf(config, community, { pathForm: true }) : undefined;
   }
-  return resolved.kind === 'community' ? siteOf(config, resolved.community, { pathForm: false, host }) : undefined;
+  return resolved.kind === 'community'
+    ? siteOf(config, resolved.community, { pathForm: false, host })
+    : undefined;
 }
 
 /** Where the protected resource metadata of `resource` is (RFC 9728: the well-known path inserted). */

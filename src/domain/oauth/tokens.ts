@@ -44,7 +44,11 @@ const tokenRequest = z.object({
   scope: field(1000),
   resource: field(2000),
 });
-const revokeRequest = z.object({ token: field(4000), token_type_hint: field(50), client_id: field(2000) });
+const revokeRequest = z.object({
+  token: field(4000),
+  token_type_hint: field(50),
+  client_id: field(2000),
+});
 
 const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
 
@@ -69,58 +73,109 @@ export class TokenService {
     const parsed = tokenRequest.safeParse(form);
     if (!parsed.success) throw new OAuthError('invalid_request', 'A parameter is too long.');
     const p = parsed.data;
-    if (!p.client_id) throw new OAuthError('invalid_client', 'Send client_id: Hamlet takes public clients, which identify themselves with it.', 401);
+    if (!p.client_id)
+      throw new OAuthError(
+        'invalid_client',
+        'Send client_id: Hamlet takes public clients, which identify themselves with it.',
+        401,
+      );
     if (p.resource !== undefined && canonicalResource(p.resource) !== resourceOf(site)) {
-      throw new OAuthError('invalid_target', `This authorization server issues tokens for ${resourceOf(site)} only.`);
+      throw new OAuthError(
+        'invalid_target',
+        `This authorization server issues tokens for ${resourceOf(site)} only.`,
+      );
     }
     if (p.grant_type === 'authorization_code') return this.exchangeCode(site, p);
     if (p.grant_type === 'refresh_token') return this.refresh(site, p);
-    throw new OAuthError('unsupported_grant_type', 'Use grant_type authorization_code (with PKCE) or refresh_token.');
+    throw new OAuthError(
+      'unsupported_grant_type',
+      'Use grant_type authorization_code (with PKCE) or refresh_token.',
+    );
   }
 
-  private async exchangeCode(site: OAuthSite, p: z.infer<typeof tokenRequest>): Promise<TokenResponse> {
+  private async exchangeCode(
+    site: OAuthSite,
+    p: z.infer<typeof tokenRequest>,
+  ): Promise<TokenResponse> {
     const code = p.code ? await this.store.oauth.findCode(sha256Hex(p.code)) : undefined;
     const grant = code ? await this.store.oauth.getGrant(code.grantId) : undefined;
-    if (!code || !grant || grant.communityId !== site.community.id || code.clientId !== p.client_id) {
-      throw invalidGrant('This authorization code is not known here. Start the authorization again.');
+    if (
+      !code ||
+      !grant ||
+      grant.communityId !== site.community.id ||
+      code.clientId !== p.client_id
+    ) {
+      throw invalidGrant(
+        'This authorization code is not known here. Start the authorization again.',
+      );
     }
     const at = this.now().toISOString();
     if (!(await this.store.oauth.useCode(code.codeHash, at))) {
       await this.revokeGrant(grant, 'authorization code used twice');
-      throw invalidGrant('This authorization code was already used, so every token issued with it is revoked. Start the authorization again.');
+      throw invalidGrant(
+        'This authorization code was already used, so every token issued with it is revoked. Start the authorization again.',
+      );
     }
-    if (Date.parse(code.expiresAt) <= this.now().getTime()) throw invalidGrant('This authorization code expired (codes last one minute). Start the authorization again.');
-    if (p.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri must be the one of the authorization request.');
-    if (!pkceMatches(p.code_verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge of the authorization request.');
+    if (Date.parse(code.expiresAt) <= this.now().getTime())
+      throw invalidGrant(
+        'This authorization code expired (codes last one minute). Start the authorization again.',
+      );
+    if (p.redirect_uri !== code.redirectUri)
+      throw invalidGrant('redirect_uri must be the one of the authorization request.');
+    if (!pkceMatches(p.code_verifier, code.codeChallenge))
+      throw invalidGrant(
+        'code_verifier does not match the code_challenge of the authorization request.',
+      );
     if (grant.revokedAt) throw invalidGrant('This connection was revoked. Connect again.');
     return this.issue(site, grant, code.scopes, code.resource);
   }
 
   private async refresh(site: OAuthSite, p: z.infer<typeof tokenRequest>): Promise<TokenResponse> {
-    const token = p.refresh_token ? await this.store.oauth.findRefreshToken(sha256Hex(p.refresh_token)) : undefined;
+    const token = p.refresh_token
+      ? await this.store.oauth.findRefreshToken(sha256Hex(p.refresh_token))
+      : undefined;
     const grant = token ? await this.store.oauth.getGrant(token.grantId) : undefined;
-    if (!token || !grant || grant.communityId !== site.community.id || grant.clientId !== p.client_id) {
+    if (
+      !token ||
+      !grant ||
+      grant.communityId !== site.community.id ||
+      grant.clientId !== p.client_id
+    ) {
       throw invalidGrant('This refresh token is not known here. Connect again.');
     }
     const replayed = async (): Promise<never> => {
       await this.revokeGrant(grant, 'refresh token used twice');
-      throw invalidGrant('This refresh token was already used: it may have leaked, so the connection is revoked. Connect again.');
+      throw invalidGrant(
+        'This refresh token was already used: it may have leaked, so the connection is revoked. Connect again.',
+      );
     };
     if (token.usedAt) await replayed();
-    if (token.revokedAt || grant.revokedAt) throw invalidGrant('This connection was revoked. Connect again.');
-    if (Date.parse(token.expiresAt) <= this.now().getTime()) throw invalidGrant('This refresh token expired. Connect again.');
+    if (token.revokedAt || grant.revokedAt)
+      throw invalidGrant('This connection was revoked. Connect again.');
+    if (Date.parse(token.expiresAt) <= this.now().getTime())
+      throw invalidGrant('This refresh token expired. Connect again.');
     let scopes = intersectScopes(token.scopes, grant.scopes);
     if (p.scope !== undefined) {
       const asked = parseScopes(p.scope);
-      if (asked.some((s) => !scopes.includes(s))) throw new OAuthError('invalid_scope', 'A refresh can keep or narrow the scopes, not add any: authorize again to add one.');
+      if (asked.some((s) => !scopes.includes(s)))
+        throw new OAuthError(
+          'invalid_scope',
+          'A refresh can keep or narrow the scopes, not add any: authorize again to add one.',
+        );
       scopes = asked;
     }
-    if (!(await this.store.oauth.useRefreshToken(token.id, this.now().toISOString()))) await replayed();
+    if (!(await this.store.oauth.useRefreshToken(token.id, this.now().toISOString())))
+      await replayed();
     return this.issue(site, grant, scopes, token.resource);
   }
 
   /** A new access token and refresh token for `grant`. */
-  private async issue(site: OAuthSite, grant: GrantRecord, scopes: string[], resource: string): Promise<TokenResponse> {
+  private async issue(
+    site: OAuthSite,
+    grant: GrantRecord,
+    scopes: string[],
+    resource: string,
+  ): Promise<TokenResponse> {
     const now = this.now();
     const refresh = REFRESH_PREFIX + randomBase62(48);
     await this.store.oauth.addRefreshToken({
@@ -130,29 +185,50 @@ export class TokenService {
       scopes,
       resource,
       createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.lifetimes.refreshTokenDays * 86_400_000).toISOString(),
+      expiresAt: new Date(
+        now.getTime() + this.lifetimes.refreshTokenDays * 86_400_000,
+      ).toISOString(),
     });
     const scope = scopes.join(' ');
     const access = await this.keys.sign(
-      { iss: site.issuer, aud: resource, sub: grant.personId, client_id: grant.clientId, scope, gid: grant.id, jti: randomUUID() },
+      {
+        iss: site.issuer,
+        aud: resource,
+        sub: grant.personId,
+        client_id: grant.clientId,
+        scope,
+        gid: grant.id,
+        jti: randomUUID(),
+      },
       this.lifetimes.accessTokenSeconds,
     );
-    return { access_token: access, token_type: 'Bearer', expires_in: this.lifetimes.accessTokenSeconds, refresh_token: refresh, scope };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.lifetimes.accessTokenSeconds,
+      refresh_token: refresh,
+      scope,
+    };
   }
 
   /** RFC 7009: revoking either token of a grant ends the grant. Unknown tokens are not an error. */
   async revoke(site: OAuthSite, form: unknown): Promise<void> {
     const parsed = revokeRequest.safeParse(form);
-    if (!parsed.success || !parsed.data.token) throw new OAuthError('invalid_request', 'Send the token to revoke.');
+    if (!parsed.success || !parsed.data.token)
+      throw new OAuthError('invalid_request', 'Send the token to revoke.');
     const { token, client_id } = parsed.data;
     let grantId: string | undefined;
-    if (token.startsWith(REFRESH_PREFIX)) grantId = (await this.store.oauth.findRefreshToken(sha256Hex(token)))?.grantId;
+    if (token.startsWith(REFRESH_PREFIX))
+      grantId = (await this.store.oauth.findRefreshToken(sha256Hex(token)))?.grantId;
     else {
-      const claims = await this.keys.verify(token, { issuer: site.issuer, audience: resourceOf(site) }).catch(() => undefined);
+      const claims = await this.keys
+        .verify(token, { issuer: site.issuer, audience: resourceOf(site) })
+        .catch(() => undefined);
       grantId = typeof claims?.gid === 'string' ? claims.gid : undefined;
     }
     const grant = grantId ? await this.store.oauth.getGrant(grantId) : undefined;
-    if (grant && grant.communityId === site.community.id && grant.clientId === client_id) await this.revokeGrant(grant, 'revoked by the app');
+    if (grant && grant.communityId === site.community.id && grant.clientId === client_id)
+      await this.revokeGrant(grant, 'revoked by the app');
   }
 
   /**
@@ -162,24 +238,45 @@ export class TokenService {
    */
   async authenticate(site: OAuthSite, token: string): Promise<PersonActor> {
     const invalid = (why: string) => new OAuthError('invalid_token', why, 401);
-    const claims = await this.keys.verify(token, { issuer: site.issuer, audience: resourceOf(site) }).catch(() => {
-      throw invalid(`The access token is invalid, expired, or not for ${resourceOf(site)}. Refresh it or connect again.`);
-    });
-    const grant = typeof claims.gid === 'string' ? await this.store.oauth.getGrant(claims.gid) : undefined;
-    if (!grant || grant.communityId !== site.community.id || grant.personId !== claims.sub || grant.clientId !== claims.client_id) {
-      throw invalid('The access token does not belong to a connection of this community. Connect again.');
+    const claims = await this.keys
+      .verify(token, { issuer: site.issuer, audience: resourceOf(site) })
+      .catch(() => {
+        throw invalid(
+          `The access token is invalid, expired, or not for ${resourceOf(site)}. Refresh it or connect again.`,
+        );
+      });
+    const grant =
+      typeof claims.gid === 'string' ? await this.store.oauth.getGrant(claims.gid) : undefined;
+    if (
+      !grant ||
+      grant.communityId !== site.community.id ||
+      grant.personId !== claims.sub ||
+      grant.clientId !== claims.client_id
+    ) {
+      throw invalid(
+        'The access token does not belong to a connection of this community. Connect again.',
+      );
     }
-    if (grant.revokedAt) throw invalid(`This connection of ${grant.clientName} was revoked on ${grant.revokedAt.slice(0, 10)}. Connect again.`);
+    if (grant.revokedAt)
+      throw invalid(
+        `This connection of ${grant.clientName} was revoked on ${grant.revokedAt.slice(0, 10)}. Connect again.`,
+      );
     const person = await this.store.people.getById(grant.personId);
     if (!person) throw invalid('The account of this connection no longer exists.');
     const roles = (await this.auth.rolesOf(person.id)) ?? {};
     const allowed = scopesForRole(roles[site.community.id], site.community);
     if (!roles[site.community.id] && site.community.visibility === 'private') {
-      throw invalid(`You are no longer a member of "${site.community.name}". Ask an administrator to add you, then connect again.`);
+      throw invalid(
+        `You are no longer a member of "${site.community.name}". Ask an administrator to add you, then connect again.`,
+      );
     }
     const now = this.now();
     if (!grant.lastUsedAt || now.getTime() - Date.parse(grant.lastUsedAt) >= TOUCH_INTERVAL_MS) {
-      await this.store.oauth.touchGrant(grant.id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString());
+      await this.store.oauth.touchGrant(
+        grant.id,
+        now.toISOString(),
+        new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
+      );
     }
     const scopes = intersectScopes(String(claims.scope ?? '').split(' '), grant.scopes, allowed);
     return {
@@ -198,13 +295,31 @@ export class TokenService {
    * Ends a grant: its refresh tokens stop at once, its access tokens at their next request. `by` is
    * who ended it (the system when a replayed code or refresh token did).
    */
-  async revokeGrant(grant: GrantRecord, reason: string, by: Actor = systemActor('oauth')): Promise<boolean> {
+  async revokeGrant(
+    grant: GrantRecord,
+    reason: string,
+    by: Actor = systemActor('oauth'),
+  ): Promise<boolean> {
     const at = this.now().toISOString();
     const revoked = await this.store.oauth.revokeGrant(grant.id, at, reason);
     await this.store.oauth.revokeRefreshTokensOf(grant.id, at);
     if (revoked) {
-      this.logger?.info({ event: 'oauth.grant_revoked', grantId: grant.id, communityId: grant.communityId, client: grant.clientName, reason }, 'OAuth grant revoked');
-      await this.audit.record(by, { communityId: grant.communityId, action: 'oauth.disconnect', targets: { grant_id: grant.id, client_id: grant.clientId, reason }, outcome: 'ok' });
+      this.logger?.info(
+        {
+          event: 'oauth.grant_revoked',
+          grantId: grant.id,
+          communityId: grant.communityId,
+          client: grant.clientName,
+          reason,
+        },
+        'OAuth grant revoked',
+      );
+      await this.audit.record(by, {
+        communityId: grant.communityId,
+        action: 'oauth.disconnect',
+        targets: { grant_id: grant.id, client_id: grant.clientId, reason },
+        outcome: 'ok',
+      });
     }
     return revoked;
   }

@@ -5,7 +5,14 @@
 import type { Store } from '../../store/repositories.ts';
 import type { PostView, TopicView } from '../views.ts';
 
-export const WEBHOOK_EVENTS = ['topic.created', 'post.created', 'solution.marked', 'article.updated', 'approval.requested', 'approval.decided'] as const;
+export const WEBHOOK_EVENTS = [
+  'topic.created',
+  'post.created',
+  'solution.marked',
+  'article.updated',
+  'approval.requested',
+  'approval.decided',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 type ContentChange = { topic: TopicView; post: PostView };

@@ -7,7 +7,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { DomainError } from '../errors.ts';
 
-export type KeySource = { name: 'env'; secret: string } | { name: 'db'; load: () => Promise<string> };
+export type KeySource =
+  { name: 'env'; secret: string } | { name: 'db'; load: () => Promise<string> };
 
 export class SecretBox {
   private key?: Promise<Buffer>;
@@ -21,7 +22,10 @@ export class SecretBox {
 
   private material(): Promise<Buffer> {
     const s = this.source;
-    this.key ??= s.name === 'env' ? Promise.resolve(createHash('sha256').update(s.secret).digest()) : s.load().then((k) => Buffer.from(k, 'base64'));
+    this.key ??=
+      s.name === 'env'
+        ? Promise.resolve(createHash('sha256').update(s.secret).digest())
+        : s.load().then((k) => Buffer.from(k, 'base64'));
     return this.key;
   }
 
@@ -34,9 +38,13 @@ export class SecretBox {
 
   async open(sealed: string): Promise<string> {
     const [version, name, blob] = sealed.split(':');
-    if (version !== 'v1' || !blob) throw new DomainError('internal', 'A webhook secret is stored in an unknown format.');
+    if (version !== 'v1' || !blob)
+      throw new DomainError('internal', 'A webhook secret is stored in an unknown format.');
     if (name !== this.source.name) {
-      throw new DomainError('unavailable', `This webhook secret was encrypted with the ${name === 'env' ? 'HAMLET_WEBHOOK_SECRET_KEY' : 'database keyring'} key, which is not configured now. Restore it, or rotate the endpoint's secret.`);
+      throw new DomainError(
+        'unavailable',
+        `This webhook secret was encrypted with the ${name === 'env' ? 'HAMLET_WEBHOOK_SECRET_KEY' : 'database keyring'} key, which is not configured now. Restore it, or rotate the endpoint's secret.`,
+      );
     }
     const raw = Buffer.from(blob, 'base64');
     try {
@@ -44,7 +52,10 @@ export class SecretBox {
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch {
-      throw new DomainError('unavailable', 'A webhook secret cannot be decrypted: HAMLET_WEBHOOK_SECRET_KEY changed since it was stored. Restore the old value, or rotate the endpoint\'s secret.');
+      throw new DomainError(
+        'unavailable',
+        "A webhook secret cannot be decrypted: HAMLET_WEBHOOK_SECRET_KEY changed since it was stored. Restore the old value, or rotate the endpoint's secret.",
+      );
     }
   }
 }

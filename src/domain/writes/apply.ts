@@ -5,13 +5,23 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
-import { ContentService, type CreateTopicInput, type ReplyInput, type UpsertArticleInput } from '../content.ts';
+import {
+  ContentService,
+  type CreateTopicInput,
+  type ReplyInput,
+  type UpsertArticleInput,
+} from '../content.ts';
 import { ContentEvents, type ContentEvent } from '../events.ts';
 import type { PostView, TopicView } from '../views.ts';
 import type { WriteKind } from '../vocabulary.ts';
 
 /** What an applied write produced: the topic and/or post, and an article's revision. */
-export type WrittenContent = { topic?: TopicView; post?: PostView; revision?: number; created?: boolean };
+export type WrittenContent = {
+  topic?: TopicView;
+  post?: PostView;
+  revision?: number;
+  created?: boolean;
+};
 
 /** The payload each kind of write takes (validated by the content service when applied). */
 export type WritePayload = {
@@ -22,14 +32,26 @@ export type WritePayload = {
 };
 
 /** Applies one write as `actor` through `content` (bound to the caller's transaction). */
-export async function applyWrite(content: ContentService, actor: Actor, community: Community, kind: WriteKind, payload: unknown): Promise<WrittenContent> {
+export async function applyWrite(
+  content: ContentService,
+  actor: Actor,
+  community: Community,
+  kind: WriteKind,
+  payload: unknown,
+): Promise<WrittenContent> {
   switch (kind) {
     case 'topic.create':
       return content.createTopic(actor, community, payload as CreateTopicInput);
     case 'post.create':
       return { post: await content.reply(actor, community, payload as ReplyInput) };
     case 'solution.mark':
-      return { topic: await content.markSolution(actor, community, payload as WritePayload['solution.mark']) };
+      return {
+        topic: await content.markSolution(
+          actor,
+          community,
+          payload as WritePayload['solution.mark'],
+        ),
+      };
     case 'article.write':
       return content.upsertArticle(actor, community, payload as UpsertArticleInput);
   }
@@ -54,7 +76,10 @@ export function resultTargets(result: WrittenContent | null): Record<string, str
 }
 
 /** A content service on `tx` whose events are held back until the caller's commit. */
-export function deferredContent(tx: Store, config: Config): { content: ContentService; events: ContentEvent[] } {
+export function deferredContent(
+  tx: Store,
+  config: Config,
+): { content: ContentService; events: ContentEvent[] } {
   const events: ContentEvent[] = [];
   const bus = new ContentEvents();
   bus.subscribe((e) => events.push(e));

@@ -7,7 +7,14 @@ import type { Store } from '../../store/repositories.ts';
 import type { AuthorRef, Community } from '../../store/types.ts';
 import type { ApprovalRecord } from '../../store/identity.ts';
 import { systemActor, type Actor } from '../actor.ts';
-import { authorOf, requireCommunityAdmin, requireDecider, requireRead, roleAtLeast, roleOf } from '../authorization.ts';
+import {
+  authorOf,
+  requireCommunityAdmin,
+  requireDecider,
+  requireRead,
+  roleAtLeast,
+  roleOf,
+} from '../authorization.ts';
 import type { ContentService } from '../content.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError, isDomainError } from '../errors.ts';
@@ -15,15 +22,33 @@ import type { ContentEvent } from '../events.ts';
 import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
-import { APPROVAL_STATUSES, isRole, POLICY_MODES, SCOPES, WRITE_KINDS, type ApprovalStatus, type PolicyMode, type WriteKind } from '../vocabulary.ts';
-import { applyWrite, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
+import {
+  APPROVAL_STATUSES,
+  isRole,
+  POLICY_MODES,
+  SCOPES,
+  WRITE_KINDS,
+  type ApprovalStatus,
+  type PolicyMode,
+  type WriteKind,
+} from '../vocabulary.ts';
+import {
+  applyWrite,
+  asWrittenContent,
+  deferredContent,
+  resultTargets,
+  type WrittenContent,
+} from './apply.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
 export class AlreadyDecided extends DomainError {
   constructor(approval: ApprovalRecord | undefined) {
     const by = approval?.decidedBy ? ` by ${approval.decidedBy.name}` : '';
-    super('conflict', `This approval was already decided (status: ${approval?.status ?? 'unknown'}${by}). Nothing was changed.`);
+    super(
+      'conflict',
+      `This approval was already decided (status: ${approval?.status ?? 'unknown'}${by}). Nothing was changed.`,
+    );
     this.name = 'AlreadyDecided';
   }
 }
@@ -74,7 +99,6 @@ export function approvalView(a: ApprovalRecord, community: Community): ApprovalV
   };
 }
 
-
 export class ApprovalService {
   constructor(
     private readonly store: Store,
@@ -88,15 +112,32 @@ export class ApprovalService {
 
   async getPolicies(actor: Actor, community: Community): Promise<Record<WriteKind, PolicyMode>> {
     requireRead(actor, community);
-    const set = new Map((await this.store.community(community.id).access.policies.list()).map((p) => [p.kind, p.mode]));
-    return Object.fromEntries(WRITE_KINDS.map((k) => [k, set.get(k) ?? 'auto'])) as Record<WriteKind, PolicyMode>;
+    const set = new Map(
+      (await this.store.community(community.id).access.policies.list()).map((p) => [
+        p.kind,
+        p.mode,
+      ]),
+    );
+    return Object.fromEntries(WRITE_KINDS.map((k) => [k, set.get(k) ?? 'auto'])) as Record<
+      WriteKind,
+      PolicyMode
+    >;
   }
 
-  async setPolicy(actor: Actor, community: Community, input: { kind: string; mode: string }): Promise<{ kind: WriteKind; mode: PolicyMode }> {
+  async setPolicy(
+    actor: Actor,
+    community: Community,
+    input: { kind: string; mode: string },
+  ): Promise<{ kind: WriteKind; mode: PolicyMode }> {
     await requireCommunityAdmin(this.store, actor, community, 'change approval policies');
     const data = parse(z.object({ kind: z.enum(WRITE_KINDS), mode: z.enum(POLICY_MODES) }), input);
     await this.store.community(community.id).access.policies.set(data.kind, data.mode);
-    await this.audit.record(actor, { communityId: community.id, action: 'policy.set', targets: { kind: data.kind, mode: data.mode }, outcome: 'ok' });
+    await this.audit.record(actor, {
+      communityId: community.id,
+      action: 'policy.set',
+      targets: { kind: data.kind, mode: data.mode },
+      outcome: 'ok',
+    });
     return data;
   }
 
@@ -108,20 +149,40 @@ export class ApprovalService {
     const { id } = parse(z.object({ id: recordId }), { id: approvalId });
     const approval = await this.store.community(community.id).access.approvals.getById(id);
     if (!approval || !(await this.maySee(actor, community, approval))) {
-      throw new DomainError('not_found', `No approval "${id}" of yours in "${community.slug}". Use the approval_id returned by the queued write.`);
+      throw new DomainError(
+        'not_found',
+        `No approval "${id}" of yours in "${community.slug}". Use the approval_id returned by the queued write.`,
+      );
     }
     return approvalView(approval, community);
   }
 
-  async list(actor: Actor, community: Community, input: { status?: string; cursor?: string | null; limit?: number } = {}): Promise<{ approvals: ApprovalView[]; nextCursor: string | null }> {
+  async list(
+    actor: Actor,
+    community: Community,
+    input: { status?: string; cursor?: string | null; limit?: number } = {},
+  ): Promise<{ approvals: ApprovalView[]; nextCursor: string | null }> {
     await requireDecider(this.store, actor, community);
     const data = parse(
-      z.object({ status: z.enum(APPROVAL_STATUSES).optional(), cursor: cursor.nullish(), limit: pageLimit(100, 20) }),
+      z.object({
+        status: z.enum(APPROVAL_STATUSES).optional(),
+        cursor: cursor.nullish(),
+        limit: pageLimit(100, 20),
+      }),
       input,
     );
     const listing = `approvals:${data.status ?? 'all'}`;
-    const page = await this.store.community(community.id).access.approvals.list({ status: data.status, after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime), limit: data.limit });
-    return { approvals: page.items.map((a) => approvalView(a, community)), nextCursor: page.next ? encodeCursor(listing, page.next) : null };
+    const page = await this.store
+      .community(community.id)
+      .access.approvals.list({
+        status: data.status,
+        after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime),
+        limit: data.limit,
+      });
+    return {
+      approvals: page.items.map((a) => approvalView(a, community)),
+      nextCursor: page.next ? encodeCursor(listing, page.next) : null,
+    };
   }
 
   // — deciding —
@@ -134,61 +195,154 @@ export class ApprovalService {
     try {
       const applied = await this.store.transaction(async (tx) => {
         const approvals = tx.community(community.id).access.approvals;
-        if (!(await approvals.decide(approval.id, 'approved', decider, null))) throw new AlreadyDecided(await approvals.getById(approval.id));
+        if (!(await approvals.decide(approval.id, 'approved', decider, null)))
+          throw new AlreadyDecided(await approvals.getById(approval.id));
         const deferred = deferredContent(tx, this.config);
-        const result = JSON.parse(JSON.stringify(await applyWrite(deferred.content, submitter, community, approval.kind as WriteKind, approval.payload)));
+        const result = JSON.parse(
+          JSON.stringify(
+            await applyWrite(
+              deferred.content,
+              submitter,
+              community,
+              approval.kind as WriteKind,
+              approval.payload,
+            ),
+          ),
+        );
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
         const done = (await approvals.getById(approval.id))!;
-        await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({ approval: approvalView(done, community) }));
+        await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
+          approval: approvalView(done, community),
+        }));
         return done;
       });
       for (const e of events) this.content.events.emit(e);
-      this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: applied.id, kind: applied.kind, status: 'applied' });
-      await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: applied.id, ...resultTargets(asWrittenContent(applied.result)) }, outcome: 'ok' });
+      this.content.events.emit({
+        type: 'approval.decided',
+        communityId: community.id,
+        approvalId: applied.id,
+        kind: applied.kind,
+        status: 'applied',
+      });
+      await this.audit.record(actor, {
+        communityId: community.id,
+        action: 'approval.approve',
+        targets: { approval_id: applied.id, ...resultTargets(asWrittenContent(applied.result)) },
+        outcome: 'ok',
+      });
       return approvalView(applied, community);
     } catch (err) {
       if (!isDomainError(err) || err instanceof AlreadyDecided) {
-        await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: approval.id }, ...errorOutcome(err) });
+        await this.audit.record(actor, {
+          communityId: community.id,
+          action: 'approval.approve',
+          targets: { approval_id: approval.id },
+          ...errorOutcome(err),
+        });
         throw err;
       }
       // The write itself was refused (topic closed meanwhile, category gone, …): record it as failed.
-      const failed = await this.decideRecorded(community, approval.id, 'failed', decider, err.message);
-      this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: failed.id, kind: failed.kind, status: 'failed' });
-      await this.audit.record(actor, { communityId: community.id, action: 'approval.approve', targets: { approval_id: failed.id }, outcome: 'error', errorCode: err.code });
+      const failed = await this.decideRecorded(
+        community,
+        approval.id,
+        'failed',
+        decider,
+        err.message,
+      );
+      this.content.events.emit({
+        type: 'approval.decided',
+        communityId: community.id,
+        approvalId: failed.id,
+        kind: failed.kind,
+        status: 'failed',
+      });
+      await this.audit.record(actor, {
+        communityId: community.id,
+        action: 'approval.approve',
+        targets: { approval_id: failed.id },
+        outcome: 'error',
+        errorCode: err.code,
+      });
       return approvalView(failed, community);
     }
   }
 
-  async reject(actor: Actor, community: Community, approvalId: string, reason: string): Promise<ApprovalView> {
+  async reject(
+    actor: Actor,
+    community: Community,
+    approvalId: string,
+    reason: string,
+  ): Promise<ApprovalView> {
     const approval = await this.pendingForDecision(actor, community, approvalId);
     const { reason: why } = parse(z.object({ reason: reasonField }), { reason });
-    const rejected = await this.decideRecorded(community, approval.id, 'rejected', authorOf(actor), why);
-    this.content.events.emit({ type: 'approval.decided', communityId: community.id, approvalId: rejected.id, kind: rejected.kind, status: 'rejected' });
-    await this.audit.record(actor, { communityId: community.id, action: 'approval.reject', targets: { approval_id: rejected.id }, outcome: 'ok' });
+    const rejected = await this.decideRecorded(
+      community,
+      approval.id,
+      'rejected',
+      authorOf(actor),
+      why,
+    );
+    this.content.events.emit({
+      type: 'approval.decided',
+      communityId: community.id,
+      approvalId: rejected.id,
+      kind: rejected.kind,
+      status: 'rejected',
+    });
+    await this.audit.record(actor, {
+      communityId: community.id,
+      action: 'approval.reject',
+      targets: { approval_id: rejected.id },
+      outcome: 'ok',
+    });
     return approvalView(rejected, community);
   }
 
   /** pending → rejected|failed, with its approval.decided event in the same transaction. */
-  private decideRecorded(community: Community, id: string, to: 'rejected' | 'failed', decider: AuthorRef, reason: string): Promise<ApprovalRecord> {
+  private decideRecorded(
+    community: Community,
+    id: string,
+    to: 'rejected' | 'failed',
+    decider: AuthorRef,
+    reason: string,
+  ): Promise<ApprovalRecord> {
     return this.store.transaction(async (tx) => {
       const approvals = tx.community(community.id).access.approvals;
-      if (!(await approvals.decide(id, to, decider, reason))) throw new AlreadyDecided(await approvals.getById(id));
+      if (!(await approvals.decide(id, to, decider, reason)))
+        throw new AlreadyDecided(await approvals.getById(id));
       const decided = (await approvals.getById(id))!;
-      await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({ approval: approvalView(decided, community) }));
+      await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
+        approval: approvalView(decided, community),
+      }));
       return decided;
     });
   }
 
-  private async pendingForDecision(actor: Actor, community: Community, approvalId: string): Promise<ApprovalRecord> {
+  private async pendingForDecision(
+    actor: Actor,
+    community: Community,
+    approvalId: string,
+  ): Promise<ApprovalRecord> {
     await requireDecider(this.store, actor, community);
     const { id } = parse(z.object({ id: recordId }), { id: approvalId });
     const approval = await this.store.community(community.id).access.approvals.getById(id);
-    if (!approval) throw new DomainError('not_found', `No approval "${id}" in "${community.slug}". List the queue to see pending approvals.`);
+    if (!approval)
+      throw new DomainError(
+        'not_found',
+        `No approval "${id}" in "${community.slug}". List the queue to see pending approvals.`,
+      );
     if (approval.status !== 'pending') throw new AlreadyDecided(approval);
     const me = authorOf(actor);
-    if (actor.kind !== 'system' && me.kind === approval.submitter.kind && me.id === approval.submitter.id) {
-      throw new DomainError('forbidden', 'You submitted this write yourself; another moderator has to decide it.');
+    if (
+      actor.kind !== 'system' &&
+      me.kind === approval.submitter.kind &&
+      me.id === approval.submitter.id
+    ) {
+      throw new DomainError(
+        'forbidden',
+        'You submitted this write yourself; another moderator has to decide it.',
+      );
     }
     return approval;
   }
@@ -196,7 +350,8 @@ export class ApprovalService {
   /** The write is applied as its submitter (who is named as author), not as the moderator. */
   private async submitterActor(approval: ApprovalRecord, community: Community): Promise<Actor> {
     const s = approval.submitter;
-    if (s.kind === 'agent' && s.id) return { kind: 'agent', agentId: s.id, communityId: community.id, name: s.name };
+    if (s.kind === 'agent' && s.id)
+      return { kind: 'agent', agentId: s.id, communityId: community.id, name: s.name };
     if (s.kind === 'person' && s.id) {
       const m = await this.store.community(community.id).access.members.get(s.id);
       const roles = m && isRole(m.role) ? { [community.id]: m.role } : {};
@@ -208,13 +363,24 @@ export class ApprovalService {
     return systemActor(s.name);
   }
 
-  private async maySee(actor: Actor, community: Community, approval: ApprovalRecord): Promise<boolean> {
+  private async maySee(
+    actor: Actor,
+    community: Community,
+    approval: ApprovalRecord,
+  ): Promise<boolean> {
     if (actor.kind === 'system') return true;
     if (actor.kind === 'agent') {
-      return actor.communityId === community.id && (approval.submitter.id === actor.agentId || (actor.scopes ?? []).includes('approval:decide'));
+      return (
+        actor.communityId === community.id &&
+        (approval.submitter.id === actor.agentId ||
+          (actor.scopes ?? []).includes('approval:decide'))
+      );
     }
     if (actor.kind === 'person') {
-      return approval.submitter.id === actor.personId || roleAtLeast(await roleOf(this.store, actor, community), 'moderator');
+      return (
+        approval.submitter.id === actor.personId ||
+        roleAtLeast(await roleOf(this.store, actor, community), 'moderator')
+      );
     }
     return false;
   }

@@ -40,7 +40,9 @@ export class IdempotencyLedger<R> {
   /** The recorded result of this request, if any; read through `store` (the transaction's, inside one). */
   async replay(store: Store): Promise<R | undefined> {
     if (!this.key) return undefined;
-    const record = await store.community(this.community.id).access.idempotency.find(this.who, this.key);
+    const record = await store
+      .community(this.community.id)
+      .access.idempotency.find(this.who, this.key);
     if (!record) return undefined;
     if (record.requestHash !== this.requestHash) {
       throw new DomainError(
@@ -52,10 +54,21 @@ export class IdempotencyLedger<R> {
   }
 
   async claim(tx: Store): Promise<void> {
-    if (this.key) await tx.community(this.community.id).access.idempotency.insert({ actor: this.who, key: this.key, requestHash: this.requestHash, result: null });
+    if (this.key)
+      await tx
+        .community(this.community.id)
+        .access.idempotency.insert({
+          actor: this.who,
+          key: this.key,
+          requestHash: this.requestHash,
+          result: null,
+        });
   }
 
   async complete(tx: Store, result: R): Promise<void> {
-    if (this.key) await tx.community(this.community.id).access.idempotency.setResult(this.who, this.key, result);
+    if (this.key)
+      await tx
+        .community(this.community.id)
+        .access.idempotency.setResult(this.who, this.key, result);
   }
 }

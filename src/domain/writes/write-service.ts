@@ -10,7 +10,14 @@ import type { Category, Community } from '../../store/types.ts';
 import { UniqueViolation } from '../../store/errors.ts';
 import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
-import { authorOf, requireScope, requireWrite, roleAtLeast, roleOf, SCOPE_FOR_KIND } from '../authorization.ts';
+import {
+  authorOf,
+  requireScope,
+  requireWrite,
+  roleAtLeast,
+  roleOf,
+  SCOPE_FOR_KIND,
+} from '../authorization.ts';
 import { WRITE_INPUTS, type ContentService } from '../content.ts';
 import { DomainError } from '../errors.ts';
 import type { ContentEvent } from '../events.ts';
@@ -18,13 +25,25 @@ import { idempotencyKey as idempotencyKeyField } from '../fields.ts';
 import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
 import { isWriteKind, WRITE_KINDS, type PolicyMode, type WriteKind } from '../vocabulary.ts';
-import { applyWrite, asJson, asWrittenContent, deferredContent, resultTargets, type WrittenContent } from './apply.ts';
+import {
+  applyWrite,
+  asJson,
+  asWrittenContent,
+  deferredContent,
+  resultTargets,
+  type WrittenContent,
+} from './apply.ts';
 import { IdempotencyLedger } from './idempotency.ts';
 import { approvalView } from './approvals.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
 export type AppliedWrite = { status: 'applied'; kind: WriteKind; result: WrittenContent };
-export type QueuedWrite = { status: 'pending_approval'; kind: WriteKind; approval_id: string; message: string };
+export type QueuedWrite = {
+  status: 'pending_approval';
+  kind: WriteKind;
+  approval_id: string;
+  message: string;
+};
 export type WriteResult = AppliedWrite | QueuedWrite;
 
 export type WriteOptions = { idempotencyKey?: string | null; ip?: string | null };
@@ -49,9 +68,17 @@ export class WriteService {
    * The write `kind` really is, and whether `actor` may make it: a new topic in a knowledge-base
    * category is an article (scope article:write). Throws unauthorized/forbidden otherwise.
    */
-  async authorize(actor: Actor, community: Community, kind: WriteKind, payload: unknown): Promise<WriteKind> {
+  async authorize(
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+  ): Promise<WriteKind> {
     if (!isWriteKind(kind)) {
-      throw new DomainError('invalid_argument', `Unknown write "${String(kind)}". Use one of ${WRITE_KINDS.join(', ')}.`);
+      throw new DomainError(
+        'invalid_argument',
+        `Unknown write "${String(kind)}". Use one of ${WRITE_KINDS.join(', ')}.`,
+      );
     }
     requireWrite(actor, community);
     const routed = await this.route(this.store, community, kind, payload);
@@ -59,16 +86,36 @@ export class WriteService {
     return routed;
   }
 
-  async execute(actor: Actor, community: Community, kind: WriteKind, payload: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+  async execute(
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
     let routed = kind;
     try {
       routed = await this.authorize(actor, community, kind, payload);
       const result = await this.run(actor, community, routed, payload, options);
-      const targets = result.status === 'applied' ? resultTargets(result.result) : { approval_id: result.approval_id };
-      await this.audit.record(actor, { communityId: community.id, action: routed, targets, outcome: result.status === 'applied' ? 'ok' : 'pending', ip: options.ip });
+      const targets =
+        result.status === 'applied'
+          ? resultTargets(result.result)
+          : { approval_id: result.approval_id };
+      await this.audit.record(actor, {
+        communityId: community.id,
+        action: routed,
+        targets,
+        outcome: result.status === 'applied' ? 'ok' : 'pending',
+        ip: options.ip,
+      });
       return result;
     } catch (err) {
-      await this.audit.record(actor, { communityId: community.id, action: routed, ip: options.ip, ...errorOutcome(err) });
+      await this.audit.record(actor, {
+        communityId: community.id,
+        action: routed,
+        ip: options.ip,
+        ...errorOutcome(err),
+      });
       throw err;
     }
   }
@@ -80,12 +127,30 @@ export class WriteService {
   async modeFor(actor: Actor, community: Community, kind: WriteKind): Promise<PolicyMode> {
     if (actor.kind === 'system') return 'auto';
     if (actor.kind === 'agent' && actor.trusted) return 'auto';
-    if (actor.kind === 'person' && !actor.client && roleAtLeast(await roleOf(this.store, actor, community), 'moderator')) return 'auto';
-    return (await this.store.community(community.id).access.policies.get(kind)) === 'approval' ? 'approval' : 'auto';
+    if (
+      actor.kind === 'person' &&
+      !actor.client &&
+      roleAtLeast(await roleOf(this.store, actor, community), 'moderator')
+    )
+      return 'auto';
+    return (await this.store.community(community.id).access.policies.get(kind)) === 'approval'
+      ? 'approval'
+      : 'auto';
   }
 
-  private async run(actor: Actor, community: Community, kind: WriteKind, payload: unknown, options: WriteOptions): Promise<WriteResult> {
-    const key = options.idempotencyKey == null ? undefined : parse(z.object({ idempotency_key: idempotencyKeyField }), { idempotency_key: options.idempotencyKey }).idempotency_key;
+  private async run(
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+    options: WriteOptions,
+  ): Promise<WriteResult> {
+    const key =
+      options.idempotencyKey == null
+        ? undefined
+        : parse(z.object({ idempotency_key: idempotencyKeyField }), {
+            idempotency_key: options.idempotencyKey,
+          }).idempotency_key;
     const ledger = new IdempotencyLedger<WriteResult>(community, actor, key, { kind, payload });
     const previous = await ledger.replay(this.store);
     if (previous) return fromLedger(previous);
@@ -101,10 +166,21 @@ export class WriteService {
         if (mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
           events = deferred.events;
-          out = { status: 'applied', kind, result: asJson(await applyWrite(deferred.content, actor, community, kind, payload)) };
+          out = {
+            status: 'applied',
+            kind,
+            result: asJson(await applyWrite(deferred.content, actor, community, kind, payload)),
+          };
         } else {
           out = await this.queue(tx, actor, community, kind, payload);
-          events = [{ type: 'approval.requested', communityId: community.id, approvalId: out.approval_id, kind }];
+          events = [
+            {
+              type: 'approval.requested',
+              communityId: community.id,
+              approvalId: out.approval_id,
+              kind,
+            },
+          ];
         }
         await ledger.complete(tx, out);
         return out;
@@ -113,28 +189,46 @@ export class WriteService {
       return result;
     } catch (err) {
       // Two retries raced (PostgreSQL): the other one committed first and ours was rolled back.
-      const winner = err instanceof UniqueViolation || (err instanceof DomainError && err.code === 'conflict') ? await ledger.replay(this.store) : undefined;
+      const winner =
+        err instanceof UniqueViolation || (err instanceof DomainError && err.code === 'conflict')
+          ? await ledger.replay(this.store)
+          : undefined;
       if (winner) return fromLedger(winner);
       throw err;
     }
   }
 
   /** Stores the write for a moderator; it must at least point at things that exist. */
-  private async queue(tx: Store, actor: Actor, community: Community, kind: WriteKind, payload: unknown): Promise<QueuedWrite> {
+  private async queue(
+    tx: Store,
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+  ): Promise<QueuedWrite> {
     const data = parse(WRITE_INPUTS[kind], payload) as Record<string, unknown>;
     const scope = tx.community(community.id);
     if (typeof data.category === 'string') await this.findCategory(tx, community, data.category);
     if (typeof data.topic === 'string') {
-      const t = isUuid(data.topic) ? await scope.topics.getById(data.topic) : await scope.topics.getBySlug(data.topic.toLowerCase());
-      if (!t) throw new DomainError('not_found', `No topic "${data.topic}" in this community. Use a topic id or slug from list_topics or search.`);
+      const t = isUuid(data.topic)
+        ? await scope.topics.getById(data.topic)
+        : await scope.topics.getBySlug(data.topic.toLowerCase());
+      if (!t)
+        throw new DomainError(
+          'not_found',
+          `No topic "${data.topic}" in this community. Use a topic id or slug from list_topics or search.`,
+        );
     }
     const approval = await scope.access.approvals.create({
       kind,
       payload: data,
       submitter: authorOf(actor),
-      keyPrefix: actor.kind === 'agent' || actor.kind === 'person' ? actor.keyPrefix ?? null : null,
+      keyPrefix:
+        actor.kind === 'agent' || actor.kind === 'person' ? (actor.keyPrefix ?? null) : null,
     });
-    await recordWebhookEvent(tx, community.id, 'approval.requested', () => ({ approval: approvalView(approval, community) }));
+    await recordWebhookEvent(tx, community.id, 'approval.requested', () => ({
+      approval: approvalView(approval, community),
+    }));
     return {
       status: 'pending_approval',
       kind,
@@ -144,18 +238,37 @@ export class WriteService {
   }
 
   /** A new topic in a knowledge-base category (by slug or id) is an article. */
-  private async route(store: Store, community: Community, kind: WriteKind, payload: unknown): Promise<WriteKind> {
+  private async route(
+    store: Store,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+  ): Promise<WriteKind> {
     if (kind !== 'topic.create') return kind;
-    const category = typeof payload === 'object' && payload !== null ? (payload as { category?: unknown }).category : undefined;
+    const category =
+      typeof payload === 'object' && payload !== null
+        ? (payload as { category?: unknown }).category
+        : undefined;
     if (typeof category !== 'string' || !category.trim()) return kind;
     const found = await this.findCategory(store, community, category.trim(), { missingOk: true });
     return found?.kind === 'knowledge_base' ? 'article.write' : kind;
   }
 
-  private async findCategory(store: Store, community: Community, ref: string, options: { missingOk?: boolean } = {}): Promise<Category | undefined> {
+  private async findCategory(
+    store: Store,
+    community: Community,
+    ref: string,
+    options: { missingOk?: boolean } = {},
+  ): Promise<Category | undefined> {
     const scope = store.community(community.id);
-    const c = isUuid(ref) ? await scope.categories.getById(ref) : await scope.categories.getBySlug(ref.toLowerCase());
-    if (!c && !options.missingOk) throw new DomainError('not_found', `No category "${ref}" in "${community.slug}". Call list_categories for the valid slugs.`);
+    const c = isUuid(ref)
+      ? await scope.categories.getById(ref)
+      : await scope.categories.getBySlug(ref.toLowerCase());
+    if (!c && !options.missingOk)
+      throw new DomainError(
+        'not_found',
+        `No category "${ref}" in "${community.slug}". Call list_categories for the valid slugs.`,
+      );
     return c;
   }
 }

@@ -12,7 +12,9 @@ export type FieldKind = 'number' | 'boolean' | 'array' | 'object' | 'string';
 
 /** What JSON type a field takes, through optional/default/pipe wrappers. */
 export function fieldKind(schema: z.ZodType): FieldKind {
-  let s = schema as z.ZodType & { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } };
+  let s = schema as z.ZodType & {
+    _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } };
+  };
   for (let i = 0; i < 10; i++) {
     const def = s._zod.def;
     if (def.innerType) s = def.innerType as typeof s;
@@ -29,7 +31,9 @@ export function fieldKind(schema: z.ZodType): FieldKind {
 
 /** The object schema inside optional/default wrappers (search `filters`). */
 export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  let s = schema as z.ZodType & { _zod: { def: { innerType?: z.ZodType; shape?: Record<string, z.ZodType> } } };
+  let s = schema as z.ZodType & {
+    _zod: { def: { innerType?: z.ZodType; shape?: Record<string, z.ZodType> } };
+  };
   while (s._zod.def.innerType) s = s._zod.def.innerType as typeof s;
   return s._zod.def.shape;
 }
@@ -42,7 +46,10 @@ function coerce(values: string[], kind: FieldKind | undefined): unknown {
     case 'boolean':
       return one === 'true' || one === '1' ? true : one === 'false' || one === '0' ? false : one;
     case 'array':
-      return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      return values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
     default:
       return values.length > 1 ? values : one;
   }
@@ -56,7 +63,8 @@ export type RequestParts = {
   idempotencyKey: string | undefined;
 };
 
-export type Built = { ok: true; input: Record<string, unknown> } | { ok: false; issues: Issue[]; status: 400 | 422 };
+export type Built =
+  { ok: true; input: Record<string, unknown> } | { ok: false; issues: Issue[]; status: 400 | 422 };
 
 /** Whether the operation takes an idempotency key (the Idempotency-Key header maps onto it). */
 export function takesIdempotencyKey(op: AnyOperation): boolean {
@@ -81,20 +89,37 @@ export function buildInput(route: RestRoute, op: AnyOperation, parts: RequestPar
     }
   } else if (parts.body !== undefined) {
     if (typeof parts.body !== 'object' || parts.body === null || Array.isArray(parts.body)) {
-      return { ok: false, status: 400, issues: [{ path: '(body)', message: 'must be a JSON object' }] };
+      return {
+        ok: false,
+        status: 400,
+        issues: [{ path: '(body)', message: 'must be a JSON object' }],
+      };
     }
     Object.assign(input, parts.body);
   }
   for (const name of pathParams(route.path)) {
     const field = route.params?.[name] ?? name;
-    if (field in input) issues.push({ path: field, message: `is given in the path; leave it out of the ${route.method === 'get' ? 'query' : 'body'}` });
+    if (field in input)
+      issues.push({
+        path: field,
+        message: `is given in the path; leave it out of the ${route.method === 'get' ? 'query' : 'body'}`,
+      });
     input[field] = parts.params[name];
   }
   if (parts.idempotencyKey !== undefined) {
     if (!takesIdempotencyKey(op)) {
-      issues.push({ path: 'Idempotency-Key', message: `is not taken by ${op.name}: only content writes (topics, replies, solutions, questions) replay a first result` });
-    } else if (input.idempotency_key !== undefined && input.idempotency_key !== parts.idempotencyKey) {
-      issues.push({ path: 'Idempotency-Key', message: 'differs from the body\'s idempotency_key; send one of them' });
+      issues.push({
+        path: 'Idempotency-Key',
+        message: `is not taken by ${op.name}: only content writes (topics, replies, solutions, questions) replay a first result`,
+      });
+    } else if (
+      input.idempotency_key !== undefined &&
+      input.idempotency_key !== parts.idempotencyKey
+    ) {
+      issues.push({
+        path: 'Idempotency-Key',
+        message: "differs from the body's idempotency_key; send one of them",
+      });
     } else {
       input.idempotency_key = parts.idempotencyKey;
     }

@@ -20,7 +20,13 @@ import type { Services } from '../../services.ts';
 import { buildInput } from './input.ts';
 import { mountDocs } from './openapi.ts';
 import { malformed, problem, problemOf, type Problem } from './problem.ts';
-import { jsonResponse, problemResponse, rateLimitHeaders, type Budgets, type Policy } from './respond.ts';
+import {
+  jsonResponse,
+  problemResponse,
+  rateLimitHeaders,
+  type Budgets,
+  type Policy,
+} from './respond.ts';
 import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
 
 export type RestDeps = {
@@ -42,7 +48,10 @@ const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 function operationOf(route: RestRoute): AnyOperation {
   const op = CATALOGUE.find((o) => o.server === route.server && o.name === route.op);
-  if (!op) throw new Error(`REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`);
+  if (!op)
+    throw new Error(
+      `REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`,
+    );
   return op;
 }
 
@@ -57,7 +66,15 @@ const CORS = cors({
   origin: '*',
   allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
   allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'If-None-Match'],
-  exposeHeaders: ['ETag', 'Link', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'WWW-Authenticate'],
+  exposeHeaders: [
+    'ETag',
+    'Link',
+    'Location',
+    'Retry-After',
+    'RateLimit',
+    'RateLimit-Policy',
+    'WWW-Authenticate',
+  ],
   maxAge: 600,
 });
 
@@ -73,7 +90,14 @@ export function mountRest(app: Hono, deps: RestDeps): void {
     maxSize: deps.maxBodyBytes,
     onError: async (c) => {
       await discardBody(c.req.raw.body, 16 * deps.maxBodyBytes);
-      return problemResponse(problem(413, 'invalid_argument', `The request body is larger than ${deps.maxBodyBytes} bytes.`), { connection: 'close' });
+      return problemResponse(
+        problem(
+          413,
+          'invalid_argument',
+          `The request body is larger than ${deps.maxBodyBytes} bytes.`,
+        ),
+        { connection: 'close' },
+      );
     },
   });
 
@@ -83,26 +107,58 @@ export function mountRest(app: Hono, deps: RestDeps): void {
       const resolved = await deps.resolve((name) => c.req.header(name));
       const target = resolved.kind === 'unknown' ? undefined : servers[resolved.kind];
       if (!target) {
-        const where = resolved.kind === 'network' ? 'community hosts (<slug>.<base> or /c/<slug>)' : 'the network (apex) host';
-        return problemResponse(problem(404, 'not_found', `${method.toUpperCase()} ${API_PREFIX}${path} is served on ${where}, not here. See ${API_PREFIX}/openapi.json for this host's routes.`));
+        const where =
+          resolved.kind === 'network'
+            ? 'community hosts (<slug>.<base> or /c/<slug>)'
+            : 'the network (apex) host';
+        return problemResponse(
+          problem(
+            404,
+            'not_found',
+            `${method.toUpperCase()} ${API_PREFIX}${path} is served on ${where}, not here. See ${API_PREFIX}/openapi.json for this host's routes.`,
+          ),
+        );
       }
-      return handle(c, deps, target.route, target.op, resolved.kind === 'community' ? resolved.community : null);
+      return handle(
+        c,
+        deps,
+        target.route,
+        target.op,
+        resolved.kind === 'community' ? resolved.community : null,
+      );
     });
   }
   mountDocs(app, deps);
   // Known paths with another method: 405 with Allow; anything else under /api/v1: 404. Both problems.
   app.all(`${API_PREFIX}/*`, (c) => {
     const path = new URL(c.req.url).pathname;
-    const allowed = REST_ROUTES.filter((r) => new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}/?$`).test(path)).map((r) => r.method.toUpperCase());
+    const allowed = REST_ROUTES.filter((r) =>
+      new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}/?$`).test(path),
+    ).map((r) => r.method.toUpperCase());
     if (allowed.length) {
       const allow = [...new Set(allowed)].join(', ');
-      return problemResponse(problem(405, 'invalid_argument', `${c.req.method} is not served here; use ${allow}.`), { allow });
+      return problemResponse(
+        problem(405, 'invalid_argument', `${c.req.method} is not served here; use ${allow}.`),
+        { allow },
+      );
     }
-    return problemResponse(problem(404, 'not_found', `There is no ${path}. See ${API_PREFIX}/openapi.json for the routes.`));
+    return problemResponse(
+      problem(
+        404,
+        'not_found',
+        `There is no ${path}. See ${API_PREFIX}/openapi.json for the routes.`,
+      ),
+    );
   });
 }
 
-async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOperation, community: Caller['community']): Promise<Response> {
+async function handle(
+  c: Context,
+  deps: RestDeps,
+  route: RestRoute,
+  op: AnyOperation,
+  community: Caller['community'],
+): Promise<Response> {
   const budgets: Budgets = {};
   const limitHeaders = () => rateLimitHeaders(deps.rateLimits, budgets);
   const fail = (p: Problem) => problemResponse(p, limitHeaders());
@@ -111,8 +167,14 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
     budgets.ip = await deps.services.rateLimits.checkIp(ip);
   } catch (err) {
     if (!(err instanceof RateLimitedError)) throw err;
-    budgets.ip = { limit: deps.rateLimits.perIpPerMinute, remaining: 0, resetSeconds: err.retryAfterSeconds };
-    return fail(problem(429, 'rate_limited', err.message, { retry_after_seconds: err.retryAfterSeconds }));
+    budgets.ip = {
+      limit: deps.rateLimits.perIpPerMinute,
+      remaining: 0,
+      resetSeconds: err.retryAfterSeconds,
+    };
+    return fail(
+      problem(429, 'rate_limited', err.message, { retry_after_seconds: err.retryAfterSeconds }),
+    );
   }
 
   let body: unknown;
@@ -120,7 +182,14 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
     const text = await c.req.text();
     if (text.trim()) {
       const type = c.req.header('content-type') ?? '';
-      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) return fail(problem(415, 'invalid_argument', 'Send the body as JSON with Content-Type: application/json.'));
+      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type))
+        return fail(
+          problem(
+            415,
+            'invalid_argument',
+            'Send the body as JSON with Content-Type: application/json.',
+          ),
+        );
       try {
         body = JSON.parse(text);
       } catch {
@@ -128,27 +197,55 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
       }
     }
   }
-  const built = buildInput(route, op, { params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams, body, idempotencyKey: c.req.header('idempotency-key') });
+  const built = buildInput(route, op, {
+    params: c.req.param() as Record<string, string>,
+    query: new URL(c.req.url).searchParams,
+    body,
+    idempotencyKey: c.req.header('idempotency-key'),
+  });
   if (!built.ok) {
     const detail = built.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-    return fail(problem(built.status, 'invalid_argument', `Invalid request: ${detail}`, { errors: built.issues }));
+    return fail(
+      problem(built.status, 'invalid_argument', `Invalid request: ${detail}`, {
+        errors: built.issues,
+      }),
+    );
   }
 
-  const caller: Caller = { community, credential: credentialOf(c), userKeys: true, ip, asked: 'This endpoint', onRateLimit: (s) => (budgets.key = s) };
+  const caller: Caller = {
+    community,
+    credential: credentialOf(c),
+    userKeys: true,
+    ip,
+    asked: 'This endpoint',
+    onRateLimit: (s) => (budgets.key = s),
+  };
   if (!caller.credential) {
     const session = await sessionPerson(c, deps);
-    if (session === 'csrf') return fail(problem(403, 'forbidden', 'Writes with a web session need the X-CSRF-Token header carrying your session\'s CSRF token (the one your pages\' forms carry).'));
+    if (session === 'csrf')
+      return fail(
+        problem(
+          403,
+          'forbidden',
+          "Writes with a web session need the X-CSRF-Token header carrying your session's CSRF token (the one your pages' forms carry).",
+        ),
+      );
     caller.person = session;
   }
 
   const outcome = await deps.pipeline.invoke(op, caller, built.input);
   if (!outcome.ok) {
-    if (outcome.code === 'rate_limited') budgets.key = { limit: deps.rateLimits.perKeyPerMinute, remaining: 0, resetSeconds: outcome.retryAfterSeconds ?? 60 };
+    if (outcome.code === 'rate_limited')
+      budgets.key = {
+        limit: deps.rateLimits.perKeyPerMinute,
+        remaining: 0,
+        resetSeconds: outcome.retryAfterSeconds ?? 60,
+      };
     return fail(problemOf(outcome));
   }
   const queued = outcome.value.status === 'pending_approval';
   return jsonResponse({
-    status: queued ? 202 : route.status ?? 200,
+    status: queued ? 202 : (route.status ?? 200),
     value: outcome.value,
     read: route.method === 'get',
     requestUrl: c.req.url,
@@ -158,12 +255,19 @@ async function handle(c: Context, deps: RestDeps, route: RestRoute, op: AnyOpera
 }
 
 /** The signed-in person of the session cookie; 'csrf' when an unsafe request lacks its token. */
-async function sessionPerson(c: Context, deps: RestDeps): Promise<PersonActor | 'csrf' | undefined> {
+async function sessionPerson(
+  c: Context,
+  deps: RestDeps,
+): Promise<PersonActor | 'csrf' | undefined> {
   const token = SESSION_COOKIES.map((name) => getCookie(c, name)).find(Boolean);
   if (!token) return undefined;
   const person = await deps.services.accounts.resolveWebSession(token);
   if (!person) return undefined;
-  if (UNSAFE.has(c.req.method) && !deps.services.accounts.verifyCsrf(token, c.req.header('x-csrf-token'))) return 'csrf';
+  if (
+    UNSAFE.has(c.req.method) &&
+    !deps.services.accounts.verifyCsrf(token, c.req.header('x-csrf-token'))
+  )
+    return 'csrf';
   return person;
 }
 

@@ -6,7 +6,11 @@
 import type { Hono } from 'hono';
 import { Scalar } from '@scalar/hono-api-reference';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+} from 'zod-openapi';
 import { WEBHOOK_EVENTS } from '../../domain/webhooks/outbox.ts';
 import { CATALOGUE } from '../../operations/catalogue.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
@@ -47,7 +51,11 @@ function opOf(route: RestRoute): AnyOperation {
 }
 
 /** The input fields the query string carries (renamed, and a nested object's fields lifted). */
-function querySchema(route: RestRoute, shape: Record<string, z.ZodType>, skip: Set<string>): z.ZodObject | undefined {
+function querySchema(
+  route: RestRoute,
+  shape: Record<string, z.ZodType>,
+  skip: Set<string>,
+): z.ZodObject | undefined {
   const fields: Record<string, z.ZodType> = {};
   const publicName = new Map(Object.entries(route.rename ?? {}).map(([q, field]) => [field, q]));
   for (const [field, schema] of Object.entries(shape)) {
@@ -64,16 +72,31 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
   const inPath = pathParams(route.path).map((p) => [p, route.params?.[p] ?? p] as const);
   const skip = new Set<string>([...inPath.map(([, field]) => field), 'idempotency_key']);
   const params: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
-  if (inPath.length) params.path = z.object(Object.fromEntries(inPath.map(([p, field]) => [p, shape[field]!]))).required();
+  if (inPath.length)
+    params.path = z
+      .object(Object.fromEntries(inPath.map(([p, field]) => [p, shape[field]!])))
+      .required();
   if (route.method === 'get') {
     const query = querySchema(route, shape, skip);
     if (query) params.query = query;
   }
-  if (takesIdempotencyKey(op)) params.header = z.object({ 'Idempotency-Key': shape.idempotency_key!.describe('Makes the write idempotent: the same key and body replay the first response byte for byte (shared with MCP\'s idempotency_key); another body under the same key is 409.') });
+  if (takesIdempotencyKey(op))
+    params.header = z.object({
+      'Idempotency-Key': shape.idempotency_key!.describe(
+        "Makes the write idempotent: the same key and body replay the first response byte for byte (shared with MCP's idempotency_key); another body under the same key is 409.",
+      ),
+    });
   const status = String(route.status ?? 200);
-  const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+  const json = (schema: z.ZodType, description: string) => ({
+    description,
+    content: { 'application/json': { schema } },
+  });
   const responses: Record<string, unknown> = { [status]: json(op.output, 'Success.') };
-  if (op.output === writeOutput) responses['202'] = json(op.output, 'Queued for approval by a moderator: status "pending_approval" with an approval_id.');
+  if (op.output === writeOutput)
+    responses['202'] = json(
+      op.output,
+      'Queued for approval by a moderator: status "pending_approval" with an approval_id.',
+    );
   for (const [code, description] of Object.entries(ERRORS)) {
     if (code === '413' && route.method === 'get') continue;
     responses[code] = { description, content: { [PROBLEM_TYPE]: { schema: problemRef } } };
@@ -85,11 +108,24 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
     tags: [route.path.split('/')[1]!],
     requestParams: params,
     responses: responses as ZodOpenApiOperationObject['responses'],
-    security: op.credential === 'none' ? [] : op.credential === 'user' ? [{ bearer: [] }, { session: [] }] : [{ bearer: [] }, { apiKey: [] }, { session: [] }],
+    security:
+      op.credential === 'none'
+        ? []
+        : op.credential === 'user'
+          ? [{ bearer: [] }, { session: [] }]
+          : [{ bearer: [] }, { apiKey: [] }, { session: [] }],
   };
   if (route.method !== 'get') {
-    const body = op.input.omit(Object.fromEntries([...skip].filter((f) => f in shape).map((f) => [f, true])) as never) as z.ZodObject;
-    if (Object.keys(body.shape).length) result.requestBody = { required: Object.values(body.shape).some((s) => !(s as z.ZodType).safeParse(undefined).success), content: { 'application/json': { schema: body } } };
+    const body = op.input.omit(
+      Object.fromEntries([...skip].filter((f) => f in shape).map((f) => [f, true])) as never,
+    ) as z.ZodObject;
+    if (Object.keys(body.shape).length)
+      result.requestBody = {
+        required: Object.values(body.shape).some(
+          (s) => !(s as z.ZodType).safeParse(undefined).success,
+        ),
+        content: { 'application/json': { schema: body } },
+      };
   }
   return result;
 }
@@ -99,30 +135,55 @@ function buildDocument(server: Server): Record<string, unknown> {
   for (const route of REST_ROUTES.filter((r) => r.server === server)) {
     paths[route.path] = { ...paths[route.path], [route.method]: operationObject(route) };
   }
-  const webhooks = server === 'community' ? Object.fromEntries(WEBHOOK_EVENTS.map((type) => [type, {
-    post: {
-      summary: `${type} event`,
-      description: 'Signed twice: hamlet-signature (t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>) with hamlet-event and hamlet-delivery, and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx; other answers are retried with backoff for about a day; 410 Gone disables the endpoint.',
-      requestBody: { content: { 'application/json': { schema: webhookEnvelope(type) } } },
-      responses: { '200': { description: 'Received.' } },
-    },
-  }])) : undefined;
+  const webhooks =
+    server === 'community'
+      ? Object.fromEntries(
+          WEBHOOK_EVENTS.map((type) => [
+            type,
+            {
+              post: {
+                summary: `${type} event`,
+                description:
+                  'Signed twice: hamlet-signature (t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>) with hamlet-event and hamlet-delivery, and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx; other answers are retried with backoff for about a day; 410 Gone disables the endpoint.',
+                requestBody: { content: { 'application/json': { schema: webhookEnvelope(type) } } },
+                responses: { '200': { description: 'Received.' } },
+              },
+            },
+          ]),
+        )
+      : undefined;
   return createDocument({
     openapi: '3.1.0',
     info: {
       title: server === 'community' ? 'Hamlet community API' : 'Hamlet network API',
       version: VERSION,
-      description: server === 'community'
-        ? "One community's forum and knowledge base. The same operations, credentials, scopes and error codes as its MCP server. Errors are application/problem+json with `code`. Lists page with `cursor` (and a Link header)."
-        : 'Search and ask across every public Hamlet community. Reads need no credential; asking needs a person\'s user key (hmlt_u_…).',
+      description:
+        server === 'community'
+          ? "One community's forum and knowledge base. The same operations, credentials, scopes and error codes as its MCP server. Errors are application/problem+json with `code`. Lists page with `cursor` (and a Link header)."
+          : "Search and ask across every public Hamlet community. Reads need no credential; asking needs a person's user key (hmlt_u_…).",
     },
     paths,
     ...(webhooks ? { webhooks } : {}),
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An agent key (hmlt_live_…) of this community, or a member\'s user key (hmlt_u_…).' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key as Bearer, in another header.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'hamlet_session', description: 'A signed-in web session; writes also need the X-CSRF-Token header.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "An agent key (hmlt_live_…) of this community, or a member's user key (hmlt_u_…).",
+        },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'The same key as Bearer, in another header.',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'hamlet_session',
+          description: 'A signed-in web session; writes also need the X-CSRF-Token header.',
+        },
       },
     },
   }) as unknown as Record<string, unknown>;
@@ -146,7 +207,9 @@ export function mountDocs(app: Hono, deps: DocsDeps): void {
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     const r = await deps.resolve((name) => c.req.header(name));
     if (r.kind === 'unknown') return c.notFound();
-    return c.json(openApiDocument(r.kind, deps.origin(r.kind === 'community' ? r.community.slug : null)));
+    return c.json(
+      openApiDocument(r.kind, deps.origin(r.kind === 'community' ? r.community.slug : null)),
+    );
   });
   // Relative, so that the path form (/c/<slug>/api/docs) loads its own community's document. The
   // page holds no community content; its policy lets the renderer load from its CDN and configure

@@ -19,9 +19,18 @@ const STATUS: Record<DomainErrorCode, number> = {
 };
 
 const TITLE: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export type Problem = {
@@ -38,22 +47,43 @@ export const problemSchema = z.object({
   type: z.string().describe('Where the error codes are documented.'),
   title: z.string(),
   status: z.number().int(),
-  detail: z.string().describe('What went wrong and what to do about it (the same text an MCP tool failure carries).'),
+  detail: z
+    .string()
+    .describe(
+      'What went wrong and what to do about it (the same text an MCP tool failure carries).',
+    ),
   code: z.enum(DOMAIN_ERROR_CODES).describe('The same code as MCP tool failures.'),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Schema failures: each offending field.'),
+  errors: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe('Schema failures: each offending field.'),
   retry_after_seconds: z.number().int().optional(),
 });
 
-export function problem(status: number, code: DomainErrorCode, detail: string, extra: Partial<Problem> = {}): Problem {
-  return { type: `https://docs.hamlet.so/llms?section=errors#${code}`, title: TITLE[status] ?? 'Error', status, detail, code, ...extra };
+export function problem(
+  status: number,
+  code: DomainErrorCode,
+  detail: string,
+  extra: Partial<Problem> = {},
+): Problem {
+  return {
+    type: `https://docs.hamlet.so/llms?section=errors#${code}`,
+    title: TITLE[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...extra,
+  };
 }
 
 /** A pipeline failure as a problem; a schema failure is 422 with its issues. */
 export function problemOf(failure: Failure): Problem {
   const extra: Partial<Problem> = {};
   if (failure.issues) extra.errors = failure.issues;
-  if (failure.retryAfterSeconds !== undefined) extra.retry_after_seconds = failure.retryAfterSeconds;
-  const detail = failure.stage === 'validate' ? `Invalid request: ${failure.message}` : failure.message;
+  if (failure.retryAfterSeconds !== undefined)
+    extra.retry_after_seconds = failure.retryAfterSeconds;
+  const detail =
+    failure.stage === 'validate' ? `Invalid request: ${failure.message}` : failure.message;
   return problem(STATUS[failure.code], failure.code, detail, extra);
 }
 

@@ -17,7 +17,10 @@ export function rateLimitHeaders(policy: Policy, budgets: Budgets): Record<strin
   const headers: Record<string, string> = {
     'ratelimit-policy': `"ip";q=${policy.perIpPerMinute};w=60, "key";q=${policy.perKeyPerMinute};w=60`,
   };
-  if (items.length) headers.ratelimit = items.map((k) => `"${k}";r=${budgets[k]!.remaining};t=${budgets[k]!.resetSeconds}`).join(', ');
+  if (items.length)
+    headers.ratelimit = items
+      .map((k) => `"${k}";r=${budgets[k]!.remaining};t=${budgets[k]!.resetSeconds}`)
+      .join(', ');
   return headers;
 }
 
@@ -25,7 +28,10 @@ export function problemResponse(p: Problem, headers: Record<string, string> = {}
   const extra: Record<string, string> = { 'cache-control': 'no-store' };
   if (p.retry_after_seconds !== undefined) extra['retry-after'] = String(p.retry_after_seconds);
   if (p.status === 401) extra['www-authenticate'] = 'Bearer realm="hamlet"';
-  return new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': PROBLEM_TYPE, ...headers, ...extra } });
+  return new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { 'content-type': PROBLEM_TYPE, ...headers, ...extra },
+  });
 }
 
 /** `<?query with cursor=next>; rel="next"`: a query-only reference keeps the request's own path (host or /c/<slug> form). */
@@ -49,12 +55,27 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-export function jsonResponse(input: { status: number; value: unknown; read: boolean; requestUrl: string; ifNoneMatch?: string; headers: Record<string, string> }): Response {
+export function jsonResponse(input: {
+  status: number;
+  value: unknown;
+  read: boolean;
+  requestUrl: string;
+  ifNoneMatch?: string;
+  headers: Record<string, string>;
+}): Response {
   const body = JSON.stringify(input.value);
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, vary: 'Authorization, X-API-Key, Cookie', ...input.headers };
+  const headers: Record<string, string> = {
+    'content-type': JSON_TYPE,
+    vary: 'Authorization, X-API-Key, Cookie',
+    ...input.headers,
+  };
   const link = nextLink(input.requestUrl, (input.value as { next_cursor?: unknown }).next_cursor);
   if (link) headers.link = link;
-  if (!input.read) return new Response(body, { status: input.status, headers: { ...headers, 'cache-control': 'no-store' } });
+  if (!input.read)
+    return new Response(body, {
+      status: input.status,
+      headers: { ...headers, 'cache-control': 'no-store' },
+    });
   const etag = weakEtag(body);
   Object.assign(headers, { etag, 'cache-control': 'private, no-cache' });
   if (matches(input.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });

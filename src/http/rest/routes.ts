@@ -27,8 +27,18 @@ export type RestRoute = {
 
 export const API_PREFIX = '/api/v1';
 
-const community = (op: string, method: Method, path: string, extra: Partial<RestRoute> = {}): RestRoute => ({ server: 'community', op, method, path, ...extra });
-const network = (op: string, method: Method, path: string, extra: Partial<RestRoute> = {}): RestRoute => ({ server: 'network', op, method, path, ...extra });
+const community = (
+  op: string,
+  method: Method,
+  path: string,
+  extra: Partial<RestRoute> = {},
+): RestRoute => ({ server: 'community', op, method, path, ...extra });
+const network = (
+  op: string,
+  method: Method,
+  path: string,
+  extra: Partial<RestRoute> = {},
+): RestRoute => ({ server: 'network', op, method, path, ...extra });
 const search = { rename: { q: 'query' }, nest: 'filters' };
 
 export const REST_ROUTES: RestRoute[] = [
@@ -42,7 +52,10 @@ export const REST_ROUTES: RestRoute[] = [
   community('reply_to_topic', 'post', '/topics/{topic}/posts', { status: 201 }),
   community('mark_solution', 'post', '/topics/{topic}/solution'),
   community('unmark_solution', 'delete', '/topics/{topic}/solution'),
-  community('get_topic', 'get', '/articles/{article}', { params: { article: 'topic' }, id: 'get_article' }),
+  community('get_topic', 'get', '/articles/{article}', {
+    params: { article: 'topic' },
+    id: 'get_article',
+  }),
   community('revise_article', 'put', '/articles/{article}'),
   community('list_article_revisions', 'get', '/articles/{article}/revisions'),
   community('list_approvals', 'get', '/approvals'),

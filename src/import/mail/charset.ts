@@ -20,15 +20,18 @@ const ALIASES: Record<string, string> = {
 // labels) as plain latin1, leaving 0x80–0x9F as C1 controls instead of “ ” – € …; this table fixes
 // those 32 bytes. Undefined positions stay as their latin1 code point.
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152,
+  0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122,
+  0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
 export function decodeWindows1252(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 8192) {
     const chunk = bytes.subarray(i, i + 8192);
-    out += String.fromCharCode(...Array.from(chunk, (b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b)));
+    out += String.fromCharCode(
+      ...Array.from(chunk, (b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b)),
+    );
   }
   return out;
 }
@@ -43,7 +46,10 @@ function decoderFor(label: string): TextDecoder | undefined {
 
 /** Decodes bytes in the given charset (case-insensitive label, tolerant of junk around it). */
 export function decodeBytes(bytes: Uint8Array, charset: string | undefined): string {
-  const label = (charset ?? '').trim().toLowerCase().replace(/^["']|["']$/g, '');
+  const label = (charset ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, '');
   const mapped = ALIASES[label] ?? label;
   if (!mapped || mapped === 'utf-8' || mapped === 'utf8') return decodeUtf8OrLegacy(bytes);
   const decoder = decoderFor(mapped);

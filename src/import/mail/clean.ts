@@ -31,13 +31,19 @@ export function hideAddresses(text: string): string {
   return text.replace(EMAIL, (address) => `${address.split('@')[0]}@…`);
 }
 
-const FOOTER_HINT = /mailing list|listinfo|unsubscribe|sponsored by|^https?:\/\/|list archive|to post to this list/i;
+const FOOTER_HINT =
+  /mailing list|listinfo|unsubscribe|sponsored by|^https?:\/\/|list archive|to post to this list/i;
 const ATTRIBUTION = /(wrote|writes|said|schrieb|a écrit|escribió)\s*:\s*$/i;
 
 export function cleanBody(text: string): string {
   let lines = text.replace(/\r\n?/g, '\n').split('\n');
   lines = stripPgp(lines);
-  lines = cutAt(lines, (line) => /^-{2,}\s*Original Message\s*-{2,}$/i.test(line.trim()) || /^-{5,} ?Forwarded message/i.test(line.trim()) ? 'cut' : 'keep');
+  lines = cutAt(lines, (line) =>
+    /^-{2,}\s*Original Message\s*-{2,}$/i.test(line.trim()) ||
+    /^-{5,} ?Forwarded message/i.test(line.trim())
+      ? 'cut'
+      : 'keep',
+  );
   lines = cutFooter(lines);
   lines = cutAt(lines, (line) => (/^-- ?$/.test(line) ? 'cut' : 'keep')); // signature delimiter
   lines = dropQuotes(lines);
@@ -63,9 +69,11 @@ function cutFooter(lines: string[]): string[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     const rule = /^[_=-]{10,}$/.test(line);
-    if (rule && lines.slice(i + 1, i + 6).some((l) => FOOTER_HINT.test(l.trim()))) return lines.slice(0, i);
+    if (rule && lines.slice(i + 1, i + 6).some((l) => FOOTER_HINT.test(l.trim())))
+      return lines.slice(0, i);
     if (/^-{3,}.*\b(sponsor|advertisement)\b/i.test(line)) return lines.slice(0, i);
-    if (i >= lines.length - 15 && /^(to unsubscribe\b|unsubscribe:|your use of yahoo)/i.test(line)) return lines.slice(0, i);
+    if (i >= lines.length - 15 && /^(to unsubscribe\b|unsubscribe:|your use of yahoo)/i.test(line))
+      return lines.slice(0, i);
   }
   return lines;
 }

@@ -18,7 +18,11 @@ import { parseMessage, type MailMessage } from './message.ts';
 import { readMessages, type RawMessage } from './sources.ts';
 import { threadMessages, type Thread } from './thread.ts';
 
-export type ImportProgress = { phase: 'reading' | 'threading' | 'importing'; done: number; total: number };
+export type ImportProgress = {
+  phase: 'reading' | 'threading' | 'importing';
+  done: number;
+  total: number;
+};
 
 export type MailImportOptions = {
   communitySlug: string;
@@ -48,19 +52,32 @@ export type MailImportReport = {
   durationMs: number;
 };
 
-const DEFAULT_CATEGORY = { slug: 'mailing-list', name: 'Mailing list', description: 'Threads imported from the mailing list archive.' };
+const DEFAULT_CATEGORY = {
+  slug: 'mailing-list',
+  name: 'Mailing list',
+  description: 'Threads imported from the mailing list archive.',
+};
 
 /** `content` is the process's content service: its events (search, notifications) see the import. */
-export async function importMail(store: Store, content: ContentService, options: MailImportOptions): Promise<MailImportReport> {
+export async function importMail(
+  store: Store,
+  content: ContentService,
+  options: MailImportOptions,
+): Promise<MailImportReport> {
   const started = Date.now();
   const progress = options.onProgress ?? (() => undefined);
   const community = await store.communities.getBySlug(options.communitySlug);
   if (!community) {
-    throw new DomainError('not_found', `No community "${options.communitySlug}". Create it first: hamlet community create ${options.communitySlug} --name "…"`);
+    throw new DomainError(
+      'not_found',
+      `No community "${options.communitySlug}". Create it first: hamlet community create ${options.communitySlug} --name "…"`,
+    );
   }
   const category = await resolveCategory(store, content, community, options.categorySlug);
 
-  const read = options.messages ? { messages: options.messages, skippedFiles: [] } : await readMessages(options.paths ?? []);
+  const read = options.messages
+    ? { messages: options.messages, skippedFiles: [] }
+    : await readMessages(options.paths ?? []);
   const parsed: MailMessage[] = [];
   const seen = new Set<string>();
   let unparseable = 0;
@@ -102,7 +119,9 @@ export async function importMail(store: Store, content: ContentService, options:
   let batch: Thread[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const counts = await store.transaction((tx) => importBatch(tx, content.withStore(tx), community, category, batch));
+    const counts = await store.transaction((tx) =>
+      importBatch(tx, content.withStore(tx), community, category, batch),
+    );
     report.topicsCreated += counts.topicsCreated;
     report.postsCreated += counts.postsCreated;
     report.alreadyImported += counts.alreadyImported;
@@ -126,12 +145,25 @@ export async function importMail(store: Store, content: ContentService, options:
   return report;
 }
 
-async function resolveCategory(store: Store, content: ContentService, community: Community, slug: string | undefined): Promise<Category> {
+async function resolveCategory(
+  store: Store,
+  content: ContentService,
+  community: Community,
+  slug: string | undefined,
+): Promise<Category> {
   const scope = store.community(community.id);
   if (slug) {
     const category = await scope.categories.getBySlug(slug);
-    if (!category) throw new DomainError('not_found', `No category "${slug}" in "${community.slug}". Omit --category to use "${DEFAULT_CATEGORY.slug}", or create the category first.`);
-    if (category.kind !== 'discussion') throw new DomainError('invalid_argument', `"${slug}" is a knowledge base; import mail into a discussion category.`);
+    if (!category)
+      throw new DomainError(
+        'not_found',
+        `No category "${slug}" in "${community.slug}". Omit --category to use "${DEFAULT_CATEGORY.slug}", or create the category first.`,
+      );
+    if (category.kind !== 'discussion')
+      throw new DomainError(
+        'invalid_argument',
+        `"${slug}" is a knowledge base; import mail into a discussion category.`,
+      );
     return category;
   }
   const existing = await scope.categories.getBySlug(DEFAULT_CATEGORY.slug);
@@ -140,11 +172,27 @@ async function resolveCategory(store: Store, content: ContentService, community:
   return (await scope.categories.getBySlug(DEFAULT_CATEGORY.slug))!;
 }
 
-type BatchCounts = { topicsCreated: number; postsCreated: number; alreadyImported: number; peopleCreated: number };
+type BatchCounts = {
+  topicsCreated: number;
+  postsCreated: number;
+  alreadyImported: number;
+  peopleCreated: number;
+};
 
-async function importBatch(tx: Store, content: ContentService, community: Community, category: Category, threads: Thread[]): Promise<BatchCounts> {
+async function importBatch(
+  tx: Store,
+  content: ContentService,
+  community: Community,
+  category: Category,
+  threads: Thread[],
+): Promise<BatchCounts> {
   const scope = tx.community(community.id);
-  const counts: BatchCounts = { topicsCreated: 0, postsCreated: 0, alreadyImported: 0, peopleCreated: 0 };
+  const counts: BatchCounts = {
+    topicsCreated: 0,
+    postsCreated: 0,
+    alreadyImported: 0,
+    peopleCreated: 0,
+  };
   const actor = systemActor('mail import');
   const keys = threads.flatMap((t) => [...t.messages.map((m) => m.key), ...t.externalParents]);
   const known = new Map((await scope.imports.findMessages(keys)).map((r) => [r.messageKey, r]));
@@ -162,7 +210,10 @@ async function importBatch(tx: Store, content: ContentService, community: Commun
       const person = await importedPerson(tx, community, message, counts);
       const author = { personId: person.id, displayName: person.name };
       const createdAt = message.date ?? fallbackDate;
-      const body = fit(cleanBody(message.text), topicId === undefined ? LIMITS.questionBody : LIMITS.replyBody);
+      const body = fit(
+        cleanBody(message.text),
+        topicId === undefined ? LIMITS.questionBody : LIMITS.replyBody,
+      );
       let postId: string;
       if (topicId === undefined) {
         const created = await content.createTopic(actor, community, {
@@ -177,7 +228,9 @@ async function importBatch(tx: Store, content: ContentService, community: Commun
         postId = created.post.id;
         counts.topicsCreated++;
       } else {
-        postId = (await content.reply(actor, community, { topic: topicId, body, createdAt, author })).id;
+        postId = (
+          await content.reply(actor, community, { topic: topicId, body, createdAt, author })
+        ).id;
       }
       counts.postsCreated++;
       await scope.imports.recordMessage({ messageKey: message.key, topicId, postId });
@@ -188,8 +241,15 @@ async function importBatch(tx: Store, content: ContentService, community: Commun
 }
 
 /** The imported person for a sender, created once per community (keyed by a hash, never the address). */
-async function importedPerson(tx: Store, community: Community, message: MailMessage, counts: BatchCounts): Promise<{ id: string; name: string }> {
-  const identity = message.from.address ? `mail:${message.from.address}` : `name:${message.from.name.toLowerCase()}`;
+async function importedPerson(
+  tx: Store,
+  community: Community,
+  message: MailMessage,
+  counts: BatchCounts,
+): Promise<{ id: string; name: string }> {
+  const identity = message.from.address
+    ? `mail:${message.from.address}`
+    : `name:${message.from.name.toLowerCase()}`;
   const hash = createHash('sha256').update(identity).digest('hex');
   const scope = tx.community(community.id);
   const existing = await scope.imports.findPerson(hash);
@@ -197,7 +257,10 @@ async function importedPerson(tx: Store, community: Community, message: MailMess
     const person = await tx.people.getById(existing);
     if (person) return { id: person.id, name: person.displayName };
   }
-  const person = await tx.people.create({ displayName: message.from.name.slice(0, 200), createdAt: message.date ?? undefined });
+  const person = await tx.people.create({
+    displayName: message.from.name.slice(0, 200),
+    createdAt: message.date ?? undefined,
+  });
   await scope.imports.recordPerson(hash, person.id);
   counts.peopleCreated++;
   return { id: person.id, name: person.displayName };
@@ -217,7 +280,12 @@ function fit(text: string, limits: { min: number; max: number }): string {
 }
 
 function tagOf(listId: string): string {
-  return listId.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '');
+  return listId
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
 }
 
 function truncate(text: string, max: number): string {

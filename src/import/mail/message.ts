@@ -43,7 +43,9 @@ export function parseMessage(raw: Buffer): MailMessage {
   const key = messageId ?? `sha256:${createHash('sha256').update(binary).digest('hex')}`;
   const inReplyTo = ids(header(h, 'in-reply-to'));
   const references = ids((h.get('references') ?? []).join(' ')).reverse();
-  const parents = [...new Set([...inReplyTo.slice(0, 1), ...references])].filter((p) => p !== messageId);
+  const parents = [...new Set([...inReplyTo.slice(0, 1), ...references])].filter(
+    (p) => p !== messageId,
+  );
   return {
     key,
     messageId,
@@ -76,9 +78,13 @@ export function parseFrom(value: string): { name: string; address: string | null
       name = decoded.trim();
     }
   }
-  name = name.replace(/^["']+|["']+$/g, '').replace(/\\(.)/g, '$1').trim();
+  name = name
+    .replace(/^["']+|["']+$/g, '')
+    .replace(/\\(.)/g, '$1')
+    .trim();
   // A display name that is itself an address (or contains one) would show the address: never do that.
-  if (!name || name.includes('@')) name = address ? address.split('@')[0]! : name.replace(/\S+@\S+/g, '').trim();
+  if (!name || name.includes('@'))
+    name = address ? address.split('@')[0]! : name.replace(/\S+@\S+/g, '').trim();
   return { name: name || 'Unknown sender', address: address ? address.toLowerCase() : null };
 }
 
@@ -93,7 +99,10 @@ const EARLIEST = Date.UTC(1980, 0, 1);
 function validDate(value: string | undefined | null): string | null {
   if (!value) return null;
   // Drop comments such as "(EDT)" and day names the parser may choke on.
-  const cleaned = value.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  const cleaned = value
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const time = Date.parse(cleaned);
   if (Number.isNaN(time) || time < EARLIEST || time > Date.now() + 86_400_000) return null;
   return new Date(time).toISOString();

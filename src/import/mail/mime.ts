@@ -47,7 +47,10 @@ export function header(headers: Headers, name: string): string | undefined {
 }
 
 /** "text/plain; charset = \"iso-8859-1\"; format=flowed" → type and params (tolerant of spaces). */
-export function parseContentType(value: string | undefined): { type: string; params: Record<string, string> } {
+export function parseContentType(value: string | undefined): {
+  type: string;
+  params: Record<string, string>;
+} {
   if (!value) return { type: 'text/plain', params: {} };
   const [first = '', ...rest] = splitParams(value);
   const params: Record<string, string> = {};
@@ -56,11 +59,15 @@ export function parseContentType(value: string | undefined): { type: string; par
     if (eq <= 0) continue;
     const name = piece.slice(0, eq).trim().toLowerCase().replace(/\*$/, '');
     let val = piece.slice(eq + 1).trim();
-    if (val.startsWith('"') && val.endsWith('"') && val.length >= 2) val = val.slice(1, -1).replace(/\\(.)/g, '$1');
+    if (val.startsWith('"') && val.endsWith('"') && val.length >= 2)
+      val = val.slice(1, -1).replace(/\\(.)/g, '$1');
     params[name] = val;
   }
   // Some mailers write "text/plain charset=..." without the semicolon.
-  const typeMatch = /^([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)(?:\s+(\w+)\s*=\s*"?([^";\s]+)"?)?/i.exec(first.trim());
+  const typeMatch =
+    /^([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)(?:\s+(\w+)\s*=\s*"?([^";\s]+)"?)?/i.exec(
+      first.trim(),
+    );
   if (typeMatch?.[2] && typeMatch[3]) params[typeMatch[2].toLowerCase()] ??= typeMatch[3];
   return { type: (typeMatch?.[1] ?? 'text/plain').toLowerCase(), params };
 }
@@ -90,7 +97,8 @@ export function decodeQuotedPrintable(binary: string): string {
 function decodeTransfer(body: string, encoding: string | undefined): string {
   const enc = (encoding ?? '').trim().toLowerCase();
   if (enc === 'quoted-printable') return decodeQuotedPrintable(body);
-  if (enc === 'base64') return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1');
+  if (enc === 'base64')
+    return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1');
   return body;
 }
 
@@ -147,7 +155,9 @@ export function bodyText(part: MimePart, htmlToText: (html: string) => string): 
   if (!chosen) return '';
   const text = partText(chosen);
   if (chosen.contentType === 'text/html') return htmlToText(text);
-  return chosen.params.format?.toLowerCase() === 'flowed' ? unflow(text, chosen.params.delsp?.toLowerCase() === 'yes') : text;
+  return chosen.params.format?.toLowerCase() === 'flowed'
+    ? unflow(text, chosen.params.delsp?.toLowerCase() === 'yes')
+    : text;
 }
 
 function isAttachment(part: MimePart): boolean {

@@ -73,7 +73,9 @@ export async function readMessages(paths: string[]): Promise<ReadResult> {
       }
       const chunks = isMbox(buf) ? splitMbox(buf) : [buf];
       // A single message file may also start with a "From " envelope line: one chunk, same parser.
-      chunks.forEach((raw, i) => messages.push({ source: chunks.length > 1 ? `${file}#${i + 1}` : file, raw }));
+      chunks.forEach((raw, i) =>
+        messages.push({ source: chunks.length > 1 ? `${file}#${i + 1}` : file, raw }),
+      );
     }
   }
   return { messages, skippedFiles };

@@ -82,8 +82,12 @@ export function threadMessages(input: MailMessage[]): Thread[] {
 
   return result.map((group) => {
     const members = group.members.sort((a, b) => a - b).map((i) => messages[i]!);
-    const inside = new Set(members.map((m) => m.messageId).filter((id): id is string => id !== null));
-    const external = [...new Set(members.flatMap((m) => m.parents).filter((p) => !inside.has(p) && !index.has(p)))];
+    const inside = new Set(
+      members.map((m) => m.messageId).filter((id): id is string => id !== null),
+    );
+    const external = [
+      ...new Set(members.flatMap((m) => m.parents).filter((p) => !inside.has(p) && !index.has(p))),
+    ];
     return { messages: members, externalParents: external };
   });
 }

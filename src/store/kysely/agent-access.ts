@@ -6,7 +6,10 @@ import { nowIso } from '../time.ts';
 import { agentKeyFromRow, changed, newKeyColumns, type Db } from './identity-rows.ts';
 
 export class KyselyAgentAccess implements AgentAccessRepository {
-  constructor(private readonly db: Db, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly communityId: string,
+  ) {}
 
   async getGrant(agentId: string): Promise<AgentGrant | undefined> {
     if (!isUuid(agentId)) return undefined;
@@ -17,7 +20,11 @@ export class KyselyAgentAccess implements AgentAccessRepository {
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!row) return undefined;
-    return { agentId: row.id, scopes: row.scopes.split(',').filter(Boolean), trusted: Number(row.trusted) === 1 };
+    return {
+      agentId: row.id,
+      scopes: row.scopes.split(',').filter(Boolean),
+      trusted: Number(row.trusted) === 1,
+    };
   }
 
   async setGrant(agentId: string, grant: { scopes: string[]; trusted: boolean }): Promise<boolean> {
@@ -31,15 +38,27 @@ export class KyselyAgentAccess implements AgentAccessRepository {
     return changed(result) > 0;
   }
 
-  async createKey(input: { agentId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<AgentKeyRecord> {
-    const row = { ...newKeyColumns(input), community_id: this.communityId, agent_id: input.agentId };
+  async createKey(input: {
+    agentId: string;
+    prefix: string;
+    keyHash: string;
+    expiresAt: string | null;
+  }): Promise<AgentKeyRecord> {
+    const row = {
+      ...newKeyColumns(input),
+      community_id: this.communityId,
+      agent_id: input.agentId,
+    };
     await uniquely('agent key', () => this.db.insertInto('agent_keys').values(row).execute());
     return agentKeyFromRow(row);
   }
 
   async listKeys(agentId?: string): Promise<AgentKeyRecord[]> {
     if (agentId !== undefined && !isUuid(agentId)) return [];
-    let query = this.db.selectFrom('agent_keys').selectAll().where('community_id', '=', this.communityId);
+    let query = this.db
+      .selectFrom('agent_keys')
+      .selectAll()
+      .where('community_id', '=', this.communityId);
     if (agentId !== undefined) query = query.where('agent_id', '=', agentId);
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     return rows.map(agentKeyFromRow);
@@ -50,7 +69,9 @@ export class KyselyAgentAccess implements AgentAccessRepository {
       .selectFrom('agent_keys')
       .selectAll()
       .where('community_id', '=', this.communityId)
-      .where((eb) => (isUuid(ref) ? eb.or([eb('id', '=', ref), eb('prefix', '=', ref)]) : eb('prefix', '=', ref)))
+      .where((eb) =>
+        isUuid(ref) ? eb.or([eb('id', '=', ref), eb('prefix', '=', ref)]) : eb('prefix', '=', ref),
+      )
       .execute();
     return rows.map(agentKeyFromRow);
   }

@@ -9,10 +9,18 @@ import { uniquely } from '../errors.ts';
 import { agentFromRow } from './rows.ts';
 
 export class KyselyAgents implements AgentRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   async create(input: { name: string }): Promise<Agent> {
-    const row = { id: newId(), community_id: this.communityId, name: input.name, created_at: nowIso() };
+    const row = {
+      id: newId(),
+      community_id: this.communityId,
+      name: input.name,
+      created_at: nowIso(),
+    };
     await uniquely('agent', () => this.db.insertInto('agents').values(row).execute());
     return agentFromRow(row);
   }
@@ -29,7 +37,13 @@ export class KyselyAgents implements AgentRepository {
   }
 
   async list(): Promise<Agent[]> {
-    const rows = await this.db.selectFrom('agents').selectAll().where('community_id', '=', this.communityId).orderBy('name').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('community_id', '=', this.communityId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
     return rows.map(agentFromRow);
   }
 

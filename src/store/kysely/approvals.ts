@@ -7,7 +7,10 @@ import { nowIso, toIso } from '../time.ts';
 import { approvalFromRow, changed, type Db } from './identity-rows.ts';
 
 export class KyselyApprovals implements ApprovalRepository {
-  constructor(private readonly db: Db, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly communityId: string,
+  ) {}
 
   async create(input: NewApproval): Promise<ApprovalRecord> {
     const row = {
@@ -44,8 +47,16 @@ export class KyselyApprovals implements ApprovalRepository {
     return row && approvalFromRow(row);
   }
 
-  async list(query: { status?: string; submitterId?: string; after?: Keyset; limit: number }): Promise<Page<ApprovalRecord, Keyset>> {
-    let q = this.db.selectFrom('approvals').selectAll().where('community_id', '=', this.communityId);
+  async list(query: {
+    status?: string;
+    submitterId?: string;
+    after?: Keyset;
+    limit: number;
+  }): Promise<Page<ApprovalRecord, Keyset>> {
+    let q = this.db
+      .selectFrom('approvals')
+      .selectAll()
+      .where('community_id', '=', this.communityId);
     if (query.status) q = q.where('status', '=', query.status);
     if (query.submitterId) {
       if (!isUuid(query.submitterId)) return { items: [], next: null };
@@ -53,15 +64,33 @@ export class KyselyApprovals implements ApprovalRepository {
     }
     if (query.after) {
       const { key, id } = query.after;
-      q = q.where((eb) => eb.or([eb('created_at', '>', String(key)), eb.and([eb('created_at', '=', String(key)), eb('id', '>', id)])]));
+      q = q.where((eb) =>
+        eb.or([
+          eb('created_at', '>', String(key)),
+          eb.and([eb('created_at', '=', String(key)), eb('id', '>', id)]),
+        ]),
+      );
     }
-    const rows = await q.orderBy('created_at').orderBy('id').limit(query.limit + 1).execute();
+    const rows = await q
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(query.limit + 1)
+      .execute();
     const items = rows.slice(0, query.limit).map(approvalFromRow);
     const last = items[items.length - 1];
-    return { items, next: rows.length > query.limit && last ? { key: last.createdAt, id: last.id } : null };
+    return {
+      items,
+      next: rows.length > query.limit && last ? { key: last.createdAt, id: last.id } : null,
+    };
   }
 
-  async decide(id: string, to: 'approved' | 'rejected' | 'failed', decidedBy: AuthorRef, reason: string | null, at = nowIso()): Promise<boolean> {
+  async decide(
+    id: string,
+    to: 'approved' | 'rejected' | 'failed',
+    decidedBy: AuthorRef,
+    reason: string | null,
+    at = nowIso(),
+  ): Promise<boolean> {
     if (!isUuid(id)) return false;
     const result = await this.db
       .updateTable('approvals')
@@ -80,11 +109,20 @@ export class KyselyApprovals implements ApprovalRepository {
     return changed(result) === 1;
   }
 
-  async complete(id: string, to: 'applied' | 'failed', result: unknown, reason: string | null): Promise<boolean> {
+  async complete(
+    id: string,
+    to: 'applied' | 'failed',
+    result: unknown,
+    reason: string | null,
+  ): Promise<boolean> {
     if (!isUuid(id)) return false;
     const updated = await this.db
       .updateTable('approvals')
-      .set({ status: to, result: result === undefined ? null : JSON.stringify(result), ...(reason !== null ? { reason } : {}) })
+      .set({
+        status: to,
+        result: result === undefined ? null : JSON.stringify(result),
+        ...(reason !== null ? { reason } : {}),
+      })
       .where('community_id', '=', this.communityId)
       .where('id', '=', id)
       .where('status', '=', 'approved')

@@ -9,7 +9,10 @@ import { MissingRow, uniquely } from '../errors.ts';
 import { authorColumns, revisionFromRow } from './rows.ts';
 
 export class KyselyArticleRevisions implements ArticleRevisionRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   async add(input: NewRevision): Promise<ArticleRevision> {
     if (!isUuid(input.topicId)) throw new MissingRow('article');
@@ -31,7 +34,9 @@ export class KyselyArticleRevisions implements ArticleRevisionRepository {
     };
     // The composite foreign key (community_id, topic_id) refuses a topic of another community.
     try {
-      await uniquely('article revision', () => this.db.insertInto('article_revisions').values(row).execute());
+      await uniquely('article revision', () =>
+        this.db.insertInto('article_revisions').values(row).execute(),
+      );
     } catch (err) {
       if (isForeignKeyViolation(err)) throw new MissingRow('article');
       throw err;

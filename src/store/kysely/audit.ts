@@ -33,19 +33,35 @@ export class KyselyAudit implements AuditRepository {
     return auditFromRow(row);
   }
 
-  async list(communityId: string | null, page: { after?: Keyset; limit: number }): Promise<Page<AuditEntry, Keyset>> {
+  async list(
+    communityId: string | null,
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<AuditEntry, Keyset>> {
     if (communityId !== null && !isUuid(communityId)) return { items: [], next: null };
     let query = this.db.selectFrom('audit_log').selectAll();
-    query = communityId === null ? query.where('community_id', 'is', null) : query.where('community_id', '=', communityId);
+    query =
+      communityId === null
+        ? query.where('community_id', 'is', null)
+        : query.where('community_id', '=', communityId);
     if (page.after) {
       const { key, id } = page.after;
       query = query.where((eb) =>
-        eb.or([eb('occurred_at', '<', String(key)), eb.and([eb('occurred_at', '=', String(key)), eb('id', '<', id)])]),
+        eb.or([
+          eb('occurred_at', '<', String(key)),
+          eb.and([eb('occurred_at', '=', String(key)), eb('id', '<', id)]),
+        ]),
       );
     }
-    const rows = await query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await query
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit).map(auditFromRow);
     const last = items[items.length - 1];
-    return { items, next: rows.length > page.limit && last ? { key: last.occurredAt, id: last.id } : null };
+    return {
+      items,
+      next: rows.length > page.limit && last ? { key: last.occurredAt, id: last.id } : null,
+    };
   }
 }

@@ -9,7 +9,10 @@ import { uniquely } from '../errors.ts';
 import { categoryFromRow } from './rows.ts';
 
 export class KyselyCategories implements CategoryRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   async create(input: NewCategory): Promise<Category> {
     const position =
@@ -61,7 +64,9 @@ export class KyselyCategories implements CategoryRepository {
   async listWithCounts(): Promise<CategoryWithCount[]> {
     const rows = await this.db
       .selectFrom('categories as c')
-      .leftJoin('topics as t', (join) => join.onRef('t.category_id', '=', 'c.id').onRef('t.community_id', '=', 'c.community_id'))
+      .leftJoin('topics as t', (join) =>
+        join.onRef('t.category_id', '=', 'c.id').onRef('t.community_id', '=', 'c.community_id'),
+      )
       .where('c.community_id', '=', this.communityId)
       .groupBy('c.id')
       .selectAll('c')

@@ -30,12 +30,20 @@ export class KyselyCommunities implements CommunityDirectory {
 
   async getById(id: string): Promise<Community | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.db.selectFrom('communities').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('communities')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && communityFromRow(row);
   }
 
   async getBySlug(slug: string): Promise<Community | undefined> {
-    const row = await this.db.selectFrom('communities').selectAll().where('slug', '=', slug).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('communities')
+      .selectAll()
+      .where('slug', '=', slug)
+      .executeTakeFirst();
     return row && communityFromRow(row);
   }
 
@@ -55,18 +63,27 @@ export class KyselyCommunities implements CommunityDirectory {
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.guidelines !== undefined) set.guidelines = patch.guidelines;
     if (patch.visibility !== undefined) set.visibility = patch.visibility;
-    if (patch.customDomain !== undefined) set.custom_domain = patch.customDomain?.toLowerCase() ?? null;
-    await uniquely('custom domain', () => this.db.updateTable('communities').set(set).where('id', '=', id).execute());
+    if (patch.customDomain !== undefined)
+      set.custom_domain = patch.customDomain?.toLowerCase() ?? null;
+    await uniquely('custom domain', () =>
+      this.db.updateTable('communities').set(set).where('id', '=', id).execute(),
+    );
     return this.getById(id);
   }
 
   async listPublic(page: { after?: Keyset; limit: number }): Promise<Page<Community, Keyset>> {
     let query = this.db.selectFrom('communities').selectAll().where('visibility', '=', 'public');
     if (page.after) query = query.where('slug', '>', String(page.after.key));
-    const rows = await query.orderBy('slug').limit(page.limit + 1).execute();
+    const rows = await query
+      .orderBy('slug')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit).map(communityFromRow);
     const last = items[items.length - 1];
-    return { items, next: rows.length > page.limit && last ? { key: last.slug, id: last.id } : null };
+    return {
+      items,
+      next: rows.length > page.limit && last ? { key: last.slug, id: last.id } : null,
+    };
   }
 
   async listAll(): Promise<Community[]> {

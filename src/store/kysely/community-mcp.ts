@@ -7,8 +7,14 @@ export class KyselyCommunityMcpConfig implements CommunityMcpConfigRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(communityId: string): Promise<StoredMcpConfig | undefined> {
-    const row = await this.db.selectFrom('community_mcp_config').selectAll().where('community_id', '=', communityId).executeTakeFirst();
-    return row ? { communityId, config: JSON.parse(row.config), updatedAt: Number(row.updated_at) } : undefined;
+    const row = await this.db
+      .selectFrom('community_mcp_config')
+      .selectAll()
+      .where('community_id', '=', communityId)
+      .executeTakeFirst();
+    return row
+      ? { communityId, config: JSON.parse(row.config), updatedAt: Number(row.updated_at) }
+      : undefined;
   }
 
   async put(communityId: string, config: unknown, now: number): Promise<StoredMcpConfig> {
@@ -18,13 +24,19 @@ export class KyselyCommunityMcpConfig implements CommunityMcpConfigRepository {
     await this.db
       .insertInto('community_mcp_config')
       .values({ community_id: communityId, config: text, updated_at: updatedAt })
-      .onConflict((oc) => oc.column('community_id').doUpdateSet({ config: text, updated_at: updatedAt }))
+      .onConflict((oc) =>
+        oc.column('community_id').doUpdateSet({ config: text, updated_at: updatedAt }),
+      )
       .execute();
     return { communityId, config, updatedAt };
   }
 
   async changedSince(since: number): Promise<Array<{ communityId: string; updatedAt: number }>> {
-    const rows = await this.db.selectFrom('community_mcp_config').select(['community_id', 'updated_at']).where('updated_at', '>', since).execute();
+    const rows = await this.db
+      .selectFrom('community_mcp_config')
+      .select(['community_id', 'updated_at'])
+      .where('updated_at', '>', since)
+      .execute();
     return rows.map((r) => ({ communityId: r.community_id, updatedAt: Number(r.updated_at) }));
   }
 }

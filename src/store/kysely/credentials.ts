@@ -2,11 +2,27 @@
 // records authentication reads, none of them community-scoped.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { AgentKeyRecord, CredentialRepository, Membership, UserKeyRecord, WebSessionRecord } from '../identity.ts';
+import type {
+  AgentKeyRecord,
+  CredentialRepository,
+  Membership,
+  UserKeyRecord,
+  WebSessionRecord,
+} from '../identity.ts';
 import { uniquely } from '../errors.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
-import { agentKeyFromRow, changed, membershipFromRow, narrow, newKeyColumns, sessionFromRow, touchKey, userKeyFromRow, type Db } from './identity-rows.ts';
+import {
+  agentKeyFromRow,
+  changed,
+  membershipFromRow,
+  narrow,
+  newKeyColumns,
+  sessionFromRow,
+  touchKey,
+  userKeyFromRow,
+  type Db,
+} from './identity-rows.ts';
 
 export class KyselyCredentials implements CredentialRepository {
   private readonly db: Db;
@@ -25,11 +41,21 @@ export class KyselyCredentials implements CredentialRepository {
 
   async getPasswordHash(personId: string): Promise<string | undefined> {
     if (!isUuid(personId)) return undefined;
-    const row = await this.db.selectFrom('person_credentials').select('password_hash').where('person_id', '=', personId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('person_credentials')
+      .select('password_hash')
+      .where('person_id', '=', personId)
+      .executeTakeFirst();
     return row?.password_hash;
   }
 
-  async createSession(input: { personId: string; tokenHash: string; createdAt?: string; expiresAt: string; ticketHost?: string }): Promise<WebSessionRecord> {
+  async createSession(input: {
+    personId: string;
+    tokenHash: string;
+    createdAt?: string;
+    expiresAt: string;
+    ticketHost?: string;
+  }): Promise<WebSessionRecord> {
     const row = {
       id: newId(),
       person_id: input.personId,
@@ -44,7 +70,11 @@ export class KyselyCredentials implements CredentialRepository {
   }
 
   async findSessionByHash(tokenHash: string): Promise<WebSessionRecord | undefined> {
-    const row = await this.db.selectFrom('web_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('web_sessions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return row && sessionFromRow(row);
   }
 
@@ -71,18 +101,33 @@ export class KyselyCredentials implements CredentialRepository {
 
   async membershipsOf(personId: string): Promise<Membership[]> {
     if (!isUuid(personId)) return [];
-    const rows = await this.db.selectFrom('memberships').selectAll().where('person_id', '=', personId).execute();
+    const rows = await this.db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('person_id', '=', personId)
+      .execute();
     return rows.map(membershipFromRow);
   }
 
-  async createUserKey(input: { personId: string; prefix: string; keyHash: string; expiresAt: string | null }): Promise<UserKeyRecord> {
+  async createUserKey(input: {
+    personId: string;
+    prefix: string;
+    keyHash: string;
+    expiresAt: string | null;
+  }): Promise<UserKeyRecord> {
     const row = { ...newKeyColumns(input), person_id: input.personId };
     await uniquely('user key', () => this.db.insertInto('user_keys').values(row).execute());
     return userKeyFromRow(row);
   }
 
-  async findUserKeyByHash(keyHash: string): Promise<(UserKeyRecord & { keyHash: string }) | undefined> {
-    const row = await this.db.selectFrom('user_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  async findUserKeyByHash(
+    keyHash: string,
+  ): Promise<(UserKeyRecord & { keyHash: string }) | undefined> {
+    const row = await this.db
+      .selectFrom('user_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row && { ...userKeyFromRow(row), keyHash: row.key_hash };
   }
 
@@ -105,7 +150,9 @@ export class KyselyCredentials implements CredentialRepository {
       .set({ revoked_at: at })
       .where('person_id', '=', personId)
       .where('revoked_at', 'is', null)
-      .where((eb) => (isUuid(ref) ? eb.or([eb('id', '=', ref), eb('prefix', '=', ref)]) : eb('prefix', '=', ref)))
+      .where((eb) =>
+        isUuid(ref) ? eb.or([eb('id', '=', ref), eb('prefix', '=', ref)]) : eb('prefix', '=', ref),
+      )
       .executeTakeFirst();
     return changed(result);
   }
@@ -114,8 +161,14 @@ export class KyselyCredentials implements CredentialRepository {
     return touchKey(this.db, 'user_keys', id, at, notBefore);
   }
 
-  async findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
-    const row = await this.db.selectFrom('agent_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  async findAgentKeyByHash(
+    keyHash: string,
+  ): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
+    const row = await this.db
+      .selectFrom('agent_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
   }
 

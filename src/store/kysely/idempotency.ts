@@ -5,7 +5,10 @@ import type { Db } from './identity-rows.ts';
 import { uniquely } from '../errors.ts';
 
 export class KyselyIdempotency implements IdempotencyRepository {
-  constructor(private readonly db: Db, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly communityId: string,
+  ) {}
 
   async find(actor: string, key: string): Promise<IdempotencyRecord | undefined> {
     const row = await this.db
@@ -15,10 +18,21 @@ export class KyselyIdempotency implements IdempotencyRepository {
       .where('actor', '=', actor)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
-    return row && { requestHash: row.request_hash, result: JSON.parse(row.result), createdAt: toIso(row.created_at) };
+    return (
+      row && {
+        requestHash: row.request_hash,
+        result: JSON.parse(row.result),
+        createdAt: toIso(row.created_at),
+      }
+    );
   }
 
-  async insert(input: { actor: string; key: string; requestHash: string; result: unknown }): Promise<void> {
+  async insert(input: {
+    actor: string;
+    key: string;
+    requestHash: string;
+    result: unknown;
+  }): Promise<void> {
     await uniquely('idempotency key', () =>
       this.db
         .insertInto('idempotency_records')

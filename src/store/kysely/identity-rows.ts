@@ -2,9 +2,23 @@
 // identity tables → records, the columns a new key starts with, and time-ordered ids.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { AgentKeyRecord, ApprovalRecord, AuditEntry, AuditOutcome, Membership, UserKeyRecord, WebSessionRecord } from '../identity.ts';
 import type {
-  AgentKeysTable, ApprovalsTable, AuditLogTable, IdentityQueryDatabase, MembershipsTable, UserKeysTable, WebSessionsTable,
+  AgentKeyRecord,
+  ApprovalRecord,
+  AuditEntry,
+  AuditOutcome,
+  Membership,
+  UserKeyRecord,
+  WebSessionRecord,
+} from '../identity.ts';
+import type {
+  AgentKeysTable,
+  ApprovalsTable,
+  AuditLogTable,
+  IdentityQueryDatabase,
+  MembershipsTable,
+  UserKeysTable,
+  WebSessionsTable,
 } from '../identity-schema.ts';
 import type { AuthorKind } from '../types.ts';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +43,11 @@ export function timeOrderedId(ms: number): string {
     lastMs = ms;
     sequence = 0;
   }
-  const hex = ms.toString(16).padStart(12, '0') + '7' + sequence.toString(16).padStart(3, '0') + randomBytes(8).toString('hex');
+  const hex =
+    ms.toString(16).padStart(12, '0') +
+    '7' +
+    sequence.toString(16).padStart(3, '0') +
+    randomBytes(8).toString('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   const h = hex.slice(0, 16) + variant + hex.slice(17, 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
@@ -48,7 +66,12 @@ export function sessionFromRow(row: Selectable<WebSessionsTable>): WebSessionRec
 }
 
 export function membershipFromRow(row: Selectable<MembershipsTable>): Membership {
-  return { communityId: row.community_id, personId: row.person_id, role: row.role, createdAt: toIso(row.created_at) };
+  return {
+    communityId: row.community_id,
+    personId: row.person_id,
+    role: row.role,
+    createdAt: toIso(row.created_at),
+  };
 }
 
 function keyFields(row: Selectable<AgentKeysTable> | Selectable<UserKeysTable>) {
@@ -71,7 +94,13 @@ export function userKeyFromRow(row: Selectable<UserKeysTable>): UserKeyRecord {
 }
 
 /** Records a key's use, at most once per interval: only when last use is before `notBefore`. */
-export async function touchKey(db: Db, table: 'user_keys' | 'agent_keys', id: string, at: string, notBefore: string): Promise<void> {
+export async function touchKey(
+  db: Db,
+  table: 'user_keys' | 'agent_keys',
+  id: string,
+  at: string,
+  notBefore: string,
+): Promise<void> {
   await db
     .updateTable(table)
     .set({ last_used_at: at })
@@ -81,7 +110,11 @@ export async function touchKey(db: Db, table: 'user_keys' | 'agent_keys', id: st
 }
 
 /** The columns every new key row starts with, agent or user key alike. */
-export function newKeyColumns(input: { prefix: string; keyHash: string; expiresAt: string | null }) {
+export function newKeyColumns(input: {
+  prefix: string;
+  keyHash: string;
+  expiresAt: string | null;
+}) {
   return {
     id: newId(),
     prefix: input.prefix,
@@ -103,11 +136,20 @@ export function approvalFromRow(row: Selectable<ApprovalsTable>): ApprovalRecord
     communityId: row.community_id,
     kind: row.kind,
     payload: parseJson(row.payload),
-    submitter: authorRef(row.submitter_kind, row.submitter_id, row.submitter_name, row.submitter_via),
+    submitter: authorRef(
+      row.submitter_kind,
+      row.submitter_id,
+      row.submitter_name,
+      row.submitter_via,
+    ),
     keyPrefix: row.key_prefix,
     status: row.status,
     decidedBy: row.decided_by_kind
-      ? { kind: row.decided_by_kind as AuthorKind, id: row.decided_by_id, name: row.decided_by_name ?? '' }
+      ? {
+          kind: row.decided_by_kind as AuthorKind,
+          id: row.decided_by_id,
+          name: row.decided_by_name ?? '',
+        }
       : null,
     reason: row.reason,
     result: parseJson(row.result),
@@ -133,6 +175,8 @@ export function auditFromRow(row: Selectable<AuditLogTable>): AuditEntry {
   };
 }
 
-export function changed(result: { numUpdatedRows?: bigint; numDeletedRows?: bigint } | undefined): number {
+export function changed(
+  result: { numUpdatedRows?: bigint; numDeletedRows?: bigint } | undefined,
+): number {
   return Number(result?.numUpdatedRows ?? result?.numDeletedRows ?? 0n);
 }

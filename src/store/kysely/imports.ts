@@ -10,7 +10,10 @@ import { uniquely } from '../errors.ts';
 const CHUNK = 500;
 
 export class KyselyImports implements ImportRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   async findMessage(messageKey: string): Promise<ImportedMessage | undefined> {
     return (await this.findMessages([messageKey]))[0];
@@ -26,13 +29,22 @@ export class KyselyImports implements ImportRepository {
         .where('message_key', 'in', keys.slice(i, i + CHUNK))
         .execute();
       for (const r of rows) {
-        out.push({ messageKey: r.message_key, topicId: r.topic_id, postId: r.post_id, createdAt: toIso(r.created_at) });
+        out.push({
+          messageKey: r.message_key,
+          topicId: r.topic_id,
+          postId: r.post_id,
+          createdAt: toIso(r.created_at),
+        });
       }
     }
     return out;
   }
 
-  async recordMessage(input: { messageKey: string; topicId: string; postId: string }): Promise<void> {
+  async recordMessage(input: {
+    messageKey: string;
+    topicId: string;
+    postId: string;
+  }): Promise<void> {
     await uniquely('imported message', () =>
       this.db
         .insertInto('import_messages')

@@ -5,7 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { streamOfEvent, type JsonRpcMessage, type SessionCaps, type SessionRecord, type SessionStore, type StoredEvent } from '../../mcp/session-store.ts';
+import {
+  streamOfEvent,
+  type JsonRpcMessage,
+  type SessionCaps,
+  type SessionRecord,
+  type SessionStore,
+  type StoredEvent,
+} from '../../mcp/session-store.ts';
 
 type Limits = { maxSessions: number; maxEventsPerStream: number };
 
@@ -42,7 +49,11 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const row = await this.db.selectFrom('mcp_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('mcp_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return undefined;
     return {
       id: row.id,
@@ -62,21 +73,36 @@ export class KyselySessionStore implements SessionStore {
   async touch(ids: string | string[], now: number): Promise<void> {
     const list = typeof ids === 'string' ? [ids] : ids;
     for (let i = 0; i < list.length; i += 500) {
-      await this.db.updateTable('mcp_sessions').set({ last_seen_at: now }).where('id', 'in', list.slice(i, i + 500)).execute();
+      await this.db
+        .updateTable('mcp_sessions')
+        .set({ last_seen_at: now })
+        .where('id', 'in', list.slice(i, i + 500))
+        .execute();
     }
   }
 
-  async update(id: string, patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>): Promise<void> {
+  async update(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'logLevel' | 'subscriptions'>>,
+  ): Promise<void> {
     const set: { log_level?: string | null; subscriptions?: string } = {};
     if ('logLevel' in patch) set.log_level = patch.logLevel ?? null;
     if (patch.subscriptions) set.subscriptions = JSON.stringify(patch.subscriptions);
     if (!Object.keys(set).length) return;
     await this.db.transaction().execute(async (trx) => {
-      const session = await trx.updateTable('mcp_sessions').set(set).where('id', '=', id).returning('scope').executeTakeFirst();
+      const session = await trx
+        .updateTable('mcp_sessions')
+        .set(set)
+        .where('id', '=', id)
+        .returning('scope')
+        .executeTakeFirst();
       if (!session || !patch.subscriptions) return;
       await trx.deleteFrom('mcp_subscriptions').where('session_id', '=', id).execute();
       if (patch.subscriptions.length) {
-        await trx.insertInto('mcp_subscriptions').values(patch.subscriptions.map((uri) => ({ session_id: id, scope: session.scope, uri }))).execute();
+        await trx
+          .insertInto('mcp_subscriptions')
+          .values(patch.subscriptions.map((uri) => ({ session_id: id, scope: session.scope, uri })))
+          .execute();
       }
     });
   }
@@ -111,12 +137,21 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async listIds(scope: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('mcp_sessions').select('id').where('scope', '=', scope).execute();
+    const rows = await this.db
+      .selectFrom('mcp_sessions')
+      .select('id')
+      .where('scope', '=', scope)
+      .execute();
     return rows.map((r) => r.id);
   }
 
   async subscribers(scope: string, uri: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('mcp_subscriptions').select('session_id').where('scope', '=', scope).where('uri', '=', uri).execute();
+    const rows = await this.db
+      .selectFrom('mcp_subscriptions')
+      .select('session_id')
+      .where('scope', '=', scope)
+      .where('uri', '=', uri)
+      .execute();
     return rows.map((r) => r.session_id);
   }
 
@@ -134,7 +169,15 @@ export class KyselySessionStore implements SessionStore {
         .where('stream_id', '=', streamId)
         .returning('next_seq')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('mcp_events').values({ session_id: sessionId, stream_id: streamId, seq, message: JSON.stringify(message) }).execute();
+      await trx
+        .insertInto('mcp_events')
+        .values({
+          session_id: sessionId,
+          stream_id: streamId,
+          seq,
+          message: JSON.stringify(message),
+        })
+        .execute();
       if (seq > this.limits.maxEventsPerStream) {
         await trx
           .deleteFrom('mcp_events')
@@ -147,7 +190,10 @@ export class KyselySessionStore implements SessionStore {
     });
   }
 
-  async eventsAfter(sessionId: string, eventId: string): Promise<{ streamId: string; events: StoredEvent[]; finished: boolean } | undefined> {
+  async eventsAfter(
+    sessionId: string,
+    eventId: string,
+  ): Promise<{ streamId: string; events: StoredEvent[]; finished: boolean } | undefined> {
     const streamId = streamOfEvent(eventId);
     if (!streamId) return undefined;
     const seq = Number(eventId.slice(streamId.length + 1));
@@ -175,16 +221,36 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async finishStream(sessionId: string, streamId: string): Promise<void> {
-    await this.db.updateTable('mcp_streams').set({ finished: 1 }).where('session_id', '=', sessionId).where('stream_id', '=', streamId).execute();
+    await this.db
+      .updateTable('mcp_streams')
+      .set({ finished: 1 })
+      .where('session_id', '=', sessionId)
+      .where('stream_id', '=', streamId)
+      .execute();
   }
 
   async sweep(idleBefore: number, batch: number): Promise<number> {
-    const idle = await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '<', idleBefore).orderBy('last_seen_at').limit(batch).execute();
+    const idle = await this.db
+      .selectFrom('mcp_sessions')
+      .select('id')
+      .where('last_seen_at', '<', idleBefore)
+      .orderBy('last_seen_at')
+      .limit(batch)
+      .execute();
     let ids = idle.map((r) => r.id);
     if (ids.length < batch) {
-      const over = Math.min(batch - ids.length, (await this.count()) - ids.length - this.limits.maxSessions);
+      const over = Math.min(
+        batch - ids.length,
+        (await this.count()) - ids.length - this.limits.maxSessions,
+      );
       if (over > 0) {
-        const oldest = await this.db.selectFrom('mcp_sessions').select('id').where('last_seen_at', '>=', idleBefore).orderBy('last_seen_at').limit(over).execute();
+        const oldest = await this.db
+          .selectFrom('mcp_sessions')
+          .select('id')
+          .where('last_seen_at', '>=', idleBefore)
+          .orderBy('last_seen_at')
+          .limit(over)
+          .execute();
         ids = ids.concat(oldest.map((r) => r.id));
       }
     }
@@ -192,7 +258,10 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async count(): Promise<number> {
-    const r = await this.db.selectFrom('mcp_sessions').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('mcp_sessions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -204,19 +273,37 @@ export class KyselySessionStore implements SessionStore {
         .values({ name, value: randomBytes(32).toString('base64') })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
-      const row = await this.db.selectFrom('mcp_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+      const row = await this.db
+        .selectFrom('mcp_secrets')
+        .select('value')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
       return Buffer.from(row.value, 'base64');
     })();
     return this.secret;
   }
 
   /** Creates the stream row if missing; false when the session does not exist. */
-  private async ensureStream(db: Kysely<Database>, sessionId: string, streamId: string): Promise<boolean> {
-    const session = await db.selectFrom('mcp_sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+  private async ensureStream(
+    db: Kysely<Database>,
+    sessionId: string,
+    streamId: string,
+  ): Promise<boolean> {
+    const session = await db
+      .selectFrom('mcp_sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     if (!session) return false;
     await db
       .insertInto('mcp_streams')
-      .values({ session_id: sessionId, stream_id: streamId, next_seq: 0, finished: 0, created_at: Date.now() })
+      .values({
+        session_id: sessionId,
+        stream_id: streamId,
+        next_seq: 0,
+        finished: 0,
+        created_at: Date.now(),
+      })
       .onConflict((oc) => oc.columns(['session_id', 'stream_id']).doNothing())
       .execute();
     return true;

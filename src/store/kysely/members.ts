@@ -6,7 +6,10 @@ import { nowIso } from '../time.ts';
 import { changed, membershipFromRow, type Db } from './identity-rows.ts';
 
 export class KyselyMembers implements MembershipRepository {
-  constructor(private readonly db: Db, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly communityId: string,
+  ) {}
 
   async set(personId: string, role: string): Promise<Membership> {
     const existing = await this.get(personId);

@@ -3,9 +3,20 @@
 // loser is told so (a replay).
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from '../oauth-schema.ts';
 import type {
-  ClientPolicyRecord, CodeRecord, GrantRecord, OAuthClientRecord, OAuthRepository, RefreshTokenRecord, SigningKeyRecord,
+  OAuthClientsTable,
+  OAuthCodesTable,
+  OAuthGrantsTable,
+  OAuthRefreshTokensTable,
+} from '../oauth-schema.ts';
+import type {
+  ClientPolicyRecord,
+  CodeRecord,
+  GrantRecord,
+  OAuthClientRecord,
+  OAuthRepository,
+  RefreshTokenRecord,
+  SigningKeyRecord,
 } from '../oauth.ts';
 import { uniquely } from '../errors.ts';
 import { isUuid } from '../ids.ts';
@@ -75,33 +86,68 @@ export class KyselyOAuth implements OAuthRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    const rows = await this.db.selectFrom('oauth_signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
-    return rows.map((r) => ({ kid: r.kid, alg: r.alg, privateJwk: r.private_jwk, publicJwk: r.public_jwk, createdAt: toIso(r.created_at) }));
+    const rows = await this.db
+      .selectFrom('oauth_signing_keys')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('kid')
+      .execute();
+    return rows.map((r) => ({
+      kid: r.kid,
+      alg: r.alg,
+      privateJwk: r.private_jwk,
+      publicJwk: r.public_jwk,
+      createdAt: toIso(r.created_at),
+    }));
   }
 
   async addSigningKey(key: SigningKeyRecord): Promise<void> {
     await uniquely('signing key', () =>
       this.db
         .insertInto('oauth_signing_keys')
-        .values({ kid: key.kid, alg: key.alg, private_jwk: key.privateJwk, public_jwk: key.publicJwk, created_at: key.createdAt })
+        .values({
+          kid: key.kid,
+          alg: key.alg,
+          private_jwk: key.privateJwk,
+          public_jwk: key.publicJwk,
+          created_at: key.createdAt,
+        })
         .execute(),
     );
   }
 
   async deleteSigningKeys(kids: string[]): Promise<number> {
     if (kids.length === 0) return 0;
-    const result = await this.db.deleteFrom('oauth_signing_keys').where('kid', 'in', kids).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('oauth_signing_keys')
+      .where('kid', 'in', kids)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   async getPolicy(communityId: string): Promise<ClientPolicyRecord | undefined> {
     if (!isUuid(communityId)) return undefined;
-    const row = await this.db.selectFrom('oauth_client_policies').selectAll().where('community_id', '=', communityId).executeTakeFirst();
-    return row && { communityId, mode: row.mode, allowedDomains: JSON.parse(row.allowed_domains) as string[], updatedAt: toIso(row.updated_at) };
+    const row = await this.db
+      .selectFrom('oauth_client_policies')
+      .selectAll()
+      .where('community_id', '=', communityId)
+      .executeTakeFirst();
+    return (
+      row && {
+        communityId,
+        mode: row.mode,
+        allowedDomains: JSON.parse(row.allowed_domains) as string[],
+        updatedAt: toIso(row.updated_at),
+      }
+    );
   }
 
   async putPolicy(p: ClientPolicyRecord): Promise<void> {
-    const values = { mode: p.mode, allowed_domains: JSON.stringify(p.allowedDomains), updated_at: p.updatedAt };
+    const values = {
+      mode: p.mode,
+      allowed_domains: JSON.stringify(p.allowedDomains),
+      updated_at: p.updatedAt,
+    };
     await this.db
       .insertInto('oauth_client_policies')
       .values({ community_id: p.communityId, ...values })
@@ -122,7 +168,12 @@ export class KyselyOAuth implements OAuthRepository {
 
   async listClients(communityId: string): Promise<OAuthClientRecord[]> {
     if (!isUuid(communityId)) return [];
-    const rows = await this.db.selectFrom('oauth_clients').selectAll().where('community_id', '=', communityId).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('community_id', '=', communityId)
+      .orderBy('created_at')
+      .execute();
     return rows.map(clientFromRow);
   }
 
@@ -130,24 +181,43 @@ export class KyselyOAuth implements OAuthRepository {
     await uniquely('OAuth client', () =>
       this.db
         .insertInto('oauth_clients')
-        .values({ community_id: c.communityId, client_id: c.clientId, kind: c.kind, name: c.name, redirect_uris: JSON.stringify(c.redirectUris), created_at: c.createdAt })
+        .values({
+          community_id: c.communityId,
+          client_id: c.clientId,
+          kind: c.kind,
+          name: c.name,
+          redirect_uris: JSON.stringify(c.redirectUris),
+          created_at: c.createdAt,
+        })
         .execute(),
     );
   }
 
   async removeClient(communityId: string, clientId: string): Promise<boolean> {
     if (!isUuid(communityId)) return false;
-    const r = await this.db.deleteFrom('oauth_clients').where('community_id', '=', communityId).where('client_id', '=', clientId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('oauth_clients')
+      .where('community_id', '=', communityId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
     return changed(r) > 0;
   }
 
   async getGrant(id: string): Promise<GrantRecord | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.db.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oauth_grants')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && grantFromRow(row);
   }
 
-  async findLiveGrant(communityId: string, personId: string, clientId: string): Promise<GrantRecord | undefined> {
+  async findLiveGrant(
+    communityId: string,
+    personId: string,
+    clientId: string,
+  ): Promise<GrantRecord | undefined> {
     const row = await this.db
       .selectFrom('oauth_grants')
       .selectAll()
@@ -159,7 +229,9 @@ export class KyselyOAuth implements OAuthRepository {
     return row && grantFromRow(row);
   }
 
-  async createGrant(g: Omit<GrantRecord, 'lastUsedAt' | 'revokedAt' | 'revokedReason'>): Promise<GrantRecord> {
+  async createGrant(
+    g: Omit<GrantRecord, 'lastUsedAt' | 'revokedAt' | 'revokedReason'>,
+  ): Promise<GrantRecord> {
     const row = {
       id: g.id,
       community_id: g.communityId,
@@ -177,10 +249,17 @@ export class KyselyOAuth implements OAuthRepository {
     return grantFromRow(row);
   }
 
-  async updateGrant(id: string, patch: { scopes: string[]; clientName: string; updatedAt: string }): Promise<void> {
+  async updateGrant(
+    id: string,
+    patch: { scopes: string[]; clientName: string; updatedAt: string },
+  ): Promise<void> {
     await this.db
       .updateTable('oauth_grants')
-      .set({ scopes: joined(patch.scopes), client_name: patch.clientName, updated_at: patch.updatedAt })
+      .set({
+        scopes: joined(patch.scopes),
+        client_name: patch.clientName,
+        updated_at: patch.updatedAt,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -207,7 +286,11 @@ export class KyselyOAuth implements OAuthRepository {
 
   async listLiveGrants(communityId: string, personId?: string): Promise<GrantRecord[]> {
     if (!isUuid(communityId) || (personId !== undefined && !isUuid(personId))) return [];
-    let q = this.db.selectFrom('oauth_grants').selectAll().where('community_id', '=', communityId).where('revoked_at', 'is', null);
+    let q = this.db
+      .selectFrom('oauth_grants')
+      .selectAll()
+      .where('community_id', '=', communityId)
+      .where('revoked_at', 'is', null);
     if (personId) q = q.where('person_id', '=', personId);
     const rows = await q.orderBy('updated_at', 'desc').orderBy('id', 'desc').execute();
     return rows.map(grantFromRow);
@@ -217,19 +300,36 @@ export class KyselyOAuth implements OAuthRepository {
     await this.db
       .insertInto('oauth_codes')
       .values({
-        code_hash: c.codeHash, grant_id: c.grantId, client_id: c.clientId, redirect_uri: c.redirectUri, code_challenge: c.codeChallenge,
-        scopes: joined(c.scopes), resource: c.resource, created_at: c.createdAt, expires_at: c.expiresAt, used_at: null,
+        code_hash: c.codeHash,
+        grant_id: c.grantId,
+        client_id: c.clientId,
+        redirect_uri: c.redirectUri,
+        code_challenge: c.codeChallenge,
+        scopes: joined(c.scopes),
+        resource: c.resource,
+        created_at: c.createdAt,
+        expires_at: c.expiresAt,
+        used_at: null,
       })
       .execute();
   }
 
   async findCode(codeHash: string): Promise<CodeRecord | undefined> {
-    const row = await this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oauth_codes')
+      .selectAll()
+      .where('code_hash', '=', codeHash)
+      .executeTakeFirst();
     return row && codeFromRow(row);
   }
 
   async useCode(codeHash: string, at: string): Promise<boolean> {
-    const r = await this.db.updateTable('oauth_codes').set({ used_at: at }).where('code_hash', '=', codeHash).where('used_at', 'is', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('oauth_codes')
+      .set({ used_at: at })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     return changed(r) === 1;
   }
 
@@ -237,14 +337,25 @@ export class KyselyOAuth implements OAuthRepository {
     await this.db
       .insertInto('oauth_refresh_tokens')
       .values({
-        id: t.id, grant_id: t.grantId, token_hash: t.tokenHash, scopes: joined(t.scopes), resource: t.resource,
-        created_at: t.createdAt, expires_at: t.expiresAt, used_at: null, revoked_at: null,
+        id: t.id,
+        grant_id: t.grantId,
+        token_hash: t.tokenHash,
+        scopes: joined(t.scopes),
+        resource: t.resource,
+        created_at: t.createdAt,
+        expires_at: t.expiresAt,
+        used_at: null,
+        revoked_at: null,
       })
       .execute();
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
-    const row = await this.db.selectFrom('oauth_refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oauth_refresh_tokens')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return row && refreshFromRow(row);
   }
 

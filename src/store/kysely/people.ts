@@ -11,25 +11,39 @@ import { personFromRow } from './rows.ts';
 export class KyselyPeople implements PeopleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(input: { displayName: string; email?: string | null; createdAt?: string }): Promise<Person> {
+  async create(input: {
+    displayName: string;
+    email?: string | null;
+    createdAt?: string;
+  }): Promise<Person> {
     const row = {
       id: newId(),
       display_name: input.displayName,
       email: input.email ? input.email.toLowerCase() : null,
       created_at: input.createdAt ? toIso(input.createdAt) : nowIso(),
     };
-    await uniquely('person with this e-mail', () => this.db.insertInto('people').values(row).execute());
+    await uniquely('person with this e-mail', () =>
+      this.db.insertInto('people').values(row).execute(),
+    );
     return personFromRow(row);
   }
 
   async getById(id: string): Promise<Person | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.db.selectFrom('people').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('people')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && personFromRow(row);
   }
 
   async getByEmail(email: string): Promise<Person | undefined> {
-    const row = await this.db.selectFrom('people').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('people')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
     return row && personFromRow(row);
   }
 }

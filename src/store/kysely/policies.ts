@@ -4,7 +4,10 @@ import { nowIso } from '../time.ts';
 import type { Db } from './identity-rows.ts';
 
 export class KyselyPolicies implements ApprovalPolicyRepository {
-  constructor(private readonly db: Db, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly communityId: string,
+  ) {}
 
   async get(kind: string): Promise<string | undefined> {
     const row = await this.db

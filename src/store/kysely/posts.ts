@@ -9,7 +9,10 @@ import { MissingRow } from '../errors.ts';
 import { authorColumns, postFromRow } from './rows.ts';
 
 export class KyselyPosts implements PostRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   private scoped() {
     return this.db.selectFrom('posts').selectAll().where('community_id', '=', this.communityId);
@@ -53,19 +56,31 @@ export class KyselyPosts implements PostRepository {
     return row && postFromRow(row);
   }
 
-  async listByTopic(topicId: string, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>> {
+  async listByTopic(
+    topicId: string,
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<Post, Keyset>> {
     if (!isUuid(topicId)) return { items: [], next: null };
     let q = this.scoped().where('topic_id', '=', topicId);
     if (page.after) q = q.where('position', '>', Number(page.after.key));
-    const rows = await q.orderBy('position').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('position')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit).map(postFromRow);
     const last = items[items.length - 1];
-    return { items, next: rows.length > page.limit && last ? { key: last.position, id: last.id } : null };
+    return {
+      items,
+      next: rows.length > page.limit && last ? { key: last.position, id: last.id } : null,
+    };
   }
 
   async getFirst(topicId: string): Promise<Post | undefined> {
     if (!isUuid(topicId)) return undefined;
-    const row = await this.scoped().where('topic_id', '=', topicId).where('position', '=', 1).executeTakeFirst();
+    const row = await this.scoped()
+      .where('topic_id', '=', topicId)
+      .where('position', '=', 1)
+      .executeTakeFirst();
     return row && postFromRow(row);
   }
 
@@ -81,16 +96,31 @@ export class KyselyPosts implements PostRepository {
     return this.getById(id);
   }
 
-  async listByAuthor(author: { kind: 'person' | 'agent'; id: string }, page: { after?: Keyset; limit: number }): Promise<Page<Post, Keyset>> {
+  async listByAuthor(
+    author: { kind: 'person' | 'agent'; id: string },
+    page: { after?: Keyset; limit: number },
+  ): Promise<Page<Post, Keyset>> {
     if (!isUuid(author.id)) return { items: [], next: null };
     let q = this.scoped().where('author_kind', '=', author.kind).where('author_id', '=', author.id);
     if (page.after) {
       const { key, id } = page.after;
-      q = q.where((eb) => eb.or([eb('created_at', '<', String(key)), eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)])]));
+      q = q.where((eb) =>
+        eb.or([
+          eb('created_at', '<', String(key)),
+          eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)]),
+        ]),
+      );
     }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit).map(postFromRow);
     const last = items[items.length - 1];
-    return { items, next: rows.length > page.limit && last ? { key: last.createdAt, id: last.id } : null };
+    return {
+      items,
+      next: rows.length > page.limit && last ? { key: last.createdAt, id: last.id } : null,
+    };
   }
 }

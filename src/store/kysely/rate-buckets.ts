@@ -32,15 +32,27 @@ export class PostgresRateBuckets {
       if (row) return { ok: true, remaining: Math.floor(Number(row.tokens)) };
     }
     // Refused: more than a full bucket can never be paid at once, so wait for a full one.
-    const now = await sql<{ tokens: number }>`select ${refilled} as tokens from rate_limit_buckets b where bucket = ${bucket}`.execute(this.db);
+    const now = await sql<{
+      tokens: number;
+    }>`select ${refilled} as tokens from rate_limit_buckets b where bucket = ${bucket}`.execute(
+      this.db,
+    );
     const tokens = Number(now.rows[0]?.tokens ?? capacity);
-    return { ok: false, retryAfterMs: Math.max(1, Math.ceil(((Math.min(cost, capacity) - tokens) / perSecond) * 1000)) };
+    return {
+      ok: false,
+      retryAfterMs: Math.max(
+        1,
+        Math.ceil(((Math.min(cost, capacity) - tokens) / perSecond) * 1000),
+      ),
+    };
   }
 
   private sweepNowAndThen(): void {
     const now = Date.now();
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    void sql`delete from rate_limit_buckets where updated_at < clock_timestamp() - ${IDLE_ROWS}::interval`.execute(this.db).catch(() => undefined);
+    void sql`delete from rate_limit_buckets where updated_at < clock_timestamp() - ${IDLE_ROWS}::interval`
+      .execute(this.db)
+      .catch(() => undefined);
   }
 }

@@ -1,18 +1,44 @@
 // Row → record mappers: the one place that knows column names and normalizes driver values.
 import type { Selectable } from 'kysely';
 import type {
-  ArticleRevisionsTable, AgentsTable, CategoriesTable, CommunitiesTable, PeopleTable, PostsTable, TopicsTable,
+  ArticleRevisionsTable,
+  AgentsTable,
+  CategoriesTable,
+  CommunitiesTable,
+  PeopleTable,
+  PostsTable,
+  TopicsTable,
 } from '../schema.ts';
 import type {
-  Agent, ArticleRevision, AuthorKind, AuthorRef, Category, CategoryKind, Community, Person, Post, Topic,
-  TopicStatus, Visibility,
+  Agent,
+  ArticleRevision,
+  AuthorKind,
+  AuthorRef,
+  Category,
+  CategoryKind,
+  Community,
+  Person,
+  Post,
+  Topic,
+  TopicStatus,
+  Visibility,
 } from '../types.ts';
 import { toIso, toIsoOrNull } from '../time.ts';
 
-type AuthorColumns = { author_kind: string; author_id: string | null; author_name: string; author_via: string | null };
+type AuthorColumns = {
+  author_kind: string;
+  author_id: string | null;
+  author_name: string;
+  author_via: string | null;
+};
 
 /** `via` is present only when set, so authors without one compare equal to plain references. */
-export function authorRef(kind: string, id: string | null, name: string, via: string | null | undefined): AuthorRef {
+export function authorRef(
+  kind: string,
+  id: string | null,
+  name: string,
+  via: string | null | undefined,
+): AuthorRef {
   const author: AuthorRef = { kind: kind as AuthorKind, id, name };
   if (via) author.via = via;
   return author;
@@ -23,7 +49,12 @@ export function authorFromRow(row: AuthorColumns): AuthorRef {
 }
 
 export function authorColumns(author: AuthorRef): AuthorColumns {
-  return { author_kind: author.kind, author_id: author.id, author_name: author.name, author_via: author.via ?? null };
+  return {
+    author_kind: author.kind,
+    author_id: author.id,
+    author_name: author.name,
+    author_via: author.via ?? null,
+  };
 }
 
 export function communityFromRow(row: Selectable<CommunitiesTable>): Community {
@@ -41,11 +72,21 @@ export function communityFromRow(row: Selectable<CommunitiesTable>): Community {
 }
 
 export function personFromRow(row: Selectable<PeopleTable>): Person {
-  return { id: row.id, displayName: row.display_name, email: row.email, createdAt: toIso(row.created_at) };
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    email: row.email,
+    createdAt: toIso(row.created_at),
+  };
 }
 
 export function agentFromRow(row: Selectable<AgentsTable>): Agent {
-  return { id: row.id, communityId: row.community_id, name: row.name, createdAt: toIso(row.created_at) };
+  return {
+    id: row.id,
+    communityId: row.community_id,
+    name: row.name,
+    createdAt: toIso(row.created_at),
+  };
 }
 
 export function categoryFromRow(row: Selectable<CategoriesTable>): Category {

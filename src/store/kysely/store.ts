@@ -109,7 +109,9 @@ export class KyselyStore implements Store {
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Database migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '), { cause: error });
+      throw new Error(`Database migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '), {
+        cause: error,
+      });
     }
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   }

@@ -11,7 +11,10 @@ import { authorColumns, topicFromRow } from './rows.ts';
 const SORT_COLUMN = { latest: 'last_posted_at', created: 'created_at', top: 'post_count' } as const;
 
 export class KyselyTopics implements TopicRepository {
-  constructor(private readonly db: Kysely<Database>, private readonly communityId: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly communityId: string,
+  ) {}
 
   private scoped() {
     return this.db.selectFrom('topics').selectAll().where('community_id', '=', this.communityId);
@@ -97,20 +100,32 @@ export class KyselyTopics implements TopicRepository {
       );
     }
     // Literal conditions (no bound parameter), so the partial indexes of 0051_topic_listings apply.
-    if (query.filter === 'unanswered') q = q.where(sql<boolean>`post_count <= 1`).where('solution_post_id', 'is', null);
+    if (query.filter === 'unanswered')
+      q = q.where(sql<boolean>`post_count <= 1`).where('solution_post_id', 'is', null);
     if (query.filter === 'solved') q = q.where('solution_post_id', 'is not', null);
     if (query.after) {
       const { key, id } = query.after;
-      q = q.where((eb) => eb.or([eb(column, '<', key), eb.and([eb(column, '=', key), eb('id', '<', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb(column, '<', key), eb.and([eb(column, '=', key), eb('id', '<', id)])]),
+      );
     }
-    const rows = await q.orderBy(column, 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+    const rows = await q
+      .orderBy(column, 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
     const pageRows = rows.slice(0, query.limit);
     const tags = await this.tagsOfMany(pageRows.map((r) => r.id));
     const items = pageRows.map((r) => topicFromRow(r, tags.get(r.id) ?? []));
     const last = items[items.length - 1];
     let next: Keyset | null = null;
     if (rows.length > query.limit && last) {
-      const key = column === 'post_count' ? last.postCount : column === 'created_at' ? last.createdAt : last.lastPostedAt;
+      const key =
+        column === 'post_count'
+          ? last.postCount
+          : column === 'created_at'
+            ? last.createdAt
+            : last.lastPostedAt;
       next = { key, id: last.id };
     }
     return { items, next };
@@ -134,7 +149,11 @@ export class KyselyTopics implements TopicRepository {
   }
 
   async setTags(id: string, tags: string[]): Promise<void> {
-    await this.db.deleteFrom('topic_tags').where('community_id', '=', this.communityId).where('topic_id', '=', id).execute();
+    await this.db
+      .deleteFrom('topic_tags')
+      .where('community_id', '=', this.communityId)
+      .where('topic_id', '=', id)
+      .execute();
     const unique = [...new Set(tags)];
     if (unique.length === 0) return;
     await this.db

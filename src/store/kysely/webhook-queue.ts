@@ -6,14 +6,22 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from '../repositories.ts';
-import type { ClaimedDelivery, DeliveryOutcome, NewWebhookAttempt, WebhookQueue } from '../webhooks.ts';
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  NewWebhookAttempt,
+  WebhookQueue,
+} from '../webhooks.ts';
 import { newId } from '../ids.ts';
 import { nowIso } from '../time.ts';
 import { changed } from './identity-rows.ts';
 import { deliveryFromRow, endpointFromRow, eventFromRow, type WebhookDb } from './webhook-rows.ts';
 
 export class KyselyWebhookQueue implements WebhookQueue {
-  constructor(private readonly db: WebhookDb, private readonly dialect: Dialect) {}
+  constructor(
+    private readonly db: WebhookDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async claim(input: { now: number; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
@@ -40,9 +48,19 @@ export class KyselyWebhookQueue implements WebhookQueue {
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .selectAll('d')
       .select([
-        'ev.type as event_type', 'ev.payload as event_payload', 'ev.created_at as event_created_at',
-        'e.url', 'e.description', 'e.events', 'e.secret', 'e.previous_secret', 'e.previous_expires_at', 'e.active', 'e.disabled_reason',
-        'e.created_at as endpoint_created_at', 'e.updated_at as endpoint_updated_at',
+        'ev.type as event_type',
+        'ev.payload as event_payload',
+        'ev.created_at as event_created_at',
+        'e.url',
+        'e.description',
+        'e.events',
+        'e.secret',
+        'e.previous_secret',
+        'e.previous_expires_at',
+        'e.active',
+        'e.disabled_reason',
+        'e.created_at as endpoint_created_at',
+        'e.updated_at as endpoint_updated_at',
       ])
       .where('d.id', 'in', ids)
       .where('d.lease_token', '=', token)
@@ -51,11 +69,26 @@ export class KyselyWebhookQueue implements WebhookQueue {
     return rows.map((r) => ({
       leaseToken: token,
       delivery: deliveryFromRow(r),
-      event: eventFromRow({ id: r.event_id, community_id: r.community_id, type: r.event_type, payload: r.event_payload, created_at: r.event_created_at }),
+      event: eventFromRow({
+        id: r.event_id,
+        community_id: r.community_id,
+        type: r.event_type,
+        payload: r.event_payload,
+        created_at: r.event_created_at,
+      }),
       endpoint: endpointFromRow({
-        id: r.endpoint_id, community_id: r.community_id, url: r.url, description: r.description, events: r.events, secret: r.secret,
-        previous_secret: r.previous_secret, previous_expires_at: r.previous_expires_at, active: r.active, disabled_reason: r.disabled_reason,
-        created_at: r.endpoint_created_at, updated_at: r.endpoint_updated_at,
+        id: r.endpoint_id,
+        community_id: r.community_id,
+        url: r.url,
+        description: r.description,
+        events: r.events,
+        secret: r.secret,
+        previous_secret: r.previous_secret,
+        previous_expires_at: r.previous_expires_at,
+        active: r.active,
+        disabled_reason: r.disabled_reason,
+        created_at: r.endpoint_created_at,
+        updated_at: r.endpoint_updated_at,
       }),
     }));
   }
@@ -64,24 +97,46 @@ export class KyselyWebhookQueue implements WebhookQueue {
     await this.db
       .insertInto('webhook_attempts')
       .values({
-        id: newId(), community_id: a.communityId, delivery_id: a.deliveryId, attempt: a.attempt, started_at: a.startedAt, duration_ms: a.durationMs,
-        status_code: a.statusCode, error: a.error, response_excerpt: a.responseExcerpt,
+        id: newId(),
+        community_id: a.communityId,
+        delivery_id: a.deliveryId,
+        attempt: a.attempt,
+        started_at: a.startedAt,
+        duration_ms: a.durationMs,
+        status_code: a.statusCode,
+        error: a.error,
+        response_excerpt: a.responseExcerpt,
       })
       .execute();
   }
 
   async finish(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean> {
-    const base = { status: outcome.status, lease_until: null, lease_token: null, last_status: outcome.lastStatus, updated_at: nowIso() };
+    const base = {
+      status: outcome.status,
+      lease_until: null,
+      lease_token: null,
+      last_status: outcome.lastStatus,
+      updated_at: nowIso(),
+    };
     const set =
       outcome.status === 'pending'
         ? { ...base, next_attempt_at: outcome.nextAttemptAt, last_error: outcome.lastError }
         : { ...base, last_error: outcome.status === 'failed' ? outcome.lastError : null };
-    const result = await this.db.updateTable('webhook_deliveries').set(set).where('id', '=', deliveryId).where('lease_token', '=', leaseToken).executeTakeFirst();
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set(set)
+      .where('id', '=', deliveryId)
+      .where('lease_token', '=', leaseToken)
+      .executeTakeFirst();
     return changed(result) === 1;
   }
 
   async disableEndpoint(endpointId: string, reason: string): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ active: 0, disabled_reason: reason, updated_at: nowIso() }).where('id', '=', endpointId).execute();
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ active: 0, disabled_reason: reason, updated_at: nowIso() })
+      .where('id', '=', endpointId)
+      .execute();
   }
 
   async prune(input: { before: number; limit: number }): Promise<number> {
@@ -91,15 +146,27 @@ export class KyselyWebhookQueue implements WebhookQueue {
         .selectFrom('webhook_events as ev')
         .select('ev.id')
         .where('ev.created_at', '<', before)
-        .where((eb) => eb.not(eb.exists(
-          eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'ev.id')
-            .where((w) => w.or([w('d.status', '=', 'pending'), w('d.updated_at', '>=', before)])),
-        )))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_deliveries as d')
+                .select('d.id')
+                .whereRef('d.event_id', '=', 'ev.id')
+                .where((w) =>
+                  w.or([w('d.status', '=', 'pending'), w('d.updated_at', '>=', before)]),
+                ),
+            ),
+          ),
+        )
         .limit(input.limit)
         .execute();
       const ids = events.map((e) => e.id);
       if (!ids.length) return 0;
-      const deliveries = tx.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', ids);
+      const deliveries = tx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('event_id', 'in', ids);
       await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
       await tx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
       await tx.deleteFrom('webhook_events').where('id', 'in', ids).execute();
@@ -111,7 +178,13 @@ export class KyselyWebhookQueue implements WebhookQueue {
     const row = await this.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select(sql<number | string | null>`min(case when d.lease_until > d.next_attempt_at then d.lease_until else d.next_attempt_at end)`.as('due'))
+      .select(
+        sql<
+          number | string | null
+        >`min(case when d.lease_until > d.next_attempt_at then d.lease_until else d.next_attempt_at end)`.as(
+          'due',
+        ),
+      )
       .where('d.status', '=', 'pending')
       .where('e.active', '=', 1)
       .executeTakeFirst();
@@ -119,10 +192,24 @@ export class KyselyWebhookQueue implements WebhookQueue {
   }
 
   async keyringKey(name: string, fallback: string): Promise<string> {
-    const found = await this.db.selectFrom('webhook_keyring').select('key').where('name', '=', name).executeTakeFirst();
+    const found = await this.db
+      .selectFrom('webhook_keyring')
+      .select('key')
+      .where('name', '=', name)
+      .executeTakeFirst();
     if (found) return found.key;
     // Two instances starting at once: the first insert wins, both read it back.
-    await this.db.insertInto('webhook_keyring').values({ name, key: fallback, created_at: nowIso() }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    return (await this.db.selectFrom('webhook_keyring').select('key').where('name', '=', name).executeTakeFirstOrThrow()).key;
+    await this.db
+      .insertInto('webhook_keyring')
+      .values({ name, key: fallback, created_at: nowIso() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    return (
+      await this.db
+        .selectFrom('webhook_keyring')
+        .select('key')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow()
+    ).key;
   }
 }

@@ -2,8 +2,20 @@
 // repository and the dispatcher's queue.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { WebhookAttemptsTable, WebhookDatabase, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../webhooks-schema.ts';
-import type { DeliveryStatus, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../webhooks.ts';
+import type {
+  WebhookAttemptsTable,
+  WebhookDatabase,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookEventsTable,
+} from '../webhooks-schema.ts';
+import type {
+  DeliveryStatus,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
+} from '../webhooks.ts';
 import { toIso } from '../time.ts';
 
 export type WebhookDb = Kysely<WebhookDatabase>;
@@ -29,10 +41,18 @@ export function endpointFromRow(r: Selectable<WebhookEndpointsTable>): WebhookEn
 }
 
 export function eventFromRow(r: Selectable<WebhookEventsTable>): WebhookEventRecord {
-  return { id: r.id, communityId: r.community_id, type: r.type, payload: JSON.parse(r.payload), createdAt: toIso(r.created_at) };
+  return {
+    id: r.id,
+    communityId: r.community_id,
+    type: r.type,
+    payload: JSON.parse(r.payload),
+    createdAt: toIso(r.created_at),
+  };
 }
 
-export function deliveryFromRow(r: Selectable<WebhookDeliveriesTable> & { event_type: string }): WebhookDeliveryRecord {
+export function deliveryFromRow(
+  r: Selectable<WebhookDeliveriesTable> & { event_type: string },
+): WebhookDeliveryRecord {
   const status = r.status as DeliveryStatus;
   return {
     id: r.id,

@@ -17,7 +17,9 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('guidelines', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('visibility', 'text', (c) => c.notNull().check(sql`visibility in ('public', 'private')`))
+        .addColumn('visibility', 'text', (c) =>
+          c.notNull().check(sql`visibility in ('public', 'private')`),
+        )
         .addColumn('custom_domain', 'text', (c) => c.unique())
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('updated_at', ts, (c) => c.notNull())
@@ -36,7 +38,9 @@ export function contentMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('agents')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
         .addUniqueConstraint('agents_community_name', ['community_id', 'name'])
@@ -46,12 +50,16 @@ export function contentMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('categories')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('slug', 'text', (c) => c.notNull())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('discussion', 'knowledge_base')`))
+        .addColumn('kind', 'text', (c) =>
+          c.notNull().check(sql`kind in ('discussion', 'knowledge_base')`),
+        )
         .addColumn('created_at', ts, (c) => c.notNull())
         .addUniqueConstraint('categories_community_slug', ['community_id', 'slug'])
         .addUniqueConstraint('categories_community_id', ['community_id', 'id'])
@@ -60,14 +68,23 @@ export function contentMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('topics')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('category_id', id, (c) => c.notNull())
         .addColumn('slug', 'text', (c) => c.notNull())
         .addColumn('title', 'text', (c) => c.notNull())
-        .addColumn('author_kind', 'text', (c) => c.notNull().check(sql`author_kind in ('person', 'agent', 'system')`))
+        .addColumn('author_kind', 'text', (c) =>
+          c.notNull().check(sql`author_kind in ('person', 'agent', 'system')`),
+        )
         .addColumn('author_id', id)
         .addColumn('author_name', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull().defaultTo('open').check(sql`status in ('open', 'closed')`))
+        .addColumn('status', 'text', (c) =>
+          c
+            .notNull()
+            .defaultTo('open')
+            .check(sql`status in ('open', 'closed')`),
+        )
         .addColumn('solution_post_id', id)
         .addColumn('post_count', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', ts, (c) => c.notNull())
@@ -75,11 +92,26 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('last_posted_at', ts, (c) => c.notNull())
         .addUniqueConstraint('topics_community_slug', ['community_id', 'slug'])
         .addUniqueConstraint('topics_community_id', ['community_id', 'id'])
-        .addForeignKeyConstraint('topics_category', ['community_id', 'category_id'], 'categories', ['community_id', 'id'])
+        .addForeignKeyConstraint('topics_category', ['community_id', 'category_id'], 'categories', [
+          'community_id',
+          'id',
+        ])
         .execute();
-      await db.schema.createIndex('topics_by_latest').on('topics').columns(['community_id', 'last_posted_at', 'id']).execute();
-      await db.schema.createIndex('topics_by_created').on('topics').columns(['community_id', 'created_at', 'id']).execute();
-      await db.schema.createIndex('topics_by_category').on('topics').columns(['community_id', 'category_id', 'last_posted_at']).execute();
+      await db.schema
+        .createIndex('topics_by_latest')
+        .on('topics')
+        .columns(['community_id', 'last_posted_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('topics_by_created')
+        .on('topics')
+        .columns(['community_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('topics_by_category')
+        .on('topics')
+        .columns(['community_id', 'category_id', 'last_posted_at'])
+        .execute();
 
       await db.schema
         .createTable('topic_tags')
@@ -87,9 +119,19 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('topic_id', id, (c) => c.notNull())
         .addColumn('tag', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('topic_tags_pk', ['topic_id', 'tag'])
-        .addForeignKeyConstraint('topic_tags_topic', ['community_id', 'topic_id'], 'topics', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'topic_tags_topic',
+          ['community_id', 'topic_id'],
+          'topics',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createIndex('topic_tags_by_tag').on('topic_tags').columns(['community_id', 'tag']).execute();
+      await db.schema
+        .createIndex('topic_tags_by_tag')
+        .on('topic_tags')
+        .columns(['community_id', 'tag'])
+        .execute();
 
       await db.schema
         .createTable('posts')
@@ -97,16 +139,28 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('community_id', id, (c) => c.notNull())
         .addColumn('topic_id', id, (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
-        .addColumn('author_kind', 'text', (c) => c.notNull().check(sql`author_kind in ('person', 'agent', 'system')`))
+        .addColumn('author_kind', 'text', (c) =>
+          c.notNull().check(sql`author_kind in ('person', 'agent', 'system')`),
+        )
         .addColumn('author_id', id)
         .addColumn('author_name', 'text', (c) => c.notNull())
         .addColumn('body', 'text', (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('edited_at', ts)
         .addUniqueConstraint('posts_topic_position', ['topic_id', 'position'])
-        .addForeignKeyConstraint('posts_topic', ['community_id', 'topic_id'], 'topics', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'posts_topic',
+          ['community_id', 'topic_id'],
+          'topics',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createIndex('posts_by_community').on('posts').columns(['community_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('posts_by_community')
+        .on('posts')
+        .columns(['community_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('article_revisions')
@@ -121,7 +175,13 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('author_name', 'text', (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
         .addUniqueConstraint('article_revisions_topic_revision', ['topic_id', 'revision'])
-        .addForeignKeyConstraint('article_revisions_topic', ['community_id', 'topic_id'], 'topics', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'article_revisions_topic',
+          ['community_id', 'topic_id'],
+          'topics',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
 
       await db.schema
@@ -132,12 +192,20 @@ export function contentMigration(dialect: Dialect): Migration {
         .addColumn('post_id', id, (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
         .addPrimaryKeyConstraint('import_messages_pk', ['community_id', 'message_key'])
-        .addForeignKeyConstraint('import_messages_topic', ['community_id', 'topic_id'], 'topics', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'import_messages_topic',
+          ['community_id', 'topic_id'],
+          'topics',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
 
       await db.schema
         .createTable('import_people')
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('identity_hash', 'text', (c) => c.notNull())
         .addColumn('person_id', id, (c) => c.notNull().references('people.id').onDelete('cascade'))
         .addPrimaryKeyConstraint('import_people_pk', ['community_id', 'identity_hash'])
@@ -146,8 +214,16 @@ export function contentMigration(dialect: Dialect): Migration {
 
     async down(db: Kysely<any>) {
       for (const table of [
-        'import_people', 'import_messages', 'article_revisions', 'posts', 'topic_tags', 'topics',
-        'categories', 'agents', 'people', 'communities',
+        'import_people',
+        'import_messages',
+        'article_revisions',
+        'posts',
+        'topic_tags',
+        'topics',
+        'categories',
+        'agents',
+        'people',
+        'communities',
       ]) {
         await db.schema.dropTable(table).execute();
       }

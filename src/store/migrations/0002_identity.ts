@@ -10,12 +10,20 @@ export function identityMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
       // Scopes as a comma-separated list ("topic:create,post:create"); trusted as 0/1 on both engines.
-      await db.schema.alterTable('agents').addColumn('scopes', 'text', (c) => c.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('agents').addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('agents')
+        .addColumn('scopes', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('agents')
+        .addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
 
       await db.schema
         .createTable('person_credentials')
-        .addColumn('person_id', id, (c) => c.primaryKey().references('people.id').onDelete('cascade'))
+        .addColumn('person_id', id, (c) =>
+          c.primaryKey().references('people.id').onDelete('cascade'),
+        )
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
@@ -29,17 +37,29 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('expires_at', ts, (c) => c.notNull())
         .addColumn('revoked_at', ts)
         .execute();
-      await db.schema.createIndex('web_sessions_by_person').on('web_sessions').columns(['person_id']).execute();
+      await db.schema
+        .createIndex('web_sessions_by_person')
+        .on('web_sessions')
+        .columns(['person_id'])
+        .execute();
 
       await db.schema
         .createTable('memberships')
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('person_id', id, (c) => c.notNull().references('people.id').onDelete('cascade'))
-        .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('owner', 'admin', 'moderator', 'member')`))
+        .addColumn('role', 'text', (c) =>
+          c.notNull().check(sql`role in ('owner', 'admin', 'moderator', 'member')`),
+        )
         .addColumn('created_at', ts, (c) => c.notNull())
         .addPrimaryKeyConstraint('memberships_pk', ['community_id', 'person_id'])
         .execute();
-      await db.schema.createIndex('memberships_by_person').on('memberships').columns(['person_id']).execute();
+      await db.schema
+        .createIndex('memberships_by_person')
+        .on('memberships')
+        .columns(['person_id'])
+        .execute();
 
       await db.schema
         .createTable('agent_keys')
@@ -52,9 +72,19 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('expires_at', ts)
         .addColumn('revoked_at', ts)
         .addColumn('last_used_at', ts)
-        .addForeignKeyConstraint('agent_keys_agent', ['community_id', 'agent_id'], 'agents', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'agent_keys_agent',
+          ['community_id', 'agent_id'],
+          'agents',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createIndex('agent_keys_by_prefix').on('agent_keys').columns(['community_id', 'prefix']).execute();
+      await db.schema
+        .createIndex('agent_keys_by_prefix')
+        .on('agent_keys')
+        .columns(['community_id', 'prefix'])
+        .execute();
 
       await db.schema
         .createTable('user_keys')
@@ -67,11 +97,17 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('revoked_at', ts)
         .addColumn('last_used_at', ts)
         .execute();
-      await db.schema.createIndex('user_keys_by_person').on('user_keys').columns(['person_id']).execute();
+      await db.schema
+        .createIndex('user_keys_by_person')
+        .on('user_keys')
+        .columns(['person_id'])
+        .execute();
 
       await db.schema
         .createTable('approval_policies')
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('auto', 'approval')`))
         .addColumn('updated_at', ts, (c) => c.notNull())
@@ -81,7 +117,9 @@ export function identityMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('approvals')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('submitter_kind', 'text', (c) => c.notNull())
@@ -89,7 +127,10 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('submitter_name', 'text', (c) => c.notNull())
         .addColumn('key_prefix', 'text')
         .addColumn('status', 'text', (c) =>
-          c.notNull().check(sql`status in ('pending', 'approved', 'rejected', 'applied', 'failed')`))
+          c
+            .notNull()
+            .check(sql`status in ('pending', 'approved', 'rejected', 'applied', 'failed')`),
+        )
         .addColumn('decided_by_kind', 'text')
         .addColumn('decided_by_id', id)
         .addColumn('decided_by_name', 'text')
@@ -98,17 +139,27 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('decided_at', ts)
         .execute();
-      await db.schema.createIndex('approvals_by_status').on('approvals').columns(['community_id', 'status', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('approvals_by_status')
+        .on('approvals')
+        .columns(['community_id', 'status', 'created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('idempotency_records')
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('actor', 'text', (c) => c.notNull())
         .addColumn('idempotency_key', 'text', (c) => c.notNull())
         .addColumn('request_hash', 'text', (c) => c.notNull())
         .addColumn('result', 'text', (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
-        .addPrimaryKeyConstraint('idempotency_records_pk', ['community_id', 'actor', 'idempotency_key'])
+        .addPrimaryKeyConstraint('idempotency_records_pk', [
+          'community_id',
+          'actor',
+          'idempotency_key',
+        ])
         .execute();
 
       // community_id is null for actions outside any community (network tools).
@@ -123,17 +174,30 @@ export function identityMigration(dialect: Dialect): Migration {
         .addColumn('key_prefix', 'text')
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('targets', 'text', (c) => c.notNull().defaultTo('{}'))
-        .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('ok', 'error', 'pending')`))
+        .addColumn('outcome', 'text', (c) =>
+          c.notNull().check(sql`outcome in ('ok', 'error', 'pending')`),
+        )
         .addColumn('error_code', 'text')
         .addColumn('ip', 'text')
         .execute();
-      await db.schema.createIndex('audit_log_by_community').on('audit_log').columns(['community_id', 'occurred_at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_log_by_community')
+        .on('audit_log')
+        .columns(['community_id', 'occurred_at', 'id'])
+        .execute();
     },
 
     async down(db: Kysely<any>) {
       for (const table of [
-        'audit_log', 'idempotency_records', 'approvals', 'approval_policies', 'user_keys', 'agent_keys',
-        'memberships', 'web_sessions', 'person_credentials',
+        'audit_log',
+        'idempotency_records',
+        'approvals',
+        'approval_policies',
+        'user_keys',
+        'agent_keys',
+        'memberships',
+        'web_sessions',
+        'person_credentials',
       ]) {
         await db.schema.dropTable(table).execute();
       }

@@ -72,7 +72,8 @@ const sqlite: Migration = {
       'drop table if exists search_vocab',
       'drop table if exists search_fts',
       'drop table if exists search_rows',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };
 
@@ -128,7 +129,10 @@ const postgres: Migration = {
          from posts p join topics t on t.id = p.topic_id`,
       `insert into search_terms (term) select distinct unnest(tsvector_to_array(vector)) from search_documents on conflict do nothing`,
     ];
-    if (trigram) statements.push(`create index search_terms_trgm on search_terms using gist (term gist_trgm_ops)`);
+    if (trigram)
+      statements.push(
+        `create index search_terms_trgm on search_terms using gist (term gist_trgm_ops)`,
+      );
     for (const s of statements) await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
@@ -140,6 +144,7 @@ const postgres: Migration = {
       'drop function if exists hamlet_search_vector(text, text, boolean)',
       'drop table if exists search_terms',
       'drop table if exists search_documents',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

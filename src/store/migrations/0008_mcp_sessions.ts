@@ -18,11 +18,21 @@ export function mcpSessionsMigration(_dialect: Dialect): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mcp_sessions_scope').on('mcp_sessions').column('scope').execute();
-      await db.schema.createIndex('mcp_sessions_last_seen').on('mcp_sessions').column('last_seen_at').execute();
+      await db.schema
+        .createIndex('mcp_sessions_scope')
+        .on('mcp_sessions')
+        .column('scope')
+        .execute();
+      await db.schema
+        .createIndex('mcp_sessions_last_seen')
+        .on('mcp_sessions')
+        .column('last_seen_at')
+        .execute();
       await db.schema
         .createTable('mcp_streams')
-        .addColumn('session_id', 'text', (c) => c.notNull().references('mcp_sessions.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (c) =>
+          c.notNull().references('mcp_sessions.id').onDelete('cascade'),
+        )
         .addColumn('stream_id', 'text', (c) => c.notNull())
         .addColumn('next_seq', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('finished', 'integer', (c) => c.notNull().defaultTo(0))
@@ -36,7 +46,13 @@ export function mcpSessionsMigration(_dialect: Dialect): Migration {
         .addColumn('seq', 'integer', (c) => c.notNull())
         .addColumn('message', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('mcp_events_pk', ['session_id', 'stream_id', 'seq'])
-        .addForeignKeyConstraint('mcp_events_stream', ['session_id', 'stream_id'], 'mcp_streams', ['session_id', 'stream_id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'mcp_events_stream',
+          ['session_id', 'stream_id'],
+          'mcp_streams',
+          ['session_id', 'stream_id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
     },
     async down(db: Kysely<any>) {

@@ -130,7 +130,8 @@ const sqlite: Migration = {
       'drop table if exists search_rows',
       'drop table if exists search_topics',
       'drop table if exists search_communities',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
     await searchMigration('sqlite').up(db);
   },
 };
@@ -173,6 +174,7 @@ const postgres: Migration = {
       `create trigger search_posts_index after insert or update of body, position, topic_id on posts
          for each row execute function hamlet_search_index_post()`,
       `alter table search_documents drop column topic_id`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

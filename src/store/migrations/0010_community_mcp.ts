@@ -13,7 +13,11 @@ export function communityMcpMigration(_dialect: Dialect): Migration {
         // Epoch milliseconds: instances poll for changes with a numeric comparison.
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('community_mcp_config_updated').on('community_mcp_config').column('updated_at').execute();
+      await db.schema
+        .createIndex('community_mcp_config_updated')
+        .on('community_mcp_config')
+        .column('updated_at')
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('community_mcp_config').execute();

@@ -16,14 +16,16 @@ export function searchGenerationMigration(dialect: Dialect): Migration {
            begin perform nextval('search_generation'); return null; end $$`,
         `create trigger search_documents_generation after insert or update or delete or truncate on search_documents
            for each statement execute function hamlet_search_generation()`,
-      ]) await sql.raw(s).execute(db);
+      ])
+        await sql.raw(s).execute(db);
     },
     async down(db: Kysely<any>) {
       for (const s of [
         `drop trigger if exists search_documents_generation on search_documents`,
         `drop function if exists hamlet_search_generation()`,
         `drop sequence if exists search_generation`,
-      ]) await sql.raw(s).execute(db);
+      ])
+        await sql.raw(s).execute(db);
     },
   };
 }

@@ -21,10 +21,15 @@ const sqlite: Migration = {
       `create trigger search_embeddings_stale after update of body on posts when old.body is not new.body begin
          delete from search_embeddings where post_id = new.id;
        end`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
-    for (const s of ['drop trigger if exists search_embeddings_stale', 'drop trigger if exists search_embeddings_delete', 'drop table if exists search_embeddings']) {
+    for (const s of [
+      'drop trigger if exists search_embeddings_stale',
+      'drop trigger if exists search_embeddings_delete',
+      'drop table if exists search_embeddings',
+    ]) {
       await sql.raw(s).execute(db);
     }
   },
@@ -41,13 +46,15 @@ const postgres: Migration = {
          begin delete from search_embeddings where post_id = new.id; return null; end $$`,
       `create trigger search_embeddings_stale after update of body on posts
          for each row when (old.body is distinct from new.body) execute function hamlet_search_embedding_stale()`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
       'drop trigger if exists search_embeddings_stale on posts',
       'drop function if exists hamlet_search_embedding_stale()',
       'drop table if exists search_embeddings',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

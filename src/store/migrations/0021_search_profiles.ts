@@ -52,7 +52,8 @@ const sqlite: Migration = {
          delete from search_profiles where topic_id = old.id;
        end`,
       `insert into search_profile_queue (topic_id) select id from topics`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
@@ -64,7 +65,8 @@ const sqlite: Migration = {
       'drop trigger if exists search_profile_post_insert',
       'drop table if exists search_profile_queue',
       'drop table if exists search_profiles',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };
 
@@ -103,7 +105,8 @@ const postgres: Migration = {
       `create trigger search_profile_topic after insert or delete or update of title, solution_post_id, community_id on topics
          for each row execute function hamlet_search_profile_topic()`,
       `insert into search_profile_queue (topic_id) select id from topics`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
@@ -113,6 +116,7 @@ const postgres: Migration = {
       'drop function if exists hamlet_search_profile_post()',
       'drop table if exists search_profile_queue',
       'drop table if exists search_profiles',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

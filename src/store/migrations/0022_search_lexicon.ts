@@ -16,14 +16,18 @@ export function searchLexiconMigration(dialect: Dialect): Migration {
   const time = dialect === 'postgres' ? 'bigint' : 'integer';
   return {
     async up(db: Kysely<any>) {
-      await sql.raw(`create table search_lexicon (
+      await sql
+        .raw(
+          `create table search_lexicon (
         community_id ${id} primary key references communities (id) on delete cascade,
         posts integer not null,
         topics integer not null,
         built_at ${time} not null,
         df text not null,
         related text not null
-      )`).execute(db);
+      )`,
+        )
+        .execute(db);
     },
     async down(db: Kysely<any>) {
       await sql.raw('drop table if exists search_lexicon').execute(db);

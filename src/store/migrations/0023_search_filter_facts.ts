@@ -19,7 +19,8 @@ export function searchFilterFactsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
-const solution = (post: string, answer: string) => `case when ${answer} = ${post} then 2 when ${answer} is not null then 1 else 0 end`;
+const solution = (post: string, answer: string) =>
+  `case when ${answer} = ${post} then 2 when ${answer} is not null then 1 else 0 end`;
 
 const sqlite: Migration = {
   async up(db: Kysely<any>) {
@@ -54,7 +55,8 @@ const sqlite: Migration = {
            where rowid in (select r.rowid from search_rows r join posts p on p.id = r.post_id where p.topic_id = new.id);
        end`,
       `insert into search_facts (rowid, post_id, topic_id, community_id, created_at, position, author, category_id, solution) ${facts}`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
@@ -63,7 +65,8 @@ const sqlite: Migration = {
       'drop trigger if exists search_facts_delete',
       'drop trigger if exists search_facts_insert',
       'drop table if exists search_facts',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };
 
@@ -101,7 +104,8 @@ const postgres: Migration = {
       `create trigger search_facts_topic after update of category_id, solution_post_id on topics
          for each row execute function hamlet_search_facts_topic()`,
       `create index search_documents_topic on search_documents (topic_id)`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
@@ -123,6 +127,7 @@ const postgres: Migration = {
       `create trigger search_posts_index after insert or update of body, position, topic_id, community_id on posts
          for each row execute function hamlet_search_index_post()`,
       `alter table search_documents drop column created_at, drop column position, drop column author, drop column category_id, drop column solution`,
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

@@ -13,7 +13,9 @@ export function webhooksMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('webhook_endpoints')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('url', 'text', (c) => c.notNull())
         .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
         // Event types as a comma-separated list ("topic.created,post.created").
@@ -28,12 +30,18 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .addUniqueConstraint('webhook_endpoints_scoped', ['community_id', 'id'])
         .execute();
-      await db.schema.createIndex('webhook_endpoints_by_community').on('webhook_endpoints').columns(['community_id', 'active']).execute();
+      await db.schema
+        .createIndex('webhook_endpoints_by_community')
+        .on('webhook_endpoints')
+        .columns(['community_id', 'active'])
+        .execute();
 
       await db.schema
         .createTable('webhook_events')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('type', 'text', (c) => c.notNull())
         // The change as the domain saw it inside its transaction (JSON); rendered for receivers on delivery.
         .addColumn('payload', 'text', (c) => c.notNull())
@@ -45,8 +53,12 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('community_id', id, (c) => c.notNull())
         .addColumn('endpoint_id', id, (c) => c.notNull())
-        .addColumn('event_id', id, (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
-        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`))
+        .addColumn('event_id', id, (c) =>
+          c.notNull().references('webhook_events.id').onDelete('cascade'),
+        )
+        .addColumn('status', 'text', (c) =>
+          c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`),
+        )
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
         // Epoch milliseconds: due and lease comparisons are numeric on both engines.
         .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
@@ -56,16 +68,32 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .addColumn('last_error', 'text')
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('updated_at', ts, (c) => c.notNull())
-        .addForeignKeyConstraint('webhook_deliveries_endpoint', ['community_id', 'endpoint_id'], 'webhook_endpoints', ['community_id', 'id'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'webhook_deliveries_endpoint',
+          ['community_id', 'endpoint_id'],
+          'webhook_endpoints',
+          ['community_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-      await db.schema.createIndex('webhook_deliveries_by_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_due')
+        .on('webhook_deliveries')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_endpoint')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('webhook_attempts')
         .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('community_id', id, (c) => c.notNull())
-        .addColumn('delivery_id', id, (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+        .addColumn('delivery_id', id, (c) =>
+          c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+        )
         .addColumn('attempt', 'integer', (c) => c.notNull())
         .addColumn('started_at', ts, (c) => c.notNull())
         .addColumn('duration_ms', 'integer', (c) => c.notNull())
@@ -73,7 +101,11 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .addColumn('error', 'text')
         .addColumn('response_excerpt', 'text')
         .execute();
-      await db.schema.createIndex('webhook_attempts_by_delivery').on('webhook_attempts').columns(['delivery_id', 'attempt']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_by_delivery')
+        .on('webhook_attempts')
+        .columns(['delivery_id', 'attempt'])
+        .execute();
 
       await db.schema
         .createTable('webhook_keyring')
@@ -83,7 +115,14 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ['webhook_keyring', 'webhook_attempts', 'webhook_deliveries', 'webhook_events', 'webhook_endpoints']) await db.schema.dropTable(t).execute();
+      for (const t of [
+        'webhook_keyring',
+        'webhook_attempts',
+        'webhook_deliveries',
+        'webhook_events',
+        'webhook_endpoints',
+      ])
+        await db.schema.dropTable(t).execute();
     },
   };
 }

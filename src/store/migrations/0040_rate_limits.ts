@@ -13,7 +13,11 @@ export function rateLimitsMigration(dialect: Dialect): Migration {
         tokens double precision not null,
         updated_at timestamptz not null
       )`.execute(db);
-      await db.schema.createIndex('rate_limit_buckets_updated').on('rate_limit_buckets').column('updated_at').execute();
+      await db.schema
+        .createIndex('rate_limit_buckets_updated')
+        .on('rate_limit_buckets')
+        .column('updated_at')
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('rate_limit_buckets').ifExists().execute();

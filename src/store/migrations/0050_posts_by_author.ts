@@ -6,7 +6,11 @@ import type { Dialect } from '../repositories.ts';
 export function postsByAuthorMigration(_dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.createIndex('posts_by_author').on('posts').columns(['community_id', 'author_kind', 'author_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('posts_by_author')
+        .on('posts')
+        .columns(['community_id', 'author_kind', 'author_id', 'created_at'])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex('posts_by_author').execute();

@@ -13,13 +13,38 @@ const SOLVED = sql<boolean>`solution_post_id is not null`;
 export function topicListingsMigration(_dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.createIndex('topics_unanswered_by_created').on('topics').columns(['community_id', 'created_at', 'id']).where(UNANSWERED).execute();
-      await db.schema.createIndex('topics_unanswered_by_latest').on('topics').columns(['community_id', 'last_posted_at', 'id']).where(UNANSWERED).execute();
-      await db.schema.createIndex('topic_tags_by_topic').on('topic_tags').columns(['community_id', 'topic_id']).execute();
-      await db.schema.createIndex('topics_solved_by_latest').on('topics').columns(['community_id', 'last_posted_at', 'id']).where(SOLVED).execute();
+      await db.schema
+        .createIndex('topics_unanswered_by_created')
+        .on('topics')
+        .columns(['community_id', 'created_at', 'id'])
+        .where(UNANSWERED)
+        .execute();
+      await db.schema
+        .createIndex('topics_unanswered_by_latest')
+        .on('topics')
+        .columns(['community_id', 'last_posted_at', 'id'])
+        .where(UNANSWERED)
+        .execute();
+      await db.schema
+        .createIndex('topic_tags_by_topic')
+        .on('topic_tags')
+        .columns(['community_id', 'topic_id'])
+        .execute();
+      await db.schema
+        .createIndex('topics_solved_by_latest')
+        .on('topics')
+        .columns(['community_id', 'last_posted_at', 'id'])
+        .where(SOLVED)
+        .execute();
     },
     async down(db: Kysely<any>) {
-      for (const name of ['topic_tags_by_topic', 'topics_unanswered_by_created', 'topics_unanswered_by_latest', 'topics_solved_by_latest']) await db.schema.dropIndex(name).execute();
+      for (const name of [
+        'topic_tags_by_topic',
+        'topics_unanswered_by_created',
+        'topics_unanswered_by_latest',
+        'topics_solved_by_latest',
+      ])
+        await db.schema.dropIndex(name).execute();
     },
   };
 }

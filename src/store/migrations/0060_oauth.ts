@@ -23,8 +23,12 @@ export function oauthMigration(dialect: Dialect): Migration {
       // (metadata documents hosted on allowed_domains, plus pre-registered clients), 'registered'.
       await db.schema
         .createTable('oauth_client_policies')
-        .addColumn('community_id', id, (c) => c.primaryKey().references('communities.id').onDelete('cascade'))
-        .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('any', 'domains', 'registered')`))
+        .addColumn('community_id', id, (c) =>
+          c.primaryKey().references('communities.id').onDelete('cascade'),
+        )
+        .addColumn('mode', 'text', (c) =>
+          c.notNull().check(sql`mode in ('any', 'domains', 'registered')`),
+        )
         .addColumn('allowed_domains', 'text', (c) => c.notNull().defaultTo('[]'))
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
@@ -32,7 +36,9 @@ export function oauthMigration(dialect: Dialect): Migration {
       // kind: 'registered' (an administrator registered it, or approved its metadata URL) or 'dynamic'.
       await db.schema
         .createTable('oauth_clients')
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('registered', 'dynamic')`))
         .addColumn('name', 'text', (c) => c.notNull())
@@ -44,7 +50,9 @@ export function oauthMigration(dialect: Dialect): Migration {
       await db.schema
         .createTable('oauth_grants')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('community_id', id, (c) => c.notNull().references('communities.id').onDelete('cascade'))
+        .addColumn('community_id', id, (c) =>
+          c.notNull().references('communities.id').onDelete('cascade'),
+        )
         .addColumn('person_id', id, (c) => c.notNull().references('people.id').onDelete('cascade'))
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('client_name', 'text', (c) => c.notNull())
@@ -63,12 +71,18 @@ export function oauthMigration(dialect: Dialect): Migration {
         .unique()
         .where(sql.ref('revoked_at'), 'is', null)
         .execute();
-      await db.schema.createIndex('oauth_grants_by_person').on('oauth_grants').columns(['person_id']).execute();
+      await db.schema
+        .createIndex('oauth_grants_by_person')
+        .on('oauth_grants')
+        .columns(['person_id'])
+        .execute();
 
       await db.schema
         .createTable('oauth_codes')
         .addColumn('code_hash', 'text', (c) => c.primaryKey())
-        .addColumn('grant_id', id, (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
+        .addColumn('grant_id', id, (c) =>
+          c.notNull().references('oauth_grants.id').onDelete('cascade'),
+        )
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('redirect_uri', 'text', (c) => c.notNull())
         .addColumn('code_challenge', 'text', (c) => c.notNull())
@@ -78,12 +92,18 @@ export function oauthMigration(dialect: Dialect): Migration {
         .addColumn('expires_at', ts, (c) => c.notNull())
         .addColumn('used_at', ts)
         .execute();
-      await db.schema.createIndex('oauth_codes_by_grant').on('oauth_codes').columns(['grant_id']).execute();
+      await db.schema
+        .createIndex('oauth_codes_by_grant')
+        .on('oauth_codes')
+        .columns(['grant_id'])
+        .execute();
 
       await db.schema
         .createTable('oauth_refresh_tokens')
         .addColumn('id', id, (c) => c.primaryKey())
-        .addColumn('grant_id', id, (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
+        .addColumn('grant_id', id, (c) =>
+          c.notNull().references('oauth_grants.id').onDelete('cascade'),
+        )
         .addColumn('token_hash', 'text', (c) => c.notNull().unique())
         .addColumn('scopes', 'text', (c) => c.notNull())
         .addColumn('resource', 'text', (c) => c.notNull())
@@ -92,10 +112,21 @@ export function oauthMigration(dialect: Dialect): Migration {
         .addColumn('used_at', ts)
         .addColumn('revoked_at', ts)
         .execute();
-      await db.schema.createIndex('oauth_refresh_by_grant').on('oauth_refresh_tokens').columns(['grant_id']).execute();
+      await db.schema
+        .createIndex('oauth_refresh_by_grant')
+        .on('oauth_refresh_tokens')
+        .columns(['grant_id'])
+        .execute();
     },
     async down(db: Kysely<any>) {
-      for (const table of ['oauth_refresh_tokens', 'oauth_codes', 'oauth_grants', 'oauth_clients', 'oauth_client_policies', 'oauth_signing_keys']) {
+      for (const table of [
+        'oauth_refresh_tokens',
+        'oauth_codes',
+        'oauth_grants',
+        'oauth_clients',
+        'oauth_client_policies',
+        'oauth_signing_keys',
+      ]) {
         await db.schema.dropTable(table).execute();
       }
     },

@@ -3,15 +3,22 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 
-const TABLES = [['topics', 'author_via'], ['posts', 'author_via'], ['article_revisions', 'author_via'], ['approvals', 'submitter_via']] as const;
+const TABLES = [
+  ['topics', 'author_via'],
+  ['posts', 'author_via'],
+  ['article_revisions', 'author_via'],
+  ['approvals', 'submitter_via'],
+] as const;
 
 export function authorViaMigration(_dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      for (const [table, column] of TABLES) await db.schema.alterTable(table).addColumn(column, 'text').execute();
+      for (const [table, column] of TABLES)
+        await db.schema.alterTable(table).addColumn(column, 'text').execute();
     },
     async down(db: Kysely<any>) {
-      for (const [table, column] of TABLES) await db.schema.alterTable(table).dropColumn(column).execute();
+      for (const [table, column] of TABLES)
+        await db.schema.alterTable(table).dropColumn(column).execute();
     },
   };
 }

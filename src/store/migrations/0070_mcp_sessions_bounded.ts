@@ -10,16 +10,30 @@ export function mcpSessionsBoundedMigration(_dialect: Dialect): Migration {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('mcp_sessions').addColumn('owner', 'text').execute();
       await db.schema.alterTable('mcp_sessions').addColumn('client_ip', 'text').execute();
-      await db.schema.createIndex('mcp_sessions_owner').on('mcp_sessions').columns(['owner', 'last_seen_at']).execute();
-      await db.schema.createIndex('mcp_sessions_client_ip').on('mcp_sessions').columns(['client_ip', 'last_seen_at']).execute();
+      await db.schema
+        .createIndex('mcp_sessions_owner')
+        .on('mcp_sessions')
+        .columns(['owner', 'last_seen_at'])
+        .execute();
+      await db.schema
+        .createIndex('mcp_sessions_client_ip')
+        .on('mcp_sessions')
+        .columns(['client_ip', 'last_seen_at'])
+        .execute();
       await db.schema
         .createTable('mcp_subscriptions')
-        .addColumn('session_id', 'text', (c) => c.notNull().references('mcp_sessions.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (c) =>
+          c.notNull().references('mcp_sessions.id').onDelete('cascade'),
+        )
         .addColumn('scope', 'text', (c) => c.notNull())
         .addColumn('uri', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('mcp_subscriptions_pk', ['session_id', 'uri'])
         .execute();
-      await db.schema.createIndex('mcp_subscriptions_by_resource').on('mcp_subscriptions').columns(['scope', 'uri']).execute();
+      await db.schema
+        .createIndex('mcp_subscriptions_by_resource')
+        .on('mcp_subscriptions')
+        .columns(['scope', 'uri'])
+        .execute();
       await db.schema
         .createTable('mcp_secrets')
         .addColumn('name', 'text', (c) => c.primaryKey())

@@ -8,8 +8,16 @@ import type { Dialect } from '../repositories.ts';
 export function webhookRetentionMigration(_dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.createIndex('webhook_events_by_age').on('webhook_events').columns(['created_at']).execute();
-      await db.schema.createIndex('webhook_deliveries_by_event').on('webhook_deliveries').columns(['event_id']).execute();
+      await db.schema
+        .createIndex('webhook_events_by_age')
+        .on('webhook_events')
+        .columns(['created_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_event')
+        .on('webhook_deliveries')
+        .columns(['event_id'])
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex('webhook_deliveries_by_event').execute();

@@ -45,10 +45,12 @@ const sqlite: Migration = {
       `create table search_profile_gen (n integer not null)`,
       `insert into search_profile_gen (n) select coalesce(max(gen), 0) from search_profile_queue`,
       ...sqliteTriggers(sqliteMark),
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
-    for (const s of [...sqliteTriggers(sqliteMarkPerRow), 'drop table search_profile_gen']) await sql.raw(s).execute(db);
+    for (const s of [...sqliteTriggers(sqliteMarkPerRow), 'drop table search_profile_gen'])
+      await sql.raw(s).execute(db);
   },
 };
 
@@ -81,13 +83,15 @@ const postgres: Migration = {
       `select setval('search_profile_gen', (select coalesce(max(gen), 0) + 1 from search_profile_queue), false)`,
       `alter table search_profile_queue alter column gen type bigint, alter column gen set default nextval('search_profile_gen')`,
       ...pgFunctions(pgMark(`nextval('search_profile_gen')`)),
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
   async down(db: Kysely<any>) {
     for (const s of [
       ...pgFunctions(pgMark('search_profile_queue.gen + 1')),
       `alter table search_profile_queue alter column gen set default 1, alter column gen type integer`,
       'drop sequence search_profile_gen',
-    ]) await sql.raw(s).execute(db);
+    ])
+      await sql.raw(s).execute(db);
   },
 };

@@ -10,17 +10,33 @@ import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
 import { setSessionCookie } from '../session.ts';
 
-type KeyRow = { id: string; prefix: string; created_at: string; expires_at: string | null; revoked_at: string | null; last_used_at: string | null };
+type KeyRow = {
+  id: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+};
 
 /** A table of keys by prefix, with their dates and a revoke button for live ones. */
 export function keyTable(web: Web, keys: KeyRow[], revokeAction: string, caption: string): string {
   if (!keys.length) return '<p>No keys yet.</p>';
   const rows = keys
     .map((k) => {
-      const state = k.revoked_at ? `revoked ${when(k.revoked_at)}` : k.expires_at && Date.parse(k.expires_at) < Date.now() ? `expired ${when(k.expires_at)}` : 'live';
+      const state = k.revoked_at
+        ? `revoked ${when(k.revoked_at)}`
+        : k.expires_at && Date.parse(k.expires_at) < Date.now()
+          ? `expired ${when(k.expires_at)}`
+          : 'live';
       const revoke = k.revoked_at
         ? ''
-        : postForm(web, revokeAction, `<input type="hidden" name="key" value="${esc(k.id)}"><button type="submit" class="danger" aria-label="Revoke key ${esc(k.prefix)}">Revoke</button>`, 'class="inline"');
+        : postForm(
+            web,
+            revokeAction,
+            `<input type="hidden" name="key" value="${esc(k.id)}"><button type="submit" class="danger" aria-label="Revoke key ${esc(k.prefix)}">Revoke</button>`,
+            'class="inline"',
+          );
       return `<tr><td><code>${esc(k.prefix)}…</code></td><td>${when(k.created_at)}</td><td>${k.last_used_at ? when(k.last_used_at) : 'never'}</td><td>${k.expires_at ? when(k.expires_at) : 'never'}</td><td>${state}</td><td>${revoke}</td></tr>`;
     })
     .join('');
@@ -32,26 +48,42 @@ export function shownOnce(key: string, what: string): string {
   return `<div class="notice ok" role="status"><p>${esc(what)} Copy it now: it is shown only this once.</p><p class="secret" id="new-key">${esc(key)}</p></div>`;
 }
 
-async function accountPage(deps: WebDeps, web: Web, extra: { minted?: string; failure?: Failure; passwordFailure?: Failure } = {}): Promise<{ ok: true; body: string } | { ok: false; failure: Failure }> {
+async function accountPage(
+  deps: WebDeps,
+  web: Web,
+  extra: { minted?: string; failure?: Failure; passwordFailure?: Failure } = {},
+): Promise<{ ok: true; body: string } | { ok: false; failure: Failure }> {
   const keys = await call(deps, web, 'network', 'list_my_keys', {});
   if (!keys.ok) return { ok: false, failure: keys };
   const body = `<h1>Your account</h1>
 <h2>Password</h2>${failureSummary(extra.passwordFailure)}
-${postForm(web, href(web, '/account/password'), `${field({ name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' }, extra.passwordFailure?.issues)}
+${postForm(
+  web,
+  href(web, '/account/password'),
+  `${field({ name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' }, extra.passwordFailure?.issues)}
 ${field({ name: 'new_password', label: 'New password', hint: 'At least 10 characters. Every other session of yours ends.', type: 'password', required: true, autocomplete: 'new-password' }, extra.passwordFailure?.issues)}
-<div class="actions"><button type="submit">Change password</button></div>`)}
+<div class="actions"><button type="submit">Change password</button></div>`,
+)}
 ${web.where.kind === 'community' ? `<h2>Connected apps</h2>\n<p>Apps such as Claude or ChatGPT that you connected to ${esc(web.where.community.name)}: <a href="${esc(href(web, '/account/apps'))}">see and disconnect them</a>.</p>` : ''}
 <h2>User keys</h2>
 <p>A user key (<code>hmlt_u_…</code>) lets an agent ask questions on the network as you. Keep it secret; revoke it when the agent no longer needs it.</p>
 ${extra.minted ? shownOnce(extra.minted, 'Your new user key.') : ''}${failureSummary(extra.failure)}
 ${keyTable(web, keys.value.keys, href(web, '/account/keys/revoke'), 'Your user keys')}
-${postForm(web, href(web, '/account/keys'), `${field({ name: 'expires_in_days', label: 'Expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', attrs: 'min="1" max="3650" inputmode="numeric"' }, extra.failure?.issues)}
-<div class="actions"><button type="submit">Mint a user key</button></div>`)}`;
+${postForm(
+  web,
+  href(web, '/account/keys'),
+  `${field({ name: 'expires_in_days', label: 'Expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', attrs: 'min="1" max="3650" inputmode="numeric"' }, extra.failure?.issues)}
+<div class="actions"><button type="submit">Mint a user key</button></div>`,
+)}`;
   return { ok: true, body };
 }
 
 export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  const show = async (c: Context<WebEnv>, extra: Parameters<typeof accountPage>[2] = {}, status = 200) => {
+  const show = async (
+    c: Context<WebEnv>,
+    extra: Parameters<typeof accountPage>[2] = {},
+    status = 200,
+  ) => {
     const web = c.get('web');
     const built = await accountPage(deps, web, extra);
     if (!built.ok) return failurePage(c, web, built.failure);
@@ -66,7 +98,13 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const minted = await call(deps, web, 'network', 'mint_my_key', formArgs(operationNamed('network', 'mint_my_key')!.input, form));
+    const minted = await call(
+      deps,
+      web,
+      'network',
+      'mint_my_key',
+      formArgs(operationNamed('network', 'mint_my_key')!.input, form),
+    );
     if (!minted.ok) return show(c, { failure: minted }, 400);
     return show(c, { minted: minted.value.key });
   });
@@ -76,9 +114,18 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const revoked = await call(deps, web, 'network', 'revoke_my_key', formArgs(operationNamed('network', 'revoke_my_key')!.input, form));
+    const revoked = await call(
+      deps,
+      web,
+      'network',
+      'revoke_my_key',
+      formArgs(operationNamed('network', 'revoke_my_key')!.input, form),
+    );
     if (!revoked.ok) return show(c, { failure: revoked }, 400);
-    return redirectWith(c, deps, href(web, '/account'), { kind: 'ok', text: 'The key was revoked: it stopped working at once.' });
+    return redirectWith(c, deps, href(web, '/account'), {
+      kind: 'ok',
+      text: 'The key was revoked: it stopped working at once.',
+    });
   });
 
   app.post('/account/password', async (c) => {
@@ -86,11 +133,21 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const changed = await call(deps, web, 'network', 'change_password', formArgs(operationNamed('network', 'change_password')!.input, form));
-    if (!changed.ok) return show(c, { passwordFailure: changed }, changed.code === 'forbidden' ? 403 : 400);
+    const changed = await call(
+      deps,
+      web,
+      'network',
+      'change_password',
+      formArgs(operationNamed('network', 'change_password')!.input, form),
+    );
+    if (!changed.ok)
+      return show(c, { passwordFailure: changed }, changed.code === 'forbidden' ? 403 : 400);
     // Every session ended with the change: this browser continues in a new one.
     const session = await deps.services.accounts.createWebSession(web.person!.personId);
     setSessionCookie(c, deps, session.token);
-    return redirectWith(c, deps, href(web, '/account'), { kind: 'ok', text: 'Your password was changed. Other sessions were signed out.' });
+    return redirectWith(c, deps, href(web, '/account'), {
+      kind: 'ok',
+      text: 'Your password was changed. Other sessions were signed out.',
+    });
   });
 }

@@ -6,13 +6,27 @@ import { SCOPES } from '../../domain/vocabulary.ts';
 import { operationNamed } from '../../operations/catalogue.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { checkbox, checkboxes, failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
+import {
+  checkbox,
+  checkboxes,
+  failureSummary,
+  field,
+  formArgs,
+  text,
+  type FormData,
+} from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { keyTable, shownOnce } from './account.ts';
 import { adminGate, adminNav } from './admin.ts';
 
-type AgentOut = { id: string; name: string; scopes: string[]; trusted: boolean; created_at: string };
+type AgentOut = {
+  id: string;
+  name: string;
+  scopes: string[];
+  trusted: boolean;
+  created_at: string;
+};
 type AgentKeyOut = Parameters<typeof keyTable>[1][number] & { agent_id: string };
 
 const SCOPE_OPTIONS = SCOPES.map((s) => ({ value: s, label: s }));
@@ -24,27 +38,44 @@ function agentSection(web: Web, a: AgentOut, keys: AgentKeyOut[]): string {
 ${keyTable(web, mine, href(web, '/admin/agents/keys/revoke'), `Keys of ${a.name}`)}
 ${postForm(web, href(web, '/admin/agents/keys'), `<input type="hidden" name="agent" value="${esc(a.id)}"><button type="submit" class="secondary">Mint a new key for ${esc(a.name)}</button>`)}
 <details><summary>Change the access of ${esc(a.name)}</summary>
-${postForm(web, href(web, '/admin/agents/access'), `<input type="hidden" name="agent" value="${esc(a.id)}">${checkboxes('scopes', 'Scopes', SCOPE_OPTIONS, a.scopes).replaceAll('f-scopes-', `f-scopes-${a.id}-`)}${checkbox('trusted', 'Trusted (writes skip the approval queue)', a.trusted).replaceAll('f-trusted', `f-trusted-${a.id}`)}
-<div class="actions"><button type="submit">Save access</button></div>`)}</details></section>`;
+${postForm(
+  web,
+  href(web, '/admin/agents/access'),
+  `<input type="hidden" name="agent" value="${esc(a.id)}">${checkboxes('scopes', 'Scopes', SCOPE_OPTIONS, a.scopes).replaceAll('f-scopes-', `f-scopes-${a.id}-`)}${checkbox('trusted', 'Trusted (writes skip the approval queue)', a.trusted).replaceAll('f-trusted', `f-trusted-${a.id}`)}
+<div class="actions"><button type="submit">Save access</button></div>`,
+)}</details></section>`;
 }
 
-async function agentsPage(c: Context<WebEnv>, deps: WebDeps, o: { minted?: { key: string; agent: string }; failure?: Failure; values?: FormData } = {}): Promise<Response> {
+async function agentsPage(
+  c: Context<WebEnv>,
+  deps: WebDeps,
+  o: { minted?: { key: string; agent: string }; failure?: Failure; values?: FormData } = {},
+): Promise<Response> {
   const web = c.get('web');
-  const [agents, keys] = await Promise.all([call(deps, web, 'community', 'list_agents', {}), call(deps, web, 'community', 'list_agent_keys', {})]);
+  const [agents, keys] = await Promise.all([
+    call(deps, web, 'community', 'list_agents', {}),
+    call(deps, web, 'community', 'list_agent_keys', {}),
+  ]);
   if (!agents.ok) return failurePage(c, web, agents);
   if (!keys.ok) return failurePage(c, web, keys);
   const values = o.values ?? {};
   const issues = o.failure?.issues;
-  const list = (agents.value.agents as AgentOut[]).map((a) => agentSection(web, a, keys.value.keys)).join('');
+  const list = (agents.value.agents as AgentOut[])
+    .map((a) => agentSection(web, a, keys.value.keys))
+    .join('');
   const body = `<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}
 ${o.minted ? shownOnce(o.minted.key, `The key of ${o.minted.agent}: give it to the agent as Authorization: Bearer <key>.`) : ''}${failureSummary(o.failure)}
 ${list || '<p>No agents yet.</p>'}
 <h2>Create an agent</h2>
-${postForm(web, href(web, '/admin/agents'), `${field({ name: 'name', label: 'Name', hint: 'A name people recognise, unique in this community.', value: text(values, 'name'), required: true }, issues)}
+${postForm(
+  web,
+  href(web, '/admin/agents'),
+  `${field({ name: 'name', label: 'Name', hint: 'A name people recognise, unique in this community.', value: text(values, 'name'), required: true }, issues)}
 ${checkboxes('scopes', 'Scopes (reading needs none)', SCOPE_OPTIONS, ([] as unknown[]).concat(values.scopes ?? []) as string[], issues)}
 ${checkbox('trusted', 'Trusted (writes skip the approval queue)', text(values, 'trusted') === 'on')}
 ${field({ name: 'expires_in_days', label: 'First key expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', value: text(values, 'expires_in_days'), attrs: 'min="1" max="3650" inputmode="numeric"' }, issues)}
-<div class="actions"><button type="submit">Create agent</button></div>`)}`;
+<div class="actions"><button type="submit">Create agent</button></div>`,
+)}`;
   if (o.minted) c.header('cache-control', 'no-store');
   return page(c, web, { title: 'Agents and keys', body, status: o.failure ? 400 : 200 });
 }
@@ -54,37 +85,77 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post('/admin/agents', async (c) => {
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const created = await call(deps, c.get('web'), 'community', 'create_agent', formArgs(operationNamed('community', 'create_agent')!.input, form));
-    if (!created.ok) return created.code === 'invalid_argument' || created.code === 'conflict' ? agentsPage(c, deps, { failure: created, values: form }) : failurePage(c, c.get('web'), created);
-    return agentsPage(c, deps, { minted: { key: created.value.key, agent: created.value.agent.name } });
+    const created = await call(
+      deps,
+      c.get('web'),
+      'community',
+      'create_agent',
+      formArgs(operationNamed('community', 'create_agent')!.input, form),
+    );
+    if (!created.ok)
+      return created.code === 'invalid_argument' || created.code === 'conflict'
+        ? agentsPage(c, deps, { failure: created, values: form })
+        : failurePage(c, c.get('web'), created);
+    return agentsPage(c, deps, {
+      minted: { key: created.value.key, agent: created.value.agent.name },
+    });
   });
 
   app.post('/admin/agents/keys', async (c) => {
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const web = c.get('web');
-    const minted = await call(deps, web, 'community', 'mint_agent_key', formArgs(operationNamed('community', 'mint_agent_key')!.input, form));
+    const minted = await call(
+      deps,
+      web,
+      'community',
+      'mint_agent_key',
+      formArgs(operationNamed('community', 'mint_agent_key')!.input, form),
+    );
     if (!minted.ok) return failurePage(c, web, minted);
     const agents = await call(deps, web, 'community', 'list_agents', {});
-    const name = agents.ok ? (agents.value.agents as AgentOut[]).find((a) => a.id === minted.value.record.agent_id)?.name : undefined;
+    const name = agents.ok
+      ? (agents.value.agents as AgentOut[]).find((a) => a.id === minted.value.record.agent_id)?.name
+      : undefined;
     return agentsPage(c, deps, { minted: { key: minted.value.key, agent: name ?? 'the agent' } });
   });
 
   app.post('/admin/agents/keys/revoke', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const revoked = await call(deps, web, 'community', 'revoke_agent_key', formArgs(operationNamed('community', 'revoke_agent_key')!.input, form));
+    const revoked = await call(
+      deps,
+      web,
+      'community',
+      'revoke_agent_key',
+      formArgs(operationNamed('community', 'revoke_agent_key')!.input, form),
+    );
     if (!revoked.ok) return failurePage(c, web, revoked);
-    return redirectWith(c, deps, href(web, '/admin/agents'), { kind: 'ok', text: `The key ${revoked.value.prefix}… was revoked: it stopped working at once.` });
+    return redirectWith(c, deps, href(web, '/admin/agents'), {
+      kind: 'ok',
+      text: `The key ${revoked.value.prefix}… was revoked: it stopped working at once.`,
+    });
   });
 
   app.post('/admin/agents/access', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     // Unchecked boxes are not sent: no scope checked means no scopes, unchecked "trusted" means not trusted.
-    const scopes = ([] as unknown[]).concat(form.scopes ?? []).filter((s): s is string => typeof s === 'string' && s !== '');
-    const args = { ...formArgs(operationNamed('community', 'update_agent')!.input, form), scopes, trusted: text(form, 'trusted') === 'on' };
+    const scopes = ([] as unknown[])
+      .concat(form.scopes ?? [])
+      .filter((s): s is string => typeof s === 'string' && s !== '');
+    const args = {
+      ...formArgs(operationNamed('community', 'update_agent')!.input, form),
+      scopes,
+      trusted: text(form, 'trusted') === 'on',
+    };
     const updated = await call(deps, web, 'community', 'update_agent', args);
-    if (!updated.ok) return updated.code === 'invalid_argument' ? agentsPage(c, deps, { failure: updated }) : failurePage(c, web, updated);
-    return redirectWith(c, deps, href(web, '/admin/agents'), { kind: 'ok', text: `The access of ${updated.value.name} was saved.` });
+    if (!updated.ok)
+      return updated.code === 'invalid_argument'
+        ? agentsPage(c, deps, { failure: updated })
+        : failurePage(c, web, updated);
+    return redirectWith(c, deps, href(web, '/admin/agents'), {
+      kind: 'ok',
+      text: `The access of ${updated.value.name} was saved.`,
+    });
   });
 }

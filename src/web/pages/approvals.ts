@@ -29,7 +29,10 @@ type ApprovalOut = {
 /** The queued write as readers would see it once published. */
 function preview(web: Web, a: ApprovalOut): string {
   const p = a.payload ?? {};
-  const body = typeof p.body === 'string' ? `<div class="post-body preview">${renderMarkdown(p.body)}</div>` : '';
+  const body =
+    typeof p.body === 'string'
+      ? `<div class="post-body preview">${renderMarkdown(p.body)}</div>`
+      : '';
   const topicLink = (ref: string) => `<a href="${esc(topicHref(web, ref))}">${esc(ref)}</a>`;
   switch (a.kind) {
     case 'topic.create':
@@ -47,28 +50,48 @@ function preview(web: Web, a: ApprovalOut): string {
 
 function approvalCard(web: Web, a: ApprovalOut): string {
   const slug = web.where.kind === 'community' ? web.where.community.slug : '';
-  const who = author(web, { ...a.submitted_by, label: a.submitted_by.kind === 'agent' ? agentLabel(a.submitted_by.name, slug) : undefined });
-  const decided = a.decided_by ? `<p class="meta">${esc(a.status)} by ${esc(a.decided_by.name)}${a.decided_at ? ` · ${when(a.decided_at)}` : ''}${a.reason ? `: ${esc(a.reason)}` : ''}</p>` : '';
-  const published = a.result?.topic ? `<p><a href="${esc(topicHref(web, a.result.topic.slug, a.result.post?.id))}">See it published</a></p>` : '';
-  const decide = a.status === 'pending'
-    ? `<div class="actions">${postForm(web, href(web, `/approvals/${a.approval_id}/approve`), `<button type="submit">Approve and publish</button>`, 'class="inline"')}</div>
-${postForm(web, href(web, `/approvals/${a.approval_id}/reject`), `${field({ name: 'reason', id: `reason-${a.approval_id}`, label: 'Reason for rejecting', hint: 'The submitter reads it.', rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Reject</button></div>`)}`
+  const who = author(web, {
+    ...a.submitted_by,
+    label: a.submitted_by.kind === 'agent' ? agentLabel(a.submitted_by.name, slug) : undefined,
+  });
+  const decided = a.decided_by
+    ? `<p class="meta">${esc(a.status)} by ${esc(a.decided_by.name)}${a.decided_at ? ` · ${when(a.decided_at)}` : ''}${a.reason ? `: ${esc(a.reason)}` : ''}</p>`
     : '';
+  const published = a.result?.topic
+    ? `<p><a href="${esc(topicHref(web, a.result.topic.slug, a.result.post?.id))}">See it published</a></p>`
+    : '';
+  const decide =
+    a.status === 'pending'
+      ? `<div class="actions">${postForm(web, href(web, `/approvals/${a.approval_id}/approve`), `<button type="submit">Approve and publish</button>`, 'class="inline"')}</div>
+${postForm(web, href(web, `/approvals/${a.approval_id}/reject`), `${field({ name: 'reason', id: `reason-${a.approval_id}`, label: 'Reason for rejecting', hint: 'The submitter reads it.', rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Reject</button></div>`)}`
+      : '';
   return `<section class="queued" id="approval-${esc(a.approval_id)}" aria-label="${esc(a.kind)} by ${esc(a.submitted_by.name)}"><p class="meta">${who} · submitted ${when(a.submitted_at)} · <span class="badge pending">${esc(a.status)}</span></p>
 ${preview(web, a)}${decided}${published}${decide}</section>`;
 }
 
-async function queuePage(c: Context<WebEnv>, deps: WebDeps, o: { notice?: Notice; status?: number } = {}): Promise<Response> {
+async function queuePage(
+  c: Context<WebEnv>,
+  deps: WebDeps,
+  o: { notice?: Notice; status?: number } = {},
+): Promise<Response> {
   const web = c.get('web');
   if (web.where.kind !== 'community') return notFound(c, web);
   const status = c.req.query('status') || 'pending';
-  const listed = await call(deps, web, 'community', 'list_approvals', { status, cursor: c.req.query('cursor') || undefined });
+  const listed = await call(deps, web, 'community', 'list_approvals', {
+    status,
+    cursor: c.req.query('cursor') || undefined,
+  });
   if (!listed.ok) return failurePage(c, web, listed);
   const approvals = listed.value.approvals as ApprovalOut[];
   const tabs = APPROVAL_STATUSES.filter((s) => s !== 'approved')
-    .map((s) => `<li><a href="${esc(`${href(web, '/approvals')}?status=${s}`)}"${s === status ? ' aria-current="page"' : ''}>${esc(s)}</a></li>`)
+    .map(
+      (s) =>
+        `<li><a href="${esc(`${href(web, '/approvals')}?status=${s}`)}"${s === status ? ' aria-current="page"' : ''}>${esc(s)}</a></li>`,
+    )
     .join('');
-  const more = listed.value.next_cursor ? `<p><a href="${esc(`${href(web, '/approvals')}?status=${status}&cursor=${encodeURIComponent(listed.value.next_cursor)}`)}">More</a></p>` : '';
+  const more = listed.value.next_cursor
+    ? `<p><a href="${esc(`${href(web, '/approvals')}?status=${status}&cursor=${encodeURIComponent(listed.value.next_cursor)}`)}">More</a></p>`
+    : '';
   const body = `<h1>Approval queue</h1><nav aria-label="Status"><ul class="tabs">${tabs}</ul></nav>
 ${approvals.length ? approvals.map((a) => approvalCard(web, a)).join('') : `<p>No ${esc(status)} writes.</p>`}${more}`;
   return page(c, web, { title: 'Approval queue', body, notice: o.notice, status: o.status });
@@ -76,7 +99,11 @@ ${approvals.length ? approvals.map((a) => approvalCard(web, a)).join('') : `<p>N
 
 /** A decision that lost (or failed): the queue again, with why. */
 function refused(c: Context<WebEnv>, deps: WebDeps, f: Failure): Promise<Response> | Response {
-  if (f.code === 'conflict' || f.code === 'invalid_argument') return queuePage(c, deps, { notice: { kind: 'error', text: f.message }, status: f.code === 'conflict' ? 409 : 400 });
+  if (f.code === 'conflict' || f.code === 'invalid_argument')
+    return queuePage(c, deps, {
+      notice: { kind: 'error', text: f.message },
+      status: f.code === 'conflict' ? 409 : 400,
+    });
   return failurePage(c, c.get('web'), f, 'Not decided');
 }
 
@@ -85,18 +112,32 @@ export function approvalRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post('/approvals/:id/approve', async (c) => {
     const web = c.get('web');
-    const decided = await call(deps, web, 'community', 'approve', { approval_id: c.req.param('id') });
+    const decided = await call(deps, web, 'community', 'approve', {
+      approval_id: c.req.param('id'),
+    });
     if (!decided.ok) return refused(c, deps, decided);
     const a = decided.value as ApprovalOut;
-    const text = a.status === 'applied' ? `Approved and published: ${a.message}` : `Approved, but it could not be applied: ${a.reason ?? a.message}`;
-    return redirectWith(c, deps, href(web, '/approvals'), { kind: a.status === 'applied' ? 'ok' : 'error', text });
+    const text =
+      a.status === 'applied'
+        ? `Approved and published: ${a.message}`
+        : `Approved, but it could not be applied: ${a.reason ?? a.message}`;
+    return redirectWith(c, deps, href(web, '/approvals'), {
+      kind: a.status === 'applied' ? 'ok' : 'error',
+      text,
+    });
   });
 
   app.post('/approvals/:id/reject', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const decided = await call(deps, web, 'community', 'reject', { approval_id: c.req.param('id'), reason: text(form, 'reason') });
+    const decided = await call(deps, web, 'community', 'reject', {
+      approval_id: c.req.param('id'),
+      reason: text(form, 'reason'),
+    });
     if (!decided.ok) return refused(c, deps, decided);
-    return redirectWith(c, deps, href(web, '/approvals'), { kind: 'ok', text: 'Rejected: the submitter sees your reason. Nothing was published.' });
+    return redirectWith(c, deps, href(web, '/approvals'), {
+      kind: 'ok',
+      text: 'Rejected: the submitter sees your reason. Nothing was published.',
+    });
   });
 }

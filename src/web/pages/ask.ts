@@ -16,11 +16,16 @@ type Similar = { title: string; href: string; solved: boolean };
 /** Up to five earlier questions like this one, one per topic, accepted answers first. */
 async function similarTo(deps: WebDeps, web: Web, title: string): Promise<Similar[]> {
   if (title.trim().length < 8) return [];
-  const found = await call(deps, web, 'community', 'suggest_answer', { question: title.trim().slice(0, 2000), limit: 5 });
+  const found = await call(deps, web, 'community', 'suggest_answer', {
+    question: title.trim().slice(0, 2000),
+    limit: 5,
+  });
   if (!found.ok) return [];
   const seen = new Set<string>();
   const out: Similar[] = [];
-  for (const a of found.value.answers as Array<ResultOut & { topic_id: string; accepted: boolean }>) {
+  for (const a of found.value.answers as Array<
+    ResultOut & { topic_id: string; accepted: boolean }
+  >) {
     if (seen.has(a.topic_id)) continue;
     seen.add(a.topic_id);
     const u = resultHref(web, a);
@@ -30,17 +35,30 @@ async function similarTo(deps: WebDeps, web: Web, title: string): Promise<Simila
 }
 
 function similarList(items: Similar[], checked: boolean): string {
-  if (!items.length) return checked ? '<p role="status">No similar questions found: go ahead and post yours.</p>' : '';
+  if (!items.length)
+    return checked
+      ? '<p role="status">No similar questions found: go ahead and post yours.</p>'
+      : '';
   return `<h2>Similar questions</h2><p class="hint">One of these may already answer yours.</p><ul class="topics">${items
-    .map((i) => `<li><a href="${esc(i.href)}">${esc(i.title)}</a>${i.solved ? ' <span class="badge">Solved</span>' : ''}</li>`)
+    .map(
+      (i) =>
+        `<li><a href="${esc(i.href)}">${esc(i.title)}</a>${i.solved ? ' <span class="badge">Solved</span>' : ''}</li>`,
+    )
     .join('')}</ul>`;
 }
 
-async function askPage(c: Context<WebEnv>, deps: WebDeps, values: FormData, o: { failure?: Failure; similar?: Similar[]; checked?: boolean; status?: number } = {}): Promise<Response> {
+async function askPage(
+  c: Context<WebEnv>,
+  deps: WebDeps,
+  values: FormData,
+  o: { failure?: Failure; similar?: Similar[]; checked?: boolean; status?: number } = {},
+): Promise<Response> {
   const web = c.get('web');
   const categories = await call(deps, web, 'community', 'list_categories', {});
   if (!categories.ok) return failurePage(c, web, categories);
-  const options = (categories.value.categories as Array<{ slug: string; name: string; kind: string }>).map((k) => ({
+  const options = (
+    categories.value.categories as Array<{ slug: string; name: string; kind: string }>
+  ).map((k) => ({
     value: k.slug,
     label: k.kind === 'knowledge_base' ? `${k.name} (knowledge base: an article)` : k.name,
   }));
@@ -49,19 +67,25 @@ async function askPage(c: Context<WebEnv>, deps: WebDeps, values: FormData, o: {
   const body = `<h1>Ask a question</h1>
 <p>Search first: most questions have been asked before. Say what you tried, what happened (exact error text) and what you expected.</p>
 ${failureSummary(o.failure)}
-${postForm(web, href(web, '/ask'), `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options.find((x) => !x.label.includes('knowledge base'))?.value, required: true }, issues)}
+${postForm(
+  web,
+  href(web, '/ask'),
+  `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options.find((x) => !x.label.includes('knowledge base'))?.value, required: true }, issues)}
 ${field({ name: 'title', id: 'title', label: 'Title', hint: 'A specific, searchable title: 8 to 200 characters.', value: text(values, 'title'), required: true, attrs: 'maxlength="200" autocomplete="off"' }, issues)}
 <div id="similar-live" aria-live="polite">${similarList(o.similar ?? [], Boolean(o.checked))}</div>
 ${field({ name: 'body', label: 'Your question', hint: 'Markdown. 10 to 50,000 characters.', rows: 12, value: text(values, 'body'), required: true }, issues)}
 ${field({ name: 'tags', label: 'Tags (optional)', hint: 'Up to 5, separated by commas: a-z, 0-9 and "-".', value: text(values, 'tags') }, issues)}
-<div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>`, `data-similar="${esc(href(web, '/ask/similar'))}"`)}`;
+<div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>`,
+  `data-similar="${esc(href(web, '/ask/similar'))}"`,
+)}`;
   return page(c, web, { title: 'Ask a question', body, status: o.status });
 }
 
 export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/ask', (c) => {
     const web = c.get('web');
-    if (web.where.kind !== 'community') return notFound(c, web, 'Questions are asked in a community: open one from the directory.');
+    if (web.where.kind !== 'community')
+      return notFound(c, web, 'Questions are asked in a community: open one from the directory.');
     return needsPerson(c, web) ?? askPage(c, deps, {});
   });
 
@@ -76,11 +100,21 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (web.where.kind !== 'community') return notFound(c, web);
     const form = (await c.req.parseBody({ all: true })) as FormData;
     if (text(form, 'action') === 'check') {
-      return askPage(c, deps, form, { similar: await similarTo(deps, web, text(form, 'title')), checked: true });
+      return askPage(c, deps, form, {
+        similar: await similarTo(deps, web, text(form, 'title')),
+        checked: true,
+      });
     }
-    const outcome = await call(deps, web, 'community', 'create_topic', formArgs(operationNamed('community', 'create_topic')!.input, form));
+    const outcome = await call(
+      deps,
+      web,
+      'community',
+      'create_topic',
+      formArgs(operationNamed('community', 'create_topic')!.input, form),
+    );
     if (!outcome.ok) {
-      if (outcome.code === 'invalid_argument' || outcome.code === 'not_found') return askPage(c, deps, form, { failure: outcome, status: 400 });
+      if (outcome.code === 'invalid_argument' || outcome.code === 'not_found')
+        return askPage(c, deps, form, { failure: outcome, status: 400 });
       return failurePage(c, web, outcome, 'Your question was not posted');
     }
     if (outcome.value.status === 'pending_approval') {
@@ -89,6 +123,9 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         body: `<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>${esc(outcome.value.message)}</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
       });
     }
-    return redirectWith(c, deps, topicHref(web, outcome.value.topic.slug), { kind: 'ok', text: 'Your question was posted.' });
+    return redirectWith(c, deps, topicHref(web, outcome.value.topic.slug), {
+      kind: 'ok',
+      text: 'Your question was posted.',
+    });
   });
 }

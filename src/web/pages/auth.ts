@@ -16,10 +16,14 @@ import { continueLink } from './handoff.ts';
 
 function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): string {
   return `<h1>Sign in</h1>${failureSummary(failure)}
-${postForm(web, href(web, '/signin'), `<input type="hidden" name="next" value="${esc(next)}">
+${postForm(
+  web,
+  href(web, '/signin'),
+  `<input type="hidden" name="next" value="${esc(next)}">
 ${field({ name: 'email', label: 'E-mail address', type: 'email', value: values.email, required: true, autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
-<div class="actions"><button type="submit">Sign in</button></div>`)}
+<div class="actions"><button type="submit">Sign in</button></div>`,
+)}
 <p>No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>${
     // On a community's own host: one account serves every community of this site.
     web.where.kind === 'community' && web.where.base === ''
@@ -31,17 +35,24 @@ ${continueLink(next)}`
 
 function signUpForm(web: Web, values: FormData, failure?: Failure): string {
   return `<h1>Create an account</h1>${failureSummary(failure)}
-${postForm(web, href(web, '/signup'), `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
+${postForm(
+  web,
+  href(web, '/signup'),
+  `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
 ${field({ name: 'email', label: 'E-mail address', hint: 'You sign in with it; it is never shown to others.', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
 ${field({ name: 'password', label: 'Password', hint: 'At least 10 characters.', type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
-<div class="actions"><button type="submit">Create account</button></div>`)}
+<div class="actions"><button type="submit">Create account</button></div>`,
+)}
 <p>Already have one? <a href="${esc(href(web, '/signin'))}">Sign in</a>.</p>`;
 }
 
 export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/signin', (c) => {
     const web = c.get('web');
-    return page(c, web, { title: 'Sign in', body: signInForm(web, safeNext(c.req.query('next'), href(web, '/')), {}) });
+    return page(c, web, {
+      title: 'Sign in',
+      body: signInForm(web, safeNext(c.req.query('next'), href(web, '/')), {}),
+    });
   });
 
   app.post('/signin', async (c) => {
@@ -51,15 +62,25 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const next = safeNext(text(form, 'next'), href(web, '/'));
     try {
       await deps.services.rateLimits.checkSignIn(web.ip, email);
-      const session = await deps.services.accounts.signIn({ email, password: text(form, 'password') });
+      const session = await deps.services.accounts.signIn({
+        email,
+        password: text(form, 'password'),
+      });
       await deps.services.accounts.revokeWebSession(sessionToken(c, deps));
       setSessionCookie(c, deps, session.token);
-      return redirectWith(c, deps, next, { kind: 'ok', text: `Signed in as ${session.person.displayName}.` });
+      return redirectWith(c, deps, next, {
+        kind: 'ok',
+        text: `Signed in as ${session.person.displayName}.`,
+      });
     } catch (err) {
       if (!isDomainError(err)) throw err;
       if (err instanceof RateLimitedError) c.header('retry-after', String(err.retryAfterSeconds));
       const failure: Failure = { ok: false, stage: 'call', code: err.code, message: err.message };
-      return page(c, web, { title: 'Sign in', status: err instanceof RateLimitedError ? 429 : 401, body: signInForm(web, next, { email }, failure) });
+      return page(c, web, {
+        title: 'Sign in',
+        status: err instanceof RateLimitedError ? 429 : 401,
+        body: signInForm(web, next, { email }, failure),
+      });
     }
   });
 
@@ -72,14 +93,27 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/signup', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(deps, web, 'network', 'sign_up', formArgs(operationNamed('network', 'sign_up')!.input, form));
+    const outcome = await call(
+      deps,
+      web,
+      'network',
+      'sign_up',
+      formArgs(operationNamed('network', 'sign_up')!.input, form),
+    );
     if (!outcome.ok) {
       if (outcome.retryAfterSeconds) c.header('retry-after', String(outcome.retryAfterSeconds));
-      return page(c, web, { title: 'Create an account', status: outcome.code === 'rate_limited' ? 429 : 400, body: signUpForm(web, form, outcome) });
+      return page(c, web, {
+        title: 'Create an account',
+        status: outcome.code === 'rate_limited' ? 429 : 400,
+        body: signUpForm(web, form, outcome),
+      });
     }
     const session = await deps.services.accounts.createWebSession(outcome.value.person_id);
     setSessionCookie(c, deps, session.token);
-    return redirectWith(c, deps, href(web, '/'), { kind: 'ok', text: `Welcome, ${outcome.value.display_name}: your account is ready.` });
+    return redirectWith(c, deps, href(web, '/'), {
+      kind: 'ok',
+      text: `Welcome, ${outcome.value.display_name}: your account is ready.`,
+    });
   });
 
   app.post('/signout', async (c) => {

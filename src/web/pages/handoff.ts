@@ -67,7 +67,13 @@ export function handoffOffer(c: Context, deps: HandoffDeps): string {
 /** Steps 1 and 3, on the community's host, before the host check. */
 export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   const failed = (c: Context) =>
-    c.html(barePage('Sign-in did not complete', 'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.'), 400);
+    c.html(
+      barePage(
+        'Sign-in did not complete',
+        'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.',
+      ),
+      400,
+    );
 
   app.get('/session/continue', (c) => {
     const own = ownHost(c, deps);
@@ -101,7 +107,12 @@ export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/session/handoff', async (c) => {
     const web = c.get('web');
     if (web.where.kind !== 'network') return c.notFound();
-    const notOurs = () => page(c, web, { title: 'Not one of ours', status: 400, body: '<h1>That address is not a community you can open here</h1><p>Signing in is only handed to the communities of this site that your account may read.</p>' });
+    const notOurs = () =>
+      page(c, web, {
+        title: 'Not one of ours',
+        status: 400,
+        body: '<h1>That address is not a community you can open here</h1><p>Signing in is only handed to the communities of this site that your account may read.</p>',
+      });
     const state = c.req.query('state') ?? '';
     let back: URL | undefined;
     try {
@@ -111,13 +122,26 @@ export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     }
     // Syntax first (the same for every host): our scheme, the claim path, one label under this apex.
     const apex = deps.hostOf(c) ?? '';
-    if (!/^[A-Za-z0-9_-]{32}$/.test(state) || !back || back.protocol !== `${scheme(deps.secure)}:` || back.pathname !== '/session/claim' || apexOf(back.host, deps.baseDomain) !== apex) {
+    if (
+      !/^[A-Za-z0-9_-]{32}$/.test(state) ||
+      !back ||
+      back.protocol !== `${scheme(deps.secure)}:` ||
+      back.pathname !== '/session/claim' ||
+      apexOf(back.host, deps.baseDomain) !== apex
+    ) {
       return notOurs();
     }
-    if (!web.person) return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, { kind: 'ok', text: 'Sign in to continue to the community.' });
+    if (!web.person)
+      return redirectWith(c, deps, `/signin?next=${encodeURIComponent(web.path)}`, {
+        kind: 'ok',
+        text: 'Sign in to continue to the community.',
+      });
     const target = await deps.hostKind(back.host, undefined);
     if (target.kind !== 'community' || !canRead(web.person, target.community)) return notOurs();
-    back.searchParams.set('ticket', await deps.services.accounts.createHandoffTicket(web.person.personId, back.host));
+    back.searchParams.set(
+      'ticket',
+      await deps.services.accounts.createHandoffTicket(web.person.personId, back.host),
+    );
     back.searchParams.set('state', state);
     back.searchParams.set('next', safeNext(c.req.query('next'), '/'));
     return c.redirect(back.toString(), 303);

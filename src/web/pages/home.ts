@@ -7,11 +7,18 @@ import { esc, plural, when } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
 import { author, moreLink, topicHref, topicList, type TopicOut } from './parts.ts';
 
-type CategoryOut = { slug: string; name: string; description: string; kind: string; topic_count: number };
+type CategoryOut = {
+  slug: string;
+  name: string;
+  description: string;
+  kind: string;
+  topic_count: number;
+};
 
 function categoryList(web: Web, categories: CategoryOut[]): string {
   const items = categories.map(
-    (c) => `<li><a href="${esc(href(web, `/categories/${c.slug}`))}">${esc(c.name)}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? `<br><span class="meta">${esc(c.description)}</span>` : ''}</li>`,
+    (c) =>
+      `<li><a href="${esc(href(web, `/categories/${c.slug}`))}">${esc(c.name)}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? `<br><span class="meta">${esc(c.description)}</span>` : ''}</li>`,
   );
   return `<ul class="topics">${items.join('')}</ul>`;
 }
@@ -35,10 +42,15 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const [categories, latest, unanswered, solved] = await Promise.all([
       call(deps, web, 'community', 'list_categories', {}),
       call(deps, web, 'community', 'list_topics', { sort: 'latest', limit: 20 }),
-      call(deps, web, 'community', 'list_topics', { filter: 'unanswered', sort: 'created', limit: 10 }),
+      call(deps, web, 'community', 'list_topics', {
+        filter: 'unanswered',
+        sort: 'created',
+        limit: 10,
+      }),
       call(deps, web, 'community', 'list_topics', { filter: 'solved', sort: 'latest', limit: 10 }),
     ]);
-    for (const o of [categories, latest, unanswered, solved]) if (!o.ok) return failurePage(c, web, o);
+    for (const o of [categories, latest, unanswered, solved])
+      if (!o.ok) return failurePage(c, web, o);
     const v = (o: typeof categories) => (o.ok ? o.value : {}) as Record<string, any>;
     const body = `<h1>${esc(community.name)}</h1>${community.description ? `<p>${esc(community.description)}</p>` : ''}
 <form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="home-q">Search ${esc(community.name)}</label><input type="search" id="home-q" name="q" required maxlength="500"> <button type="submit">Search</button></form>
@@ -62,7 +74,9 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     ]);
     if (!categories.ok) return failurePage(c, web, categories);
     if (!topics.ok) return failurePage(c, web, topics);
-    const cat = category ? (categories.value.categories as CategoryOut[]).find((k) => k.slug === category) : undefined;
+    const cat = category
+      ? (categories.value.categories as CategoryOut[]).find((k) => k.slug === category)
+      : undefined;
     const path = category ? `/categories/${category}` : '/latest';
     const title = cat ? cat.name : 'All topics';
     const tab = (key: string, value: string, label: string, current: string) => {
@@ -82,11 +96,25 @@ ${topicList(web, topics.value.topics as TopicOut[])}${moreLink(web, path, { filt
   app.get('/u/:id', async (c) => {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
-    const profile = await call(deps, web, 'community', 'get_profile', { id: c.req.param('id'), cursor: c.req.query('cursor') || undefined });
+    const profile = await call(deps, web, 'community', 'get_profile', {
+      id: c.req.param('id'),
+      cursor: c.req.query('cursor') || undefined,
+    });
     if (!profile.ok) return failurePage(c, web, profile);
     const p = profile.value;
-    const posts = (p.posts as Array<{ id: string; is_question: boolean; is_solution: boolean; created_at: string; topic: { slug: string; title: string } }>)
-      .map((post) => `<li><a href="${esc(topicHref(web, post.topic.slug, post.is_question ? undefined : post.id))}">${esc(post.topic.title)}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? ' <span class="badge">Accepted answer</span>' : ''}</li>`)
+    const posts = (
+      p.posts as Array<{
+        id: string;
+        is_question: boolean;
+        is_solution: boolean;
+        created_at: string;
+        topic: { slug: string; title: string };
+      }>
+    )
+      .map(
+        (post) =>
+          `<li><a href="${esc(topicHref(web, post.topic.slug, post.is_question ? undefined : post.id))}">${esc(post.topic.title)}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? ' <span class="badge">Accepted answer</span>' : ''}</li>`,
+      )
       .join('');
     const who = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
     const body = `<h1>${esc(p.name)}</h1><p>${who}${p.role ? ` · ${esc(p.role)}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>

@@ -9,17 +9,42 @@ import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
 import { moreLink } from './parts.ts';
 
-type CommunityOut = { slug: string; name: string; description: string; web_url: string; mcp_url: string };
+type CommunityOut = {
+  slug: string;
+  name: string;
+  description: string;
+  web_url: string;
+  mcp_url: string;
+};
 
-async function newCommunityPage(c: Context<WebEnv>, values: FormData = {}, failure?: Failure): Promise<Response> {
+async function newCommunityPage(
+  c: Context<WebEnv>,
+  values: FormData = {},
+  failure?: Failure,
+): Promise<Response> {
   const web = c.get('web');
   const issues = failure?.issues;
   const body = `<h1>Create a community</h1><p>You become its owner. It starts with one category, “General”.</p>${failureSummary(failure)}
-${postForm(web, href(web, '/new'), `${field({ name: 'name', label: 'Name', value: text(values, 'name'), required: true }, issues)}
+${postForm(
+  web,
+  href(web, '/new'),
+  `${field({ name: 'name', label: 'Name', value: text(values, 'name'), required: true }, issues)}
 ${field({ name: 'slug', label: 'Address', hint: 'Its host name: 2 to 63 characters of a-z, 0-9 and "-".', value: text(values, 'slug'), required: true }, issues)}
 ${field({ name: 'description', label: 'What it is about', rows: 3, value: text(values, 'description') }, issues)}
-${field({ name: 'visibility', label: 'Visibility', value: text(values, 'visibility') || 'public', options: [{ value: 'public', label: 'Public: anyone reads it, the network searches it' }, { value: 'private', label: 'Private: members and its agents only' }] }, issues)}
-<div class="actions"><button type="submit">Create community</button></div>`)}`;
+${field(
+  {
+    name: 'visibility',
+    label: 'Visibility',
+    value: text(values, 'visibility') || 'public',
+    options: [
+      { value: 'public', label: 'Public: anyone reads it, the network searches it' },
+      { value: 'private', label: 'Private: members and its agents only' },
+    ],
+  },
+  issues,
+)}
+<div class="actions"><button type="submit">Create community</button></div>`,
+)}`;
   return page(c, web, { title: 'Create a community', body, status: failure ? 400 : 200 });
 }
 
@@ -29,12 +54,19 @@ export function networkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/', async (c, next) => {
     const web = c.get('web');
     if (web.where.kind !== 'network') return next();
-    const listed = await call(deps, web, 'network', 'list_communities', { cursor: c.req.query('cursor') || undefined });
+    const listed = await call(deps, web, 'network', 'list_communities', {
+      cursor: c.req.query('cursor') || undefined,
+    });
     if (!listed.ok) return failurePage(c, web, listed);
     const items = (listed.value.communities as CommunityOut[])
-      .map((k) => `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a>${k.description ? `<br><span class="meta">${esc(k.description)}</span>` : ''}<br><span class="meta">MCP: <code>${esc(k.mcp_url)}</code></span></li>`)
+      .map(
+        (k) =>
+          `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a>${k.description ? `<br><span class="meta">${esc(k.description)}</span>` : ''}<br><span class="meta">MCP: <code>${esc(k.mcp_url)}</code></span></li>`,
+      )
       .join('');
-    const create = allowed ? `<p><a class="button secondary" href="${esc(href(web, '/new'))}">Create a community</a></p>` : '';
+    const create = allowed
+      ? `<p><a class="button secondary" href="${esc(href(web, '/new'))}">Create a community</a></p>`
+      : '';
     const body = `<h1>Hamlet communities</h1><p>Forums and knowledge bases for people and AI agents. Search them all at once, or open one.</p>
 <form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="500"> <button type="submit">Search</button></form>
 ${create}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>` : '<p>No public communities yet.</p>'}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
@@ -51,8 +83,17 @@ ${create}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>`
     const web = c.get('web');
     if (web.where.kind !== 'network') return notFound(c, web);
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const created = await call(deps, web, 'network', 'create_community', formArgs(operationNamed('network', 'create_community')!.input, form));
-    if (!created.ok) return created.code === 'invalid_argument' || created.code === 'conflict' ? newCommunityPage(c, form, created) : failurePage(c, web, created);
+    const created = await call(
+      deps,
+      web,
+      'network',
+      'create_community',
+      formArgs(operationNamed('network', 'create_community')!.input, form),
+    );
+    if (!created.ok)
+      return created.code === 'invalid_argument' || created.code === 'conflict'
+        ? newCommunityPage(c, form, created)
+        : failurePage(c, web, created);
     // The new community lives on its own host, where this session does not reach: sign in there.
     return page(c, web, {
       title: 'Community created',

@@ -4,14 +4,22 @@
 import { href, type Notice, type Web } from '../context.ts';
 import { esc, plural, when } from '../html.ts';
 
-export type AuthorOut = { kind: 'person' | 'agent' | 'system'; id: string | null; name: string; label?: string };
+export type AuthorOut = {
+  kind: 'person' | 'agent' | 'system';
+  id: string | null;
+  name: string;
+  label?: string;
+};
 
 /**
  * An author's name (linked to their profile) and, for agents, the agent badge and label; for a
  * person who wrote through a connected app, its label ("posted by Ada via Claude").
  */
 export function author(web: Web, a: AuthorOut): string {
-  const name = a.id && a.kind !== 'system' ? `<a href="${esc(href(web, `/u/${a.id}`))}">${esc(a.name)}</a>` : esc(a.name);
+  const name =
+    a.id && a.kind !== 'system'
+      ? `<a href="${esc(href(web, `/u/${a.id}`))}">${esc(a.name)}</a>`
+      : esc(a.name);
   if (a.kind === 'person' && a.label) return `${name} <span class="meta">(${esc(a.label)})</span>`;
   if (a.kind !== 'agent') return name;
   return `${name} <span class="badge agent">Agent</span> <span class="meta">(${esc(a.label ?? `posted by agent ${a.name}`)})</span>`;
@@ -31,11 +39,22 @@ export type TopicOut = {
   last_posted_at: string;
 };
 
-export type PostOut = { id: string; position: number; author: AuthorOut; body: string; is_question: boolean; is_solution: boolean; created_at: string; edited_at: string | null };
+export type PostOut = {
+  id: string;
+  position: number;
+  author: AuthorOut;
+  body: string;
+  is_question: boolean;
+  is_solution: boolean;
+  created_at: string;
+  edited_at: string | null;
+};
 
 /** After a write: where it landed (or that it waits for a moderator), as a notice. */
 export function writeNotice(value: Record<string, any>, applied: string): Notice {
-  return value.status === 'pending_approval' ? { kind: 'ok', text: `Queued for approval: ${value.message}` } : { kind: 'ok', text: applied };
+  return value.status === 'pending_approval'
+    ? { kind: 'ok', text: `Queued for approval: ${value.message}` }
+    : { kind: 'ok', text: applied };
 }
 
 export function topicHref(web: Web, slug: string, postId?: string): string {
@@ -45,7 +64,9 @@ export function topicHref(web: Web, slug: string, postId?: string): string {
 export function topicList(web: Web, topics: TopicOut[], empty = 'Nothing here yet.'): string {
   if (!topics.length) return `<p>${esc(empty)}</p>`;
   const items = topics.map((t) => {
-    const state = t.is_article ? 'article' : `${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? ' <span class="badge">Solved</span>' : ''}`;
+    const state = t.is_article
+      ? 'article'
+      : `${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? ' <span class="badge">Solved</span>' : ''}`;
     return `<li><a href="${esc(topicHref(web, t.slug))}">${esc(t.title)}</a><br><span class="meta">${esc(t.category.name)} · ${state} · by ${author(web, t.author)} · ${when(t.last_posted_at)}${t.status === 'closed' ? ' · closed' : ''}</span></li>`;
   });
   return `<ul class="topics">${items.join('')}</ul>`;
@@ -83,7 +104,14 @@ export function resultList(web: Web, results: ResultOut[]): string {
     const who = agent
       ? `${esc(r.author.slice(0, -AGENT_SUFFIX.length))} <span class="badge agent">Agent</span>`
       : esc(r.author);
-    const kind = r.source_type === 'post' ? (r.is_solution ? 'accepted answer' : 'reply') : r.source_type === 'article' ? 'article' : 'question';
+    const kind =
+      r.source_type === 'post'
+        ? r.is_solution
+          ? 'accepted answer'
+          : 'reply'
+        : r.source_type === 'article'
+          ? 'article'
+          : 'question';
     return `<li><a href="${esc(resultHref(web, r))}">${esc(r.title)}</a>${r.is_solution ? ' <span class="badge">Solved</span>' : ''}
 <p class="snippet">${highlight(r.snippet)}</p><span class="meta">${r.community ? `${esc(r.community)} · ` : ''}${esc(r.category)} · ${kind} by ${who} · ${when(r.created_at)}</span></li>`;
   });
@@ -91,7 +119,13 @@ export function resultList(web: Web, results: ResultOut[]): string {
 }
 
 /** A link to the next page: the current query with `cursor` replaced. */
-export function moreLink(web: Web, path: string, params: Record<string, string | undefined>, cursor: string | null | undefined, label = 'More'): string {
+export function moreLink(
+  web: Web,
+  path: string,
+  params: Record<string, string | undefined>,
+  cursor: string | null | undefined,
+  label = 'More',
+): string {
   if (!cursor) return '';
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);

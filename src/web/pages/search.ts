@@ -6,12 +6,28 @@ import { SOURCE_TYPES } from '../../domain/fields.ts';
 import { operationNamed } from '../../operations/catalogue.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { checkbox, checkboxes, failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
+import {
+  checkbox,
+  checkboxes,
+  failureSummary,
+  field,
+  formArgs,
+  text,
+  type FormData,
+} from '../forms.ts';
 import { esc, plural } from '../html.ts';
 import { failurePage, page } from '../respond.ts';
 import { moreLink, resultList, type ResultOut } from './parts.ts';
 
-const FILTERS = ['category', 'tags', 'solved_only', 'source_types', 'author', 'since', 'until'] as const;
+const FILTERS = [
+  'category',
+  'tags',
+  'solved_only',
+  'source_types',
+  'author',
+  'since',
+  'until',
+] as const;
 
 /** The query string as the operation's form: `q` is the query, the rest are its filters. */
 function asForm(query: Record<string, string[]>): FormData {
@@ -22,20 +38,52 @@ function asForm(query: Record<string, string[]>): FormData {
   return form;
 }
 
-function searchForm(web: Web, form: FormData, categories: Array<{ slug: string; name: string }> | undefined, failure?: Failure): string {
-  const issues = failure?.issues?.map((i) => ({ ...i, path: i.path.replace(/^filters\./, '').replace(/^query$/, 'q') }));
+function searchForm(
+  web: Web,
+  form: FormData,
+  categories: Array<{ slug: string; name: string }> | undefined,
+  failure?: Failure,
+): string {
+  const issues = failure?.issues?.map((i) => ({
+    ...i,
+    path: i.path.replace(/^filters\./, '').replace(/^query$/, 'q'),
+  }));
   const v = (name: string) => text(form, `filters.${name}`);
   const categoryField = categories
-    ? field({ name: 'category', label: 'Category', value: v('category'), options: [{ value: '', label: 'Any category' }, ...categories.map((k) => ({ value: k.slug, label: k.name }))] }, issues)
+    ? field(
+        {
+          name: 'category',
+          label: 'Category',
+          value: v('category'),
+          options: [
+            { value: '', label: 'Any category' },
+            ...categories.map((k) => ({ value: k.slug, label: k.name })),
+          ],
+        },
+        issues,
+      )
     : '';
-  const kinds = (form['filters.source_types'] ? ([] as string[]).concat(form['filters.source_types'] as string[]) : []) as string[];
+  const kinds = (
+    form['filters.source_types']
+      ? ([] as string[]).concat(form['filters.source_types'] as string[])
+      : []
+  ) as string[];
   return `<form method="get" action="${esc(href(web, '/search'))}" role="search">
 ${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: 'maxlength="500"' }, issues)}
 <details${FILTERS.some((f) => form[`filters.${f}`]) ? ' open' : ''}><summary>Filters</summary>
 ${categoryField}
 ${field({ name: 'tags', label: 'Tags', hint: 'Topics with all of these tags, separated by commas.', value: v('tags') }, issues)}
 ${checkbox('solved_only', 'Only solved topics', v('solved_only') === 'on' || v('solved_only') === 'true')}
-${checkboxes('source_types', 'Kinds of result', SOURCE_TYPES.map((s) => ({ value: s, label: s === 'topic' ? 'Questions' : s === 'post' ? 'Replies' : 'Articles' })), kinds, issues)}
+${checkboxes(
+  'source_types',
+  'Kinds of result',
+  SOURCE_TYPES.map((s) => ({
+    value: s,
+    label: s === 'topic' ? 'Questions' : s === 'post' ? 'Replies' : 'Articles',
+  })),
+  kinds,
+  issues,
+)}
 ${field({ name: 'author', label: 'Author', hint: 'Display name.', value: v('author') }, issues)}
 ${field({ name: 'since', label: 'Since', type: 'date', value: v('since') }, issues)}
 ${field({ name: 'until', label: 'Before', type: 'date', value: v('until') }, issues)}
@@ -56,13 +104,26 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       categories = listed.value.categories;
     }
     const title = inCommunity ? 'Search' : 'Search every public community';
-    if (!text(form, 'query').trim()) return page(c, web, { title, body: `<h1>${title}</h1>${searchForm(web, form, categories)}` });
+    if (!text(form, 'query').trim())
+      return page(c, web, { title, body: `<h1>${title}</h1>${searchForm(web, form, categories)}` });
 
-    const op = inCommunity ? operationNamed('community', 'search_community')! : operationNamed('network', 'search_network')!;
-    const found = await call(deps, web, inCommunity ? 'community' : 'network', op.name, formArgs(op.input, form));
+    const op = inCommunity
+      ? operationNamed('community', 'search_community')!
+      : operationNamed('network', 'search_network')!;
+    const found = await call(
+      deps,
+      web,
+      inCommunity ? 'community' : 'network',
+      op.name,
+      formArgs(op.input, form),
+    );
     if (!found.ok) {
       if (found.code !== 'invalid_argument') return failurePage(c, web, found);
-      return page(c, web, { title, status: 400, body: `<h1>${title}</h1>${failureSummary(found)}${searchForm(web, form, categories, found)}` });
+      return page(c, web, {
+        title,
+        status: 400,
+        body: `<h1>${title}</h1>${failureSummary(found)}${searchForm(web, form, categories, found)}`,
+      });
     }
     const results = found.value.results as ResultOut[];
     const params: Record<string, string | undefined> = { q: text(form, 'query') };

@@ -13,23 +13,52 @@ import { esc, postForm } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
 
-type McpConfig = { tool_mode: string; search_limit: number; instructions: string; prompts: Array<{ name: string; description?: string }> };
+type McpConfig = {
+  tool_mode: string;
+  search_limit: number;
+  instructions: string;
+  prompts: Array<{ name: string; description?: string }>;
+};
 
-const KIND_LABEL: Record<string, string> = { 'topic.create': 'New questions', 'post.create': 'Replies', 'solution.mark': 'Accepting answers', 'article.write': 'Articles' };
+const KIND_LABEL: Record<string, string> = {
+  'topic.create': 'New questions',
+  'post.create': 'Replies',
+  'solution.mark': 'Accepting answers',
+  'article.write': 'Articles',
+};
 
 /** What an agent connecting to this community's MCP server will see with `config`. */
 function surfacePreview(config: McpConfig): string {
-  const tools = config.tool_mode === 'two-tool'
-    ? [{ name: 'search', title: `Find a tool by what it does (up to ${config.search_limit} results)` }, { name: 'execute', title: 'Run a tool found with search: {tool, inputs}' }]
-    : COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => ({ name: op.name, title: op.title }));
-  const prompts = [...BUILT_IN_PROMPTS.map((p) => ({ name: p, description: 'built in' })), ...config.prompts.map((p) => ({ name: p.name, description: p.description ?? '' }))];
+  const tools =
+    config.tool_mode === 'two-tool'
+      ? [
+          {
+            name: 'search',
+            title: `Find a tool by what it does (up to ${config.search_limit} results)`,
+          },
+          { name: 'execute', title: 'Run a tool found with search: {tool, inputs}' },
+        ]
+      : COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => ({
+          name: op.name,
+          title: op.title,
+        }));
+  const prompts = [
+    ...BUILT_IN_PROMPTS.map((p) => ({ name: p, description: 'built in' })),
+    ...config.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
+  ];
   return `<section class="preview" aria-labelledby="preview-title"><h3 id="preview-title">What an agent will see</h3>
 <p><strong>${tools.length} tools</strong> (${esc(config.tool_mode)} mode):</p><ul>${tools.map((t) => `<li><code>${esc(t.name)}</code>: ${esc(t.title)}</li>`).join('')}</ul>
 <p><strong>${prompts.length} prompts</strong>:</p><ul>${prompts.map((p) => `<li><code>${esc(p.name)}</code>${p.description ? `: ${esc(p.description)}` : ''}</li>`).join('')}</ul>
 ${config.instructions ? `<p><strong>Added to the instructions</strong>:</p><pre>${esc(config.instructions)}</pre>` : '<p>No instructions added.</p>'}</section>`;
 }
 
-type State = { failure?: Failure; section?: 'settings' | 'policies' | 'mcp'; values?: FormData; mcpText?: string; preview?: McpConfig };
+type State = {
+  failure?: Failure;
+  section?: 'settings' | 'policies' | 'mcp';
+  values?: FormData;
+  mcpText?: string;
+  preview?: McpConfig;
+};
 
 async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): Promise<Response> {
   const web = c.get('web');
@@ -42,29 +71,64 @@ async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): P
   const v = (o: typeof settings) => (o.ok ? o.value : {}) as Record<string, any>;
   const st = v(settings);
   const f = (section: State['section']) => (s.section === section ? s.failure : undefined);
-  const val = (name: string, fallback: string) => (s.section === 'settings' && s.values ? text(s.values, name) : fallback);
+  const val = (name: string, fallback: string) =>
+    s.section === 'settings' && s.values ? text(s.values, name) : fallback;
   const policyFields = WRITE_KINDS.map((k) =>
-    field({ name: k, label: KIND_LABEL[k]!, value: v(policies)[k], options: POLICY_MODES.map((m) => ({ value: m, label: m === 'auto' ? 'Published at once' : 'Queued for a moderator' })) }),
+    field({
+      name: k,
+      label: KIND_LABEL[k]!,
+      value: v(policies)[k],
+      options: POLICY_MODES.map((m) => ({
+        value: m,
+        label: m === 'auto' ? 'Published at once' : 'Queued for a moderator',
+      })),
+    }),
   ).join('');
   const mcpText = s.mcpText ?? JSON.stringify(v(mcp), null, 2);
   const body = `<h1>Settings</h1>${adminNav(web, '/admin/settings')}
 <h2 id="community">Community</h2>${failureSummary(f('settings'))}
-${postForm(web, href(web, '/admin/settings'), `${field({ name: 'name', label: 'Name', value: val('name', st.name), required: true }, f('settings')?.issues)}
+${postForm(
+  web,
+  href(web, '/admin/settings'),
+  `${field({ name: 'name', label: 'Name', value: val('name', st.name), required: true }, f('settings')?.issues)}
 ${field({ name: 'description', label: 'Description', rows: 2, value: val('description', st.description) }, f('settings')?.issues)}
 ${field({ name: 'guidelines', label: 'Guidelines', hint: 'Markdown. Agents read them too.', rows: 6, value: val('guidelines', st.guidelines) }, f('settings')?.issues)}
-${field({ name: 'visibility', label: 'Visibility', hint: 'Private: members and this community’s agents only; never visible through the network.', value: val('visibility', st.visibility), options: [{ value: 'public', label: 'Public' }, { value: 'private', label: 'Private' }] }, f('settings')?.issues)}
-<div class="actions"><button type="submit">Save settings</button></div>`)}
+${field(
+  {
+    name: 'visibility',
+    label: 'Visibility',
+    hint: 'Private: members and this community’s agents only; never visible through the network.',
+    value: val('visibility', st.visibility),
+    options: [
+      { value: 'public', label: 'Public' },
+      { value: 'private', label: 'Private' },
+    ],
+  },
+  f('settings')?.issues,
+)}
+<div class="actions"><button type="submit">Save settings</button></div>`,
+)}
 <h2 id="policies">Approval policies</h2><p>Writes by members and agents; moderators and trusted agents always publish at once.</p>${failureSummary(f('policies'))}
 ${postForm(web, href(web, '/admin/settings/policies'), `${policyFields}<div class="actions"><button type="submit">Save policies</button></div>`)}
 <h2 id="mcp">MCP configuration</h2>${failureSummary(f('mcp'))}
-${postForm(web, href(web, '/admin/settings/mcp'), `${field({ name: 'config', label: 'Configuration (JSON)', hint: 'tool_mode ("full" or "two-tool"), search_limit, instructions, prompts. Connected agents hear about a change.', rows: 12, value: mcpText }, f('mcp')?.issues)}
-<div class="actions"><button type="submit" name="action" value="preview" class="secondary">Preview</button><button type="submit" name="action" value="save">Save configuration</button></div>`)}
+${postForm(
+  web,
+  href(web, '/admin/settings/mcp'),
+  `${field({ name: 'config', label: 'Configuration (JSON)', hint: 'tool_mode ("full" or "two-tool"), search_limit, instructions, prompts. Connected agents hear about a change.', rows: 12, value: mcpText }, f('mcp')?.issues)}
+<div class="actions"><button type="submit" name="action" value="preview" class="secondary">Preview</button><button type="submit" name="action" value="save">Save configuration</button></div>`,
+)}
 ${surfacePreview(s.preview ?? (v(mcp) as McpConfig))}`;
   return page(c, web, { title: 'Settings', body, status: s.failure ? 400 : 200 });
 }
 
 function invalid(message: string, path: string): Failure {
-  return { ok: false, stage: 'validate', code: 'invalid_argument', message, issues: [{ path, message }] };
+  return {
+    ok: false,
+    stage: 'validate',
+    code: 'invalid_argument',
+    message,
+    issues: [{ path, message }],
+  };
 }
 
 export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -73,19 +137,40 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/admin/settings', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const saved = await call(deps, web, 'community', 'update_community_settings', formArgs(operationNamed('community', 'update_community_settings')!.input, form));
-    if (!saved.ok) return saved.code === 'invalid_argument' ? settingsPage(c, deps, { failure: saved, section: 'settings', values: form }) : failurePage(c, web, saved);
-    return redirectWith(c, deps, href(web, '/admin/settings'), { kind: 'ok', text: `Settings saved: the community is ${saved.value.visibility}.` });
+    const saved = await call(
+      deps,
+      web,
+      'community',
+      'update_community_settings',
+      formArgs(operationNamed('community', 'update_community_settings')!.input, form),
+    );
+    if (!saved.ok)
+      return saved.code === 'invalid_argument'
+        ? settingsPage(c, deps, { failure: saved, section: 'settings', values: form })
+        : failurePage(c, web, saved);
+    return redirectWith(c, deps, href(web, '/admin/settings'), {
+      kind: 'ok',
+      text: `Settings saved: the community is ${saved.value.visibility}.`,
+    });
   });
 
   app.post('/admin/settings/policies', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     for (const kind of WRITE_KINDS) {
-      const set = await call(deps, web, 'community', 'set_approval_policy', { kind, mode: text(form, kind) });
-      if (!set.ok) return set.code === 'invalid_argument' ? settingsPage(c, deps, { failure: set, section: 'policies' }) : failurePage(c, web, set);
+      const set = await call(deps, web, 'community', 'set_approval_policy', {
+        kind,
+        mode: text(form, kind),
+      });
+      if (!set.ok)
+        return set.code === 'invalid_argument'
+          ? settingsPage(c, deps, { failure: set, section: 'policies' })
+          : failurePage(c, web, set);
     }
-    return redirectWith(c, deps, `${href(web, '/admin/settings')}#policies`, { kind: 'ok', text: 'Approval policies saved.' });
+    return redirectWith(c, deps, `${href(web, '/admin/settings')}#policies`, {
+      kind: 'ok',
+      text: 'Approval policies saved.',
+    });
   });
 
   app.post('/admin/settings/mcp', async (c) => {
@@ -96,19 +181,43 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     try {
       config = JSON.parse(raw);
     } catch (err) {
-      return settingsPage(c, deps, { section: 'mcp', mcpText: raw, failure: invalid(`This is not JSON: ${(err as Error).message}`, 'config') });
+      return settingsPage(c, deps, {
+        section: 'mcp',
+        mcpText: raw,
+        failure: invalid(`This is not JSON: ${(err as Error).message}`, 'config'),
+      });
     }
     const op = operationNamed('community', 'set_mcp_config')!;
     if (text(form, 'action') === 'preview') {
       const parsed = op.input.safeParse({ config });
-      if (!parsed.success) return settingsPage(c, deps, { section: 'mcp', mcpText: raw, failure: invalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), 'config') });
-      return settingsPage(c, deps, { section: 'mcp', mcpText: raw, preview: (parsed.data as { config: McpConfig }).config });
+      if (!parsed.success)
+        return settingsPage(c, deps, {
+          section: 'mcp',
+          mcpText: raw,
+          failure: invalid(
+            parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+            'config',
+          ),
+        });
+      return settingsPage(c, deps, {
+        section: 'mcp',
+        mcpText: raw,
+        preview: (parsed.data as { config: McpConfig }).config,
+      });
     }
     const saved = await call(deps, web, 'community', 'set_mcp_config', { config });
     if (!saved.ok) {
-      const issues = saved.issues?.map((i) => ({ path: 'config', message: `${i.path}: ${i.message}` }));
-      return saved.code === 'invalid_argument' ? settingsPage(c, deps, { section: 'mcp', mcpText: raw, failure: { ...saved, issues } }) : failurePage(c, web, saved);
+      const issues = saved.issues?.map((i) => ({
+        path: 'config',
+        message: `${i.path}: ${i.message}`,
+      }));
+      return saved.code === 'invalid_argument'
+        ? settingsPage(c, deps, { section: 'mcp', mcpText: raw, failure: { ...saved, issues } })
+        : failurePage(c, web, saved);
     }
-    return redirectWith(c, deps, `${href(web, '/admin/settings')}#mcp`, { kind: 'ok', text: 'MCP configuration saved: connected agents were told their lists changed.' });
+    return redirectWith(c, deps, `${href(web, '/admin/settings')}#mcp`, {
+      kind: 'ok',
+      text: 'MCP configuration saved: connected agents were told their lists changed.',
+    });
   });
 }

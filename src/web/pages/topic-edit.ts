@@ -12,32 +12,79 @@ import { failurePage, needsPerson, notFound, page, redirectWith } from '../respo
 import { author, topicHref, writeNotice, type PostOut, type TopicOut } from './parts.ts';
 
 /** The topic and one of its posts, paging through get_topic until the post turns up. */
-async function topicWithPost(deps: WebDeps, web: Web, slug: string, postId: string): Promise<{ ok: true; topic: TopicOut; post: PostOut } | { ok: false; failure: Failure }> {
+async function topicWithPost(
+  deps: WebDeps,
+  web: Web,
+  slug: string,
+  postId: string,
+): Promise<{ ok: true; topic: TopicOut; post: PostOut } | { ok: false; failure: Failure }> {
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
-    const got = await call(deps, web, 'community', 'get_topic', { topic: slug, cursor, limit: 100 });
+    const got = await call(deps, web, 'community', 'get_topic', {
+      topic: slug,
+      cursor,
+      limit: 100,
+    });
     if (!got.ok) return { ok: false, failure: got };
     const post = (got.value.posts as PostOut[]).find((p) => p.id === postId);
     if (post) return { ok: true, topic: got.value.topic, post };
     cursor = got.value.next_cursor ?? undefined;
     if (!cursor) break;
   }
-  return { ok: false, failure: { ok: false, stage: 'call', code: 'not_found', message: 'There is no such post in this topic.' } };
+  return {
+    ok: false,
+    failure: {
+      ok: false,
+      stage: 'call',
+      code: 'not_found',
+      message: 'There is no such post in this topic.',
+    },
+  };
 }
 
-function editForm(web: Web, topic: TopicOut, post: PostOut, values: FormData, failure?: Failure): string {
-  const title = post.is_question ? field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues) : '';
+function editForm(
+  web: Web,
+  topic: TopicOut,
+  post: PostOut,
+  values: FormData,
+  failure?: Failure,
+): string {
+  const title = post.is_question
+    ? field(
+        {
+          name: 'title',
+          label: 'Title',
+          value: text(values, 'title') || topic.title,
+          required: true,
+        },
+        failure?.issues,
+      )
+    : '';
   return `<h1>Edit your ${post.is_question ? 'question' : 'reply'}</h1><p class="meta">In <a href="${esc(topicHref(web, topic.slug))}">${esc(topic.title)}</a></p>${failureSummary(failure)}
-${postForm(web, href(web, `/t/${topic.slug}/edit/${post.id}`), `${title}${field({ name: 'body', label: 'Body', hint: 'Markdown.', rows: 12, value: text(values, 'body') || post.body, required: true }, failure?.issues)}
-<div class="actions"><button type="submit">Save changes</button> <a class="button secondary" href="${esc(topicHref(web, topic.slug, post.id))}">Cancel</a></div>`)}`;
+${postForm(
+  web,
+  href(web, `/t/${topic.slug}/edit/${post.id}`),
+  `${title}${field({ name: 'body', label: 'Body', hint: 'Markdown.', rows: 12, value: text(values, 'body') || post.body, required: true }, failure?.issues)}
+<div class="actions"><button type="submit">Save changes</button> <a class="button secondary" href="${esc(topicHref(web, topic.slug, post.id))}">Cancel</a></div>`,
+)}`;
 }
 
-function reviseForm(web: Web, topic: TopicOut, body: string, values: FormData, failure?: Failure): string {
+function reviseForm(
+  web: Web,
+  topic: TopicOut,
+  body: string,
+  values: FormData,
+  failure?: Failure,
+): string {
   return `<h1>Revise “${esc(topic.title)}”</h1><p>Every revision is kept; the approval policy for articles applies.</p>${failureSummary(failure)}
-${postForm(web, href(web, `/t/${topic.slug}/revise`), `${field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues)}
+${postForm(
+  web,
+  href(web, `/t/${topic.slug}/revise`),
+  `${field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues)}
 ${field({ name: 'body', label: 'Article', hint: 'Markdown, the whole article.', rows: 16, value: text(values, 'body') || body, required: true }, failure?.issues)}
 ${field({ name: 'tags', label: 'Tags', hint: 'Up to 5, separated by commas.', value: text(values, 'tags') || topic.tags.join(', ') }, failure?.issues)}
-<div class="actions"><button type="submit">Save revision</button></div>`)}`;
+<div class="actions"><button type="submit">Save revision</button></div>`,
+)}`;
 }
 
 export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -46,34 +93,70 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (web.where.kind !== 'community') return notFound(c, web);
     const found = await topicWithPost(deps, web, c.req.param('slug')!, c.req.param('post')!);
     if (!found.ok) return failurePage(c, web, found.failure);
-    return page(c, web, { title: 'Edit', body: editForm(web, found.topic, found.post, values, failure), status: failure ? 400 : 200 });
+    return page(c, web, {
+      title: 'Edit',
+      body: editForm(web, found.topic, found.post, values, failure),
+      status: failure ? 400 : 200,
+    });
   };
   app.get('/t/:slug/edit/:post', (c) => needsPerson(c, c.get('web')) ?? edit(c));
   app.post('/t/:slug/edit/:post', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const args = { ...formArgs(operationNamed('community', 'edit_post')!.input, form), post: c.req.param('post') };
+    const args = {
+      ...formArgs(operationNamed('community', 'edit_post')!.input, form),
+      post: c.req.param('post'),
+    };
     const outcome = await call(deps, web, 'community', 'edit_post', args);
-    if (!outcome.ok) return outcome.code === 'invalid_argument' ? edit(c, form, outcome) : failurePage(c, web, outcome, 'The post was not changed');
-    return redirectWith(c, deps, topicHref(web, c.req.param('slug'), c.req.param('post')), { kind: 'ok', text: 'Your changes were saved.' });
+    if (!outcome.ok)
+      return outcome.code === 'invalid_argument'
+        ? edit(c, form, outcome)
+        : failurePage(c, web, outcome, 'The post was not changed');
+    return redirectWith(c, deps, topicHref(web, c.req.param('slug'), c.req.param('post')), {
+      kind: 'ok',
+      text: 'Your changes were saved.',
+    });
   });
 
   const revise = async (c: Context<WebEnv>, values: FormData = {}, failure?: Failure) => {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
-    const got = await call(deps, web, 'community', 'get_topic', { topic: c.req.param('slug')!, limit: 1 });
+    const got = await call(deps, web, 'community', 'get_topic', {
+      topic: c.req.param('slug')!,
+      limit: 1,
+    });
     if (!got.ok) return failurePage(c, web, got);
-    if (!got.value.topic.is_article) return notFound(c, web, 'Only knowledge-base articles are revised; edit a post of a topic instead.');
-    return page(c, web, { title: 'Revise', body: reviseForm(web, got.value.topic, got.value.posts[0]?.body ?? '', values, failure), status: failure ? 400 : 200 });
+    if (!got.value.topic.is_article)
+      return notFound(
+        c,
+        web,
+        'Only knowledge-base articles are revised; edit a post of a topic instead.',
+      );
+    return page(c, web, {
+      title: 'Revise',
+      body: reviseForm(web, got.value.topic, got.value.posts[0]?.body ?? '', values, failure),
+      status: failure ? 400 : 200,
+    });
   };
   app.get('/t/:slug/revise', (c) => needsPerson(c, c.get('web')) ?? revise(c));
   app.post('/t/:slug/revise', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const args = { ...formArgs(operationNamed('community', 'revise_article')!.input, form), article: c.req.param('slug') };
+    const args = {
+      ...formArgs(operationNamed('community', 'revise_article')!.input, form),
+      article: c.req.param('slug'),
+    };
     const outcome = await call(deps, web, 'community', 'revise_article', args);
-    if (!outcome.ok) return outcome.code === 'invalid_argument' ? revise(c, form, outcome) : failurePage(c, web, outcome, 'The article was not revised');
-    return redirectWith(c, deps, topicHref(web, c.req.param('slug')), writeNotice(outcome.value, 'The article was revised.'));
+    if (!outcome.ok)
+      return outcome.code === 'invalid_argument'
+        ? revise(c, form, outcome)
+        : failurePage(c, web, outcome, 'The article was not revised');
+    return redirectWith(
+      c,
+      deps,
+      topicHref(web, c.req.param('slug')),
+      writeNotice(outcome.value, 'The article was revised.'),
+    );
   });
 
   app.get('/t/:slug/revisions', async (c) => {
@@ -82,10 +165,26 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const slug = c.req.param('slug');
     const got = await call(deps, web, 'community', 'list_article_revisions', { article: slug });
     if (!got.ok) return failurePage(c, web, got);
-    const revisions = (got.value.revisions as Array<{ revision: number; title: string; body: string; author: PostOut['author']; created_at: string }>).slice().reverse();
+    const revisions = (
+      got.value.revisions as Array<{
+        revision: number;
+        title: string;
+        body: string;
+        author: PostOut['author'];
+        created_at: string;
+      }>
+    )
+      .slice()
+      .reverse();
     const items = revisions
-      .map((r) => `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${renderMarkdown(r.body)}</div></details></section>`)
+      .map(
+        (r) =>
+          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${renderMarkdown(r.body)}</div></details></section>`,
+      )
       .join('');
-    return page(c, web, { title: 'History', body: `<h1>History of the article</h1><p><a href="${esc(topicHref(web, slug))}">Back to the article</a></p>${items || '<p>No revisions.</p>'}` });
+    return page(c, web, {
+      title: 'History',
+      body: `<h1>History of the article</h1><p><a href="${esc(topicHref(web, slug))}">Back to the article</a></p>${items || '<p>No revisions.</p>'}`,
+    });
   });
 }

@@ -12,30 +12,59 @@ import { failurePage, notFound, page, redirectWith, signInHref } from '../respon
 import { author, moreLink, topicHref, writeNotice, type PostOut, type TopicOut } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 
-
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: TopicOut, post: PostOut, now: number) {
   const person = web.person;
   const moderator = roleAtLeast(roleHere(web), 'moderator');
-  const asker = Boolean(person && topic.author.kind === 'person' && topic.author.id === person.personId);
-  const own = Boolean(person && post.author.kind === 'person' && post.author.id === person.personId);
+  const asker = Boolean(
+    person && topic.author.kind === 'person' && topic.author.id === person.personId,
+  );
+  const own = Boolean(
+    person && post.author.kind === 'person' && post.author.id === person.personId,
+  );
   return {
     accept: !topic.is_article && !post.is_question && (asker || moderator),
-    edit: !topic.is_article && Boolean(person) && (moderator || (own && now - Date.parse(post.created_at) <= EDIT_WINDOW_MS)),
+    edit:
+      !topic.is_article &&
+      Boolean(person) &&
+      (moderator || (own && now - Date.parse(post.created_at) <= EDIT_WINDOW_MS)),
   };
 }
 
 function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string {
   const can = abilities(web, topic, p, now);
-  const role = p.is_question ? (topic.is_article ? 'Article' : 'Question') : p.is_solution ? 'Accepted answer' : 'Reply';
+  const role = p.is_question
+    ? topic.is_article
+      ? 'Article'
+      : 'Question'
+    : p.is_solution
+      ? 'Accepted answer'
+      : 'Reply';
   const actions: string[] = [];
   if (can.accept && !p.is_solution) {
-    actions.push(postForm(web, href(web, `/t/${topic.slug}/accept`), `<input type="hidden" name="post" value="${esc(p.id)}"><button type="submit" class="secondary">Accept this answer</button>`, 'class="inline"'));
+    actions.push(
+      postForm(
+        web,
+        href(web, `/t/${topic.slug}/accept`),
+        `<input type="hidden" name="post" value="${esc(p.id)}"><button type="submit" class="secondary">Accept this answer</button>`,
+        'class="inline"',
+      ),
+    );
   }
   if (can.accept && p.is_solution) {
-    actions.push(postForm(web, href(web, `/t/${topic.slug}/unaccept`), '<button type="submit" class="secondary">Withdraw acceptance</button>', 'class="inline"'));
+    actions.push(
+      postForm(
+        web,
+        href(web, `/t/${topic.slug}/unaccept`),
+        '<button type="submit" class="secondary">Withdraw acceptance</button>',
+        'class="inline"',
+      ),
+    );
   }
-  if (can.edit) actions.push(`<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`);
+  if (can.edit)
+    actions.push(
+      `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
+    );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
 <div class="post-body">${postHtml(p)}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
@@ -43,27 +72,45 @@ function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string
 
 function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failure): string {
   if (topic.is_article) {
-    return web.person ? `<p><a href="${esc(href(web, `/t/${topic.slug}/revise`))}">Revise this article</a> · <a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>` : `<p><a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`;
+    return web.person
+      ? `<p><a href="${esc(href(web, `/t/${topic.slug}/revise`))}">Revise this article</a> · <a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`
+      : `<p><a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`;
   }
   if (topic.status === 'closed') return '<p>This topic is closed: it takes no new replies.</p>';
   if (!web.person) return `<p><a href="${esc(signInHref(web))}">Sign in</a> to reply.</p>`;
   return `<h2 id="reply">Your reply</h2>${failureSummary(failure)}
-${postForm(web, href(web, `/t/${topic.slug}/reply`), `${field({ name: 'body', label: 'Reply', hint: 'Markdown. 2 to 50,000 characters.', rows: 8, value: text(values, 'body'), required: true }, failure?.issues)}
-<div class="actions"><button type="submit">Post reply</button></div>`)}`;
+${postForm(
+  web,
+  href(web, `/t/${topic.slug}/reply`),
+  `${field({ name: 'body', label: 'Reply', hint: 'Markdown. 2 to 50,000 characters.', rows: 8, value: text(values, 'body'), required: true }, failure?.issues)}
+<div class="actions"><button type="submit">Post reply</button></div>`,
+)}`;
 }
 
-export async function renderTopic(c: Context, deps: WebDeps, o: { values?: FormData; failure?: Failure; notice?: Notice; status?: number } = {}): Promise<Response> {
+export async function renderTopic(
+  c: Context,
+  deps: WebDeps,
+  o: { values?: FormData; failure?: Failure; notice?: Notice; status?: number } = {},
+): Promise<Response> {
   const web = c.get('web') as Web;
   if (web.where.kind !== 'community') return notFound(c, web);
   const slug = c.req.param('slug')!;
   const cursor = c.req.query('cursor') || undefined;
   const got = await call(deps, web, 'community', 'get_topic', { topic: slug, cursor, limit: 30 });
-  if (!got.ok) return failurePage(c, web, got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got);
+  if (!got.ok)
+    return failurePage(
+      c,
+      web,
+      got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got,
+    );
   const topic = got.value.topic as TopicOut;
   const posts = got.value.posts as PostOut[];
   const now = Date.now();
   const solution = posts.find((p) => p.is_solution);
-  const jump = topic.solution_post_id && !cursor ? `<p class="notice ok"><a href="#post-${esc(topic.solution_post_id)}">${solution ? 'Jump to the accepted answer' : 'This topic has an accepted answer'}</a></p>` : '';
+  const jump =
+    topic.solution_post_id && !cursor
+      ? `<p class="notice ok"><a href="#post-${esc(topic.solution_post_id)}">${solution ? 'Jump to the accepted answer' : 'This topic has an accepted answer'}</a></p>`
+      : '';
   const tags = topic.tags.length ? ` · tags: ${topic.tags.map((t) => esc(t)).join(', ')}` : '';
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
@@ -81,19 +128,40 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const slug = c.req.param('slug');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(deps, web, 'community', 'reply_to_topic', { topic: slug, body: text(form, 'body') });
-    if (!outcome.ok) return renderTopic(c, deps, { values: form, failure: outcome, status: outcome.code === 'invalid_argument' ? 400 : undefined });
+    const outcome = await call(deps, web, 'community', 'reply_to_topic', {
+      topic: slug,
+      body: text(form, 'body'),
+    });
+    if (!outcome.ok)
+      return renderTopic(c, deps, {
+        values: form,
+        failure: outcome,
+        status: outcome.code === 'invalid_argument' ? 400 : undefined,
+      });
     const post = outcome.value.post as { id: string } | undefined;
-    return redirectWith(c, deps, topicHref(web, slug, post?.id), writeNotice(outcome.value, 'Your reply was posted.'));
+    return redirectWith(
+      c,
+      deps,
+      topicHref(web, slug, post?.id),
+      writeNotice(outcome.value, 'Your reply was posted.'),
+    );
   });
 
   app.post('/t/:slug/accept', async (c) => {
     const web = c.get('web');
     const slug = c.req.param('slug');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(deps, web, 'community', 'mark_solution', { topic: slug, post: text(form, 'post') });
+    const outcome = await call(deps, web, 'community', 'mark_solution', {
+      topic: slug,
+      post: text(form, 'post'),
+    });
     if (!outcome.ok) return failurePage(c, web, outcome, 'The answer was not accepted');
-    return redirectWith(c, deps, topicHref(web, slug, text(form, 'post')), writeNotice(outcome.value, 'The answer is now the accepted solution.'));
+    return redirectWith(
+      c,
+      deps,
+      topicHref(web, slug, text(form, 'post')),
+      writeNotice(outcome.value, 'The answer is now the accepted solution.'),
+    );
   });
 
   app.post('/t/:slug/unaccept', async (c) => {
@@ -101,7 +169,10 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const slug = c.req.param('slug');
     const outcome = await call(deps, web, 'community', 'unmark_solution', { topic: slug });
     if (!outcome.ok) return failurePage(c, web, outcome, 'The acceptance was not withdrawn');
-    return redirectWith(c, deps, topicHref(web, slug), { kind: 'ok', text: 'The topic has no accepted answer any more.' });
+    return redirectWith(c, deps, topicHref(web, slug), {
+      kind: 'ok',
+      text: 'The topic has no accepted answer any more.',
+    });
   });
 
   topicEditRoutes(app, deps);

@@ -1,7 +1,12 @@
 // Seeded generators for the fuzzer: values drawn from a JSON Schema (the tools' input schemas as
 // tools/list publishes them), usually valid, often just outside a limit, sometimes of the wrong
 // type, plus a stock of hostile strings (NUL, surrogates, SQL, huge numbers, forged cursors).
-export type Rng = { next(): number; int(max: number): number; pick<T>(items: readonly T[]): T; chance(p: number): boolean };
+export type Rng = {
+  next(): number;
+  int(max: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+};
 
 /** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
 export function rng(seed: number): Rng {
@@ -25,19 +30,83 @@ const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toStrin
 
 /** Strings that have broken servers before, one engine or another. */
 export const HOSTILE_STRINGS: readonly string[] = [
-  '', ' ', 'a\u0000b', '\u0000', '\ud800', '\udfff', 'x\ud83d', '😀'.repeat(50), '\u202e\u202d', 'é'.normalize('NFD'),
-  "'; drop table topics; --", '" or 1=1 --', '%', '_', '\\', '%00', '../../etc/passwd', '<script>alert(1)</script>',
-  '{{ problem }}', '${process.env}', 'null', 'undefined', 'NaN', '-1', '1e309', '0x7fffffff', '2147483648',
-  '0000-01-01', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59.999Z', '10000-01-01', '2024-02-30', '2024-13-01T00:00:00Z',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'not-a-uuid', 'verifying-the-hamlet-signature-header',
-  'acme', 'skunkworks', 'support', 'docs', 'hamlet://acme/topics/x', 'hmlt_live_' + 'A'.repeat(40), 'hmlt_u_' + 'B'.repeat(40),
-  base64url(['topics:latest', 'x', 'y']), base64url(['topics:top', 'abc', 'not-a-uuid']), base64url(['topics:latest', 1e300, 7]),
-  base64url(['communities', null, null]), base64url({}), base64url('h:9999'), 'h:1', '!!!', '\n\r\t', 'a'.repeat(501), 'b'.repeat(2001),
+  '',
+  ' ',
+  'a\u0000b',
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  '😀'.repeat(50),
+  '\u202e\u202d',
+  'é'.normalize('NFD'),
+  "'; drop table topics; --",
+  '" or 1=1 --',
+  '%',
+  '_',
+  '\\',
+  '%00',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '{{ problem }}',
+  '${process.env}',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x7fffffff',
+  '2147483648',
+  '0000-01-01',
+  '1969-12-31T23:59:59Z',
+  '9999-12-31T23:59:59.999Z',
+  '10000-01-01',
+  '2024-02-30',
+  '2024-13-01T00:00:00Z',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  'not-a-uuid',
+  'verifying-the-hamlet-signature-header',
+  'acme',
+  'skunkworks',
+  'support',
+  'docs',
+  'hamlet://acme/topics/x',
+  'hmlt_live_' + 'A'.repeat(40),
+  'hmlt_u_' + 'B'.repeat(40),
+  base64url(['topics:latest', 'x', 'y']),
+  base64url(['topics:top', 'abc', 'not-a-uuid']),
+  base64url(['topics:latest', 1e300, 7]),
+  base64url(['communities', null, null]),
+  base64url({}),
+  base64url('h:9999'),
+  'h:1',
+  '!!!',
+  '\n\r\t',
+  'a'.repeat(501),
+  'b'.repeat(2001),
 ];
 
 export const HOSTILE_VALUES: readonly unknown[] = [
-  null, true, false, 0, -1, 1.5, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, -1e-308, [], {}, [null], { '': null }, { __proto__: { x: 1 } },
-  { constructor: { prototype: {} } }, ['a'.repeat(10_000)], nested(60),
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 31,
+  2 ** 53 + 1,
+  -(2 ** 63),
+  1e308,
+  -1e-308,
+  [],
+  {},
+  [null],
+  { '': null },
+  { __proto__: { x: 1 } },
+  { constructor: { prototype: {} } },
+  ['a'.repeat(10_000)],
+  nested(60),
 ];
 
 function nested(depth: number): unknown {
@@ -48,7 +117,12 @@ function nested(depth: number): unknown {
 
 function randomText(r: Rng, min: number, max: number): string {
   const length = Math.max(0, Math.min(max, min + r.int(Math.min(max - min + 1, 80))));
-  const alphabets = ['abcdefghijklmnopqrstuvwxyz ', 'ABCxyz0123456789-_', 'äöüßéèñ日本語한국어עברית', '\u0000\u0001\u001f\u007f\ud800\u2028'];
+  const alphabets = [
+    'abcdefghijklmnopqrstuvwxyz ',
+    'ABCxyz0123456789-_',
+    'äöüßéèñ日本語한국어עברית',
+    '\u0000\u0001\u001f\u007f\ud800\u2028',
+  ];
   const alphabet = r.pick(alphabets);
   let s = '';
   while (s.length < length) s += alphabet[r.int(alphabet.length)];
@@ -114,8 +188,10 @@ function objectFor(schema: Schema, r: Rng, depth: number): Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(name);
-    if ((required && r.chance(0.95)) || (!required && r.chance(0.4))) out[name] = depth > 6 ? null : valueFor(prop, r, depth + 1);
+    if ((required && r.chance(0.95)) || (!required && r.chance(0.4)))
+      out[name] = depth > 6 ? null : valueFor(prop, r, depth + 1);
   }
-  if (r.chance(0.05)) out[r.pick(['extra', '__proto__', 'constructor', '', 'a\u0000'])] = r.pick(HOSTILE_VALUES);
+  if (r.chance(0.05))
+    out[r.pick(['extra', '__proto__', 'constructor', '', 'a\u0000'])] = r.pick(HOSTILE_VALUES);
   return out;
 }
