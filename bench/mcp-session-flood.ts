@@ -85,7 +85,7 @@ async function measure(sessions: number): Promise<Row> {
 const agent = new Agent({ keepAlive: true });
 
 /** A POST with a Host header of our choosing (fetch would drop it). */
-function post(
+async function post(
   port: number,
   host: string,
   key: string,

@@ -38,7 +38,7 @@ function initializeBody(i: number): string {
 }
 
 /** One initialize; returns the Mcp-Session-Id it was given, if any, after checking the result. */
-function initialize(url: string, agent: Agent, i: number): Promise<string | undefined> {
+async function initialize(url: string, agent: Agent, i: number): Promise<string | undefined> {
   const body = initializeBody(i);
   return new Promise((resolve, reject) => {
     const req = request(url, {

@@ -126,7 +126,7 @@ const CASES: { op: string; face: 'REST' | 'MCP'; req: Request }[] = [
 ];
 
 /** One request first: it must succeed (an MCP tool failure is a 200 with isError, so look inside). */
-function check(req: Request): Promise<void> {
+async function check(req: Request): Promise<void> {
   return new Promise((resolve, reject) => {
     const r = httpRequest(
       { host: '127.0.0.1', port, path: req.path, method: req.method, headers: req.headers },

@@ -94,7 +94,7 @@ async function fill(store: Store, slug: string, posts: number): Promise<string> 
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-function get(
+async function get(
   port: number,
   host: string,
   path: string,

@@ -70,7 +70,7 @@ export async function verifyEcho(url: string, request: BenchRequest): Promise<st
 
 export type LoadSettings = { connections: number; durationSeconds: number };
 
-export function load(
+export async function load(
   url: string,
   request: BenchRequest,
   settings: LoadSettings,

@@ -47,7 +47,7 @@ async function settledHeap(): Promise<HeapSample> {
   };
 }
 
-process.on('message', async (msg: { id: number; cmd: ChildCommand }) => {
+async function answer(msg: { id: number; cmd: ChildCommand }): Promise<void> {
   const reply: ChildReply = { id: msg.id };
   try {
     if (msg.cmd === 'cpu') {
@@ -70,7 +70,8 @@ process.on('message', async (msg: { id: number; cmd: ChildCommand }) => {
     reply.error = err instanceof Error ? err.message : String(err);
   }
   process.send!(reply);
-});
+}
+process.on('message', (msg: { id: number; cmd: ChildCommand }) => void answer(msg));
 process.on('disconnect', () => process.exit(0));
 
 process.send({

@@ -216,54 +216,56 @@ function peerServer(): BenchServer {
     // The SDK example parses the body with express.json() and passes it on; do the same by hand.
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      let parsedBody: unknown;
-      try {
-        parsedBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32700, message: 'Parse error' },
-          }),
-        );
-        return;
-      }
-      const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
-      mcp.registerTool(
-        'echo',
-        {
-          description: 'Returns its text argument as a text block.',
-          inputSchema: { text: z.string() },
-        },
-        async ({ text }) => ({ content: [{ type: 'text', text }] }),
-      );
-      try {
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        res.on('close', () => {
-          void transport.close();
-          void mcp.close();
-        });
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res, parsedBody);
-      } catch (err) {
-        console.error('[peer] request failed', err);
-        if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': 'application/json' });
+    req.on('end', () => {
+      void (async () => {
+        let parsedBody: unknown;
+        try {
+          parsedBody = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          res.writeHead(400, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
               jsonrpc: '2.0',
               id: null,
-              error: { code: -32603, message: 'Internal server error' },
+              error: { code: -32700, message: 'Parse error' },
             }),
           );
+          return;
         }
-      }
+        const mcp = new McpServer({ name: 'peer', version: '1.0.0' });
+        mcp.registerTool(
+          'echo',
+          {
+            description: 'Returns its text argument as a text block.',
+            inputSchema: { text: z.string() },
+          },
+          async ({ text }) => ({ content: [{ type: 'text', text }] }),
+        );
+        try {
+          const transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+            enableJsonResponse: true,
+          });
+          res.on('close', () => {
+            void transport.close();
+            void mcp.close();
+          });
+          await mcp.connect(transport);
+          await transport.handleRequest(req, res, parsedBody);
+        } catch (err) {
+          console.error('[peer] request failed', err);
+          if (!res.headersSent) {
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32603, message: 'Internal server error' },
+              }),
+            );
+          }
+        }
+      })();
     });
   });
   return { server, stop() {} };

@@ -50,7 +50,7 @@ const CONFIGS: Record<string, Config> = {
 
 /** The http-* configurations' options, built once when first selected: every post's vector is stored first. */
 let http: Promise<SearchOptions> | undefined;
-function httpEmbedder(): Promise<SearchOptions> {
+async function httpEmbedder(): Promise<SearchOptions> {
   http ??= (async () => {
     const url = process.env.SEARCH_EVAL_EMBEDDINGS_URL;
     const model = process.env.SEARCH_EVAL_EMBEDDINGS_MODEL;
@@ -147,13 +147,11 @@ try {
   // Topics per labelled title (every labelled thread must exist in the imported corpus).
   const titleCount = new Map<string, number>();
   for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-    const page = await store
-      .community(community.id)
-      .topics.list({
-        sort: 'created',
-        limit: 1000,
-        after: cursor ? JSON.parse(cursor) : undefined,
-      });
+    const page = await store.community(community.id).topics.list({
+      sort: 'created',
+      limit: 1000,
+      after: cursor ? JSON.parse(cursor) : undefined,
+    });
     for (const t of page.items)
       titleCount.set(norm(t.title), (titleCount.get(norm(t.title)) ?? 0) + 1);
     cursor = page.next ? JSON.stringify(page.next) : undefined;

@@ -54,7 +54,7 @@ const stats = {
 
 // One pass at a time: tfjs on the CPU gains nothing from interleaving, and it bounds memory.
 let queue: Promise<unknown> = Promise.resolve();
-function embed(texts: string[]): Promise<number[][]> {
+async function embed(texts: string[]): Promise<number[][]> {
   const run = queue.then(async () => {
     const t0 = performance.now();
     const out: number[][] = [];

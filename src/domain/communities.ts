@@ -80,14 +80,12 @@ export class CommunityService {
       const created = await this.store.transaction(async (tx) => {
         const community = await tx.communities.create(data);
         await tx.community(community.id).access.members.set(actor.personId, 'owner');
-        await tx
-          .community(community.id)
-          .categories.create({
-            slug: 'general',
-            name: 'General',
-            description: 'Questions and discussion.',
-            kind: 'discussion',
-          });
+        await tx.community(community.id).categories.create({
+          slug: 'general',
+          name: 'General',
+          description: 'Questions and discussion.',
+          kind: 'discussion',
+        });
         return community;
       });
       return communityView(created);

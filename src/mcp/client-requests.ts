@@ -22,7 +22,7 @@ export class ClientRequests {
   constructor(private readonly bus?: McpBus) {}
 
   /** Sends `method` to the client of `session` with `send` and waits for its answer. */
-  ask(
+  async ask(
     session: SessionRecord | undefined,
     send: (m: JsonRpcMessage) => Promise<boolean>,
     signal: AbortSignal,

@@ -348,12 +348,16 @@ class LegacyDelivery implements Delivery {
     private readonly outbox: SessionOutbox,
     private readonly clientRequests: ClientRequests,
   ) {}
-  send(m: JsonRpcMessage): Promise<boolean> {
+  async send(m: JsonRpcMessage): Promise<boolean> {
     if (this.ex.channel) return this.ex.channel.send(m);
     if (this.ex.session) return this.outbox(this.ex.session.id, m).then(() => true);
     return Promise.resolve(false);
   }
-  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<unknown> {
     return this.clientRequests.ask(
       this.ex.session,
       (m) => this.send(m),

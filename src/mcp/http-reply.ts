@@ -58,7 +58,7 @@ export function send(res: ServerResponse, reply: Reply): void {
 }
 
 /** Reads the body up to `max` bytes; beyond that the rest is discarded and 'too-large' returned. */
-export function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+export async function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     drain(req);

@@ -49,7 +49,7 @@ export async function serveShared(
   }
 }
 
-function callTool(
+async function callTool(
   params: Record<string, unknown>,
   surface: Surface,
   ctx: RequestContext,
@@ -76,7 +76,7 @@ export function toolNamed(surface: Surface, name: unknown): ToolDef | undefined 
 }
 
 /** Runs a content method inside the surface's `around` hook, if it has one. */
-export function around<T>(
+export async function around<T>(
   surface: Surface,
   ctx: RequestContext,
   run: () => Promise<T>,

@@ -202,10 +202,10 @@ function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
 /** A modern request's messages go on its own response stream; it never sends the client requests. */
 class ModernDelivery implements Delivery {
   constructor(private readonly ex: ModernExchange) {}
-  send(message: JsonRpcMessage): Promise<boolean> {
+  async send(message: JsonRpcMessage): Promise<boolean> {
     return this.ex.channel.send(message);
   }
-  request(): Promise<unknown> {
+  async request(): Promise<unknown> {
     return Promise.reject(
       new Error('Protocol 2026-07-28 asks the client through input_required results.'),
     );

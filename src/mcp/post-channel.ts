@@ -66,7 +66,7 @@ export class PostChannel implements Channel {
 
   private upgradePromise: Promise<void> | undefined;
 
-  private upgrade(): Promise<void> {
+  private async upgrade(): Promise<void> {
     this.upgradePromise ??= (async () => {
       await this.hub.open(this.session.id, this.streamId);
       this.sink = new SseSink(this.res, {

@@ -129,7 +129,7 @@ export class RequestCtx implements RequestContext {
     if (logger) params.logger = logger;
     await this.send({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
-  requestClient(
+  async requestClient(
     method: string,
     params: Record<string, unknown>,
     timeoutMs = 60_000,
@@ -140,7 +140,7 @@ export class RequestCtx implements RequestContext {
   closeStream(): void {
     this.delivery.close();
   }
-  private send(message: JsonRpcMessage): Promise<boolean> {
+  private async send(message: JsonRpcMessage): Promise<boolean> {
     return this.cancellation.aborted ? Promise.resolve(false) : this.delivery.send(message);
   }
 }

@@ -42,25 +42,26 @@ export function createMcpStack(options: McpStackOptions): McpStack {
     streamLimits: new StreamLimits(options.streamCaps),
   });
   let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const now = Date.now();
+      // A session with an open stream is in use even if it sends nothing.
+      const live = [...hub.liveSessionIds()];
+      if (live.length) await options.sessions.touch(live, now);
+      while (
+        (await options.sessions.sweep(now - options.sessionIdleMs, SWEEP_BATCH)) === SWEEP_BATCH
+      )
+        await yieldToRequests();
+    } catch (err) {
+      options.logger.error({ err }, 'session sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  };
   const sweeper = setInterval(
-    async () => {
-      if (sweeping) return;
-      sweeping = true;
-      try {
-        const now = Date.now();
-        // A session with an open stream is in use even if it sends nothing.
-        const live = [...hub.liveSessionIds()];
-        if (live.length) await options.sessions.touch(live, now);
-        while (
-          (await options.sessions.sweep(now - options.sessionIdleMs, SWEEP_BATCH)) === SWEEP_BATCH
-        )
-          await yieldToRequests();
-      } catch (err) {
-        options.logger.error({ err }, 'session sweep failed');
-      } finally {
-        sweeping = false;
-      }
-    },
+    () => void sweep(),
     Math.min(60_000, Math.max(1_000, options.sessionIdleMs / 4)),
   );
   sweeper.unref();

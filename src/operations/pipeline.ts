@@ -105,7 +105,7 @@ export class Pipeline {
   ) {}
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
-  invoke(
+  async invoke(
     op: AnyOperation,
     caller: Caller,
     args: unknown,

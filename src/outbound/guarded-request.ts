@@ -85,7 +85,7 @@ function upfrontRefusal(url: URL, allowPrivate: boolean): string | undefined {
 }
 
 /** Makes the request under the guard; RequestRefused for the guard's refusals, Error for network failures. */
-export function guardedRequest(url: URL, r: GuardedRequest): Promise<GuardedResponse> {
+export async function guardedRequest(url: URL, r: GuardedRequest): Promise<GuardedResponse> {
   const refusal = upfrontRefusal(url, r.allowPrivate);
   if (refusal) return Promise.reject(new RequestRefused('address', refusal));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -108,13 +108,11 @@ export class PostVectors {
         })),
       )
       .onConflict((oc) =>
-        oc
-          .column('post_id')
-          .doUpdateSet((eb) => ({
-            model: eb.ref('excluded.model'),
-            dims: eb.ref('excluded.dims'),
-            vector: eb.ref('excluded.vector'),
-          })),
+        oc.column('post_id').doUpdateSet((eb) => ({
+          model: eb.ref('excluded.model'),
+          dims: eb.ref('excluded.dims'),
+          vector: eb.ref('excluded.vector'),
+        })),
       )
       .execute();
   }

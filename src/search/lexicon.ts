@@ -102,7 +102,7 @@ export class Lexicon {
     return { communities: this.models.size, terms, bytes };
   }
 
-  private refresh(communityId: string): Promise<void> {
+  private async refresh(communityId: string): Promise<void> {
     const pending = this.building.get(communityId);
     if (pending) return pending;
     const p = (async () => {

@@ -45,7 +45,7 @@ const boostedRaw = sql`rel * (case solution when 2 then ${sql.lit(SOLUTION_BOOST
         * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * greatest(0.0, least(1.0, (extract(epoch from created_at)::float8 - 946684800.0) / 946728000.0)))::float8`;
 
 /** Every match ranked, one per topic: an exact keyset page with its details, and the topic total. */
-export function rankedPage(
+export async function rankedPage(
   db: Kysely<Database>,
   q: IndexQuery,
   hits: RawBuilder<unknown>,

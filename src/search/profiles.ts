@@ -248,13 +248,13 @@ export class Profiles {
     const stale = topicIds.filter((id) => !out.has(id));
     if (stale.length) {
       for (const [id, p] of await buildProfiles(this.db, stale)) out.set(id, p);
-      this.drain();
+      void this.drain();
     }
     return out;
   }
 
   /** Starts emptying the queue in the background (at most one pass at a time per instance). */
-  drain(): Promise<void> {
+  async drain(): Promise<void> {
     this.draining ??= this.pass().finally(() => (this.draining = undefined));
     return this.draining.catch(() => {});
   }

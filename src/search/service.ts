@@ -115,7 +115,7 @@ export class SearchService {
     await Promise.all([this.profiles.ready(), this.lexicon.ready(communityIds), this.warm()]);
   }
 
-  private warm(): Promise<void> {
+  private async warm(): Promise<void> {
     this.warming ??= (this.index.warm?.() ?? Promise.resolve()).catch(() => {});
     return this.warming;
   }

@@ -48,7 +48,7 @@ const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 
     * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
 
 /** With filters: every match ranked (exact pages, keyset). */
-export function filteredPage(
+export async function filteredPage(
   db: Kysely<Database>,
   q: IndexQuery,
   match: string,

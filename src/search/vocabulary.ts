@@ -77,7 +77,7 @@ export class Vocabulary {
     if (stale.length && found.length === 0) {
       // Nothing from a stale vocabulary: read it again now (the word may have been written since).
       slices = await Promise.all(
-        leads.map((l, i) => (slices[i]!.generation === now ? slices[i]! : this.reload(l))),
+        leads.map(async (l, i) => (slices[i]!.generation === now ? slices[i]! : this.reload(l))),
       );
       found = await keep(this.find(word, slices).map(([t]) => t));
     } else if (stale.length) {
@@ -134,7 +134,7 @@ export class Vocabulary {
     return this.reload(lead);
   }
 
-  private reload(lead: string): Promise<Slice> {
+  private async reload(lead: string): Promise<Slice> {
     const pending = this.loading.get(lead);
     if (pending) return pending;
     const p = (async () => {

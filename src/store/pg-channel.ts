@@ -51,7 +51,7 @@ export function openPgChannel(
     async publish(payload) {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
-    listen(handler) {
+    async listen(handler) {
       handlers.push(handler);
       started ??= connect();
       return started;

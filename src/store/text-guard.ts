@@ -34,7 +34,7 @@ function check(query: CompiledQuery): void {
 class GuardedConnection implements DatabaseConnection {
   constructor(readonly inner: DatabaseConnection) {}
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     check(query);
     return this.inner.executeQuery<R>(query);
   }
@@ -55,7 +55,7 @@ class GuardedDriver implements Driver {
     return c instanceof GuardedConnection ? c.inner : c;
   }
 
-  init(): Promise<void> {
+  async init(): Promise<void> {
     return this.inner.init();
   }
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -64,13 +64,13 @@ class GuardedDriver implements Driver {
     if (!c) this.guarded.set(inner, (c = new GuardedConnection(inner)));
     return c;
   }
-  beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     return this.inner.beginTransaction(this.unwrap(c), settings);
   }
-  commitTransaction(c: DatabaseConnection): Promise<void> {
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
     return this.inner.commitTransaction(this.unwrap(c));
   }
-  rollbackTransaction(c: DatabaseConnection): Promise<void> {
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(this.unwrap(c));
   }
   async savepoint(
@@ -100,10 +100,10 @@ class GuardedDriver implements Driver {
       throw new Error('savepoints are not supported by this database driver');
     await this.inner.releaseSavepoint(this.unwrap(c), name, compile);
   }
-  releaseConnection(c: DatabaseConnection): Promise<void> {
+  async releaseConnection(c: DatabaseConnection): Promise<void> {
     return this.inner.releaseConnection(this.unwrap(c));
   }
-  destroy(): Promise<void> {
+  async destroy(): Promise<void> {
     return this.inner.destroy();
   }
 }

@@ -43,7 +43,7 @@ export function watchMcpConfig(o: {
 }): () => void {
   let since = Date.now();
   let running = false;
-  const timer = setInterval(async () => {
+  const check = async () => {
     if (running) return;
     running = true;
     try {
@@ -61,7 +61,8 @@ export function watchMcpConfig(o: {
     } finally {
       running = false;
     }
-  }, o.everyMs ?? 1000);
+  };
+  const timer = setInterval(() => void check(), o.everyMs ?? 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

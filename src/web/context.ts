@@ -59,7 +59,7 @@ export function href(web: Pick<Web, 'where'>, path: string): string {
 }
 
 /** Runs catalogue operation `name` of the server the request addressed, as the signed-in person (or a visitor). */
-export function call(
+export async function call(
   deps: WebDeps,
   web: Web,
   server: 'community' | 'network',

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 
 export type CliResult = { code: number; out: string; err: string };
 
-export function runCli(
+export async function runCli(
   args: string[],
   env: Record<string, string>,
   stdin?: string,

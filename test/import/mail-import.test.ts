@@ -168,7 +168,7 @@ test('bad targets are refused with what to do', async () => {
   }
 });
 
-function runChild(
+async function runChild(
   dbUrl: string,
   batch: number,
   paths: string[],

@@ -9,7 +9,7 @@ export type RawResponse = {
   json(): any;
 };
 
-export function raw(
+export async function raw(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
@@ -43,7 +43,7 @@ export function raw(
 }
 
 /** POST a JSON-RPC body (object, array or raw string) the way the seed's curl examples do. */
-export function rpc(
+export async function rpc(
   url: string,
   body: unknown,
   headers: Record<string, string> = {},

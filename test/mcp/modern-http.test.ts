@@ -27,7 +27,7 @@ const NAMED: Record<string, string> = {
 };
 
 /** A conformant 2026 request: body with `_meta`, and the headers that mirror it. */
-function modern(
+async function modern(
   method: string,
   params: Record<string, unknown> = {},
   headers: Record<string, string | undefined> = {},

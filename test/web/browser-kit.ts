@@ -22,7 +22,7 @@ export function chromiumAvailable(name: string): boolean {
   return false;
 }
 
-export function launch(): Promise<Browser> {
+export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

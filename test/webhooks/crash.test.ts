@@ -24,7 +24,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };

@@ -184,7 +184,7 @@ export class AccountService {
   }
 
   /** A web session of the usual length. */
-  createWebSession(personId: string): Promise<WebSession> {
+  async createWebSession(personId: string): Promise<WebSession> {
     return this.newSessionRow(personId, SESSION_TTL_MS);
   }
 

@@ -82,7 +82,7 @@ export class AuditService {
   }
 
   /** One call through the pipeline (a tool, a resource read, …), succeeded or failed with `error`. */
-  call(
+  async call(
     actor: Actor,
     call: Omit<AuditEvent, 'outcome' | 'errorCode'>,
     outcome: { ok: true } | { ok: false; error: unknown },

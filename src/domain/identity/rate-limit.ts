@@ -124,12 +124,12 @@ export class RateLimits {
   // (carrying the wait) when not.
 
   /** Per credential: pass the key's id (never the key, nor its shared display prefix). */
-  checkKey(keyId: string): Promise<RateState> {
+  async checkKey(keyId: string): Promise<RateState> {
     return this.check(`key:${keyId}`, this.settings.perKeyPerMinute, 'this key');
   }
 
   /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
-  checkIp(ip: string, cost = 1): Promise<RateState> {
+  async checkIp(ip: string, cost = 1): Promise<RateState> {
     return this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
   }
 

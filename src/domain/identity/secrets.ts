@@ -88,7 +88,7 @@ export function verifyCsrfToken(
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
 
-function scrypt(
+async function scrypt(
   password: string,
   salt: Buffer,
   keylen: number,
@@ -137,7 +137,7 @@ export async function verifyPassword(password: string, encoded: string): Promise
 
 /** Spent when the e-mail is unknown, so a failed sign-in takes as long either way. */
 let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(): Promise<string> {
+export async function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   return dummyHash;
 }

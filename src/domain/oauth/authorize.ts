@@ -197,9 +197,10 @@ export class AuthorizationFlow {
       return g.id;
     };
     // The same person approving twice at once: the second finds the first's grant.
-    const grantId = await upsert().catch((err: unknown) =>
-      err instanceof UniqueViolation ? upsert() : Promise.reject(err),
-    );
+    const grantId = await upsert().catch((err: unknown) => {
+      if (err instanceof UniqueViolation) return upsert();
+      throw err;
+    });
     await this.audit.record(person, {
       communityId: site.community.id,
       action: 'oauth.connect',

@@ -118,7 +118,7 @@ export class SigningKeys {
     return key;
   }
 
-  private loaded(): Promise<KeySet> {
+  private async loaded(): Promise<KeySet> {
     if (this.keys && Date.now() - this.reloadedAt > REFRESH_MS) this.keys = undefined;
     this.keys ??= this.load().catch((err: unknown) => {
       this.keys = undefined;

@@ -53,7 +53,7 @@ export class OAuthService {
   }
 
   /** The site a request's host (and slug, in the path form) names. */
-  siteFor(host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
+  async siteFor(host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
     return siteFor(this.store, this.urls, host, pathSlug);
   }
 

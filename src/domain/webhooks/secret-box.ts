@@ -20,7 +20,7 @@ export class SecretBox {
     return randomBytes(32).toString('base64');
   }
 
-  private material(): Promise<Buffer> {
+  private async material(): Promise<Buffer> {
     const s = this.source;
     this.key ??=
       s.name === 'env'

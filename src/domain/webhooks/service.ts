@@ -300,7 +300,7 @@ export class WebhookService {
     return this.store.community(community.id).webhooks;
   }
 
-  private admin(actor: Actor, community: Community): Promise<void> {
+  private async admin(actor: Actor, community: Community): Promise<void> {
     return requireCommunityAdmin(this.store, actor, community, 'manage webhooks');
   }
 
@@ -344,7 +344,12 @@ export class WebhookService {
     }
   }
 
-  private record(actor: Actor, community: Community, action: string, id: string): Promise<void> {
+  private async record(
+    actor: Actor,
+    community: Community,
+    action: string,
+    id: string,
+  ): Promise<void> {
     return this.audit.record(actor, {
       communityId: community.id,
       action,

@@ -172,13 +172,11 @@ export class ApprovalService {
       input,
     );
     const listing = `approvals:${data.status ?? 'all'}`;
-    const page = await this.store
-      .community(community.id)
-      .access.approvals.list({
-        status: data.status,
-        after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime),
-        limit: data.limit,
-      });
+    const page = await this.store.community(community.id).access.approvals.list({
+      status: data.status,
+      after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime),
+      limit: data.limit,
+    });
     return {
       approvals: page.items.map((a) => approvalView(a, community)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
@@ -300,7 +298,7 @@ export class ApprovalService {
   }
 
   /** pending → rejected|failed, with its approval.decided event in the same transaction. */
-  private decideRecorded(
+  private async decideRecorded(
     community: Community,
     id: string,
     to: 'rejected' | 'failed',

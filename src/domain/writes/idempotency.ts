@@ -55,14 +55,12 @@ export class IdempotencyLedger<R> {
 
   async claim(tx: Store): Promise<void> {
     if (this.key)
-      await tx
-        .community(this.community.id)
-        .access.idempotency.insert({
-          actor: this.who,
-          key: this.key,
-          requestHash: this.requestHash,
-          result: null,
-        });
+      await tx.community(this.community.id).access.idempotency.insert({
+        actor: this.who,
+        key: this.key,
+        requestHash: this.requestHash,
+        result: null,
+      });
   }
 
   async complete(tx: Store, result: R): Promise<void> {

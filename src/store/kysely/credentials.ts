@@ -157,7 +157,7 @@ export class KyselyCredentials implements CredentialRepository {
     return changed(result);
   }
 
-  touchUserKey(id: string, at: string, notBefore: string): Promise<void> {
+  async touchUserKey(id: string, at: string, notBefore: string): Promise<void> {
     return touchKey(this.db, 'user_keys', id, at, notBefore);
   }
 
@@ -172,7 +172,7 @@ export class KyselyCredentials implements CredentialRepository {
     return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
   }
 
-  touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {
+  async touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {
     return touchKey(this.db, 'agent_keys', id, at, notBefore);
   }
 }
