@@ -82,15 +82,13 @@ if (!setup.ok) {
       name: 'lister',
       scopes: ['topic:create', 'post:create'],
     });
-    await a.store
-      .community(community.id)
-      .categories.create({
-        slug: 'support',
-        name: 'Support',
-        description: '',
-        kind: 'discussion',
-        position: 1,
-      });
+    await a.store.community(community.id).categories.create({
+      slug: 'support',
+      name: 'Support',
+      description: '',
+      kind: 'discussion',
+      position: 1,
+    });
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},

@@ -143,23 +143,19 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       );
 
       const hash = sha256Hex(`k-${bot.id}`);
-      const key = await store
-        .community(a.id)
-        .access.agents.createKey({
+      const key = await store.community(a.id).access.agents.createKey({
+        agentId: bot.id,
+        prefix: 'hmlt_live_abcd',
+        keyHash: hash,
+        expiresAt: null,
+      });
+      await assert.rejects(
+        store.community(a.id).access.agents.createKey({
           agentId: bot.id,
-          prefix: 'hmlt_live_abcd',
+          prefix: 'x',
           keyHash: hash,
           expiresAt: null,
-        });
-      await assert.rejects(
-        store
-          .community(a.id)
-          .access.agents.createKey({
-            agentId: bot.id,
-            prefix: 'x',
-            keyHash: hash,
-            expiresAt: null,
-          }),
+        }),
         UniqueViolation,
       );
       assert.equal((await creds.findAgentKeyByHash(hash))?.communityId, a.id);
@@ -176,14 +172,12 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       assert.equal(await store.community(a.id).access.policies.get('topic.create'), 'auto');
       assert.equal(await store.community(b.id).access.policies.get('topic.create'), undefined);
 
-      await store
-        .community(a.id)
-        .access.idempotency.insert({
-          actor: 'agent:x',
-          key: 'k1',
-          requestHash: 'r',
-          result: { ok: 1 },
-        });
+      await store.community(a.id).access.idempotency.insert({
+        actor: 'agent:x',
+        key: 'k1',
+        requestHash: 'r',
+        result: { ok: 1 },
+      });
       await assert.rejects(
         store
           .community(a.id)

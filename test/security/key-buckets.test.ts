@@ -24,14 +24,12 @@ async function keyWithPrefix(h: TestHamlet, slug: string, prefix: string): Promi
     scopes: [],
   });
   const key = prefix + randomBase62(40);
-  await h.store
-    .community(community.id)
-    .access.agents.createKey({
-      agentId: agent.id,
-      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
-      keyHash: sha256Hex(key),
-      expiresAt: null,
-    });
+  await h.store.community(community.id).access.agents.createKey({
+    agentId: agent.id,
+    prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+    keyHash: sha256Hex(key),
+    expiresAt: null,
+  });
   return key;
 }
 

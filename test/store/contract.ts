@@ -375,14 +375,12 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       assert.equal(await scope.topics.getBySlug('doomed'), undefined);
       const kept = await store.transaction(async (tx) =>
         tx.transaction((inner) =>
-          inner
-            .community(scope.communityId)
-            .topics.create({
-              categoryId: category.id,
-              slug: 'kept',
-              title: 'Kept',
-              author: person,
-            }),
+          inner.community(scope.communityId).topics.create({
+            categoryId: category.id,
+            slug: 'kept',
+            title: 'Kept',
+            author: person,
+          }),
         ),
       );
       assert.equal((await scope.topics.getBySlug('kept'))?.id, kept.id);
