@@ -1,79 +1,49 @@
-// People: accounts (e-mail + scrypt password), web sessions (only the token's hash is stored; the
-// CSRF token is derived from the session token), memberships with roles, and user keys.
+// People's accounts (e-mail + scrypt password): sign-up, the operator's accounts, password changes
+// and sign-in. The one service the faces call for people: it also answers for their web sessions
+// (./web-sessions.ts), memberships (./memberships.ts) and user keys (./user-keys.ts), which live
+// in their own files.
 import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
-import type { Membership, UserKeyRecord } from '../../store/identity.ts';
-import { ROLES, type Role } from '../vocabulary.ts';
+import type { Membership } from '../../store/identity.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { expiresInDays } from '../fields.ts';
 import { parse, translateStoreError } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
-import { requireCommunityAdmin } from '../authorization.ts';
-import {
-  csrfTokenFor,
-  dummyPasswordHash,
-  hashPassword,
-  mintKey,
-  newSessionToken,
-  sha256Hex,
-  verifyCsrfToken,
-  verifyPassword,
-} from './secrets.ts';
+import { emailSchema, passwordSchema, requirePerson } from './account-fields.ts';
+import { Memberships } from './memberships.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './secrets.ts';
+import { UserKeys, type KeyView } from './user-keys.ts';
+import { WebSessions, type WebSession } from './web-sessions.ts';
 
-const emailSchema = z.string().trim().toLowerCase().pipe(z.email('must be an e-mail address'));
-const passwordSchema = z
-  .string()
-  .min(10, 'must be at least 10 characters')
-  .max(1024, 'must be at most 1024 characters');
+export { HANDOFF_TICKET_MS, SESSION_TTL_MS, type WebSession } from './web-sessions.ts';
+export { expiryFrom, keyView, type KeyView } from './user-keys.ts';
+
 const createUserSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   name: z.string().trim().min(1).max(100).optional(),
 });
-const expiresSchema = expiresInDays.optional();
-
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** A hand-off ticket (one account, every community host) lives a minute and is spent once. */
-export const HANDOFF_TICKET_MS = 60_000;
-
-export type WebSession = { token: string; csrfToken: string; expiresAt: string; person: Person };
-export type KeyView = {
-  id: string;
-  prefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-};
-
-export function keyView(k: UserKeyRecord | KeyView): KeyView {
-  return {
-    id: k.id,
-    prefix: k.prefix,
-    createdAt: k.createdAt,
-    expiresAt: k.expiresAt,
-    revokedAt: k.revokedAt,
-    lastUsedAt: k.lastUsedAt,
-  };
-}
-
-export function expiryFrom(now: Date, days: number | undefined): string | null {
-  return days === undefined ? null : new Date(now.getTime() + days * 86_400_000).toISOString();
-}
 
 export class AccountService {
+  private readonly sessions: WebSessions;
+  private readonly members: Memberships;
+  private readonly keys: UserKeys;
+
   constructor(
     private readonly store: Store,
     /** Loads a signed-in person's roles, as key authentication does. */
-    private readonly auth: AuthService,
+    auth: AuthService,
     private readonly clock: Clock = systemClock,
     private readonly logger?: Logger,
     /** Whether anyone may open an account (HAMLET_SIGNUP); the operator's CLI always may. */
     private readonly policy: { signUp: boolean } = { signUp: true },
-  ) {}
+  ) {
+    this.sessions = new WebSessions(store, auth, clock, logger);
+    this.members = new Memberships(store);
+    this.keys = new UserKeys(store, clock, logger);
+  }
 
   /** Sign-up (anonymous) or the operator's CLI (system). */
   async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {
@@ -113,7 +83,7 @@ export class AccountService {
 
   async setPassword(actor: Actor, input: { email: string; password: string }): Promise<void> {
     const data = parse(z.object({ email: emailSchema, password: passwordSchema }), input);
-    const person = await this.requirePerson(data.email);
+    const person = await requirePerson(this.store, data.email);
     if (actor.kind !== 'system' && !(actor.kind === 'person' && actor.personId === person.id)) {
       throw new DomainError('forbidden', 'You can only change your own password.');
     }
@@ -178,241 +148,79 @@ export class AccountService {
       this.logger?.info({ event: 'signin.failed', known: Boolean(person) }, 'sign-in refused');
       throw wrong;
     }
-    const session = await this.createWebSession(person.id);
+    const session = await this.sessions.createWebSession(person.id);
     this.logger?.info({ event: 'signin.ok', personId: person.id }, 'signed in');
     return session;
   }
 
-  /** A web session of the usual length. */
+  // — web sessions (./web-sessions.ts) —
+
   async createWebSession(personId: string): Promise<WebSession> {
-    return this.newSessionRow(personId, SESSION_TTL_MS);
+    return this.sessions.createWebSession(personId);
   }
 
-  /**
-   * A hand-off ticket for `personId`, spendable only on `host` (by exchangeTicket): its token is
-   * carried in a URL, and it is never a session by itself.
-   */
   async createHandoffTicket(personId: string, host: string): Promise<string> {
-    return (await this.newSessionRow(personId, HANDOFF_TICKET_MS, host.toLowerCase())).token;
+    return this.sessions.createHandoffTicket(personId, host);
   }
 
-  private async newSessionRow(
-    personId: string,
-    ttlMs: number,
-    ticketHost?: string,
-  ): Promise<WebSession> {
-    const person = await this.store.people.getById(personId);
-    if (!person) throw new DomainError('not_found', 'No such account.');
-    const token = newSessionToken();
-    const now = this.clock();
-    const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-    await this.store.identity.credentials.createSession({
-      personId,
-      tokenHash: sha256Hex(token),
-      createdAt: now.toISOString(),
-      expiresAt,
-      ticketHost,
-    });
-    return { token, csrfToken: csrfTokenFor(token), expiresAt, person };
-  }
-
-  /**
-   * Spends a hand-off ticket on `host`, valid once (revoked by a conditional update, so two requests
-   * cannot both spend it), for a new session of the usual length for the same person. Undefined
-   * when unknown, spent, expired, minted for another host, or not a ticket (a real session's token
-   * is never taken from a URL).
-   */
   async exchangeTicket(token: unknown, host: string): Promise<WebSession | undefined> {
-    if (typeof token !== 'string' || !token) return undefined;
-    const hash = sha256Hex(token);
-    const ticket = await this.store.identity.credentials.findSessionByHash(hash);
-    const expires = ticket ? Date.parse(ticket.expiresAt) : 0;
-    if (
-      !ticket ||
-      ticket.revokedAt ||
-      expires <= this.clock().getTime() ||
-      ticket.ticketHost !== host.toLowerCase()
-    )
-      return undefined;
-    if (!(await this.store.identity.credentials.revokeSession(hash, this.clock().toISOString())))
-      return undefined;
-    this.logger?.info(
-      { event: 'signin.handoff', personId: ticket.personId },
-      'signed in with a hand-off ticket',
-    );
-    return this.createWebSession(ticket.personId);
+    return this.sessions.exchangeTicket(token, host);
   }
 
-  /** The signed-in person of a session cookie, or undefined (unknown, revoked, expired, or a hand-off ticket). */
   async resolveWebSession(token: string | null | undefined): Promise<PersonActor | undefined> {
-    if (!token) return undefined;
-    const session = await this.store.identity.credentials.findSessionByHash(sha256Hex(token));
-    if (
-      !session ||
-      session.revokedAt ||
-      Date.parse(session.expiresAt) <= this.clock().getTime() ||
-      session.ticketHost !== null
-    )
-      return undefined;
-    const person = await this.store.people.getById(session.personId);
-    if (!person) return undefined;
-    return {
-      kind: 'person',
-      personId: person.id,
-      displayName: person.displayName,
-      via: 'session',
-      roles: await this.auth.rolesOf(person.id),
-    };
+    return this.sessions.resolveWebSession(token);
   }
 
   async revokeWebSession(token: string | null | undefined): Promise<boolean> {
-    if (!token) return false;
-    return this.store.identity.credentials.revokeSession(
-      sha256Hex(token),
-      this.clock().toISOString(),
-    );
+    return this.sessions.revokeWebSession(token);
   }
 
   csrfToken(sessionToken: string): string {
-    return csrfTokenFor(sessionToken);
+    return this.sessions.csrfToken(sessionToken);
   }
 
-  /** For state-changing web requests: the form's CSRF token must match the session cookie's. */
   verifyCsrf(
     sessionToken: string | null | undefined,
     presented: string | null | undefined,
   ): boolean {
-    return Boolean(sessionToken) && verifyCsrfToken(sessionToken!, presented);
+    return this.sessions.verifyCsrf(sessionToken, presented);
   }
 
-  // — memberships —
+  // — memberships (./memberships.ts) —
 
   async addMember(
     actor: Actor,
     community: Community,
     input: { email: string; role: string },
   ): Promise<Membership> {
-    await requireCommunityAdmin(this.store, actor, community, 'manage members');
-    const data = parse(z.object({ email: emailSchema, role: z.enum(ROLES) }), input);
-    if (data.role === 'owner' && actor.kind !== 'system') {
-      const mine =
-        actor.kind === 'person'
-          ? await this.store.community(community.id).access.members.get(actor.personId)
-          : undefined;
-      if (mine?.role !== 'owner')
-        throw new DomainError(
-          'forbidden',
-          `Only an owner of "${community.slug}" can make someone an owner.`,
-        );
-    }
-    const person = await this.requirePerson(data.email);
-    return this.store.community(community.id).access.members.set(person.id, data.role as Role);
+    return this.members.addMember(actor, community, input);
   }
 
-  /** Removes a person from the community; the last owner stays. */
   async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
-    await requireCommunityAdmin(this.store, actor, community, 'manage members');
-    const data = parse(z.object({ email: emailSchema }), input);
-    const person = await this.requirePerson(data.email);
-    const members = this.store.community(community.id).access.members;
-    const current = await members.get(person.id);
-    if (!current)
-      throw new DomainError('not_found', `${data.email} is not a member of "${community.slug}".`);
-    if (
-      current.role === 'owner' &&
-      (await members.list()).filter((m) => m.role === 'owner').length === 1
-    ) {
-      throw new DomainError(
-        'conflict',
-        `${data.email} is the last owner of "${community.slug}": make someone else an owner first.`,
-      );
-    }
-    await members.remove(person.id);
+    return this.members.removeMember(actor, community, input);
   }
 
   async listMembers(
     actor: Actor,
     community: Community,
   ): Promise<(Membership & { displayName: string; email: string | null })[]> {
-    await requireCommunityAdmin(this.store, actor, community, 'list members');
-    const members = await this.store.community(community.id).access.members.list();
-    return Promise.all(
-      members.map(async (m) => {
-        const p = await this.store.people.getById(m.personId);
-        return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
-      }),
-    );
+    return this.members.listMembers(actor, community);
   }
 
-  // — user keys —
+  // — user keys (./user-keys.ts) —
 
-  /** A person mints a key for themselves; the operator (system) may mint one for any e-mail. */
   async mintUserKey(
     actor: Actor,
     input: { email?: string; expiresInDays?: number },
   ): Promise<{ key: string; record: KeyView }> {
-    const expiresInDays = parse(expiresSchema, input.expiresInDays);
-    const person = await this.keyOwner(actor, input.email);
-    const minted = mintKey('user');
-    const record = await this.store.identity.credentials.createUserKey({
-      personId: person.id,
-      prefix: minted.prefix,
-      keyHash: minted.hash,
-      expiresAt: expiryFrom(this.clock(), expiresInDays),
-    });
-    this.logger?.info(
-      { event: 'user_key.minted', personId: person.id, keyPrefix: record.prefix },
-      'user key minted',
-    );
-    return { key: minted.key, record: keyView(record) };
+    return this.keys.mintUserKey(actor, input);
   }
 
   async listUserKeys(actor: Actor, input: { email?: string } = {}): Promise<KeyView[]> {
-    const person = await this.keyOwner(actor, input.email);
-    return (await this.store.identity.credentials.listUserKeys(person.id)).map(keyView);
+    return this.keys.listUserKeys(actor, input);
   }
 
   async revokeUserKey(actor: Actor, input: { email?: string; key: string }): Promise<number> {
-    const person = await this.keyOwner(actor, input.email);
-    const n = await this.store.identity.credentials.revokeUserKey(
-      person.id,
-      input.key.trim(),
-      this.clock().toISOString(),
-    );
-    if (n === 0)
-      throw new DomainError(
-        'not_found',
-        `No live user key "${input.key}" of ${person.email ?? person.displayName}. List keys to see their prefixes.`,
-      );
-    this.logger?.info(
-      { event: 'user_key.revoked', personId: person.id, keyPrefix: input.key.slice(0, 14) },
-      'user key revoked',
-    );
-    return n;
-  }
-
-  private async keyOwner(actor: Actor, email: string | undefined): Promise<Person> {
-    if (actor.kind === 'system') {
-      if (!email)
-        throw new DomainError('invalid_argument', 'Say whose key: pass the e-mail of the account.');
-      return this.requirePerson(parse(emailSchema, email));
-    }
-    if (actor.kind !== 'person')
-      throw new DomainError('unauthorized', 'Sign in to manage your user keys.');
-    const person = await this.store.people.getById(actor.personId);
-    if (!person) throw new DomainError('not_found', 'Your account no longer exists.');
-    if (email && person.email !== email.trim().toLowerCase())
-      throw new DomainError('forbidden', 'You can only manage your own user keys.');
-    return person;
-  }
-
-  private async requirePerson(email: string): Promise<Person> {
-    const person = await this.store.people.getByEmail(email);
-    if (!person)
-      throw new DomainError(
-        'not_found',
-        `No account with the e-mail "${email}". Create it first with \`hamlet user create\`.`,
-      );
-    return person;
+    return this.keys.revokeUserKey(actor, input);
   }
 }
