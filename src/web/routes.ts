@@ -11,7 +11,7 @@ import { assetAt } from './assets.ts';
 import type { Web, WebDeps, WebEnv, Where } from './context.ts';
 import { barePage } from './html.ts';
 import { page } from './respond.ts';
-import { formIsOurs, sessionToken, takeFlash, visitorCsrf } from './session.ts';
+import { formIsOurs, liveSession, takeFlash, visitorCsrf } from './session.ts';
 import { accountRoutes } from './pages/account.ts';
 import { adminRoutes } from './pages/admin.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
@@ -56,16 +56,15 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         404,
       );
     const ip = deps.clientIp(c);
-    const token = sessionToken(c, deps);
-    const person = await deps.services.accounts.resolveWebSession(token);
+    const session = await liveSession(c, deps);
     // The path as the visitor addressed it (the path form's prefix included), for "come back here".
     const url = new URL(c.req.url);
     const ctx: Web = {
       where,
-      person,
+      person: session?.person,
       ip,
       path: where.base + url.pathname + url.search,
-      csrf: token && person ? deps.services.accounts.csrfToken(token) : visitorCsrf(c, deps),
+      csrf: session ? deps.services.accounts.csrfToken(session.token) : visitorCsrf(c, deps),
     };
     c.set('web', ctx);
     try {
@@ -81,7 +80,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     }
     if (c.req.method === 'POST') {
       const form = await c.req.parseBody({ all: true });
-      if (!formIsOurs(c, deps, form._csrf)) {
+      if (!formIsOurs(c, deps, form._csrf, session?.token)) {
         return page(c, ctx, {
           title: 'Form expired',
           status: 403,

@@ -2,13 +2,15 @@
 // behind TLS (then named __Host-…, which browsers only accept from a secure origin, for this host
 // only). Every POST must come from our own pages: a cross-site Sec-Fetch-Site or a foreign Origin is
 // refused, and the form's token must match the session's (signed in) or the pre-session cookie's
-// (sign-in and sign-up forms, so nobody can sign a visitor into an account of theirs).
+// (sign-in and sign-up forms, so nobody can sign a visitor into an account of theirs). A cookie
+// whose session has ended is cleared: its holder is a visitor again.
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../domain/identity/secrets.ts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
 import { PATH_FORM_HOST_HEADER, servingPathForm } from '../domain/urls.ts';
+import type { PersonActor } from '../domain/actor.ts';
 import type { Notice, WebDeps } from './context.ts';
 
 export type CookieNames = { session: string; csrf: string; flash: string; handoff: string };
@@ -50,6 +52,23 @@ export function sessionToken(c: Context, deps: Pick<WebDeps, 'secure'>): string 
   return getCookie(c, cookieNames(deps.secure).session) || undefined;
 }
 
+/**
+ * The live session of the request's cookie: its token and person. A cookie naming no live session
+ * (ended by a password change elsewhere, expired, a hand-off ticket) is cleared, and the request
+ * goes on as a visitor's, with the pre-session form token, so the person can sign in again.
+ */
+export async function liveSession(
+  c: Context,
+  deps: WebDeps,
+): Promise<{ token: string; person: PersonActor } | undefined> {
+  const token = sessionToken(c, deps);
+  if (!token) return undefined;
+  const person = await deps.services.accounts.resolveWebSession(token);
+  if (person) return { token, person };
+  clearSessionCookie(c, deps);
+  return undefined;
+}
+
 /** The pre-session form token: read from its cookie, or minted and set now. */
 export function visitorCsrf(c: Context, deps: WebDeps): string {
   const name = cookieNames(deps.secure).csrf;
@@ -60,8 +79,16 @@ export function visitorCsrf(c: Context, deps: WebDeps): string {
   return token;
 }
 
-/** Whether a state-changing request came from one of our own pages, with the right form token. */
-export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boolean {
+/**
+ * Whether a state-changing request came from one of our own pages, with the right form token: the
+ * live session's (`session`, its token, from liveSession), else the pre-session cookie's.
+ */
+export function formIsOurs(
+  c: Context,
+  deps: WebDeps,
+  presented: unknown,
+  session: string | undefined,
+): boolean {
   if (c.req.header('sec-fetch-site') === 'cross-site') return false;
   const origin = c.req.header('origin');
   if (origin && origin !== 'null') {
@@ -79,8 +106,7 @@ export function formIsOurs(c: Context, deps: WebDeps, presented: unknown): boole
     if (!ours.includes(host.toLowerCase())) return false;
   } else if (origin === 'null') return false;
   if (typeof presented !== 'string' || !presented) return false;
-  const token = sessionToken(c, deps);
-  if (token) return deps.services.accounts.verifyCsrf(token, presented);
+  if (session) return deps.services.accounts.verifyCsrf(session, presented);
   const visitor = getCookie(c, cookieNames(deps.secure).csrf);
   return Boolean(visitor) && safeEqual(visitor!, presented);
 }
