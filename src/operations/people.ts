@@ -24,7 +24,7 @@ export const signUp = defineOperation({
   server: 'network',
   title: 'Create an account',
   description:
-    'Opens an account with an e-mail address and a password (at least 10 characters). A few accounts per address and hour.',
+    'Opens an account with an e-mail address and a password (at least 10 characters), then sign in with them. The answer is the same whether or not the address already has an account (which is left unchanged), so nobody learns which addresses are registered. A few accounts per address and hour.',
   input: z.strictObject({
     email: email.describe('Your e-mail address: you sign in with it. Never shown to others.'),
     password: password.describe('At least 10 characters.'),
@@ -35,14 +35,16 @@ export const signUp = defineOperation({
       .max(100, 'must be at most 100 characters')
       .describe('The name people see on your posts (1-100 characters).'),
   }),
-  output: z.object({ person_id: z.string(), display_name: z.string() }),
+  output: z.object({
+    email: z.string().describe('The address to sign in with (trimmed, lower-case).'),
+  }),
   credential: 'none',
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkSignUp(ctx.ip);
-    const person = await ctx.services.accounts.createUser(ctx.actor, input);
-    ctx.audit.targets.person_id = person.id;
-    return { person_id: person.id, display_name: person.displayName };
+    const { email, person } = await ctx.services.accounts.signUp(ctx.actor, input);
+    if (person) ctx.audit.targets.person_id = person.id;
+    return { email };
   },
 });
 

@@ -83,7 +83,7 @@ test('limits are configurable from the environment', () => {
   );
 });
 
-test('sign-ups are limited per address per hour, password attempts per account and per address', async () => {
+test('sign-ups are limited per address per hour', async () => {
   let now = 0;
   const limits = new RateLimits(
     { perKeyPerMinute: 120, perIpPerMinute: 300, signUpsPerIpPerHour: 2 },
@@ -99,10 +99,58 @@ test('sign-ups are limited per address per hour, password attempts per account a
   await limits.checkSignUp('10.0.0.2');
   now += 1_801_000;
   await limits.checkSignUp('10.0.0.1');
-  for (let i = 0; i < 10; i++) await limits.checkSignIn(`10.1.0.${i}`, 'Ada@Example.org');
-  await assert.rejects(
-    limits.checkSignIn('10.2.0.1', 'ada@example.org'),
-    /Too many sign-in attempts for this account/,
+});
+
+test('sign-in counts failures only, per account and address, and per address', async () => {
+  let now = 0;
+  const limits = new RateLimits(
+    { perKeyPerMinute: 120, perIpPerMinute: 300 },
+    new TokenBucketLimiter(() => new Date(now)),
   );
-  await limits.checkSignIn('10.2.0.1', 'someone-else@example.org');
+  const fail = async (ip: string, email: string) => void (await limits.checkSignIn(ip, email));
+  const succeed = async (ip: string, email: string) =>
+    (await limits.checkSignIn(ip, email)).succeeded();
+  // Successes never count.
+  for (let i = 0; i < 100; i++) await succeed('10.0.0.1', 'ada@example.org');
+  // Ten failures for ada from one address lock ada out there, and nowhere else.
+  for (let i = 0; i < 10; i++) await fail('10.6.6.6', 'Ada@Example.org');
+  await assert.rejects(
+    limits.checkSignIn('10.6.6.6', 'ada@example.org'),
+    (err: RateLimitedError) =>
+      err.code === 'rate_limited' &&
+      err.retryAfterSeconds === 90 &&
+      /^Too many failed sign-in attempts for this account from this address\. Retry in 90 s\.$/.test(
+        err.message,
+      ),
+  );
+  await succeed('10.0.0.1', 'ada@example.org');
+  await fail('10.6.6.6', 'bob@example.org');
+  // A quarter of an hour refills the budget.
+  now += 15 * 60_000;
+  for (let i = 0; i < 10; i++) await fail('10.6.6.6', 'ada@example.org');
+  // Fifty failures from one address over any accounts stop that address.
+  for (let i = 0; i < 50; i++) await fail('10.7.7.7', `n${i}@example.org`);
+  await assert.rejects(
+    limits.checkSignIn('10.7.7.7', 'ada@example.org'),
+    (err: RateLimitedError) =>
+      err.message === 'Too many failed sign-in attempts from this address. Retry in 18 s.',
+  );
+  await succeed('10.0.0.1', 'ada@example.org');
+});
+
+test('sign-in attempts in flight hold their units: concurrent guesses cannot overrun the budget', async () => {
+  const limits = new RateLimits(
+    { perKeyPerMinute: 120, perIpPerMinute: 300 },
+    new TokenBucketLimiter(() => new Date(0)),
+  );
+  const pending = await Promise.all(
+    Array.from({ length: 10 }, () => limits.checkSignIn('10.6.6.6', 'ada@example.org')),
+  );
+  await assert.rejects(limits.checkSignIn('10.6.6.6', 'ada@example.org'), RateLimitedError);
+  // One of them turns out right: its unit comes back (once, however often it says so).
+  await pending[0]!.succeeded();
+  await pending[0]!.succeeded();
+  const last = await limits.checkSignIn('10.6.6.6', 'ada@example.org');
+  await assert.rejects(limits.checkSignIn('10.6.6.6', 'ada@example.org'), RateLimitedError);
+  await last.succeeded();
 });

@@ -299,6 +299,7 @@ test('the apex lists public communities; a signed-in person creates one and owns
   assert.doesNotMatch(home.text, /skunkworks/i);
   await apex.get('/signup');
   await apex.post('/signup', { name: 'Founder', email: 'founder@example.org', password: PASSWORD });
+  await apex.post('/signin', { email: 'founder@example.org', password: PASSWORD, next: '/' });
   await apex.get('/new');
   const created = await apex.post('/new', {
     name: 'Birders',

@@ -1,5 +1,5 @@
-// People's accounts (e-mail + scrypt password): sign-up, the operator's accounts, password changes
-// and sign-in. The one service the faces call for people: it also answers for their web sessions
+// People's accounts (e-mail + scrypt password): sign-up (the same answer whether or not the address
+// has an account), the operator's accounts, password changes and sign-in. The one service the faces call for people: it also answers for their web sessions
 // (./web-sessions.ts), memberships (./memberships.ts) and user keys (./user-keys.ts), which live
 // in their own files.
 import { z } from 'zod';
@@ -9,7 +9,8 @@ import type { Community, Person } from '../../store/types.ts';
 import type { Membership } from '../../store/identity.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { parse, translateStoreError } from '../validate.ts';
+import { UniqueViolation } from '../../store/errors.ts';
+import { parse } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
 import { emailSchema, passwordSchema, requirePerson } from './account-fields.ts';
 import { Memberships } from './memberships.ts';
@@ -45,8 +46,35 @@ export class AccountService {
     this.keys = new UserKeys(store, clock, logger);
   }
 
-  /** Sign-up (anonymous) or the operator's CLI (system). */
+  /** The operator's CLI (system), or sign-up (anonymous): a taken address is a conflict that says so. */
   async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {
+    const { person, email } = await this.openAccount(actor, input);
+    if (!person)
+      throw new DomainError(
+        'conflict',
+        `An account with the e-mail "${email}" already exists. Sign in instead, or use another address.`,
+      );
+    return person;
+  }
+
+  /**
+   * Sign-up by a visitor, answered alike whether or not the address already has an account, so that
+   * nobody learns which addresses are registered: the same work (the password is hashed either way)
+   * and the same answer, the address as it is signed in with. An existing account is left exactly
+   * as it was (password, name, sessions). `person` is the new account, absent when the address was
+   * taken: for the audit only, a face must not show the difference.
+   */
+  async signUp(
+    actor: Actor,
+    input: z.input<typeof createUserSchema>,
+  ): Promise<{ email: string; person?: Person }> {
+    return this.openAccount(actor, input);
+  }
+
+  private async openAccount(
+    actor: Actor,
+    input: z.input<typeof createUserSchema>,
+  ): Promise<{ email: string; person?: Person }> {
     if (actor.kind !== 'system' && actor.kind !== 'anonymous') {
       throw new DomainError(
         'forbidden',
@@ -71,13 +99,11 @@ export class AccountService {
         return p;
       });
       this.logger?.info({ event: 'user.created', personId: person.id }, 'user created');
-      return person;
+      return { email: data.email, person };
     } catch (err) {
-      translateStoreError(
-        err,
-        `An account with the e-mail "${data.email}" already exists. Sign in instead, or use another address.`,
-        '',
-      );
+      if (!(err instanceof UniqueViolation)) throw err;
+      this.logger?.info({ event: 'user.exists' }, 'account not created: the address has one');
+      return { email: data.email };
     }
   }
 

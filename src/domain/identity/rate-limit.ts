@@ -22,7 +22,8 @@ export class RateLimitedError extends DomainError {
 export interface RateLimiter {
   /**
    * Takes `cost` tokens (default 1) from `bucket`, all or none. The bucket holds `capacity` tokens and
-   * refills that many per `windowMs` (default one minute).
+   * refills that many per `windowMs` (default one minute). A negative cost gives tokens back (the
+   * bucket holds no more than `capacity` again at its next take).
    */
   take(
     bucket: string,
@@ -108,8 +109,14 @@ export type RateLimitSettings = {
   signUpsPerIpPerHour?: number;
 };
 
-/** Password guesses: per account and per address, in a quarter of an hour. */
-const SIGN_IN_ATTEMPTS = { perAccount: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+/**
+ * Failed password attempts in a quarter of an hour: for one account from one address, and from one
+ * address over every account.
+ */
+const SIGN_IN_FAILURES = { perAccountAndIp: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
+
+/** A password attempt admitted by checkSignIn: say when it succeeded, so that it does not count. */
+export type SignInAttempt = { succeeded(): Promise<void> };
 
 /** A budget after a request took from it: for RateLimit response headers. */
 export type RateState = { limit: number; remaining: number; resetSeconds: number };
@@ -142,17 +149,35 @@ export class RateLimits {
     );
   }
 
-  /** One password attempt for `email` from `ip` (the account's budget is shared by every address). */
-  async checkSignIn(ip: string, email: string): Promise<void> {
-    const { perAccount, perIp, windowMs } = SIGN_IN_ATTEMPTS;
-    this.wait(
-      await this.limiter.take(`signin-ip:${ip}`, perIp, 1, windowMs),
-      'Too many sign-in attempts from this address.',
-    );
-    this.wait(
-      await this.limiter.take(`signin:${email.trim().toLowerCase()}`, perAccount, 1, windowMs),
-      'Too many sign-in attempts for this account.',
-    );
+  /**
+   * Admits one password attempt for `email` from `ip` within the budgets of failures: the account's
+   * from this address, and this address's over every account. Only failures count: an attempt
+   * holds one unit of each while it runs (so concurrent guesses cannot overrun a budget) and gives
+   * them back when it succeeds. An address that has not failed still signs in while another one
+   * hammers the same account.
+   */
+  async checkSignIn(ip: string, email: string): Promise<SignInAttempt> {
+    const { perAccountAndIp, perIp, windowMs } = SIGN_IN_FAILURES;
+    const account = email.trim().toLowerCase().slice(0, 320);
+    const buckets: [string, number][] = [
+      [`signin-failures-ip:${ip}`, perIp],
+      [`signin-failures:${ip} ${account}`, perAccountAndIp],
+    ];
+    const giveBack = (held: [string, number][]) =>
+      Promise.all(held.map(async ([b, capacity]) => this.limiter.take(b, capacity, -1, windowMs)));
+    const first = await this.limiter.take(buckets[0]![0], perIp, 1, windowMs);
+    this.wait(first, 'Too many failed sign-in attempts from this address.');
+    const second = await this.limiter.take(buckets[1]![0], perAccountAndIp, 1, windowMs);
+    if (!second.ok) await giveBack(buckets.slice(0, 1));
+    this.wait(second, 'Too many failed sign-in attempts for this account from this address.');
+    let given = false;
+    return {
+      succeeded: async () => {
+        if (given) return;
+        given = true;
+        await giveBack(buckets);
+      },
+    };
   }
 
   private async check(

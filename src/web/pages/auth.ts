@@ -1,7 +1,9 @@
 // Sign-up, sign-in and sign-out, on the apex and on every community (sessions are per host; a
-// community's own host can take the apex's account over, see ./handoff.ts). Sign-up
-// is the catalogue's sign_up operation (its schema validates the form, its limits apply); sign-in
-// checks the password against a per-account and per-address budget and opens a session.
+// community's own host can take the apex's account over, see ./handoff.ts). Sign-up is the
+// catalogue's sign_up operation (its schema validates the form, its limits apply) and then leads to
+// the sign-in page, alike whether or not the address had an account; sign-in
+// checks the password within budgets of failed attempts (per account and address, per address)
+// and opens a session.
 import type { Hono } from 'hono';
 import { isDomainError } from '../../domain/errors.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
@@ -61,11 +63,12 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const email = text(form, 'email');
     const next = safeNext(text(form, 'next'), href(web, '/'));
     try {
-      await deps.services.rateLimits.checkSignIn(web.ip, email);
+      const attempt = await deps.services.rateLimits.checkSignIn(web.ip, email);
       const session = await deps.services.accounts.signIn({
         email,
         password: text(form, 'password'),
       });
+      await attempt.succeeded();
       await deps.services.accounts.revokeWebSession(sessionToken(c, deps));
       setSessionCookie(c, deps, session.token);
       return redirectWith(c, deps, next, {
@@ -108,11 +111,10 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         body: signUpForm(web, form, outcome),
       });
     }
-    const session = await deps.services.accounts.createWebSession(outcome.value.person_id);
-    setSessionCookie(c, deps, session.token);
-    return redirectWith(c, deps, href(web, '/'), {
+    // The same answer whether or not the address had an account (nobody learns which have one).
+    return redirectWith(c, deps, href(web, '/signin'), {
       kind: 'ok',
-      text: `Welcome, ${outcome.value.display_name}: your account is ready.`,
+      text: `Done: sign in with ${String(outcome.value.email)} and the password you chose. If that address already had an account, it is unchanged: sign in with its own password.`,
     });
   });
 
