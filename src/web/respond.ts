@@ -59,9 +59,30 @@ export function redirectWith(c: Context, deps: WebDeps, to: string, flash?: Noti
   return c.redirect(to, 303);
 }
 
-/** A `next` target for after signing in: a path on this host only (never "//elsewhere"). */
+/**
+ * Where to go after signing in (`next`): a path on this origin, else `fallback`. Refused: anything
+ * that does not start with exactly one `/` (`//host`, `/\host`); a backslash or a control character
+ * anywhere (browsers drop tabs and newlines from a URL, so `/\t/host` is `//host`, and a newline
+ * cannot go in a Location header); a path that the URL parser resolves to `//…` (`/..//host`) or
+ * that decodes to one of these (`/%2F/host`, `/%5Chost`, `/%09/host`). What passes comes back as the
+ * URL parser writes it (non-ASCII percent-encoded), fit for a Location header.
+ */
 export function safeNext(next: string | undefined, fallback: string): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
-    ? next
-    : fallback;
+  if (typeof next !== 'string' || next.length > 4000 || !onePath(next)) return fallback;
+  const base = 'http://next.invalid';
+  let url: URL;
+  let decodedPath: string;
+  try {
+    url = new URL(next, base);
+    decodedPath = decodeURIComponent(url.pathname);
+  } catch {
+    return fallback;
+  }
+  const out = url.pathname + url.search + url.hash;
+  return url.origin === base && onePath(out) && onePath(decodedPath) ? out : fallback;
+}
+
+/** Starts with one `/`, and holds no backslash and no control character. */
+function onePath(s: string): boolean {
+  return s.startsWith('/') && !s.startsWith('//') && !/[\\\u0000-\u001f\u007f]/.test(s);
 }
