@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
+import { inputErrorOf } from '../domain/validate.ts';
 import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
 import { SCOPES } from '../domain/vocabulary.ts';
 import type { PersonActor } from '../domain/actor.ts';
@@ -118,15 +119,22 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
     return out;
   };
 
-  /** Runs an endpoint: unknown site → 404, OAuthError → its JSON error, rate limit → 429. */
+  /**
+   * Runs an endpoint: the per-address budget first (`cost`, for every address the endpoint serves,
+   * known or not), then unknown site → 404, OAuthError → its JSON error, rate limit → 429 slow_down.
+   */
   const endpoint =
-    (handler: (c: Context, s: OAuthSite) => Promise<Response>) => async (c: Context) => {
-      const s = await site(c);
-      if (!s) return noSite(c);
+    (handler: (c: Context, s: OAuthSite) => Promise<Response>, cost = 0) =>
+    async (c: Context) => {
       try {
+        if (cost > 0) await deps.services.rateLimits.checkIp(ip(c), cost);
+        const s = await site(c);
+        if (!s) return noSite(c);
         return await handler(c, s);
       } catch (err) {
         if (err instanceof OAuthError) return fail(c, err);
+        const input = inputErrorOf(err);
+        if (input) return fail(c, new OAuthError('invalid_request', input.message));
         if (err instanceof RateLimitedError) {
           c.header('retry-after', String(err.retryAfterSeconds));
           return json(c, { error: 'slow_down', error_description: err.message }, 429);
@@ -182,25 +190,23 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
     app.post(
       `${base}/oauth/token`,
       small,
-      endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c));
-        return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
-      }),
+      endpoint(
+        async (c, s) => json(c, await deps.services.oauth.tokens.token(s, await form(c))),
+        1,
+      ),
     );
     app.post(
       `${base}/oauth/revoke`,
       small,
       endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c));
         await deps.services.oauth.tokens.revoke(s, await form(c));
         return json(c, {});
-      }),
+      }, 1),
     );
     app.post(
       `${base}/oauth/register`,
       small,
       endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
         let body: unknown;
         try {
           body = await c.req.json();
@@ -211,7 +217,7 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
           );
         }
         return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
-      }),
+      }, REGISTER_COST),
     );
   }
 }

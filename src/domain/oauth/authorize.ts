@@ -9,6 +9,7 @@ import type { PersonActor } from '../actor.ts';
 import type { AuditService } from '../identity/audit.ts';
 import { roleOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
+import { NUL_MESSAGE, nulPath } from '../validate.ts';
 import { randomBase62, sha256Hex } from '../identity/secrets.ts';
 import type { Scope } from '../vocabulary.ts';
 import type { ClientInfo } from './client-metadata.ts';
@@ -71,15 +72,24 @@ export class AuthorizationFlow {
     private readonly now: () => Date,
   ) {}
 
+  /**
+   * What is wrong with the request's parameters themselves (too long, the NUL character), without
+   * looking anything up: answered to anyone, before they sign in. Undefined when they are well-formed.
+   */
+  malformed(raw: unknown): string | undefined {
+    const nul = nulPath(raw);
+    if (nul !== undefined)
+      return `This sign-in link is malformed: ${nul} ${NUL_MESSAGE}. Start connecting from the app again.`;
+    if (!authorizationParams.safeParse(raw).success)
+      return 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.';
+    return undefined;
+  }
+
   /** Checks an authorization request as it arrives (GET) and again when the person decides (POST). */
   async check(site: OAuthSite, raw: unknown): Promise<Checked> {
-    const parsed = authorizationParams.safeParse(raw);
-    if (!parsed.success)
-      return {
-        ok: false,
-        show: 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.',
-      };
-    const p = parsed.data;
+    const malformed = this.malformed(raw);
+    if (malformed !== undefined) return { ok: false, show: malformed };
+    const p = authorizationParams.parse(raw);
     let client: ClientInfo;
     try {
       client = await this.clients.resolve(site.community, p.client_id ?? '');

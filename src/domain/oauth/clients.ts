@@ -11,7 +11,7 @@ import type { Actor } from '../actor.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { randomBase62 } from '../identity/secrets.ts';
-import { parse, translateStoreError } from '../validate.ts';
+import { NUL_MESSAGE, nulPath, parse, translateStoreError } from '../validate.ts';
 import { ClientMetadataFetcher, isMetadataClientId, type ClientInfo } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
@@ -152,6 +152,9 @@ export class ClientDirectory {
         403,
       );
     }
+    const nul = nulPath(body);
+    if (nul !== undefined)
+      throw new OAuthError('invalid_client_metadata', `${nul}: ${NUL_MESSAGE}.`);
     const parsed = registrationSchema.safeParse(body);
     if (!parsed.success) {
       const redirect = parsed.error.issues.some((i) => i.path[0] === 'redirect_uris');
