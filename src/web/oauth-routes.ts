@@ -5,7 +5,8 @@
 // POST's origin and form token; connected apps go through the catalogue like every other page.
 import type { Context, Hono } from 'hono';
 import { isDomainError } from '../domain/errors.ts';
-import type { AuthorizationRequest } from '../domain/oauth/authorize.ts';
+import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import type { AuthorizationRequest, Checked } from '../domain/oauth/authorize.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from './context.ts';
 import { text, type FormData } from './forms.ts';
 import { esc } from './html.ts';
@@ -32,7 +33,12 @@ const AUTHORIZATION_FIELDS = [
 ] as const;
 
 /** An authorization request that cannot be answered to its client: said to the person instead. */
-function cannotConnect(c: Context<WebEnv>, web: Web, message: string, status: 400 | 403): Response {
+function cannotConnect(
+  c: Context<WebEnv>,
+  web: Web,
+  message: string,
+  status: 400 | 403 | 429,
+): Response {
   return page(c, web, {
     title: 'Cannot connect this app',
     status,
@@ -63,7 +69,14 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       pathForm: web.where.base !== '',
       host: c.req.header('host'),
     });
-    const checked = await flow.check(site, params);
+    let checked: Checked;
+    try {
+      checked = await flow.check(site, params, { personId: web.person!.personId, ip: web.ip });
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      c.header('retry-after', String(err.retryAfterSeconds));
+      return { answer: cannotConnect(c, web, err.message, 429) };
+    }
     if (checked.ok) return { request: checked.request };
     return {
       answer:

@@ -12,7 +12,7 @@ import { DomainError } from '../errors.ts';
 import { NUL_MESSAGE, nulPath } from '../validate.ts';
 import { randomBase62, sha256Hex } from '../identity/secrets.ts';
 import type { Scope } from '../vocabulary.ts';
-import type { ClientInfo } from './client-metadata.ts';
+import type { ClientInfo, FetchAsker } from './client-metadata.ts';
 import type { ClientDirectory } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriMatches } from './redirects.ts';
@@ -85,14 +85,18 @@ export class AuthorizationFlow {
     return undefined;
   }
 
-  /** Checks an authorization request as it arrives (GET) and again when the person decides (POST). */
-  async check(site: OAuthSite, raw: unknown): Promise<Checked> {
+  /**
+   * Checks an authorization request as it arrives (GET) and again when the person decides (POST).
+   * `asker` is the signed-in person the consent page is for: a client metadata document not in the
+   * cache is fetched on their budget (RateLimitedError when it is spent).
+   */
+  async check(site: OAuthSite, raw: unknown, asker?: FetchAsker): Promise<Checked> {
     const malformed = this.malformed(raw);
     if (malformed !== undefined) return { ok: false, show: malformed };
     const p = authorizationParams.parse(raw);
     let client: ClientInfo;
     try {
-      client = await this.clients.resolve(site.community, p.client_id ?? '');
+      client = await this.clients.resolve(site.community, p.client_id ?? '', asker);
     } catch (err) {
       if (err instanceof OAuthError) return { ok: false, show: err.description };
       throw err;
@@ -103,6 +107,11 @@ export class AuthorizationFlow {
       return {
         ok: false,
         show: `${client.name} did not say where to return (redirect_uri). Start connecting from the app again.`,
+      };
+    if (redirectUri.includes('#'))
+      return {
+        ok: false,
+        show: `${client.name} asked to return to ${redirectUri}, which has a fragment (#…): a redirect URI never has one. Nothing was sent there.`,
       };
     if (!redirectUriMatches(redirectUri, client.redirectUris)) {
       return {
