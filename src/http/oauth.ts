@@ -1,7 +1,7 @@
 // The authorization server's and the protected resource's JSON endpoints, on each community's host
 // (and in the path form /c/<slug>): RFC 9728 resource metadata, RFC 8414 server metadata, the token
 // endpoint, dynamic registration (RFC 7591), revocation (RFC 7009) and the signing keys (JWKS).
-// Any origin may call them (no cookies are involved); the consent page is the web's (src/web).
+// Any origin may call them (no cookies are needed); the consent page is the web's (src/web).
 // A private community exists here only for a request with a credential of it (a member's session,
 // one of its keys or access tokens, or, at the token and revocation endpoints, one of its codes or
 // refresh tokens): to any other request each URL answers exactly as that of an unknown community.
