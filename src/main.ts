@@ -231,7 +231,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         services,
         siteOf: oauthSite,
         clientIp: (req) => (req ? clientIp(req, proxyHops) : 'unknown'),
-        personOf: (c) => services.accounts.resolveWebSession(sessionToken(c, { secure })),
+        actorOf: (c, community) =>
+          requestActor(services, community, {
+            key: keyOf((name) => c.req.header(name)),
+            session: sessionToken(c, { secure }),
+          }),
       });
       mountHandoff(app, handoff);
     },

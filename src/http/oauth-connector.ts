@@ -3,7 +3,8 @@
 // access token issued for exactly this URL: none → 401 with a challenge naming the resource
 // metadata and the everyday scopes; invalid, expired or revoked → 401 invalid_token; a call that
 // needs a scope the token lacks → 403 insufficient_scope naming it (step-up). /api/mcp keeps its
-// key behaviour and takes no access tokens.
+// key behaviour and takes no access tokens. A private community's connector exists only for a valid
+// access token of it: without one, the request is answered as at an unknown community's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
@@ -67,7 +68,16 @@ export function createConnector(
     if (req.method === 'OPTIONS') return deps.transport.handle(req, res);
     const site = await deps.siteOf(req, slug);
     if (!site) return deps.transport.handle(req, res); // not a community: the transport's own 404
+    const hidden = site.community.visibility !== 'public';
+    // What an unknown community's connector answers: the transport's, to a request without a key
+    // (the connector takes no keys; without a credential the transport finds no community here).
+    const asUnknown = () => {
+      delete req.headers.authorization;
+      delete req.headers['x-api-key'];
+      return deps.transport.handle(req, res);
+    };
     const token = bearer(req);
+    if (!token && hidden) return asUnknown();
     if (!token) {
       req.resume();
       return refuse(res, 401, challenge(site, { scope: EVERYDAY_SCOPES.join(' ') }), {
@@ -87,6 +97,7 @@ export function createConnector(
       };
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
+      if (hidden) return asUnknown();
       req.resume();
       return refuse(
         res,

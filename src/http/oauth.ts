@@ -1,17 +1,23 @@
 // The authorization server's and the protected resource's JSON endpoints, on each community's host
 // (and in the path form /c/<slug>): RFC 9728 resource metadata, RFC 8414 server metadata, the token
 // endpoint, dynamic registration (RFC 7591), revocation (RFC 7009) and the signing keys (JWKS).
-// Any origin may call them (no cookies are involved); the consent page is the web's (src/web).
+// Any origin may call them (no cookies are needed); the consent page is the web's (src/web).
+// A private community exists here only for a request with a credential of it (a member's session,
+// one of its keys or access tokens, or, at the token and revocation endpoints, one of its codes or
+// refresh tokens): to any other request each URL answers exactly as that of an unknown community.
 import type { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { isAccessToken } from '../domain/oauth/connector-context.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
+import { inputErrorOf } from '../domain/validate.ts';
 import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
 import { SCOPES } from '../domain/vocabulary.ts';
-import type { PersonActor } from '../domain/actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import { canRead } from '../domain/authorization.ts';
 import type { Services } from '../services.ts';
+import type { Community } from '../store/types.ts';
 
 export type OAuthHttpDeps = {
   services: Services;
@@ -23,8 +29,11 @@ export type OAuthHttpDeps = {
   ) => Promise<OAuthSite | undefined>;
   /** The client's address (X-Forwarded-For only behind a trusted proxy). */
   clientIp: (req: IncomingMessage | undefined) => string;
-  /** The person signed in on this host (the web session cookie), if any. */
-  personOf: (c: Context) => Promise<PersonActor | undefined>;
+  /**
+   * Who the request's own credential (a web session, an agent or user key) makes it on `community`:
+   * anonymous without one, or with one that is not valid there.
+   */
+  actorOf: (c: Context, community: Community) => Promise<Actor>;
 };
 
 const CORS = {
@@ -111,22 +120,64 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
     const basic = /^Basic\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
     if (basic && !out.client_id) {
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-      out.client_id = decodeURIComponent(
-        decoded.slice(0, decoded.indexOf(':') === -1 ? undefined : decoded.indexOf(':')),
-      );
+      const id = decoded.slice(0, decoded.indexOf(':') === -1 ? undefined : decoded.indexOf(':'));
+      try {
+        out.client_id = decodeURIComponent(id);
+      } catch {
+        throw new OAuthError(
+          'invalid_client',
+          'The client_id in the Basic credentials is malformed.',
+          401,
+        );
+      }
     }
     return out;
   };
 
-  /** Runs an endpoint: unknown site → 404, OAuthError → its JSON error, rate limit → 429. */
+  /**
+   * Whether the request may see the private community of `s`: a credential of it in its headers
+   * (a member's session, one of its keys, an access token for it), or, where `inForm`, in its form
+   * (a code, refresh token or access token of one of its grants).
+   */
+  const mayRead = async (c: Context, s: OAuthSite, inForm: boolean): Promise<boolean> => {
+    if (canRead(await deps.actorOf(c, s.community), s.community)) return true;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (bearer && isAccessToken(bearer)) {
+      const person = await deps.services.oauth.tokens
+        .authenticate(s, bearer)
+        .catch(() => undefined);
+      if (person) return true;
+    }
+    if (!inForm) return false;
+    const fields = await form(c).catch((err: unknown) => {
+      if (err instanceof OAuthError) return undefined;
+      throw err;
+    });
+    return fields !== undefined && deps.services.oauth.tokens.carriesCredential(s, fields);
+  };
+
+  /**
+   * Runs an endpoint: the per-address budget first (`cost`, for every address the endpoint serves,
+   * known or not), then an unknown site, or a private one the request may not see → 404 (the same
+   * answer), OAuthError → its JSON error, rate limit → 429 slow_down.
+   */
   const endpoint =
-    (handler: (c: Context, s: OAuthSite) => Promise<Response>) => async (c: Context) => {
-      const s = await site(c);
-      if (!s) return noSite(c);
+    (
+      handler: (c: Context, s: OAuthSite) => Promise<Response>,
+      o: { cost?: number; credentialInForm?: boolean } = {},
+    ) =>
+    async (c: Context) => {
       try {
+        if (o.cost) await deps.services.rateLimits.checkIp(ip(c), o.cost);
+        const s = await site(c);
+        if (!s) return noSite(c);
+        if (s.community.visibility !== 'public' && !(await mayRead(c, s, !!o.credentialInForm)))
+          return noSite(c);
         return await handler(c, s);
       } catch (err) {
         if (err instanceof OAuthError) return fail(c, err);
+        const input = inputErrorOf(err);
+        if (input) return fail(c, new OAuthError('invalid_request', input.message));
         if (err instanceof RateLimitedError) {
           c.header('retry-after', String(err.retryAfterSeconds));
           return json(c, { error: 'slow_down', error_description: err.message }, 429);
@@ -147,18 +198,6 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
         },
         413,
       ),
-  });
-
-  // A private community's pages are hidden from visitors, its sign-in page too: someone connecting
-  // an app to it in the path form signs in on the apex (as its members do) and comes back here.
-  app.get('/oauth/authorize', async (c, next) => {
-    const s = await site(c);
-    const path = s ? new URL(s.issuer).pathname : '';
-    if (!s || s.community.visibility !== 'private' || !path.startsWith('/c/')) return next();
-    const person = await deps.personOf(c);
-    if (person && canRead(person, s.community)) return next();
-    const back = `${path}/oauth/authorize${new URL(c.req.url).search}`;
-    return c.redirect(`${new URL(s.issuer).origin}/signin?next=${encodeURIComponent(back)}`, 303);
   });
 
   for (const base of ['', '/c/:community']) {
@@ -182,36 +221,40 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
     app.post(
       `${base}/oauth/token`,
       small,
-      endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c));
-        return json(c, await deps.services.oauth.tokens.token(s, await form(c)));
+      endpoint(async (c, s) => json(c, await deps.services.oauth.tokens.token(s, await form(c))), {
+        cost: 1,
+        credentialInForm: true,
       }),
     );
     app.post(
       `${base}/oauth/revoke`,
       small,
-      endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c));
-        await deps.services.oauth.tokens.revoke(s, await form(c));
-        return json(c, {});
-      }),
+      endpoint(
+        async (c, s) => {
+          await deps.services.oauth.tokens.revoke(s, await form(c));
+          return json(c, {});
+        },
+        { cost: 1, credentialInForm: true },
+      ),
     );
     app.post(
       `${base}/oauth/register`,
       small,
-      endpoint(async (c, s) => {
-        deps.services.rateLimits.checkIp(ip(c), REGISTER_COST);
-        let body: unknown;
-        try {
-          body = await c.req.json();
-        } catch {
-          throw new OAuthError(
-            'invalid_client_metadata',
-            'Send the client metadata as a JSON object.',
-          );
-        }
-        return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
-      }),
+      endpoint(
+        async (c, s) => {
+          let body: unknown;
+          try {
+            body = await c.req.json();
+          } catch {
+            throw new OAuthError(
+              'invalid_client_metadata',
+              'Send the client metadata as a JSON object.',
+            );
+          }
+          return json(c, await deps.services.oauth.clients.register(s.community, body), 201);
+        },
+        { cost: REGISTER_COST },
+      ),
     );
   }
 }

@@ -5,7 +5,8 @@
 // POST's origin and form token; connected apps go through the catalogue like every other page.
 import type { Context, Hono } from 'hono';
 import { isDomainError } from '../domain/errors.ts';
-import type { Checked } from '../domain/oauth/authorize.ts';
+import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import type { AuthorizationRequest, Checked } from '../domain/oauth/authorize.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from './context.ts';
 import { text, type FormData } from './forms.ts';
 import { esc } from './html.ts';
@@ -32,7 +33,12 @@ const AUTHORIZATION_FIELDS = [
 ] as const;
 
 /** An authorization request that cannot be answered to its client: said to the person instead. */
-function cannotConnect(c: Context<WebEnv>, web: Web, message: string, status: 400 | 403): Response {
+function cannotConnect(
+  c: Context<WebEnv>,
+  web: Web,
+  message: string,
+  status: 400 | 403 | 429,
+): Response {
   return page(c, web, {
     title: 'Cannot connect this app',
     status,
@@ -41,39 +47,58 @@ function cannotConnect(c: Context<WebEnv>, web: Web, message: string, status: 40
 }
 
 export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  /** Checks the request (query on GET, form on POST) for the community the page is on. */
-  const check = (c: Context<WebEnv>, web: Web, params: unknown): Promise<Checked> | undefined => {
-    if (web.where.kind !== 'community') return undefined;
+  const flow = deps.services.oauth.authorization;
+
+  /**
+   * An authorization request (query on GET, form fields on POST) on the community the page is on,
+   * answered in this order so that nothing is looked up for a visitor: malformed parameters are
+   * shown at once; visitors sign in first; only then is the client resolved (its metadata document
+   * fetched). Returns the request to act on, or the answer already given.
+   */
+  const authorizationOf = async (
+    c: Context<WebEnv>,
+    web: Web,
+    params: Record<string, unknown>,
+  ): Promise<{ request: AuthorizationRequest } | { answer: Response }> => {
+    if (web.where.kind !== 'community') return { answer: notFound(c, web) };
+    const malformed = flow.malformed(params);
+    if (malformed !== undefined) return { answer: cannotConnect(c, web, malformed, 400) };
+    const signIn = needsPerson(c, web);
+    if (signIn) return { answer: signIn };
     const site = deps.services.oauth.siteOf(web.where.community, {
       pathForm: web.where.base !== '',
       host: c.req.header('host'),
     });
-    return deps.services.oauth.authorization.check(site, params);
+    let checked: Checked;
+    try {
+      checked = await flow.check(site, params, { personId: web.person!.personId, ip: web.ip });
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      c.header('retry-after', String(err.retryAfterSeconds));
+      return { answer: cannotConnect(c, web, err.message, 429) };
+    }
+    if (checked.ok) return { request: checked.request };
+    return {
+      answer:
+        'show' in checked
+          ? cannotConnect(c, web, checked.show, 400)
+          : c.redirect(checked.redirect, 303),
+    };
   };
 
   app.get('/oauth/authorize', async (c) => {
     const web = c.get('web');
-    const checking = check(c, web, c.req.query());
-    if (!checking) return notFound(c, web);
-    const signIn = needsPerson(c, web);
-    if (signIn) return signIn;
-    const checked = await checking;
-    if (!checked.ok)
-      return 'show' in checked
-        ? cannotConnect(c, web, checked.show, 400)
-        : c.redirect(checked.redirect, 303);
+    const got = await authorizationOf(c, web, c.req.query());
+    if ('answer' in got) return got.answer;
     try {
-      const grantable = await deps.services.oauth.authorization.grantable(
-        checked.request,
-        web.person!,
-      );
+      const grantable = await flow.grantable(got.request, web.person!);
       c.header(
         'content-security-policy',
-        cspWithFormAction(formActionSource(checked.request.redirectUri)),
+        cspWithFormAction(formActionSource(got.request.redirectUri)),
       );
       return page(c, web, {
-        title: `Connect ${checked.request.client.name}`,
-        body: consentBody(web, checked.request, grantable),
+        title: `Connect ${got.request.client.name}`,
+        body: consentBody(web, got.request, grantable),
       });
     } catch (err) {
       if (isDomainError(err)) return cannotConnect(c, web, err.message, 403);
@@ -85,31 +110,20 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     // A parameter the request did not carry has no hidden field: absent, not empty.
-    const checking = check(
+    const got = await authorizationOf(
       c,
       web,
       Object.fromEntries(
         AUTHORIZATION_FIELDS.map((k) => [k, typeof form[k] === 'string' ? form[k] : undefined]),
       ),
     );
-    if (!checking) return notFound(c, web);
-    const signIn = needsPerson(c, web);
-    if (signIn) return signIn;
-    const checked = await checking;
-    if (!checked.ok)
-      return 'show' in checked
-        ? cannotConnect(c, web, checked.show, 400)
-        : c.redirect(checked.redirect, 303);
-    if (form.decision !== 'allow')
-      return c.redirect(deps.services.oauth.authorization.deny(checked.request), 303);
+    if ('answer' in got) return got.answer;
+    if (form.decision !== 'allow') return c.redirect(flow.deny(got.request), 303);
     const chosen = ([] as unknown[])
       .concat(form.grant ?? [])
       .filter((v): v is string => typeof v === 'string');
     try {
-      return c.redirect(
-        await deps.services.oauth.authorization.approve(checked.request, web.person!, chosen),
-        303,
-      );
+      return c.redirect(await flow.approve(got.request, web.person!, chosen), 303);
     } catch (err) {
       if (isDomainError(err)) return cannotConnect(c, web, err.message, 403);
       throw err;

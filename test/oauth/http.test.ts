@@ -1,8 +1,9 @@
-// The OAuth faces over HTTP, without a browser: metadata reachable for private communities too, in
-// the host form and the path form, CORS for browser-based clients, the connector's challenge and
-// preflight, registration and token endpoint errors in OAuth's own JSON, and the consent page's
-// guards (sign in on the apex first, a bad redirect URI shown rather than followed, forms only with
-// their token).
+// The OAuth faces over HTTP, without a browser: metadata in the host form and the path form (a
+// private community's only to its members), CORS for browser-based clients, the connector's
+// challenge and preflight, registration and token endpoint errors in OAuth's own JSON, and the
+// consent page's guards (a private community's only for its members signed in on the apex, a bad
+// redirect URI shown rather than followed, forms only with their token). Everything a private
+// community hides from everyone else is in test/security/oauth-private.test.ts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,7 @@ import { raw, rpc } from '../mcp/http-client.ts';
 import { addPerson } from './helpers.ts';
 
 let h: TestHamlet;
-const at = (path: string) => h.hostUrl('vault.localhost', path);
+const at = (path: string) => h.hostUrl('square.localhost', path);
 
 before(async () => {
   h = await startTestHamlet({ HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: '1' });
@@ -21,15 +22,16 @@ before(async () => {
     name: 'Vault',
     visibility: 'private',
   });
+  await h.services.communities.create(systemActor('test'), { slug: 'square', name: 'Square' });
 });
 after(async () => h?.stop());
 
-test('a private community publishes its resource and server metadata; its connector challenges', async () => {
+test('a community publishes its resource and server metadata (a private one to its members only); its connector challenges', async () => {
   const prm = await raw(at('/.well-known/oauth-protected-resource/mcp'));
   assert.equal(prm.status, 200);
   assert.equal(prm.headers['access-control-allow-origin'], '*');
   assert.deepEqual(prm.json().authorization_servers, [
-    h.hostUrl('vault.localhost', '').replace(/\/$/, ''),
+    h.hostUrl('square.localhost', '').replace(/\/$/, ''),
   ]);
   const meta = await raw(at('/.well-known/oauth-authorization-server'));
   assert.equal(meta.json().issuer, prm.json().authorization_servers[0]);
@@ -58,18 +60,27 @@ test('a private community publishes its resource and server metadata; its connec
     404,
   );
 
-  // The path form on the apex: its own resource, metadata and challenge.
+  // The path form on the apex: its own resource, metadata and challenge; a private community's
+  // metadata for its members (signed in on the apex) only.
+  const vaultMetadata = h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/vault/mcp');
+  assert.equal((await raw(vaultMetadata)).status, 404);
+  const vault = (await h.store.communities.getBySlug('vault'))!;
+  const member = await addPerson(h, vault, 'Vera', 'member');
+  const memberCookie = {
+    cookie: `hamlet_session=${(await h.services.accounts.createWebSession(member.personId)).token}`,
+  };
+  assert.equal((await raw(vaultMetadata, { headers: memberCookie })).status, 200);
   const pathForm = await raw(
-    h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/vault/mcp'),
+    h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/square/mcp'),
   );
-  assert.equal(pathForm.json().resource, h.hostUrl('localhost', '/c/vault/mcp'));
-  assert.deepEqual(pathForm.json().authorization_servers, [h.hostUrl('localhost', '/c/vault')]);
+  assert.equal(pathForm.json().resource, h.hostUrl('localhost', '/c/square/mcp'));
+  assert.deepEqual(pathForm.json().authorization_servers, [h.hostUrl('localhost', '/c/square')]);
   assert.equal(
-    (await raw(h.hostUrl('localhost', '/.well-known/oauth-authorization-server/c/vault'))).json()
+    (await raw(h.hostUrl('localhost', '/.well-known/oauth-authorization-server/c/square'))).json()
       .token_endpoint,
-    h.hostUrl('localhost', '/c/vault/oauth/token'),
+    h.hostUrl('localhost', '/c/square/oauth/token'),
   );
-  const pathChallenge = await rpc(h.hostUrl('localhost', '/c/vault/mcp'), {
+  const pathChallenge = await rpc(h.hostUrl('localhost', '/c/square/mcp'), {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/list',
@@ -78,7 +89,7 @@ test('a private community publishes its resource and server metadata; its connec
   assert.match(
     pathChallenge.headers['www-authenticate']!,
     new RegExp(
-      `resource_metadata="${h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/vault/mcp')}"`,
+      `resource_metadata="${h.hostUrl('localhost', '/.well-known/oauth-protected-resource/c/square/mcp')}"`,
     ),
   );
 });
@@ -120,7 +131,7 @@ test('registration and the token endpoint answer in OAuth JSON', async () => {
   assert.equal(huge.status, 413);
 });
 
-test('the consent page of a private community: sign in on the apex first; a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
+test('the consent page of a private community: for members signed in on the apex (an unknown address to visitors); a redirect URI that is not registered is shown, never followed; forms need their token', async () => {
   const vault = (await h.store.communities.getBySlug('vault'))!;
   const { client_id } = (await h.services.oauth.clients.register(vault, {
     client_name: 'Tool',
@@ -129,8 +140,8 @@ test('the consent page of a private community: sign in on the apex first; a redi
   const authorize = `/c/vault/oauth/authorize?response_type=code&client_id=${client_id}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
   const apex = (path: string) => h.hostUrl('localhost', path);
   const visitor = await raw(apex(authorize));
-  assert.equal(visitor.status, 303);
-  assert.equal(visitor.headers.location, apex(`/signin?next=${encodeURIComponent(authorize)}`));
+  assert.equal(visitor.status, 404);
+  assert.equal(visitor.text, (await raw(apex(authorize.replace('vault', 'nowhere')))).text);
 
   const eve = await addPerson(h, vault, 'Eve', 'member');
   const session = await h.services.accounts.createWebSession(eve.personId);

@@ -142,6 +142,10 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
         { redirect_uri: 'https://evil.example/cb' },
         /not one of its registered addresses/,
       );
+      // A loopback redirect URI may come on any port, but never with a fragment.
+      const port = new URL(host.redirectUri).port;
+      await shown({ redirect_uri: `${host.redirectUri}#x` }, /has a fragment/);
+      await shown({ redirect_uri: `${host.redirectUri.replace(port, '1')}#` }, /has a fragment/);
       await shown({ client_id: `${host.origin}/missing.json` }, /HTTP 404/);
       await shown({ client_id: 'hmlt_client_unknown' }, /No client/);
       const redirected = async (extra: Record<string, string>, error: string) => {

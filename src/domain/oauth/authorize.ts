@@ -9,9 +9,10 @@ import type { PersonActor } from '../actor.ts';
 import type { AuditService } from '../identity/audit.ts';
 import { roleOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
+import { NUL_MESSAGE, nulPath } from '../validate.ts';
 import { randomBase62, sha256Hex } from '../identity/secrets.ts';
 import type { Scope } from '../vocabulary.ts';
-import type { ClientInfo } from './client-metadata.ts';
+import type { ClientInfo, FetchAsker } from './client-metadata.ts';
 import type { ClientDirectory } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriMatches } from './redirects.ts';
@@ -71,18 +72,31 @@ export class AuthorizationFlow {
     private readonly now: () => Date,
   ) {}
 
-  /** Checks an authorization request as it arrives (GET) and again when the person decides (POST). */
-  async check(site: OAuthSite, raw: unknown): Promise<Checked> {
-    const parsed = authorizationParams.safeParse(raw);
-    if (!parsed.success)
-      return {
-        ok: false,
-        show: 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.',
-      };
-    const p = parsed.data;
+  /**
+   * What is wrong with the request's parameters themselves (too long, the NUL character), without
+   * looking anything up: answered to anyone, before they sign in. Undefined when they are well-formed.
+   */
+  malformed(raw: unknown): string | undefined {
+    const nul = nulPath(raw);
+    if (nul !== undefined)
+      return `This sign-in link is malformed: ${nul} ${NUL_MESSAGE}. Start connecting from the app again.`;
+    if (!authorizationParams.safeParse(raw).success)
+      return 'This sign-in link is malformed (a parameter is too long). Start connecting from the app again.';
+    return undefined;
+  }
+
+  /**
+   * Checks an authorization request as it arrives (GET) and again when the person decides (POST).
+   * `asker` is the signed-in person the consent page is for: a client metadata document not in the
+   * cache is fetched on their budget (RateLimitedError when it is spent).
+   */
+  async check(site: OAuthSite, raw: unknown, asker?: FetchAsker): Promise<Checked> {
+    const malformed = this.malformed(raw);
+    if (malformed !== undefined) return { ok: false, show: malformed };
+    const p = authorizationParams.parse(raw);
     let client: ClientInfo;
     try {
-      client = await this.clients.resolve(site.community, p.client_id ?? '');
+      client = await this.clients.resolve(site.community, p.client_id ?? '', asker);
     } catch (err) {
       if (err instanceof OAuthError) return { ok: false, show: err.description };
       throw err;
@@ -93,6 +107,11 @@ export class AuthorizationFlow {
       return {
         ok: false,
         show: `${client.name} did not say where to return (redirect_uri). Start connecting from the app again.`,
+      };
+    if (redirectUri.includes('#'))
+      return {
+        ok: false,
+        show: `${client.name} asked to return to ${redirectUri}, which has a fragment (#…): a redirect URI never has one. Nothing was sent there.`,
       };
     if (!redirectUriMatches(redirectUri, client.redirectUris)) {
       return {

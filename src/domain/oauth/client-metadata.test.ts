@@ -4,9 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RateLimitedError } from '../identity/rate-limit.ts';
 import {
   ClientMetadataFetcher,
   clientIdUrlProblem,
+  FETCH_LIMITS,
   MAX_DOCUMENT_BYTES,
   parseClientDocument,
 } from './client-metadata.ts';
@@ -63,6 +65,9 @@ test('redirect URIs: exact match, except any port on a loopback IP literal', () 
   assert.equal(redirectUriMatches('https://a.example/cb/', ['https://a.example/cb']), false);
   assert.equal(redirectUriMatches('http://127.0.0.1:51234/cb', ['http://127.0.0.1/cb']), true);
   assert.equal(redirectUriMatches('http://127.0.0.1:51234/other', ['http://127.0.0.1/cb']), false);
+  // A fragment never matches, on any port (nor would it be kept when the answer is added).
+  for (const uri of ['http://127.0.0.1:51234/cb#x', 'http://127.0.0.1/cb#x', 'http://[::1]:9/cb#'])
+    assert.equal(redirectUriMatches(uri, ['http://127.0.0.1/cb', 'http://[::1]/cb']), false, uri);
   assert.equal(
     redirectUriMatches('http://localhost:51234/cb', ['http://localhost:3000/cb']),
     false,
@@ -136,6 +141,42 @@ test('the fetcher refuses private targets unless allowed, bounds the size, and d
       dev.get(`${base}/redirect.json`),
       (e: unknown) => e instanceof OAuthError && /HTTP 302/.test(e.description),
     );
+  } finally {
+    server.close();
+  }
+});
+
+test('fetches for a person are limited per person and per address; cached documents are free', async () => {
+  let fetches = 0;
+  const server = createServer((req, res) => {
+    fetches++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        client_id: `${base}${req.url}`,
+        client_name: 'Local',
+        redirect_uris: ['http://127.0.0.1:9/cb'],
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let now = 0;
+  const fetcher = new ClientMetadataFetcher(true, () => now);
+  const limited = (e: unknown) => e instanceof RateLimitedError && e.retryAfterSeconds > 0;
+  try {
+    const ann = { personId: 'ann', ip: '192.0.2.1' };
+    for (let i = 0; i < FETCH_LIMITS.perPerson; i++) await fetcher.get(`${base}/a${i}.json`, ann);
+    await assert.rejects(fetcher.get(`${base}/a-more.json`, ann), limited);
+    await fetcher.get(`${base}/a0.json`, ann); // cached
+    assert.equal(fetches, FETCH_LIMITS.perPerson);
+    // Other people at the same address share its budget.
+    for (let i = FETCH_LIMITS.perPerson; i < FETCH_LIMITS.perAddress; i++)
+      await fetcher.get(`${base}/b${i}.json`, { personId: `p${i}`, ip: ann.ip });
+    await assert.rejects(fetcher.get(`${base}/c.json`, { personId: 'new', ip: ann.ip }), limited);
+    assert.equal(fetches, FETCH_LIMITS.perAddress);
+    now += 60_000; // a minute later, both budgets are full again
+    await fetcher.get(`${base}/a-more.json`, ann);
+    assert.equal(fetches, FETCH_LIMITS.perAddress + 1);
   } finally {
     server.close();
   }

@@ -1,11 +1,14 @@
 // Client ID Metadata Documents: a client identifies itself with the URL of a JSON document about
 // itself (name, redirect URIs). Hamlet fetches it under the SSRF guard, checks that it names itself
 // by exactly that URL and that it describes a public client, and keeps it for as long as its
-// Cache-Control allows (within bounds).
+// Cache-Control allows (within bounds). Fetches are made for a signed-in person only (the consent
+// page looks the client up after sign-in) and are rate-limited per person and per address: a
+// document not in the cache costs one of FETCH_LIMITS' budgets, a cached one nothing.
 import { z } from 'zod';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
 import { guardedRequest, RequestRefused } from '../../outbound/guarded-request.ts';
+import { RateLimitedError, TokenBucketLimiter } from '../identity/rate-limit.ts';
 
 /** What the consent page and the token endpoint need to know about a client. */
 export type ClientInfo = {
@@ -24,6 +27,11 @@ const MIN_CACHE_MS = 60_000;
 const DEFAULT_CACHE_MS = 10 * 60_000;
 const MAX_CACHE_MS = 24 * 60 * 60_000;
 const MAX_CACHED = 500;
+/** Documents fetched (not found in the cache) a minute, per person and per client address. */
+export const FETCH_LIMITS = { perPerson: 10, perAddress: 30 } as const;
+
+/** Who a document is fetched for: the signed-in person on the consent page, and their address. */
+export type FetchAsker = { personId: string; ip: string };
 
 const documentSchema = z.looseObject({
   client_id: z.string(),
@@ -115,16 +123,40 @@ function cacheMs(cacheControl: string | undefined): number {
 
 export class ClientMetadataFetcher {
   private readonly cache = new Map<string, { client: ClientInfo; until: number }>();
+  /** In this process's memory: it bounds the outbound requests this process makes. */
+  private readonly limiter: TokenBucketLimiter;
 
   constructor(
     private readonly allowPrivate: boolean,
     private readonly now: () => number = Date.now,
     /** Certificate authorities (PEM) trusted beside the system's, for clients served by a private CA. */
     private readonly ca?: string,
-  ) {}
+  ) {
+    this.limiter = new TokenBucketLimiter(() => new Date(this.now()));
+  }
 
-  /** The client a metadata document URL describes (cached); OAuthError invalid_client otherwise. */
-  async get(clientId: string): Promise<ClientInfo> {
+  /** Takes one fetch from the asker's budgets; RateLimitedError (with the wait) when one is spent. */
+  private admit(asker: FetchAsker): void {
+    const budgets = [
+      [`person:${asker.personId}`, FETCH_LIMITS.perPerson, 'for one person'],
+      [`ip:${asker.ip}`, FETCH_LIMITS.perAddress, 'from one address'],
+    ] as const;
+    for (const [bucket, perMinute, who] of budgets) {
+      const taken = this.limiter.take(bucket, perMinute);
+      if (taken.ok) continue;
+      const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+      throw new RateLimitedError(
+        `Hamlet looks up at most ${perMinute} new apps a minute ${who}. Retry in ${seconds} s.`,
+        seconds,
+      );
+    }
+  }
+
+  /**
+   * The client a metadata document URL describes (cached); OAuthError invalid_client otherwise. A
+   * fetch for `asker` is charged to their budgets first (RateLimitedError when one is spent).
+   */
+  async get(clientId: string, asker?: FetchAsker): Promise<ClientInfo> {
     const problem = clientIdUrlProblem(clientId, this.allowPrivate);
     if (problem)
       throw new OAuthError(
@@ -133,6 +165,7 @@ export class ClientMetadataFetcher {
       );
     const hit = this.cache.get(clientId);
     if (hit && hit.until > this.now()) return hit.client;
+    if (asker) this.admit(asker);
     let fetched;
     try {
       fetched = await guardedRequest(new URL(clientId), {

@@ -11,8 +11,13 @@ import type { Actor } from '../actor.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { randomBase62 } from '../identity/secrets.ts';
-import { parse, translateStoreError } from '../validate.ts';
-import { ClientMetadataFetcher, isMetadataClientId, type ClientInfo } from './client-metadata.ts';
+import { NUL_MESSAGE, nulPath, parse, translateStoreError } from '../validate.ts';
+import {
+  ClientMetadataFetcher,
+  isMetadataClientId,
+  type ClientInfo,
+  type FetchAsker,
+} from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
 
@@ -101,16 +106,16 @@ export class ClientDirectory {
   /**
    * The client behind `clientId` if this community accepts it; OAuthError invalid_client (with what
    * to do) otherwise. A metadata document URL is fetched (its document names the client even when
-   * an administrator approved the URL).
+   * an administrator approved the URL), for `asker` (see ClientMetadataFetcher.get).
    */
-  async resolve(community: Community, clientId: string): Promise<ClientInfo> {
+  async resolve(community: Community, clientId: string, asker?: FetchAsker): Promise<ClientInfo> {
     if (!clientId) throw new OAuthError('invalid_client', 'The request names no client_id.');
     const [policy, row] = await Promise.all([
       this.policy(community),
       this.store.oauth.getClient(community.id, clientId.slice(0, 2000)),
     ]);
     if (isMetadataClientId(clientId)) {
-      const client = await this.metadata.get(clientId);
+      const client = await this.metadata.get(clientId, asker);
       const registered = row?.kind === 'registered';
       if (policy.mode === 'registered' && !registered)
         throw notAccepted(community, client.name, 'only apps its administrators registered');
@@ -152,6 +157,9 @@ export class ClientDirectory {
         403,
       );
     }
+    const nul = nulPath(body);
+    if (nul !== undefined)
+      throw new OAuthError('invalid_client_metadata', `${nul}: ${NUL_MESSAGE}.`);
     const parsed = registrationSchema.safeParse(body);
     if (!parsed.success) {
       const redirect = parsed.error.issues.some((i) => i.path[0] === 'redirect_uris');

@@ -33,8 +33,9 @@ export function redirectUriProblem(uri: string): string | undefined {
   return undefined;
 }
 
-/** Whether `requested` is one of `registered`. */
+/** Whether `requested` is one of `registered`; never with a fragment (which no registered URI has). */
 export function redirectUriMatches(requested: string, registered: readonly string[]): boolean {
+  if (requested.includes('#')) return false;
   if (registered.includes(requested)) return true;
   let req: URL;
   try {

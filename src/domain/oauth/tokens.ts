@@ -211,6 +211,33 @@ export class TokenService {
     };
   }
 
+  /**
+   * Whether a token or revocation request carries a credential of `site`'s community: a code, a
+   * refresh token or an access token (the `code`, `refresh_token` or `token` field) of one of its
+   * grants, used up or not. To a request without one, a private community does not exist.
+   */
+  async carriesCredential(site: OAuthSite, form: Record<string, string>): Promise<boolean> {
+    const grantIds = await Promise.all([
+      form.code && form.code.length <= 200
+        ? this.store.oauth.findCode(sha256Hex(form.code)).then((c) => c?.grantId)
+        : undefined,
+      ...[form.refresh_token, form.token]
+        .filter((t): t is string => !!t && t.startsWith(REFRESH_PREFIX) && t.length <= 200)
+        .map((t) => this.store.oauth.findRefreshToken(sha256Hex(t)).then((r) => r?.grantId)),
+      form.token && !form.token.startsWith(REFRESH_PREFIX) && form.token.length <= 4000
+        ? this.keys
+            .verify(form.token, { issuer: site.issuer, audience: resourceOf(site) })
+            .then((claims) => (typeof claims.gid === 'string' ? claims.gid : undefined))
+            .catch(() => undefined)
+        : undefined,
+    ]);
+    for (const id of grantIds) {
+      if (id && (await this.store.oauth.getGrant(id))?.communityId === site.community.id)
+        return true;
+    }
+    return false;
+  }
+
   /** RFC 7009: revoking either token of a grant ends the grant. Unknown tokens are not an error. */
   async revoke(site: OAuthSite, form: unknown): Promise<void> {
     const parsed = revokeRequest.safeParse(form);
