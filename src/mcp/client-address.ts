@@ -1,6 +1,6 @@
 // The client's address as the transport sees it: the socket's peer, or, behind trusted proxies,
 // the X-Forwarded-For entry the nearest trusted proxy wrote (entries further left are the client's
-// own words and may be forged).
+// own words and may be forged); and the bucket per-address limits count that client in.
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -20,4 +20,20 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean | number): st
     .filter(Boolean);
   const chain = [...listed, peer];
   return chain[Math.max(0, chain.length - 1 - hops)]!;
+}
+
+/**
+ * A client as the transport sees it: its address as the application records it, and the bucket
+ * every per-address limit (admission, sessions, event streams) counts it in.
+ */
+export type ClientAddress = { address: string; key: string };
+
+/** The client of `req`, written and grouped by `shape` (default: as given, a bucket per address). */
+export function clientAddressOf(
+  req: IncomingMessage,
+  trustProxy: boolean | number,
+  shape?: (raw: string) => ClientAddress,
+): ClientAddress {
+  const raw = clientIp(req, trustProxy);
+  return shape ? shape(raw) : { address: raw, key: raw };
 }

@@ -10,7 +10,7 @@
 // JSON body served ~5.6k req/s against ~38k for node:http (bench/mcp-throughput measures it), and
 // this endpoint is the hot path for agents.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientIp } from './client-address.ts';
+import { clientAddressOf, type ClientAddress } from './client-address.ts';
 import { ownerOf, type McpEngine } from './engine.ts';
 import { ErrorCode, ErrorText, failure } from './jsonrpc.ts';
 import type { SessionRecord } from './session-store.ts';
@@ -30,7 +30,7 @@ import {
 } from './versions.ts';
 import { MAX_JSON_DEPTH, parseBody } from './wire.ts';
 
-export { clientIp } from './client-address.ts';
+export { clientIp, type ClientAddress } from './client-address.ts';
 export { CORS_HEADERS } from './cors.ts';
 export type { Admission, Endpoint } from './transport-types.ts';
 
@@ -45,14 +45,19 @@ export type TransportOptions = {
   retryMs?: number;
   /** Proxies in front whose X-Forwarded-For is trusted: false/0 none, true one, or a count (see clientIp). */
   trustProxy?: boolean | number;
+  /**
+   * How a client's address is written (what handlers see) and grouped (the bucket `admit`, the
+   * sessions and the event streams per address count it in); default: as given, one per address.
+   */
+  clientAddress?: (raw: string) => ClientAddress;
   /** Text of the -32600 error for a host that resolves to nothing. */
   unresolvedMessage?: string;
   /**
    * Per-client admission (rate limit by IP), charged once per JSON-RPC message: one unit before the
    * body is read, and one more for each further member of a batch. A refusal is HTTP 429 with
-   * Retry-After.
+   * Retry-After. It is given the client's bucket (see clientAddress).
    */
-  admit?: (clientIp: string, messages: number) => Admission | Promise<Admission>;
+  admit?: (clientKey: string, messages: number) => Admission | Promise<Admission>;
   /**
    * Who owns the session a request opens or uses; default: a hash of its credential. An
    * application whose credentials rotate (short-lived OAuth access tokens) names what stays the
@@ -102,8 +107,8 @@ export class McpHttpTransport {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, { status: 204, headers: CORS_HEADERS });
-    const ip = clientIp(req, this.o.trustProxy ?? false);
-    const admitted = await this.o.admit?.(ip, 1);
+    const client = clientAddressOf(req, this.o.trustProxy ?? false, this.o.clientAddress);
+    const admitted = await this.o.admit?.(client.key, 1);
     if (admitted && !admitted.ok) {
       drain(req);
       return send(res, tooMany(admitted.message, admitted.retryAfterSeconds));
@@ -135,7 +140,7 @@ export class McpHttpTransport {
         }),
       );
     }
-    if (method === 'POST') return this.post(req, res, endpoint, versionHeader, ip);
+    if (method === 'POST') return this.post(req, res, endpoint, versionHeader, client);
     const sessionId = header(req, 'mcp-session-id');
     if (!sessionId || (method !== 'GET' && method !== 'DELETE')) {
       drain(req);
@@ -155,7 +160,7 @@ export class McpHttpTransport {
       await this.o.engine.sessions.delete(session.id);
       return send(res, { status: 204 });
     }
-    return this.openStream(req, res, session, ip);
+    return this.openStream(req, res, session, client);
   }
 
   // ---- GET: the standalone stream, or the resumption of any stream ------------------------------
@@ -164,7 +169,7 @@ export class McpHttpTransport {
     req: IncomingMessage,
     res: ServerResponse,
     session: SessionRecord,
-    ip: string,
+    client: ClientAddress,
   ): Promise<void> {
     const accept = header(req, 'accept') ?? '';
     if (!/text\/event-stream|\*\/\*/.test(accept)) {
@@ -176,7 +181,7 @@ export class McpHttpTransport {
         }),
       );
     }
-    const release = this.streams.acquire(ip, session.id);
+    const release = this.streams.acquire(client.key, session.id);
     if (!release) {
       const caps = this.streams.caps;
       return send(
@@ -209,7 +214,7 @@ export class McpHttpTransport {
     res: ServerResponse,
     endpoint: Endpoint,
     versionHeader: string | undefined,
-    ip: string,
+    client: ClientAddress,
   ): Promise<void> {
     const contentType = header(req, 'content-type');
     if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
@@ -262,7 +267,8 @@ export class McpHttpTransport {
         surface: endpoint.surface,
         scope: endpoint.scope,
         body: parsed.value,
-        clientIp: ip,
+        clientIp: client.address,
+        clientKey: client.key,
       });
     }
     return serveLegacyPost(this.legacy, {
@@ -271,7 +277,7 @@ export class McpHttpTransport {
       endpoint,
       versionHeader,
       body: parsed.value,
-      clientIp: ip,
+      client,
     });
   }
 

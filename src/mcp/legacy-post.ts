@@ -5,6 +5,7 @@
 // something to say before its result). At most one initialize per POST; an unknown session id is
 // refused unless the POST only initializes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientAddress } from './client-address.ts';
 import { CORS_RESPONSE_HEADERS } from './cors.ts';
 import type { Exchange, McpEngine } from './engine.ts';
 import { credentialOf, header, rpcError, send, tooMany, type Reply } from './http-reply.ts';
@@ -21,7 +22,7 @@ export type LegacyPostDeps = {
   hub: StreamHub;
   maxBatch: number;
   retryMs: number;
-  admit?: (clientIp: string, messages: number) => Admission | Promise<Admission>;
+  admit?: (clientKey: string, messages: number) => Admission | Promise<Admission>;
   /** Who owns the session the request opens or uses. */
   ownerOf(req: IncomingMessage): string | undefined;
   /** The session the request names, if it is on this endpoint and the request's credential's. */
@@ -35,12 +36,12 @@ export type LegacyPost = {
   versionHeader: string | undefined;
   /** The parsed JSON body. */
   body: unknown;
-  clientIp: string;
+  client: ClientAddress;
 };
 
 /** Answers one legacy-era POST whose body is already read and parsed. */
 export async function serveLegacyPost(d: LegacyPostDeps, p: LegacyPost): Promise<void> {
-  const { req, res, endpoint, versionHeader, body, clientIp: ip } = p;
+  const { req, res, endpoint, versionHeader, body, client } = p;
   const accept = header(req, 'accept');
   const isBatch = Array.isArray(body);
   const items: unknown[] = isBatch ? (body as unknown[]) : [body];
@@ -59,7 +60,7 @@ export async function serveLegacyPost(d: LegacyPostDeps, p: LegacyPost): Promise
     );
   }
   if (items.length > 1) {
-    const more = await d.admit?.(ip, items.length - 1);
+    const more = await d.admit?.(client.key, items.length - 1);
     if (more && !more.ok) return send(res, tooMany(more.message, more.retryAfterSeconds));
   }
   const classified = items.map(classify);
@@ -100,7 +101,8 @@ export async function serveLegacyPost(d: LegacyPostDeps, p: LegacyPost): Promise
     scope: endpoint.scope,
     credential: credentialOf(req),
     owner: d.ownerOf(req),
-    clientIp: ip,
+    clientIp: client.address,
+    clientKey: client.key,
     protocolVersion: versionHeader ?? session?.protocolVersion,
     session,
   };
