@@ -20,6 +20,8 @@ import { keyKind } from './domain/identity/secrets.ts';
 import type { Community } from './store/types.ts';
 import { communityMcpUrl, communityOrigin } from './domain/urls.ts';
 import {
+  addressBucket,
+  canonicalAddress,
   RateLimitedError,
   SharedLimiter,
   TokenBucketLimiter,
@@ -114,6 +116,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
 
   // Proxies whose X-Forwarded-For is believed: none unless HAMLET_TRUST_PROXY=1.
   const proxyHops = config.trustProxy ? config.trustedProxyHops : 0;
+  // One text per client address on every face (IPv4-mapped IPv6 as IPv4); limits bucket it.
+  const addressOf = (req: IncomingMessage) => canonicalAddress(clientIp(req, proxyHops));
   const urls = {
     mcp: (slug: string) => communityMcpUrl(config, slug),
     web: (slug: string) => communityOrigin(config, slug),
@@ -149,6 +153,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     maxBodyBytes: config.mcp.maxBodyBytes,
     maxBatch: config.mcp.maxBatch,
     trustProxy: proxyHops,
+    // Per-address limits (admission, sessions, event streams) count an IPv6 client by its /64.
+    clientAddress: (raw) => ({ address: canonicalAddress(raw), key: addressBucket(raw) }),
     resolve: endpoints.resolve,
     unresolvedMessage: NO_COMMUNITY,
     admit: (ip, messages) => admitByIp(services, ip, messages),
@@ -221,7 +227,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         )
       ).kind;
     },
-    clientIp: (incoming) => clientIp(incoming, proxyHops),
+    clientIp: addressOf,
     secure,
     // A private community's members reach its own host through the apex's account: the unknown-host
     // page (which a private host shows visitors) offers it (./web/pages/handoff.ts).
@@ -230,7 +236,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
       mountOAuth(app, {
         services,
         siteOf: oauthSite,
-        clientIp: (req) => (req ? clientIp(req, proxyHops) : 'unknown'),
+        clientIp: (req) => (req ? addressOf(req) : 'unknown'),
         actorOf: (c, community) =>
           requestActor(services, community, {
             key: keyOf((name) => c.req.header(name)),
@@ -254,7 +260,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         services,
         logger,
         resolve: (header) => cachedHost(header('host'), header('x-forwarded-host')),
-        clientIp: (c) => clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops),
+        clientIp: (c) => addressOf((c.env as { incoming: IncomingMessage }).incoming),
         origin: (slug) => communityOrigin(config, slug),
         maxBodyBytes: config.rest.maxBodyBytes,
         rateLimits: config.rateLimits,
@@ -267,7 +273,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
         baseDomain: config.baseDomain,
         clientIp: (c) =>
           (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-            ? clientIp((c.env as { incoming: IncomingMessage }).incoming, proxyHops)
+            ? addressOf((c.env as { incoming: IncomingMessage }).incoming)
             : 'unknown',
         secure,
       });

@@ -7,6 +7,12 @@ import type { Logger } from '../log.ts';
 import { barePage } from '../web/html.ts';
 import { securityHeaders } from '../web/security.ts';
 import { inputErrorOf } from '../domain/validate.ts';
+import {
+  internalErrorResponse,
+  isRestPath,
+  unknownCommunityResponse,
+  unstorableInputResponse,
+} from './rest/unknown.ts';
 
 export type AppDeps = {
   logger: Logger;
@@ -69,6 +75,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c)) === 'unknown') {
+      if (isRestPath(c.req.path)) return unknownCommunityResponse();
       return c.html(
         barePage(
           'Not found',
@@ -91,13 +98,16 @@ export function createApp(deps: AppDeps): Hono {
 
   app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
   app.onError((err, c) => {
+    const rest = isRestPath(c.req.path);
     // Input no engine can store (the NUL character) that reached the store: the caller's mistake.
+    if (inputErrorOf(err) && rest) return unstorableInputResponse();
     if (inputErrorOf(err))
       return c.html(
         barePage('Bad request', 'The address or the form carried characters that are not allowed.'),
         400,
       );
     deps.logger.error({ err }, 'unhandled error');
+    if (rest) return internalErrorResponse();
     return c.html(
       barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),
       500,

@@ -42,6 +42,8 @@ export type Exchange = {
   /** Who owns a session this request opens or uses (default: a hash of its credential). */
   owner?: string;
   clientIp: string;
+  /** The bucket per-address limits count the client in (default: clientIp); sessions are capped by it. */
+  clientKey?: string;
   /** The protocol version named by the request's header, if any. */
   protocolVersion?: string;
   session?: SessionRecord;
@@ -233,7 +235,7 @@ export class McpEngine {
           id,
           scope: ex.scope,
           owner: ex.owner ?? ownerOf(ex.credential),
-          clientIp: ex.clientIp,
+          clientIp: ex.clientKey ?? ex.clientIp,
           protocolVersion,
           clientInfo: boundedClientInfo(params.clientInfo),
           clientCapabilities: boundedCapabilities(params.capabilities),

@@ -73,6 +73,8 @@ export type ModernPost = {
   scope: string;
   body: unknown;
   clientIp: string;
+  /** The bucket per-address limits count the client in (default: clientIp). */
+  clientKey?: string;
 };
 
 export class ModernHttp {
@@ -183,7 +185,7 @@ export class ModernHttp {
 
   /** A subscriptions/listen stream: acknowledged first, then the notifications its filter asked for. */
   private async listen(p: ModernPost, request: JsonRpcRequest, ex: ModernExchange): Promise<void> {
-    const release = this.limits.acquire(p.clientIp);
+    const release = this.limits.acquire(p.clientKey ?? p.clientIp);
     if (!release) {
       drain(p.req);
       return send(

@@ -13,7 +13,7 @@ export type SessionRecord = {
   scope: string;
   /** A hash of the credential that opened it; absent for an anonymous session. Only that credential may use it. */
   owner?: string;
-  /** The address that opened it (sessions are capped per address). */
+  /** The address bucket that opened it (sessions are capped per bucket; see clientAddress). */
   clientIp?: string;
   protocolVersion: string;
   clientInfo?: { name?: string; version?: string; title?: string };

@@ -48,7 +48,7 @@ export const deliveryOut = z.object({
   status: z
     .enum(DELIVERY_STATUSES)
     .describe(
-      'pending (queued or retrying), delivered (a 2xx answer), failed (attempts exhausted, or 410 Gone).',
+      'pending (queued or retrying), delivered (a 2xx answer), failed (attempts exhausted, 410 Gone, or the target refused: not a public address).',
     ),
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),

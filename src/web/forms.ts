@@ -31,8 +31,9 @@ function core(schema: z.ZodType): Def {
   }
 }
 
+/** A field's values; only the form's own fields count (never a name inherited from Object.prototype). */
 function values(form: FormData, name: string): string[] {
-  const v = form[name];
+  const v = Object.hasOwn(form, name) ? form[name] : undefined;
   const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
   return list.filter((x): x is string => typeof x === 'string');
 }

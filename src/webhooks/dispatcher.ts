@@ -1,7 +1,8 @@
 // The webhook dispatcher: claims due deliveries from the outbox queue (each by one instance, under a
 // lease), renders each event in the API's shapes, signs it with both schemes, POSTs it through the
 // safe sender, records the attempt, then marks it delivered (2xx), schedules a retry with backoff
-// and jitter, marks it failed when attempts run out, or disables the endpoint on 410 Gone. A
+// and jitter, marks it failed when attempts run out or at once when the target is refused by policy
+// (not a public address: no retry changes that), or disables the endpoint on 410 Gone. A
 // dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
 // the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
@@ -201,6 +202,12 @@ export class WebhookDispatcher {
     if (r.status !== null && r.status >= 200 && r.status < 300)
       return { status: 'delivered', lastStatus: r.status };
     const lastError = r.error ?? `The receiver answered ${r.status}.`;
+    if (r.refused)
+      return {
+        status: 'failed',
+        lastStatus: null,
+        lastError: `${lastError} Not retried: deliveries go to public addresses only. Point the endpoint at a public URL and redeliver.`,
+      };
     if (r.status === 410)
       return {
         status: 'failed',

@@ -26,6 +26,7 @@ test('private targets are refused unless allowed; slow receivers hit the deadlin
     });
     assert.equal(refused.status, null);
     assert.match(refused.error!, /^Refused: .*127\.0\.0\.1/);
+    assert.equal(refused.refused, true, 'a refusal by policy says so (it is final)');
     assert.match(
       (
         await postWebhook(`http://localhost:${port}/`, {}, '{}', {
@@ -61,6 +62,7 @@ test('private targets are refused unless allowed; slow receivers hit the deadlin
     });
     assert.equal(slow.status, null);
     assert.match(slow.error!, /within 300 ms/);
+    assert.equal(slow.refused, undefined, 'a deadline is worth retrying');
     assert.ok(slow.durationMs < 1_000);
     const moved = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', {
       timeoutMs: 1_000,

@@ -1,6 +1,7 @@
 // One outbound webhook request: a POST through the guarded client (public addresses only unless
 // allowed, no redirects, one deadline), reported as a delivery attempt. A 3xx is a failed attempt;
-// the receiver's answer is kept as a short excerpt for the delivery log.
+// the receiver's answer is kept as a short excerpt for the delivery log. A target the guard refuses
+// by policy (not a public address) is reported as such: that refusal is final, not a failure to retry.
 import { guardedRequest, RequestRefused } from '../outbound/guarded-request.ts';
 
 export type SendResult = {
@@ -8,6 +9,8 @@ export type SendResult = {
   error: string | null;
   excerpt: string | null;
   durationMs: number;
+  /** The target was refused by policy (not a public address): the same on every attempt. */
+  refused?: boolean;
 };
 export type SendOptions = { timeoutMs: number; allowPrivate: boolean };
 
@@ -43,11 +46,12 @@ export async function postWebhook(
     return done({ status, error, excerpt: response.body.toString('utf8').slice(0, EXCERPT_CHARS) });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    const refused = err instanceof RequestRefused && err.reason === 'address';
     return done({
       status: null,
-      error:
-        err instanceof RequestRefused && err.reason === 'address' ? `Refused: ${message}` : message,
+      error: refused ? `Refused: ${message}` : message,
       excerpt: null,
+      ...(refused ? { refused } : {}),
     });
   }
 }

@@ -2,11 +2,20 @@
 // refilled continuously over its window), behind the RateLimiter interface. In memory for one
 // process (SQLite); shared through the database when several instances serve one PostgreSQL, so a
 // client that spreads its requests over the instances still gets one budget, not one per instance.
+// Every per-address bucket is named by addressKey: one per IPv4 address (an IPv4-mapped IPv6 address
+// counts as its IPv4 address), one per IPv6 /64, whatever way the address was written.
+import { addressBucket } from '../../outbound/addresses.ts';
 import { DomainError } from '../errors.ts';
 import type { TakeResult } from '../../store/kysely/rate-buckets.ts';
 import { systemClock, type Clock } from './auth.ts';
 
 export type { TakeResult } from '../../store/kysely/rate-buckets.ts';
+export { addressBucket, canonicalAddress } from '../../outbound/addresses.ts';
+
+/** The bucket of a per-address limit named `kind` for a client at `ip` (IPv6 counted by /64). */
+export function addressKey(kind: string, ip: string): string {
+  return `${kind}:${addressBucket(ip)}`;
+}
 
 /** DomainError('rate_limited') that also carries the wait, for HTTP 429 + Retry-After. */
 export class RateLimitedError extends DomainError {
@@ -137,14 +146,14 @@ export class RateLimits {
 
   /** Per client address; `cost` units at once (a JSON-RPC batch pays one per message). */
   async checkIp(ip: string, cost = 1): Promise<RateState> {
-    return this.check(`ip:${ip}`, this.settings.perIpPerMinute, 'this IP address', cost);
+    return this.check(addressKey('ip', ip), this.settings.perIpPerMinute, 'this IP address', cost);
   }
 
   /** One account created from `ip`: at most signUpsPerIpPerHour (default 10) an hour. */
   async checkSignUp(ip: string): Promise<void> {
     const perHour = this.settings.signUpsPerIpPerHour ?? 10;
     this.wait(
-      await this.limiter.take(`signup:${ip}`, perHour, 1, 3_600_000),
+      await this.limiter.take(addressKey('signup', ip), perHour, 1, 3_600_000),
       `Too many new accounts from this address (${perHour} an hour).`,
     );
   }
@@ -160,8 +169,8 @@ export class RateLimits {
     const { perAccountAndIp, perIp, windowMs } = SIGN_IN_FAILURES;
     const account = email.trim().toLowerCase().slice(0, 320);
     const buckets: [string, number][] = [
-      [`signin-failures-ip:${ip}`, perIp],
-      [`signin-failures:${ip} ${account}`, perAccountAndIp],
+      [addressKey('signin-failures-ip', ip), perIp],
+      [`${addressKey('signin-failures', ip)} ${account}`, perAccountAndIp],
     ];
     const giveBack = (held: [string, number][]) =>
       Promise.all(held.map(async ([b, capacity]) => this.limiter.take(b, capacity, -1, windowMs)));

@@ -1,7 +1,9 @@
 // From an HTTP request to an operation's raw input: path parameters, the query string (typed by the
 // input schema: numbers, booleans and comma-separated or repeated lists), the JSON body and the
 // Idempotency-Key header. Nothing is validated here beyond shape: the pipeline validates the
-// result with the operation's own schema, after authentication.
+// result with the operation's own schema, after authentication. Names a client sends are looked up
+// as own properties only, into a null-prototype object: `toString`, `constructor` or `__proto__`
+// are unknown names like any other (the schema refuses them with 422), never Object.prototype's.
 import { z } from 'zod';
 import type { AnyOperation } from '../../operations/operation.ts';
 import type { Issue } from '../../operations/pipeline.ts';
@@ -71,20 +73,31 @@ export function takesIdempotencyKey(op: AnyOperation): boolean {
   return 'idempotency_key' in op.input.shape;
 }
 
+/** `record[name]` when it is the record's own property (never one inherited from Object.prototype). */
+function own<T>(record: Record<string, T> | undefined, name: string): T | undefined {
+  return record && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+/** An empty object without a prototype: any name set on it is an own property, `__proto__` too. */
+const bare = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
 export function buildInput(route: RestRoute, op: AnyOperation, parts: RequestParts): Built {
   const shape = op.input.shape as Record<string, z.ZodType>;
-  const input: Record<string, unknown> = {};
+  const input = bare();
   const issues: Issue[] = [];
   if (route.method === 'get') {
-    const nested = route.nest ? objectShape(shape[route.nest]!) : undefined;
+    const nestShape = route.nest ? own(shape, route.nest) : undefined;
+    const nested = nestShape ? objectShape(nestShape) : undefined;
     for (const name of new Set(parts.query.keys())) {
       const values = parts.query.getAll(name);
-      const field = route.rename?.[name] ?? name;
-      if (nested && name in nested && !(field in shape)) {
-        const target = (input[route.nest!] ??= {}) as Record<string, unknown>;
-        target[name] = coerce(values, fieldKind(nested[name]!));
+      const field = own(route.rename, name) ?? name;
+      const inner = own(nested, name);
+      const outer = own(shape, field);
+      if (inner && !outer) {
+        const target = (input[route.nest!] ??= bare()) as Record<string, unknown>;
+        target[name] = coerce(values, fieldKind(inner));
       } else {
-        input[field] = coerce(values, shape[field] ? fieldKind(shape[field]) : undefined);
+        input[field] = coerce(values, outer ? fieldKind(outer) : undefined);
       }
     }
   } else if (parts.body !== undefined) {
@@ -95,11 +108,11 @@ export function buildInput(route: RestRoute, op: AnyOperation, parts: RequestPar
         issues: [{ path: '(body)', message: 'must be a JSON object' }],
       };
     }
-    Object.assign(input, parts.body);
+    for (const [name, value] of Object.entries(parts.body)) input[name] = value;
   }
   for (const name of pathParams(route.path)) {
-    const field = route.params?.[name] ?? name;
-    if (field in input)
+    const field = own(route.params, name) ?? name;
+    if (Object.hasOwn(input, field))
       issues.push({
         path: field,
         message: `is given in the path; leave it out of the ${route.method === 'get' ? 'query' : 'body'}`,
