@@ -1,0 +1,111 @@
+// Memberships of a community: who belongs to it, in which role. Every change takes the membership
+// rule of src/domain/authorization.ts (requireMembershipChange) inside one transaction, with the
+// community's owners and admins locked first, so two concurrent changes cannot both take the last
+// owner away. AccountService offers these to every face (REST, web, CLI).
+import { z } from 'zod';
+import type { Store } from '../../store/repositories.ts';
+import type { Community, Person } from '../../store/types.ts';
+import type { Membership } from '../../store/identity.ts';
+import type { Actor } from '../actor.ts';
+import {
+  ADMINISTRATOR_ROLES,
+  requireCommunityAdmin,
+  requireMembershipChange,
+} from '../authorization.ts';
+import { DomainError } from '../errors.ts';
+import { parse } from '../validate.ts';
+import { isRole, ROLES, type Role } from '../vocabulary.ts';
+
+const email = z.string().trim().toLowerCase().pipe(z.email('must be an e-mail address'));
+
+export type MemberView = Membership & { displayName: string; email: string | null };
+
+/** Makes a person (by e-mail) a member with this role, or changes their role. */
+export async function setMembership(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  input: { email: string; role: string },
+): Promise<Membership> {
+  await requireCommunityAdmin(store, actor, community, 'manage members');
+  const data = parse(z.object({ email, role: z.enum(ROLES) }), input);
+  const person = await requirePerson(store, data.email);
+  return (await change(store, actor, community, person, data.email, data.role))!;
+}
+
+/** Removes a person from the community (the rule keeps the last owner). */
+export async function removeMembership(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  input: { email: string },
+): Promise<void> {
+  await requireCommunityAdmin(store, actor, community, 'manage members');
+  const data = parse(z.object({ email }), input);
+  const person = await requirePerson(store, data.email);
+  await change(store, actor, community, person, data.email, undefined);
+}
+
+export async function listMemberships(
+  store: Store,
+  actor: Actor,
+  community: Community,
+): Promise<MemberView[]> {
+  await requireCommunityAdmin(store, actor, community, 'list members');
+  const members = await store.community(community.id).access.members.list();
+  return Promise.all(
+    members.map(async (m) => {
+      const p = await store.people.getById(m.personId);
+      return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
+    }),
+  );
+}
+
+/**
+ * The change, decided on what the transaction reads after locking the administrators: the actor's
+ * own role too (a concurrent change may just have demoted them).
+ */
+async function change(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  person: Person,
+  address: string,
+  to: Role | undefined,
+): Promise<Membership | undefined> {
+  return store.transaction(async (tx) => {
+    const members = tx.community(community.id).access.members;
+    const administrators = await members.lockHolders(ADMINISTRATOR_ROLES);
+    const current = await members.get(person.id);
+    if (!current && to === undefined)
+      throw new DomainError('not_found', `${address} is not a member of "${community.slug}".`);
+    const roleOf = (m: Membership | undefined) => (m && isRole(m.role) ? m.role : undefined);
+    const actorRole =
+      actor.kind === 'person'
+        ? roleOf(administrators.find((m) => m.personId === actor.personId))
+        : undefined;
+    const self = actor.kind === 'person' && actor.personId === person.id;
+    requireMembershipChange(
+      actor,
+      actorRole,
+      community,
+      { email: address, self, from: roleOf(current), to },
+      administrators.map(roleOf).filter((r): r is Role => r !== undefined),
+    );
+    if (to === undefined) {
+      await members.remove(person.id);
+      return undefined;
+    }
+    return members.set(person.id, to);
+  });
+}
+
+async function requirePerson(store: Store, address: string): Promise<Person> {
+  const person = await store.people.getByEmail(address);
+  if (!person)
+    throw new DomainError(
+      'not_found',
+      `No account with the e-mail "${address}". Create it first with \`hamlet user create\`.`,
+    );
+  return person;
+}
