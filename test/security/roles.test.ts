@@ -4,9 +4,14 @@
 // of a public community may ask and reply there (as the network's ask_community does) but writes
 // no article, on any face (REST, MCP, web).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { systemActor, type Actor } from '../../src/domain/actor.ts';
+import { DEFAULT_MCP_CONFIG } from '../../src/domain/community-mcp.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { scopesForRole } from '../../src/domain/oauth/scopes.ts';
+import { createLogger } from '../../src/log.ts';
+import { CATALOGUE } from '../../src/operations/catalogue.ts';
+import { Pipeline } from '../../src/operations/pipeline.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { Api } from '../rest/fixture.ts';
@@ -257,6 +262,79 @@ eachEngine('roles: a non-member of a public community writes no article', async 
       const res = await web.post('/t/connect-an-agent/revise', revision);
       assert.match(visible(res.text), /members of "acme"/);
       assert.deepEqual((await article()).json, before);
+    });
+
+    await t.test('every other write of the catalogue is refused to a non-member', async () => {
+      const pipeline = new Pipeline(
+        h.services,
+        { mcp: () => '', web: () => '' },
+        createLogger('silent'),
+      );
+      const session = await h.services.accounts.createWebSession(outsider.personId);
+      const actor = (await h.services.accounts.resolveWebSession(session.token))!;
+      const scope = h.store.community(acme.id);
+      const topic = (await scope.topics.getBySlug('verifying-the-hamlet-signature-header'))!;
+      const question = (await scope.posts.getFirst(topic.id))!;
+      assert.ok(topic.solutionPostId, 'the demo topic has an accepted answer');
+      const unknown = randomUUID();
+      // Each write with valid arguments (so that the refusal is the rule's, not the schema's), aimed
+      // at what the outsider does not own: forbidden (`missing`: the outsider has none to name).
+      const refused: Record<string, { args: unknown; missing?: true }> = {
+        create_topic: {
+          args: {
+            category: 'docs',
+            title: 'An article from outside',
+            body: 'Written by an outsider.',
+          },
+        },
+        revise_article: { args: { article: 'connect-an-agent', ...revision } },
+        mark_solution: { args: { topic: topic.id, post: topic.solutionPostId } },
+        unmark_solution: { args: { topic: topic.id } },
+        edit_post: { args: { post: question.id, body: 'Edited by an outsider.' } },
+        approve: { args: { approval_id: unknown } },
+        reject: { args: { approval_id: unknown, reason: 'No.' } },
+        set_approval_policy: { args: { kind: 'topic.create', mode: 'auto' } },
+        set_mcp_config: { args: { config: DEFAULT_MCP_CONFIG } },
+        create_agent: { args: { name: 'outsider-bot' } },
+        update_agent: { args: { agent: 'acme-helper', trusted: true } },
+        mint_agent_key: { args: { agent: 'acme-helper' } },
+        revoke_agent_key: { args: { key: unknown } },
+        set_member: { args: { email: outsider.email, role: 'member' } },
+        remove_member: { args: { email: owner.email } },
+        create_webhook: {
+          args: { url: 'https://example.com/hook', events: ['topic.created'] },
+        },
+        update_webhook: { args: { webhook: unknown, active: false } },
+        delete_webhook: { args: { webhook: unknown } },
+        rotate_webhook_secret: { args: { webhook: unknown } },
+        redeliver_webhook: { args: { delivery: unknown } },
+        update_community_settings: { args: { name: 'Taken over' } },
+        set_app_policy: { args: { mode: 'any' } },
+        disconnect_app: { args: { connection: unknown }, missing: true }, // a person's own connections only
+      };
+      // Writes the spec gives any signed-in person of a public community (checked below).
+      const open = new Set(['reply_to_topic']);
+      const writes = CATALOGUE.filter((op) => op.server === 'community' && op.write);
+      assert.deepEqual(
+        writes.map((op) => op.name).filter((n) => !(n in refused) && !open.has(n)),
+        [],
+        'every community write is classified here',
+      );
+      const wrong: string[] = [];
+      for (const op of writes.filter((o) => o.name in refused)) {
+        const { args, missing } = refused[op.name]!;
+        const got = await pipeline.invoke(
+          op,
+          { community: acme, person: actor, ip: '203.0.113.9', visitor: true },
+          args,
+        );
+        const allowed = missing ? ['forbidden', 'not_found'] : ['forbidden'];
+        if (got.ok || !allowed.includes(got.code))
+          wrong.push(`${op.name}: ${got.ok ? 'ok' : `${got.code} ${got.message}`}`);
+      }
+      assert.deepEqual(wrong, []);
+      assert.deepEqual((await article()).json, before);
+      assert.equal((await roles(h, acme))[outsider.email], undefined);
     });
 
     await t.test('what the spec allows stays: asking and replying in a discussion', async () => {
