@@ -277,8 +277,8 @@ eachEngine('roles: a non-member of a public community writes no article', async 
       const question = (await scope.posts.getFirst(topic.id))!;
       assert.ok(topic.solutionPostId, 'the demo topic has an accepted answer');
       const unknown = randomUUID();
-      // Each write with valid arguments (so that the refusal is the rule's, not the schema's), aimed
-      // at what the outsider does not own: forbidden (`missing`: the outsider has none to name).
+      // Each write with valid arguments (the refusal is the rule's, not the schema's), aimed at
+      // what the outsider does not own: forbidden (`missing`: not_found also, there is none).
       const refused: Record<string, { args: unknown; missing?: true }> = {
         create_topic: {
           args: {
@@ -310,7 +310,8 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         redeliver_webhook: { args: { delivery: unknown } },
         update_community_settings: { args: { name: 'Taken over' } },
         set_app_policy: { args: { mode: 'any' } },
-        disconnect_app: { args: { connection: unknown }, missing: true }, // a person's own connections only
+        // A person disconnects their own connections only: the outsider has none to name.
+        disconnect_app: { args: { connection: unknown }, missing: true },
       };
       // Writes the spec gives any signed-in person of a public community (checked below).
       const open = new Set(['reply_to_topic']);

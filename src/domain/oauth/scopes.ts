@@ -40,7 +40,7 @@ export function parseScopes(value: string | null | undefined): Scope[] {
 /**
  * What a person may let an app do: what they could do themselves (src/domain/authorization.ts).
  * Anyone who may write here may ask, reply and accept answers to their questions; writing articles
- * takes a member, deciding approvals a moderator. In a private community only members may do anything.
+ * takes a member, deciding approvals a moderator. In a private community only members may write.
  */
 export function scopesForRole(role: Role | undefined, community: Community): Scope[] {
   if (!role && community.visibility === 'private') return [];
