@@ -162,6 +162,23 @@ eachEngine('roles: only an owner changes an owner, and the last owner stays', as
       }
     });
 
+    await t.test('without an owner, the last administrator stays', async () => {
+      const c = await h.store.communities.create({
+        slug: `ownerless-${engine.name}`,
+        name: 'Ownerless',
+        visibility: 'public',
+      });
+      const only = await person(h, c, 'only-admin@x.test', 'admin');
+      await person(h, c, 'helper@x.test', 'member');
+      await assert.rejects(
+        h.services.accounts.addMember(only.actor, c, { email: only.email, role: 'member' }),
+        /You are the last administrator of "ownerless-.*": make another member an admin first/,
+      );
+      await h.services.accounts.addMember(only.actor, c, { email: 'helper@x.test', role: 'admin' });
+      await h.services.accounts.removeMember(only.actor, c, { email: only.email });
+      assert.deepEqual(await roles(h, c), { 'helper@x.test': 'admin' });
+    });
+
     await t.test('the web asks before demoting yourself or removing a member', async () => {
       const c = acme;
       const web = await signedIn(h, admin.email); // an owner now
