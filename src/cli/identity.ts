@@ -97,6 +97,39 @@ export const memberAddCommand: Command = {
   },
 };
 
+const MEMBER_REMOVE = 'hamlet member remove --community <slug> --email <email>';
+export const memberRemoveCommand: Command = {
+  name: 'member remove',
+  summary: 'take a person out of a community (the last owner stays): --community … --email …',
+  async run(args) {
+    const { values } = parseCommandArgs(
+      args,
+      { community: { type: 'string' }, email: { type: 'string' } },
+      MEMBER_REMOVE,
+    );
+    required(values, ['community', 'email'], MEMBER_REMOVE);
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, MEMBER_REMOVE);
+      await services.accounts.removeMember(cli, community, { email: values.email! });
+      console.log(`${values.email} is no longer a member of "${community.slug}".`);
+    });
+  },
+};
+
+const MEMBER_LIST = 'hamlet member list --community <slug>';
+export const memberListCommand: Command = {
+  name: 'member list',
+  summary: 'the members of a community and their roles: --community …',
+  async run(args) {
+    const { values } = parseCommandArgs(args, { community: { type: 'string' } }, MEMBER_LIST);
+    await withHamlet(async (store, config, services) => {
+      const community = await communityOf(services, values.community, MEMBER_LIST);
+      for (const m of await services.accounts.listMembers(cli, community))
+        console.log(`${m.role.padEnd(9)} ${m.email ?? m.personId}  ${m.displayName}`);
+    });
+  },
+};
+
 const AGENT_CREATE =
   'hamlet agent create --community <slug> --name <name> [--scopes topic:create,post:create,…] [--trusted] [--expires-in-days N]';
 export const agentCreateCommand: Command = {
@@ -290,6 +323,8 @@ export const communityPolicyCommand: Command = {
 export const identityCommands: Command[] = [
   userCreateCommand,
   memberAddCommand,
+  memberRemoveCommand,
+  memberListCommand,
   agentCreateCommand,
   keyMintCommand,
   keyRevokeCommand,

@@ -141,6 +141,89 @@ export async function requireCommunityAdmin(
   );
 }
 
+/**
+ * Whether the actor may make this kind of write (after requireWrite): the kind's scope, and for
+ * articles (creating or revising one) membership. In a public community any signed-in person may
+ * ask, reply, and accept an answer to their own question (the network's ask_community posts as the
+ * key's person, member or not); the knowledge base is maintained by the community's members and
+ * agents. The approval policy applies after this, to members as to everyone.
+ */
+export async function requireCanWriteKind(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  kind: WriteKind,
+): Promise<void> {
+  requireScope(actor, SCOPE_FOR_KIND[kind]);
+  if (kind !== 'article.write' || actor.kind !== 'person') return;
+  if (roleAtLeast(await roleOf(store, actor, community), 'member')) return;
+  throw new DomainError(
+    'forbidden',
+    `Articles of "${community.slug}" are written by the members of "${community.slug}". Ask one of its administrators to make you a member; meanwhile you can ask a question or reply in a discussion.`,
+  );
+}
+
+/** The roles that administer a community (requireCommunityAdmin), strongest first. */
+export const ADMINISTRATOR_ROLES: readonly Role[] = ['owner', 'admin'];
+
+/** One change of a person's membership: to a role, or removed (`to` undefined). */
+export type MembershipChange = {
+  /** Who is changed, as the refusal names them. */
+  email: string;
+  /** The person changes their own membership. */
+  self: boolean;
+  from: Role | undefined;
+  to: Role | undefined;
+};
+
+/**
+ * The membership rule. Administrators (and the system: the operator's CLI) manage memberships;
+ * only an owner (or the system) makes an owner, or demotes or removes one; the last owner is
+ * neither demoted nor removed, and in a community that has no owner neither is the last
+ * administrator: no change leaves a community nobody can administer. `actorRole` and
+ * `administrators` (the roles of the community's owners and admins) are read in the change's
+ * transaction, under the lock that makes concurrent changes wait for each other.
+ */
+export function requireMembershipChange(
+  actor: Actor,
+  actorRole: Role | undefined,
+  community: Community,
+  change: MembershipChange,
+  administrators: readonly Role[],
+): void {
+  const slug = community.slug;
+  if (actor.kind !== 'system') {
+    if (!roleAtLeast(actorRole, 'admin'))
+      throw new DomainError(
+        'forbidden',
+        `Only an administrator of "${slug}" can manage members. Ask an admin (or the owner) to do it.`,
+      );
+    if (actorRole !== 'owner' && change.to === 'owner' && change.from !== 'owner')
+      throw new DomainError(
+        'forbidden',
+        `Only an owner of "${slug}" can make someone an owner. Ask an owner to do it.`,
+      );
+    if (actorRole !== 'owner' && change.from === 'owner')
+      throw new DomainError(
+        'forbidden',
+        `Only an owner of "${slug}" can change or remove an owner. Ask an owner to do it.`,
+      );
+  }
+  const who = change.self ? 'You are' : `${change.email} is`;
+  const owners = administrators.filter((r) => r === 'owner').length;
+  if (change.from === 'owner' && change.to !== 'owner' && owners <= 1)
+    throw new DomainError(
+      'conflict',
+      `${who} the last owner of "${slug}": make another member an owner first.`,
+    );
+  const losesAdministrator = roleAtLeast(change.from, 'admin') && !roleAtLeast(change.to, 'admin');
+  if (owners === 0 && losesAdministrator && administrators.length <= 1)
+    throw new DomainError(
+      'conflict',
+      `${who} the last administrator of "${slug}": make another member an admin first.`,
+    );
+}
+
 /** Approving or rejecting queued writes: moderators and up, agents with approval:decide, the system. */
 export async function requireDecider(
   store: Store,

@@ -231,7 +231,7 @@ export const setMember = defineOperation({
   server: 'community',
   title: 'Add a member or change a role',
   description:
-    'Makes a person (by e-mail, with an account already) a member with this role. Only an owner can make an owner.',
+    'Makes a person (by e-mail, with an account already) a member with this role, or changes their role. Only an owner makes, demotes or removes an owner, and the last owner keeps the role: make another member an owner first.',
   input: z.strictObject({
     email,
     role: z.enum(ROLES).describe('owner, admin, moderator or member.'),
@@ -250,7 +250,7 @@ export const removeMember = defineOperation({
   server: 'community',
   title: 'Remove a member',
   description:
-    'The person is no longer a member (a private community becomes invisible to them). The last owner stays.',
+    'The person is no longer a member (a private community becomes invisible to them). Only an owner removes an owner; the last owner stays.',
   input: z.strictObject({ email }),
   output: z.object({ removed: z.literal(true) }),
   credential: 'community',

@@ -14,7 +14,7 @@ export const reviseArticle = defineOperation({
   server: 'community',
   title: 'Revise an article',
   description:
-    'Replaces the title and body of a knowledge-base article (every revision is kept). Needs "article:write"; the approval policy for articles applies.',
+    'Replaces the title and body of a knowledge-base article (every revision is kept). Members of the community, and its agents with "article:write"; the approval policy for articles applies.',
   input: z.strictObject({
     article: pathSlug.describe('The article slug (the last part of its URL).'),
     title: title.describe('The title, 8-200 characters.'),

@@ -133,6 +133,13 @@ export interface MembershipRepository {
   get(personId: string): Promise<Membership | undefined>;
   list(): Promise<Membership[]>;
   remove(personId: string): Promise<boolean>;
+  /**
+   * The members holding one of `roles`, ordered by person id, their rows locked until the
+   * surrounding transaction ends: on PostgreSQL (SELECT … FOR UPDATE) a concurrent call waits for
+   * this transaction and then reads what it committed; SQLite's transactions hold the write lock.
+   * Outside a transaction the lock ends with the statement.
+   */
+  lockHolders(roles: readonly string[]): Promise<Membership[]>;
 }
 
 export interface AgentAccessRepository {

@@ -15,6 +15,7 @@ import { formIsOurs, liveSession, takeFlash, visitorCsrf } from './session.ts';
 import { accountRoutes } from './pages/account.ts';
 import { adminRoutes } from './pages/admin.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
+import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { askRoutes } from './pages/ask.ts';
 import { authRoutes } from './pages/auth.ts';
@@ -105,6 +106,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     approvalRoutes,
     adminRoutes,
     agentAdminRoutes,
+    memberAdminRoutes,
     settingsRoutes,
     oauthRoutes,
   ]) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../mcp/http-client.ts';
 import { runCli } from '../helpers/cli.ts';
+import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-idcli-'));
@@ -241,4 +242,32 @@ test('user create takes the password on standard input, so it stays out of the p
   const none = await hamlet('user', 'create', '--email', 'nopass@example.com');
   assert.equal(none.code, 2);
   assert.match(none.err, /--password-stdin/);
+});
+
+test('member add/remove/list keep the last owner: the operator is told to make another owner first', async () => {
+  const acme = '--community=acme';
+  for (const email of ['boss@example.com', 'next@example.com'])
+    await h.services.accounts.createUser(systemActor('test'), {
+      email,
+      password: 'long enough pw',
+    });
+  const community = (await h.store.communities.getBySlug('acme'))!;
+  await h.services.accounts.addMember(systemActor('test'), community, {
+    email: 'boss@example.com',
+    role: 'owner',
+  });
+  const demote = await hamlet('member', 'add', acme, '--email=boss@example.com', '--role=member');
+  assert.equal(demote.code, 1, demote.out);
+  assert.match(demote.err, /last owner of "acme": make another member an owner first/);
+  assert.equal(
+    (await hamlet('member', 'add', acme, '--email=next@example.com', '--role=owner')).code,
+    0,
+  );
+  const removed = await hamlet('member', 'remove', acme, '--email=boss@example.com');
+  assert.equal(removed.code, 0, removed.err);
+  assert.match(removed.out, /boss@example\.com is no longer a member of "acme"/);
+  const listed = await hamlet('member', 'list', acme);
+  assert.equal(listed.code, 0, listed.err);
+  assert.match(listed.out, /^owner\s+next@example\.com/m);
+  assert.doesNotMatch(listed.out, /boss@example\.com/);
 });

@@ -239,6 +239,55 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       );
     });
 
+    test('store: lockHolders lists the holders of roles in one community and makes concurrent changes queue', async () => {
+      const a = await community();
+      const b = await community();
+      const person = (n: string) =>
+        store.people.create({
+          displayName: n,
+          email: `${n}-${randomBytes(3).toString('hex')}@x.org`,
+        });
+      const [o1, o2, ad, mo] = [
+        await person('o1'),
+        await person('o2'),
+        await person('ad'),
+        await person('mo'),
+      ];
+      const members = store.community(a.id).access.members;
+      await members.set(o1.id, 'owner');
+      await members.set(o2.id, 'owner');
+      await members.set(ad.id, 'admin');
+      await members.set(mo.id, 'moderator');
+      await store.community(b.id).access.members.set(mo.id, 'owner');
+      const held = await members.lockHolders(['owner', 'admin']);
+      assert.deepEqual(
+        held.map((m) => [m.personId, m.role]),
+        [
+          [o1.id, 'owner'],
+          [o2.id, 'owner'],
+          [ad.id, 'admin'],
+        ].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+      );
+      assert.deepEqual(await members.lockHolders([]), []);
+      // Two transactions each demote one owner while another owner remains: one of them waits for
+      // the other and then sees a single owner, so exactly one demotion happens.
+      const demote = (who: string) =>
+        store.transaction(async (tx) => {
+          const m = tx.community(a.id).access.members;
+          const owners = await m.lockHolders(['owner']);
+          if (owners.length < 2) return false;
+          await m.set(who, 'member');
+          return true;
+        });
+      const done = await Promise.all([demote(o1.id), demote(o2.id)]);
+      assert.equal(
+        done.filter(Boolean).length,
+        1,
+        `both demoted: ${JSON.stringify(await members.list())}`,
+      );
+      assert.equal((await members.lockHolders(['owner'])).length, 1);
+    });
+
     test('memberships: roles per community; members read a private community, others do not', async () => {
       const slug = `p-${randomBytes(4).toString('hex')}`;
       await communities.create(system, { slug, name: 'Private', visibility: 'private' });

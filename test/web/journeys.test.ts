@@ -252,6 +252,14 @@ if (chromiumAvailable('web journeys in Chromium')) {
         await checkAxe(page, type);
         await shoot(page, 'admin', `03-${type}`);
       }
+      // Removing a member (here: yourself) asks first, on a page of its own; Cancel changes nothing.
+      await page.goto(url('/admin/members'));
+      await page.getByRole('button', { name: 'Remove Olive' }).click();
+      assert.match(await page.locator('main').innerText(), /Remove yourself from "acme"\?/);
+      await checkAxe(page, 'confirm a removal');
+      await shoot(page, 'admin', '04-confirm-removal');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      assert.match(await page.locator('main').innerText(), /owner@example\.org/);
       await context.close();
       writeReport('admin');
     });

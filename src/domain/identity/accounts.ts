@@ -13,7 +13,12 @@ import { UniqueViolation } from '../../store/errors.ts';
 import { parse } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
 import { emailSchema, passwordSchema, requirePerson } from './account-fields.ts';
-import { Memberships } from './memberships.ts';
+import {
+  listMemberships,
+  removeMembership,
+  setMembership,
+  type MemberView,
+} from './memberships.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './secrets.ts';
 import { UserKeys, type KeyView } from './user-keys.ts';
 import { WebSessions, type WebSession } from './web-sessions.ts';
@@ -29,7 +34,6 @@ const createUserSchema = z.object({
 
 export class AccountService {
   private readonly sessions: WebSessions;
-  private readonly members: Memberships;
   private readonly keys: UserKeys;
 
   constructor(
@@ -42,7 +46,6 @@ export class AccountService {
     private readonly policy: { signUp: boolean } = { signUp: true },
   ) {
     this.sessions = new WebSessions(store, auth, clock, logger);
-    this.members = new Memberships(store);
     this.keys = new UserKeys(store, clock, logger);
   }
 
@@ -212,25 +215,22 @@ export class AccountService {
     return this.sessions.verifyCsrf(sessionToken, presented);
   }
 
-  // — memberships (./memberships.ts) —
+  // — memberships (./memberships.ts: the rule of src/domain/authorization.ts, in one transaction) —
 
   async addMember(
     actor: Actor,
     community: Community,
     input: { email: string; role: string },
   ): Promise<Membership> {
-    return this.members.addMember(actor, community, input);
+    return setMembership(this.store, actor, community, input);
   }
 
   async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
-    return this.members.removeMember(actor, community, input);
+    return removeMembership(this.store, actor, community, input);
   }
 
-  async listMembers(
-    actor: Actor,
-    community: Community,
-  ): Promise<(Membership & { displayName: string; email: string | null })[]> {
-    return this.members.listMembers(actor, community);
+  async listMembers(actor: Actor, community: Community): Promise<MemberView[]> {
+    return listMemberships(this.store, actor, community);
   }
 
   // — user keys (./user-keys.ts) —

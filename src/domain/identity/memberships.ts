@@ -1,73 +1,100 @@
-// Memberships of people in a community, with their roles, as its administrators manage them: add
-// or change a member (only an owner makes owners), remove one (never the last owner), list them.
+// Memberships of a community: who belongs to it, in which role. Every change takes the membership
+// rule of src/domain/authorization.ts (requireMembershipChange) inside one transaction, with the
+// community's owners and admins locked first, so two concurrent changes cannot both take the last
+// owner away. AccountService offers these to every face (REST, web, CLI).
 import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
-import type { Community } from '../../store/types.ts';
+import type { Community, Person } from '../../store/types.ts';
 import type { Membership } from '../../store/identity.ts';
-import { ROLES, type Role } from '../vocabulary.ts';
 import type { Actor } from '../actor.ts';
+import {
+  ADMINISTRATOR_ROLES,
+  requireCommunityAdmin,
+  requireMembershipChange,
+} from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
-import { requireCommunityAdmin } from '../authorization.ts';
-import { emailSchema, requirePerson } from './account-fields.ts';
+import { isRole, ROLES, type Role } from '../vocabulary.ts';
+import { emailSchema as email, requirePerson } from './account-fields.ts';
 
-export class Memberships {
-  constructor(private readonly store: Store) {}
+export type MemberView = Membership & { displayName: string; email: string | null };
 
-  async addMember(
-    actor: Actor,
-    community: Community,
-    input: { email: string; role: string },
-  ): Promise<Membership> {
-    await requireCommunityAdmin(this.store, actor, community, 'manage members');
-    const data = parse(z.object({ email: emailSchema, role: z.enum(ROLES) }), input);
-    if (data.role === 'owner' && actor.kind !== 'system') {
-      const mine =
-        actor.kind === 'person'
-          ? await this.store.community(community.id).access.members.get(actor.personId)
-          : undefined;
-      if (mine?.role !== 'owner')
-        throw new DomainError(
-          'forbidden',
-          `Only an owner of "${community.slug}" can make someone an owner.`,
-        );
-    }
-    const person = await requirePerson(this.store, data.email);
-    return this.store.community(community.id).access.members.set(person.id, data.role as Role);
-  }
+/** Makes a person (by e-mail) a member with this role, or changes their role. */
+export async function setMembership(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  input: { email: string; role: string },
+): Promise<Membership> {
+  await requireCommunityAdmin(store, actor, community, 'manage members');
+  const data = parse(z.object({ email, role: z.enum(ROLES) }), input);
+  const person = await requirePerson(store, data.email);
+  return (await change(store, actor, community, person, data.email, data.role))!;
+}
 
-  /** Removes a person from the community; the last owner stays. */
-  async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
-    await requireCommunityAdmin(this.store, actor, community, 'manage members');
-    const data = parse(z.object({ email: emailSchema }), input);
-    const person = await requirePerson(this.store, data.email);
-    const members = this.store.community(community.id).access.members;
+/** Removes a person from the community (the rule keeps the last owner). */
+export async function removeMembership(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  input: { email: string },
+): Promise<void> {
+  await requireCommunityAdmin(store, actor, community, 'manage members');
+  const data = parse(z.object({ email }), input);
+  const person = await requirePerson(store, data.email);
+  await change(store, actor, community, person, data.email, undefined);
+}
+
+export async function listMemberships(
+  store: Store,
+  actor: Actor,
+  community: Community,
+): Promise<MemberView[]> {
+  await requireCommunityAdmin(store, actor, community, 'list members');
+  const members = await store.community(community.id).access.members.list();
+  return Promise.all(
+    members.map(async (m) => {
+      const p = await store.people.getById(m.personId);
+      return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
+    }),
+  );
+}
+
+/**
+ * The change, decided on what the transaction reads after locking the administrators: the actor's
+ * own role too (a concurrent change may just have demoted them).
+ */
+async function change(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  person: Person,
+  address: string,
+  to: Role | undefined,
+): Promise<Membership | undefined> {
+  return store.transaction(async (tx) => {
+    const members = tx.community(community.id).access.members;
+    const administrators = await members.lockHolders(ADMINISTRATOR_ROLES);
     const current = await members.get(person.id);
-    if (!current)
-      throw new DomainError('not_found', `${data.email} is not a member of "${community.slug}".`);
-    if (
-      current.role === 'owner' &&
-      (await members.list()).filter((m) => m.role === 'owner').length === 1
-    ) {
-      throw new DomainError(
-        'conflict',
-        `${data.email} is the last owner of "${community.slug}": make someone else an owner first.`,
-      );
-    }
-    await members.remove(person.id);
-  }
-
-  async listMembers(
-    actor: Actor,
-    community: Community,
-  ): Promise<(Membership & { displayName: string; email: string | null })[]> {
-    await requireCommunityAdmin(this.store, actor, community, 'list members');
-    const members = await this.store.community(community.id).access.members.list();
-    return Promise.all(
-      members.map(async (m) => {
-        const p = await this.store.people.getById(m.personId);
-        return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
-      }),
+    if (!current && to === undefined)
+      throw new DomainError('not_found', `${address} is not a member of "${community.slug}".`);
+    const roleOf = (m: Membership | undefined) => (m && isRole(m.role) ? m.role : undefined);
+    const actorRole =
+      actor.kind === 'person'
+        ? roleOf(administrators.find((m) => m.personId === actor.personId))
+        : undefined;
+    const self = actor.kind === 'person' && actor.personId === person.id;
+    requireMembershipChange(
+      actor,
+      actorRole,
+      community,
+      { email: address, self, from: roleOf(current), to },
+      administrators.map(roleOf).filter((r): r is Role => r !== undefined),
     );
-  }
+    if (to === undefined) {
+      await members.remove(person.id);
+      return undefined;
+    }
+    return members.set(person.id, to);
+  });
 }

@@ -38,14 +38,17 @@ export function parseScopes(value: string | null | undefined): Scope[] {
 }
 
 /**
- * What a person may let an app do: what they could do themselves. Anyone who may write here may
- * ask, reply, accept answers to their questions and write articles; deciding approvals takes a
- * moderator. In a private community only members may do anything.
+ * What a person may let an app do: what they could do themselves (src/domain/authorization.ts).
+ * Anyone who may write here may ask, reply and accept answers to their questions; writing articles
+ * takes a member, deciding approvals a moderator. In a private community only members may write.
  */
 export function scopesForRole(role: Role | undefined, community: Community): Scope[] {
   if (!role && community.visibility === 'private') return [];
-  const writer: Scope[] = ['topic:create', 'post:create', 'solution:mark', 'article:write'];
-  return roleAtLeast(role, 'moderator') ? [...writer, 'approval:decide'] : writer;
+  const writer: Scope[] = ['topic:create', 'post:create', 'solution:mark'];
+  if (!roleAtLeast(role, 'member')) return writer;
+  return roleAtLeast(role, 'moderator')
+    ? [...writer, 'article:write', 'approval:decide']
+    : [...writer, 'article:write'];
 }
 
 /** `wanted` ∩ `allowed`, in Hamlet's order. */

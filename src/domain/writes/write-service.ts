@@ -12,11 +12,10 @@ import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
 import {
   authorOf,
-  requireScope,
+  requireCanWriteKind,
   requireWrite,
   roleAtLeast,
   roleOf,
-  SCOPE_FOR_KIND,
 } from '../authorization.ts';
 import { WRITE_INPUTS, type ContentService } from '../content.ts';
 import { DomainError } from '../errors.ts';
@@ -82,7 +81,7 @@ export class WriteService {
     }
     requireWrite(actor, community);
     const routed = await this.route(this.store, community, kind, payload);
-    requireScope(actor, SCOPE_FOR_KIND[routed]);
+    await requireCanWriteKind(this.store, actor, community, routed);
     return routed;
   }
 

@@ -1,5 +1,6 @@
 // Memberships of one community: a person's role in it.
 import type { Membership, MembershipRepository } from '../identity.ts';
+import type { Dialect } from '../repositories.ts';
 import { uniquely } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso } from '../time.ts';
@@ -9,6 +10,7 @@ export class KyselyMembers implements MembershipRepository {
   constructor(
     private readonly db: Db,
     private readonly communityId: string,
+    private readonly dialect: Dialect,
   ) {}
 
   async set(personId: string, role: string): Promise<Membership> {
@@ -57,5 +59,19 @@ export class KyselyMembers implements MembershipRepository {
       .where('person_id', '=', personId)
       .executeTakeFirst();
     return changed(result) > 0;
+  }
+
+  async lockHolders(roles: readonly string[]): Promise<Membership[]> {
+    if (roles.length === 0) return [];
+    // One order for every caller: two transactions lock the same rows without a deadlock.
+    const rows = await this.db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('community_id', '=', this.communityId)
+      .where('role', 'in', [...roles])
+      .orderBy('person_id')
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .execute();
+    return rows.map(membershipFromRow);
   }
 }

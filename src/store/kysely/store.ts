@@ -65,7 +65,7 @@ export class KyselyStore implements Store {
       agents: new KyselyAgents(this.db, id),
       imports: new KyselyImports(this.db, id),
       access: {
-        members: new KyselyMembers(narrow(this.db), id),
+        members: new KyselyMembers(narrow(this.db), id, this.dialect),
         agents: new KyselyAgentAccess(narrow(this.db), id),
         policies: new KyselyPolicies(narrow(this.db), id),
         approvals: new KyselyApprovals(narrow(this.db), id),

@@ -1,13 +1,9 @@
-// Administration of a community: the overview, members and their roles (list_members, set_member,
-// remove_member), and the place of webhooks and their delivery log (they arrive with the REST API).
+// Administration of a community: the overview and the sub-navigation of its pages (members are in
+// ./admin-members.ts, agents in ./admin-agents.ts), and the place of webhooks and their delivery log.
 import type { Context, Hono } from 'hono';
-import { ROLES } from '../../domain/vocabulary.ts';
-import { operationNamed } from '../../operations/catalogue.ts';
-import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, formArgs, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
-import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
+import { esc } from '../html.ts';
+import { failurePage, needsPerson, notFound, page } from '../respond.ts';
 
 export const ADMIN_SECTIONS = [
   {
@@ -50,53 +46,6 @@ export function adminGate(c: Context<WebEnv>): Response | undefined {
   return needsPerson(c, web);
 }
 
-type MemberOut = {
-  person_id: string;
-  display_name: string;
-  email: string | null;
-  role: string;
-  since: string;
-};
-
-async function membersPage(
-  c: Context<WebEnv>,
-  deps: WebDeps,
-  failure?: Failure,
-  values: FormData = {},
-): Promise<Response> {
-  const web = c.get('web');
-  const listed = await call(deps, web, 'community', 'list_members', {});
-  if (!listed.ok) return failurePage(c, web, listed);
-  const rows = (listed.value.members as MemberOut[])
-    .map(
-      (m) =>
-        `<tr><td><a href="${esc(href(web, `/u/${m.person_id}`))}">${esc(m.display_name)}</a></td><td>${esc(m.email ?? '')}</td><td>${esc(m.role)}</td><td>${when(m.since)}</td><td>${
-          m.email
-            ? postForm(
-                web,
-                href(web, '/admin/members/remove'),
-                `<input type="hidden" name="email" value="${esc(m.email)}"><button type="submit" class="danger" aria-label="Remove ${esc(m.display_name)}">Remove</button>`,
-                'class="inline"',
-              )
-            : ''
-        }</td></tr>`,
-    )
-    .join('');
-  const roleOptions = ROLES.map((r) => ({ value: r, label: r }));
-  const email = typeof values.email === 'string' ? values.email : '';
-  const body = `<h1>Members</h1>${adminNav(web, '/admin/members')}${failureSummary(failure)}
-<div class="table-wrap"><table class="data"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>
-<h2>Add a member or change a role</h2>
-${postForm(
-  web,
-  href(web, '/admin/members'),
-  `${field({ name: 'email', label: 'E-mail address of the account', type: 'email', value: email, required: true }, failure?.issues)}
-${field({ name: 'role', label: 'Role', options: roleOptions, value: typeof values.role === 'string' ? values.role : 'member' }, failure?.issues)}
-<div class="actions"><button type="submit">Save</button></div>`,
-)}`;
-  return page(c, web, { title: 'Members', body, status: failure ? 400 : 200 });
-}
-
 export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/admin', async (c) => {
     const gate = adminGate(c);
@@ -112,46 +61,6 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     return page(c, web, {
       title: 'Administration',
       body: `<h1>Administration</h1><ul class="topics">${items}</ul>`,
-    });
-  });
-
-  app.get('/admin/members', (c) => adminGate(c) ?? membersPage(c, deps));
-  app.post('/admin/members', async (c) => {
-    const web = c.get('web');
-    const form = (await c.req.parseBody({ all: true })) as FormData;
-    const saved = await call(
-      deps,
-      web,
-      'community',
-      'set_member',
-      formArgs(operationNamed('community', 'set_member')!.input, form),
-    );
-    if (!saved.ok)
-      return saved.code === 'invalid_argument' || saved.code === 'not_found'
-        ? membersPage(c, deps, saved, form)
-        : failurePage(c, web, saved);
-    return redirectWith(c, deps, href(web, '/admin/members'), {
-      kind: 'ok',
-      text: `${form.email} is now ${saved.value.role}.`,
-    });
-  });
-  app.post('/admin/members/remove', async (c) => {
-    const web = c.get('web');
-    const form = (await c.req.parseBody({ all: true })) as FormData;
-    const removed = await call(
-      deps,
-      web,
-      'community',
-      'remove_member',
-      formArgs(operationNamed('community', 'remove_member')!.input, form),
-    );
-    if (!removed.ok)
-      return removed.code === 'conflict'
-        ? membersPage(c, deps, removed)
-        : failurePage(c, web, removed);
-    return redirectWith(c, deps, href(web, '/admin/members'), {
-      kind: 'ok',
-      text: `${form.email} is no longer a member.`,
     });
   });
 

@@ -72,7 +72,8 @@ function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string
 
 function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failure): string {
   if (topic.is_article) {
-    return web.person
+    // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
+    return roleHere(web)
       ? `<p><a href="${esc(href(web, `/t/${topic.slug}/revise`))}">Revise this article</a> · <a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`
       : `<p><a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`;
   }
