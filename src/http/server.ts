@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
-import type { Logger } from '../log.ts';
+import { inRequestScope, type Logger } from '../log.ts';
 import { COMMUNITY_SLUG, RESERVED_COMMUNITY_SLUGS } from '../domain/slug.ts';
 import { inPathForm, PATH_FORM_HOST_HEADER, PATH_FORM_PREFIX } from '../domain/urls.ts';
 
@@ -41,8 +41,10 @@ export function createHttpServer(
       }
       void honoListener(req, res);
     };
-    if (rewritePathForm(req, options.baseDomain)) inPathForm(serve);
-    else serve();
+    // Everything the request starts knows it (a last-resort error log names it).
+    inRequestScope(req, () =>
+      rewritePathForm(req, options.baseDomain) ? inPathForm(serve) : serve(),
+    );
   });
   // Slow-loris and idle keep-alive bounds; SSE streams send keep-alive comments within these.
   server.headersTimeout = 20_000;

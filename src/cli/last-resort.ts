@@ -1,0 +1,27 @@
+// The serving process's last resort: an error nobody observed (a promise nobody awaited, an 'error'
+// event nobody listens to, a throw in a timer) is logged, with the request it came from when
+// known, and the process keeps serving everyone else. Node would otherwise end it, and with it
+// every request and stream in flight. Each such log line is a bug to fix where it was raised.
+import { currentRequest, type Logger } from '../log.ts';
+
+/** Installs the handlers on `proc`; returns the function that removes them. */
+export function keepServing(logger: Logger, proc: NodeJS.Process = process): () => void {
+  const onRejection = (reason: unknown) => {
+    logger.error(
+      { err: reason, request: currentRequest() },
+      'unhandled promise rejection (a bug); still serving',
+    );
+  };
+  const onException = (err: Error, origin: string) => {
+    logger.error(
+      { err, origin, request: currentRequest() },
+      'uncaught exception (a bug); still serving',
+    );
+  };
+  proc.on('unhandledRejection', onRejection);
+  proc.on('uncaughtException', onException);
+  return () => {
+    proc.off('unhandledRejection', onRejection);
+    proc.off('uncaughtException', onException);
+  };
+}
