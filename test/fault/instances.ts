@@ -16,12 +16,12 @@ export type Instance = {
 
 export type Instances = {
   list: Instance[];
-  demoKey: string;
   /** Instances that exited, with their code or signal and the end of their stderr. */
   exits: string[];
   stop(): Promise<void>;
 };
 
+/** Starts the three at once (the database already migrated and seeded by the caller). */
 export async function startInstances(
   databaseUrl: string,
   env: Record<string, string>,
@@ -29,9 +29,9 @@ export async function startInstances(
   const started: ChildProcess[] = [];
   const exits: string[] = [];
   const common = { ...env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1' };
-  const instance = async (name: string, demo: boolean) => {
+  const instance = async (name: string): Promise<Instance> => {
     const port = await freePort();
-    const served = await serveProcess({ ...common, PORT: String(port) }, { demo, started });
+    const served = await serveProcess({ ...common, PORT: String(port) }, { started });
     let tail = '';
     served.child.stderr!.on('data', (c: Buffer) => (tail = (tail + String(c)).slice(-4000)));
     served.child.once('exit', (code, signal) =>
@@ -44,17 +44,12 @@ export async function startInstances(
       url: (path: string) => `http://127.0.0.1:${port}${path}`,
       child: served.child,
       stderr: () => tail,
-      key: served.key,
     };
   };
   try {
-    // The first creates the demo community and prints its agent key; the others start without
-    // --demo, so that key stays valid.
-    const first = await instance('A', true);
-    const rest = await Promise.all([instance('B', false), instance('C', false)]);
+    const list = await Promise.all(['A', 'B', 'C'].map(async (name) => instance(name)));
     return {
-      list: [first, ...rest],
-      demoKey: first.key!,
+      list,
       exits,
       stop: async () => {
         await Promise.all(started.map(async (child) => stopChild(child)));

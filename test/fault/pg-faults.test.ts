@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { startInstances, readyWithin, type Instances } from './instances.ts';
 import { startLoad, type Load } from './load.ts';
 import { postgresBin, startPgServer, type PgServer } from './pg-server.ts';
+import { seedCommunity } from './seed.ts';
 import { createTopic, listenFor, reply, until } from './streams.ts';
 
 /** Acknowledged writes wanted before the fault, and after recovery, in each round. */
@@ -25,11 +26,13 @@ if (missing) {
 } else {
   let server: PgServer;
   let instances: Instances;
+  let key: string;
   let startup = '';
   before(async () => {
     const started = performance.now();
     server = await startPgServer();
     const pgMs = Math.round(performance.now() - started);
+    ({ key } = await seedCommunity(server.url));
     instances = await startInstances(server.url, {
       // The load writes from one address with one key: no limit of theirs may be what fails it.
       HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '100000',
@@ -37,7 +40,7 @@ if (missing) {
       HAMLET_PG_POOL_SIZE: '5',
       HAMLET_PG_CONNECT_TIMEOUT_MS: '2000',
     });
-    startup = `PostgreSQL up in ${pgMs} ms, three instances in ${Math.round(performance.now() - started - pgMs)} ms`;
+    startup = `PostgreSQL up in ${pgMs} ms, seeded and three instances up in ${Math.round(performance.now() - started - pgMs)} ms`;
   });
   after(async () => {
     await instances?.stop();
@@ -56,7 +59,6 @@ if (missing) {
 
   async function round(t: TestContext, label: string, fault: () => Promise<string>) {
     const [a, b] = instances.list as [Instances['list'][0], Instances['list'][0]];
-    const key = instances.demoKey;
     await until(async () => (await listening()).length === 3, 10_000, 'three LISTEN connections');
     const topic = await createTopic(a, key, `Fault ${label}: does the stream survive it?`);
     const stream = await listenFor(b, key, topic.uri);
