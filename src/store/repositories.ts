@@ -166,5 +166,7 @@ export interface Store {
   migrate(): Promise<string[]>;
   /** Readiness: resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Readiness: resolves when the database takes a write now (one heartbeat row, committed). */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }
