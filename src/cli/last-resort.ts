@@ -2,7 +2,7 @@
 // event nobody listens to, a throw in a timer) is logged with its stack, and the process keeps
 // serving everyone else. Node would otherwise end it, and with it every request and stream in
 // flight. Each such log line is a bug to fix where it was raised. The request it came from is not
-// tracked: that would take request state kept across every await (AsyncLocalStorage), which costs
+// tracked: that would take request state kept across every await (async-hooks storage), which costs
 // every promise of every request; the stack names the code path.
 import type { Logger } from '../log.ts';
 

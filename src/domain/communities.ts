@@ -49,6 +49,9 @@ export type CommunityPolicy = {
 };
 
 export class CommunityService {
+  /** Told the id of a community whose settings changed (caches of host answers drop theirs). */
+  readonly onChange = new Set<(communityId: string) => void>();
+
   constructor(
     private readonly store: Store,
     private readonly policy: CommunityPolicy = { communityCreation: false },
@@ -114,6 +117,7 @@ export class CommunityService {
     const data = parse(settingsSchema, input);
     const updated = await this.store.communities.update(community.id, data);
     if (!updated) throw communityNotFound(community.slug);
+    for (const listener of this.onChange) listener(updated.id);
     return communityView(updated);
   }
 

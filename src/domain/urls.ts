@@ -1,9 +1,9 @@
 // Public URLs of communities, topics and posts, built in one place from Config. A community has two
-// address forms: its host (`https://acme.<base>/…`, the production form) and the path form on any
-// host (`https://<base>/c/acme/…`, for clients that cannot resolve `*.localhost`). Links handed out
-// while serving a request use the form that request came in: the HTTP front marks path-form
-// requests with inPathForm(), and every URL built during them follows.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// address forms: its host (`https://acme.<base>/…`, the production form and the canonical URL) and
+// the path form on any host (`https://<base>/c/acme/…`, for clients that cannot resolve
+// `*.localhost`). Everything built here is canonical, so what is stored or sent later (webhook
+// payloads, the idempotency ledger) is the same whatever address the write came through; a response
+// to a path-form request is turned into that form as it is presented (toPathForm).
 import type { Config } from '../config/config.ts';
 
 type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
@@ -11,20 +11,16 @@ type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
 /** The prefix of the path form: `/c/<slug>/…`. */
 export const PATH_FORM_PREFIX = '/c/';
 
-const pathForm = new AsyncLocalStorage<true>();
-
-/** Runs `fn` (and everything it awaits) as serving a request that addressed its community by path. */
-export function inPathForm<T>(fn: () => T): T {
-  return pathForm.run(true, fn);
-}
-
-/** Whether the request being served addressed its community by path. */
-export function servingPathForm(): boolean {
-  return pathForm.getStore() === true;
-}
-
-/** The header in which the HTTP front keeps the host a path-form request named (it rewrites Host). */
+/**
+ * The header in which the HTTP front keeps the host a path-form request named (it rewrites Host).
+ * It removes the header from every other request, so its presence says the request is in the path form.
+ */
 export const PATH_FORM_HOST_HEADER = 'x-hamlet-path-form-host';
+
+/** Whether a request (as the HTTP front passed it on) addressed its community by path. */
+export function addressedByPath(header: (name: string) => string | undefined): boolean {
+  return header(PATH_FORM_HOST_HEADER) !== undefined;
+}
 
 function origin(config: UrlConfig, host: string): string {
   // With https we assume TLS ends at a proxy on 443, so the internal port is not part of public
@@ -37,18 +33,17 @@ function origin(config: UrlConfig, host: string): string {
 }
 
 /**
- * Origin of a community: `<scheme>://<slug>.<base>[:port]`, or `<scheme>://<base>[:port]/c/<slug>`
- * while serving a path-form request; the apex (slug null) is `<scheme>://<base>[:port]`.
+ * The canonical origin of a community: `<scheme>://<slug>.<base>[:port]`; the apex (slug null) is
+ * `<scheme>://<base>[:port]`.
  */
 export function communityOrigin(config: UrlConfig, slug: string | null): string {
   if (!slug) return origin(config, config.baseDomain);
-  if (pathForm.getStore()) return `${origin(config, config.baseDomain)}${PATH_FORM_PREFIX}${slug}`;
   return origin(config, `${slug}.${config.baseDomain}`);
 }
 
 /** A path on the community's own site, as a link inside its pages: `/t/x`, or `/c/acme/t/x` in the path form. */
-export function communityPath(slug: string, path: string): string {
-  return pathForm.getStore() ? `${PATH_FORM_PREFIX}${slug}${path}` : path;
+export function communityPath(slug: string, path: string, pathForm: boolean): string {
+  return pathForm ? `${PATH_FORM_PREFIX}${slug}${path}` : path;
 }
 
 /** `…/t/<topic-slug>`, or `…/t/<topic-slug>#post-<post-id>` for one post. */
@@ -67,7 +62,33 @@ export function communityMcpUrl(config: UrlConfig, communitySlug: string): strin
   return `${communityOrigin(config, communitySlug)}/api/mcp`;
 }
 
-/** The community's origin in the path form, `<scheme>://<base>[:port]/c/<slug>`, whatever the request. */
+/** The community's origin in the path form, `<scheme>://<base>[:port]/c/<slug>`. */
 export function communityPathOrigin(config: UrlConfig, communitySlug: string): string {
-  return inPathForm(() => communityOrigin(config, communitySlug));
+  return `${origin(config, config.baseDomain)}${PATH_FORM_PREFIX}${communitySlug}`;
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `value` (a presented result) with every string that is a canonical community URL turned into the
+ * path form: `https://acme.<base>/t/x` becomes `https://<base>/c/acme/t/x`. Only whole URL values
+ * change; text that merely contains a URL (a post's body) is left as written.
+ */
+export function toPathForm<T>(config: UrlConfig, value: T): T {
+  const apex = origin(config, config.baseDomain);
+  const [scheme, rest] = apex.split('://') as [string, string];
+  const canonical = new RegExp(
+    `^${escaped(scheme)}://([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\\.${escaped(rest)}(?=[/?#]|$)`,
+  );
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const m = canonical.exec(v);
+      return m ? `${apex}${PATH_FORM_PREFIX}${m[1]}${v.slice(m[0].length)}` : v;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }

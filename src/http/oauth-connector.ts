@@ -8,7 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
-import { runAsConnectorRequest, type ConnectorRequest } from '../domain/oauth/connector-context.ts';
+import type { ConnectorRequest } from '../domain/identity/connector-request.ts';
+import type { RequestScope } from '../operations/pipeline.ts';
+import { bearerOf, nodeHeaders } from './front-door.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
 import { EVERYDAY_SCOPES } from '../domain/oauth/scopes.ts';
 import { resourceMetadataUrl, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
@@ -54,11 +56,6 @@ function refuse(
   res.end(text);
 }
 
-function bearer(req: IncomingMessage): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return m?.[1];
-}
-
 /** The node:http listener for the connector URL (`slug` in the path form /c/<slug>/mcp). */
 export function createConnector(
   deps: ConnectorDeps,
@@ -76,7 +73,7 @@ export function createConnector(
       delete req.headers['x-api-key'];
       return deps.transport.handle(req, res);
     };
-    const token = bearer(req);
+    const token = bearerOf(nodeHeaders(req));
     if (!token && hidden) return asUnknown();
     if (!token) {
       req.resume();
@@ -134,6 +131,8 @@ export function createConnector(
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
-    await runAsConnectorRequest(request, () => deps.transport.handle(req, res));
+    // What was verified travels with the request to the calls (the endpoint resolver adds the rest).
+    const scope: RequestScope = { connector: request };
+    await deps.transport.handle(req, res, scope);
   };
 }

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
-import { isAccessToken } from '../domain/oauth/connector-context.ts';
+import { isAccessToken } from '../domain/identity/connector-request.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
 import { inputErrorOf } from '../domain/validate.ts';
 import { endpointOf, resourceOf, type OAuthSite } from '../domain/oauth/site.ts';
@@ -21,10 +21,9 @@ import type { Community } from '../store/types.ts';
 
 export type OAuthHttpDeps = {
   services: Services;
-  /** The community site the request reached (host form, or path form with `slug`). */
+  /** The community site the request (its headers) reached: host form, or path form (`slug` on the apex). */
   siteOf: (
-    host: string | undefined,
-    forwardedHost: string | undefined,
+    header: (name: string) => string | undefined,
     slug?: string,
   ) => Promise<OAuthSite | undefined>;
   /** The client's address (X-Forwarded-For only behind a trusted proxy). */
@@ -88,8 +87,7 @@ export async function serverMetadata(
 }
 
 export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
-  const site = (c: Context) =>
-    deps.siteOf(c.req.header('host'), c.req.header('x-forwarded-host'), c.req.param('community'));
+  const site = (c: Context) => deps.siteOf((name) => c.req.header(name), c.req.param('community'));
   const json = (c: Context, body: unknown, status = 200) =>
     c.json(body, status as 200, { ...CORS, 'cache-control': 'no-store', pragma: 'no-cache' });
   const fail = (c: Context, err: OAuthError) =>

@@ -9,7 +9,7 @@ import type { Hono } from 'hono';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
 import type { Logger } from '../log.ts';
 import { COMMUNITY_SLUG, RESERVED_COMMUNITY_SLUGS } from '../domain/slug.ts';
-import { inPathForm, PATH_FORM_HOST_HEADER, PATH_FORM_PREFIX } from '../domain/urls.ts';
+import { PATH_FORM_HOST_HEADER, PATH_FORM_PREFIX } from '../domain/urls.ts';
 
 export const MCP_PATH = '/api/mcp';
 /** A community's MCP server for OAuth clients (MCP hosts acting for a person). */
@@ -28,21 +28,23 @@ export function createHttpServer(
 ): Server {
   const honoListener = getRequestListener(app.fetch);
   const server = createServer((req, res) => {
-    const serve = () => {
-      const path = pathOf(req);
-      // A trailing slash is the same endpoint: MCP clients given ".../api/mcp/" must not get HTML.
-      if (path === MCP_PATH || path === `${MCP_PATH}/`) {
-        mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
-        return;
-      }
-      if (options.connector && (path === CONNECTOR_PATH || path === `${CONNECTOR_PATH}/`)) {
-        options.connector(req, res).catch((err) => logger.error({ err }, 'MCP connector failed'));
-        return;
-      }
-      void honoListener(req, res);
-    };
-    if (rewritePathForm(req, options.baseDomain)) inPathForm(serve);
-    else serve();
+    // The path form is told by the header the rewrite sets, so no client may send it itself.
+    if (
+      !rewritePathForm(req, options.baseDomain) &&
+      req.headers[PATH_FORM_HOST_HEADER] !== undefined
+    )
+      dropHeader(req, PATH_FORM_HOST_HEADER);
+    const path = pathOf(req);
+    // A trailing slash is the same endpoint: MCP clients given ".../api/mcp/" must not get HTML.
+    if (path === MCP_PATH || path === `${MCP_PATH}/`) {
+      mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
+      return;
+    }
+    if (options.connector && (path === CONNECTOR_PATH || path === `${CONNECTOR_PATH}/`)) {
+      options.connector(req, res).catch((err) => logger.error({ err }, 'MCP connector failed'));
+      return;
+    }
+    void honoListener(req, res);
   });
   // Slow-loris and idle keep-alive bounds; SSE streams send keep-alive comments within these.
   server.headersTimeout = 20_000;
@@ -92,6 +94,16 @@ export function rewritePathForm(req: IncomingMessage, baseDomain: string): boole
   rawHeaders.push('Host', host, PATH_FORM_HOST_HEADER, addressed);
   req.rawHeaders = rawHeaders;
   return true;
+}
+
+/** Removes header `name` (lower case) from the request, from its parsed and its raw headers alike. */
+function dropHeader(req: IncomingMessage, name: string): void {
+  delete req.headers[name];
+  const rawHeaders: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() !== name)
+      rawHeaders.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  req.rawHeaders = rawHeaders;
 }
 
 /** The host a request addressed: X-Forwarded-Host only when a trusted proxy sets it. */

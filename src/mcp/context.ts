@@ -40,6 +40,11 @@ export type RequestContext = {
   /** The key from `Authorization: Bearer …` or `X-API-Key`, if any. Never log it. */
   credential?: string;
   clientIp: string;
+  /**
+   * What the application's front door made of this request (who, which address form, …), carried
+   * from the transport untouched, as the MCP SDK hands handlers `authInfo`. Opaque to the engine.
+   */
+  context?: unknown;
   /** Present when the client echoed a live Mcp-Session-Id (legacy era). */
   session?: SessionRecord;
   /** What the client declared it can do: at initialize (legacy) or in this request's `_meta` (modern). */

@@ -42,6 +42,8 @@ export type Exchange = {
   /** Who owns a session this request opens or uses (default: a hash of its credential). */
   owner?: string;
   clientIp: string;
+  /** The application's value for this request (Endpoint.context). */
+  context?: unknown;
   /** The bucket per-address limits count the client in (default: clientIp); sessions are capped by it. */
   clientKey?: string;
   /** The protocol version named by the request's header, if any. */
@@ -171,6 +173,7 @@ export class McpEngine {
           session?.protocolVersion ?? ex.protocolVersion ?? negotiateVersion(undefined),
         credential: ex.credential,
         clientIp: ex.clientIp,
+        context: ex.context,
         session,
         clientCapabilities: session?.clientCapabilities ?? {},
         logLevel: session ? ((session.logLevel ?? 'info') as LogLevel) : undefined,

@@ -38,7 +38,10 @@ export type TransportOptions = {
   engine: McpEngine;
   hub: StreamHub;
   /** Maps a request to the MCP endpoint it addresses; undefined → JSON-RPC -32600, HTTP 404. */
-  resolve: (req: IncomingMessage) => Promise<Endpoint | undefined> | Endpoint | undefined;
+  resolve: (
+    req: IncomingMessage,
+    context: unknown,
+  ) => Promise<Endpoint | undefined> | Endpoint | undefined;
   maxBodyBytes: number;
   maxBatch: number;
   /** Milliseconds a client should wait before reconnecting a closed stream (SSE `retry:`). */
@@ -63,7 +66,7 @@ export type TransportOptions = {
    * application whose credentials rotate (short-lived OAuth access tokens) names what stays the
    * same instead (the grant), so a refresh does not end the client's session.
    */
-  sessionOwner?: (credential: string | undefined) => string | undefined;
+  sessionOwner?: (credential: string | undefined, context: unknown) => string | undefined;
   /** Long-lived event streams per client address and per session. */
   streamLimits?: StreamLimits;
 };
@@ -84,15 +87,22 @@ export class McpHttpTransport {
       maxBatch: o.maxBatch,
       retryMs: this.retryMs,
       admit: o.admit,
-      ownerOf: (req) => this.ownerOf(req),
+      ownerOf: (req, endpoint) => this.ownerOf(req, endpoint),
       session: (id, endpoint, req) => this.session(id, endpoint, req),
     };
   }
 
-  /** The node:http request listener for the MCP path. */
-  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * The node:http request listener for the MCP path. `context` is the application's own value for
+   * this request (what its front door learned), handed to `resolve` and on to the handlers.
+   */
+  readonly handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    context?: unknown,
+  ): Promise<void> => {
     try {
-      await this.route(req, res);
+      await this.route(req, res, context);
     } catch (err) {
       if (!res.headersSent) {
         send(res, {
@@ -104,7 +114,7 @@ export class McpHttpTransport {
     }
   };
 
-  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async route(req: IncomingMessage, res: ServerResponse, context: unknown): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, { status: 204, headers: CORS_HEADERS });
     const client = clientAddressOf(req, this.o.trustProxy ?? false, this.o.clientAddress);
@@ -113,7 +123,7 @@ export class McpHttpTransport {
       drain(req);
       return send(res, tooMany(admitted.message, admitted.retryAfterSeconds));
     }
-    const endpoint = await this.o.resolve(req);
+    const endpoint = await this.o.resolve(req, context);
     if (!endpoint) {
       drain(req);
       return send(
@@ -269,6 +279,7 @@ export class McpHttpTransport {
         body: parsed.value,
         clientIp: client.address,
         clientKey: client.key,
+        context: endpoint.context,
       });
     }
     return serveLegacyPost(this.legacy, {
@@ -281,8 +292,11 @@ export class McpHttpTransport {
     });
   }
 
-  private ownerOf(req: IncomingMessage): string | undefined {
-    return (this.o.sessionOwner ?? ownerOf)(credentialOf(req));
+  private ownerOf(req: IncomingMessage, endpoint: Endpoint): string | undefined {
+    const credential = credentialOf(req);
+    return this.o.sessionOwner
+      ? this.o.sessionOwner(credential, endpoint.context)
+      : ownerOf(credential);
   }
 
   /**
@@ -295,7 +309,11 @@ export class McpHttpTransport {
     req: IncomingMessage,
   ): Promise<SessionRecord | undefined> {
     const session = await this.o.engine.sessions.get(id);
-    if (!session || session.scope !== endpoint.scope || session.owner !== this.ownerOf(req))
+    if (
+      !session ||
+      session.scope !== endpoint.scope ||
+      session.owner !== this.ownerOf(req, endpoint)
+    )
       return undefined;
     const now = Date.now();
     if (now - session.lastSeenAt > 5_000) await this.o.engine.sessions.touch(id, now);

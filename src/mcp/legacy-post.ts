@@ -24,7 +24,7 @@ export type LegacyPostDeps = {
   retryMs: number;
   admit?: (clientKey: string, messages: number) => Admission | Promise<Admission>;
   /** Who owns the session the request opens or uses. */
-  ownerOf(req: IncomingMessage): string | undefined;
+  ownerOf(req: IncomingMessage, endpoint: Endpoint): string | undefined;
   /** The session the request names, if it is on this endpoint and the request's credential's. */
   session(id: string, endpoint: Endpoint, req: IncomingMessage): Promise<SessionRecord | undefined>;
 };
@@ -100,7 +100,8 @@ export async function serveLegacyPost(d: LegacyPostDeps, p: LegacyPost): Promise
     surface: endpoint.surface,
     scope: endpoint.scope,
     credential: credentialOf(req),
-    owner: d.ownerOf(req),
+    owner: d.ownerOf(req, endpoint),
+    context: endpoint.context,
     clientIp: client.address,
     clientKey: client.key,
     protocolVersion: versionHeader ?? session?.protocolVersion,

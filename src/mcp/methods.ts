@@ -35,15 +35,15 @@ export async function serveShared(
     case 'prompts/list':
       return { prompts: listed(surface).prompts };
     case 'prompts/get':
-      return around(surface, ctx, () => getPrompt(params, surface, ctx));
+      return around(surface, ctx, (c) => getPrompt(params, surface, c));
     case 'resources/list':
       return { resources: listed(surface).resources };
     case 'resources/templates/list':
       return { resourceTemplates: listed(surface).templates };
     case 'resources/read':
-      return around(surface, ctx, () => readResource(params, surface, ctx));
+      return around(surface, ctx, (c) => readResource(params, surface, c));
     case 'completion/complete':
-      return around(surface, ctx, () => complete(params, surface, ctx));
+      return around(surface, ctx, (c) => complete(params, surface, c));
     default:
       throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(method));
   }
@@ -75,13 +75,23 @@ export function toolNamed(surface: Surface, name: unknown): ToolDef | undefined 
   return undefined;
 }
 
-/** Runs a content method inside the surface's `around` hook, if it has one. */
+/**
+ * Runs a content method inside the surface's `around` hook, if it has one; the method runs with the
+ * request context the hook hands it (the same request, perhaps with the application's context refined).
+ */
 export async function around<T>(
   surface: Surface,
   ctx: RequestContext,
-  run: () => Promise<T>,
+  run: (ctx: RequestContext) => Promise<T>,
 ): Promise<T> {
-  return surface.around ? surface.around(ctx.method, ctx, run) : run();
+  return surface.around ? surface.around(ctx.method, ctx, run) : run(ctx);
+}
+
+/** The same request with the application's context replaced by `context` (for an `around` hook). */
+export function withContext(ctx: RequestContext, context: unknown): RequestContext {
+  return Object.create(ctx, {
+    context: { value: context, enumerable: true },
+  }) as RequestContext;
 }
 
 type Listed = {

@@ -75,6 +75,8 @@ export type ModernPost = {
   clientIp: string;
   /** The bucket per-address limits count the client in (default: clientIp). */
   clientKey?: string;
+  /** The application's value for this request (Endpoint.context). */
+  context?: unknown;
 };
 
 export class ModernHttp {
@@ -163,6 +165,7 @@ export class ModernHttp {
       scope: p.scope,
       credential: credentialOf(req),
       clientIp: p.clientIp,
+      context: p.context,
       envelope,
       channel,
       cancellation: channel.cancellation,

@@ -82,6 +82,8 @@ export type ModernExchange = {
   scope: string;
   credential?: string;
   clientIp: string;
+  /** The application's value for this request (Endpoint.context). */
+  context?: unknown;
   envelope: Envelope;
   /** The request's own response stream: notifications sent there arrive before its result (progress, logs). */
   channel: { send(message: JsonRpcMessage): Promise<boolean> };
@@ -191,6 +193,7 @@ function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
       protocolVersion: MODERN_PROTOCOL_VERSION,
       credential: ex.credential,
       clientIp: ex.clientIp,
+      context: ex.context,
       clientCapabilities: ex.envelope.clientCapabilities,
       logLevel: ex.envelope.logLevel,
     },

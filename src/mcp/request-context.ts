@@ -55,7 +55,13 @@ export class Cancellation {
 /** What the transport learned about a request, whatever its era. */
 export type RequestFacts = Pick<
   RequestContext,
-  'era' | 'protocolVersion' | 'credential' | 'clientIp' | 'session' | 'clientCapabilities'
+  | 'era'
+  | 'protocolVersion'
+  | 'credential'
+  | 'clientIp'
+  | 'context'
+  | 'session'
+  | 'clientCapabilities'
 > & {
   /** The lowest level of notifications/message the client wants for this request; none: no logs. */
   logLevel?: LogLevel;
@@ -72,6 +78,7 @@ export class RequestCtx implements RequestContext {
   readonly protocolVersion: string;
   readonly credential?: string;
   readonly clientIp: string;
+  readonly context?: unknown;
   readonly session?: SessionRecord;
   readonly clientCapabilities: Record<string, unknown>;
   readonly meta: Record<string, unknown>;
@@ -91,6 +98,7 @@ export class RequestCtx implements RequestContext {
     this.protocolVersion = facts.protocolVersion;
     this.credential = facts.credential;
     this.clientIp = facts.clientIp;
+    this.context = facts.context;
     this.session = facts.session;
     this.clientCapabilities = facts.clientCapabilities;
     this.meta = isRecord(request.params?._meta) ? request.params._meta : {};

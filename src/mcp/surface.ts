@@ -113,9 +113,14 @@ export type Surface = {
   /**
    * Wraps every method that returns content other than the tool list (resources/read, prompts/get,
    * completion/complete, resources/subscribe and unsubscribe): authenticate, rate-limit, audit.
-   * Throw an RpcError to refuse; otherwise return what `run` returns.
+   * Throw an RpcError to refuse; otherwise return what `run` returns. `run` takes the request
+   * context the method runs with: `ctx`, or withContext(ctx, …) to hand it what the hook learned.
    */
-  around?: <T>(method: string, ctx: RequestContext, run: () => Promise<T>) => Promise<T>;
+  around?: <T>(
+    method: string,
+    ctx: RequestContext,
+    run: (ctx: RequestContext) => Promise<T>,
+  ) => Promise<T>;
 };
 
 /** A tool result whose text block is the structured content pretty-printed, for clients that read only content. */

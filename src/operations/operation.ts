@@ -20,7 +20,13 @@ export type Credential = 'community' | 'none' | 'user';
 export type Server = 'community' | 'network';
 
 /** Public URLs the presenters need. */
-export type Urls = { mcp(slug: string): string; web(slug: string): string };
+export type Urls = {
+  /** A community's canonical MCP and web URLs (what is stored and sent out). */
+  mcp(slug: string): string;
+  web(slug: string): string;
+  /** A presented result with its canonical community URLs in the path form (`…/c/<slug>/…`). */
+  inPathForm<T>(value: T): T;
+};
 
 /** What a handler runs with: the authenticated actor, and the community the request addressed. */
 export type OperationContext<C extends Community | null = Community | null> = {

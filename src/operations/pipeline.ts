@@ -14,7 +14,7 @@ import {
   requireScope,
   ScopeNotGranted,
 } from '../domain/authorization.ts';
-import { isAccessToken, noteMissingScope } from '../domain/oauth/connector-context.ts';
+import { isAccessToken, type ConnectorRequest } from '../domain/identity/connector-request.ts';
 import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
 import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
@@ -51,6 +51,13 @@ export type Caller = {
    */
   visitor?: boolean;
   ip: string;
+  /**
+   * The request addressed its community by path (`/c/<slug>/…`): links in what it gets back use
+   * that form. What is stored or sent later (ledger, webhooks) always has the canonical URL.
+   */
+  pathForm?: boolean;
+  /** What the connector URL verified for this request (its access token and person), if it came there. */
+  connector?: ConnectorRequest;
   /** What the face calls the thing asked for in "… needs an agent key" (default "This tool"). */
   asked?: string;
   /** Questions the face can put to the caller mid-call (MCP); absent: operations never ask. */
@@ -60,6 +67,12 @@ export type Caller = {
   /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
   onRateLimit?: (state: RateState) => void;
 };
+
+/**
+ * What a front door learned about a request beyond its credential and address, handed in with it
+ * (on MCP as the request's opaque context): the address form, and what the connector verified.
+ */
+export type RequestScope = Pick<Caller, 'pathForm' | 'connector'>;
 
 export type Issue = { path: string; message: string };
 /** 'ask': not a failure but a pause: the operation put `questions` to a caller that can answer them. */
@@ -156,7 +169,7 @@ export class Pipeline {
       const state = await this.admit(actor);
       if (state) caller.onRateLimit?.(state);
     } catch (err) {
-      return this.failure(err, 'authenticate');
+      return this.failure(err, 'authenticate', caller);
     }
     const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
     const audited = what.write || !(caller.visitor && actor.kind === 'anonymous');
@@ -173,7 +186,8 @@ export class Pipeline {
           },
           { ok: true },
         );
-      return { ok: true, value };
+      // Stored and sent out canonical; handed back in the form the request addressed.
+      return { ok: true, value: caller.pathForm ? this.urls.inPathForm(value) : value };
     } catch (err) {
       if (err instanceof QuestionsAsked) {
         // The call asked and wrote nothing; it is recorded as a call that went well.
@@ -208,7 +222,7 @@ export class Pipeline {
           },
           { ok: false, error: err },
         );
-      return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call');
+      return this.failure(err, err instanceof InvalidArguments ? 'validate' : 'call', caller);
     }
   }
 
@@ -223,7 +237,11 @@ export class Pipeline {
           throw new DomainError('not_found', 'This request did not resolve to a community.');
         if (caller.person) return caller.person;
         if (isAccessToken(caller.credential))
-          return this.services.auth.authenticateAccessToken(caller.community, caller.credential);
+          return this.services.auth.authenticateAccessToken(
+            caller.community,
+            caller.credential,
+            caller.connector,
+          );
         if (caller.visitor && !caller.credential) {
           if (!canRead(anonymous, caller.community)) throw communityNotFound(caller.community.slug);
           return anonymous;
@@ -248,8 +266,10 @@ export class Pipeline {
     return undefined;
   }
 
-  private failure(err: unknown, stage: Stage): Failure {
+  private failure(err: unknown, stage: Stage, caller: Caller): Failure {
     err = inputErrorOf(err) ?? err;
+    // The connector asks for a missing scope (step-up): it answers 403 insufficient_scope naming it.
+    if (err instanceof ScopeNotGranted) caller.connector?.missingScopes.add(err.scope);
     if (err instanceof InvalidArguments) {
       return {
         ok: false,
@@ -259,7 +279,6 @@ export class Pipeline {
         issues: err.issues,
       };
     }
-    if (err instanceof ScopeNotGranted) noteMissingScope(err.scope); // the connector asks for it (step-up)
     if (isDomainError(err)) {
       const f: Failure = { ok: false, stage, code: err.code, message: err.message };
       if (err instanceof RateLimitedError) f.retryAfterSeconds = err.retryAfterSeconds;

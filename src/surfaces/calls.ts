@@ -6,6 +6,7 @@ import { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from '../domain
 import type { Logger } from '../log.ts';
 import type { InputResponse, RequestContext } from '../mcp/context.ts';
 import { InputRequired } from '../mcp/input-required.ts';
+import { withContext } from '../mcp/methods.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
@@ -18,7 +19,7 @@ import {
   type Credential,
   type Urls,
 } from '../operations/operation.ts';
-import type { Caller, Failure, Pipeline } from '../operations/pipeline.ts';
+import type { Caller, Failure, Pipeline, RequestScope } from '../operations/pipeline.ts';
 import type { Answer, Interaction, Question, Reporter } from '../operations/interaction.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
@@ -52,10 +53,13 @@ const FAILURE_SCHEMA = {
 
 /** The caller of one MCP request: who, from where, what it can answer, where progress goes. */
 export function callerOf(ctx: RequestContext, community: Community | null): Caller {
+  const scope = ctx.context as RequestScope | undefined; // what the endpoint resolver handed in
   return {
     community,
     credential: ctx.credential,
     ip: ctx.clientIp,
+    pathForm: scope?.pathForm,
+    connector: scope?.connector,
     interaction: interactionOf(ctx),
     reporter: reporterOf(ctx),
   };
@@ -177,8 +181,6 @@ export function guardedTool(
   };
 }
 
-const actors = new WeakMap<RequestContext, Actor>();
-
 const WHAT: Record<string, string> = {
   'resources/read': 'Reading this resource',
   'resources/subscribe': 'Subscribing to this resource',
@@ -211,15 +213,20 @@ export function contentGuard(
   community: Community | null,
   credential: Credential,
 ) {
-  return async <T>(method: string, ctx: RequestContext, run: () => Promise<T>): Promise<T> => {
+  return async <T>(
+    method: string,
+    ctx: RequestContext,
+    run: (ctx: RequestContext) => Promise<T>,
+  ): Promise<T> => {
     let protocolError: RpcError | undefined;
     const outcome = await deps.pipeline.guard(
       callerOf(ctx, community),
       { credential, action: `mcp:${method}`, what: WHAT[method] ?? 'This request' },
       async (actor) => {
-        actors.set(ctx, actor);
+        const scope = ctx.context as RequestScope | undefined;
+        const guarded: GuardedScope = { ...scope, actor };
         try {
-          return await run();
+          return await run(withContext(ctx, guarded));
         } catch (err) {
           if (!(err instanceof RpcError)) throw err;
           protocolError = err; // the engine's own answer (unknown prompt, resource not found): kept as is
@@ -237,9 +244,12 @@ export function contentGuard(
   };
 }
 
-/** The actor contentGuard authenticated for this request. */
+/** What a content method's context carries inside contentGuard: the request scope and its actor. */
+type GuardedScope = RequestScope & { actor: Actor };
+
+/** The actor contentGuard authenticated for this request (handed in as the method's context). */
 export function actorOf(ctx: RequestContext): Actor {
-  const actor = actors.get(ctx);
+  const actor = (ctx.context as Partial<GuardedScope> | undefined)?.actor;
   if (!actor) throw new Error('A content method ran outside its surface guard.');
   return actor;
 }

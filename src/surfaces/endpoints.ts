@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../domain/actor.ts';
 import { canRead } from '../domain/authorization.ts';
-import { credentialOf } from '../mcp/http-reply.ts';
+import { credentialOf, header } from '../mcp/http-reply.ts';
+import { addressedByPath } from '../domain/urls.ts';
+import type { RequestScope } from '../operations/pipeline.ts';
 import type { Community } from '../store/types.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
 import type { Endpoint } from '../mcp/http-transport.ts';
@@ -33,13 +35,14 @@ export type EndpointOptions = {
   lookup: HostLookup;
   hostOf: (req: IncomingMessage) => string | undefined;
   /** Who a key makes its bearer on a community (anonymous when the key is not valid there). */
-  actorOf: (community: Community, key: string) => Promise<Actor>;
+  actorOf: (community: Community, key: string, scope: RequestScope) => Promise<Actor>;
   /** How long a host → community answer is reused (default 5 s). */
   ttlMs?: number;
 };
 
 export function createEndpointResolver(o: EndpointOptions): {
-  resolve(req: IncomingMessage): Promise<Endpoint | undefined>;
+  /** The endpoint, with the request's RequestScope as its context (`context`: the connector's). */
+  resolve(req: IncomingMessage, context?: unknown): Promise<Endpoint | undefined>;
   forget(communityId?: string): void;
 } {
   const ttl = o.ttlMs ?? 5_000;
@@ -57,6 +60,7 @@ export function createEndpointResolver(o: EndpointOptions): {
   async function mayRead(
     community: Community,
     req: IncomingMessage,
+    scope: RequestScope,
     now: number,
   ): Promise<boolean> {
     const key = credentialOf(req);
@@ -64,7 +68,7 @@ export function createEndpointResolver(o: EndpointOptions): {
     const cacheKey = `${community.id}:${createHash('sha256').update(key).digest('base64url')}`;
     const seen = readers.get(cacheKey);
     if (seen !== undefined && now - seen <= ttl) return true;
-    if (!canRead(await o.actorOf(community, key), community)) return false;
+    if (!canRead(await o.actorOf(community, key, scope), community)) return false;
     if (readers.size > 10_000) readers.clear();
     readers.set(cacheKey, now);
     return true;
@@ -80,7 +84,11 @@ export function createEndpointResolver(o: EndpointOptions): {
   }
 
   return {
-    async resolve(req) {
+    async resolve(req, context) {
+      const scope: RequestScope = {
+        pathForm: addressedByPath((name) => header(req, name)),
+        connector: (context as RequestScope | undefined)?.connector,
+      };
       const host = (o.hostOf(req) ?? '').toLowerCase();
       const now = Date.now();
       let hit = hosts.get(host);
@@ -100,13 +108,14 @@ export function createEndpointResolver(o: EndpointOptions): {
         hosts.set(host, hit);
       }
       const r = hit.value;
-      if (r.kind === 'network') return network;
+      if (r.kind === 'network') return { ...network, context: scope };
       if (r.kind === 'unknown') return undefined;
-      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, now)))
+      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, scope, now)))
         return undefined;
       return {
         scope: communityScope(r.community.id),
         surface: surfaceOf(r.community, r.config, r.configAt),
+        context: scope,
       };
     },
     /** Drops cached answers, so the next request sees a changed community or configuration. */

@@ -72,7 +72,15 @@ export async function call(
     server === 'community' && web.where.kind === 'community' ? web.where.community : null;
   return deps.pipeline.invoke(
     op,
-    { community, ip: web.ip, person: web.person, visitor: true, userKeys: false },
+    // A page's base is set only when the request addressed its community by path.
+    {
+      community,
+      ip: web.ip,
+      person: web.person,
+      visitor: true,
+      userKeys: false,
+      pathForm: web.where.base !== '',
+    },
     args,
   );
 }

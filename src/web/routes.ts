@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
-import { communityPath } from '../domain/urls.ts';
+import { addressedByPath, communityPath } from '../domain/urls.ts';
 import { assetAt } from './assets.ts';
 import type { Web, WebDeps, WebEnv, Where } from './context.ts';
 import { barePage } from './html.ts';
@@ -122,7 +122,11 @@ async function whereOf(c: Context, deps: WebDeps): Promise<Where | undefined> {
     return {
       kind: 'community',
       community: host.community,
-      base: communityPath(host.community.slug, ''),
+      base: communityPath(
+        host.community.slug,
+        '',
+        addressedByPath((name) => c.req.header(name)),
+      ),
     };
   if (host.kind === 'network') return { kind: 'network', base: '' };
   return undefined;

@@ -9,7 +9,7 @@ import { safeEqual } from '../domain/identity/secrets.ts';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_TTL_MS } from '../domain/identity/accounts.ts';
-import { PATH_FORM_HOST_HEADER, servingPathForm } from '../domain/urls.ts';
+import { PATH_FORM_HOST_HEADER } from '../domain/urls.ts';
 import type { PersonActor } from '../domain/actor.ts';
 import type { Notice, WebDeps } from './context.ts';
 
@@ -99,7 +99,7 @@ export function formIsOurs(
       return false;
     }
     // In the path form the HTTP front rewrote Host; the page came from the host it kept aside.
-    const addressed = servingPathForm() ? c.req.header(PATH_FORM_HOST_HEADER) : undefined;
+    const addressed = c.req.header(PATH_FORM_HOST_HEADER);
     const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed]
       .filter(Boolean)
       .map((h) => h!.split(',')[0]!.trim().toLowerCase());

@@ -454,7 +454,7 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
       // The fixture is open, but honours an explicit refusal so tests can exercise the hook.
       if (ctx.credential === 'forbidden')
         throw new RpcError(ErrorCode.Unauthorized, 'This key may not read here.');
-      return run();
+      return run(ctx);
     },
   };
 }

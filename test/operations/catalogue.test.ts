@@ -36,7 +36,11 @@ async function person(
 before(async () => {
   h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10000' }, { demo: true });
   acme = (await h.store.communities.getBySlug('acme'))!;
-  pipeline = new Pipeline(h.services, { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}` }, h.logger);
+  pipeline = new Pipeline(
+    h.services,
+    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v },
+    h.logger,
+  );
   admin = await person('owner@example.org', 'owner');
   moderators = [
     await person('mod1@example.org', 'moderator'),

@@ -38,7 +38,11 @@ const run = (server: 'community' | 'network', name: string, caller: Caller, args
 before(async () => {
   h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '10000' }, { demo: true });
   acme = (await h.store.communities.getBySlug('acme'))!;
-  pipeline = new Pipeline(h.services, { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}` }, h.logger);
+  pipeline = new Pipeline(
+    h.services,
+    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v },
+    h.logger,
+  );
 });
 after(() => h.stop());
 
@@ -136,7 +140,11 @@ test('sign-up and creating communities follow the operator’s configuration', a
   assert.match((community as any).message, /created by the operator/);
   const closed = await startTestHamlet({ HAMLET_SIGNUP: 'closed' });
   try {
-    const p = new Pipeline(closed.services, { mcp: (s) => s, web: (s) => s }, closed.logger);
+    const p = new Pipeline(
+      closed.services,
+      { mcp: (s) => s, web: (s) => s, inPathForm: (v) => v },
+      closed.logger,
+    );
     const refused = await p.invoke(
       operationNamed('network', 'sign_up')!,
       at(null, { visitor: true }),

@@ -6,7 +6,7 @@ import type { Community } from '../../store/types.ts';
 import type { AgentActor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { isRole } from '../vocabulary.ts';
-import { currentConnectorRequest } from '../oauth/connector-context.ts';
+import type { ConnectorRequest } from './connector-request.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
@@ -136,10 +136,14 @@ export class AuthService {
   /**
    * The person behind an OAuth access token, acting through the app it was issued to. Tokens are
    * taken at the connector URL only, which verifies them (signature, audience, expiry, the grant
-   * still live) for each HTTP request before any call runs; elsewhere they are refused.
+   * still live) for each HTTP request before any call runs and hands in what it verified
+   * (`verified`); elsewhere they are refused.
    */
-  authenticateAccessToken(community: Community, token: string): PersonActor {
-    const verified = currentConnectorRequest();
+  authenticateAccessToken(
+    community: Community,
+    token: string,
+    verified: ConnectorRequest | undefined,
+  ): PersonActor {
     if (verified && verified.token === token && verified.communityId === community.id)
       return verified.actor;
     this.logger?.info(

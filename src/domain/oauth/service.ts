@@ -52,9 +52,13 @@ export class OAuthService {
     this.connections = new Connections(store, this.tokens);
   }
 
-  /** The site a request's host (and slug, in the path form) names. */
-  async siteFor(host: string | undefined, pathSlug?: string): Promise<OAuthSite | undefined> {
-    return siteFor(this.store, this.urls, host, pathSlug);
+  /** The site a request's host (and slug, in the path form on the apex) names; `pathForm`: reached by path. */
+  async siteFor(
+    host: string | undefined,
+    pathSlug?: string,
+    pathForm = false,
+  ): Promise<OAuthSite | undefined> {
+    return siteFor(this.store, this.urls, host, pathSlug, pathForm);
   }
 
   /** A community's site as a request reached it (on its host, a custom domain, or the path form). */

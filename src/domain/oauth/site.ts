@@ -66,6 +66,7 @@ export async function siteFor(
   config: UrlConfig,
   host: string | undefined,
   pathSlug?: string,
+  pathForm = false,
 ): Promise<OAuthSite | undefined> {
   if (!normalizeHost(host)) return undefined;
   const resolved = await resolveCommunityHost(store, host, config.baseDomain);
@@ -75,7 +76,7 @@ export async function siteFor(
     return community ? siteOf(config, community, { pathForm: true }) : undefined;
   }
   return resolved.kind === 'community'
-    ? siteOf(config, resolved.community, { pathForm: false, host })
+    ? siteOf(config, resolved.community, { pathForm, host })
     : undefined;
 }
 

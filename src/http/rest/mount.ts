@@ -8,7 +8,6 @@
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { getCookie } from 'hono/cookie';
 import type { PersonActor } from '../../domain/actor.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
@@ -28,6 +27,9 @@ import {
   type Policy,
 } from './respond.ts';
 import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
+import { addressedByPath } from '../../domain/urls.ts';
+import { sessionToken } from '../../web/session.ts';
+import { credentialOf, honoHeaders } from '../front-door.ts';
 
 export type RestDeps = {
   pipeline: Pipeline;
@@ -40,10 +42,10 @@ export type RestDeps = {
   origin: (slug: string | null) => string;
   maxBodyBytes: number;
   rateLimits: Policy;
+  /** Public URLs are https: the web's session cookie has its __Host- name. */
+  secure: boolean;
 };
 
-/** Session cookie names the web face sets (the __Host- form over https). */
-const SESSION_COOKIES = ['__Host-hamlet_session', 'hamlet_session'];
 const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 function operationOf(route: RestRoute): AnyOperation {
@@ -53,12 +55,6 @@ function operationOf(route: RestRoute): AnyOperation {
       `REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`,
     );
   return op;
-}
-
-function credentialOf(c: Context): string | undefined {
-  const auth = c.req.header('authorization');
-  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
-  return bearer ?? (c.req.header('x-api-key')?.trim() || undefined);
 }
 
 /** What a browser on another origin may send and read. */
@@ -214,10 +210,11 @@ async function handle(
 
   const caller: Caller = {
     community,
-    credential: credentialOf(c),
+    credential: credentialOf(honoHeaders(c)),
     userKeys: true,
     ip,
     asked: 'This endpoint',
+    pathForm: addressedByPath((name) => c.req.header(name)),
     onRateLimit: (s) => (budgets.key = s),
   };
   if (!caller.credential) {
@@ -259,7 +256,7 @@ async function sessionPerson(
   c: Context,
   deps: RestDeps,
 ): Promise<PersonActor | 'csrf' | undefined> {
-  const token = SESSION_COOKIES.map((name) => getCookie(c, name)).find(Boolean);
+  const token = sessionToken(c, deps);
   if (!token) return undefined;
   const person = await deps.services.accounts.resolveWebSession(token);
   if (!person) return undefined;
