@@ -19,6 +19,7 @@ import { DomainError } from './errors.ts';
 import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
+import { currentRevisions, renderBody } from './rendering.ts';
 import { parse } from './validate.ts';
 import { authorView, postView, topicView, type PostView, type TopicView } from './views.ts';
 
@@ -42,6 +43,8 @@ export async function upsertArticle(
   requireWrite(actor, community);
   const data = parse(upsertArticleSchema, input);
   const author = authorFor(actor, data);
+  // One render for the article's body and its revision (the same Markdown).
+  const rendered = renderBody(data.body);
   const result = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
     const category = await findCategory(scope, community, data.category);
@@ -61,13 +64,14 @@ export async function upsertArticle(
         );
       }
       const first = (await scope.posts.getFirst(existing.id))!;
-      const post = (await scope.posts.updateBody(first.id, data.body, data.createdAt))!;
+      const post = (await scope.posts.updateBody(first.id, data.body, data.createdAt, rendered))!;
       await scope.topics.update(existing.id, { title: data.title });
       if (data.tags) await scope.topics.setTags(existing.id, data.tags);
       const revision = await scope.articles.add({
         topicId: existing.id,
         title: data.title,
         body: data.body,
+        rendered,
         author,
         createdAt: data.createdAt,
       });
@@ -91,12 +95,14 @@ export async function upsertArticle(
       topicId: topic.id,
       author,
       body: data.body,
+      rendered,
       createdAt: data.createdAt,
     });
     const revision = await scope.articles.add({
       topicId: topic.id,
       title: data.title,
       body: data.body,
+      rendered,
       author,
       createdAt: data.createdAt,
     });
@@ -145,10 +151,12 @@ export async function listArticleRevisions(
   const data = parse(z.object({ topic: topicRef }), input);
   const scope = ctx.store.community(community.id);
   const topic = await findTopic(scope, data.topic);
-  return (await scope.articles.list(topic.id)).map((r) => ({
+  const revisions = await currentRevisions(scope, await scope.articles.list(topic.id));
+  return revisions.map((r) => ({
     revision: r.revision,
     title: r.title,
     body: r.body,
+    html: r.rendered!.html,
     author: authorView(r.author, community),
     createdAt: r.createdAt,
   }));

@@ -10,6 +10,7 @@ import { findTopic, type ContentContext } from './content-lookup.ts';
 import { DomainError } from './errors.ts';
 import { questionBody, topicRef } from './fields.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
+import { renderBody } from './rendering.ts';
 import { parse } from './validate.ts';
 import { postView, topicView, type PostView, type TopicView } from './views.ts';
 
@@ -85,6 +86,7 @@ export async function editPost(
 ): Promise<{ topic: TopicView; post: PostView }> {
   requireWrite(actor, community);
   const data = parse(editPostSchema, input);
+  const rendered = renderBody(data.body);
   const result = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
     const post = await scope.posts.getById(data.post);
@@ -103,7 +105,7 @@ export async function editPost(
         'invalid_argument',
         'Only the question (the first post) has a title to change.',
       );
-    const edited = (await scope.posts.updateBody(post.id, data.body))!;
+    const edited = (await scope.posts.updateBody(post.id, data.body, undefined, rendered))!;
     const updated =
       data.title !== undefined && data.title !== topic.title
         ? (await scope.topics.update(topic.id, { title: data.title }))!

@@ -35,6 +35,7 @@ import { ContentEvents, type ContentEvent } from './events.ts';
 import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
+import { fitPage, renderBody, type Shown } from './rendering.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
   categoryView,
@@ -113,6 +114,7 @@ export class ContentService {
     requireWrite(actor, community);
     const data = parse(createTopicSchema, input);
     const author = authorFor(actor, data);
+    const rendered = renderBody(data.body);
     const result = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const category = await findCategory(scope, community, data.category);
@@ -133,6 +135,7 @@ export class ContentService {
         topicId: topic.id,
         author,
         body: data.body,
+        rendered,
         createdAt: data.createdAt,
       });
       const fresh = (await scope.topics.getById(topic.id))!;
@@ -156,6 +159,7 @@ export class ContentService {
     requireWrite(actor, community);
     const data = parse(replySchema, input);
     const author = authorFor(actor, data);
+    const rendered = renderBody(data.body);
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const topic = await findTopic(scope, data.topic);
@@ -176,6 +180,7 @@ export class ContentService {
         topicId: topic.id,
         author,
         body: data.body,
+        rendered,
         createdAt: data.createdAt,
       });
       const view = postView(this.config, community, topic, post);
@@ -194,10 +199,15 @@ export class ContentService {
     return post;
   }
 
+  /**
+   * A topic and one page of its posts: up to `limit` posts, fewer when they would pass the page's
+   * byte budget (./rendering.ts) measured in what the caller shows (`shown`).
+   */
   async getTopic(
     actor: Actor,
     community: Community,
     input: z.input<typeof getTopicSchema>,
+    shown: Shown = 'markdown',
   ): Promise<TopicWithPosts> {
     requireRead(actor, community);
     const data = parse(getTopicSchema, input);
@@ -208,10 +218,13 @@ export class ContentService {
       after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount),
       limit: data.limit,
     });
+    const fit = await fitPage(scope, page.items, shown);
+    const last = fit.posts.at(-1);
+    const next = fit.cut && last ? { key: last.position, id: last.id } : page.next;
     return {
       topic: topicView(this.config, community, topic, category),
-      posts: page.items.map((p) => postView(this.config, community, topic, p)),
-      nextCursor: page.next ? encodeCursor(`posts:${topic.id}`, page.next) : null,
+      posts: fit.posts.map((p) => postView(this.config, community, topic, p)),
+      nextCursor: next ? encodeCursor(`posts:${topic.id}`, next) : null,
     };
   }
 

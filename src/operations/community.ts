@@ -122,7 +122,11 @@ export const getTopic = defineOperation({
   credential: 'community',
   mcp: true,
   run: async (ctx, input) => {
-    return presentTopicPage(await ctx.services.content.getTopic(ctx.actor, ctx.community, input));
+    const shown = ctx.showsHtml ? 'html' : 'markdown';
+    return presentTopicPage(
+      await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown),
+      ctx.showsHtml,
+    );
   },
 });
 

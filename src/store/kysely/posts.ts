@@ -2,11 +2,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PostRepository } from '../repositories.ts';
-import type { Keyset, NewPost, Page, Post } from '../types.ts';
+import type { Keyset, NewPost, Page, Post, Rendered } from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow } from '../errors.ts';
-import { authorColumns, postFromRow } from './rows.ts';
+import { authorColumns, postFromRow, renderedColumns } from './rows.ts';
 
 export class KyselyPosts implements PostRepository {
   constructor(
@@ -43,6 +43,7 @@ export class KyselyPosts implements PostRepository {
       position: Number(bumped.post_count),
       ...authorColumns(input.author),
       body: input.body,
+      ...renderedColumns(input.rendered),
       created_at: at,
       edited_at: null,
     };
@@ -84,16 +85,35 @@ export class KyselyPosts implements PostRepository {
     return row && postFromRow(row);
   }
 
-  async updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined> {
+  async updateBody(
+    id: string,
+    body: string,
+    editedAt?: string,
+    rendered?: Rendered,
+  ): Promise<Post | undefined> {
     if (!isUuid(id)) return undefined;
     const result = await this.db
       .updateTable('posts')
-      .set({ body, edited_at: editedAt ? toIso(editedAt) : nowIso() })
+      .set({ body, ...renderedColumns(rendered), edited_at: editedAt ? toIso(editedAt) : nowIso() })
       .where('community_id', '=', this.communityId)
       .where('id', '=', id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return this.getById(id);
+  }
+
+  async saveRendered(id: string, body: string, rendered: Rendered): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    // Only html and html_version change: the search triggers watch the body, not these.
+    const result = await this.db
+      .updateTable('posts')
+      .set(renderedColumns(rendered))
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', id)
+      .where('body', '=', body)
+      .where('html_version', '<', rendered.version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async listByAuthor(
