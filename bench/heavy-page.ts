@@ -3,7 +3,8 @@
 // web page back to back while another polls /heartbeat every 10 ms; the reference is /heartbeat
 // polled the same way with no page being fetched, measured first in the same run. Reported: the
 // heartbeat's p50/p99 loaded and idle (the ratio), the page's time and size, its posts and how many
-// pages the topic takes to read whole (following "More posts").
+// pages the topic takes to read whole (following "More posts"). The community's home page, fetched
+// the same way, shows what any page costs.
 //
 //   node --import tsx bench/heavy-page.ts                          # ~43 KB × 30 posts, 5 s idle, ≥15 s loaded
 //   node --import tsx bench/heavy-page.ts --replies=29 --kb=43 --idle=5 --duration=15 --fetches=3
@@ -94,7 +95,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 const child = fork(CHILD, [String(opts.replies), String(opts.kb)], {
-  execArgv: ['--import', 'tsx'],
+  // MCP_BENCH_CHILD_ARGS adds node flags to the server process, e.g. "--cpu-prof --cpu-prof-dir=prof".
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.MCP_BENCH_CHILD_ARGS ?? '').split(/\s+/).filter(Boolean),
+  ],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const ready = await new Promise<Ready>((resolve, reject) => {
@@ -124,6 +130,32 @@ async function heartbeats(until: () => boolean): Promise<number[]> {
   return out;
 }
 
+type Fetched = { ms: number; bytes: number; posts: number; more: string | null };
+
+/** `path` fetched back to back for `duration` ms and `fetches` times at least, heartbeats beside. */
+async function fetchedInLoop(
+  path: string,
+  duration: number,
+  fetches: number,
+): Promise<{ pages: Fetched[]; beats: number[] }> {
+  const pages: Fetched[] = [];
+  let loading = true;
+  const beats = heartbeats(() => !loading);
+  const end = performance.now() + duration;
+  try {
+    while (performance.now() < end || pages.length < fetches) {
+      const r = await get(pageAgent, port, host, path);
+      if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
+      const more = /<a href="([^"]*cursor=[^"]*)">More posts<\/a>/.exec(r.text)?.[1] ?? null;
+      const posts = r.text.match(/<article id="post-/g)?.length ?? 0;
+      pages.push({ ms: r.ms, bytes: Buffer.byteLength(r.text), posts, more });
+    }
+  } finally {
+    loading = false;
+  }
+  return { pages, beats: await beats };
+}
+
 try {
   console.log(
     `Heavy page: node ${process.version}, load average ${loadavg()
@@ -137,22 +169,10 @@ try {
   const idleEnd = performance.now() + opts.idle;
   const idle = await heartbeats(() => performance.now() > idleEnd);
 
-  const pages: { ms: number; bytes: number; posts: number; more: string | null }[] = [];
-  let loading = true;
-  const loaded = heartbeats(() => !loading);
-  const loadEnd = performance.now() + opts.duration;
-  try {
-    while (performance.now() < loadEnd || pages.length < opts.fetches) {
-      const r = await get(pageAgent, port, host, path);
-      if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
-      const more = /<a href="([^"]*cursor=[^"]*)">More posts<\/a>/.exec(r.text)?.[1] ?? null;
-      const posts = r.text.match(/<article id="post-/g)?.length ?? 0;
-      pages.push({ ms: r.ms, bytes: Buffer.byteLength(r.text), posts, more });
-    }
-  } finally {
-    loading = false;
-  }
-  const loadedBeats = await loaded;
+  const light = await fetchedInLoop('/', opts.duration / 3, opts.fetches);
+  const heavy = await fetchedInLoop(path, opts.duration, opts.fetches);
+  const pages = heavy.pages;
+  const loadedBeats = heavy.beats;
   const droppedLoaded = dropped;
 
   // The whole topic, page after page (not timed against the heartbeat).
@@ -172,7 +192,8 @@ try {
   console.log('/heartbeat          p50 ms   p99 ms   max ms   samples');
   for (const [name, xs] of [
     ['idle (reference)', idle],
-    ['page being fetched', loadedBeats],
+    ['home page fetched', light.beats],
+    ['heavy page fetched', loadedBeats],
   ] as const)
     console.log(
       `${name.padEnd(18)} ${ms(pct(xs, 50)).padStart(7)} ${ms(pct(xs, 99)).padStart(8)} ${ms(Math.max(...xs)).padStart(8)} ${String(xs.length).padStart(9)}`,
@@ -180,6 +201,10 @@ try {
   const times = pages.map((p) => p.ms);
   console.log(
     `\npage ${path}: ${pages.length} fetches, first ${ms(times[0]!)} ms, p50 ${ms(pct(times, 50))} ms, max ${ms(Math.max(...times))} ms; ${kb(pages[0]!.bytes)}, ${pages[0]!.posts} of ${ready.posts} posts`,
+  );
+  const lightTimes = light.pages.map((p) => p.ms);
+  console.log(
+    `home page /: ${light.pages.length} fetches, p50 ${ms(pct(lightTimes, 50))} ms; ${kb(light.pages[0]!.bytes)}`,
   );
   console.log(`whole topic: ${pageCount} page(s), ${shown} posts, ${kb(allBytes)} in all`);
   if (droppedLoaded)

@@ -35,7 +35,7 @@ import { ContentEvents, type ContentEvent } from './events.ts';
 import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
-import { fitPage, renderBody, type Shown } from './rendering.ts';
+import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
   categoryView,
@@ -217,6 +217,7 @@ export class ContentService {
     const page = await scope.posts.listByTopic(topic.id, {
       after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount),
       limit: data.limit,
+      bytes: { of: shown === 'html' ? 'html' : 'body', max: RENDER_LIMITS.pageBytes },
     });
     const fit = await fitPage(scope, page.items, shown);
     const last = fit.posts.at(-1);

@@ -7,14 +7,14 @@
 //   post HTML    at most 256 KiB (262,144 bytes) of rendered HTML per post or revision; a body that
 //                renders to more is shown as a notice and its Markdown source ("view raw"), which
 //                the body limit (./fields.ts) bounds
-//   topic page   at most 1 MiB (1,048,576 bytes) of what one page of a topic shows: the posts' HTML
+//   topic page   at most 512 KiB (524,288 bytes) of what one page of a topic shows: the posts' HTML
 //                on the web, their Markdown through the APIs. A page ends before the post that
 //                would pass it (it always holds one post at least) and its cursor goes on from there.
 import type { CommunityScope } from '../store/repositories.ts';
 import type { ArticleRevision, Post, Rendered } from '../store/types.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdownWithin } from './markdown.ts';
 
-export const RENDER_LIMITS = { postHtmlBytes: 262_144, pageBytes: 1_048_576 } as const;
+export const RENDER_LIMITS = { postHtmlBytes: 262_144, pageBytes: 524_288 } as const;
 
 /**
  * The renderer's version, stored with every render. Raise it whenever what a body renders to
@@ -30,10 +30,9 @@ type Renderable = { body: string; rendered: Rendered | null };
 
 /** The body rendered by this renderer, or the "too large" notice with its source when over the limit. */
 export function renderBody(body: string): Rendered {
-  const html = renderMarkdown(body);
-  const bytes = Buffer.byteLength(html);
+  const out = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes);
   return {
-    html: bytes <= RENDER_LIMITS.postHtmlBytes ? html : tooLarge(body, bytes),
+    html: 'html' in out ? out.html : tooLarge(body, out.tooLarge),
     version: RENDERER_VERSION,
   };
 }

@@ -83,14 +83,23 @@ export interface TopicRepository {
   listTags(limit: number): Promise<{ tag: string; count: number }[]>;
 }
 
+/**
+ * A byte budget for a page of posts: at most `max` bytes of their stored HTML (`html`; a post not
+ * rendered yet counts its body) or of their Markdown (`body`).
+ */
+export type PageBytes = { of: 'html' | 'body'; max: number };
+
 export interface PostRepository {
   /** Appends a post: position = topic's post count + 1, bumps the topic's counters atomically. */
   create(input: NewPost): Promise<Post>;
   getById(id: string): Promise<Post | undefined>;
-  /** Posts of a topic by position. */
+  /**
+   * Posts of a topic by position: `limit` of them, or with `bytes` only as many leading ones as fit
+   * in its budget (one at least; sizes read first, so posts past the budget are never loaded).
+   */
   listByTopic(
     topicId: string,
-    page: { after?: Keyset; limit: number },
+    page: { after?: Keyset; limit: number; bytes?: PageBytes },
   ): Promise<Page<Post, Keyset>>;
   /** The post at position 1 (question / article body). */
   getFirst(topicId: string): Promise<Post | undefined>;
