@@ -9,14 +9,14 @@
 //   node --import tsx bench/heavy-page.ts                          # ~43 KB × 30 posts, 5 s idle, ≥15 s loaded
 //   node --import tsx bench/heavy-page.ts --replies=29 --kb=43 --idle=5 --duration=15 --fetches=3
 //
-// Target: /heartbeat p99 under load below 100 ms and within 3× of idle.
+// Target: the heavy page costs everyone else no more than an ordinary page does, within 3×: the
+// /heartbeat p99 while it is fetched at most 3× the p99 while the home page is fetched.
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { positiveNumber, readOptions } from './lib/options.ts';
 
-const TARGET_MS = 100;
 const TARGET_RATIO = 3;
 const raw = readOptions({
   replies: { default: '29', help: 'replies of the heavy topic (after its question)' },
@@ -211,12 +211,13 @@ try {
     console.log(
       `(${droppedLoaded} heartbeat connection(s) dropped by the stalled server and retried; timed from the first attempt)`,
     );
-  const p50Ratio = pct(loadedBeats, 50) / pct(idle, 50);
-  const p99Ratio = pct(loadedBeats, 99) / pct(idle, 99);
-  const p99 = pct(loadedBeats, 99);
-  const pass = p99 < TARGET_MS && p99Ratio <= TARGET_RATIO;
+  const ratio = (xs: number[], ys: number[], p: number) => (pct(xs, p) / pct(ys, p)).toFixed(2);
+  const heavyVsHome = pct(loadedBeats, 99) / pct(light.beats, 99);
   console.log(
-    `\n/heartbeat loaded/idle: p50 ${p50Ratio.toFixed(2)}×, p99 ${p99Ratio.toFixed(2)}×; loaded p99 ${ms(p99)} ms  (target < ${TARGET_MS} ms and ≤ ${TARGET_RATIO}× idle)  ${pass ? 'PASS' : 'MISS'}`,
+    `\n/heartbeat while the heavy page is fetched, against idle: p50 ${ratio(loadedBeats, idle, 50)}×, p99 ${ratio(loadedBeats, idle, 99)}×`,
+  );
+  console.log(
+    `/heartbeat while the heavy page is fetched, against the home page: p50 ${ratio(loadedBeats, light.beats, 50)}×, p99 ${heavyVsHome.toFixed(2)}×  (target p99 ≤ ${TARGET_RATIO}×)  ${heavyVsHome <= TARGET_RATIO ? 'PASS' : 'MISS'}`,
   );
 } finally {
   beatAgent.destroy();

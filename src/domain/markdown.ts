@@ -81,21 +81,16 @@ export function renderMarkdown(source: string): string {
 }
 
 /**
- * Renders Markdown to sanitized HTML of at most `maxBytes`, or answers the size it would pass them
- * with. The sanitizer only adds to markdown-it's output (link rel attributes, image labels, escapes),
- * so output already over the limit before sanitizing is not sanitized at all: most of the cost of a
- * body too large to show is skipped.
+ * Renders Markdown to sanitized HTML of at most `maxBytes`, or null when it would be larger. The
+ * sanitizer only adds to markdown-it's output (link rel attributes, image labels, escapes), so
+ * output already over the limit is not sanitized at all: most of the cost of a body too large to
+ * show is skipped.
  */
-export function renderMarkdownWithin(
-  source: string,
-  maxBytes: number,
-): { html: string } | { tooLarge: number } {
+export function renderMarkdownWithin(source: string, maxBytes: number): string | null {
   const raw = md.render(source);
-  const rawBytes = Buffer.byteLength(raw);
-  if (rawBytes > maxBytes) return { tooLarge: rawBytes };
+  if (Buffer.byteLength(raw) > maxBytes) return null;
   const html = sanitizeHtml(raw, SANITIZE);
-  const bytes = Buffer.byteLength(html);
-  return bytes > maxBytes ? { tooLarge: bytes } : { html };
+  return Buffer.byteLength(html) > maxBytes ? null : html;
 }
 
 /** Plain text of a Markdown body (for snippets, titles, search indexing). */

@@ -30,17 +30,14 @@ type Renderable = { body: string; rendered: Rendered | null };
 
 /** The body rendered by this renderer, or the "too large" notice with its source when over the limit. */
 export function renderBody(body: string): Rendered {
-  const out = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes);
-  return {
-    html: 'html' in out ? out.html : tooLarge(body, out.tooLarge),
-    version: RENDERER_VERSION,
-  };
+  const html = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes);
+  return { html: html ?? tooLarge(body), version: RENDERER_VERSION };
 }
 
-function tooLarge(body: string, bytes: number): string {
+function tooLarge(body: string): string {
   const kb = (n: number) => `${Math.ceil(n / 1024).toLocaleString('en')} KB`;
   return (
-    `<p class="too-large"><strong>This post is too large to show here</strong> (formatted, it would be ${kb(bytes)}; posts are shown up to ${kb(RENDER_LIMITS.postHtmlBytes)}).</p>` +
+    `<p class="too-large"><strong>This post is too large to show here</strong>: formatted, it would be more than ${kb(RENDER_LIMITS.postHtmlBytes)}.</p>` +
     `<details class="raw"><summary>View raw Markdown (${kb(Buffer.byteLength(body))})</summary><pre>${escapeHtml(body)}</pre></details>`
   );
 }

@@ -110,7 +110,7 @@ export const getTopic = defineOperation({
   server: 'community',
   title: 'Read a topic',
   description:
-    'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor.',
+    'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor; a page holds at most 512 KB of Markdown, so long posts make shorter pages.',
   input: z.strictObject({
     topic: topicRef.describe('The topic id (UUID) or its slug (the last part of its URL).'),
     cursor: cursor
