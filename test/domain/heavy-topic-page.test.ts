@@ -2,7 +2,8 @@
 // Markdown tables (each renders to ~240 KB of HTML). Its web page stays within the page budget and
 // pages on through "More posts" to every post, and /heartbeat keeps answering while the page is
 // fetched back to back (a page used to render every post on every read, seconds of blocked loop).
-// Written against services and HTTP only, so it runs unchanged on older checkouts.
+// An article's history page shows each revision's render the same way. Written against services
+// and HTTP only, so it runs unchanged on older checkouts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -80,4 +81,14 @@ test('/heartbeat keeps answering while the heaviest page is fetched back to back
   await poller;
   const worst = Math.max(...beats);
   assert.ok(worst < 1_000, `/heartbeat took up to ${worst.toFixed(0)} ms (${beats.length} beats)`);
+});
+
+test("an article's history shows every revision rendered", async () => {
+  const res = await page('/t/getting-started/revisions');
+  assert.equal(res.status, 200);
+  const shown = [
+    ...res.text.matchAll(/<div class="post-body preview">([\s\S]*?)<\/div><\/details>/g),
+  ];
+  assert.ok(shown.length >= 1);
+  for (const [, html] of shown) assert.match(html!, /^<(p|h\d|ul|ol|pre|blockquote|table)[ >]/);
 });
