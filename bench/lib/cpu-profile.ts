@@ -17,10 +17,14 @@ type CpuProfile = {
 export type Frame = { name: string; where: string; share: number };
 export type ProfileSummary = { samples: number; top: Frame[]; asyncHooksShare: number };
 
-/** Where a frame's code lives, short: node internals as they are, files relative to the repository. */
+/**
+ * Where a frame's code lives, short: node internals and dependencies with their line, the
+ * repository's files by path only (tsx compiles them, so the profile's lines are not the source's).
+ */
 function where(frame: CallFrame, root: string): string {
   if (!frame.url) return '';
-  const url = frame.url.replace(/^file:\/\//, '').replace(root, '');
+  const url = frame.url.replace(/^file:\/\//, '');
+  if (url.startsWith(root) && !url.includes('/node_modules/')) return url.slice(root.length);
   const line = frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : '';
   return `${url.replace(/^.*node_modules\//, 'node_modules/')}${line}`;
 }
@@ -35,10 +39,14 @@ function isAsyncHooks(frame: CallFrame): boolean {
   );
 }
 
-/** The newest .cpuprofile in `dir` written after `since` (ms since the epoch). */
-export function newestProfile(dir: string, since: number): string | undefined {
+/**
+ * The main thread's profile among those `dir` got after `since` (ms since the epoch), named by
+ * --cpu-prof `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`: thread 0 is the main thread
+ * (tsx's module hooks run on a thread of their own, which writes a profile too).
+ */
+export function mainThreadProfile(dir: string, since: number): string | undefined {
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
+    .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
     .map((f) => ({ path: join(dir, f), at: statSync(join(dir, f)).mtimeMs }))
     .filter((f) => f.at >= since)
     .sort((a, b) => b.at - a.at);
