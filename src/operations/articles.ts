@@ -82,6 +82,7 @@ export const listArticleRevisions = defineOperation({
       revision: r.revision,
       title: r.title,
       body: r.body,
+      ...(ctx.showsHtml ? { html: r.html } : {}),
       author: r.author,
       created_at: r.createdAt,
     })),

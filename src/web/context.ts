@@ -79,6 +79,7 @@ export async function call(
       person: web.person,
       visitor: true,
       userKeys: false,
+      showsHtml: true,
       pathForm: web.where.base !== '',
     },
     args,

@@ -44,6 +44,8 @@ export type PostOut = {
   position: number;
   author: AuthorOut;
   body: string;
+  /** The post's stored render (sanitized HTML), which get_topic adds for the web. */
+  html: string;
   is_question: boolean;
   is_solution: boolean;
   created_at: string;

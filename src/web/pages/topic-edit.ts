@@ -2,7 +2,6 @@
 // any post), revising a knowledge-base article (revise_article, every revision kept) and reading an
 // article's history (list_article_revisions).
 import type { Context, Hono } from 'hono';
-import { renderMarkdown } from '../../domain/markdown.ts';
 import { operationNamed } from '../../operations/catalogue.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
@@ -169,7 +168,7 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       got.value.revisions as Array<{
         revision: number;
         title: string;
-        body: string;
+        html: string;
         author: PostOut['author'];
         created_at: string;
       }>
@@ -179,7 +178,7 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const items = revisions
       .map(
         (r) =>
-          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${renderMarkdown(r.body)}</div></details></section>`,
+          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${r.html}</div></details></section>`,
       )
       .join('');
     return page(c, web, {

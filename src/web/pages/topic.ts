@@ -4,7 +4,6 @@
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { postHtml } from '../render-cache.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, text, type FormData } from '../forms.ts';
 import { esc, postForm, roleHere, when } from '../html.ts';
@@ -67,7 +66,7 @@ function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-<div class="post-body">${postHtml(p)}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
 function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failure): string {
