@@ -2,7 +2,7 @@
 // that): revising an article's one maintained body, and reading its revisions. And withdrawing an
 // accepted answer. The REST API and the web offer these; MCP keeps to its nine tools.
 import { z } from 'zod';
-import { pathSlug, questionBody, tags, title, topicRef } from '../domain/fields.ts';
+import { LIMITS, pathSlug, questionBody, span, tags, title, topicRef } from '../domain/fields.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
 import { DomainError } from '../domain/errors.ts';
 import { defineOperation } from './operation.ts';
@@ -17,8 +17,10 @@ export const reviseArticle = defineOperation({
     'Replaces the title and body of a knowledge-base article (every revision is kept). Members of the community, and its agents with "article:write"; the approval policy for articles applies.',
   input: z.strictObject({
     article: pathSlug.describe('The article slug (the last part of its URL).'),
-    title: title.describe('The title, 8-200 characters.'),
-    body: questionBody.describe('The whole new body in Markdown, 10-50000 characters.'),
+    title: title.describe(`The title, ${span(LIMITS.title)} characters.`),
+    body: questionBody.describe(
+      `The whole new body in Markdown, ${span(LIMITS.questionBody)} characters.`,
+    ),
     tags: tags.optional().describe('Replaces the tags when given.'),
     idempotency_key: idempotencyKey,
   }),

@@ -1,11 +1,21 @@
-// The present step: domain views (camelCase) → operation output (snake_case, as every documented result is).
+// The present step: domain views (camelCase) → operation output (snake_case, as every documented
+// result is). One presenter per shape: every operation (and MCP resource) that shows one uses it.
 import type { z } from 'zod';
-import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
+import type { KeyView } from '../domain/identity/accounts.ts';
+import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { TopicWithPosts } from '../domain/content.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
 import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
-import type { postOut, topicOut, writeOutput } from './schemas.ts';
+import type { Urls } from './operation.ts';
+import type {
+  categorySummary,
+  communitySummary,
+  keyOut,
+  postOut,
+  topicOut,
+  writeOutput,
+} from './schemas.ts';
 
 function author(a: AuthorView) {
   return a.kind !== 'system' && a.label
@@ -89,4 +99,43 @@ export function presentWrite(
     };
   }
   return { status: 'applied', message: appliedMessage, ...presentWritten(outcome.result) };
+}
+
+/** A category with its topic count (list_categories adds its id). */
+export function presentCategory(
+  c: CategoryView & { topicCount: number },
+): z.infer<typeof categorySummary> {
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    kind: c.kind,
+    topic_count: c.topicCount,
+  };
+}
+
+/** A community with its web and MCP addresses. */
+export function presentCommunity(
+  c: { slug: string; name: string; description: string },
+  urls: Urls,
+): z.infer<typeof communitySummary> {
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    web_url: urls.web(c.slug),
+    mcp_url: urls.mcp(c.slug),
+  };
+}
+
+/** A key as it is listed (a user key, or an agent's with its agent_id added). */
+export function presentKey(k: KeyView): z.infer<typeof keyOut> {
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
+  };
 }

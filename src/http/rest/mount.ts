@@ -13,7 +13,6 @@ import type { PersonActor } from '../../domain/actor.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
 import type { Logger } from '../../log.ts';
-import { CATALOGUE } from '../../operations/catalogue.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
 import type { Caller, Pipeline } from '../../operations/pipeline.ts';
 import type { Services } from '../../services.ts';
@@ -46,15 +45,6 @@ export type RestDeps = {
 const SESSION_COOKIES = ['__Host-hamlet_session', 'hamlet_session'];
 const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
-function operationOf(route: RestRoute): AnyOperation {
-  const op = CATALOGUE.find((o) => o.server === route.server && o.name === route.op);
-  if (!op)
-    throw new Error(
-      `REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`,
-    );
-  return op;
-}
-
 function credentialOf(c: Context): string | undefined {
   const auth = c.req.header('authorization');
   const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
@@ -84,7 +74,7 @@ export function mountRest(app: Hono, deps: RestDeps): void {
   const byPath = new Map<string, Partial<Record<Server, { route: RestRoute; op: AnyOperation }>>>();
   for (const route of REST_ROUTES) {
     const key = `${route.method} ${route.path}`;
-    byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: operationOf(route) } });
+    byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: route.op } });
   }
   const tooLarge = bodyLimit({
     maxSize: deps.maxBodyBytes,
