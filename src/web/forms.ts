@@ -28,7 +28,7 @@ export function formArgs(op: AnyOperation, form: FormData): Record<string, unkno
   return inputFromStrings(op, fields, 'drop');
 }
 
-/** A length limit of the field table as a hint says it: "8 to 200 characters". */
+/** A length limit of the field table as a hint says it ("<min> to <max> characters", in digit groups). */
 export function lengths(limit: { min: number; max: number }): string {
   return `${limit.min.toLocaleString('en')} to ${limit.max.toLocaleString('en')} characters`;
 }
