@@ -6,8 +6,8 @@ import { LIMITS, pathSlug, questionBody, span, tags, title, topicRef } from '../
 import { resultTargets } from '../domain/writes/apply.ts';
 import { DomainError } from '../domain/errors.ts';
 import { defineOperation } from './operation.ts';
-import { presentTopic, presentWrite } from './present.ts';
-import { idempotencyKey, topicOut, writeOutput } from './schemas.ts';
+import { presentAuthor, presentTopic, presentWrite } from './present.ts';
+import { authorOut, idempotencyKey, topicOut, writeOutput } from './schemas.ts';
 
 export const reviseArticle = defineOperation({
   name: 'revise_article',
@@ -60,12 +60,7 @@ const revisionOut = z.object({
   revision: z.number().int(),
   title: z.string(),
   body: z.string().describe('The body of this revision, as Markdown.'),
-  author: z.object({
-    kind: z.enum(['person', 'agent', 'system']),
-    id: z.string().nullable(),
-    name: z.string(),
-    label: z.string().optional(),
-  }),
+  author: authorOut,
   created_at: z.string(),
 });
 
@@ -84,7 +79,7 @@ export const listArticleRevisions = defineOperation({
       revision: r.revision,
       title: r.title,
       body: r.body,
-      author: r.author,
+      author: presentAuthor(r.author),
       created_at: r.createdAt,
     })),
   }),

@@ -9,6 +9,7 @@ import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { Urls } from './operation.ts';
 import type {
+  authorOut,
   categorySummary,
   communitySummary,
   keyOut,
@@ -17,7 +18,8 @@ import type {
   writeOutput,
 } from './schemas.ts';
 
-function author(a: AuthorView) {
+/** An author: the label only where it says something (agents, people writing through an app). */
+export function presentAuthor(a: AuthorView): z.infer<typeof authorOut> {
   return a.kind !== 'system' && a.label
     ? { kind: a.kind, id: a.id, name: a.name, label: a.label }
     : { kind: a.kind, id: a.id, name: a.name };
@@ -30,7 +32,7 @@ export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
     title: t.title,
     url: t.url,
     category: t.category,
-    author: author(t.author),
+    author: presentAuthor(t.author),
     status: t.status,
     tags: t.tags,
     is_article: t.isArticle,
@@ -48,7 +50,7 @@ export function presentPost(p: PostView): z.infer<typeof postOut> {
     topic_id: p.topicId,
     position: p.position,
     url: p.url,
-    author: author(p.author),
+    author: presentAuthor(p.author),
     body: p.body,
     is_question: p.isQuestion,
     is_solution: p.isSolution,
