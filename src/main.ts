@@ -47,6 +47,7 @@ import { channelBus } from './mcp/bus.ts';
 import { createMcpStack, type McpStack } from './mcp/stack.ts';
 import { clientIp, type Admission } from './mcp/http-transport.ts';
 import { openPgChannel } from './store/pg-channel.ts';
+import { readinessCheck } from './store/readiness.ts';
 import { createEndpointResolver, NO_COMMUNITY } from './surfaces/endpoints.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
 import { topicUpdates, watchMcpConfig } from './surfaces/live.ts';
@@ -65,6 +66,9 @@ export async function openHamlet(
   const logger = options.logger ?? createLogger(config.logLevel);
   const { store, db, dialect } = await openDatabase(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
+    poolSize: config.postgres.poolSize,
+    connectTimeoutMs: config.postgres.connectTimeoutMs,
+    onConnectionError: (err) => logger.warn({ err }, 'PostgreSQL connection lost; reconnecting'),
     ...options,
   });
   // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
@@ -138,9 +142,10 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel =
     store.dialect === 'postgres'
-      ? openPgChannel(config.databaseUrl, 'hamlet_mcp', (p) =>
-          logger.warn({ problem: p }, 'MCP bus'),
-        )
+      ? openPgChannel(config.databaseUrl, 'hamlet_mcp', {
+          onProblem: (p) => logger.warn({ problem: p }, 'MCP bus'),
+          connectTimeoutMs: config.postgres.connectTimeoutMs,
+        })
       : undefined;
   const mcp = createMcpStack({
     bus: channel ? channelBus(channel, (p) => logger.warn({ problem: p }, 'MCP bus')) : undefined,
@@ -213,7 +218,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   };
   const app = createApp({
     logger,
-    ready: () => store.ping().then(() => true),
+    ready: readinessCheck({
+      store,
+      listener: channel?.state,
+      onProblem: (database, err) => logger.warn({ err, database }, 'not ready: database'),
+    }),
     // A private community looks like an unknown host to a request without a credential that reads it.
     hostKind: async (c) => {
       const resolved = await cachedHost(c.req.header('host'), c.req.header('x-forwarded-host'));

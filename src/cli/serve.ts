@@ -1,12 +1,14 @@
 // `hamlet serve`: starts Hamlet and prints where to connect: every community in the path form
 // (`/c/<slug>/…` on the apex: any client reaches it) and the host form (`<slug>.<base>`, production).
-// With --demo it also prints a fresh demo agent key.
+// With --demo it also prints a fresh demo agent key. Once serving, an error nobody observed is
+// logged and the process goes on (./last-resort.ts).
 import { parseArgs } from 'node:util';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/config.ts';
 import { freshDemoAgentKey } from '../demo/demo-key.ts';
 import { communityMcpUrl, communityOrigin, communityPathOrigin } from '../domain/urls.ts';
 import { startHamlet } from '../main.ts';
+import { keepServing } from './last-resort.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -16,6 +18,8 @@ export const serveCommand: Command = {
     const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
     const config = loadConfig();
     const hamlet = await startHamlet(config, { demo: values.demo ?? false });
+    // From here on, an error nobody observed is logged and everyone else is still served.
+    keepServing(hamlet.logger);
     // For the person at the terminal (stderr: stdout carries the JSON logs).
     const network = `${communityOrigin(config, null)}/api/mcp`;
     if (!values.demo) {

@@ -1,5 +1,6 @@
 // The one place that reads process.env. Everything else receives a parsed Config.
 import { z } from 'zod';
+import { unknownVariables } from './unknown-variables.ts';
 
 const schema = z
   .object({
@@ -23,6 +24,8 @@ const schema = z
       .default('0')
       .transform((v) => v === '1'),
     HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+    HAMLET_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    HAMLET_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
     HAMLET_SQLITE_SYNCHRONOUS: z
       .string()
       .toUpperCase()
@@ -94,6 +97,8 @@ export type Config = {
   trustProxy: boolean;
   /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
   trustedProxyHops: number;
+  /** PostgreSQL: connections per instance, and how long getting one may take before a query fails. */
+  postgres: { poolSize: number; connectTimeoutMs: number };
   /** SQLite's synchronous pragma under WAL: what a commit survives (see the README's Durability). */
   sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
@@ -140,13 +145,18 @@ export type WebhookSettings = {
   retentionDays: number;
 };
 
-/** Parses the environment (or any record) into a Config; throws with every problem listed. */
+/**
+ * Parses the environment (or any record) into a Config; throws with every problem listed, an
+ * unknown HAMLET_* variable among them (a misspelling must not leave a setting at its default).
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
+  const problems = [
+    ...unknownVariables(env, Object.keys(schema.shape)),
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+  ];
+  if (problems.length || !parsed.success)
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -155,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
     trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
+    postgres: { poolSize: e.HAMLET_PG_POOL_SIZE, connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS },
     sqliteSynchronous: e.HAMLET_SQLITE_SYNCHRONOUS,
     publicScheme: e.HAMLET_PUBLIC_SCHEME,
     logLevel: e.LOG_LEVEL,

@@ -1,52 +1,43 @@
-// Categories, topics, posts, solutions and knowledge-base articles of one community.
-// Every method takes the acting Actor and the (already resolved) Community, validates its input,
-// checks access (./authorization.ts), works through `store.community(community.id)` only, and
-// returns views. Inputs are validated with the product's field schemas (./fields.ts).
+// Categories, topics, posts and solutions of one community, and (through ./articles.ts) its
+// knowledge-base articles. Every method takes the acting Actor and the (already resolved)
+// Community, validates its input (./content-inputs.ts, built from ./fields.ts), checks access
+// (./authorization.ts), works through `store.community(community.id)` only, and returns views.
 import { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
-import type {
-  AuthorRef,
-  Category,
-  Community,
-  Post,
-  Topic,
-  TopicSort,
-  TopicFilter,
-} from '../store/types.ts';
-import { isUuid } from '../store/ids.ts';
+import type { Category, Community, TopicSort, TopicFilter } from '../store/types.ts';
 import type { Actor } from './actor.ts';
+import { requireCommunityAdmin, requireRead, requireWrite } from './authorization.ts';
+import { listArticleRevisions, upsertArticle, type ArticleResult } from './articles.ts';
+import { clearSolution, editPost, markSolution } from './content-changes.ts';
 import {
-  authorOf,
-  requireCanEditPost,
-  requireCanMarkSolution,
-  requireCommunityAdmin,
-  requireRead,
-  requireSystemFor,
-  requireWrite,
-} from './authorization.ts';
+  createCategorySchema,
+  createTopicSchema,
+  getTopicSchema,
+  listTopicsSchema,
+  markSolutionSchema,
+  replySchema,
+  type CreateTopicInput,
+  type ListTopicsInput,
+  type ReplyInput,
+  type UpsertArticleInput,
+} from './content-inputs.ts';
+import {
+  authorFor,
+  findCategory,
+  findTopic,
+  insertTopic,
+  type ContentContext,
+} from './content-lookup.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
-import {
-  categoryRef,
-  cursor,
-  pageLimit,
-  pathSlug,
-  questionBody,
-  recordId,
-  replyBody,
-  tag,
-  tags,
-  title,
-  topicRef,
-} from './fields.ts';
-import { firstFreeSlug, slugify } from './slug.ts';
+import { topicRef } from './fields.ts';
+import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
+import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
 import { parse, translateStoreError } from './validate.ts';
-import type { WriteKind } from './vocabulary.ts';
 import {
-  authorView,
   categoryView,
   postView,
   topicView,
@@ -55,77 +46,18 @@ import {
   type TopicView,
 } from './views.ts';
 
-const importedAuthor = z.object({ personId: z.uuid(), displayName: z.string().min(1).max(200) });
-
-/** Fields only the system actor (imports, seeds) may set. */
-const systemOnly = {
-  createdAt: z.iso.datetime({ offset: true }).optional(),
-  author: importedAuthor.optional(),
-};
-
-/** What each kind of write takes from its author (the approval queue stores exactly this). */
-export const WRITE_INPUTS = {
-  'topic.create': z.object({
-    category: categoryRef,
-    title,
-    body: questionBody,
-    tags: tags.default([]),
-  }),
-  'post.create': z.object({ topic: topicRef, body: replyBody }),
-  'solution.mark': z.object({ topic: topicRef, post: recordId }),
-  'article.write': z.object({
-    category: categoryRef,
-    slug: pathSlug.optional(),
-    title,
-    body: questionBody,
-    tags: tags.optional(),
-  }),
-} satisfies Record<WriteKind, z.ZodObject>;
-
-const createCategorySchema = z.object({
-  slug: pathSlug.optional(),
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(2000).default(''),
-  kind: z.enum(['discussion', 'knowledge_base']).default('discussion'),
-  position: z.number().int().min(0).max(10_000).optional(),
-});
-
-const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
-const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
-const markSolutionSchema = WRITE_INPUTS['solution.mark'];
-const upsertArticleSchema = WRITE_INPUTS['article.write'].extend(systemOnly);
-
-const editPostSchema = z.object({ post: recordId, body: replyBody, title: title.optional() });
-
-const getTopicSchema = z.object({
-  topic: topicRef,
-  cursor: cursor.nullish(),
-  limit: pageLimit(100, 50),
-});
-
-export const TOPIC_FILTERS = ['unanswered', 'solved'] as const;
-export const TOPIC_SORTS = ['latest', 'top', 'created'] as const;
-const listTopicsSchema = z.object({
-  category: categoryRef.optional(),
-  tag: tag.optional(),
-  filter: z.enum(TOPIC_FILTERS).optional(),
-  sort: z.enum(TOPIC_SORTS).default('latest'),
-  cursor: cursor.nullish(),
-  limit: pageLimit(100, 20),
-});
-
-export type CreateTopicInput = z.input<typeof createTopicSchema>;
-export type ReplyInput = z.input<typeof replySchema>;
-export type ListTopicsInput = z.input<typeof listTopicsSchema>;
-export type UpsertArticleInput = z.input<typeof upsertArticleSchema>;
+export {
+  TOPIC_FILTERS,
+  TOPIC_SORTS,
+  WRITE_INPUTS,
+  type CreateTopicInput,
+  type ListTopicsInput,
+  type ReplyInput,
+  type UpsertArticleInput,
+} from './content-inputs.ts';
+export type { ArticleResult } from './articles.ts';
 
 export type TopicWithPosts = { topic: TopicView; posts: PostView[]; nextCursor: string | null };
-export type ArticleResult = {
-  topic: TopicView;
-  post: PostView;
-  revision: number;
-  created: boolean;
-};
 
 export class ContentService {
   constructor(
@@ -181,17 +113,18 @@ export class ContentService {
   ): Promise<{ topic: TopicView; post: PostView }> {
     requireWrite(actor, community);
     const data = parse(createTopicSchema, input);
-    const author = this.authorFor(actor, data);
+    const author = authorFor(actor, data);
+    const rendered = renderBody(data.body);
     const result = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
-      const category = await this.findCategory(scope, community, data.category);
+      const category = await findCategory(scope, community, data.category);
       if (category.kind === 'knowledge_base') {
         throw new DomainError(
           'invalid_argument',
           `"${category.slug}" is a knowledge base, which holds articles rather than topics: write an article there (it needs the "article:write" scope), or pick a discussion category.`,
         );
       }
-      const topic = await this.insertTopic(scope, community, {
+      const topic = await insertTopic(scope, community, {
         categoryId: category.id,
         title: data.title,
         author,
@@ -202,6 +135,7 @@ export class ContentService {
         topicId: topic.id,
         author,
         body: data.body,
+        rendered,
         createdAt: data.createdAt,
       });
       const fresh = (await scope.topics.getById(topic.id))!;
@@ -224,10 +158,11 @@ export class ContentService {
   async reply(actor: Actor, community: Community, input: ReplyInput): Promise<PostView> {
     requireWrite(actor, community);
     const data = parse(replySchema, input);
-    const author = this.authorFor(actor, data);
+    const author = authorFor(actor, data);
+    const rendered = renderBody(data.body);
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
-      const topic = await this.findTopic(scope, data.topic);
+      const topic = await findTopic(scope, data.topic);
       const category = (await scope.categories.getById(topic.categoryId))!;
       if (category.kind === 'knowledge_base') {
         throw new DomainError(
@@ -245,6 +180,7 @@ export class ContentService {
         topicId: topic.id,
         author,
         body: data.body,
+        rendered,
         createdAt: data.createdAt,
       });
       const view = postView(this.config, community, topic, post);
@@ -263,24 +199,33 @@ export class ContentService {
     return post;
   }
 
+  /**
+   * A topic and one page of its posts: up to `limit` posts, fewer when they would pass the page's
+   * byte budget (./rendering.ts) measured in what the caller shows (`shown`).
+   */
   async getTopic(
     actor: Actor,
     community: Community,
     input: z.input<typeof getTopicSchema>,
+    shown: Shown = 'markdown',
   ): Promise<TopicWithPosts> {
     requireRead(actor, community);
     const data = parse(getTopicSchema, input);
     const scope = this.scope(community);
-    const topic = await this.findTopic(scope, data.topic);
+    const topic = await findTopic(scope, data.topic);
     const category = (await scope.categories.getById(topic.categoryId))!;
     const page = await scope.posts.listByTopic(topic.id, {
       after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount),
       limit: data.limit,
+      bytes: { of: shown === 'html' ? 'html' : 'body', max: RENDER_LIMITS.pageBytes },
     });
+    const fit = await fitPage(scope, page.items, shown);
+    const last = fit.posts.at(-1);
+    const next = fit.cut && last ? { key: last.position, id: last.id } : page.next;
     return {
       topic: topicView(this.config, community, topic, category),
-      posts: page.items.map((p) => postView(this.config, community, topic, p)),
-      nextCursor: page.next ? encodeCursor(`posts:${topic.id}`, page.next) : null,
+      posts: fit.posts.map((p) => postView(this.config, community, topic, p)),
+      nextCursor: next ? encodeCursor(`posts:${topic.id}`, next) : null,
     };
   }
 
@@ -293,7 +238,7 @@ export class ContentService {
     const data = parse(listTopicsSchema, input);
     const scope = this.scope(community);
     const category = data.category
-      ? await this.findCategory(scope, community, data.category)
+      ? await findCategory(scope, community, data.category)
       : undefined;
     const listing = `topics:${data.sort}`;
     const page = await scope.topics.list({
@@ -321,40 +266,30 @@ export class ContentService {
     };
   }
 
+  async setTopicStatus(
+    actor: Actor,
+    community: Community,
+    input: { topic: string; status: 'open' | 'closed' },
+  ): Promise<TopicView> {
+    await requireCommunityAdmin(this.store, actor, community, 'open or close topics');
+    const data = parse(z.object({ topic: topicRef, status: z.enum(['open', 'closed']) }), input);
+    const scope = this.scope(community);
+    const topic = await findTopic(scope, data.topic);
+    const updated = (await scope.topics.update(topic.id, { status: data.status }))!;
+    return topicView(
+      this.config,
+      community,
+      updated,
+      (await scope.categories.getById(updated.categoryId))!,
+    );
+  }
+
   async markSolution(
     actor: Actor,
     community: Community,
     input: z.input<typeof markSolutionSchema>,
   ): Promise<TopicView> {
-    requireWrite(actor, community);
-    const data = parse(markSolutionSchema, input);
-    const { topic, category, postId } = await this.store.transaction(async (tx) => {
-      const scope = this.scope(community, tx);
-      const topic = await this.findTopic(scope, data.topic);
-      await requireCanMarkSolution(tx, actor, community, topic);
-      const post = await scope.posts.getById(data.post);
-      if (!post || post.topicId !== topic.id) {
-        throw new DomainError(
-          'not_found',
-          `No post "${data.post}" in the topic "${topic.title}". Use a post id from get_topic of this topic.`,
-        );
-      }
-      if (post.position === 1) {
-        throw new DomainError(
-          'invalid_argument',
-          'The first post is the question itself; accept one of the replies as the solution.',
-        );
-      }
-      const updated = (await scope.topics.update(topic.id, { solutionPostId: post.id }))!;
-      const category = (await scope.categories.getById(topic.categoryId))!;
-      await recordWebhookEvent(tx, community.id, 'solution.marked', () => ({
-        topic: topicView(this.config, community, updated, category),
-        post: postView(this.config, community, updated, post),
-      }));
-      return { topic: updated, category, postId: post.id };
-    });
-    this.emit({ type: 'solution.marked', communityId: community.id, topicId: topic.id, postId });
-    return topicView(this.config, community, topic, category);
+    return markSolution(this.context(), actor, community, input);
   }
 
   /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
@@ -363,63 +298,17 @@ export class ContentService {
     community: Community,
     input: { topic: string },
   ): Promise<TopicView> {
-    requireWrite(actor, community);
-    const data = parse(z.object({ topic: topicRef }), input);
-    const { topic, category } = await this.store.transaction(async (tx) => {
-      const scope = this.scope(community, tx);
-      const found = await this.findTopic(scope, data.topic);
-      await requireCanMarkSolution(tx, actor, community, found);
-      const topic = found.solutionPostId
-        ? (await scope.topics.update(found.id, { solutionPostId: null }))!
-        : found;
-      return { topic, category: (await scope.categories.getById(found.categoryId))! };
-    });
-    return topicView(this.config, community, topic, category);
+    return clearSolution(this.context(), actor, community, input);
   }
 
-  /**
-   * Replaces a post's body (and, for the question, the topic's title): its author within the edit
-   * window, or a moderator (./authorization.ts). A question keeps the question's length limits;
-   * articles are revised instead (every revision kept).
-   */
+  /** Replaces a post's body (and, for the question, the topic's title): see ./content-changes.ts. */
   async editPost(
     actor: Actor,
     community: Community,
     input: { post: string; body: string; title?: string },
     now = new Date(),
   ): Promise<{ topic: TopicView; post: PostView }> {
-    requireWrite(actor, community);
-    const data = parse(editPostSchema, input);
-    const result = await this.store.transaction(async (tx) => {
-      const scope = this.scope(community, tx);
-      const post = await scope.posts.getById(data.post);
-      if (!post)
-        throw new DomainError('not_found', `No post "${data.post}" in "${community.slug}".`);
-      const topic = (await scope.topics.getById(post.topicId))!;
-      const category = (await scope.categories.getById(topic.categoryId))!;
-      if (category.kind === 'knowledge_base')
-        throw new DomainError(
-          'conflict',
-          `"${topic.title}" is an article: revise the article instead (every revision is kept).`,
-        );
-      await requireCanEditPost(tx, actor, community, post, now);
-      if (post.position === 1) parse(z.object({ body: questionBody }), { body: data.body });
-      else if (data.title !== undefined)
-        throw new DomainError(
-          'invalid_argument',
-          'Only the question (the first post) has a title to change.',
-        );
-      const edited = (await scope.posts.updateBody(post.id, data.body))!;
-      const updated =
-        data.title !== undefined && data.title !== topic.title
-          ? (await scope.topics.update(topic.id, { title: data.title }))!
-          : topic;
-      return { topic: updated, category, post: edited };
-    });
-    return {
-      topic: topicView(this.config, community, result.topic, result.category),
-      post: postView(this.config, community, result.topic, result.post),
-    };
+    return editPost(this.context(), actor, community, input, now);
   }
 
   /**
@@ -431,205 +320,18 @@ export class ContentService {
     community: Community,
     input: UpsertArticleInput,
   ): Promise<ArticleResult> {
-    requireWrite(actor, community);
-    const data = parse(upsertArticleSchema, input);
-    const author = this.authorFor(actor, data);
-    const result = await this.store.transaction(async (tx) => {
-      const scope = this.scope(community, tx);
-      const category = await this.findCategory(scope, community, data.category);
-      if (category.kind !== 'knowledge_base') {
-        throw new DomainError(
-          'invalid_argument',
-          `"${category.slug}" is a discussion category; articles live in a knowledge_base category.`,
-        );
-      }
-      const slug = data.slug ?? slugify(data.title);
-      const existing = await scope.topics.getBySlug(slug);
-      if (existing) {
-        if (existing.categoryId !== category.id) {
-          throw new DomainError(
-            'conflict',
-            `The slug "${slug}" is used by another topic of "${community.slug}". Choose another slug.`,
-          );
-        }
-        const first = (await scope.posts.getFirst(existing.id))!;
-        const post = (await scope.posts.updateBody(first.id, data.body, data.createdAt))!;
-        await scope.topics.update(existing.id, { title: data.title });
-        if (data.tags) await scope.topics.setTags(existing.id, data.tags);
-        const revision = await scope.articles.add({
-          topicId: existing.id,
-          title: data.title,
-          body: data.body,
-          author,
-          createdAt: data.createdAt,
-        });
-        return this.articleWritten(tx, community, {
-          topic: (await scope.topics.getById(existing.id))!,
-          post,
-          category,
-          revision: revision.revision,
-          created: false,
-        });
-      }
-      const topic = await this.insertTopic(scope, community, {
-        categoryId: category.id,
-        slug,
-        title: data.title,
-        author,
-        tags: data.tags ?? [],
-        createdAt: data.createdAt,
-      });
-      const post = await scope.posts.create({
-        topicId: topic.id,
-        author,
-        body: data.body,
-        createdAt: data.createdAt,
-      });
-      const revision = await scope.articles.add({
-        topicId: topic.id,
-        title: data.title,
-        body: data.body,
-        author,
-        createdAt: data.createdAt,
-      });
-      return this.articleWritten(tx, community, {
-        topic: (await scope.topics.getById(topic.id))!,
-        post,
-        category,
-        revision: revision.revision,
-        created: true,
-      });
-    });
-    this.emit({
-      type: 'article.updated',
-      communityId: community.id,
-      topicId: result.topic.id,
-      postId: result.post.id,
-      revision: result.revision,
-    });
-    return result;
-  }
-
-  /** An article's views, and its article.updated event in the outbox of the write's transaction. */
-  private async articleWritten(
-    tx: Store,
-    community: Community,
-    w: { topic: Topic; post: Post; category: Category; revision: number; created: boolean },
-  ): Promise<ArticleResult> {
-    const result = {
-      topic: topicView(this.config, community, w.topic, w.category),
-      post: postView(this.config, community, w.topic, w.post),
-      revision: w.revision,
-      created: w.created,
-    };
-    await recordWebhookEvent(tx, community.id, 'article.updated', () => result);
-    return result;
+    return upsertArticle(this.context(), actor, community, input);
   }
 
   async listArticleRevisions(actor: Actor, community: Community, input: { topic: string }) {
-    requireRead(actor, community);
-    const data = parse(z.object({ topic: topicRef }), input);
-    const scope = this.scope(community);
-    const topic = await this.findTopic(scope, data.topic);
-    return (await scope.articles.list(topic.id)).map((r) => ({
-      revision: r.revision,
-      title: r.title,
-      body: r.body,
-      author: authorView(r.author, community),
-      createdAt: r.createdAt,
-    }));
+    return listArticleRevisions(this.context(), actor, community, input);
   }
 
-  async setTopicStatus(
-    actor: Actor,
-    community: Community,
-    input: { topic: string; status: 'open' | 'closed' },
-  ): Promise<TopicView> {
-    await requireCommunityAdmin(this.store, actor, community, 'open or close topics');
-    const data = parse(z.object({ topic: topicRef, status: z.enum(['open', 'closed']) }), input);
-    const scope = this.scope(community);
-    const topic = await this.findTopic(scope, data.topic);
-    const updated = (await scope.topics.update(topic.id, { status: data.status }))!;
-    return topicView(
-      this.config,
-      community,
-      updated,
-      (await scope.categories.getById(updated.categoryId))!,
-    );
+  private context(): ContentContext {
+    return { store: this.store, config: this.config, emit: (event) => this.emit(event) };
   }
-
-  // — helpers —
 
   private emit(event: ContentEvent): void {
     this.events.emit(event);
-  }
-
-  private authorFor(
-    actor: Actor,
-    data: { author?: { personId: string; displayName: string }; createdAt?: string },
-  ): AuthorRef {
-    if (data.createdAt !== undefined) requireSystemFor(actor, 'original dates (createdAt)');
-    if (data.author) {
-      requireSystemFor(actor, 'the author');
-      return { kind: 'person', id: data.author.personId, name: data.author.displayName };
-    }
-    return authorOf(actor);
-  }
-
-  private async findCategory(
-    scope: CommunityScope,
-    community: Community,
-    reference: string,
-  ): Promise<Category> {
-    const category = isUuid(reference)
-      ? await scope.categories.getById(reference)
-      : await scope.categories.getBySlug(reference.toLowerCase());
-    if (!category) {
-      throw new DomainError(
-        'not_found',
-        `No category "${reference}" in "${community.slug}". Call list_categories for the valid slugs.`,
-      );
-    }
-    return category;
-  }
-
-  private async findTopic(scope: CommunityScope, reference: string): Promise<Topic> {
-    const topic = isUuid(reference)
-      ? await scope.topics.getById(reference)
-      : await scope.topics.getBySlug(reference.toLowerCase());
-    if (!topic) {
-      throw new DomainError(
-        'not_found',
-        `No topic "${reference}" in this community. Use a topic id or slug from list_topics or search.`,
-      );
-    }
-    return topic;
-  }
-
-  /** Creates a topic under a free slug (`title`, `title-2`, …); an explicit slug must be free. */
-  private async insertTopic(
-    scope: CommunityScope,
-    community: Community,
-    input: {
-      categoryId: string;
-      slug?: string;
-      title: string;
-      author: AuthorRef;
-      tags: string[];
-      createdAt?: string;
-    },
-  ): Promise<Topic> {
-    const slug =
-      input.slug ??
-      firstFreeSlug(slugify(input.title), await scope.topics.slugsLike(slugify(input.title)));
-    try {
-      return await scope.topics.create({ ...input, slug });
-    } catch (err) {
-      translateStoreError(
-        err,
-        `The topic slug "${slug}" was just taken in "${community.slug}". Retry the request.`,
-        `The category no longer exists in "${community.slug}". Call list_categories and retry.`,
-      );
-    }
   }
 }

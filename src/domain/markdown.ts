@@ -80,6 +80,19 @@ export function renderMarkdown(source: string): string {
   return sanitizeHtml(md.render(source), SANITIZE);
 }
 
+/**
+ * Renders Markdown to sanitized HTML of at most `maxBytes`, or null when it would be larger. The
+ * sanitizer only adds to markdown-it's output (link rel attributes, image labels, escapes), so
+ * output already over the limit is not sanitized at all: most of the cost of a body too large to
+ * show is skipped.
+ */
+export function renderMarkdownWithin(source: string, maxBytes: number): string | null {
+  const raw = md.render(source);
+  if (Buffer.byteLength(raw) > maxBytes) return null;
+  const html = sanitizeHtml(raw, SANITIZE);
+  return Buffer.byteLength(html) > maxBytes ? null : html;
+}
+
 /** Plain text of a Markdown body (for snippets, titles, search indexing). */
 export function markdownToText(source: string): string {
   return sanitizeHtml(md.render(source), { allowedTags: [], allowedAttributes: {} })

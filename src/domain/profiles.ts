@@ -11,6 +11,7 @@ import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
 import { cursor, pageLimit, recordId } from './fields.ts';
 import { parse } from './validate.ts';
+import { currentPosts } from './rendering.ts';
 import { agentLabel, postView, type PostView } from './views.ts';
 
 const profileSchema = z.object({
@@ -64,7 +65,7 @@ export class ProfileService {
     const topics = new Map<string, Awaited<ReturnType<typeof scope.topics.getById>>>();
     for (const p of page.items)
       if (!topics.has(p.topicId)) topics.set(p.topicId, await scope.topics.getById(p.topicId));
-    const posts = page.items.flatMap((p) => {
+    const posts = (await currentPosts(scope, page.items)).flatMap((p) => {
       const t = topics.get(p.topicId);
       return t
         ? [

@@ -10,7 +10,7 @@ import type {
   Topic,
   TopicStatus,
 } from '../store/types.ts';
-import { renderMarkdown } from './markdown.ts';
+import { shownHtml } from './rendering.ts';
 import { topicUrl } from './urls.ts';
 
 export type AuthorView =
@@ -53,7 +53,7 @@ export type PostView = {
   author: AuthorView;
   /** Markdown source. */
   body: string;
-  /** Rendered and sanitized HTML. */
+  /** Rendered and sanitized HTML: the render stored with the post (./rendering.ts). */
   html: string;
   isQuestion: boolean;
   isSolution: boolean;
@@ -143,7 +143,7 @@ export function postView(config: Config, community: Community, topic: Topic, pos
     url: topicUrl(config, community.slug, topic.slug, post.id),
     author: authorView(post.author, community),
     body: post.body,
-    html: renderMarkdown(post.body),
+    html: shownHtml(post),
     isQuestion: post.position === 1,
     isSolution: topic.solutionPostId === post.id,
     createdAt: post.createdAt,

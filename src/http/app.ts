@@ -13,11 +13,12 @@ import {
   unknownCommunityResponse,
   unstorableInputResponse,
 } from './rest/unknown.ts';
+import type { Readiness } from '../store/readiness.ts';
 
 export type AppDeps = {
   logger: Logger;
-  /** Resolves true when the database answers. */
-  ready: () => Promise<boolean>;
+  /** Whether this instance is ready: the database takes writes, its LISTEN connection is up. */
+  ready: () => Promise<Readiness>;
   /**
    * What the request's host (Host, or X-Forwarded-Host behind a trusted proxy) is, as this request
    * may see it: a private community is 'unknown' without a credential (key or session) that reads it.
@@ -64,11 +65,15 @@ export function createApp(deps: AppDeps): Hono {
     );
   });
 
-  // Liveness: the process answers. Readiness: the database answers too.
+  // Liveness: the process answers. Readiness: the database takes writes, and the LISTEN
+  // connection (several instances over PostgreSQL) is up: {success, database, listener?}.
   app.get('/heartbeat', (c) => c.json({ success: true }));
   app.get('/readyz', async (c) => {
-    const ok = await deps.ready().catch(() => false);
-    return c.json({ success: ok, database: ok ? 'ok' : 'unreachable' }, ok ? 200 : 503);
+    const r = await deps
+      .ready()
+      .catch((): Readiness => ({ ready: false, database: 'unreachable' }));
+    const { ready, ...parts } = r;
+    return c.json({ success: ready, ...parts }, ready ? 200 : 503);
   });
 
   deps.open?.(app);

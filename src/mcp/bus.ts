@@ -2,7 +2,9 @@
 // event was logged on a stream someone else may hold open, a client answered a server-to-client
 // request that another instance is waiting for, a request running elsewhere was cancelled, a session
 // was deleted, a resource changed (for the 2026-era listen streams each instance holds). Messages are
-// hints; the session store stays the source of truth.
+// hints; the session store stays the source of truth. When the transport comes back after an outage,
+// the local subscribers hear `resync`: whatever other instances said meanwhile was missed, and each
+// re-synchronises what it holds from the store (or tells its clients that things may have changed).
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcId, JsonRpcResponse } from './jsonrpc.ts';
 
@@ -11,7 +13,9 @@ export type BusMessage =
   | { t: 'response'; session: string; message: JsonRpcResponse }
   | { t: 'cancel'; session: string; requestId: JsonRpcId; reason?: string }
   | { t: 'closed'; session: string }
-  | { t: 'updated'; scope: string; uri: string };
+  | { t: 'updated'; scope: string; uri: string }
+  /** Local only, never published: the transport reconnected, messages may have been missed. */
+  | { t: 'resync' };
 
 export interface McpBus {
   publish(message: BusMessage): void;
@@ -25,6 +29,8 @@ export const localBus: McpBus = { publish() {}, subscribe() {} };
 export type StringChannel = {
   publish(payload: string): Promise<void>;
   listen(handler: (payload: string) => void): Promise<void>;
+  /** Called after the channel reconnected (messages sent while it was down were lost). */
+  onReconnect?(handler: () => void): void;
 };
 
 /** PostgreSQL caps a NOTIFY payload at 8000 bytes; larger messages are dropped with a warning. */
@@ -36,6 +42,15 @@ export function channelBus(
 ): McpBus {
   const origin = randomUUID();
   const handlers: Array<(m: BusMessage) => void> = [];
+  const deliver = (message: BusMessage) => {
+    for (const h of handlers) {
+      try {
+        h(message);
+      } catch (err) {
+        onProblem(`bus handler failed on ${message.t}: ${String(err)}`);
+      }
+    }
+  };
   void channel
     .listen((payload) => {
       let parsed: BusMessage & { o?: string };
@@ -45,11 +60,14 @@ export function channelBus(
         return;
       }
       if (parsed.o === origin) return; // our own message, already handled locally
-      for (const h of handlers) h(parsed);
+      if (parsed.t === 'resync') return; // never from another instance
+      deliver(parsed);
     })
     .catch((err: unknown) => onProblem(`bus listen failed: ${String(err)}`));
+  channel.onReconnect?.(() => deliver({ t: 'resync' }));
   return {
     publish(message) {
+      if (message.t === 'resync') return;
       const payload = JSON.stringify({ ...message, o: origin });
       if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
         onProblem(`bus message of ${Buffer.byteLength(payload)} bytes dropped (${message.t})`);

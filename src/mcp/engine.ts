@@ -96,6 +96,7 @@ export class McpEngine {
       else if (m.t === 'cancel')
         this.inflight.get(inflightKey(m.session, m.requestId))?.cancel(m.reason ?? 'cancelled');
       else if (m.t === 'updated') this.listeners.resourceUpdated(m.scope, m.uri);
+      else if (m.t === 'resync') this.listeners.resync();
     });
   }
 

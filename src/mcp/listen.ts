@@ -60,6 +60,20 @@ export class ListenHub {
       l.send(tagged(l.id, 'notifications/resources/updated', { uri }));
   }
 
+  /**
+   * After notifications may have been missed: every listener hears that each list it watches may
+   * have changed, and each resource it subscribed to may have been updated.
+   */
+  resync(): void {
+    for (const set of this.byScope.values())
+      for (const l of set) {
+        for (const list of ['tools', 'prompts', 'resources'] as const)
+          if (l.filter[FLAG[list]]) l.send(tagged(l.id, `notifications/${list}/list_changed`));
+        for (const uri of l.filter.resourceSubscriptions ?? [])
+          l.send(tagged(l.id, 'notifications/resources/updated', { uri }));
+      }
+  }
+
   /** Open listen streams of this instance. */
   get size(): number {
     let n = 0;

@@ -20,6 +20,7 @@ export class StreamHub {
     bus.subscribe((m) => {
       if (m.t === 'event') void this.catchUp(m.session, m.stream, m.final);
       else if (m.t === 'closed') this.closeSession(m.session, false);
+      else if (m.t === 'resync') void this.catchUpAll();
     });
   }
 
@@ -95,6 +96,24 @@ export class StreamHub {
     );
     for (const e of found?.events ?? []) sink.send(e.id, e.message as JsonRpcMessage);
     if (final && found?.finished) this.detach(sessionId, streamId);
+  }
+
+  /**
+   * After the bus was down: every stream held here gets what other instances logged for it
+   * meanwhile, and the streams of sessions deleted meanwhile end.
+   */
+  private async catchUpAll(): Promise<void> {
+    for (const key of [...this.live.keys()]) {
+      const [sessionId, streamId] = key.split('\u0000') as [string, string];
+      const sink = this.live.get(key);
+      if (!sink) continue;
+      const found = await this.store
+        .eventsAfter(sessionId, `${streamId}.${Math.max(0, sink.lastWrittenSeq)}`)
+        .catch(() => null); // the store is unreachable: the next resync or event catches up
+      if (found === null) continue;
+      for (const e of found?.events ?? []) sink.send(e.id, e.message as JsonRpcMessage);
+      if (!found || found.finished) this.detach(sessionId, streamId);
+    }
   }
 
   /** Ends a stream that has nothing more to say (its request was cancelled). */

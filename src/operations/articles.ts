@@ -79,6 +79,7 @@ export const listArticleRevisions = defineOperation({
       revision: r.revision,
       title: r.title,
       body: r.body,
+      ...(ctx.showsHtml ? { html: r.html } : {}),
       author: presentAuthor(r.author),
       created_at: r.createdAt,
     })),

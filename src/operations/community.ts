@@ -121,7 +121,7 @@ export const getTopic = defineOperation({
   server: 'community',
   title: 'Read a topic',
   description:
-    'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor.',
+    'A topic or knowledge-base article with its posts in order (the first post is the question), by id or slug. Paginated with cursor; a page holds at most 512 KB of Markdown, so long posts make shorter pages.',
   input: z.strictObject({
     topic: topicRef.describe('The topic id (UUID) or its slug (the last part of its URL).'),
     cursor: cursor
@@ -133,7 +133,11 @@ export const getTopic = defineOperation({
   credential: 'community',
   mcp: true,
   run: async (ctx, input) => {
-    return presentTopicPage(await ctx.services.content.getTopic(ctx.actor, ctx.community, input));
+    const shown = ctx.showsHtml ? 'html' : 'markdown';
+    return presentTopicPage(
+      await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown),
+      ctx.showsHtml,
+    );
   },
 });
 

@@ -197,7 +197,7 @@ export const getNetworkTopic = defineOperation({
   server: 'network',
   title: 'Read a topic',
   description:
-    'A topic of a public community with its posts in order (the first post is the question). Paginated with cursor.',
+    'A topic of a public community with its posts in order (the first post is the question). Paginated with cursor; a page holds at most 512 KB of Markdown, so long posts make shorter pages.',
   input: z.strictObject({
     community: slug,
     topic: topicRef.describe('The topic id (UUID) or slug.'),

@@ -30,6 +30,8 @@ export type OperationContext<C extends Community | null = Community | null> = {
   urls: Urls;
   /** The caller's address (audit, write records). */
   ip: string;
+  /** The face shows posts as HTML (the web; see Caller.showsHtml): presenters add it. */
+  showsHtml: boolean;
   /** The call's audit entry: a handler names the community it touched and the ids it wrote. */
   audit: AuditNote;
   /** Questions the caller can answer mid-call, when the face offers it (throw QuestionsAsked to ask). */

@@ -50,6 +50,11 @@ export type Caller = {
    * Their reads are not audited (the audit log records who did what, not page views); writes are.
    */
   visitor?: boolean;
+  /**
+   * The face shows posts as HTML (the web): results carry each post's stored render beside its
+   * Markdown, and a topic's pages are cut by the size of that HTML. The APIs return Markdown only.
+   */
+  showsHtml?: boolean;
   ip: string;
   /** What the face calls the thing asked for in "… needs an agent key" (default "This tool"). */
   asked?: string;
@@ -129,6 +134,7 @@ export class Pipeline {
           services: this.services,
           urls: this.urls,
           ip: caller.ip,
+          showsHtml: caller.showsHtml ?? false,
           audit,
           interaction: caller.interaction,
           report: caller.reporter ?? SILENT,

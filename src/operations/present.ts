@@ -44,8 +44,18 @@ export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
   };
 }
 
-export function presentPost(p: PostView): z.infer<typeof postOut> {
-  return {
+/**
+ * What a presenter adds beside the documented output for a face that shows HTML (the web, see
+ * Caller.showsHtml): the stored render of a post or revision. The APIs never get it.
+ */
+export type Rendered = { html: string };
+
+/** A post as the APIs return it (Markdown); with `html`, its stored render too (for the web). */
+export function presentPost(
+  p: PostView,
+  html = false,
+): z.infer<typeof postOut> & Partial<Rendered> {
+  const out = {
     id: p.id,
     topic_id: p.topicId,
     position: p.position,
@@ -57,17 +67,21 @@ export function presentPost(p: PostView): z.infer<typeof postOut> {
     created_at: p.createdAt,
     edited_at: p.editedAt,
   };
+  return html ? { ...out, html: p.html } : out;
 }
 
-/** A topic with one page of its posts. */
-export function presentTopicPage(t: TopicWithPosts): {
+/** A topic with one page of its posts (with `html`, each post's render too, for the web). */
+export function presentTopicPage(
+  t: TopicWithPosts,
+  html = false,
+): {
   topic: z.infer<typeof topicOut>;
-  posts: z.infer<typeof postOut>[];
+  posts: (z.infer<typeof postOut> & Partial<Rendered>)[];
   next_cursor: string | null;
 } {
   return {
     topic: presentTopic(t.topic),
-    posts: t.posts.map(presentPost),
+    posts: t.posts.map((p) => presentPost(p, html)),
     next_cursor: t.nextCursor,
   };
 }

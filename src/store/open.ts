@@ -16,6 +16,17 @@ export type OpenOptions = {
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /**
+   * PostgreSQL: how long a query waits for a connection (a new one, or a free one of a full pool)
+   * before it fails (default 5000 ms), so an unreachable database fails requests instead of
+   * holding them.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: told when a connection fails outside any query (the server restarted, the backend
+   * was terminated). The connection is dropped and the next query opens a new one; nothing throws.
+   */
+  onConnectionError?: (err: Error) => void;
+  /**
    * SQLite's synchronous level under WAL (default NORMAL). NORMAL: a commit survives the process
    * being killed, the last commits may be lost on power loss or an OS crash. FULL / EXTRA: a commit
    * is on disk before it is acknowledged (survives power loss), at the cost of an fsync per commit.
@@ -36,7 +47,7 @@ export async function openDatabase(
   const opened = databaseUrl.startsWith('sqlite:')
     ? openSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'NORMAL')
     : /^postgres(ql)?:\/\//.test(databaseUrl)
-      ? openPostgres(databaseUrl, options.poolSize ?? 10)
+      ? openPostgres(databaseUrl, options)
       : undefined;
   if (!opened) throw new Error('DATABASE_URL must be "sqlite:<path>" or "postgres://…"');
   try {
@@ -75,10 +86,27 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
 
-function openPostgres(url: string, max: number): OpenedDatabase {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
+function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // A connection the network silently dropped is found out instead of waited on forever.
+    keepAlive: true,
+    application_name: 'hamlet',
+  });
+  observePoolErrors(pool, options.onConnectionError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
   return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
+}
+
+/**
+ * Every error a pool's connections emit is observed: the pool re-emits an idle client's, and each
+ * client it hands out gets its own listener, since a client checked out by a query (or held by a
+ * transaction) emits on itself only, and an 'error' event nobody listens to ends the process. The
+ * query running on it rejects as well; the pool drops the broken client when it is released.
+ */
+export function observePoolErrors(pool: pg.Pool, onError: (err: Error) => void): void {
+  pool.on('error', () => undefined); // an idle client's error: its own listener has it already
+  pool.on('connect', (client) => client.on('error', onError));
 }

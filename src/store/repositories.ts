@@ -22,6 +22,7 @@ import type {
   Page,
   Person,
   Post,
+  Rendered,
   Topic,
   TopicPatch,
   TopicQuery,
@@ -82,18 +83,40 @@ export interface TopicRepository {
   listTags(limit: number): Promise<{ tag: string; count: number }[]>;
 }
 
+/**
+ * A byte budget for a page of posts: at most `max` bytes of their stored HTML (`html`; a post not
+ * rendered yet counts its body) or of their Markdown (`body`).
+ */
+export type PageBytes = { of: 'html' | 'body'; max: number };
+
 export interface PostRepository {
   /** Appends a post: position = topic's post count + 1, bumps the topic's counters atomically. */
   create(input: NewPost): Promise<Post>;
   getById(id: string): Promise<Post | undefined>;
-  /** Posts of a topic by position. */
+  /**
+   * Posts of a topic by position: `limit` of them, or with `bytes` only as many leading ones as fit
+   * in its budget (one at least; sizes read first, so posts past the budget are never loaded).
+   */
   listByTopic(
     topicId: string,
-    page: { after?: Keyset; limit: number },
+    page: { after?: Keyset; limit: number; bytes?: PageBytes },
   ): Promise<Page<Post, Keyset>>;
   /** The post at position 1 (question / article body). */
   getFirst(topicId: string): Promise<Post | undefined>;
-  updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined>;
+  /** Replaces the body (and its render: `rendered`, or none until the post is next read). */
+  updateBody(
+    id: string,
+    body: string,
+    editedAt?: string,
+    rendered?: Rendered,
+  ): Promise<Post | undefined>;
+  /**
+   * Stores a render of `body` made on read, over an older render only: nothing changes (false)
+   * when the post's body is no longer `body` (an edit since wins), when its stored render is of
+   * this version or newer (another instance, or a newer renderer, got there first), or when there
+   * is no such post.
+   */
+  saveRendered(id: string, body: string, rendered: Rendered): Promise<boolean>;
   /** Posts by one author (a person or an agent) in this community, newest first. */
   listByAuthor(
     author: { kind: 'person' | 'agent'; id: string },
@@ -105,6 +128,8 @@ export interface ArticleRevisionRepository {
   /** Appends the next revision number for the topic. */
   add(input: NewRevision): Promise<ArticleRevision>;
   list(topicId: string): Promise<ArticleRevision[]>;
+  /** Stores a render of the revision's body made on read, over an older render only (as posts). */
+  saveRendered(id: string, rendered: Rendered): Promise<boolean>;
 }
 
 export interface AgentRepository {
@@ -166,5 +191,7 @@ export interface Store {
   migrate(): Promise<string[]>;
   /** Readiness: resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Readiness: resolves when the database takes a write now (one heartbeat row, committed). */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }

@@ -9,6 +9,10 @@ import type { OAuthTables } from './oauth-schema.ts';
 type Timestamp = string | Date;
 /** The connected app a person wrote through ("via Claude"), migration 0061; null otherwise. */
 export type AuthorVia = ColumnType<string | null, string | null | undefined, string | null>;
+/** A body's rendered HTML (migration 0074); null until rendered. */
+export type RenderedHtml = ColumnType<string | null, string | null | undefined, string | null>;
+/** The renderer version that made `html` (migration 0074); 0: not rendered yet. */
+export type RenderedVersion = ColumnType<number, number | undefined, number>;
 
 export interface CommunitiesTable {
   id: string;
@@ -81,6 +85,8 @@ export interface PostsTable {
   author_name: string;
   author_via: AuthorVia;
   body: string;
+  html: RenderedHtml;
+  html_version: RenderedVersion;
   created_at: Timestamp;
   edited_at: Timestamp | null;
 }
@@ -92,6 +98,8 @@ export interface ArticleRevisionsTable {
   revision: number;
   title: string;
   body: string;
+  html: RenderedHtml;
+  html_version: RenderedVersion;
   author_kind: string;
   author_id: string | null;
   author_name: string;

@@ -56,6 +56,12 @@ export type Topic = {
   lastPostedAt: string;
 };
 
+/**
+ * A body's rendered and sanitized HTML, with the version of the renderer that made it. The domain
+ * renders (src/domain/rendering.ts); the store keeps what it is given.
+ */
+export type Rendered = { html: string; version: number };
+
 export type Post = {
   id: string;
   communityId: string;
@@ -63,8 +69,10 @@ export type Post = {
   /** 1 for the first post (the question / the article body), then 2, 3, … in order of creation. */
   position: number;
   author: AuthorRef;
-  /** Markdown source; rendering and sanitizing happen on output, in the domain. */
+  /** Markdown source. */
   body: string;
+  /** The body rendered when it was written (or last read); null: not rendered yet. */
+  rendered: Rendered | null;
   createdAt: string;
   editedAt: string | null;
 };
@@ -76,6 +84,8 @@ export type ArticleRevision = {
   revision: number;
   title: string;
   body: string;
+  /** The body rendered when it was written (or last read); null: not rendered yet. */
+  rendered: Rendered | null;
   author: AuthorRef;
   createdAt: string;
 };
@@ -133,6 +143,8 @@ export type NewPost = {
   topicId: string;
   author: AuthorRef;
   body: string;
+  /** The body, rendered; absent: rendered when first read. */
+  rendered?: Rendered;
   createdAt?: string;
 };
 
@@ -147,6 +159,8 @@ export type NewRevision = {
   topicId: string;
   title: string;
   body: string;
+  /** The body, rendered; absent: rendered when first read. */
+  rendered?: Rendered;
   author: AuthorRef;
   createdAt?: string;
 };

@@ -27,7 +27,7 @@ ul.topics,ol.topics{list-style:none;padding:0}.topics li{padding:.5rem 0;border-
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .inline-label{display:inline;font-weight:400}
 pre{overflow:auto;background:#f4f5f7;padding:.6rem;border-radius:4px}code{overflow-wrap:anywhere}
-.post-body{overflow-wrap:anywhere}.post-body table{display:block;overflow-x:auto}
+.post-body{overflow-wrap:anywhere}.post-body table{display:block;overflow-x:auto}.post-body .raw pre{max-height:30rem}
 mark{background:#fff1a8;color:inherit}
 label{display:block;font-weight:600;margin-top:1rem}
 .field input[type=text],.field input[type=email],.field input[type=password],.field input[type=search],.field input[type=number],.field input[type=date],.field textarea,.field select{display:block;width:100%;max-width:40rem;font:inherit;padding:.45rem;border:1px solid #6e6e78;border-radius:4px;margin-top:.25rem}

@@ -71,7 +71,7 @@ export async function call<O extends z.ZodObject>(
     op.server === 'community' && web.where.kind === 'community' ? web.where.community : null;
   return deps.pipeline.invoke(
     op,
-    { community, ip: web.ip, person: web.person, visitor: true, userKeys: false },
+    { community, ip: web.ip, person: web.person, visitor: true, userKeys: false, showsHtml: true },
     args,
   );
 }

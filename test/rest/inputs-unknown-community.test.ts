@@ -72,7 +72,7 @@ test('an unexpected failure on a REST path is problem+json, on a web path the HT
   });
   const app = createApp({
     logger: createLogger('error', sink),
-    ready: async () => true,
+    ready: async () => ({ ready: true, database: 'ok' }),
     hostKind: async () => 'community',
     clientIp: () => '203.0.113.1',
     llms: () => ({ found: true, text: '' }),

@@ -72,6 +72,12 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       await store.ping();
     });
 
+    test('the readiness write probe commits its heartbeat, again and again', async () => {
+      await store.probeWrite();
+      await store.probeWrite();
+      await Promise.all([store.probeWrite(), store.probeWrite(), store.probeWrite()]);
+    });
+
     test('a community is found by slug and by custom domain, and its slug is unique', async () => {
       const s = slug('acme');
       const created = await store.communities.create({

@@ -5,10 +5,15 @@ import assert from 'node:assert/strict';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { freshPostgresDatabase } from './pg-database.ts';
+import { defineRenderContract } from './render-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
   defineStoreContract('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
+  const render = await freshPostgresDatabase('render');
+  if (render.ok)
+    defineRenderContract('postgres', { open: () => openStore(render.url), cleanup: render.drop });
+  else test('store contract: rendered HTML (postgres)', () => assert.fail(render.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

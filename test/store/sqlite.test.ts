@@ -4,9 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
+import { defineRenderContract } from './render-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
   open: () => openStore(`sqlite:${join(dir, 'sub', 'hamlet.db')}`),
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+});
+const renderDir = mkdtempSync(join(tmpdir(), 'hamlet-store-render-'));
+defineRenderContract('sqlite', {
+  open: () => openStore(`sqlite:${join(renderDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(renderDir, { recursive: true, force: true }),
 });

@@ -2,11 +2,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { ArticleRevisionRepository } from '../repositories.ts';
-import type { ArticleRevision, NewRevision } from '../types.ts';
+import type { ArticleRevision, NewRevision, Rendered } from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow, uniquely } from '../errors.ts';
-import { authorColumns, revisionFromRow } from './rows.ts';
+import { authorColumns, renderedColumns, revisionFromRow } from './rows.ts';
 
 export class KyselyArticleRevisions implements ArticleRevisionRepository {
   constructor(
@@ -29,6 +29,7 @@ export class KyselyArticleRevisions implements ArticleRevisionRepository {
       revision: Number(latest?.max ?? 0) + 1,
       title: input.title,
       body: input.body,
+      ...renderedColumns(input.rendered),
       ...authorColumns(input.author),
       created_at: input.createdAt ? toIso(input.createdAt) : nowIso(),
     };
@@ -54,6 +55,18 @@ export class KyselyArticleRevisions implements ArticleRevisionRepository {
       .orderBy('revision')
       .execute();
     return rows.map(revisionFromRow);
+  }
+
+  async saveRendered(id: string, rendered: Rendered): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const result = await this.db
+      .updateTable('article_revisions')
+      .set(renderedColumns(rendered))
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', id)
+      .where('html_version', '<', rendered.version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }
 

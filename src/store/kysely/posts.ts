@@ -1,12 +1,12 @@
 // Posts of one community's topics: appended in position order, bumping the topic's counters.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { PostRepository } from '../repositories.ts';
-import type { Keyset, NewPost, Page, Post } from '../types.ts';
+import type { PageBytes, PostRepository } from '../repositories.ts';
+import type { Keyset, NewPost, Page, Post, Rendered } from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow } from '../errors.ts';
-import { authorColumns, postFromRow } from './rows.ts';
+import { authorColumns, postFromRow, renderedColumns } from './rows.ts';
 
 export class KyselyPosts implements PostRepository {
   constructor(
@@ -43,6 +43,7 @@ export class KyselyPosts implements PostRepository {
       position: Number(bumped.post_count),
       ...authorColumns(input.author),
       body: input.body,
+      ...renderedColumns(input.rendered),
       created_at: at,
       edited_at: null,
     };
@@ -58,11 +59,19 @@ export class KyselyPosts implements PostRepository {
 
   async listByTopic(
     topicId: string,
-    page: { after?: Keyset; limit: number },
+    page: { after?: Keyset; limit: number; bytes?: PageBytes },
   ): Promise<Page<Post, Keyset>> {
     if (!isUuid(topicId)) return { items: [], next: null };
     let q = this.scoped().where('topic_id', '=', topicId);
     if (page.after) q = q.where('position', '>', Number(page.after.key));
+    if (page.bytes) {
+      const last = await this.lastThatFits(topicId, page.after, page.limit, page.bytes);
+      if (last === null) return { items: [], next: null };
+      q = q.where('position', '<=', last.position);
+      const items = (await q.orderBy('position').execute()).map(postFromRow);
+      const end = items[items.length - 1];
+      return { items, next: last.more && end ? { key: end.position, id: end.id } : null };
+    }
     const rows = await q
       .orderBy('position')
       .limit(page.limit + 1)
@@ -75,6 +84,41 @@ export class KyselyPosts implements PostRepository {
     };
   }
 
+  /**
+   * The position of the last of the next `limit` posts that fit in `bytes` (one post at least), and
+   * whether more posts follow it; null when there are none. Reads the sizes only, not the posts.
+   */
+  private async lastThatFits(
+    topicId: string,
+    after: Keyset | undefined,
+    limit: number,
+    bytes: PageBytes,
+  ): Promise<{ position: number; more: boolean } | null> {
+    const size =
+      bytes.of === 'html'
+        ? sql<number>`octet_length(coalesce(html, body))`
+        : sql<number>`octet_length(body)`;
+    let q = this.db
+      .selectFrom('posts')
+      .select(['position', size.as('bytes')])
+      .where('community_id', '=', this.communityId)
+      .where('topic_id', '=', topicId);
+    if (after) q = q.where('position', '>', Number(after.key));
+    const sizes = await q
+      .orderBy('position')
+      .limit(limit + 1)
+      .execute();
+    let total = 0;
+    let taken = 0;
+    for (const row of sizes.slice(0, limit)) {
+      total += Number(row.bytes);
+      if (taken > 0 && total > bytes.max) break;
+      taken++;
+    }
+    if (taken === 0) return null;
+    return { position: Number(sizes[taken - 1]!.position), more: sizes.length > taken };
+  }
+
   async getFirst(topicId: string): Promise<Post | undefined> {
     if (!isUuid(topicId)) return undefined;
     const row = await this.scoped()
@@ -84,16 +128,35 @@ export class KyselyPosts implements PostRepository {
     return row && postFromRow(row);
   }
 
-  async updateBody(id: string, body: string, editedAt?: string): Promise<Post | undefined> {
+  async updateBody(
+    id: string,
+    body: string,
+    editedAt?: string,
+    rendered?: Rendered,
+  ): Promise<Post | undefined> {
     if (!isUuid(id)) return undefined;
     const result = await this.db
       .updateTable('posts')
-      .set({ body, edited_at: editedAt ? toIso(editedAt) : nowIso() })
+      .set({ body, ...renderedColumns(rendered), edited_at: editedAt ? toIso(editedAt) : nowIso() })
       .where('community_id', '=', this.communityId)
       .where('id', '=', id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return this.getById(id);
+  }
+
+  async saveRendered(id: string, body: string, rendered: Rendered): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    // Only html and html_version change: the search triggers watch the body, not these.
+    const result = await this.db
+      .updateTable('posts')
+      .set(renderedColumns(rendered))
+      .where('community_id', '=', this.communityId)
+      .where('id', '=', id)
+      .where('body', '=', body)
+      .where('html_version', '<', rendered.version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async listByAuthor(

@@ -19,6 +19,7 @@ import type {
   Community,
   Person,
   Post,
+  Rendered,
   Topic,
   TopicStatus,
   Visibility,
@@ -120,6 +121,23 @@ export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topi
   };
 }
 
+/** The stored render of a row, if it has one (version 0: not rendered yet). */
+export function renderedFromRow(row: {
+  html: string | null;
+  html_version: number;
+}): Rendered | null {
+  const version = Number(row.html_version);
+  return row.html !== null && version > 0 ? { html: row.html, version } : null;
+}
+
+/** The columns that store `rendered` (nulls and 0 when absent). */
+export function renderedColumns(rendered: Rendered | null | undefined): {
+  html: string | null;
+  html_version: number;
+} {
+  return { html: rendered?.html ?? null, html_version: rendered?.version ?? 0 };
+}
+
 export function postFromRow(row: Selectable<PostsTable>): Post {
   return {
     id: row.id,
@@ -128,6 +146,7 @@ export function postFromRow(row: Selectable<PostsTable>): Post {
     position: Number(row.position),
     author: authorFromRow(row),
     body: row.body,
+    rendered: renderedFromRow(row),
     createdAt: toIso(row.created_at),
     editedAt: toIsoOrNull(row.edited_at),
   };
@@ -141,6 +160,7 @@ export function revisionFromRow(row: Selectable<ArticleRevisionsTable>): Article
     revision: Number(row.revision),
     title: row.title,
     body: row.body,
+    rendered: renderedFromRow(row),
     author: authorFromRow(row),
     createdAt: toIso(row.created_at),
   };

@@ -27,6 +27,7 @@ import { KyselyWebhooks } from './webhooks.ts';
 import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
+import { probeWrite } from './write-probe.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -118,6 +119,10 @@ export class KyselyStore implements Store {
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.db);
+  }
+
+  async probeWrite(): Promise<void> {
+    await probeWrite(this.db, this.dialect);
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,8 @@ import { mcpSessionsBoundedMigration } from './0070_mcp_sessions_bounded.ts';
 import { webhookRetentionMigration } from './0071_webhook_retention.ts';
 import { searchProfileGenerationsMigration } from './0072_search_profile_generations.ts';
 import { handoffTicketHostMigration } from './0073_handoff_ticket_host.ts';
+import { renderedHtmlMigration } from './0074_rendered_html.ts';
+import { readinessHeartbeatMigration } from './0075_readiness_heartbeat.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -47,6 +49,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0071_webhook_retention': webhookRetentionMigration(dialect),
     '0072_search_profile_generations': searchProfileGenerationsMigration(dialect),
     '0073_handoff_ticket_host': handoffTicketHostMigration(dialect),
+    '0074_rendered_html': renderedHtmlMigration(dialect),
+    '0075_readiness_heartbeat': readinessHeartbeatMigration(dialect),
   };
 }
 

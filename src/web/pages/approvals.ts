@@ -2,7 +2,7 @@
 // (the question or reply rendered, the answer to be accepted), approve, or reject with a reason the
 // submitter reads. Two moderators deciding at once: one wins, the other is told who decided what.
 import type { Context, Hono } from 'hono';
-import { renderMarkdown } from '../../domain/markdown.ts';
+import { renderBody } from '../../domain/rendering.ts';
 import { agentLabel } from '../../domain/views.ts';
 import { APPROVAL_STATUSES } from '../../domain/vocabulary.ts';
 import { approveWrite, listApprovals, rejectWrite } from '../../operations/approvals.ts';
@@ -32,7 +32,7 @@ function preview(web: Web, a: Approval): string {
   const tags = Array.isArray(p.tags) ? (p.tags as unknown[]).map(String) : [];
   const body =
     typeof p.body === 'string'
-      ? `<div class="post-body preview">${renderMarkdown(p.body)}</div>`
+      ? `<div class="post-body preview">${renderBody(p.body).html}</div>`
       : '';
   const topicLink = (ref: string) => `<a href="${esc(topicHref(web, ref))}">${esc(ref)}</a>`;
   switch (a.kind) {

@@ -3,12 +3,15 @@
 // words highlighted, and "more" links that keep the other query parameters.
 import type { getTopic, replyToTopic, searchCommunity } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
+import type { Rendered } from '../../operations/present.ts';
 import { href, type Notice, type Web } from '../context.ts';
 import { esc, plural, when } from '../html.ts';
 
 /** A topic, a post and an author as get_topic (and list_topics, edit_post, …) return them. */
 export type Topic = OutputOf<typeof getTopic>['topic'];
 export type Post = OutputOf<typeof getTopic>['posts'][number];
+/** A post as get_topic gives it to the web: with its stored render (Caller.showsHtml). */
+export type ShownPost = Post & Rendered;
 export type Author = Post['author'];
 /** A search result as search_community and search_network return it. */
 export type SearchResult = OutputOf<typeof searchCommunity>['results'][number];

@@ -2,11 +2,12 @@
 // any post), revising a knowledge-base article (revise_article, every revision kept) and reading an
 // article's history (list_article_revisions).
 import type { Context, Hono } from 'hono';
-import { renderMarkdown } from '../../domain/markdown.ts';
 import { LIMITS } from '../../domain/fields.ts';
 import { listArticleRevisions, reviseArticle } from '../../operations/articles.ts';
 import { getTopic } from '../../operations/community.ts';
 import { editPost } from '../../operations/people.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import type { Rendered } from '../../operations/present.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
@@ -155,11 +156,17 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const slug = c.req.param('slug');
     const got = await call(deps, web, listArticleRevisions, { article: slug });
     if (!got.ok) return failurePage(c, web, got);
-    const revisions = got.value.revisions.slice().reverse();
+    // Each revision carries its stored render: the web shows HTML (Caller.showsHtml).
+    const revisions = (
+      got.value.revisions as (OutputOf<typeof listArticleRevisions>['revisions'][number] &
+        Rendered)[]
+    )
+      .slice()
+      .reverse();
     const items = revisions
       .map(
         (r) =>
-          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${renderMarkdown(r.body)}</div></details></section>`,
+          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${r.html}</div></details></section>`,
       )
       .join('');
     return page(c, web, {

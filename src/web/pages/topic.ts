@@ -7,12 +7,19 @@ import { LIMITS } from '../../domain/fields.ts';
 import { unmarkSolution } from '../../operations/articles.ts';
 import { getTopic, markSolution, replyToTopic } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { postHtml } from '../render-cache.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, lengths, text, type FormData } from '../forms.ts';
 import { esc, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import { author, moreLink, topicHref, writeNotice, type Post, type Topic } from './parts.ts';
+import {
+  author,
+  moreLink,
+  topicHref,
+  writeNotice,
+  type Post,
+  type ShownPost,
+  type Topic,
+} from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 
 /** What the signed-in person may do to a post of this topic. */
@@ -34,7 +41,7 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
   };
 }
 
-function postArticle(web: Web, topic: Topic, p: Post, now: number): string {
+function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string {
   const can = abilities(web, topic, p, now);
   const role = p.is_question
     ? topic.is_article
@@ -70,7 +77,7 @@ function postArticle(web: Web, topic: Topic, p: Post, now: number): string {
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-<div class="post-body">${postHtml(p)}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
 function replyForm(web: Web, topic: Topic, values: FormData, failure?: Failure): string {
@@ -107,7 +114,9 @@ export async function renderTopic(
       web,
       got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got,
     );
-  const { topic, posts } = got.value;
+  const topic = got.value.topic;
+  const posts = got.value.posts as ShownPost[]; // the web gets each post's render
+
   const now = Date.now();
   const solution = posts.find((p) => p.is_solution);
   const jump =

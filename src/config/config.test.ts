@@ -1,0 +1,110 @@
+// The configuration refuses what it would otherwise silently ignore: an unknown HAMLET_* variable
+// stops the start (the CLI's too) and names the setting that was probably meant; every HAMLET_*
+// name the repository uses is a setting or a tool's own; every setting is in the README's table.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from './config.ts';
+import { TOOLING_VARIABLES } from './unknown-variables.ts';
+
+test('a misspelled HAMLET_* variable is refused with "did you mean …"', () => {
+  assert.throws(
+    () => loadConfig({ HAMLET_SIGNUPS: 'closed' }),
+    /HAMLET_SIGNUPS is not a Hamlet setting: did you mean HAMLET_SIGNUP\?/,
+  );
+  assert.throws(
+    () => loadConfig({ HAMLET_WEBHOOK_TIMEOUT: '5000' }),
+    /did you mean HAMLET_WEBHOOK_TIMEOUT_MS\?/,
+  );
+  assert.throws(
+    () => loadConfig({ HAMLET_COLOUR: 'blue' }),
+    (err: Error) => {
+      assert.match(err.message, /HAMLET_COLOUR is not a Hamlet setting/);
+      assert.doesNotMatch(err.message, /did you mean/);
+      return true;
+    },
+  );
+  // Every problem is listed at once, the unknown name beside an invalid value.
+  assert.throws(
+    () => loadConfig({ HAMLET_SIGNUPS: 'closed', HAMLET_SIGNUP: 'maybe' }),
+    (err: Error) => /HAMLET_SIGNUPS/.test(err.message) && /HAMLET_SIGNUP: /.test(err.message),
+  );
+  // Other programs' variables and Hamlet's own tooling are not Hamlet's business.
+  assert.equal(loadConfig({ HOME: '/root', HAMLET_TEST_PG_PORT: '54329' }).people.signUp, true);
+});
+
+test('`hamlet serve` with a misspelled variable does not start, and says what was meant', async () => {
+  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      HAMLET_SIGNUPS: 'closed',
+      DATABASE_URL: 'sqlite::memory:',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  // A start that is not refused would serve forever: it is ended after the deadline.
+  const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(deadline);
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /did you mean HAMLET_SIGNUP\?/);
+  assert.doesNotMatch(stderr, /Hamlet is running/);
+});
+
+test('the PostgreSQL pool size and connect timeout are settings', () => {
+  assert.deepEqual(loadConfig({}).postgres, { poolSize: 10, connectTimeoutMs: 5000 });
+  assert.deepEqual(
+    loadConfig({ HAMLET_PG_POOL_SIZE: '25', HAMLET_PG_CONNECT_TIMEOUT_MS: '1500' }).postgres,
+    { poolSize: 25, connectTimeoutMs: 1500 },
+  );
+  assert.throws(() => loadConfig({ HAMLET_PG_POOL_SIZE: '0' }), /HAMLET_PG_POOL_SIZE/);
+});
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files(path, out);
+    else if (/\.(ts|mjs|js|sh|md)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+test('every HAMLET_* name in the repository is a setting (in the README) or a tool’s own', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const used = new Map<string, string>();
+  for (const path of [...files('src'), ...files('test'), ...files('scripts'), ...files('bench')])
+    for (const [name] of readFileSync(path, 'utf8').matchAll(/\bHAMLET_[A-Z0-9_]*[A-Z0-9]\b/g))
+      if (!used.has(name)) used.set(name, path);
+  const refused: string[] = [];
+  for (const [name, path] of used) {
+    if (TOOLING_VARIABLES.has(name)) continue;
+    try {
+      loadConfig({ [name]: '1' });
+    } catch (err) {
+      // A test of the refusal itself uses misspelled names on purpose.
+      const deliberate = /did you mean|not a Hamlet setting/.test(readFileSync(path, 'utf8'));
+      if (/is not a Hamlet setting/.test((err as Error).message) && !deliberate)
+        refused.push(`${name} (${path})`);
+    }
+  }
+  assert.deepEqual(refused, [], 'names no configuration reads');
+  const settings = [...used.keys()].filter((n) => {
+    if (TOOLING_VARIABLES.has(n)) return false;
+    try {
+      loadConfig({ [n]: '1' });
+    } catch (err) {
+      return !/is not a Hamlet setting/.test((err as Error).message);
+    }
+    return true;
+  });
+  const undocumented = settings.filter((n) => !readme.includes(`\`${n}\``));
+  assert.deepEqual(undocumented, [], 'settings missing from the README configuration table');
+});

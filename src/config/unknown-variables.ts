@@ -1,0 +1,63 @@
+// Every HAMLET_* variable in the environment must be one Hamlet reads: a misspelled one
+// (HAMLET_SIGNUPS=closed) would otherwise be ignored and leave its setting at the default. Each
+// unknown one is named, with the closest known name when one is close.
+
+/**
+ * Variables of Hamlet's own tooling (the test command, the throwaway PostgreSQL script, the
+ * conformance and fuzz suites), never configuration of a server: they may be in the environment a
+ * server inherits, and are not mistakes.
+ */
+export const TOOLING_VARIABLES: ReadonlySet<string> = new Set([
+  'HAMLET_TEST_PG_PORT',
+  'HAMLET_TEST_ARTIFACTS',
+  'HAMLET_SKIP_CONFORMANCE',
+  'HAMLET_CONFORMANCE_AUTH',
+  'HAMLET_FUZZ_CASES',
+  'HAMLET_FUZZ_SEED',
+]);
+
+/** One problem per unknown HAMLET_* variable set in `env`, e.g. "…: did you mean HAMLET_SIGNUP?". */
+export function unknownVariables(
+  env: Record<string, string | undefined>,
+  known: readonly string[],
+): string[] {
+  const names = known.filter((k) => k.startsWith('HAMLET_'));
+  const problems: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('HAMLET_') || env[name] === undefined) continue;
+    if (names.includes(name) || TOOLING_VARIABLES.has(name)) continue;
+    const closest = nearest(name, names);
+    problems.push(
+      closest
+        ? `${name} is not a Hamlet setting: did you mean ${closest}?`
+        : `${name} is not a Hamlet setting (the README's Configuration table lists them); unset it`,
+    );
+  }
+  return problems;
+}
+
+/** The known name fewest edits away, if it is close enough to be what was meant. */
+function nearest(name: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of names) {
+    const distance = editDistance(name, candidate);
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  // A few edits of the part after the prefix: a typo, a plural, a dropped underscore.
+  const allowed = Math.max(2, Math.floor((name.length - 'HAMLET_'.length) / 4));
+  return best && best.distance <= allowed ? best.name : undefined;
+}
+
+/** Levenshtein distance (insertions, deletions and substitutions each cost one). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

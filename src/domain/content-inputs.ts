@@ -1,0 +1,87 @@
+// What the content service takes: each write's input as its author gives it (the approval queue
+// stores exactly this), and the inputs of the reads, all built from the product's field schemas
+// (./fields.ts). Fields only the system actor may set (original dates, imported authors) are added
+// here and checked by the service.
+import { z } from 'zod';
+import {
+  categoryRef,
+  cursor,
+  pageLimit,
+  pathSlug,
+  questionBody,
+  recordId,
+  replyBody,
+  tag,
+  tags,
+  title,
+  topicRef,
+} from './fields.ts';
+import type { WriteKind } from './vocabulary.ts';
+
+const importedAuthor = z.object({ personId: z.uuid(), displayName: z.string().min(1).max(200) });
+
+/** Fields only the system actor (imports, seeds) may set. */
+const systemOnly = {
+  createdAt: z.iso.datetime({ offset: true }).optional(),
+  author: importedAuthor.optional(),
+};
+
+/** What each kind of write takes from its author (the approval queue stores exactly this). */
+export const WRITE_INPUTS = {
+  'topic.create': z.object({
+    category: categoryRef,
+    title,
+    body: questionBody,
+    tags: tags.default([]),
+  }),
+  'post.create': z.object({ topic: topicRef, body: replyBody }),
+  'solution.mark': z.object({ topic: topicRef, post: recordId }),
+  'article.write': z.object({
+    category: categoryRef,
+    slug: pathSlug.optional(),
+    title,
+    body: questionBody,
+    tags: tags.optional(),
+  }),
+} satisfies Record<WriteKind, z.ZodObject>;
+
+export const createCategorySchema = z.object({
+  slug: pathSlug.optional(),
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(2000).default(''),
+  kind: z.enum(['discussion', 'knowledge_base']).default('discussion'),
+  position: z.number().int().min(0).max(10_000).optional(),
+});
+
+export const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
+export const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
+export const markSolutionSchema = WRITE_INPUTS['solution.mark'];
+export const upsertArticleSchema = WRITE_INPUTS['article.write'].extend(systemOnly);
+
+export const editPostSchema = z.object({
+  post: recordId,
+  body: replyBody,
+  title: title.optional(),
+});
+
+export const getTopicSchema = z.object({
+  topic: topicRef,
+  cursor: cursor.nullish(),
+  limit: pageLimit(100, 50),
+});
+
+export const TOPIC_FILTERS = ['unanswered', 'solved'] as const;
+export const TOPIC_SORTS = ['latest', 'top', 'created'] as const;
+export const listTopicsSchema = z.object({
+  category: categoryRef.optional(),
+  tag: tag.optional(),
+  filter: z.enum(TOPIC_FILTERS).optional(),
+  sort: z.enum(TOPIC_SORTS).default('latest'),
+  cursor: cursor.nullish(),
+  limit: pageLimit(100, 20),
+});
+
+export type CreateTopicInput = z.input<typeof createTopicSchema>;
+export type ReplyInput = z.input<typeof replySchema>;
+export type ListTopicsInput = z.input<typeof listTopicsSchema>;
+export type UpsertArticleInput = z.input<typeof upsertArticleSchema>;

@@ -1,0 +1,85 @@
+// The content service's lookups and shared steps (and the context its parts share): a category or topic by id or slug (not_found
+// naming where to find valid ones), a new topic under a free slug, and who a write is by (the
+// system actor alone may name an imported author or an original date).
+import type { Config } from '../config/config.ts';
+import type { CommunityScope, Store } from '../store/repositories.ts';
+import type { AuthorRef, Category, Community, Topic } from '../store/types.ts';
+import { isUuid } from '../store/ids.ts';
+import type { Actor } from './actor.ts';
+import { authorOf, requireSystemFor } from './authorization.ts';
+import { DomainError } from './errors.ts';
+import type { ContentEvent } from './events.ts';
+import { firstFreeSlug, slugify } from './slug.ts';
+import { translateStoreError } from './validate.ts';
+
+/** What the content service's parts work with: its store, the config, and its event bus. */
+export type ContentContext = { store: Store; config: Config; emit(event: ContentEvent): void };
+
+export function authorFor(
+  actor: Actor,
+  data: { author?: { personId: string; displayName: string }; createdAt?: string },
+): AuthorRef {
+  if (data.createdAt !== undefined) requireSystemFor(actor, 'original dates (createdAt)');
+  if (data.author) {
+    requireSystemFor(actor, 'the author');
+    return { kind: 'person', id: data.author.personId, name: data.author.displayName };
+  }
+  return authorOf(actor);
+}
+
+export async function findCategory(
+  scope: CommunityScope,
+  community: Community,
+  reference: string,
+): Promise<Category> {
+  const category = isUuid(reference)
+    ? await scope.categories.getById(reference)
+    : await scope.categories.getBySlug(reference.toLowerCase());
+  if (!category) {
+    throw new DomainError(
+      'not_found',
+      `No category "${reference}" in "${community.slug}". Call list_categories for the valid slugs.`,
+    );
+  }
+  return category;
+}
+
+export async function findTopic(scope: CommunityScope, reference: string): Promise<Topic> {
+  const topic = isUuid(reference)
+    ? await scope.topics.getById(reference)
+    : await scope.topics.getBySlug(reference.toLowerCase());
+  if (!topic) {
+    throw new DomainError(
+      'not_found',
+      `No topic "${reference}" in this community. Use a topic id or slug from list_topics or search.`,
+    );
+  }
+  return topic;
+}
+
+/** Creates a topic under a free slug (`title`, `title-2`, …); an explicit slug must be free. */
+export async function insertTopic(
+  scope: CommunityScope,
+  community: Community,
+  input: {
+    categoryId: string;
+    slug?: string;
+    title: string;
+    author: AuthorRef;
+    tags: string[];
+    createdAt?: string;
+  },
+): Promise<Topic> {
+  const slug =
+    input.slug ??
+    firstFreeSlug(slugify(input.title), await scope.topics.slugsLike(slugify(input.title)));
+  try {
+    return await scope.topics.create({ ...input, slug });
+  } catch (err) {
+    translateStoreError(
+      err,
+      `The topic slug "${slug}" was just taken in "${community.slug}". Retry the request.`,
+      `The category no longer exists in "${community.slug}". Call list_categories and retry.`,
+    );
+  }
+}
