@@ -10,6 +10,9 @@
 //   search query     1–500 characters;  question (suggest_answer) 3–2,000 characters
 //   cursor           1–500 characters, as returned by the previous page
 //   idempotency key  8–200 printable ASCII characters without spaces
+//   community slug   2–63 characters (a DNS label)
+//   e-mail address   at most 254 characters;  password 10–1,024 characters
+//   key lifetime     1–3,650 days
 import { z } from 'zod';
 import { COMMUNITY_SLUG, PATH_SLUG } from './slug.ts';
 
@@ -24,7 +27,14 @@ export const LIMITS = {
   cursor: { max: 500 },
   idempotencyKey: { min: 8, max: 200 },
   reason: { max: 2_000 },
+  communitySlug: { min: 2, max: 63 },
+  email: { max: 254 },
+  password: { min: 10, max: 1_024 },
+  expiresInDays: { min: 1, max: 3_650 },
 } as const;
+
+/** A limit as the descriptions and hints state it: "8-200". */
+export const span = (limit: { min: number; max: number }): string => `${limit.min}-${limit.max}`;
 
 const text = (what: { min: number; max: number }) =>
   z
@@ -54,7 +64,7 @@ export const communitySlug = z
   .toLowerCase()
   .regex(
     COMMUNITY_SLUG,
-    'must be 2-63 characters of a-z, 0-9 and "-", not starting or ending with "-"',
+    `must be ${LIMITS.communitySlug.min}-${LIMITS.communitySlug.max} characters of a-z, 0-9 and "-", not starting or ending with "-"`,
   );
 /** A category or article slug (a URL path segment). */
 export const pathSlug = z
@@ -106,8 +116,21 @@ export const question = text(LIMITS.question);
 export const expiresInDays = z
   .number()
   .int('must be a whole number')
-  .min(1, 'must be at least 1 day')
-  .max(3650, 'must be at most 3650 days');
+  .min(LIMITS.expiresInDays.min, `must be at least ${LIMITS.expiresInDays.min} day`)
+  .max(LIMITS.expiresInDays.max, `must be at most ${LIMITS.expiresInDays.max} days`);
+
+/** An e-mail address, trimmed and lower-cased (how accounts are found). */
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email.max, `must be at most ${LIMITS.email.max} characters`)
+  .pipe(z.email('must be an e-mail address'));
+/** A new password (a current one is checked against the account, never against these limits). */
+export const password = z
+  .string()
+  .min(LIMITS.password.min, `must be at least ${LIMITS.password.min} characters`)
+  .max(LIMITS.password.max, `must be at most ${LIMITS.password.max} characters`);
 /** A key by its id or by its (display) prefix. */
 export const keyRef = z
   .string()

@@ -1,5 +1,6 @@
 // Input validation with zod: every service input goes through parse(), which turns a zod failure
-// into DomainError('invalid_argument') naming each offending field. No input may carry the NUL
+// into DomainError('invalid_argument') naming each offending field. The field schemas themselves
+// (and their limits) are fields.ts's, the one table. No input may carry the NUL
 // character anywhere (PostgreSQL cannot store it; SQLite would): that is refused first, the same way.
 import { z } from 'zod';
 import { DomainError } from './errors.ts';
@@ -62,22 +63,3 @@ export function translateStoreError(
   if (err instanceof MissingRow) throw new DomainError('not_found', missingMessage, { cause: err });
   throw err;
 }
-
-export const titleSchema = z
-  .string()
-  .trim()
-  .min(3, 'must be at least 3 characters')
-  .max(200, 'must be at most 200 characters');
-export const bodySchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100_000, 'must be at most 100000 characters');
-export const tagSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'tags are 1-32 characters of a-z, 0-9 and "-"');
-export const tagsSchema = z.array(tagSchema).max(10, 'at most 10 tags').default([]);
-export const limitSchema = (max: number, fallback: number) =>
-  z.number().int().min(1).max(max).default(fallback);

@@ -1,23 +1,10 @@
 // A person's own account: the user keys (hmlt_u_) they mint for agents that act on their behalf on
 // the network. A key is shown once, when minted; afterwards only its prefix is listed.
 import { z } from 'zod';
-import type { KeyView } from '../domain/identity/accounts.ts';
-import { expiresInDays, keyRef } from '../domain/fields.ts';
+import { expiresInDays, keyRef, LIMITS, span } from '../domain/fields.ts';
 import { defineOperation } from './operation.ts';
+import { presentKey } from './present.ts';
 import { keyOut } from './schemas.ts';
-
-const userKeyOut = keyOut;
-
-function presentKey(k: KeyView): z.input<typeof userKeyOut> {
-  return {
-    id: k.id,
-    prefix: k.prefix,
-    created_at: k.createdAt,
-    expires_at: k.expiresAt,
-    revoked_at: k.revokedAt,
-    last_used_at: k.lastUsedAt,
-  };
-}
 
 export const listMyKeys = defineOperation({
   name: 'list_my_keys',
@@ -25,7 +12,7 @@ export const listMyKeys = defineOperation({
   title: 'My user keys',
   description: 'Your user keys by prefix, with when they were last used, expire or were revoked.',
   input: z.strictObject({}),
-  output: z.object({ keys: z.array(userKeyOut) }),
+  output: z.object({ keys: z.array(keyOut) }),
   credential: 'user',
   run: async (ctx) => ({
     keys: (await ctx.services.accounts.listUserKeys(ctx.actor)).map(presentKey),
@@ -40,11 +27,13 @@ export const mintMyKey = defineOperation({
   input: z.strictObject({
     expires_in_days: expiresInDays
       .optional()
-      .describe('The key expires after this many days (1-3650). Default: never.'),
+      .describe(
+        `The key expires after this many days (${span(LIMITS.expiresInDays)}). Default: never.`,
+      ),
   }),
   output: z.object({
     key: z.string().describe('The key itself, shown this once.'),
-    record: userKeyOut,
+    record: keyOut,
   }),
   credential: 'user',
   write: true,

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { communityMcpConfigSchema } from '../domain/community-mcp.ts';
 import type { AgentKeyView, AgentView } from '../domain/identity/agents.ts';
 import { ROLES, SCOPES } from '../domain/vocabulary.ts';
-import { expiresInDays, keyRef } from '../domain/fields.ts';
+import { expiresInDays, keyRef, LIMITS, span } from '../domain/fields.ts';
+import { presentKey } from './present.ts';
 import { keyOut } from './schemas.ts';
 import { defineOperation } from './operation.ts';
 
@@ -46,15 +47,7 @@ export function presentAgent(a: AgentView): z.input<typeof agentOut> {
 }
 
 export function presentAgentKey(k: AgentKeyView): z.input<typeof agentKeyOut> {
-  return {
-    id: k.id,
-    agent_id: k.agentId,
-    prefix: k.prefix,
-    created_at: k.createdAt,
-    expires_at: k.expiresAt,
-    revoked_at: k.revokedAt,
-    last_used_at: k.lastUsedAt,
-  };
+  return { ...presentKey(k), agent_id: k.agentId };
 }
 
 export const listAgents = defineOperation({
@@ -91,7 +84,9 @@ export const createAgent = defineOperation({
       .describe("A trusted agent's writes are published at once, whatever the approval policy."),
     expires_in_days: expiresInDays
       .optional()
-      .describe('The first key expires after this many days (1-3650). Default: never.'),
+      .describe(
+        `The first key expires after this many days (${span(LIMITS.expiresInDays)}). Default: never.`,
+      ),
   }),
   output: z.object({
     agent: agentOut,

@@ -2,7 +2,7 @@
 // approval:decide) and for administrators who set the policy per write kind. Each decision is
 // applied exactly once, even when two deciders act at the same moment: the loser is told why.
 import { z } from 'zod';
-import { cursor, pageLimit, reason, recordId } from '../domain/fields.ts';
+import { cursor, LIMITS, pageLimit, reason, recordId } from '../domain/fields.ts';
 import { APPROVAL_STATUSES, POLICY_MODES, WRITE_KINDS } from '../domain/vocabulary.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { presentApproval } from './present.ts';
@@ -60,7 +60,9 @@ export const rejectWrite = defineOperation({
   description: 'Refuses a queued write with a reason its submitter reads. Nothing is published.',
   input: z.strictObject({
     approval_id: recordId.describe('The approval to refuse.'),
-    reason: reason.describe('Why, so the submitter can fix it (1-2000 characters).'),
+    reason: reason.describe(
+      `Why, so the submitter can fix it (1-${LIMITS.reason.max} characters).`,
+    ),
   }),
   output: approvalOut,
   credential: 'community',

@@ -2,12 +2,12 @@
 // that): revising an article's one maintained body, and reading its revisions. And withdrawing an
 // accepted answer. The REST API and the web offer these; MCP keeps to its nine tools.
 import { z } from 'zod';
-import { pathSlug, questionBody, tags, title, topicRef } from '../domain/fields.ts';
+import { LIMITS, pathSlug, questionBody, span, tags, title, topicRef } from '../domain/fields.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
 import { DomainError } from '../domain/errors.ts';
 import { defineOperation } from './operation.ts';
-import { presentTopic, presentWrite } from './present.ts';
-import { idempotencyKey, topicOut, writeOutput } from './schemas.ts';
+import { presentAuthor, presentTopic, presentWrite } from './present.ts';
+import { authorOut, idempotencyKey, topicOut, writeOutput } from './schemas.ts';
 
 export const reviseArticle = defineOperation({
   name: 'revise_article',
@@ -17,8 +17,10 @@ export const reviseArticle = defineOperation({
     'Replaces the title and body of a knowledge-base article (every revision is kept). Members of the community, and its agents with "article:write"; the approval policy for articles applies.',
   input: z.strictObject({
     article: pathSlug.describe('The article slug (the last part of its URL).'),
-    title: title.describe('The title, 8-200 characters.'),
-    body: questionBody.describe('The whole new body in Markdown, 10-50000 characters.'),
+    title: title.describe(`The title, ${span(LIMITS.title)} characters.`),
+    body: questionBody.describe(
+      `The whole new body in Markdown, ${span(LIMITS.questionBody)} characters.`,
+    ),
     tags: tags.optional().describe('Replaces the tags when given.'),
     idempotency_key: idempotencyKey,
   }),
@@ -58,12 +60,7 @@ const revisionOut = z.object({
   revision: z.number().int(),
   title: z.string(),
   body: z.string().describe('The body of this revision, as Markdown.'),
-  author: z.object({
-    kind: z.enum(['person', 'agent', 'system']),
-    id: z.string().nullable(),
-    name: z.string(),
-    label: z.string().optional(),
-  }),
+  author: authorOut,
   created_at: z.string(),
 });
 
@@ -83,7 +80,7 @@ export const listArticleRevisions = defineOperation({
       title: r.title,
       body: r.body,
       ...(ctx.showsHtml ? { html: r.html } : {}),
-      author: r.author,
+      author: presentAuthor(r.author),
       created_at: r.createdAt,
     })),
   }),

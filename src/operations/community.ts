@@ -2,23 +2,32 @@
 // answer, follow a queued write. Each needs a credential of that community (reading included).
 import { z } from 'zod';
 import {
+  categoryRef,
   cursor,
+  LIMITS,
   pageLimit,
   question,
   recordId,
   replyBody,
   searchFilters,
   searchQuery,
+  span,
   tag,
-  categoryRef,
   topicRef,
 } from '../domain/fields.ts';
 import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
-import { presentApproval, presentTopic, presentTopicPage, presentWrite } from './present.ts';
+import {
+  presentApproval,
+  presentCategory,
+  presentTopic,
+  presentTopicPage,
+  presentWrite,
+} from './present.ts';
 import {
   SEARCH_MODES,
   approvalOut,
+  categoryOut,
   getTopicOutput,
   idempotencyKey,
   questionFields,
@@ -71,7 +80,7 @@ export const searchCommunity = defineOperation({
     'Full-text search over topic titles, questions, replies and knowledge-base articles of this community, best first; accepted answers rank higher. Do this FIRST: almost every question has been asked before.',
   input: z.strictObject({
     query: searchQuery.describe(
-      'What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.',
+      `What you are looking for, in plain words (${span(LIMITS.searchQuery)} characters). "quoted phrase" must match exactly; -word excludes a word.`,
     ),
     mode: z
       .enum(SEARCH_MODES)
@@ -95,7 +104,9 @@ export const suggestAnswer = defineOperation({
   description:
     'Given a question, returns the best accepted answers already in this community with a confidence in [0, 1], or says plainly that nothing matched and how to ask.',
   input: z.strictObject({
-    question: question.describe('The question, as you would ask it (3-2000 characters).'),
+    question: question.describe(
+      `The question, as you would ask it (${span(LIMITS.question)} characters).`,
+    ),
     limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
   }),
   output: suggestOutput,
@@ -159,15 +170,6 @@ export const listTopics = defineOperation({
   },
 });
 
-export const categoryOut = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  kind: z.enum(['discussion', 'knowledge_base']),
-  topic_count: z.number().int(),
-});
-
 export const listCategories = defineOperation({
   name: 'list_categories',
   server: 'community',
@@ -181,11 +183,7 @@ export const listCategories = defineOperation({
   run: async (ctx) => ({
     categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map((c) => ({
       id: c.id,
-      slug: c.slug,
-      name: c.name,
-      description: c.description,
-      kind: c.kind,
-      topic_count: c.topicCount,
+      ...presentCategory(c),
     })),
   }),
 });
@@ -233,7 +231,7 @@ export const replyToTopic = defineOperation({
     'Add a post to a topic (an answer, or more detail). May be queued for approval ("pending_approval").',
   input: z.strictObject({
     topic: topicRef.describe('The topic id or slug.'),
-    body: replyBody.describe('The reply in Markdown, 2-50000 characters.'),
+    body: replyBody.describe(`The reply in Markdown, ${span(LIMITS.replyBody)} characters.`),
     idempotency_key: idempotencyKey,
   }),
   output: writeOutput,

@@ -5,21 +5,25 @@ import { DomainError } from '../domain/errors.ts';
 import {
   communitySlug,
   cursor,
+  LIMITS,
   pageLimit,
   question,
   searchFilters,
   searchQuery,
+  span,
   topicRef,
 } from '../domain/fields.ts';
 import type { Community } from '../store/types.ts';
 import type { Services } from '../services.ts';
-import { categoryOut, withSimilar } from './community.ts';
+import { withSimilar } from './community.ts';
 import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
-import { presentTopicPage, presentWrite } from './present.ts';
+import { presentCategory, presentCommunity, presentTopicPage, presentWrite } from './present.ts';
 import { resultTargets } from '../domain/writes/apply.ts';
 import {
   SEARCH_MODES,
+  categorySummary,
+  communitySummary,
   getTopicOutput,
   questionFields,
   searchOutput,
@@ -77,7 +81,7 @@ export const searchNetwork = defineOperation({
     'Full-text search across all public Hamlet communities (or the ones you name), best first; accepted answers rank higher. Each result names its community.',
   input: z.strictObject({
     query: searchQuery.describe(
-      'What you are looking for, in plain words (1-500 characters). "quoted phrase" must match exactly; -word excludes a word.',
+      `What you are looking for, in plain words (${span(LIMITS.searchQuery)} characters). "quoted phrase" must match exactly; -word excludes a word.`,
     ),
     communities: slugList,
     mode: z
@@ -117,12 +121,7 @@ export const findCommunity = defineOperation({
   }),
   output: z.object({
     communities: z.array(
-      z.object({
-        slug: z.string(),
-        name: z.string(),
-        description: z.string(),
-        web_url: z.string(),
-        mcp_url: z.string(),
+      communitySummary.extend({
         matches: z.number().int(),
         score: z.number().min(0).max(1),
       }),
@@ -161,11 +160,7 @@ export const findCommunity = defineOperation({
         .sort((a, b) => b.score - a.score || a.c.slug.localeCompare(b.c.slug))
         .slice(0, limit)
         .map(({ c, score, matches }) => ({
-          slug: c.slug,
-          name: c.name,
-          description: c.description,
-          web_url: ctx.urls.web(c.slug),
-          mcp_url: ctx.urls.mcp(c.slug),
+          ...presentCommunity(c, ctx.urls),
           matches,
           score: Math.round(score * 10_000) / 10_000,
         })),
@@ -180,14 +175,9 @@ export const getCommunity = defineOperation({
   description:
     'One public community: description, guidelines (read them before asking), categories with counts, and its web and MCP URLs.',
   input: z.strictObject({ community: slug }),
-  output: z.object({
-    slug: z.string(),
-    name: z.string(),
-    description: z.string(),
+  output: communitySummary.extend({
     guidelines: z.string(),
-    web_url: z.string(),
-    mcp_url: z.string(),
-    categories: z.array(categoryOut.omit({ id: true })),
+    categories: z.array(categorySummary),
   }),
   credential: 'none',
   mcp: true,
@@ -195,19 +185,9 @@ export const getCommunity = defineOperation({
     const c = await publicCommunity(ctx.services, community);
     const categories = await ctx.services.content.listCategories(ctx.actor, c);
     return {
-      slug: c.slug,
-      name: c.name,
-      description: c.description,
+      ...presentCommunity(c, ctx.urls),
       guidelines: c.guidelines,
-      web_url: ctx.urls.web(c.slug),
-      mcp_url: ctx.urls.mcp(c.slug),
-      categories: categories.map((k) => ({
-        slug: k.slug,
-        name: k.name,
-        description: k.description,
-        kind: k.kind,
-        topic_count: k.topicCount,
-      })),
+      categories: categories.map(presentCategory),
     };
   },
 });
@@ -243,7 +223,9 @@ export const suggestNetworkAnswer = defineOperation({
   description:
     'Given a question, the best accepted answers across public communities with a confidence in [0, 1], or a plain statement that nothing matched and where to ask.',
   input: z.strictObject({
-    question: question.describe('The question, as you would ask it (3-2000 characters).'),
+    question: question.describe(
+      `The question, as you would ask it (${span(LIMITS.question)} characters).`,
+    ),
     communities: slugList,
     limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
   }),

@@ -56,9 +56,14 @@ export type Annotations = {
   openWorldHint?: boolean;
 };
 
+/**
+ * An operation with its types: the handlers see the validated input, and `run` answers what the
+ * output schema describes. `authorize` and `run` are methods so that an operation is also an
+ * AnyOperation (the catalogue's erased list) without a cast.
+ */
 export type Operation<
   I extends z.ZodObject = z.ZodObject,
-  O extends z.ZodType = z.ZodType,
+  O extends z.ZodObject = z.ZodObject,
   S extends Server = Server,
 > = {
   /** Stable name: the MCP tool name, the audit action `tool:<name>`. */
@@ -72,28 +77,32 @@ export type Operation<
   /** The scope an agent needs, checked after validation (writes may refine it in `authorize`). */
   scope?: Scope;
   /** Further checks that depend on the validated input; throw DomainError to refuse. */
-  authorize?: (
+  authorize?(
     ctx: OperationContext<S extends 'community' ? Community : null>,
     input: z.output<I>,
-  ) => Promise<void> | void;
+  ): Promise<void> | void;
   /** A write: not read-only, honours an idempotency key, the approval policy applies. */
   write?: boolean;
   /** Listed as a tool of its server's MCP surface (the REST API and the web offer every operation). */
   mcp?: boolean;
-  run: (
+  /** The presented result (never parsed again: it is what the output schema says). */
+  run(
     ctx: OperationContext<S extends 'community' ? Community : null>,
     input: z.output<I>,
-  ) => Promise<z.input<O>>;
+  ): Promise<z.output<O>>;
 };
 
-/** Any operation, its types erased: what the catalogue and the faces hold. */
-export type AnyOperation = Operation<z.ZodObject, z.ZodType, Server>;
+/** Any operation, its types erased: what the catalogue lists for iteration. */
+export type AnyOperation = Operation<z.ZodObject, z.ZodObject, Server>;
 
-/** Declares an operation with its types checked, and erases them for the catalogue. */
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType, S extends Server>(
+/** What an operation answers: its output schema's type (web pages read results by it). */
+export type OutputOf<Op extends AnyOperation> = z.output<Op['output']>;
+
+/** Declares an operation with its types checked, and keeps them. */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodObject, S extends Server>(
   op: Operation<I, O, S>,
-): AnyOperation {
-  return op as unknown as AnyOperation;
+): Operation<I, O, S> {
+  return op;
 }
 
 /** The MCP tool annotations an operation implies. */

@@ -2,32 +2,31 @@
 // their password, edit their own post within the edit window, and read a person's or an agent's
 // profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
 import { z } from 'zod';
-import { cursor, pageLimit, recordId, replyBody, title } from '../domain/fields.ts';
+import {
+  cursor,
+  email,
+  LIMITS,
+  pageLimit,
+  password,
+  recordId,
+  replyBody,
+  span,
+  title,
+} from '../domain/fields.ts';
 import { EDIT_WINDOW_MS } from '../domain/authorization.ts';
 import type { Profile } from '../domain/profiles.ts';
 import { defineOperation } from './operation.ts';
 import { presentPost, presentTopic } from './present.ts';
 import { postOut, topicOut } from './schemas.ts';
 
-const email = z
-  .string()
-  .trim()
-  .max(254, 'must be at most 254 characters')
-  .pipe(z.email('must be an e-mail address'));
-const password = z
-  .string()
-  .min(10, 'must be at least 10 characters')
-  .max(1024, 'must be at most 1024 characters');
-
 export const signUp = defineOperation({
   name: 'sign_up',
   server: 'network',
   title: 'Create an account',
-  description:
-    'Opens an account with an e-mail address and a password (at least 10 characters), then sign in with them. The answer is the same whether or not the address already has an account (which is left unchanged), so nobody learns which addresses are registered. A few accounts per address and hour.',
+  description: `Opens an account with an e-mail address and a password (at least ${LIMITS.password.min} characters), then sign in with them. The answer is the same whether or not the address already has an account (which is left unchanged), so nobody learns which addresses are registered. A few accounts per address and hour.`,
   input: z.strictObject({
     email: email.describe('Your e-mail address: you sign in with it. Never shown to others.'),
-    password: password.describe('At least 10 characters.'),
+    password: password.describe(`At least ${LIMITS.password.min} characters.`),
     name: z
       .string()
       .trim()
@@ -57,9 +56,11 @@ export const changePassword = defineOperation({
   input: z.strictObject({
     current_password: z
       .string()
-      .max(1024, 'must be at most 1024 characters')
+      .max(LIMITS.password.max, `must be at most ${LIMITS.password.max} characters`)
       .describe('The password you signed in with.'),
-    new_password: password.describe('The new password, at least 10 characters.'),
+    new_password: password.describe(
+      `The new password, at least ${LIMITS.password.min} characters.`,
+    ),
   }),
   output: z.object({ changed: z.literal(true) }),
   credential: 'user',
@@ -78,11 +79,13 @@ export const editPost = defineOperation({
   input: z.strictObject({
     post: recordId.describe('The id of the post.'),
     body: replyBody.describe(
-      'The whole new body in Markdown (a question: 10-50000 characters; a reply: 2-50000).',
+      `The whole new body in Markdown (a question: ${span(LIMITS.questionBody)} characters; a reply: ${span(LIMITS.replyBody)}).`,
     ),
     title: title
       .optional()
-      .describe('The new title, only when editing the question (8-200 characters).'),
+      .describe(
+        `The new title, only when editing the question (${span(LIMITS.title)} characters).`,
+      ),
   }),
   output: z.object({ topic: topicOut, post: postOut }),
   credential: 'community',

@@ -22,7 +22,7 @@ import { inputErrorOf, NUL_MESSAGE, nulPath } from '../domain/validate.ts';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
-import type { AnyOperation, AuditNote, Credential, OperationContext, Urls } from './operation.ts';
+import type { AuditNote, Credential, Operation, OperationContext, Urls } from './operation.ts';
 import {
   QuestionsAsked,
   SILENT,
@@ -123,11 +123,11 @@ export class Pipeline {
   ) {}
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
-  async invoke(
-    op: AnyOperation,
+  async invoke<O extends z.ZodObject>(
+    op: Operation<z.ZodObject, O>,
     caller: Caller,
     args: unknown,
-  ): Promise<Outcome<Record<string, unknown>>> {
+  ): Promise<Outcome<z.output<O>>> {
     return this.guard(
       caller,
       {
@@ -154,7 +154,7 @@ export class Pipeline {
         };
         if (op.scope) requireScope(actor, op.scope);
         await op.authorize?.(ctx as never, parsed.data);
-        return (await op.run(ctx as never, parsed.data)) as Record<string, unknown>;
+        return op.run(ctx as never, parsed.data);
       },
     );
   }

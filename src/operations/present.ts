@@ -1,13 +1,25 @@
-// The present step: domain views (camelCase) → operation output (snake_case, as every documented result is).
+// The present step: domain views (camelCase) → operation output (snake_case, as every documented
+// result is). One presenter per shape: every operation (and MCP resource) that shows one uses it.
 import type { z } from 'zod';
-import type { AuthorView, PostView, TopicView } from '../domain/views.ts';
+import type { KeyView } from '../domain/identity/accounts.ts';
+import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { TopicWithPosts } from '../domain/content.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
 import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
-import type { postOut, topicOut, writeOutput } from './schemas.ts';
+import type { Urls } from './operation.ts';
+import type {
+  authorOut,
+  categorySummary,
+  communitySummary,
+  keyOut,
+  postOut,
+  topicOut,
+  writeOutput,
+} from './schemas.ts';
 
-function author(a: AuthorView) {
+/** An author: the label only where it says something (agents, people writing through an app). */
+export function presentAuthor(a: AuthorView): z.infer<typeof authorOut> {
   return a.kind !== 'system' && a.label
     ? { kind: a.kind, id: a.id, name: a.name, label: a.label }
     : { kind: a.kind, id: a.id, name: a.name };
@@ -20,7 +32,7 @@ export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
     title: t.title,
     url: t.url,
     category: t.category,
-    author: author(t.author),
+    author: presentAuthor(t.author),
     status: t.status,
     tags: t.tags,
     is_article: t.isArticle,
@@ -32,17 +44,23 @@ export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
   };
 }
 
+/**
+ * What a presenter adds beside the documented output for a face that shows HTML (the web, see
+ * Caller.showsHtml): the stored render of a post or revision. The APIs never get it.
+ */
+export type Rendered = { html: string };
+
 /** A post as the APIs return it (Markdown); with `html`, its stored render too (for the web). */
 export function presentPost(
   p: PostView,
   html = false,
-): z.infer<typeof postOut> & { html?: string } {
+): z.infer<typeof postOut> & Partial<Rendered> {
   const out = {
     id: p.id,
     topic_id: p.topicId,
     position: p.position,
     url: p.url,
-    author: author(p.author),
+    author: presentAuthor(p.author),
     body: p.body,
     is_question: p.isQuestion,
     is_solution: p.isSolution,
@@ -58,7 +76,7 @@ export function presentTopicPage(
   html = false,
 ): {
   topic: z.infer<typeof topicOut>;
-  posts: (z.infer<typeof postOut> & { html?: string })[];
+  posts: (z.infer<typeof postOut> & Partial<Rendered>)[];
   next_cursor: string | null;
 } {
   return {
@@ -97,4 +115,43 @@ export function presentWrite(
     };
   }
   return { status: 'applied', message: appliedMessage, ...presentWritten(outcome.result) };
+}
+
+/** A category with its topic count (list_categories adds its id). */
+export function presentCategory(
+  c: CategoryView & { topicCount: number },
+): z.infer<typeof categorySummary> {
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    kind: c.kind,
+    topic_count: c.topicCount,
+  };
+}
+
+/** A community with its web and MCP addresses. */
+export function presentCommunity(
+  c: { slug: string; name: string; description: string },
+  urls: Urls,
+): z.infer<typeof communitySummary> {
+  return {
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    web_url: urls.web(c.slug),
+    mcp_url: urls.mcp(c.slug),
+  };
+}
+
+/** A key as it is listed (a user key, or an agent's with its agent_id added). */
+export function presentKey(k: KeyView): z.infer<typeof keyOut> {
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
+  };
 }

@@ -3,9 +3,11 @@
 // (name, description, guidelines, public or private) for its administrators.
 import { z } from 'zod';
 import { communitySlugSchema } from '../domain/communities.ts';
-import { cursor, pageLimit } from '../domain/fields.ts';
+import { cursor, LIMITS, pageLimit, span } from '../domain/fields.ts';
 import type { CommunityView } from '../domain/views.ts';
 import { defineOperation, type Urls } from './operation.ts';
+import { presentCommunity } from './present.ts';
+import { communitySummary } from './schemas.ts';
 
 const visibility = z.enum(['public', 'private']);
 const name = z
@@ -16,26 +18,12 @@ const name = z
 const description = z.string().trim().max(2000, 'must be at most 2000 characters');
 const guidelines = z.string().trim().max(20_000, 'must be at most 20000 characters');
 
-const communityOut = z.object({
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  visibility,
-  web_url: z.string(),
-  mcp_url: z.string(),
-});
+const communityOut = communitySummary.extend({ visibility });
 
 const settingsOut = communityOut.extend({ guidelines: z.string() });
 
 function present(c: CommunityView, urls: Urls) {
-  return {
-    slug: c.slug,
-    name: c.name,
-    description: c.description,
-    visibility: c.visibility,
-    web_url: urls.web(c.slug),
-    mcp_url: urls.mcp(c.slug),
-  };
+  return { ...presentCommunity(c, urls), visibility: c.visibility };
 }
 
 export const listCommunities = defineOperation({
@@ -67,7 +55,7 @@ export const createCommunity = defineOperation({
     'A new community with you as its owner and one "General" category, where the operator allows people to create them.',
   input: z.strictObject({
     slug: communitySlugSchema.describe(
-      'Its address: <slug>.<base>. 2-63 characters of a-z, 0-9 and "-".',
+      `Its address: <slug>.<base>. ${span(LIMITS.communitySlug)} characters of a-z, 0-9 and "-".`,
     ),
     name: name.describe('Its name (1-100 characters).'),
     description: description.default('').describe('What it is about, in a sentence or two.'),

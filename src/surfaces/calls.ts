@@ -2,7 +2,13 @@
 // tools, and the content methods (resources, prompts, completion, subscriptions) and the two-tool
 // mode's `search` are wrapped in the same authenticate → rate-limit → audit steps.
 import type { Actor } from '../domain/actor.ts';
-import { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from '../domain/errors.ts';
+import {
+  codeOfRpc,
+  DOMAIN_ERROR_CODES,
+  DomainError,
+  ERROR_ANSWERS,
+  type DomainErrorCode,
+} from '../domain/errors.ts';
 import type { Logger } from '../log.ts';
 import type { InputResponse, RequestContext } from '../mcp/context.ts';
 import { InputRequired } from '../mcp/input-required.ts';
@@ -189,19 +195,12 @@ const WHAT: Record<string, string> = {
   'completion/complete': 'Completion',
 };
 
-const RPC_CODE: Partial<Record<DomainErrorCode, number>> = {
-  unauthorized: ErrorCode.Unauthorized,
-  forbidden: ErrorCode.Unauthorized,
-  not_found: ErrorCode.ResourceNotFound,
-  invalid_argument: ErrorCode.InvalidParams,
-  rate_limited: ErrorCode.RateLimited,
-};
-
-const DOMAIN_CODE: Record<number, DomainErrorCode> = {
-  [ErrorCode.ResourceNotFound]: 'not_found',
-  [ErrorCode.InvalidParams]: 'invalid_argument',
-  [ErrorCode.Unauthorized]: 'unauthorized',
-};
+/** The name of a JSON-RPC error code in the engine's table. */
+function rpcName(code: number): string | undefined {
+  return (Object.keys(ErrorCode) as (keyof typeof ErrorCode)[]).find(
+    (name) => ErrorCode[name] === code,
+  );
+}
 
 /**
  * The `around` hook of a surface whose content methods need `credential`: each call goes through
@@ -230,7 +229,7 @@ export function contentGuard(
         } catch (err) {
           if (!(err instanceof RpcError)) throw err;
           protocolError = err; // the engine's own answer (unknown prompt, resource not found): kept as is
-          throw new DomainError(DOMAIN_CODE[err.code] ?? 'invalid_argument', err.message);
+          throw new DomainError(codeOfRpc(rpcName(err.code)) ?? 'invalid_argument', err.message);
         }
       },
     );
@@ -240,7 +239,7 @@ export function contentGuard(
       outcome.retryAfterSeconds !== undefined
         ? { retryAfterSeconds: outcome.retryAfterSeconds }
         : undefined;
-    throw new RpcError(RPC_CODE[outcome.code] ?? ErrorCode.InternalError, outcome.message, data);
+    throw new RpcError(ErrorCode[ERROR_ANSWERS[outcome.code].rpc], outcome.message, data);
   };
 }
 

@@ -7,7 +7,7 @@ import type { RequestContext } from '../mcp/context.ts';
 import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../mcp/surface.ts';
 import { interpolate } from '../mcp/surface.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
-import { presentTopicPage } from '../operations/present.ts';
+import { presentCategory, presentTopicPage } from '../operations/present.ts';
 import { actorOf, type SurfaceDeps } from './calls.ts';
 
 /**
@@ -57,16 +57,7 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       read: async (ctx) => {
         const actor = actorOf(ctx);
         const categories = await deps.services.content.listCategories(actor, community);
-        return json(
-          resourceUris.categories(slug),
-          categories.map((c) => ({
-            slug: c.slug,
-            name: c.name,
-            description: c.description,
-            kind: c.kind,
-            topic_count: c.topicCount,
-          })),
-        );
+        return json(resourceUris.categories(slug), categories.map(presentCategory));
       },
     },
   ];

@@ -2,6 +2,7 @@
 // the ask form). Served from /assets/ under a content hash, cached for a year; the CSP allows
 // scripts and styles from the page's own origin only, so nothing is ever inline.
 import { createHash } from 'node:crypto';
+import { LIMITS } from '../domain/fields.ts';
 
 const CSS = `*{box-sizing:border-box}
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:52rem;margin:0 auto;padding:0 1rem 2rem;color:#1b1b1f;background:#fff}
@@ -54,7 +55,7 @@ var form=document.querySelector('form[data-similar]');if(!form)return;
 var title=form.querySelector('#title'),out=document.getElementById('similar-live');if(!title||!out)return;
 var timer,last='';
 title.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(check,350);});
-function check(){var q=title.value.trim();if(q.length<8||q===last)return;last=q;
+function check(){var q=title.value.trim();if(q.length<${LIMITS.title.min}||q===last)return;last=q;
 fetch(form.getAttribute('data-similar')+'?title='+encodeURIComponent(q),{headers:{accept:'application/json'},credentials:'same-origin'})
 .then(function(r){return r.ok?r.json():null;}).then(function(d){if(d&&q===last)show(d.similar||[]);}).catch(function(){});}
 function show(items){out.textContent='';if(!items.length)return;

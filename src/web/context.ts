@@ -2,8 +2,10 @@
 // form /c/<slug>, or the network apex), who is signed in, the form token, and the one way pages
 // read and write: a catalogue operation through the call pipeline, exactly as MCP calls it.
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import type { PersonActor } from '../domain/actor.ts';
-import { operationNamed } from '../operations/catalogue.ts';
+import { ERROR_ANSWERS, type DomainErrorCode } from '../domain/errors.ts';
+import type { Operation } from '../operations/operation.ts';
 import type { Failure, Outcome, Pipeline } from '../operations/pipeline.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
@@ -58,18 +60,15 @@ export function href(web: Pick<Web, 'where'>, path: string): string {
   return base + path;
 }
 
-/** Runs catalogue operation `name` of the server the request addressed, as the signed-in person (or a visitor). */
-export async function call(
+/** Runs a catalogue operation as the signed-in person (or a visitor), typed by its output schema. */
+export async function call<O extends z.ZodObject>(
   deps: WebDeps,
   web: Web,
-  server: 'community' | 'network',
-  name: string,
+  op: Operation<z.ZodObject, O>,
   args: unknown,
-): Promise<Outcome<Record<string, any>>> {
-  const op = operationNamed(server, name);
-  if (!op) throw new Error(`No operation ${server}/${name} in the catalogue`);
+): Promise<Outcome<z.output<O>>> {
   const community =
-    server === 'community' && web.where.kind === 'community' ? web.where.community : null;
+    op.server === 'community' && web.where.kind === 'community' ? web.where.community : null;
   return deps.pipeline.invoke(
     op,
     // A page's base is set only when the request addressed its community by path.
@@ -86,24 +85,7 @@ export async function call(
   );
 }
 
-/** The HTTP status a failure is shown with. */
-export function statusOf(f: Failure): 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503 {
-  switch (f.code) {
-    case 'invalid_argument':
-      return 400;
-    case 'unauthorized':
-      return 401;
-    case 'forbidden':
-      return 403;
-    case 'not_found':
-      return 404;
-    case 'conflict':
-      return 409;
-    case 'rate_limited':
-      return 429;
-    case 'unavailable':
-      return 503;
-    default:
-      return 500;
-  }
+/** The HTTP status a failure is shown with (the web's column of the error table). */
+export function statusOf(f: Failure): (typeof ERROR_ANSWERS)[DomainErrorCode]['web'] {
+  return ERROR_ANSWERS[f.code].web;
 }

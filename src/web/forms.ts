@@ -1,35 +1,13 @@
-// Forms: a posted form becomes an operation's arguments by reading the operation's own zod input
-// schema (numbers, checkboxes, lists, nested objects as "a.b" names), so the pipeline validates it
-// exactly as it validates an MCP call and its messages come back per field. And the field markup:
+// Forms: a posted form becomes an operation's arguments by the rules every face reads strings with
+// (numbers, checkboxes, lists, nested objects as "a.b" names), so the pipeline validates it exactly
+// as it validates an MCP call and its messages come back per field. And the field markup:
 // a visible label for every control, hints and errors tied to it with aria-describedby.
-import type { z } from 'zod';
+import type { AnyOperation } from '../operations/operation.ts';
 import type { Failure, Issue } from '../operations/pipeline.ts';
+import { inputFromStrings } from '../operations/string-input.ts';
 import { esc } from './html.ts';
 
 export type FormData = Record<string, string | File | (string | File)[]>;
-
-type Def = {
-  type: string;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  element?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-};
-
-/** The schema under optional/default/nullable/pipe wrappers. */
-function core(schema: z.ZodType): Def {
-  let s = schema as unknown as { _zod: { def: Def } };
-  for (;;) {
-    const d = s._zod.def;
-    if (
-      d.innerType &&
-      ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(d.type)
-    )
-      s = d.innerType as never;
-    else if (d.type === 'pipe' && d.in) s = d.in as never;
-    else return d;
-  }
-}
 
 /** A field's values; only the form's own fields count (never a name inherited from Object.prototype). */
 function values(form: FormData, name: string): string[] {
@@ -38,38 +16,21 @@ function values(form: FormData, name: string): string[] {
   return list.filter((x): x is string => typeof x === 'string');
 }
 
-function coerce(schema: z.ZodType, form: FormData, name: string): unknown {
-  const d = core(schema);
-  if (d.type === 'object' && d.shape) {
-    const out: Record<string, unknown> = {};
-    for (const [k, s] of Object.entries(d.shape)) {
-      const v = coerce(s, form, `${name}.${k}`);
-      if (v !== undefined) out[k] = v;
-    }
-    return Object.keys(out).length || !schema.safeParse(undefined).success ? out : undefined;
-  }
-  const given = values(form, name);
-  const optional = schema.safeParse(undefined).success;
-  if (d.type === 'array') {
-    const items = given.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
-    return items.length || !optional ? items : undefined;
-  }
-  const v = given[0];
-  if (v === undefined || (v.trim() === '' && optional))
-    return d.type === 'boolean' && !optional ? false : undefined;
-  if (d.type === 'number') return v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
-  if (d.type === 'boolean') return v === 'on' || v === 'true' || v === '1';
-  return v;
+/**
+ * The operation's arguments from a posted form, typed by its input schema the way every face reads
+ * strings (inputFromStrings): "a.b" names fill nested objects, fields it does not have are dropped.
+ */
+export function formArgs(op: AnyOperation, form: FormData): Record<string, unknown> {
+  const fields = Object.keys(form).map((name) => ({
+    path: name.split('.'),
+    values: values(form, name),
+  }));
+  return inputFromStrings(op, fields, 'drop');
 }
 
-/** The operation's arguments from a posted form, shaped by its input schema (unknown fields are dropped). */
-export function formArgs(input: z.ZodObject, form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, s] of Object.entries(input.shape as Record<string, z.ZodType>)) {
-    const v = coerce(s, form, k);
-    if (v !== undefined) out[k] = v;
-  }
-  return out;
+/** A length limit of the field table as a hint says it ("<min> to <max> characters", in digit groups). */
+export function lengths(limit: { min: number; max: number }): string {
+  return `${limit.min.toLocaleString('en')} to ${limit.max.toLocaleString('en')} characters`;
 }
 
 /** First value of a form field as a string. */

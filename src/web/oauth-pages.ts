@@ -9,6 +9,8 @@ import type { Scope } from '../domain/vocabulary.ts';
 import { href, type Web } from './context.ts';
 import { failureSummary, field } from './forms.ts';
 import { esc, postForm, when } from './html.ts';
+import type { getAppPolicy, listConnections } from '../operations/oauth.ts';
+import type { OutputOf } from '../operations/operation.ts';
 import type { Failure } from '../operations/pipeline.ts';
 
 /** Where the browser goes after the decision, as the person should read it. */
@@ -65,16 +67,8 @@ ${postForm(
 )}`;
 }
 
-/** A connection as the operations present it (list_my_connections, list_connections). */
-export type ConnectionOut = {
-  id: string;
-  client_id: string;
-  client_name: string;
-  scopes: Scope[];
-  person: { id: string; name: string };
-  connected_at: string;
-  last_used_at: string | null;
-};
+/** A connection as list_my_connections and list_connections present it. */
+type Connection = OutputOf<typeof listConnections>['connections'][number];
 
 /** "read, ask, reply": what a connection may do, short, with the full words on hover. */
 function scopeList(scopes: readonly Scope[]): string {
@@ -87,7 +81,7 @@ function scopeList(scopes: readonly Scope[]): string {
 /** A person's connected apps, or (with `everyone`) every connection of the community. */
 export function connectionsTable(
   web: Web,
-  connections: ConnectionOut[],
+  connections: Connection[],
   o: { everyone: boolean; revokeAction: (id: string) => string },
 ): string {
   if (connections.length === 0) {
@@ -110,7 +104,7 @@ export function connectionsTable(
 /** The community's client trust policy, as a form for its administrators. */
 export function policyForm(
   web: Web,
-  policy: { mode: string; allowed_domains: string[] },
+  policy: Pick<OutputOf<typeof getAppPolicy>, 'allowed_domains'> & { mode: string },
   failure?: Failure,
 ): string {
   const modes = [

@@ -7,16 +7,17 @@ import type { Context, Hono } from 'hono';
 import { isDomainError } from '../domain/errors.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import type { AuthorizationRequest, Checked } from '../domain/oauth/authorize.ts';
+import {
+  disconnectApp,
+  getAppPolicy,
+  listConnections,
+  listMyConnections,
+  setAppPolicy,
+} from '../operations/oauth.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from './context.ts';
 import { text, type FormData } from './forms.ts';
 import { esc } from './html.ts';
-import {
-  connectionsTable,
-  consentBody,
-  formActionSource,
-  policyForm,
-  type ConnectionOut,
-} from './oauth-pages.ts';
+import { connectionsTable, consentBody, formActionSource, policyForm } from './oauth-pages.ts';
 import { adminGate, adminNav } from './pages/admin.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from './respond.ts';
 import { cspWithFormAction } from './security.ts';
@@ -134,9 +135,9 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = adminGate(c); // a community page for signed-in people (administrators or not)
     if (gate) return gate;
     const web = c.get('web');
-    const mine = await call(deps, web, 'community', 'list_my_connections', {});
+    const mine = await call(deps, web, listMyConnections, {});
     if (!mine.ok) return failurePage(c, web, mine);
-    const table = connectionsTable(web, mine.value.connections as ConnectionOut[], {
+    const table = connectionsTable(web, mine.value.connections, {
       everyone: false,
       revokeAction: (id) => href(web, `/account/apps/${id}/revoke`),
     });
@@ -151,16 +152,16 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (gate) return gate;
     const web = c.get('web');
     const [all, policy] = await Promise.all([
-      call(deps, web, 'community', 'list_connections', {}),
-      call(deps, web, 'community', 'get_app_policy', {}),
+      call(deps, web, listConnections, {}),
+      call(deps, web, getAppPolicy, {}),
     ]);
     if (!all.ok) return failurePage(c, web, all);
     if (!policy.ok) return failurePage(c, web, policy);
-    const table = connectionsTable(web, all.value.connections as ConnectionOut[], {
+    const table = connectionsTable(web, all.value.connections, {
       everyone: true,
       revokeAction: (id) => href(web, `/admin/apps/${id}/revoke`),
     });
-    const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${table}${policyForm(web, policy.value as { mode: string; allowed_domains: string[] })}`;
+    const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${table}${policyForm(web, policy.value)}`;
     return page(c, web, { title: 'Connected apps', body });
   });
 
@@ -169,11 +170,11 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const gate = adminGate(c);
       if (gate) return gate;
       const web = c.get('web');
-      const done = await call(deps, web, 'community', 'disconnect_app', {
+      const done = await call(deps, web, disconnectApp, {
         connection: c.req.param('connection'),
       });
       if (!done.ok) return failurePage(c, web, done, 'Could not disconnect');
-      const d = done.value.disconnected as ConnectionOut;
+      const d = done.value.disconnected;
       return redirectWith(c, deps, href(web, back), {
         kind: 'ok',
         text: `${d.client_name} is disconnected${back === '/admin/apps' ? ` for ${d.person.name}` : ''}.`,
@@ -190,7 +191,7 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       .split(',')
       .map((d) => d.trim())
       .filter(Boolean);
-    const saved = await call(deps, web, 'community', 'set_app_policy', {
+    const saved = await call(deps, web, setAppPolicy, {
       mode: text(form, 'mode'),
       allowed_domains: domains,
     });

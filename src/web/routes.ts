@@ -5,6 +5,7 @@
 // who is signed in, and for every POST the origin and form-token checks.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { LIMITS } from '../domain/fields.ts';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
 import { addressedByPath, communityPath } from '../domain/urls.ts';
 import { assetAt } from './assets.ts';
@@ -29,8 +30,8 @@ import { oauthRoutes } from './oauth-routes.ts';
 
 export type { WebDeps } from './context.ts';
 
-/** Form bodies (a post is at most 50,000 characters, up to 4 bytes each). */
-const MAX_FORM_BYTES = 256 * 1024;
+/** Form bodies: the longest body the field table allows, at up to 4 bytes a character, and room to spare. */
+const MAX_FORM_BYTES = 4 * Math.max(LIMITS.questionBody.max, LIMITS.replyBody.max) + 64 * 1024;
 
 export function mountWeb(app: Hono, deps: WebDeps): void {
   app.get('/assets/:file', (c) => {

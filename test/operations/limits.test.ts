@@ -1,14 +1,22 @@
 // One limit per field: for every limited field of every operation, the schema an MCP client reads
 // (tools/list) states the product's limit, the tool refuses one past it, and the domain services
-// (which the web and REST faces reach too) accept the limit itself and refuse one past it.
+// (which the web and REST faces reach too) accept the limit itself and refuse one past it. The field
+// table (src/domain/fields.ts) is the only source: no other module keeps a field schema, every
+// operation that takes a field of the table states its limits, and REST and the web forms refuse
+// and show exactly those.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { DomainError } from '../../src/domain/errors.ts';
+import { z } from 'zod';
 import { LIMITS } from '../../src/domain/fields.ts';
+import * as validate from '../../src/domain/validate.ts';
+import { CATALOGUE } from '../../src/operations/catalogue.ts';
+import { jsonSchemasOf } from '../../src/operations/operation.ts';
 import type { Community } from '../../src/store/types.ts';
-import { rpc } from '../mcp/http-client.ts';
+import { raw, rpc } from '../mcp/http-client.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { WebClient } from '../web/client.ts';
 
 let h: TestHamlet;
 let acme: Community;
@@ -322,4 +330,117 @@ describe('one limit per field, on every face', () => {
       }
     });
   }
+});
+
+/** What a field of the table looks like in an operation's input JSON Schema. */
+const STATED: Record<string, (s: any) => boolean> = {
+  title: (s) => s.minLength === LIMITS.title.min && s.maxLength === LIMITS.title.max,
+  body: (s) =>
+    [LIMITS.questionBody, LIMITS.replyBody].some(
+      (l) => s.minLength === l.min && s.maxLength === l.max,
+    ),
+  tags: (s) =>
+    s.maxItems === LIMITS.tags.max &&
+    String(s.items?.pattern).includes(`{0,${LIMITS.tag.max - 1}}`),
+  question: (s) => s.minLength === LIMITS.question.min && s.maxLength === LIMITS.question.max,
+  searchQuery: (s) =>
+    s.minLength === LIMITS.searchQuery.min && s.maxLength === LIMITS.searchQuery.max,
+  cursor: (s) => s.maxLength === LIMITS.cursor.max,
+  idempotency_key: (s) =>
+    s.minLength === LIMITS.idempotencyKey.min && s.maxLength === LIMITS.idempotencyKey.max,
+  reason: (s) => s.maxLength === LIMITS.reason.max,
+  email: (s) => s.maxLength === LIMITS.email.max,
+  password: (s) => s.minLength === LIMITS.password.min && s.maxLength === LIMITS.password.max,
+  new_password: (s) => s.minLength === LIMITS.password.min && s.maxLength === LIMITS.password.max,
+  current_password: (s) => s.maxLength === LIMITS.password.max,
+  expires_in_days: (s) =>
+    s.minimum === LIMITS.expiresInDays.min && s.maximum === LIMITS.expiresInDays.max,
+};
+
+describe('the field table is the one source of every limit', () => {
+  test('domain/validate.ts keeps no field schema of its own', () => {
+    const schemas = Object.entries(validate)
+      .filter(([name, v]) => v instanceof z.ZodType || /schema$/i.test(name))
+      .map(([name]) => name);
+    assert.deepEqual(schemas, [], 'field schemas belong in src/domain/fields.ts');
+  });
+
+  test('every operation that takes a field of the table states its limits', () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const op of CATALOGUE) {
+      const input = jsonSchemasOf(op).input as any;
+      const fields = { ...input.properties, ...(input.properties?.filters?.properties ?? {}) };
+      for (const [name, schema] of Object.entries<any>(fields)) {
+        const stated = STATED[name === 'query' && /search/.test(op.name) ? 'searchQuery' : name];
+        if (!stated) continue;
+        checked++;
+        if (!stated(schema))
+          wrong.push(`${op.server} ${op.name}.${name}: ${JSON.stringify(schema).slice(0, 200)}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(checked >= 40, `${checked} fields checked`);
+  });
+
+  test('REST refuses one past the limit and takes the limit itself, as MCP does', async () => {
+    const post = (title: string) =>
+      raw(h.hostUrl('acme.localhost', '/api/v1/topics'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...question, title }),
+      });
+    for (const n of [LIMITS.title.min - 1, LIMITS.title.max + 1]) {
+      const res = await post(text(n));
+      assert.equal(res.status, 422, `a ${n}-character title`);
+      assert.match(res.text, /title/);
+    }
+    assert.equal((await post(text(LIMITS.title.max))).status, 201);
+    assert.equal((await post(text(LIMITS.title.min))).status, 201);
+  });
+
+  test('the web forms state the limits of the table and refuse one past them', async () => {
+    await h.services.accounts.createUser(system, {
+      email: 'lim-web@example.org',
+      password: 'a long enough password',
+      name: 'Lim',
+    });
+    const web = new WebClient(h.hostUrl('acme.localhost', ''));
+    await web.get('/signin');
+    await web.post('/signin', {
+      email: 'lim-web@example.org',
+      password: 'a long enough password',
+      next: '/',
+    });
+    const home = await web.get('/');
+    assert.match(
+      home.text,
+      new RegExp(`id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"`),
+    );
+    const ask = await web.get('/ask');
+    const n = (v: number) => v.toLocaleString('en');
+    assert.match(ask.text, new RegExp(`maxlength="${LIMITS.title.max}"`));
+    assert.match(
+      ask.text,
+      new RegExp(`${n(LIMITS.title.min)} to ${n(LIMITS.title.max)} characters`),
+    );
+    assert.match(
+      ask.text,
+      new RegExp(`${n(LIMITS.questionBody.min)} to ${n(LIMITS.questionBody.max)} characters`),
+    );
+    assert.match(ask.text, new RegExp(`Up to ${LIMITS.tags.max}, separated by commas`));
+    const refused = await web.post('/ask', {
+      action: 'post',
+      ...question,
+      title: text(LIMITS.title.max + 1),
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, new RegExp(`must be at most ${LIMITS.title.max} characters`));
+    const account = await web.get('/account');
+    assert.match(account.text, new RegExp(`At least ${LIMITS.password.min} characters`));
+    assert.match(
+      account.text,
+      new RegExp(`min="${LIMITS.expiresInDays.min}" max="${LIMITS.expiresInDays.max}"`),
+    );
+  });
 });

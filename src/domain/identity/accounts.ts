@@ -12,7 +12,8 @@ import { DomainError } from '../errors.ts';
 import { UniqueViolation } from '../../store/errors.ts';
 import { parse } from '../validate.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
-import { emailSchema, passwordSchema, requirePerson } from './account-fields.ts';
+import { email as emailSchema, LIMITS, password as passwordSchema } from '../fields.ts';
+import { requirePerson } from './account-fields.ts';
 import {
   listMemberships,
   removeMembership,
@@ -134,7 +135,10 @@ export class AccountService {
     if (actor.kind !== 'person')
       throw new DomainError('unauthorized', 'Sign in to change your password.');
     const data = parse(
-      z.object({ current_password: z.string().max(1024), new_password: passwordSchema }),
+      z.object({
+        current_password: z.string().max(LIMITS.password.max),
+        new_password: passwordSchema,
+      }),
       input,
     );
     const stored = await this.store.identity.credentials.getPasswordHash(actor.personId);

@@ -8,7 +8,8 @@ import type { AuditEntry, AuditOutcome } from '../../store/identity.ts';
 import type { Actor } from '../actor.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { isDomainError } from '../errors.ts';
-import { limitSchema, parse } from '../validate.ts';
+import { cursor, pageLimit } from '../fields.ts';
+import { parse } from '../validate.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
 
 export type AuditEvent = {
@@ -99,10 +100,7 @@ export class AuditService {
     input: { cursor?: string | null; limit?: number } = {},
   ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
     await requireCommunityAdmin(this.store, actor, community, 'read the audit log');
-    const data = parse(
-      z.object({ cursor: z.string().nullish(), limit: limitSchema(200, 50) }),
-      input,
-    );
+    const data = parse(z.object({ cursor: cursor.nullish(), limit: pageLimit(200, 50) }), input);
     const page = await this.store.identity.audit.list(community.id, {
       after: decodeCursor('audit', data.cursor, CURSOR_SHAPES.byTime),
       limit: data.limit,

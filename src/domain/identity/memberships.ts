@@ -15,7 +15,8 @@ import {
 import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
 import { isRole, ROLES, type Role } from '../vocabulary.ts';
-import { emailSchema as email, requirePerson } from './account-fields.ts';
+import { email } from '../fields.ts';
+import { requirePerson } from './account-fields.ts';
 
 export type MemberView = Membership & { displayName: string; email: string | null };
 

@@ -6,10 +6,10 @@ import type { Person } from '../../store/types.ts';
 import type { UserKeyRecord } from '../../store/identity.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { expiresInDays } from '../fields.ts';
+import { email as emailSchema, expiresInDays } from '../fields.ts';
 import { parse } from '../validate.ts';
 import type { Clock } from './auth.ts';
-import { emailSchema, requirePerson } from './account-fields.ts';
+import { requirePerson } from './account-fields.ts';
 import { mintKey } from './secrets.ts';
 
 const expiresSchema = expiresInDays.optional();

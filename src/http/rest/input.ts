@@ -1,61 +1,15 @@
-// From an HTTP request to an operation's raw input: path parameters, the query string (typed by the
-// input schema: numbers, booleans and comma-separated or repeated lists), the JSON body and the
-// Idempotency-Key header. Nothing is validated here beyond shape: the pipeline validates the
-// result with the operation's own schema, after authentication. Names a client sends are looked up
-// as own properties only, into a null-prototype object: `toString`, `constructor` or `__proto__`
-// are unknown names like any other (the schema refuses them with 422), never Object.prototype's.
-import { z } from 'zod';
-import type { AnyOperation } from '../../operations/operation.ts';
+// From an HTTP request to an operation's raw input: path parameters, the query string (read as every
+// face reads strings, inputFromStrings: numbers, booleans, comma-separated or repeated lists), the
+// JSON body and the Idempotency-Key header. Nothing is validated here beyond shape: the pipeline
+// validates the result with the operation's own schema, after authentication. Names a client sends
+// are looked up as own properties only, into a null-prototype object: `toString`, `constructor` or
+// `__proto__` are unknown names like any other (the schema refuses them with 422).
+import type { z } from 'zod';
+import { jsonSchemasOf, type AnyOperation } from '../../operations/operation.ts';
 import type { Issue } from '../../operations/pipeline.ts';
+import { inputFromStrings, type JsonSchema } from '../../operations/string-input.ts';
 import type { RestRoute } from './routes.ts';
 import { pathParams } from './routes.ts';
-
-export type FieldKind = 'number' | 'boolean' | 'array' | 'object' | 'string';
-
-/** What JSON type a field takes, through optional/default/pipe wrappers. */
-export function fieldKind(schema: z.ZodType): FieldKind {
-  let s = schema as z.ZodType & {
-    _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } };
-  };
-  for (let i = 0; i < 10; i++) {
-    const def = s._zod.def;
-    if (def.innerType) s = def.innerType as typeof s;
-    else if (def.type === 'pipe' && def.in) s = def.in as typeof s;
-    else break;
-  }
-  const t = s._zod.def.type;
-  if (t === 'number' || t === 'int' || t === 'bigint') return 'number';
-  if (t === 'boolean') return 'boolean';
-  if (t === 'array') return 'array';
-  if (t === 'object') return 'object';
-  return 'string';
-}
-
-/** The object schema inside optional/default wrappers (search `filters`). */
-export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  let s = schema as z.ZodType & {
-    _zod: { def: { innerType?: z.ZodType; shape?: Record<string, z.ZodType> } };
-  };
-  while (s._zod.def.innerType) s = s._zod.def.innerType as typeof s;
-  return s._zod.def.shape;
-}
-
-function coerce(values: string[], kind: FieldKind | undefined): unknown {
-  const one = values[values.length - 1]!;
-  switch (kind) {
-    case 'number':
-      return /^-?\d+(\.\d+)?$/.test(one) ? Number(one) : one;
-    case 'boolean':
-      return one === 'true' || one === '1' ? true : one === 'false' || one === '0' ? false : one;
-    case 'array':
-      return values
-        .flatMap((v) => v.split(','))
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
-    default:
-      return values.length > 1 ? values : one;
-  }
-}
 
 export type RequestParts = {
   params: Record<string, string>;
@@ -83,23 +37,17 @@ const bare = (): Record<string, unknown> => Object.create(null) as Record<string
 
 export function buildInput(route: RestRoute, op: AnyOperation, parts: RequestParts): Built {
   const shape = op.input.shape as Record<string, z.ZodType>;
-  const input = bare();
+  let input = bare();
   const issues: Issue[] = [];
   if (route.method === 'get') {
-    const nestShape = route.nest ? own(shape, route.nest) : undefined;
-    const nested = nestShape ? objectShape(nestShape) : undefined;
-    for (const name of new Set(parts.query.keys())) {
-      const values = parts.query.getAll(name);
+    const schema = jsonSchemasOf(op).input as JsonSchema;
+    const nested = route.nest ? own(schema.properties, route.nest) : undefined;
+    const fields = [...new Set(parts.query.keys())].map((name) => {
       const field = own(route.rename, name) ?? name;
-      const inner = own(nested, name);
-      const outer = own(shape, field);
-      if (inner && !outer) {
-        const target = (input[route.nest!] ??= bare()) as Record<string, unknown>;
-        target[name] = coerce(values, fieldKind(inner));
-      } else {
-        input[field] = coerce(values, outer ? fieldKind(outer) : undefined);
-      }
-    }
+      const inner = !own(shape, field) && own(nested?.properties, name);
+      return { path: inner ? [route.nest!, name] : [field], values: parts.query.getAll(name) };
+    });
+    input = inputFromStrings(op, fields, 'keep');
   } else if (parts.body !== undefined) {
     if (typeof parts.body !== 'object' || parts.body === null || Array.isArray(parts.body)) {
       return {

@@ -12,7 +12,6 @@ import type { PersonActor } from '../../domain/actor.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
 import type { Logger } from '../../log.ts';
-import { CATALOGUE } from '../../operations/catalogue.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
 import type { Caller, Pipeline } from '../../operations/pipeline.ts';
 import type { Services } from '../../services.ts';
@@ -48,15 +47,6 @@ export type RestDeps = {
 
 const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
-function operationOf(route: RestRoute): AnyOperation {
-  const op = CATALOGUE.find((o) => o.server === route.server && o.name === route.op);
-  if (!op)
-    throw new Error(
-      `REST route ${route.method.toUpperCase()} ${route.path} names no ${route.server} operation "${route.op}"`,
-    );
-  return op;
-}
-
 /** What a browser on another origin may send and read. */
 const CORS = cors({
   origin: '*',
@@ -80,7 +70,7 @@ export function mountRest(app: Hono, deps: RestDeps): void {
   const byPath = new Map<string, Partial<Record<Server, { route: RestRoute; op: AnyOperation }>>>();
   for (const route of REST_ROUTES) {
     const key = `${route.method} ${route.path}`;
-    byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: operationOf(route) } });
+    byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: route.op } });
   }
   const tooLarge = bodyLimit({
     maxSize: deps.maxBodyBytes,

@@ -12,12 +12,10 @@ import {
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
 import { WEBHOOK_EVENTS } from '../../domain/webhooks/outbox.ts';
-import { CATALOGUE } from '../../operations/catalogue.ts';
-import type { AnyOperation } from '../../operations/operation.ts';
 import { writeOutput } from '../../operations/schemas.ts';
 import { webhookEnvelope } from '../../operations/webhook-events.ts';
 import { VERSION } from '../../version.ts';
-import { objectShape, takesIdempotencyKey } from './input.ts';
+import { takesIdempotencyKey } from './input.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
 import { PROBLEM_TYPE, problemSchema } from './problem.ts';
 import { API_PREFIX, pathParams, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
@@ -46,8 +44,10 @@ const ERRORS: Record<string, string> = {
   429: 'Rate limited: wait Retry-After seconds.',
 };
 
-function opOf(route: RestRoute): AnyOperation {
-  return CATALOGUE.find((o) => o.server === route.server && o.name === route.op)!;
+/** The fields of an object input (search `filters`), through its optional wrapper. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined;
 }
 
 /** The input fields the query string carries (renamed, and a nested object's fields lifted). */
@@ -67,7 +67,7 @@ function querySchema(
 }
 
 function operationObject(route: RestRoute): ZodOpenApiOperationObject {
-  const op = opOf(route);
+  const op = route.op;
   const shape = op.input.shape as Record<string, z.ZodType>;
   const inPath = pathParams(route.path).map((p) => [p, route.params?.[p] ?? p] as const);
   const skip = new Set<string>([...inPath.map(([, field]) => field), 'idempotency_key']);
@@ -102,7 +102,7 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
     responses[code] = { description, content: { [PROBLEM_TYPE]: { schema: problemRef } } };
   }
   const result: ZodOpenApiOperationObject = {
-    operationId: route.id ?? route.op,
+    operationId: route.id ?? route.op.name,
     summary: op.title,
     description: op.description,
     tags: [route.path.split('/')[1]!],

@@ -1,22 +1,12 @@
 // Errors as application/problem+json (RFC 9457): `type`, `title`, `status`, `detail`, plus the
 // same `code` an MCP tool failure carries, the offending fields (`errors`) of a schema failure, and
-// `retry_after_seconds` when rate limited. Statuses as HTTP intends them.
+// `retry_after_seconds` when rate limited. Statuses as HTTP intends them (ERROR_ANSWERS, the one table
+// of what each code answers on every face).
 import { z } from 'zod';
-import { DOMAIN_ERROR_CODES, type DomainErrorCode } from '../../domain/errors.ts';
+import { DOMAIN_ERROR_CODES, ERROR_ANSWERS, type DomainErrorCode } from '../../domain/errors.ts';
 import type { Failure, Issue } from '../../operations/pipeline.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
-
-const STATUS: Record<DomainErrorCode, number> = {
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  invalid_argument: 422,
-  conflict: 409,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-};
 
 const TITLE: Record<number, string> = {
   400: 'Bad Request',
@@ -84,7 +74,7 @@ export function problemOf(failure: Failure): Problem {
     extra.retry_after_seconds = failure.retryAfterSeconds;
   const detail =
     failure.stage === 'validate' ? `Invalid request: ${failure.message}` : failure.message;
-  return problem(STATUS[failure.code], failure.code, detail, extra);
+  return problem(ERROR_ANSWERS[failure.code].rest, failure.code, detail, extra);
 }
 
 /** The request could not be read at all (not JSON, not an object): 400. */

@@ -3,13 +3,68 @@
 // parameters are input fields too (`rename` maps a short public name such as `q` onto a field,
 // `nest` lifts the fields of an object input such as search `filters` to the query string); other
 // methods take a JSON body. Everything else (schemas, credential, scope, handler) is the operation's.
+import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
+import {
+  createAgent,
+  getMcpConfig,
+  listAgentKeys,
+  listAgents,
+  listMembers,
+  mintAgentKey,
+  removeMember,
+  revokeAgentKey,
+  setMcpConfig,
+  setMember,
+  updateAgent,
+} from '../../operations/admin.ts';
+import {
+  approveWrite,
+  getPolicies,
+  listApprovals,
+  rejectWrite,
+  setPolicy,
+} from '../../operations/approvals.ts';
+import { listArticleRevisions, reviseArticle, unmarkSolution } from '../../operations/articles.ts';
+import {
+  createTopic,
+  getApproval,
+  getTopic,
+  listCategories,
+  listTopics,
+  markSolution,
+  replyToTopic,
+  searchCommunity,
+  suggestAnswer,
+} from '../../operations/community.ts';
+import {
+  askCommunity,
+  findCommunity,
+  getCommunity,
+  getNetworkTopic,
+  searchNetwork,
+  suggestNetworkAnswer,
+} from '../../operations/network.ts';
+import type { AnyOperation } from '../../operations/operation.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  getWebhookDelivery,
+} from '../../operations/webhooks.ts';
+
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Server = 'community' | 'network';
 
 export type RestRoute = {
+  /** The operation's server: the host kind the route answers on. */
   server: Server;
-  /** The catalogue operation's name (unique per server). */
-  op: string;
+  /** The catalogue operation it runs. */
+  op: AnyOperation;
   method: Method;
   /** Below /api/v1, OpenAPI style: `/topics/{topic}`. */
   path: string;
@@ -27,74 +82,68 @@ export type RestRoute = {
 
 export const API_PREFIX = '/api/v1';
 
-const community = (
-  op: string,
+const route = (
+  op: AnyOperation,
   method: Method,
   path: string,
   extra: Partial<RestRoute> = {},
-): RestRoute => ({ server: 'community', op, method, path, ...extra });
-const network = (
-  op: string,
-  method: Method,
-  path: string,
-  extra: Partial<RestRoute> = {},
-): RestRoute => ({ server: 'network', op, method, path, ...extra });
+): RestRoute => ({ server: op.server, op, method, path, ...extra });
 const search = { rename: { q: 'query' }, nest: 'filters' };
 
 export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
-  community('search_community', 'get', '/search', search),
-  community('suggest_answer', 'get', '/suggest', { rename: { q: 'question' } }),
-  community('list_categories', 'get', '/categories'),
-  community('list_topics', 'get', '/topics'),
-  community('create_topic', 'post', '/topics', { status: 201 }),
-  community('get_topic', 'get', '/topics/{topic}'),
-  community('reply_to_topic', 'post', '/topics/{topic}/posts', { status: 201 }),
-  community('mark_solution', 'post', '/topics/{topic}/solution'),
-  community('unmark_solution', 'delete', '/topics/{topic}/solution'),
-  community('get_topic', 'get', '/articles/{article}', {
+  route(searchCommunity, 'get', '/search', search),
+  route(suggestAnswer, 'get', '/suggest', { rename: { q: 'question' } }),
+  route(listCategories, 'get', '/categories'),
+  route(listTopics, 'get', '/topics'),
+  route(createTopic, 'post', '/topics', { status: 201 }),
+  route(getTopic, 'get', '/topics/{topic}'),
+  route(replyToTopic, 'post', '/topics/{topic}/posts', { status: 201 }),
+  route(markSolution, 'post', '/topics/{topic}/solution'),
+  route(unmarkSolution, 'delete', '/topics/{topic}/solution'),
+  route(getTopic, 'get', '/articles/{article}', {
     params: { article: 'topic' },
     id: 'get_article',
   }),
-  community('revise_article', 'put', '/articles/{article}'),
-  community('list_article_revisions', 'get', '/articles/{article}/revisions'),
-  community('list_approvals', 'get', '/approvals'),
-  community('get_approval', 'get', '/approvals/{id}', { params: { id: 'approval_id' } }),
-  community('approve', 'post', '/approvals/{id}/approve', { params: { id: 'approval_id' } }),
-  community('reject', 'post', '/approvals/{id}/reject', { params: { id: 'approval_id' } }),
-  community('get_approval_policies', 'get', '/settings/approval-policies'),
-  community('set_approval_policy', 'put', '/settings/approval-policies/{kind}'),
-  community('get_mcp_config', 'get', '/settings/mcp'),
-  community('set_mcp_config', 'put', '/settings/mcp'),
-  community('list_agents', 'get', '/agents'),
-  community('create_agent', 'post', '/agents', { status: 201 }),
-  community('update_agent', 'patch', '/agents/{agent}'),
-  community('list_agent_keys', 'get', '/agents/{agent}/keys'),
-  community('mint_agent_key', 'post', '/agents/{agent}/keys', { status: 201 }),
-  community('list_agent_keys', 'get', '/keys', { id: 'list_all_agent_keys' }),
-  community('revoke_agent_key', 'delete', '/keys/{key}'),
-  community('list_members', 'get', '/members'),
-  community('set_member', 'put', '/members/{email}'),
-  community('remove_member', 'delete', '/members/{email}'),
-  community('list_webhooks', 'get', '/webhooks'),
-  community('create_webhook', 'post', '/webhooks', { status: 201 }),
-  community('get_webhook', 'get', '/webhooks/{webhook}'),
-  community('update_webhook', 'patch', '/webhooks/{webhook}'),
-  community('delete_webhook', 'delete', '/webhooks/{webhook}'),
-  community('rotate_webhook_secret', 'post', '/webhooks/{webhook}/rotate-secret'),
-  community('list_webhook_deliveries', 'get', '/webhooks/{webhook}/deliveries'),
-  community('get_webhook_delivery', 'get', '/webhook-deliveries/{delivery}'),
-  community('redeliver_webhook', 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(reviseArticle, 'put', '/articles/{article}'),
+  route(listArticleRevisions, 'get', '/articles/{article}/revisions'),
+  route(listApprovals, 'get', '/approvals'),
+  route(getApproval, 'get', '/approvals/{id}', { params: { id: 'approval_id' } }),
+  route(approveWrite, 'post', '/approvals/{id}/approve', { params: { id: 'approval_id' } }),
+  route(rejectWrite, 'post', '/approvals/{id}/reject', { params: { id: 'approval_id' } }),
+  route(getPolicies, 'get', '/settings/approval-policies'),
+  route(setPolicy, 'put', '/settings/approval-policies/{kind}'),
+  route(getMcpConfig, 'get', '/settings/mcp'),
+  route(setMcpConfig, 'put', '/settings/mcp'),
+  route(listAgents, 'get', '/agents'),
+  route(createAgent, 'post', '/agents', { status: 201 }),
+  route(updateAgent, 'patch', '/agents/{agent}'),
+  route(listAgentKeys, 'get', '/agents/{agent}/keys'),
+  route(mintAgentKey, 'post', '/agents/{agent}/keys', { status: 201 }),
+  route(listAgentKeys, 'get', '/keys', { id: 'list_all_agent_keys' }),
+  route(revokeAgentKey, 'delete', '/keys/{key}'),
+  route(listMembers, 'get', '/members'),
+  route(setMember, 'put', '/members/{email}'),
+  route(removeMember, 'delete', '/members/{email}'),
+  route(listWebhooks, 'get', '/webhooks'),
+  route(createWebhook, 'post', '/webhooks', { status: 201 }),
+  route(getWebhook, 'get', '/webhooks/{webhook}'),
+  route(updateWebhook, 'patch', '/webhooks/{webhook}'),
+  route(deleteWebhook, 'delete', '/webhooks/{webhook}'),
+  route(rotateWebhookSecret, 'post', '/webhooks/{webhook}/rotate-secret'),
+  route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
+  route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
+  route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
   // The apex: the network over every public community.
-  network('search_network', 'get', '/search', search),
-  network('suggest_answer', 'get', '/suggest', { rename: { q: 'question' } }),
-  network('find_community', 'get', '/communities', { rename: { q: 'subject' } }),
-  network('get_community', 'get', '/communities/{community}'),
-  network('get_topic', 'get', '/communities/{community}/topics/{topic}'),
-  network('ask_community', 'post', '/communities/{community}/topics', { status: 201 }),
-  network('list_my_keys', 'get', '/me/keys'),
-  network('mint_my_key', 'post', '/me/keys', { status: 201 }),
-  network('revoke_my_key', 'delete', '/me/keys/{key}'),
+  route(searchNetwork, 'get', '/search', search),
+  route(suggestNetworkAnswer, 'get', '/suggest', { rename: { q: 'question' } }),
+  route(findCommunity, 'get', '/communities', { rename: { q: 'subject' } }),
+  route(getCommunity, 'get', '/communities/{community}'),
+  route(getNetworkTopic, 'get', '/communities/{community}/topics/{topic}'),
+  route(askCommunity, 'post', '/communities/{community}/topics', { status: 201 }),
+  route(listMyKeys, 'get', '/me/keys'),
+  route(mintMyKey, 'post', '/me/keys', { status: 201 }),
+  route(revokeMyKey, 'delete', '/me/keys/{key}'),
 ];
 
 /** `{name}` → `:name` (Hono's path syntax). */

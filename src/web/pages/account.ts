@@ -2,25 +2,25 @@
 // a fresh one), and their user keys (hmlt_u_) for agents acting on their behalf on the network:
 // mint (the key is shown once, on the answer to the form, never again), list by prefix, revoke.
 import type { Context, Hono } from 'hono';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import { changePassword } from '../../operations/people.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
 import { setSessionCookie } from '../session.ts';
 
-type KeyRow = {
-  id: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-};
+/** A key as listed (list_my_keys; an agent's key carries its agent_id too). */
+type Key = OutputOf<typeof listMyKeys>['keys'][number];
+
+/** The attributes of a key-lifetime field: the limits of the field table. */
+export const daysAttrs = `min="${LIMITS.expiresInDays.min}" max="${LIMITS.expiresInDays.max}" inputmode="numeric"`;
 
 /** A table of keys by prefix, with their dates and a revoke button for live ones. */
-export function keyTable(web: Web, keys: KeyRow[], revokeAction: string, caption: string): string {
+export function keyTable(web: Web, keys: Key[], revokeAction: string, caption: string): string {
   if (!keys.length) return '<p>No keys yet.</p>';
   const rows = keys
     .map((k) => {
@@ -53,7 +53,7 @@ async function accountPage(
   web: Web,
   extra: { minted?: string; failure?: Failure; passwordFailure?: Failure } = {},
 ): Promise<{ ok: true; body: string } | { ok: false; failure: Failure }> {
-  const keys = await call(deps, web, 'network', 'list_my_keys', {});
+  const keys = await call(deps, web, listMyKeys, {});
   if (!keys.ok) return { ok: false, failure: keys };
   const body = `<h1>Your account</h1>
 <h2>Password</h2>${failureSummary(extra.passwordFailure)}
@@ -61,7 +61,7 @@ ${postForm(
   web,
   href(web, '/account/password'),
   `${field({ name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' }, extra.passwordFailure?.issues)}
-${field({ name: 'new_password', label: 'New password', hint: 'At least 10 characters. Every other session of yours ends.', type: 'password', required: true, autocomplete: 'new-password' }, extra.passwordFailure?.issues)}
+${field({ name: 'new_password', label: 'New password', hint: `At least ${LIMITS.password.min} characters. Every other session of yours ends.`, type: 'password', required: true, autocomplete: 'new-password' }, extra.passwordFailure?.issues)}
 <div class="actions"><button type="submit">Change password</button></div>`,
 )}
 ${web.where.kind === 'community' ? `<h2>Connected apps</h2>\n<p>Apps such as Claude or ChatGPT that you connected to ${esc(web.where.community.name)}: <a href="${esc(href(web, '/account/apps'))}">see and disconnect them</a>.</p>` : ''}
@@ -72,7 +72,7 @@ ${keyTable(web, keys.value.keys, href(web, '/account/keys/revoke'), 'Your user k
 ${postForm(
   web,
   href(web, '/account/keys'),
-  `${field({ name: 'expires_in_days', label: 'Expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', attrs: 'min="1" max="3650" inputmode="numeric"' }, extra.failure?.issues)}
+  `${field({ name: 'expires_in_days', label: 'Expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', attrs: daysAttrs }, extra.failure?.issues)}
 <div class="actions"><button type="submit">Mint a user key</button></div>`,
 )}`;
   return { ok: true, body };
@@ -98,13 +98,7 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const minted = await call(
-      deps,
-      web,
-      'network',
-      'mint_my_key',
-      formArgs(operationNamed('network', 'mint_my_key')!.input, form),
-    );
+    const minted = await call(deps, web, mintMyKey, formArgs(mintMyKey, form));
     if (!minted.ok) return show(c, { failure: minted }, 400);
     return show(c, { minted: minted.value.key });
   });
@@ -114,13 +108,7 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const revoked = await call(
-      deps,
-      web,
-      'network',
-      'revoke_my_key',
-      formArgs(operationNamed('network', 'revoke_my_key')!.input, form),
-    );
+    const revoked = await call(deps, web, revokeMyKey, formArgs(revokeMyKey, form));
     if (!revoked.ok) return show(c, { failure: revoked }, 400);
     return redirectWith(c, deps, href(web, '/account'), {
       kind: 'ok',
@@ -133,15 +121,8 @@ export function accountRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = needsPerson(c, web);
     if (gate) return gate;
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const changed = await call(
-      deps,
-      web,
-      'network',
-      'change_password',
-      formArgs(operationNamed('network', 'change_password')!.input, form),
-    );
-    if (!changed.ok)
-      return show(c, { passwordFailure: changed }, changed.code === 'forbidden' ? 403 : 400);
+    const changed = await call(deps, web, changePassword, formArgs(changePassword, form));
+    if (!changed.ok) return show(c, { passwordFailure: changed }, statusOf(changed));
     // Every session ended with the change: this browser continues in a new one.
     const session = await deps.services.accounts.createWebSession(web.person!.personId);
     setSessionCookie(c, deps, session.token);

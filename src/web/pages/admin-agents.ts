@@ -3,7 +3,15 @@
 // each key by prefix with when it was last used, revoke one (it stops working at once).
 import type { Context, Hono } from 'hono';
 import { SCOPES } from '../../domain/vocabulary.ts';
-import { operationNamed } from '../../operations/catalogue.ts';
+import {
+  createAgent,
+  listAgentKeys,
+  listAgents,
+  mintAgentKey,
+  revokeAgentKey,
+  updateAgent,
+} from '../../operations/admin.ts';
+import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import {
@@ -17,21 +25,15 @@ import {
 } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
-import { keyTable, shownOnce } from './account.ts';
+import { daysAttrs, keyTable, shownOnce } from './account.ts';
 import { adminGate, adminNav } from './admin.ts';
 
-type AgentOut = {
-  id: string;
-  name: string;
-  scopes: string[];
-  trusted: boolean;
-  created_at: string;
-};
-type AgentKeyOut = Parameters<typeof keyTable>[1][number] & { agent_id: string };
+type Agent = OutputOf<typeof listAgents>['agents'][number];
+type AgentKey = OutputOf<typeof listAgentKeys>['keys'][number];
 
 const SCOPE_OPTIONS = SCOPES.map((s) => ({ value: s, label: s }));
 
-function agentSection(web: Web, a: AgentOut, keys: AgentKeyOut[]): string {
+function agentSection(web: Web, a: Agent, keys: AgentKey[]): string {
   const mine = keys.filter((k) => k.agent_id === a.id);
   return `<section class="queued" aria-labelledby="agent-${esc(a.id)}"><h2 id="agent-${esc(a.id)}">${esc(a.name)}</h2>
 <p class="meta">Since ${when(a.created_at)} · ${a.trusted ? 'trusted: its writes skip the approval queue' : 'its writes follow the approval policy'} · scopes: ${a.scopes.length ? a.scopes.map((s) => `<code>${esc(s)}</code>`).join(' ') : 'read only'}</p>
@@ -53,16 +55,14 @@ async function agentsPage(
 ): Promise<Response> {
   const web = c.get('web');
   const [agents, keys] = await Promise.all([
-    call(deps, web, 'community', 'list_agents', {}),
-    call(deps, web, 'community', 'list_agent_keys', {}),
+    call(deps, web, listAgents, {}),
+    call(deps, web, listAgentKeys, {}),
   ]);
   if (!agents.ok) return failurePage(c, web, agents);
   if (!keys.ok) return failurePage(c, web, keys);
   const values = o.values ?? {};
   const issues = o.failure?.issues;
-  const list = (agents.value.agents as AgentOut[])
-    .map((a) => agentSection(web, a, keys.value.keys))
-    .join('');
+  const list = agents.value.agents.map((a) => agentSection(web, a, keys.value.keys)).join('');
   const body = `<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}
 ${o.minted ? shownOnce(o.minted.key, `The key of ${o.minted.agent}: give it to the agent as Authorization: Bearer <key>.`) : ''}${failureSummary(o.failure)}
 ${list || '<p>No agents yet.</p>'}
@@ -73,7 +73,7 @@ ${postForm(
   `${field({ name: 'name', label: 'Name', hint: 'A name people recognise, unique in this community.', value: text(values, 'name'), required: true }, issues)}
 ${checkboxes('scopes', 'Scopes (reading needs none)', SCOPE_OPTIONS, ([] as unknown[]).concat(values.scopes ?? []) as string[], issues)}
 ${checkbox('trusted', 'Trusted (writes skip the approval queue)', text(values, 'trusted') === 'on')}
-${field({ name: 'expires_in_days', label: 'First key expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', value: text(values, 'expires_in_days'), attrs: 'min="1" max="3650" inputmode="numeric"' }, issues)}
+${field({ name: 'expires_in_days', label: 'First key expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', value: text(values, 'expires_in_days'), attrs: daysAttrs }, issues)}
 <div class="actions"><button type="submit">Create agent</button></div>`,
 )}`;
   if (o.minted) c.header('cache-control', 'no-store');
@@ -85,13 +85,7 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post('/admin/agents', async (c) => {
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const created = await call(
-      deps,
-      c.get('web'),
-      'community',
-      'create_agent',
-      formArgs(operationNamed('community', 'create_agent')!.input, form),
-    );
+    const created = await call(deps, c.get('web'), createAgent, formArgs(createAgent, form));
     if (!created.ok)
       return created.code === 'invalid_argument' || created.code === 'conflict'
         ? agentsPage(c, deps, { failure: created, values: form })
@@ -104,17 +98,11 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/admin/agents/keys', async (c) => {
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const web = c.get('web');
-    const minted = await call(
-      deps,
-      web,
-      'community',
-      'mint_agent_key',
-      formArgs(operationNamed('community', 'mint_agent_key')!.input, form),
-    );
+    const minted = await call(deps, web, mintAgentKey, formArgs(mintAgentKey, form));
     if (!minted.ok) return failurePage(c, web, minted);
-    const agents = await call(deps, web, 'community', 'list_agents', {});
+    const agents = await call(deps, web, listAgents, {});
     const name = agents.ok
-      ? (agents.value.agents as AgentOut[]).find((a) => a.id === minted.value.record.agent_id)?.name
+      ? agents.value.agents.find((a) => a.id === minted.value.record.agent_id)?.name
       : undefined;
     return agentsPage(c, deps, { minted: { key: minted.value.key, agent: name ?? 'the agent' } });
   });
@@ -122,13 +110,7 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/admin/agents/keys/revoke', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const revoked = await call(
-      deps,
-      web,
-      'community',
-      'revoke_agent_key',
-      formArgs(operationNamed('community', 'revoke_agent_key')!.input, form),
-    );
+    const revoked = await call(deps, web, revokeAgentKey, formArgs(revokeAgentKey, form));
     if (!revoked.ok) return failurePage(c, web, revoked);
     return redirectWith(c, deps, href(web, '/admin/agents'), {
       kind: 'ok',
@@ -144,11 +126,11 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       .concat(form.scopes ?? [])
       .filter((s): s is string => typeof s === 'string' && s !== '');
     const args = {
-      ...formArgs(operationNamed('community', 'update_agent')!.input, form),
+      ...formArgs(updateAgent, form),
       scopes,
       trusted: text(form, 'trusted') === 'on',
     };
-    const updated = await call(deps, web, 'community', 'update_agent', args);
+    const updated = await call(deps, web, updateAgent, args);
     if (!updated.ok)
       return updated.code === 'invalid_argument'
         ? agentsPage(c, deps, { failure: updated })

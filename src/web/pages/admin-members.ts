@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono';
 import { roleAtLeast } from '../../domain/authorization.ts';
 import { isRole, ROLES } from '../../domain/vocabulary.ts';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { listMembers, removeMember, setMember } from '../../operations/admin.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
@@ -13,17 +13,9 @@ import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
 
-type MemberOut = {
-  person_id: string;
-  display_name: string;
-  email: string | null;
-  role: string;
-  since: string;
-};
-
 async function members(deps: WebDeps, web: Web) {
-  const listed = await call(deps, web, 'community', 'list_members', {});
-  return listed.ok ? { ok: true as const, members: listed.value.members as MemberOut[] } : listed;
+  const listed = await call(deps, web, listMembers, {});
+  return listed.ok ? { ok: true as const, members: listed.value.members } : listed;
 }
 
 async function membersPage(
@@ -121,13 +113,7 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         );
       }
     }
-    const saved = await call(
-      deps,
-      web,
-      'community',
-      'set_member',
-      formArgs(operationNamed('community', 'set_member')!.input, form),
-    );
+    const saved = await call(deps, web, setMember, formArgs(setMember, form));
     if (!saved.ok)
       return saved.code === 'unauthorized'
         ? failurePage(c, web, saved)
@@ -166,13 +152,7 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
             },
       );
     }
-    const removed = await call(
-      deps,
-      web,
-      'community',
-      'remove_member',
-      formArgs(operationNamed('community', 'remove_member')!.input, form),
-    );
+    const removed = await call(deps, web, removeMember, formArgs(removeMember, form));
     if (!removed.ok)
       return removed.code === 'unauthorized'
         ? failurePage(c, web, removed)

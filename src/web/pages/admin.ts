@@ -1,6 +1,7 @@
 // Administration of a community: the overview and the sub-navigation of its pages (members are in
 // ./admin-members.ts, agents in ./admin-agents.ts), and the place of webhooks and their delivery log.
 import type { Context, Hono } from 'hono';
+import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { esc } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
@@ -52,7 +53,7 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (gate) return gate;
     const web = c.get('web');
     // The same check every admin operation makes: administrators only.
-    const allowed = await call(deps, web, 'community', 'get_community_settings', {});
+    const allowed = await call(deps, web, getCommunitySettings, {});
     if (!allowed.ok) return failurePage(c, web, allowed);
     const items = ADMIN_SECTIONS.map(
       (s) =>
@@ -70,7 +71,7 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const gate = adminGate(c);
     if (gate) return gate;
     const web = c.get('web');
-    const allowed = await call(deps, web, 'community', 'get_community_settings', {});
+    const allowed = await call(deps, web, getCommunitySettings, {});
     if (!allowed.ok) return failurePage(c, web, allowed);
     return page(c, web, {
       title: 'Webhooks',

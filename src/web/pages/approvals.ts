@@ -5,30 +5,31 @@ import type { Context, Hono } from 'hono';
 import { renderBody } from '../../domain/rendering.ts';
 import { agentLabel } from '../../domain/views.ts';
 import { APPROVAL_STATUSES } from '../../domain/vocabulary.ts';
+import { approveWrite, listApprovals, rejectWrite } from '../../operations/approvals.ts';
+import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import {
+  call,
+  href,
+  statusOf,
+  type Notice,
+  type Web,
+  type WebDeps,
+  type WebEnv,
+} from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { author, topicHref } from './parts.ts';
 
-type ApprovalOut = {
-  approval_id: string;
-  kind: string;
-  status: string;
-  submitted_by: { kind: 'person' | 'agent' | 'system'; id: string | null; name: string };
-  submitted_at: string;
-  decided_by: { name: string } | null;
-  decided_at: string | null;
-  reason: string | null;
-  payload: Record<string, any>;
-  result: { topic?: { slug: string; title: string }; post?: { id: string } } | null;
-  message: string;
-};
+/** A queued write as list_approvals, approve and reject return it. */
+type Approval = OutputOf<typeof listApprovals>['approvals'][number];
 
 /** The queued write as readers would see it once published. */
-function preview(web: Web, a: ApprovalOut): string {
-  const p = a.payload ?? {};
+function preview(web: Web, a: Approval): string {
+  // The payload is the write as submitted, of the shape its kind takes (src/domain/writes/).
+  const p = (a.payload ?? {}) as Record<string, unknown>;
+  const tags = Array.isArray(p.tags) ? (p.tags as unknown[]).map(String) : [];
   const body =
     typeof p.body === 'string'
       ? `<div class="post-body preview">${renderBody(p.body).html}</div>`
@@ -36,7 +37,7 @@ function preview(web: Web, a: ApprovalOut): string {
   const topicLink = (ref: string) => `<a href="${esc(topicHref(web, ref))}">${esc(ref)}</a>`;
   switch (a.kind) {
     case 'topic.create':
-      return `<p class="meta">New question in ${esc(String(p.category))}${p.tags?.length ? ` · tags: ${esc(p.tags.join(', '))}` : ''}</p><h3>${esc(String(p.title))}</h3>${body}`;
+      return `<p class="meta">New question in ${esc(String(p.category))}${tags.length ? ` · tags: ${esc(tags.join(', '))}` : ''}</p><h3>${esc(String(p.title))}</h3>${body}`;
     case 'article.write':
       return `<p class="meta">Article in ${esc(String(p.category))}</p><h3>${esc(String(p.title))}</h3>${body}`;
     case 'post.create':
@@ -48,7 +49,7 @@ function preview(web: Web, a: ApprovalOut): string {
   }
 }
 
-function approvalCard(web: Web, a: ApprovalOut): string {
+function approvalCard(web: Web, a: Approval): string {
   const slug = web.where.kind === 'community' ? web.where.community.slug : '';
   const who = author(web, {
     ...a.submitted_by,
@@ -77,12 +78,12 @@ async function queuePage(
   const web = c.get('web');
   if (web.where.kind !== 'community') return notFound(c, web);
   const status = c.req.query('status') || 'pending';
-  const listed = await call(deps, web, 'community', 'list_approvals', {
+  const listed = await call(deps, web, listApprovals, {
     status,
     cursor: c.req.query('cursor') || undefined,
   });
   if (!listed.ok) return failurePage(c, web, listed);
-  const approvals = listed.value.approvals as ApprovalOut[];
+  const approvals = listed.value.approvals;
   const tabs = APPROVAL_STATUSES.filter((s) => s !== 'approved')
     .map(
       (s) =>
@@ -100,10 +101,7 @@ ${approvals.length ? approvals.map((a) => approvalCard(web, a)).join('') : `<p>N
 /** A decision that lost (or failed): the queue again, with why. */
 function refused(c: Context<WebEnv>, deps: WebDeps, f: Failure): Promise<Response> | Response {
   if (f.code === 'conflict' || f.code === 'invalid_argument')
-    return queuePage(c, deps, {
-      notice: { kind: 'error', text: f.message },
-      status: f.code === 'conflict' ? 409 : 400,
-    });
+    return queuePage(c, deps, { notice: { kind: 'error', text: f.message }, status: statusOf(f) });
   return failurePage(c, c.get('web'), f, 'Not decided');
 }
 
@@ -112,11 +110,11 @@ export function approvalRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post('/approvals/:id/approve', async (c) => {
     const web = c.get('web');
-    const decided = await call(deps, web, 'community', 'approve', {
+    const decided = await call(deps, web, approveWrite, {
       approval_id: c.req.param('id'),
     });
     if (!decided.ok) return refused(c, deps, decided);
-    const a = decided.value as ApprovalOut;
+    const a = decided.value;
     const text =
       a.status === 'applied'
         ? `Approved and published: ${a.message}`
@@ -130,7 +128,7 @@ export function approvalRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/approvals/:id/reject', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const decided = await call(deps, web, 'community', 'reject', {
+    const decided = await call(deps, web, rejectWrite, {
       approval_id: c.req.param('id'),
       reason: text(form, 'reason'),
     });

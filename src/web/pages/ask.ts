@@ -3,29 +3,28 @@
 // same list on the server before anything is posted. Posting is create_topic: applied (then the new
 // topic opens) or queued for a moderator (then the page says so and what happens next).
 import type { Context, Hono } from 'hono';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { createTopic, listCategories, suggestAnswer } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
+import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
 import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
-import { resultHref, topicHref, type ResultOut } from './parts.ts';
+import { resultHref, topicHref } from './parts.ts';
 
 type Similar = { title: string; href: string; solved: boolean };
 
 /** Up to five earlier questions like this one, one per topic, accepted answers first. */
 async function similarTo(deps: WebDeps, web: Web, title: string): Promise<Similar[]> {
-  if (title.trim().length < 8) return [];
-  const found = await call(deps, web, 'community', 'suggest_answer', {
-    question: title.trim().slice(0, 2000),
+  if (title.trim().length < LIMITS.title.min) return [];
+  const found = await call(deps, web, suggestAnswer, {
+    question: title.trim().slice(0, LIMITS.question.max),
     limit: 5,
   });
   if (!found.ok) return [];
   const seen = new Set<string>();
   const out: Similar[] = [];
-  for (const a of found.value.answers as Array<
-    ResultOut & { topic_id: string; accepted: boolean }
-  >) {
+  for (const a of found.value.answers) {
     if (seen.has(a.topic_id)) continue;
     seen.add(a.topic_id);
     const u = resultHref(web, a);
@@ -54,11 +53,9 @@ async function askPage(
   o: { failure?: Failure; similar?: Similar[]; checked?: boolean; status?: number } = {},
 ): Promise<Response> {
   const web = c.get('web');
-  const categories = await call(deps, web, 'community', 'list_categories', {});
+  const categories = await call(deps, web, listCategories, {});
   if (!categories.ok) return failurePage(c, web, categories);
-  const options = (
-    categories.value.categories as Array<{ slug: string; name: string; kind: string }>
-  ).map((k) => ({
+  const options = categories.value.categories.map((k) => ({
     value: k.slug,
     label: k.kind === 'knowledge_base' ? `${k.name} (knowledge base: an article)` : k.name,
   }));
@@ -71,10 +68,10 @@ ${postForm(
   web,
   href(web, '/ask'),
   `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options.find((x) => !x.label.includes('knowledge base'))?.value, required: true }, issues)}
-${field({ name: 'title', id: 'title', label: 'Title', hint: 'A specific, searchable title: 8 to 200 characters.', value: text(values, 'title'), required: true, attrs: 'maxlength="200" autocomplete="off"' }, issues)}
+${field({ name: 'title', id: 'title', label: 'Title', hint: `A specific, searchable title: ${lengths(LIMITS.title)}.`, value: text(values, 'title'), required: true, attrs: `maxlength="${LIMITS.title.max}" autocomplete="off"` }, issues)}
 <div id="similar-live" aria-live="polite">${similarList(o.similar ?? [], Boolean(o.checked))}</div>
-${field({ name: 'body', label: 'Your question', hint: 'Markdown. 10 to 50,000 characters.', rows: 12, value: text(values, 'body'), required: true }, issues)}
-${field({ name: 'tags', label: 'Tags (optional)', hint: 'Up to 5, separated by commas: a-z, 0-9 and "-".', value: text(values, 'tags') }, issues)}
+${field({ name: 'body', label: 'Your question', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 12, value: text(values, 'body'), required: true }, issues)}
+${field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(values, 'tags') }, issues)}
 <div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>`,
   `data-similar="${esc(href(web, '/ask/similar'))}"`,
 )}`;
@@ -105,13 +102,7 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         checked: true,
       });
     }
-    const outcome = await call(
-      deps,
-      web,
-      'community',
-      'create_topic',
-      formArgs(operationNamed('community', 'create_topic')!.input, form),
-    );
+    const outcome = await call(deps, web, createTopic, formArgs(createTopic, form));
     if (!outcome.ok) {
       if (outcome.code === 'invalid_argument' || outcome.code === 'not_found')
         return askPage(c, deps, form, { failure: outcome, status: 400 });
@@ -123,7 +114,8 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         body: `<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>${esc(outcome.value.message)}</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
       });
     }
-    return redirectWith(c, deps, topicHref(web, outcome.value.topic.slug), {
+    const topic = outcome.value.topic;
+    return redirectWith(c, deps, topic ? topicHref(web, topic.slug) : href(web, '/'), {
       kind: 'ok',
       text: 'Your question was posted.',
     });

@@ -7,9 +7,10 @@
 import type { Hono } from 'hono';
 import { isDomainError } from '../../domain/errors.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { signUp } from '../../operations/people.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
 import { esc, postForm } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
@@ -42,7 +43,7 @@ ${postForm(
   href(web, '/signup'),
   `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
 ${field({ name: 'email', label: 'E-mail address', hint: 'You sign in with it; it is never shown to others.', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
-${field({ name: 'password', label: 'Password', hint: 'At least 10 characters.', type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
+${field({ name: 'password', label: 'Password', hint: `At least ${LIMITS.password.min} characters.`, type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Create account</button></div>`,
 )}
 <p>Already have one? <a href="${esc(href(web, '/signin'))}">Sign in</a>.</p>`;
@@ -96,25 +97,19 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/signup', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(
-      deps,
-      web,
-      'network',
-      'sign_up',
-      formArgs(operationNamed('network', 'sign_up')!.input, form),
-    );
+    const outcome = await call(deps, web, signUp, formArgs(signUp, form));
     if (!outcome.ok) {
       if (outcome.retryAfterSeconds) c.header('retry-after', String(outcome.retryAfterSeconds));
       return page(c, web, {
         title: 'Create an account',
-        status: outcome.code === 'rate_limited' ? 429 : 400,
+        status: statusOf(outcome),
         body: signUpForm(web, form, outcome),
       });
     }
     // The same answer whether or not the address had an account (nobody learns which have one).
     return redirectWith(c, deps, href(web, '/signin'), {
       kind: 'ok',
-      text: `Done: sign in with ${String(outcome.value.email)} and the password you chose. If that address already had an account, it is unchanged: sign in with its own password.`,
+      text: `Done: sign in with ${outcome.value.email} and the password you chose. If that address already had an account, it is unchanged: sign in with its own password.`,
     });
   });
 

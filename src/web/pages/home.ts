@@ -2,20 +2,16 @@
 // category's topics (filters and sort as list_topics offers them, paginated), and profile pages of
 // people and agents. All read through list_categories, list_topics and get_profile.
 import type { Context, Hono } from 'hono';
+import { LIMITS } from '../../domain/fields.ts';
+import { listCategories, listTopics } from '../../operations/community.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import { getProfile } from '../../operations/people.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { esc, plural, when } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
-import { author, moreLink, topicHref, topicList, type TopicOut } from './parts.ts';
+import { author, moreLink, topicHref, topicList } from './parts.ts';
 
-type CategoryOut = {
-  slug: string;
-  name: string;
-  description: string;
-  kind: string;
-  topic_count: number;
-};
-
-function categoryList(web: Web, categories: CategoryOut[]): string {
+function categoryList(web: Web, categories: OutputOf<typeof listCategories>['categories']): string {
   const items = categories.map(
     (c) =>
       `<li><a href="${esc(href(web, `/categories/${c.slug}`))}">${esc(c.name)}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? `<br><span class="meta">${esc(c.description)}</span>` : ''}</li>`,
@@ -40,25 +36,22 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (web.where.kind !== 'community') return next();
     const community = web.where.community;
     const [categories, latest, unanswered, solved] = await Promise.all([
-      call(deps, web, 'community', 'list_categories', {}),
-      call(deps, web, 'community', 'list_topics', { sort: 'latest', limit: 20 }),
-      call(deps, web, 'community', 'list_topics', {
-        filter: 'unanswered',
-        sort: 'created',
-        limit: 10,
-      }),
-      call(deps, web, 'community', 'list_topics', { filter: 'solved', sort: 'latest', limit: 10 }),
+      call(deps, web, listCategories, {}),
+      call(deps, web, listTopics, { sort: 'latest', limit: 20 }),
+      call(deps, web, listTopics, { filter: 'unanswered', sort: 'created', limit: 10 }),
+      call(deps, web, listTopics, { filter: 'solved', sort: 'latest', limit: 10 }),
     ]);
-    for (const o of [categories, latest, unanswered, solved])
-      if (!o.ok) return failurePage(c, web, o);
-    const v = (o: typeof categories) => (o.ok ? o.value : {}) as Record<string, any>;
+    if (!categories.ok) return failurePage(c, web, categories);
+    if (!latest.ok) return failurePage(c, web, latest);
+    if (!unanswered.ok) return failurePage(c, web, unanswered);
+    if (!solved.ok) return failurePage(c, web, solved);
     const body = `<h1>${esc(community.name)}</h1>${community.description ? `<p>${esc(community.description)}</p>` : ''}
-<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="home-q">Search ${esc(community.name)}</label><input type="search" id="home-q" name="q" required maxlength="500"> <button type="submit">Search</button></form>
+<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="home-q">Search ${esc(community.name)}</label><input type="search" id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
 <p><a class="button" href="${esc(href(web, '/ask'))}">Ask a question</a></p>
-<h2>Categories</h2>${categoryList(web, v(categories).categories)}
-<h2>Latest</h2>${topicList(web, v(latest).topics)}${v(latest).next_cursor ? `<p><a href="${esc(href(web, '/latest'))}">All topics</a></p>` : ''}
-<h2>Unanswered</h2>${topicList(web, v(unanswered).topics, 'Every question has a reply.')}
-<h2>Recently solved</h2>${topicList(web, v(solved).topics, 'No accepted answers yet.')}`;
+<h2>Categories</h2>${categoryList(web, categories.value.categories)}
+<h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? `<p><a href="${esc(href(web, '/latest'))}">All topics</a></p>` : ''}
+<h2>Unanswered</h2>${topicList(web, unanswered.value.topics, 'Every question has a reply.')}
+<h2>Recently solved</h2>${topicList(web, solved.value.topics, 'No accepted answers yet.')}`;
     return page(c, web, { title: community.name, body });
   });
 
@@ -69,14 +62,12 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const sort = c.req.query('sort') || 'latest';
     const cursor = c.req.query('cursor') || undefined;
     const [categories, topics] = await Promise.all([
-      call(deps, web, 'community', 'list_categories', {}),
-      call(deps, web, 'community', 'list_topics', { category, filter, sort, cursor, limit: 30 }),
+      call(deps, web, listCategories, {}),
+      call(deps, web, listTopics, { category, filter, sort, cursor, limit: 30 }),
     ]);
     if (!categories.ok) return failurePage(c, web, categories);
     if (!topics.ok) return failurePage(c, web, topics);
-    const cat = category
-      ? (categories.value.categories as CategoryOut[]).find((k) => k.slug === category)
-      : undefined;
+    const cat = category ? categories.value.categories.find((k) => k.slug === category) : undefined;
     const path = category ? `/categories/${category}` : '/latest';
     const title = cat ? cat.name : 'All topics';
     const tab = (key: string, value: string, label: string, current: string) => {
@@ -87,7 +78,7 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const body = `<h1>${esc(title)}</h1>${cat?.description ? `<p>${esc(cat.description)}</p>` : ''}
 <nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? '')).join('')}</ul></nav>
 <nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort)).join('')}</ul></nav>
-${topicList(web, topics.value.topics as TopicOut[])}${moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')}`;
+${topicList(web, topics.value.topics)}${moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')}`;
     return page(c, web, { title, body });
   };
   app.get('/latest', (c) => listing(c, undefined));
@@ -96,21 +87,13 @@ ${topicList(web, topics.value.topics as TopicOut[])}${moreLink(web, path, { filt
   app.get('/u/:id', async (c) => {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
-    const profile = await call(deps, web, 'community', 'get_profile', {
+    const profile = await call(deps, web, getProfile, {
       id: c.req.param('id'),
       cursor: c.req.query('cursor') || undefined,
     });
     if (!profile.ok) return failurePage(c, web, profile);
     const p = profile.value;
-    const posts = (
-      p.posts as Array<{
-        id: string;
-        is_question: boolean;
-        is_solution: boolean;
-        created_at: string;
-        topic: { slug: string; title: string };
-      }>
-    )
+    const posts = p.posts
       .map(
         (post) =>
           `<li><a href="${esc(topicHref(web, post.topic.slug, post.is_question ? undefined : post.id))}">${esc(post.topic.title)}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? ' <span class="badge">Accepted answer</span>' : ''}</li>`,

@@ -1,21 +1,14 @@
 // The network apex for people: the directory of public communities (list_communities) with network
 // search, and creating a community of one's own (create_community) where the operator allows it.
 import type { Context, Hono } from 'hono';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { createCommunity, listCommunities } from '../../operations/web-communities.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
+import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
 import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
 import { moreLink } from './parts.ts';
-
-type CommunityOut = {
-  slug: string;
-  name: string;
-  description: string;
-  web_url: string;
-  mcp_url: string;
-};
 
 async function newCommunityPage(
   c: Context<WebEnv>,
@@ -29,7 +22,7 @@ ${postForm(
   web,
   href(web, '/new'),
   `${field({ name: 'name', label: 'Name', value: text(values, 'name'), required: true }, issues)}
-${field({ name: 'slug', label: 'Address', hint: 'Its host name: 2 to 63 characters of a-z, 0-9 and "-".', value: text(values, 'slug'), required: true }, issues)}
+${field({ name: 'slug', label: 'Address', hint: `Its host name: ${lengths(LIMITS.communitySlug)} of a-z, 0-9 and "-".`, value: text(values, 'slug'), required: true }, issues)}
 ${field({ name: 'description', label: 'What it is about', rows: 3, value: text(values, 'description') }, issues)}
 ${field(
   {
@@ -54,11 +47,11 @@ export function networkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/', async (c, next) => {
     const web = c.get('web');
     if (web.where.kind !== 'network') return next();
-    const listed = await call(deps, web, 'network', 'list_communities', {
+    const listed = await call(deps, web, listCommunities, {
       cursor: c.req.query('cursor') || undefined,
     });
     if (!listed.ok) return failurePage(c, web, listed);
-    const items = (listed.value.communities as CommunityOut[])
+    const items = listed.value.communities
       .map(
         (k) =>
           `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a>${k.description ? `<br><span class="meta">${esc(k.description)}</span>` : ''}<br><span class="meta">MCP: <code>${esc(k.mcp_url)}</code></span></li>`,
@@ -68,7 +61,7 @@ export function networkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       ? `<p><a class="button secondary" href="${esc(href(web, '/new'))}">Create a community</a></p>`
       : '';
     const body = `<h1>Hamlet communities</h1><p>Forums and knowledge bases for people and AI agents. Search them all at once, or open one.</p>
-<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="500"> <button type="submit">Search</button></form>
+<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
 ${create}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>` : '<p>No public communities yet.</p>'}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
     return page(c, web, { title: 'Hamlet communities', body });
   });
@@ -83,13 +76,7 @@ ${create}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>`
     const web = c.get('web');
     if (web.where.kind !== 'network') return notFound(c, web);
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const created = await call(
-      deps,
-      web,
-      'network',
-      'create_community',
-      formArgs(operationNamed('network', 'create_community')!.input, form),
-    );
+    const created = await call(deps, web, createCommunity, formArgs(createCommunity, form));
     if (!created.ok)
       return created.code === 'invalid_argument' || created.code === 'conflict'
         ? newCommunityPage(c, form, created)

@@ -1,21 +1,26 @@
 // Pieces several pages show: an author with the agent label ("posted by agent X on behalf of
 // community Y") wherever an agent wrote something, topic lists, search results with their matched
 // words highlighted, and "more" links that keep the other query parameters.
+import type { getTopic, replyToTopic, searchCommunity } from '../../operations/community.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import type { Rendered } from '../../operations/present.ts';
 import { href, type Notice, type Web } from '../context.ts';
 import { esc, plural, when } from '../html.ts';
 
-export type AuthorOut = {
-  kind: 'person' | 'agent' | 'system';
-  id: string | null;
-  name: string;
-  label?: string;
-};
+/** A topic, a post and an author as get_topic (and list_topics, edit_post, …) return them. */
+export type Topic = OutputOf<typeof getTopic>['topic'];
+export type Post = OutputOf<typeof getTopic>['posts'][number];
+/** A post as get_topic gives it to the web: with its stored render (Caller.showsHtml). */
+export type ShownPost = Post & Rendered;
+export type Author = Post['author'];
+/** A search result as search_community and search_network return it. */
+export type SearchResult = OutputOf<typeof searchCommunity>['results'][number];
 
 /**
  * An author's name (linked to their profile) and, for agents, the agent badge and label; for a
  * person who wrote through a connected app, its label ("posted by Ada via Claude").
  */
-export function author(web: Web, a: AuthorOut): string {
+export function author(web: Web, a: Author): string {
   const name =
     a.id && a.kind !== 'system'
       ? `<a href="${esc(href(web, `/u/${a.id}`))}">${esc(a.name)}</a>`
@@ -25,35 +30,11 @@ export function author(web: Web, a: AuthorOut): string {
   return `${name} <span class="badge agent">Agent</span> <span class="meta">(${esc(a.label ?? `posted by agent ${a.name}`)})</span>`;
 }
 
-export type TopicOut = {
-  id: string;
-  slug: string;
-  title: string;
-  author: AuthorOut;
-  category: { slug: string; name: string; kind: string };
-  tags: string[];
-  is_article: boolean;
-  solution_post_id: string | null;
-  reply_count: number;
-  status: string;
-  last_posted_at: string;
-};
-
-export type PostOut = {
-  id: string;
-  position: number;
-  author: AuthorOut;
-  body: string;
-  /** The post's stored render (sanitized HTML), which get_topic adds for the web. */
-  html: string;
-  is_question: boolean;
-  is_solution: boolean;
-  created_at: string;
-  edited_at: string | null;
-};
-
 /** After a write: where it landed (or that it waits for a moderator), as a notice. */
-export function writeNotice(value: Record<string, any>, applied: string): Notice {
+export function writeNotice(
+  value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message'>,
+  applied: string,
+): Notice {
   return value.status === 'pending_approval'
     ? { kind: 'ok', text: `Queued for approval: ${value.message}` }
     : { kind: 'ok', text: applied };
@@ -63,7 +44,7 @@ export function topicHref(web: Web, slug: string, postId?: string): string {
   return href(web, `/t/${slug}`) + (postId ? `#post-${postId}` : '');
 }
 
-export function topicList(web: Web, topics: TopicOut[], empty = 'Nothing here yet.'): string {
+export function topicList(web: Web, topics: Topic[], empty = 'Nothing here yet.'): string {
   if (!topics.length) return `<p>${esc(empty)}</p>`;
   const items = topics.map((t) => {
     const state = t.is_article
@@ -79,20 +60,8 @@ export function highlight(snippet: string): string {
   return esc(snippet).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
 }
 
-export type ResultOut = {
-  source_type: string;
-  title: string;
-  snippet: string;
-  url: string;
-  category: string;
-  author: string;
-  is_solution: boolean;
-  created_at: string;
-  community?: string;
-};
-
 /** Where a result leads, on the host form of this request: its path (and post anchor) under our base. */
-export function resultHref(web: Web, r: ResultOut): string {
+export function resultHref(web: Web, r: Pick<SearchResult, 'url' | 'community'>): string {
   const u = new URL(r.url);
   if (r.community && web.where.kind === 'network') return r.url;
   return href(web, u.pathname) + u.hash;
@@ -100,7 +69,7 @@ export function resultHref(web: Web, r: ResultOut): string {
 
 const AGENT_SUFFIX = ' (agent)';
 
-export function resultList(web: Web, results: ResultOut[]): string {
+export function resultList(web: Web, results: SearchResult[]): string {
   const items = results.map((r) => {
     const agent = r.author.endsWith(AGENT_SUFFIX);
     const who = agent

@@ -2,8 +2,10 @@
 // (category, tags, solved only, kinds, author, dates), on the apex search_network across public
 // communities. Matched words are highlighted; the next page keeps the filters.
 import type { Hono } from 'hono';
-import { SOURCE_TYPES } from '../../domain/fields.ts';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS, SOURCE_TYPES } from '../../domain/fields.ts';
+import { listCategories, searchCommunity } from '../../operations/community.ts';
+import { searchNetwork } from '../../operations/network.ts';
+import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import {
@@ -17,7 +19,9 @@ import {
 } from '../forms.ts';
 import { esc, plural } from '../html.ts';
 import { failurePage, page } from '../respond.ts';
-import { moreLink, resultList, type ResultOut } from './parts.ts';
+import { moreLink, resultList } from './parts.ts';
+
+type Categories = OutputOf<typeof listCategories>['categories'];
 
 const FILTERS = [
   'category',
@@ -41,7 +45,7 @@ function asForm(query: Record<string, string[]>): FormData {
 function searchForm(
   web: Web,
   form: FormData,
-  categories: Array<{ slug: string; name: string }> | undefined,
+  categories: Categories | undefined,
   failure?: Failure,
 ): string {
   const issues = failure?.issues?.map((i) => ({
@@ -69,7 +73,7 @@ function searchForm(
       : []
   ) as string[];
   return `<form method="get" action="${esc(href(web, '/search'))}" role="search">
-${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: 'maxlength="500"' }, issues)}
+${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: `maxlength="${LIMITS.searchQuery.max}"` }, issues)}
 <details${FILTERS.some((f) => form[`filters.${f}`]) ? ' open' : ''}><summary>Filters</summary>
 ${categoryField}
 ${field({ name: 'tags', label: 'Tags', hint: 'Topics with all of these tags, separated by commas.', value: v('tags') }, issues)}
@@ -97,9 +101,9 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const queries = c.req.queries();
     const form = asForm(queries);
     const inCommunity = web.where.kind === 'community';
-    let categories: Array<{ slug: string; name: string }> | undefined;
+    let categories: Categories | undefined;
     if (inCommunity) {
-      const listed = await call(deps, web, 'community', 'list_categories', {});
+      const listed = await call(deps, web, listCategories, {});
       if (!listed.ok) return failurePage(c, web, listed);
       categories = listed.value.categories;
     }
@@ -107,16 +111,8 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!text(form, 'query').trim())
       return page(c, web, { title, body: `<h1>${title}</h1>${searchForm(web, form, categories)}` });
 
-    const op = inCommunity
-      ? operationNamed('community', 'search_community')!
-      : operationNamed('network', 'search_network')!;
-    const found = await call(
-      deps,
-      web,
-      inCommunity ? 'community' : 'network',
-      op.name,
-      formArgs(op.input, form),
-    );
+    const op = inCommunity ? searchCommunity : searchNetwork;
+    const found = await call(deps, web, op, formArgs(op, form));
     if (!found.ok) {
       if (found.code !== 'invalid_argument') return failurePage(c, web, found);
       return page(c, web, {
@@ -125,7 +121,7 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         body: `<h1>${title}</h1>${failureSummary(found)}${searchForm(web, form, categories, found)}`,
       });
     }
-    const results = found.value.results as ResultOut[];
+    const results = found.value.results;
     const params: Record<string, string | undefined> = { q: text(form, 'query') };
     for (const f of FILTERS) params[f] = queries[f]?.join(',');
     const body = `<h1>${title}</h1>${searchForm(web, form, categories)}

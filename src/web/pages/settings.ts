@@ -5,7 +5,11 @@
 import type { Context, Hono } from 'hono';
 import { BUILT_IN_PROMPTS } from '../../domain/community-mcp.ts';
 import { POLICY_MODES, WRITE_KINDS } from '../../domain/vocabulary.ts';
-import { COMMUNITY_OPERATIONS, operationNamed } from '../../operations/catalogue.ts';
+import { getMcpConfig, setMcpConfig } from '../../operations/admin.ts';
+import { getPolicies, setPolicy } from '../../operations/approvals.ts';
+import { COMMUNITY_OPERATIONS } from '../../operations/catalogue.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import { getCommunitySettings, updateCommunitySettings } from '../../operations/web-communities.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
@@ -13,12 +17,8 @@ import { esc, postForm } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
 
-type McpConfig = {
-  tool_mode: string;
-  search_limit: number;
-  instructions: string;
-  prompts: Array<{ name: string; description?: string }>;
-};
+/** The MCP configuration document as get_mcp_config returns it. */
+type McpConfig = OutputOf<typeof getMcpConfig>;
 
 const KIND_LABEL: Record<string, string> = {
   'topic.create': 'New questions',
@@ -63,13 +63,14 @@ type State = {
 async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): Promise<Response> {
   const web = c.get('web');
   const [settings, policies, mcp] = await Promise.all([
-    call(deps, web, 'community', 'get_community_settings', {}),
-    call(deps, web, 'community', 'get_approval_policies', {}),
-    call(deps, web, 'community', 'get_mcp_config', {}),
+    call(deps, web, getCommunitySettings, {}),
+    call(deps, web, getPolicies, {}),
+    call(deps, web, getMcpConfig, {}),
   ]);
-  for (const o of [settings, policies, mcp]) if (!o.ok) return failurePage(c, web, o);
-  const v = (o: typeof settings) => (o.ok ? o.value : {}) as Record<string, any>;
-  const st = v(settings);
+  if (!settings.ok) return failurePage(c, web, settings);
+  if (!policies.ok) return failurePage(c, web, policies);
+  if (!mcp.ok) return failurePage(c, web, mcp);
+  const st = settings.value;
   const f = (section: State['section']) => (s.section === section ? s.failure : undefined);
   const val = (name: string, fallback: string) =>
     s.section === 'settings' && s.values ? text(s.values, name) : fallback;
@@ -77,14 +78,14 @@ async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): P
     field({
       name: k,
       label: KIND_LABEL[k]!,
-      value: v(policies)[k],
+      value: policies.value[k],
       options: POLICY_MODES.map((m) => ({
         value: m,
         label: m === 'auto' ? 'Published at once' : 'Queued for a moderator',
       })),
     }),
   ).join('');
-  const mcpText = s.mcpText ?? JSON.stringify(v(mcp), null, 2);
+  const mcpText = s.mcpText ?? JSON.stringify(mcp.value, null, 2);
   const body = `<h1>Settings</h1>${adminNav(web, '/admin/settings')}
 <h2 id="community">Community</h2>${failureSummary(f('settings'))}
 ${postForm(
@@ -117,7 +118,7 @@ ${postForm(
   `${field({ name: 'config', label: 'Configuration (JSON)', hint: 'tool_mode ("full" or "two-tool"), search_limit, instructions, prompts. Connected agents hear about a change.', rows: 12, value: mcpText }, f('mcp')?.issues)}
 <div class="actions"><button type="submit" name="action" value="preview" class="secondary">Preview</button><button type="submit" name="action" value="save">Save configuration</button></div>`,
 )}
-${surfacePreview(s.preview ?? (v(mcp) as McpConfig))}`;
+${surfacePreview(s.preview ?? mcp.value)}`;
   return page(c, web, { title: 'Settings', body, status: s.failure ? 400 : 200 });
 }
 
@@ -140,9 +141,8 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const saved = await call(
       deps,
       web,
-      'community',
-      'update_community_settings',
-      formArgs(operationNamed('community', 'update_community_settings')!.input, form),
+      updateCommunitySettings,
+      formArgs(updateCommunitySettings, form),
     );
     if (!saved.ok)
       return saved.code === 'invalid_argument'
@@ -158,7 +158,7 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     for (const kind of WRITE_KINDS) {
-      const set = await call(deps, web, 'community', 'set_approval_policy', {
+      const set = await call(deps, web, setPolicy, {
         kind,
         mode: text(form, kind),
       });
@@ -187,9 +187,8 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         failure: invalid(`This is not JSON: ${(err as Error).message}`, 'config'),
       });
     }
-    const op = operationNamed('community', 'set_mcp_config')!;
     if (text(form, 'action') === 'preview') {
-      const parsed = op.input.safeParse({ config });
+      const parsed = setMcpConfig.input.safeParse({ config });
       if (!parsed.success)
         return settingsPage(c, deps, {
           section: 'mcp',
@@ -202,10 +201,10 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       return settingsPage(c, deps, {
         section: 'mcp',
         mcpText: raw,
-        preview: (parsed.data as { config: McpConfig }).config,
+        preview: parsed.data.config,
       });
     }
-    const saved = await call(deps, web, 'community', 'set_mcp_config', { config });
+    const saved = await call(deps, web, setMcpConfig, { config });
     if (!saved.ok) {
       const issues = saved.issues?.map((i) => ({
         path: 'config',

@@ -2,13 +2,18 @@
 // any post), revising a knowledge-base article (revise_article, every revision kept) and reading an
 // article's history (list_article_revisions).
 import type { Context, Hono } from 'hono';
-import { operationNamed } from '../../operations/catalogue.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { listArticleRevisions, reviseArticle } from '../../operations/articles.ts';
+import { getTopic } from '../../operations/community.ts';
+import { editPost } from '../../operations/people.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import type { Rendered } from '../../operations/present.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
-import { author, topicHref, writeNotice, type PostOut, type TopicOut } from './parts.ts';
+import { author, topicHref, writeNotice, type Post, type Topic } from './parts.ts';
 
 /** The topic and one of its posts, paging through get_topic until the post turns up. */
 async function topicWithPost(
@@ -16,16 +21,12 @@ async function topicWithPost(
   web: Web,
   slug: string,
   postId: string,
-): Promise<{ ok: true; topic: TopicOut; post: PostOut } | { ok: false; failure: Failure }> {
+): Promise<{ ok: true; topic: Topic; post: Post } | { ok: false; failure: Failure }> {
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
-    const got = await call(deps, web, 'community', 'get_topic', {
-      topic: slug,
-      cursor,
-      limit: 100,
-    });
+    const got = await call(deps, web, getTopic, { topic: slug, cursor, limit: 100 });
     if (!got.ok) return { ok: false, failure: got };
-    const post = (got.value.posts as PostOut[]).find((p) => p.id === postId);
+    const post = got.value.posts.find((p) => p.id === postId);
     if (post) return { ok: true, topic: got.value.topic, post };
     cursor = got.value.next_cursor ?? undefined;
     if (!cursor) break;
@@ -41,13 +42,7 @@ async function topicWithPost(
   };
 }
 
-function editForm(
-  web: Web,
-  topic: TopicOut,
-  post: PostOut,
-  values: FormData,
-  failure?: Failure,
-): string {
+function editForm(web: Web, topic: Topic, post: Post, values: FormData, failure?: Failure): string {
   const title = post.is_question
     ? field(
         {
@@ -70,7 +65,7 @@ ${postForm(
 
 function reviseForm(
   web: Web,
-  topic: TopicOut,
+  topic: Topic,
   body: string,
   values: FormData,
   failure?: Failure,
@@ -81,7 +76,7 @@ ${postForm(
   href(web, `/t/${topic.slug}/revise`),
   `${field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues)}
 ${field({ name: 'body', label: 'Article', hint: 'Markdown, the whole article.', rows: 16, value: text(values, 'body') || body, required: true }, failure?.issues)}
-${field({ name: 'tags', label: 'Tags', hint: 'Up to 5, separated by commas.', value: text(values, 'tags') || topic.tags.join(', ') }, failure?.issues)}
+${field({ name: 'tags', label: 'Tags', hint: `Up to ${LIMITS.tags.max}, separated by commas.`, value: text(values, 'tags') || topic.tags.join(', ') }, failure?.issues)}
 <div class="actions"><button type="submit">Save revision</button></div>`,
 )}`;
 }
@@ -103,10 +98,10 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const args = {
-      ...formArgs(operationNamed('community', 'edit_post')!.input, form),
+      ...formArgs(editPost, form),
       post: c.req.param('post'),
     };
-    const outcome = await call(deps, web, 'community', 'edit_post', args);
+    const outcome = await call(deps, web, editPost, args);
     if (!outcome.ok)
       return outcome.code === 'invalid_argument'
         ? edit(c, form, outcome)
@@ -120,10 +115,7 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   const revise = async (c: Context<WebEnv>, values: FormData = {}, failure?: Failure) => {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
-    const got = await call(deps, web, 'community', 'get_topic', {
-      topic: c.req.param('slug')!,
-      limit: 1,
-    });
+    const got = await call(deps, web, getTopic, { topic: c.req.param('slug')!, limit: 1 });
     if (!got.ok) return failurePage(c, web, got);
     if (!got.value.topic.is_article)
       return notFound(
@@ -142,10 +134,10 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const args = {
-      ...formArgs(operationNamed('community', 'revise_article')!.input, form),
+      ...formArgs(reviseArticle, form),
       article: c.req.param('slug'),
     };
-    const outcome = await call(deps, web, 'community', 'revise_article', args);
+    const outcome = await call(deps, web, reviseArticle, args);
     if (!outcome.ok)
       return outcome.code === 'invalid_argument'
         ? revise(c, form, outcome)
@@ -162,16 +154,12 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
     const slug = c.req.param('slug');
-    const got = await call(deps, web, 'community', 'list_article_revisions', { article: slug });
+    const got = await call(deps, web, listArticleRevisions, { article: slug });
     if (!got.ok) return failurePage(c, web, got);
+    // Each revision carries its stored render: the web shows HTML (Caller.showsHtml).
     const revisions = (
-      got.value.revisions as Array<{
-        revision: number;
-        title: string;
-        html: string;
-        author: PostOut['author'];
-        created_at: string;
-      }>
+      got.value.revisions as (OutputOf<typeof listArticleRevisions>['revisions'][number] &
+        Rendered)[]
     )
       .slice()
       .reverse();

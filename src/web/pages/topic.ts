@@ -3,16 +3,27 @@
 // form, accepting or withdrawing an answer (the asker or a moderator) and editing their own posts.
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
+import { LIMITS } from '../../domain/fields.ts';
+import { unmarkSolution } from '../../operations/articles.ts';
+import { getTopic, markSolution, replyToTopic } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, text, type FormData } from '../forms.ts';
+import { failureSummary, field, lengths, text, type FormData } from '../forms.ts';
 import { esc, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import { author, moreLink, topicHref, writeNotice, type PostOut, type TopicOut } from './parts.ts';
+import {
+  author,
+  moreLink,
+  topicHref,
+  writeNotice,
+  type Post,
+  type ShownPost,
+  type Topic,
+} from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 
 /** What the signed-in person may do to a post of this topic. */
-function abilities(web: Web, topic: TopicOut, post: PostOut, now: number) {
+function abilities(web: Web, topic: Topic, post: Post, now: number) {
   const person = web.person;
   const moderator = roleAtLeast(roleHere(web), 'moderator');
   const asker = Boolean(
@@ -30,7 +41,7 @@ function abilities(web: Web, topic: TopicOut, post: PostOut, now: number) {
   };
 }
 
-function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string {
+function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string {
   const can = abilities(web, topic, p, now);
   const role = p.is_question
     ? topic.is_article
@@ -69,7 +80,7 @@ function postArticle(web: Web, topic: TopicOut, p: PostOut, now: number): string
 <div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
-function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failure): string {
+function replyForm(web: Web, topic: Topic, values: FormData, failure?: Failure): string {
   if (topic.is_article) {
     // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
     return roleHere(web)
@@ -82,7 +93,7 @@ function replyForm(web: Web, topic: TopicOut, values: FormData, failure?: Failur
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/reply`),
-  `${field({ name: 'body', label: 'Reply', hint: 'Markdown. 2 to 50,000 characters.', rows: 8, value: text(values, 'body'), required: true }, failure?.issues)}
+  `${field({ name: 'body', label: 'Reply', hint: `Markdown. ${lengths(LIMITS.replyBody)}.`, rows: 8, value: text(values, 'body'), required: true }, failure?.issues)}
 <div class="actions"><button type="submit">Post reply</button></div>`,
 )}`;
 }
@@ -96,15 +107,16 @@ export async function renderTopic(
   if (web.where.kind !== 'community') return notFound(c, web);
   const slug = c.req.param('slug')!;
   const cursor = c.req.query('cursor') || undefined;
-  const got = await call(deps, web, 'community', 'get_topic', { topic: slug, cursor, limit: 30 });
+  const got = await call(deps, web, getTopic, { topic: slug, cursor, limit: 30 });
   if (!got.ok)
     return failurePage(
       c,
       web,
       got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got,
     );
-  const topic = got.value.topic as TopicOut;
-  const posts = got.value.posts as PostOut[];
+  const topic = got.value.topic;
+  const posts = got.value.posts as ShownPost[]; // the web gets each post's render
+
   const now = Date.now();
   const solution = posts.find((p) => p.is_solution);
   const jump =
@@ -128,7 +140,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const slug = c.req.param('slug');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(deps, web, 'community', 'reply_to_topic', {
+    const outcome = await call(deps, web, replyToTopic, {
       topic: slug,
       body: text(form, 'body'),
     });
@@ -138,11 +150,10 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         failure: outcome,
         status: outcome.code === 'invalid_argument' ? 400 : undefined,
       });
-    const post = outcome.value.post as { id: string } | undefined;
     return redirectWith(
       c,
       deps,
-      topicHref(web, slug, post?.id),
+      topicHref(web, slug, outcome.value.post?.id),
       writeNotice(outcome.value, 'Your reply was posted.'),
     );
   });
@@ -151,7 +162,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const slug = c.req.param('slug');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const outcome = await call(deps, web, 'community', 'mark_solution', {
+    const outcome = await call(deps, web, markSolution, {
       topic: slug,
       post: text(form, 'post'),
     });
@@ -167,7 +178,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/t/:slug/unaccept', async (c) => {
     const web = c.get('web');
     const slug = c.req.param('slug');
-    const outcome = await call(deps, web, 'community', 'unmark_solution', { topic: slug });
+    const outcome = await call(deps, web, unmarkSolution, { topic: slug });
     if (!outcome.ok) return failurePage(c, web, outcome, 'The acceptance was not withdrawn');
     return redirectWith(c, deps, topicHref(web, slug), {
       kind: 'ok',
