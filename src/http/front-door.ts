@@ -35,8 +35,7 @@ export type Credentials = { key?: string; session?: string; connector?: Connecto
 
 /** The key a request carries (`Authorization: Bearer …`, or `X-API-Key`), if any. */
 export function credentialOf(headers: Headers): string | undefined {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers('authorization') ?? '')?.[1];
-  return bearer ?? (headers('x-api-key')?.trim() || undefined);
+  return bearerOf(headers) ?? (headers('x-api-key')?.trim() || undefined);
 }
 
 /** Only the `Authorization: Bearer …` token (the connector takes nothing else). */

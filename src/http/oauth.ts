@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RateLimitedError } from '../domain/identity/rate-limit.ts';
+import { bearerOf, honoHeaders } from './front-door.ts';
 import { isAccessToken } from '../domain/identity/connector-request.ts';
 import { OAuthError } from '../domain/oauth/errors.ts';
 import { inputErrorOf } from '../domain/validate.ts';
@@ -139,7 +140,7 @@ export function mountOAuth(app: Hono, deps: OAuthHttpDeps): void {
    */
   const mayRead = async (c: Context, s: OAuthSite, inForm: boolean): Promise<boolean> => {
     if (canRead(await deps.actorOf(c, s.community), s.community)) return true;
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const bearer = bearerOf(honoHeaders(c));
     if (bearer && isAccessToken(bearer)) {
       const person = await deps.services.oauth.tokens
         .authenticate(s, bearer)
