@@ -12,6 +12,9 @@ import type { ContentEvent } from './events.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { translateStoreError } from './validate.ts';
 
+/** What a write read once before it applies (./writes/use-case.ts): reused, never read again. */
+export type Loaded = { category?: Category; topic?: Topic };
+
 /** What the content service's parts work with: its store, the config, and its event bus. */
 export type ContentContext = { store: Store; config: Config; emit(event: ContentEvent): void };
 

@@ -17,7 +17,6 @@ import { categoryOut, withSimilar } from './community.ts';
 import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
 import { presentTopicPage, presentWrite } from './present.ts';
-import { resultTargets } from '../domain/writes/apply.ts';
 import {
   SEARCH_MODES,
   getTopicOutput,
@@ -279,13 +278,8 @@ export const askCommunity = defineOperation({
     const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, {
       idempotencyKey: idempotency_key,
       ip: ctx.ip,
+      audit: ctx.audit,
     });
-    Object.assign(
-      ctx.audit.targets,
-      outcome.status === 'applied'
-        ? resultTargets(outcome.result)
-        : { approval_id: outcome.approval_id },
-    );
     await ctx.report.progress(
       3,
       3,

@@ -65,7 +65,8 @@ before(async () => {
     { mcp: (s) => `https://${s}.hamlet.test/mcp`, web: (s) => `https://${s}.hamlet.test` },
     createLogger('silent'),
   );
-  acme = await services.communities.create(system, { slug: 'acme', name: 'Acme' });
+  await services.communities.create(system, { slug: 'acme', name: 'Acme' });
+  acme = (await db.store.communities.getBySlug('acme'))!;
   await services.content.createCategory(system, acme, { name: 'Support' });
   ({ key } = await services.agents.create(system, acme, {
     name: 'asker',
