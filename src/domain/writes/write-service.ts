@@ -131,8 +131,16 @@ export class WriteService {
     requireWrite(actor, community);
     // Refused before its payload is looked at; a new topic's scope depends on its category.
     if (kind !== 'topic.create') await requireCanWriteKind(this.store, actor, community, kind);
-    let command = commandOf(kind, payload);
-    const loaded = await loadCommand(this.store, community, command);
+    let command: WriteCommand;
+    let loaded: Loaded;
+    try {
+      command = commandOf(kind, payload);
+      loaded = await loadCommand(this.store, community, command);
+    } catch (err) {
+      // No category to route by: refused as the write it asked for before hearing what is wrong.
+      if (kind === 'topic.create') await requireCanWriteKind(this.store, actor, community, kind);
+      throw err;
+    }
     if (command.kind === 'topic.create') {
       if (loaded.category?.kind === 'knowledge_base') command = commandOf('article.write', payload);
       await requireCanWriteKind(this.store, actor, community, command.kind);
