@@ -93,6 +93,7 @@ async function ask(title: string) {
 test('one create_topic reads its category once, is authorized once and audited once', async () => {
   const written = await ask('Why does the sync stop?');
   assert.equal(written.status, 'applied');
+  assert.equal(written.reason, 'policy_auto', 'the actor is told why it applied at once');
   assert.equal(categoryReads(), 1, `category reads: ${calls.join(', ')}`);
   assert.equal(policyChecks(), 1, `policy checks: ${calls.join(', ')}`);
   assert.equal(auditRows(), 1, `audit rows: ${calls.join(', ')}`);
