@@ -5,9 +5,9 @@ import { ECHO_TEXT, type BenchRequest } from './servers.ts';
 
 type AutocannonOptions = {
   url: string;
-  method: 'POST';
+  method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body: string;
+  body?: string;
   connections: number;
   duration: number;
   expectBody?: string;
@@ -42,7 +42,11 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
  * Returns the exact response text: the load run then counts every differing body as a mismatch.
  */
 export async function verifyEcho(url: string, request: BenchRequest): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+  const res = await fetch(url, {
+    method: request.method ?? 'POST',
+    headers: request.headers,
+    body: request.body,
+  });
   const text = await res.text();
   const problem = (why: string) =>
     new Error(`${url} answered wrongly (${why}): HTTP ${res.status} ${text.slice(0, 300)}`);
@@ -78,7 +82,7 @@ export async function load(
 ): Promise<AutocannonResult> {
   return autocannon({
     url,
-    method: 'POST',
+    method: request.method ?? 'POST',
     headers: request.headers,
     body: request.body,
     connections: settings.connections,

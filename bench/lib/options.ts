@@ -1,5 +1,6 @@
-// Bench settings from `--name=value` arguments, then MCP_BENCH_<NAME> environment variables, then
-// defaults. Unknown arguments are refused so a typo cannot silently run the default.
+// Bench settings from `--name=value` arguments (a bare `--name` is `--name=true`), then
+// MCP_BENCH_<NAME> environment variables, then defaults. Unknown arguments are refused so a typo
+// cannot silently run the default.
 
 export type OptionSpec = Record<string, { default: string; help: string }>;
 
@@ -21,9 +22,9 @@ export function readOptions<S extends OptionSpec>(
       );
       process.exit(0);
     }
-    const m = /^--([a-z-]+)=(.*)$/.exec(arg);
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m || !(m[1]! in spec)) throw new Error(`Unknown argument ${arg}; try --help.`);
-    out[m[1] as keyof S] = m[2]!;
+    out[m[1] as keyof S] = m[2] ?? 'true';
   }
   return out;
 }

@@ -5,7 +5,8 @@
 //  - hamlet-no-sessions: the same layers with the engine's sessions turned off (initialize opens no
 //    session); the reference for the session memory bench;
 //  - limit: hand-written node:http JSON-RPC that parses the body and stringifies a tools/call-shaped
-//    result, the upper bound for any JSON-RPC server on node:http;
+//    result (an empty one for any other method, a small JSON object for a GET), the upper bound for
+//    any JSON-RPC server on node:http (bench/real-server.ts measures it against every case);
 //  - peer: the official SDK's documented stateless pattern, a new McpServer and
 //    StreamableHTTPServerTransport per POST (examples/server/simpleStatelessStreamableHttp.js, with
 //    enableJsonResponse so it answers JSON like the others);
@@ -54,48 +55,75 @@ const SERVES: Record<ServerKind, 'hamlet' | 'hamlet-no-sessions' | 'limit' | 'pe
 
 export const MCP_PATH = '/mcp';
 export const ECHO_TEXT = 'hello';
-/** The request every throughput run sends, byte for byte, to every server. */
-export const TOOLS_CALL_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'echo', arguments: { text: ECHO_TEXT } },
-});
-/** What a stateless MCP client sends after its first exchange (the SDK transport requires both Accept types). */
-export const REQUEST_HEADERS: Record<string, string> = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
+
+/** One HTTP request of a bench, byte for byte (POST when no method is given). */
+export type BenchRequest = {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers: Record<string, string>;
 };
 
-/** The 2026-07-28 request: version and capabilities in `_meta`, and the headers that mirror the body. */
-export const TOOLS_CALL_BODY_2026 = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'echo',
-    arguments: { text: ECHO_TEXT },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+/** The `_meta` a 2026-07-28 request carries: protocol version, client capabilities and info. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
+
+/**
+ * A stateless 2025-era JSON-RPC request (id 1): the body and the headers a client sends after its
+ * first exchange (the SDK transport requires both Accept types); `extra` adds headers (a key).
+ */
+export function legacyRequest(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  version: string,
+  extra: Record<string, string> = {},
+): BenchRequest {
+  return {
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': version,
+      ...extra,
     },
-  },
-});
+  };
+}
 
-export type BenchRequest = { body: string; headers: Record<string, string> };
-const LEGACY_REQUEST: BenchRequest = { body: TOOLS_CALL_BODY, headers: REQUEST_HEADERS };
-const MODERN_REQUEST: BenchRequest = {
-  body: TOOLS_CALL_BODY_2026,
-  headers: {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': 'tools/call',
-    'mcp-name': 'echo',
-  },
-};
+/**
+ * A 2026-07-28 request (id 1): version and capabilities in `_meta`, and the headers that mirror the
+ * body (MCP-Protocol-Version, Mcp-Method, and Mcp-Name for a method that names a tool or prompt).
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  extra: Record<string, string> = {},
+): BenchRequest {
+  const name = typeof params.name === 'string' ? params.name : undefined;
+  return {
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: MODERN_META },
+    }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name !== undefined ? { 'mcp-name': name } : {}),
+      ...extra,
+    },
+  };
+}
+
+const ECHO_PARAMS = { name: 'echo', arguments: { text: ECHO_TEXT } };
+/** The request every echo throughput run sends, byte for byte, to every server. */
+const LEGACY_REQUEST = legacyRequest('tools/call', ECHO_PARAMS, '2025-06-18');
+/** The same call in the 2026-07-28 era. */
+const MODERN_REQUEST = modernRequest('tools/call', ECHO_PARAMS);
 
 /** The request each kind is measured with. */
 export function requestOf(kind: ServerKind): BenchRequest {
@@ -174,6 +202,11 @@ function hamletNoSessionsServer(): BenchServer {
   return { server, sessionCount: () => sessions.count(), stop() {} };
 }
 
+/**
+ * The least a JSON-RPC server on node:http can do: read the body, JSON.parse it, JSON.stringify an
+ * answer. A tools/call of `echo` gets its text block back, any other request an empty result (what
+ * `ping` answers); a GET (the reference for REST and web pages) a small JSON object.
+ */
 function limitServer(): BenchServer {
   const server = mcpPathOnly((req, res) => {
     const chunks: Buffer[] = [];
@@ -182,13 +215,19 @@ function limitServer(): BenchServer {
       let body: string;
       let status = 200;
       try {
-        const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const text = String(msg.params.arguments.text);
-        body = JSON.stringify({
-          jsonrpc: '2.0',
-          id: msg.id,
-          result: { content: [{ type: 'text', text }], isError: false },
-        });
+        if (req.method === 'GET') body = '{"ok":true}';
+        else {
+          const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          const text = msg.method === 'tools/call' ? msg.params?.arguments?.text : undefined;
+          body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result:
+              text === undefined
+                ? {}
+                : { content: [{ type: 'text', text: String(text) }], isError: false },
+          });
+        }
       } catch {
         status = 400;
         body = JSON.stringify({
