@@ -1,6 +1,7 @@
 // The semantic and hybrid orders: a lexical candidate pool (every query word OR-ed) ordered by the
 // cosine similarity of the question and each candidate ('semantic'), or that order fused with what
-// lexical search answers by reciprocal-rank fusion ('hybrid'). See ./embedder.ts.
+// lexical search answers by reciprocal-rank fusion ('hybrid'). See ./embedder.ts. An embedder that
+// fails raises EmbedderUnavailable (the service then searches lexically, ./fallback.ts).
 import type { IndexHit } from './index.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
 import type { Learned } from './lexicon.ts';
@@ -10,6 +11,7 @@ import { rerankedHead, type Reranking } from './reranked.ts';
 import type { EngineRequest } from './request.ts';
 import { round4 } from './results.ts';
 import { plainText } from './snippet.ts';
+import { EmbedderUnavailable, QUERY_EMBEDDING_TIMEOUT_MS } from './fallback.ts';
 import type { SearchMode } from './types.ts';
 
 export type Semantic = Reranking & {
@@ -26,7 +28,7 @@ export async function semanticOrder(
   learned: Map<string, Learned>,
   query: string,
   mode: Exclude<SearchMode, 'lexical'>,
-): Promise<{ hits: IndexHit[]; ordered: { id: string; score: number }[] }> {
+): Promise<{ hits: IndexHit[]; ordered: { id: string; score: number }[]; embedded: boolean }> {
   const parsed = request.query;
   // Widen the pool: every word of the question (stop words aside) may bring candidates.
   const wide: ParsedQuery = {
@@ -40,12 +42,21 @@ export async function semanticOrder(
     query: wide,
     limit: s.semanticPool ?? 200,
   });
-  if (hits.length === 0) return { hits, ordered: [] };
+  if (hits.length === 0) return { hits, ordered: [], embedded: false };
+  const embed = async (texts: string[]) => {
+    try {
+      return await s.embedder.embed(texts, {
+        signal: AbortSignal.timeout(QUERY_EMBEDDING_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new EmbedderUnavailable(err);
+    }
+  };
   let sims: { id: string; sim: number }[];
   if (s.vectors) {
     // Stored vectors; a post the background fill has not reached yet has no semantic rank.
     const [[qv], stored] = await Promise.all([
-      s.embedder.embed([query]),
+      embed([query]),
       s.vectors.get(hits.map((h) => h.postId)),
     ]);
     sims = hits.flatMap((h) =>
@@ -53,7 +64,7 @@ export async function semanticOrder(
     );
   } else {
     const texts = hits.map((h) => `${h.title}\n${plainText(h.body).slice(0, 2000)}`);
-    const [qv, ...dv] = await s.embedder.embed([query, ...texts]);
+    const [qv, ...dv] = await embed([query, ...texts]);
     sims = hits.map((h, i) => ({ id: h.postId, sim: cosine(qv!, dv[i]!) }));
   }
   sims.sort((a, b) => b.sim - a.sim);
@@ -63,6 +74,7 @@ export async function semanticOrder(
     return {
       hits,
       ordered: [...sims, ...rest].map((x) => ({ id: x.id, score: round4(Math.max(0, x.sim)) })),
+      embedded: true,
     };
   }
   // Hybrid fuses what lexical search would answer (the re-ranked head first) with the semantic
@@ -74,5 +86,9 @@ export async function semanticOrder(
       : inHeadOrder(hits, (await rerankedHead(s, request, learned)).head);
   const fused = reciprocalRankFusion([lexical, sims.map((x) => x.id)], k);
   const best = 2 / (k + 1);
-  return { hits, ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })) };
+  return {
+    hits,
+    ordered: fused.map((f) => ({ id: f.id, score: round4(f.score / best) })),
+    embedded: true,
+  };
 }

@@ -11,7 +11,7 @@ import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import type { IndexHit, SearchIndex } from './index.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import type { Embedder } from './embedder.ts';
-import { frequenciesOf, Lexicon } from './lexicon.ts';
+import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
 import type { RerankOptions } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import {
@@ -21,6 +21,7 @@ import {
   indexFilters,
   listing,
   parseFilters,
+  type CheckedFilters,
   type EngineRequest,
 } from './request.ts';
 import { rerankedPage, type Reranking } from './reranked.ts';
@@ -28,6 +29,8 @@ import { semanticOrder } from './semantic.ts';
 import { HALF_POINT, normalizeScore, toResult, type UrlConfig } from './results.ts';
 import { checkSuggestion, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
+import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
+import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
 
 export type { UrlConfig } from './results.ts';
@@ -45,9 +48,22 @@ export type SearchOptions = {
   typoTolerance?: boolean;
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
+  /** Where a failing embedder is reported (summarized, ./fallback.ts). */
+  logger?: Logger;
 };
 
 type Keyset = { key: number | string; id: string };
+
+/** A search once checked and parsed: what its lexical or semantic page is computed from. */
+type Prepared = {
+  communities: Community[];
+  query: string;
+  f: CheckedFilters;
+  ids: string[];
+  learned: Map<string, Learned>;
+  parsed: ParsedQuery;
+  request: EngineRequest;
+};
 
 export class SearchService {
   private readonly halfPoint: number;
@@ -56,6 +72,8 @@ export class SearchService {
   /** Each topic's words per field, stored at index time (the re-ranked head reads them). */
   readonly profiles: Profiles;
   private readonly reranking: Reranking;
+  /** Whether the embedder answers; semantic and hybrid run lexically while it fails. */
+  private readonly health: EmbedderHealth;
   private warming: Promise<void> | undefined;
 
   constructor(
@@ -70,6 +88,7 @@ export class SearchService {
       associations: options.ranking?.associations === true,
     });
     this.reranking = { index, profiles: this.profiles, ranking: options.ranking };
+    this.health = new EmbedderHealth(options.logger);
   }
 
   /**
@@ -121,7 +140,8 @@ export class SearchService {
 
   /**
    * search() without the query's length limit (a question, suggest_answer, has its own), with the
-   * query as it was searched (typo neighbours added).
+   * query as it was searched (typo neighbours added). Semantic and hybrid run lexically (and say
+   * so) while the embedder fails, and so does the next page of such a lexical answer.
    */
   private async find(
     communities: Community[],
@@ -151,71 +171,113 @@ export class SearchService {
       this.options.typoTolerance === false
         ? parseQuery(query)
         : await expandTypos(this.index, parseQuery(query), ids, frequencies);
-    const limit = f.limit ?? 10;
-    const request: EngineRequest = {
-      communityIds: ids,
-      query: parsed,
-      filters: indexFilters(f),
-      frequencies,
+    const search: Prepared = {
+      communities,
+      query,
+      f,
+      ids,
+      learned,
+      parsed,
+      request: { communityIds: ids, query: parsed, filters: indexFilters(f), frequencies },
     };
-    const bound = listing(mode, query, f, ids);
+    if (mode === 'lexical') return { parsed, response: await this.lexicalPage(search, f.cursor) };
+    // A cursor of a lexical page (a fallback's) goes on lexically.
+    const lexicalCursor = f.cursor && cursorOf(listing('lexical', query, f, ids), f.cursor);
+    if (!lexicalCursor) {
+      if (!this.health.available()) this.health.skipped();
+      else {
+        try {
+          const { response, embedded } = await this.semanticPage(search, mode, f.cursor);
+          if (embedded) this.health.succeeded();
+          return { parsed, response };
+        } catch (err) {
+          if (!(err instanceof EmbedderUnavailable)) throw err;
+          this.health.failed(err);
+        }
+      }
+    }
+    // Lexically from the first page when the cursor was one of the semantic order (checked: a
+    // cursor of neither listing is refused as in any search).
+    if (f.cursor && !lexicalCursor)
+      decodeCursor(
+        listing(mode, query, f, ids),
+        f.cursor,
+        CURSOR_SHAPES.byScore,
+        CURSOR_SHAPES.byOffset,
+      );
+    return {
+      parsed,
+      response: await this.lexicalPage(search, lexicalCursor ? f.cursor : undefined),
+    };
+  }
+
+  private async lexicalPage(p: Prepared, cursor: string | undefined): Promise<SearchResponse> {
+    const { communities, query, f, ids, learned, parsed, request } = p;
+    const bound = listing('lexical', query, f, ids);
     const after = decodeCursor(
       bound,
-      f.cursor,
+      cursor,
       CURSOR_SHAPES.byScore,
       CURSOR_SHAPES.byOffset,
       HEAD_CURSOR_SHAPE,
     );
     const headOffset =
       after && typeof after.key === 'string' ? HEAD_CURSOR.exec(after.key)?.[1] : undefined;
-    if (
-      after &&
-      mode === 'lexical' &&
-      headOffset === undefined &&
-      (typeof after.key !== 'number' || !after.id)
-    )
+    if (after && headOffset === undefined && (typeof after.key !== 'number' || !after.id))
       throw badCursor();
-    if (
-      headOffset !== undefined &&
-      (mode !== 'lexical' || this.options.ranking?.threadFields === false)
-    )
-      throw badCursor();
-
-    if (mode === 'lexical') {
-      const respond = (page: IndexHit[], total: number, next?: Keyset) => ({
-        parsed,
-        response: {
-          query,
-          mode,
-          total,
-          results: page.map((h) =>
-            toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
-          ),
-          ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
-        },
-      });
-      if (this.options.ranking?.threadFields !== false)
-        return respond(
-          ...(await rerankedPage(this.reranking, request, learned, limit, headOffset, after)),
-        );
-      const { hits, total } = await this.index.search({
-        ...request,
-        limit: limit + 1,
-        after: after ? { raw: Number(after.key), id: after.id } : undefined,
-      });
-      const page = hits.slice(0, limit);
-      const last = page[page.length - 1];
+    if (headOffset !== undefined && this.options.ranking?.threadFields === false) throw badCursor();
+    const limit = f.limit ?? 10;
+    const respond = (page: IndexHit[], total: number, next?: Keyset): SearchResponse => ({
+      query,
+      mode: 'lexical',
+      total,
+      results: page.map((h) =>
+        toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
+      ),
+      ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
+    });
+    if (this.options.ranking?.threadFields !== false)
       return respond(
-        page,
-        total,
-        hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined,
+        ...(await rerankedPage(this.reranking, request, learned, limit, headOffset, after)),
       );
-    }
+    const { hits, total } = await this.index.search({
+      ...request,
+      limit: limit + 1,
+      after: after ? { raw: Number(after.key), id: after.id } : undefined,
+    });
+    const page = hits.slice(0, limit);
+    const last = page[page.length - 1];
+    return respond(
+      page,
+      total,
+      hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined,
+    );
+  }
 
-    // semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order.
+  /** Semantic / hybrid: re-rank a lexical candidate pool; offset cursor over the fused order. */
+  private async semanticPage(
+    p: Prepared,
+    mode: 'semantic' | 'hybrid',
+    cursor: string | undefined,
+  ): Promise<{ response: SearchResponse; embedded: boolean }> {
+    const { communities, query, f, ids, learned, parsed, request } = p;
+    const bound = listing(mode, query, f, ids);
+    const after = decodeCursor(
+      bound,
+      cursor,
+      CURSOR_SHAPES.byScore,
+      CURSOR_SHAPES.byOffset,
+      HEAD_CURSOR_SHAPE,
+    );
+    if (after && typeof after.key === 'string' && HEAD_CURSOR.test(after.key)) throw badCursor();
     const offset = after ? Number(after.key) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw badCursor();
-    const { hits: pool, ordered } = await semanticOrder(
+    const limit = f.limit ?? 10;
+    const {
+      hits: pool,
+      ordered,
+      embedded,
+    } = await semanticOrder(
       {
         ...this.reranking,
         embedder: this.options.embedder!,
@@ -236,6 +298,16 @@ export class SearchService {
       offset + limit < ordered.length
         ? { next_cursor: encodeCursor(bound, { key: offset + limit, id: 'o' }) }
         : {};
-    return { parsed, response: { query, mode, total: ordered.length, results, ...next } };
+    return { response: { query, mode, total: ordered.length, results, ...next }, embedded };
+  }
+}
+
+/** Whether `cursor` is one that the listing `bound` handed out. */
+function cursorOf(bound: string, cursor: string): boolean {
+  try {
+    decodeCursor(bound, cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
+    return true;
+  } catch {
+    return false;
   }
 }
