@@ -80,7 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     content,
     profiles: new ProfileService(store, config),
-    search: new SearchService(store, deps.searchIndex, config, deps.search),
+    search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,
     accounts: new AccountService(store, auth, clock, logger, { signUp: config.people.signUp }),
