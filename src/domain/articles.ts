@@ -14,6 +14,7 @@ import {
   findTopic,
   insertTopic,
   type ContentContext,
+  type Loaded,
 } from './content-lookup.ts';
 import { DomainError } from './errors.ts';
 import { topicRef } from './fields.ts';
@@ -39,6 +40,7 @@ export async function upsertArticle(
   actor: Actor,
   community: Community,
   input: UpsertArticleInput,
+  loaded: Loaded = {},
 ): Promise<ArticleResult> {
   requireWrite(actor, community);
   const data = parse(upsertArticleSchema, input);
@@ -47,7 +49,7 @@ export async function upsertArticle(
   const rendered = renderBody(data.body);
   const result = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
-    const category = await findCategory(scope, community, data.category);
+    const category = loaded.category ?? (await findCategory(scope, community, data.category));
     if (category.kind !== 'knowledge_base') {
       throw new DomainError(
         'invalid_argument',

@@ -6,7 +6,7 @@ import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireCanEditPost, requireCanMarkSolution, requireWrite } from './authorization.ts';
 import { editPostSchema, markSolutionSchema } from './content-inputs.ts';
-import { findTopic, type ContentContext } from './content-lookup.ts';
+import { findTopic, type ContentContext, type Loaded } from './content-lookup.ts';
 import { DomainError } from './errors.ts';
 import { questionBody, topicRef } from './fields.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
@@ -19,12 +19,13 @@ export async function markSolution(
   actor: Actor,
   community: Community,
   input: z.input<typeof markSolutionSchema>,
+  loaded: Loaded = {},
 ): Promise<TopicView> {
   requireWrite(actor, community);
   const data = parse(markSolutionSchema, input);
   const { topic, category, postId } = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
-    const topic = await findTopic(scope, data.topic);
+    const topic = loaded.topic ?? (await findTopic(scope, data.topic));
     await requireCanMarkSolution(tx, actor, community, topic);
     const post = await scope.posts.getById(data.post);
     if (!post || post.topicId !== topic.id) {

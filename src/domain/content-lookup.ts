@@ -1,5 +1,6 @@
-// The content service's lookups and shared steps (and the context its parts share): a category or topic by id or slug (not_found
-// naming where to find valid ones), a new topic under a free slug, and who a write is by (the
+// The content service's lookups and shared steps (and the context its parts share): the one
+// lookup of a category or topic by id or slug (not_found naming where to find valid ones; the
+// write use cases load through it too), a new topic under a free slug, and who a write is by (the
 // system actor alone may name an imported author or an original date).
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
@@ -11,6 +12,9 @@ import { DomainError } from './errors.ts';
 import type { ContentEvent } from './events.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { translateStoreError } from './validate.ts';
+
+/** What a write read once before it applies (./writes/use-case.ts): reused, never read again. */
+export type Loaded = { category?: Category; topic?: Topic };
 
 /** What the content service's parts work with: its store, the config, and its event bus. */
 export type ContentContext = { store: Store; config: Config; emit(event: ContentEvent): void };
@@ -27,14 +31,23 @@ export function authorFor(
   return authorOf(actor);
 }
 
+/** What can be looked up by id or by slug (a community's categories and topics). */
+type BySlug<T> = {
+  getById(id: string): Promise<T | undefined>;
+  getBySlug(slug: string): Promise<T | undefined>;
+};
+
+/** The one id-or-slug lookup: a UUID is an id, anything else a slug (case-insensitive). */
+async function byIdOrSlug<T>(rows: BySlug<T>, reference: string): Promise<T | undefined> {
+  return isUuid(reference) ? rows.getById(reference) : rows.getBySlug(reference.toLowerCase());
+}
+
 export async function findCategory(
   scope: CommunityScope,
   community: Community,
   reference: string,
 ): Promise<Category> {
-  const category = isUuid(reference)
-    ? await scope.categories.getById(reference)
-    : await scope.categories.getBySlug(reference.toLowerCase());
+  const category = await byIdOrSlug(scope.categories, reference);
   if (!category) {
     throw new DomainError(
       'not_found',
@@ -45,9 +58,7 @@ export async function findCategory(
 }
 
 export async function findTopic(scope: CommunityScope, reference: string): Promise<Topic> {
-  const topic = isUuid(reference)
-    ? await scope.topics.getById(reference)
-    : await scope.topics.getBySlug(reference.toLowerCase());
+  const topic = await byIdOrSlug(scope.topics, reference);
   if (!topic) {
     throw new DomainError(
       'not_found',

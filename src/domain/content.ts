@@ -28,6 +28,7 @@ import {
   findTopic,
   insertTopic,
   type ContentContext,
+  type Loaded,
 } from './content-lookup.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
@@ -110,6 +111,7 @@ export class ContentService {
     actor: Actor,
     community: Community,
     input: CreateTopicInput,
+    loaded: Loaded = {},
   ): Promise<{ topic: TopicView; post: PostView }> {
     requireWrite(actor, community);
     const data = parse(createTopicSchema, input);
@@ -117,7 +119,7 @@ export class ContentService {
     const rendered = renderBody(data.body);
     const result = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
-      const category = await findCategory(scope, community, data.category);
+      const category = loaded.category ?? (await findCategory(scope, community, data.category));
       if (category.kind === 'knowledge_base') {
         throw new DomainError(
           'invalid_argument',
@@ -155,14 +157,19 @@ export class ContentService {
     return result;
   }
 
-  async reply(actor: Actor, community: Community, input: ReplyInput): Promise<PostView> {
+  async reply(
+    actor: Actor,
+    community: Community,
+    input: ReplyInput,
+    loaded: Loaded = {},
+  ): Promise<PostView> {
     requireWrite(actor, community);
     const data = parse(replySchema, input);
     const author = authorFor(actor, data);
     const rendered = renderBody(data.body);
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
-      const topic = await findTopic(scope, data.topic);
+      const topic = loaded.topic ?? (await findTopic(scope, data.topic));
       const category = (await scope.categories.getById(topic.categoryId))!;
       if (category.kind === 'knowledge_base') {
         throw new DomainError(
@@ -288,8 +295,9 @@ export class ContentService {
     actor: Actor,
     community: Community,
     input: z.input<typeof markSolutionSchema>,
+    loaded: Loaded = {},
   ): Promise<TopicView> {
-    return markSolution(this.context(), actor, community, input);
+    return markSolution(this.context(), actor, community, input, loaded);
   }
 
   /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
@@ -319,8 +327,9 @@ export class ContentService {
     actor: Actor,
     community: Community,
     input: UpsertArticleInput,
+    loaded: Loaded = {},
   ): Promise<ArticleResult> {
-    return upsertArticle(this.context(), actor, community, input);
+    return upsertArticle(this.context(), actor, community, input, loaded);
   }
 
   async listArticleRevisions(actor: Actor, community: Community, input: { topic: string }) {

@@ -3,7 +3,6 @@
 // accepted answer. The REST API and the web offer these; MCP keeps to its nine tools.
 import { z } from 'zod';
 import { LIMITS, pathSlug, questionBody, span, tags, title, topicRef } from '../domain/fields.ts';
-import { resultTargets } from '../domain/writes/apply.ts';
 import { DomainError } from '../domain/errors.ts';
 import { defineOperation } from './operation.ts';
 import { presentAuthor, presentTopic, presentWrite } from './present.ts';
@@ -44,13 +43,7 @@ export const reviseArticle = defineOperation({
       ctx.community,
       'article.write',
       payload,
-      { idempotencyKey: idempotency_key, ip: ctx.ip },
-    );
-    Object.assign(
-      ctx.audit.targets,
-      outcome.status === 'applied'
-        ? resultTargets(outcome.result)
-        : { approval_id: outcome.approval_id },
+      { idempotencyKey: idempotency_key, ip: ctx.ip, audit: ctx.audit },
     );
     return presentWrite(outcome, 'The article was revised.');
   },

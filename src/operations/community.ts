@@ -38,7 +38,6 @@ import {
 } from './schemas.ts';
 import type { Community } from '../store/types.ts';
 import type { WriteKind } from '../domain/vocabulary.ts';
-import { resultTargets } from '../domain/writes/apply.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
 import { beforePosting, notPosted, type SimilarSolved } from './similar-solved.ts';
 
@@ -52,24 +51,18 @@ export function withSimilar<T extends object>(
   return similar.length ? { ...result, similar_solved: similar } : result;
 }
 
-/** Runs a write through the domain's write path and records what it wrote for the audit log. */
+/** Runs a write through the domain's write path; the call's audit entry records what it wrote. */
 async function write(
   ctx: Ctx,
   kind: WriteKind,
   payload: Record<string, unknown>,
   key: string | undefined,
 ): Promise<WriteResult> {
-  const outcome = await ctx.services.writes.execute(ctx.actor, ctx.community, kind, payload, {
+  return ctx.services.writes.execute(ctx.actor, ctx.community, kind, payload, {
     idempotencyKey: key,
     ip: ctx.ip,
+    audit: ctx.audit,
   });
-  Object.assign(
-    ctx.audit.targets,
-    outcome.status === 'applied'
-      ? resultTargets(outcome.result)
-      : { approval_id: outcome.approval_id },
-  );
-  return outcome;
 }
 
 export const searchCommunity = defineOperation({
@@ -199,15 +192,19 @@ export const createTopic = defineOperation({
   credential: 'community',
   mcp: true,
   write: true,
-  // The scope depends on the category: a knowledge base takes articles (article:write).
-  authorize: async (ctx, { idempotency_key: _key, ...payload }) => {
-    await ctx.services.writes.authorize(ctx.actor, ctx.community, 'topic.create', payload);
-  },
   run: async (ctx, { idempotency_key, ...payload }) => {
+    // Checked, loaded and authorized before looking for similar topics; the scope depends on the
+    // category (a knowledge base takes articles: article:write).
+    const writes = ctx.services.writes;
+    const prepared = await writes.prepare(ctx.actor, ctx.community, 'topic.create', payload);
     const check = await beforePosting(ctx, ctx.community, payload);
     if (!check.post) return notPosted(check.similar);
     await ctx.report.progress(2, 3, 'Posting the question');
-    const outcome = await write(ctx, 'topic.create', payload, idempotency_key);
+    const outcome = await writes.run(prepared, {
+      idempotencyKey: idempotency_key,
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     await ctx.report.progress(
       3,
       3,

@@ -19,7 +19,6 @@ import { withSimilar } from './community.ts';
 import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
 import { presentCategory, presentCommunity, presentTopicPage, presentWrite } from './present.ts';
-import { resultTargets } from '../domain/writes/apply.ts';
 import {
   SEARCH_MODES,
   categorySummary,
@@ -261,13 +260,8 @@ export const askCommunity = defineOperation({
     const outcome = await ctx.services.writes.execute(ctx.actor, c, 'topic.create', payload, {
       idempotencyKey: idempotency_key,
       ip: ctx.ip,
+      audit: ctx.audit,
     });
-    Object.assign(
-      ctx.audit.targets,
-      outcome.status === 'applied'
-        ? resultTargets(outcome.result)
-        : { approval_id: outcome.approval_id },
-    );
     await ctx.report.progress(
       3,
       3,

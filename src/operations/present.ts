@@ -112,9 +112,15 @@ export function presentWrite(
       status: 'pending_approval',
       approval_id: outcome.approval_id,
       message: outcome.message,
+      reason: outcome.reason,
     };
   }
-  return { status: 'applied', message: appliedMessage, ...presentWritten(outcome.result) };
+  return {
+    status: 'applied',
+    message: appliedMessage,
+    reason: outcome.reason,
+    ...presentWritten(outcome.result),
+  };
 }
 
 /** A category with its topic count (list_categories adds its id). */

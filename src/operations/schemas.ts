@@ -194,6 +194,12 @@ export const writeOutput = z.object({
     .optional()
     .describe('When pending_approval: follow it with get_approval.'),
   message: z.string(),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'Why it applied at once or was queued: "approval_policy:<kind>" (the community queues this kind of write for a moderator), "policy_auto", "trusted_agent", "moderator" or "system".',
+    ),
   topic: topicOut.optional(),
   post: postOut.optional(),
   similar_solved: z

@@ -1,5 +1,6 @@
 // Semantic search plumbing: an Embedder turns texts into vectors; nothing here downloads a model.
-// Without a configured embedder, 'semantic' and 'hybrid' answer invalid_argument (see service.ts).
+// Without a configured embedder, 'semantic' and 'hybrid' answer invalid_argument (see service.ts);
+// with one that fails, they run lexically (./fallback.ts).
 //
 // How the modes run (see SearchService): the lexical engine, with every query word OR-ed, yields a
 // candidate pool (default 200 topics); 'semantic' orders that pool by cosine similarity between
@@ -12,8 +13,8 @@ export interface Embedder {
   /** Shown in logs and benchmarks, e.g. "hash-64" or "glove-100d-trimmed". */
   readonly name: string;
   readonly dimensions: number;
-  /** One unit-length (or any non-zero) vector per text. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** One unit-length (or any non-zero) vector per text; `signal` gives up waiting (searches do). */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {

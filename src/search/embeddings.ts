@@ -7,7 +7,8 @@
 //                      progress; keeps polling for new and edited posts (an edit drops the vector)
 //   semanticSearch()   the three wired together from the Config, for the wiring root
 //
-// Without configuration nothing here runs and search stays lexical (semantic and hybrid refused).
+// Without configuration nothing here runs and search stays lexical (semantic and hybrid refused);
+// an endpoint that fails makes those searches run lexically (./fallback.ts).
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../config/config.ts';
@@ -44,7 +45,7 @@ export class OpenAIEmbedder implements Embedder {
     return this.dims;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const url = `${this.config.url.replace(/\/+$/, '')}/embeddings`;
     const res = await fetch(url, {
@@ -54,7 +55,9 @@ export class OpenAIEmbedder implements Embedder {
         ...(this.config.key ? { authorization: `Bearer ${this.config.key}` } : {}),
       },
       body: JSON.stringify({ model: this.config.model, input: texts }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(TIMEOUT_MS)])
+        : AbortSignal.timeout(TIMEOUT_MS),
     });
     if (!res.ok)
       throw new Error(

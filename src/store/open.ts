@@ -9,6 +9,7 @@ import type { Database } from './schema.ts';
 import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
 import { guardText } from './text-guard.ts';
+import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
@@ -75,14 +76,16 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(`Cannot open SQLite database "${path}": ${reason}`, { cause: err });
   }
-  // WAL lets readers run beside the one writer; busy_timeout makes a second process wait for the
-  // write lock instead of failing at once; foreign keys are off by default in SQLite. The
-  // synchronous level is what a commit survives (OpenOptions.sqliteSynchronous).
+  // WAL lets readers run beside the one writer; foreign keys are off by default in SQLite. The
+  // synchronous level is what a commit survives (OpenOptions.sqliteSynchronous). A write that finds
+  // the lock held by another process blocks the event loop for busy_timeout only (a few ms), then
+  // waits for it asynchronously (./sqlite-lock.ts).
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: guardText(new SqliteDialect({ database })) });
+  database.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT.busyTimeoutMs}`);
+  const dialect = waitForLock(new SqliteDialect({ database }), database);
+  const db = new Kysely<Database>({ dialect: guardText(dialect) });
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
 

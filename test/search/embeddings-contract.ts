@@ -1,7 +1,7 @@
 // Semantic and hybrid search over an OpenAI-compatible embeddings endpoint, on a real engine
 // (sqlite.test.ts, postgres.test.ts): the endpoint is a tiny server started here whose vectors are
 // deterministic concepts (car ~ sedan ~ vehicle, bicycle ~ bike), so "car" finds the sedan thread
-// although no word is shared.
+// although no word is shared. An endpoint that is down makes those searches run lexically.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -19,6 +19,7 @@ import {
   semanticSearch,
 } from '../../src/search/embeddings.ts';
 import type { SearchFactory } from './contract.ts';
+import type { Logger } from '../../src/log.ts';
 
 const CONCEPTS: Record<string, number> = {
   car: 0,
@@ -173,6 +174,85 @@ export function defineEmbeddingsContract(engine: string, factory: SearchFactory)
       await scope.posts.updateBody(sedan.id, 'the automobile rattles above 100');
       assert.equal(await semantic.backfill.runOnce(), 1);
       assert.equal(await semantic.backfill.runOnce(), 0);
+    });
+
+    test('an unreachable endpoint: hybrid, semantic and suggest_answer run lexically and say so, one warning', async () => {
+      const { store, db, dialect } = opened;
+      const c = await store.communities.create({
+        slug: `down-${randomBytes(4).toString('hex')}`,
+        name: 'Down',
+        visibility: 'public',
+      });
+      const scope = store.community(c.id);
+      const cat = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
+      for (const [title, body] of [
+        ['Wheel bearing noise', 'the front wheel bearing makes a grinding noise when turning'],
+        ['Brake noise at low speed', 'brakes squeal with a high noise at low speed'],
+      ]) {
+        const t = await scope.topics.create({
+          categoryId: cat.id,
+          slug: `t-${randomBytes(4).toString('hex')}`,
+          title: title!,
+          author: { kind: 'person', id: null, name: 'Ada' },
+        });
+        await scope.posts.create({
+          topicId: t.id,
+          author: { kind: 'person', id: null, name: 'Ada' },
+          body: body!,
+        });
+      }
+      // A port nothing listens on: every embeddings request is refused.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
+      const logger = {
+        warn: (fields: Record<string, unknown>, msg: string) => warnings.push({ fields, msg }),
+        info: () => undefined,
+      } as unknown as Logger;
+      const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test' });
+      const search = new SearchService(store, createSearchIndex(db, dialect), config, {
+        embedder: new OpenAIEmbedder({ url: `http://127.0.0.1:${port}/v1`, model: 'down' }),
+        vectors: new PostVectors(db, 'down'),
+        logger,
+      });
+
+      const lexical = await search.search([c], 'wheel noise', {}, 'lexical');
+      for (const mode of ['hybrid', 'semantic', 'hybrid', 'semantic'] as const) {
+        const r = await search.search([c], 'wheel noise', {}, mode);
+        assert.equal(r.mode, 'lexical', `${mode} answered lexically`);
+        assert.deepEqual(
+          r.results.map((x) => x.title),
+          lexical.results.map((x) => x.title),
+        );
+      }
+      const suggested = await search.suggestAnswer([c], 'Why does my wheel make a noise?');
+      assert.ok(suggested.answers.length > 0, suggested.message);
+      // A page of a fallback goes on lexically, whichever mode asks for the next one.
+      const first = await search.search([c], 'noise', { limit: 1 }, 'hybrid');
+      assert.equal(first.mode, 'lexical');
+      assert.ok(first.next_cursor);
+      const second = await search.search(
+        [c],
+        'noise',
+        { limit: 1, cursor: first.next_cursor },
+        'hybrid',
+      );
+      assert.equal(second.mode, 'lexical');
+      assert.notEqual(second.results[0]!.topic_id, first.results[0]!.topic_id);
+      await assert.rejects(
+        search.search([c], 'noise', { cursor: 'bm90LWEtY3Vyc29y' }, 'hybrid'),
+        /cursor is not valid/,
+      );
+
+      assert.equal(warnings.length, 1, 'one warning, not one per search');
+      assert.match(warnings[0]!.msg, /run lexically/);
+      assert.match(String(warnings[0]!.fields.reason), /fetch failed/);
     });
 
     test('without configuration there is no embedder; a URL without a model is refused at start', () => {

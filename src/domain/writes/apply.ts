@@ -1,59 +1,66 @@
-// Applying one write through the content service, and what a write returns. Shared by the write
-// service (writes applied at once) and the approval queue (writes applied when approved): both bind
-// the content service to their transaction and publish its events only after the commit.
+// The four write kinds (one use case each, ./use-case.ts) dispatched by kind, and what a write
+// returns. Shared by the write runner (writes applied at once) and the approval queue (writes
+// applied when approved): both bind the content service to their transaction and publish its
+// events only after the commit.
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
-import {
-  ContentService,
-  type CreateTopicInput,
-  type ReplyInput,
-  type UpsertArticleInput,
-} from '../content.ts';
+import { ContentService } from '../content.ts';
 import { ContentEvents, type ContentEvent } from '../events.ts';
 import type { PostView, TopicView } from '../views.ts';
 import type { WriteKind } from '../vocabulary.ts';
+import { articleWrite } from './article-write.ts';
+import { postCreate } from './post-create.ts';
+import { solutionMark } from './solution-mark.ts';
+import { topicCreate } from './topic-create.ts';
+import type { Loaded, WriteCommand, WrittenContent } from './use-case.ts';
 
-/** What an applied write produced: the topic and/or post, and an article's revision. */
-export type WrittenContent = {
-  topic?: TopicView;
-  post?: PostView;
-  revision?: number;
-  created?: boolean;
+export type { WrittenContent } from './use-case.ts';
+
+/** How the actor's messages name each kind of write. */
+export const NOUN: Record<WriteKind, string> = {
+  'topic.create': topicCreate.noun,
+  'post.create': postCreate.noun,
+  'solution.mark': solutionMark.noun,
+  'article.write': articleWrite.noun,
 };
 
-/** The payload each kind of write takes (validated by the content service when applied). */
-export type WritePayload = {
-  'topic.create': CreateTopicInput;
-  'post.create': ReplyInput;
-  'solution.mark': { topic: string; post: string };
-  'article.write': UpsertArticleInput;
-};
+/** The use case's load step: what the write needs, read once (not_found when it is missing). */
+export async function loadCommand(
+  store: Store,
+  community: Community,
+  c: WriteCommand,
+): Promise<Loaded> {
+  switch (c.kind) {
+    case 'topic.create':
+      return topicCreate.load(store, community, c.payload);
+    case 'post.create':
+      return postCreate.load(store, community, c.payload);
+    case 'solution.mark':
+      return solutionMark.load(store, community, c.payload);
+    case 'article.write':
+      return articleWrite.load(store, community, c.payload);
+  }
+}
 
-/** Applies one write as `actor` through `content` (bound to the caller's transaction). */
-export async function applyWrite(
+/** The use case's rows: applies `c` as `actor` through `content` (bound to the caller's transaction). */
+export async function applyCommand(
   content: ContentService,
   actor: Actor,
   community: Community,
-  kind: WriteKind,
-  payload: unknown,
+  c: WriteCommand,
+  loaded: Loaded,
 ): Promise<WrittenContent> {
-  switch (kind) {
+  switch (c.kind) {
     case 'topic.create':
-      return content.createTopic(actor, community, payload as CreateTopicInput);
+      return topicCreate.apply(content, actor, community, c.payload, loaded);
     case 'post.create':
-      return { post: await content.reply(actor, community, payload as ReplyInput) };
+      return postCreate.apply(content, actor, community, c.payload, loaded);
     case 'solution.mark':
-      return {
-        topic: await content.markSolution(
-          actor,
-          community,
-          payload as WritePayload['solution.mark'],
-        ),
-      };
+      return solutionMark.apply(content, actor, community, c.payload, loaded);
     case 'article.write':
-      return content.upsertArticle(actor, community, payload as UpsertArticleInput);
+      return articleWrite.apply(content, actor, community, c.payload, loaded);
   }
 }
 

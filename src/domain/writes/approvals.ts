@@ -15,16 +15,16 @@ import {
   roleAtLeast,
   roleOf,
 } from '../authorization.ts';
-import type { ContentService } from '../content.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import type { ContentEvent } from '../events.ts';
+import type { ContentEvent, ContentEvents } from '../events.ts';
 import { cursor, pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
 import {
   APPROVAL_STATUSES,
   isRole,
+  isWriteKind,
   POLICY_MODES,
   SCOPES,
   WRITE_KINDS,
@@ -33,13 +33,16 @@ import {
   type WriteKind,
 } from '../vocabulary.ts';
 import {
-  applyWrite,
+  applyCommand,
+  asJson,
   asWrittenContent,
+  loadCommand,
   deferredContent,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { commandOf } from './use-case.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
 export class AlreadyDecided extends DomainError {
@@ -103,8 +106,8 @@ export class ApprovalService {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
-    /** Its event bus receives approval.* and content events after commit. */
-    private readonly content: ContentService,
+    /** Receives approval.* and content events after commit. */
+    private readonly events: ContentEvents,
     private readonly audit: AuditService,
   ) {}
 
@@ -195,17 +198,14 @@ export class ApprovalService {
         const approvals = tx.community(community.id).access.approvals;
         if (!(await approvals.decide(approval.id, 'approved', decider, null)))
           throw new AlreadyDecided(await approvals.getById(approval.id));
+        if (!isWriteKind(approval.kind))
+          throw new DomainError('invalid_argument', `Unknown write "${approval.kind}".`);
+        // The stored payload goes through the same use case as a write applied at once.
+        const command = commandOf(approval.kind, approval.payload);
+        const loaded = await loadCommand(tx, community, command);
         const deferred = deferredContent(tx, this.config);
-        const result = JSON.parse(
-          JSON.stringify(
-            await applyWrite(
-              deferred.content,
-              submitter,
-              community,
-              approval.kind as WriteKind,
-              approval.payload,
-            ),
-          ),
+        const result = asJson(
+          await applyCommand(deferred.content, submitter, community, command, loaded),
         );
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
@@ -215,8 +215,8 @@ export class ApprovalService {
         }));
         return done;
       });
-      for (const e of events) this.content.events.emit(e);
-      this.content.events.emit({
+      for (const e of events) this.events.emit(e);
+      this.events.emit({
         type: 'approval.decided',
         communityId: community.id,
         approvalId: applied.id,
@@ -248,7 +248,7 @@ export class ApprovalService {
         decider,
         err.message,
       );
-      this.content.events.emit({
+      this.events.emit({
         type: 'approval.decided',
         communityId: community.id,
         approvalId: failed.id,
@@ -281,7 +281,7 @@ export class ApprovalService {
       authorOf(actor),
       why,
     );
-    this.content.events.emit({
+    this.events.emit({
       type: 'approval.decided',
       communityId: community.id,
       approvalId: rejected.id,

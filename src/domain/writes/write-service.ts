@@ -1,14 +1,15 @@
-// The write path every face (MCP tools, REST, web forms, the network's ask_community) goes through:
-//   route (a new topic in a knowledge-base category is an article) → authorize (write access and the
-//   routed kind's scope) → idempotency replay → approval policy (auto: apply through the content
-//   service | approval: queue the payload) → idempotency record, in the same transaction as the
-//   write (a retry never writes twice) → events after the commit → audit.
+// The runner of the write use cases (./use-case.ts, one file per kind) every face goes through
+// (MCP tools, REST, web forms, the network's ask_community), step by step:
+//   prepare: contract (the kind's schema) → load what the write needs, once → route (a new topic
+//     in a knowledge-base category is an article) → authorize (write access, the routed kind's scope)
+//   run: idempotency replay → policy (auto or queue, with a named reason the actor is shown) →
+//     transaction {ledger claim, rows or the queued approval, outbox, ledger result} → events after
+//     the commit → one audit entry (the caller's, when it audits the call itself).
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
-import type { Category, Community } from '../../store/types.ts';
+import type { Community } from '../../store/types.ts';
 import { UniqueViolation } from '../../store/errors.ts';
-import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
 import {
   authorOf,
@@ -17,74 +18,79 @@ import {
   roleAtLeast,
   roleOf,
 } from '../authorization.ts';
-import { WRITE_INPUTS, type ContentService } from '../content.ts';
 import { DomainError } from '../errors.ts';
-import type { ContentEvent } from '../events.ts';
+import type { ContentEvent, ContentEvents } from '../events.ts';
 import { idempotencyKey as idempotencyKeyField } from '../fields.ts';
 import { AuditService, errorOutcome } from '../identity/audit.ts';
 import { parse } from '../validate.ts';
-import { isWriteKind, WRITE_KINDS, type PolicyMode, type WriteKind } from '../vocabulary.ts';
+import { isWriteKind, WRITE_KINDS, type WriteKind } from '../vocabulary.ts';
 import {
-  applyWrite,
+  applyCommand,
   asJson,
   asWrittenContent,
   deferredContent,
+  loadCommand,
+  NOUN,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
 import { IdempotencyLedger } from './idempotency.ts';
 import { approvalView } from './approvals.ts';
+import { commandOf, type Loaded, type WriteCommand } from './use-case.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
-export type AppliedWrite = { status: 'applied'; kind: WriteKind; result: WrittenContent };
+/** Why a write applies at once or waits for a moderator: shown to the actor in the result. */
+export type PolicyDecision =
+  | { mode: 'auto'; reason: 'system' | 'trusted_agent' | 'moderator' | 'policy_auto' }
+  | { mode: 'approval'; reason: `approval_policy:${WriteKind}` };
+
+export type AppliedWrite = {
+  status: 'applied';
+  kind: WriteKind;
+  result: WrittenContent;
+  /** Why it applied at once (absent in results recorded before reasons were named). */
+  reason?: PolicyDecision['reason'];
+};
 export type QueuedWrite = {
   status: 'pending_approval';
   kind: WriteKind;
   approval_id: string;
   message: string;
+  /** Why it waits for a moderator (absent in results recorded before reasons were named). */
+  reason?: PolicyDecision['reason'];
 };
 export type WriteResult = AppliedWrite | QueuedWrite;
 
-export type WriteOptions = { idempotencyKey?: string | null; ip?: string | null };
+/** A write checked, loaded and authorized (prepare): what run takes. */
+export type PreparedWrite = {
+  actor: Actor;
+  community: Community;
+  command: WriteCommand;
+  loaded: Loaded;
+  /** The payload as the actor sent it: the idempotency ledger compares requests by it. */
+  sent: unknown;
+};
 
-const NOUN: Record<WriteKind, string> = {
-  'topic.create': 'new topic',
-  'post.create': 'reply',
-  'solution.mark': 'accepted answer',
-  'article.write': 'article',
+/** The audit entry of the call around the write: the runner adds what it wrote to its targets. */
+export type CallAudit = { targets: Record<string, string | undefined> };
+
+export type WriteOptions = {
+  idempotencyKey?: string | null;
+  ip?: string | null;
+  /** The caller audits the call (the pipeline): no entry of the runner's own, one per call. */
+  audit?: CallAudit;
 };
 
 export class WriteService {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
-    /** Its event bus receives content and approval events once the write has committed. */
-    private readonly content: ContentService,
+    /** Receives content and approval events once the write has committed. */
+    private readonly events: ContentEvents,
     private readonly audit: AuditService,
   ) {}
 
-  /**
-   * The write `kind` really is, and whether `actor` may make it: a new topic in a knowledge-base
-   * category is an article (scope article:write). Throws unauthorized/forbidden otherwise.
-   */
-  async authorize(
-    actor: Actor,
-    community: Community,
-    kind: WriteKind,
-    payload: unknown,
-  ): Promise<WriteKind> {
-    if (!isWriteKind(kind)) {
-      throw new DomainError(
-        'invalid_argument',
-        `Unknown write "${String(kind)}". Use one of ${WRITE_KINDS.join(', ')}.`,
-      );
-    }
-    requireWrite(actor, community);
-    const routed = await this.route(this.store, community, kind, payload);
-    await requireCanWriteKind(this.store, actor, community, routed);
-    return routed;
-  }
-
+  /** Prepares and runs one write: what every face calls (create_topic prepares first). */
   async execute(
     actor: Actor,
     community: Community,
@@ -92,69 +98,130 @@ export class WriteService {
     payload: unknown,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    let routed = kind;
-    try {
-      routed = await this.authorize(actor, community, kind, payload);
-      const result = await this.run(actor, community, routed, payload, options);
-      const targets =
-        result.status === 'applied'
-          ? resultTargets(result.result)
-          : { approval_id: result.approval_id };
-      await this.audit.record(actor, {
-        communityId: community.id,
-        action: routed,
-        targets,
-        outcome: result.status === 'applied' ? 'ok' : 'pending',
-        ip: options.ip,
-      });
-      return result;
-    } catch (err) {
-      await this.audit.record(actor, {
-        communityId: community.id,
-        action: routed,
-        ip: options.ip,
-        ...errorOutcome(err),
-      });
-      throw err;
-    }
+    return this.audited(actor, community, kind, options, async () =>
+      this.commit(await this.prepare(actor, community, kind, payload), options),
+    );
+  }
+
+  /** Runs a write `prepare` returned (the caller could look around in between: similar topics). */
+  async run(prepared: PreparedWrite, options: WriteOptions = {}): Promise<WriteResult> {
+    const { actor, community, command } = prepared;
+    return this.audited(actor, community, command.kind, options, () =>
+      this.commit(prepared, options),
+    );
   }
 
   /**
-   * auto or approval: the system, trusted agents and moderators always write at once. A person
-   * writing through a connected app is under the policy as agents are, whatever their role.
+   * contract → load → route → authorize: the write `kind` really is (a new topic in a knowledge-base
+   * category is an article, scope article:write), loaded once. Throws invalid_argument, not_found,
+   * unauthorized or forbidden; nothing is written.
    */
-  async modeFor(actor: Actor, community: Community, kind: WriteKind): Promise<PolicyMode> {
-    if (actor.kind === 'system') return 'auto';
-    if (actor.kind === 'agent' && actor.trusted) return 'auto';
+  async prepare(
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    payload: unknown,
+  ): Promise<PreparedWrite> {
+    if (!isWriteKind(kind)) {
+      throw new DomainError(
+        'invalid_argument',
+        `Unknown write "${String(kind)}". Use one of ${WRITE_KINDS.join(', ')}.`,
+      );
+    }
+    requireWrite(actor, community);
+    // Refused before its payload is looked at; a new topic's scope depends on its category.
+    if (kind !== 'topic.create') await requireCanWriteKind(this.store, actor, community, kind);
+    let command: WriteCommand;
+    let loaded: Loaded;
+    try {
+      command = commandOf(kind, payload);
+      loaded = await loadCommand(this.store, community, command);
+    } catch (err) {
+      // No category to route by: refused as the write it asked for before hearing what is wrong.
+      if (kind === 'topic.create') await requireCanWriteKind(this.store, actor, community, kind);
+      throw err;
+    }
+    if (command.kind === 'topic.create') {
+      if (loaded.category?.kind === 'knowledge_base') command = commandOf('article.write', payload);
+      await requireCanWriteKind(this.store, actor, community, command.kind);
+    }
+    return { actor, community, command, loaded, sent: payload };
+  }
+
+  /**
+   * The policy, with its reason: the system, trusted agents and moderators always write at once. A
+   * person writing through a connected app is under the policy as agents are, whatever their role.
+   */
+  async decide(actor: Actor, community: Community, kind: WriteKind): Promise<PolicyDecision> {
+    if (actor.kind === 'system') return { mode: 'auto', reason: 'system' };
+    if (actor.kind === 'agent' && actor.trusted) return { mode: 'auto', reason: 'trusted_agent' };
     if (
       actor.kind === 'person' &&
       !actor.client &&
       roleAtLeast(await roleOf(this.store, actor, community), 'moderator')
     )
-      return 'auto';
+      return { mode: 'auto', reason: 'moderator' };
     return (await this.store.community(community.id).access.policies.get(kind)) === 'approval'
-      ? 'approval'
-      : 'auto';
+      ? { mode: 'approval', reason: `approval_policy:${kind}` }
+      : { mode: 'auto', reason: 'policy_auto' };
   }
 
-  private async run(
+  /** One audit entry per call: the runner's own, or what it wrote added to the caller's. */
+  private async audited(
     actor: Actor,
     community: Community,
     kind: WriteKind,
-    payload: unknown,
     options: WriteOptions,
+    body: () => Promise<WriteResult>,
   ): Promise<WriteResult> {
+    try {
+      const result = await body();
+      const targets = {
+        write: result.kind,
+        ...(result.status === 'applied'
+          ? resultTargets(result.result)
+          : { approval_id: result.approval_id }),
+      };
+      if (options.audit) Object.assign(options.audit.targets, targets);
+      else
+        await this.audit.record(actor, {
+          communityId: community.id,
+          action: result.kind,
+          targets,
+          outcome: result.status === 'applied' ? 'ok' : 'pending',
+          ip: options.ip,
+        });
+      return result;
+    } catch (err) {
+      if (options.audit) options.audit.targets.write = kind;
+      else
+        await this.audit.record(actor, {
+          communityId: community.id,
+          action: kind,
+          ip: options.ip,
+          ...errorOutcome(err),
+        });
+      throw err;
+    }
+  }
+
+  /** Replay → policy → transaction {ledger, rows or queue, outbox} → events after the commit. */
+  private async commit(prepared: PreparedWrite, options: WriteOptions): Promise<WriteResult> {
+    const { actor, community, command } = prepared;
     const key =
       options.idempotencyKey == null
         ? undefined
         : parse(z.object({ idempotency_key: idempotencyKeyField }), {
             idempotency_key: options.idempotencyKey,
           }).idempotency_key;
-    const ledger = new IdempotencyLedger<WriteResult>(community, actor, key, { kind, payload });
+    const ledger = new IdempotencyLedger<WriteResult>(community, actor, key, {
+      kind: command.kind,
+      payload: prepared.sent,
+    });
     const previous = await ledger.replay(this.store);
     if (previous) return fromLedger(previous);
 
-    const mode = await this.modeFor(actor, community, kind);
+    const decision = await this.decide(actor, community, command.kind);
     let events: ContentEvent[] = [];
     try {
       const result = await this.store.transaction(async (tx) => {
@@ -162,29 +229,37 @@ export class WriteService {
         if (again) return fromLedger(again);
         await ledger.claim(tx);
         let out: WriteResult;
-        if (mode === 'auto') {
+        if (decision.mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
           events = deferred.events;
+          const written = await applyCommand(
+            deferred.content,
+            actor,
+            community,
+            command,
+            prepared.loaded,
+          );
           out = {
             status: 'applied',
-            kind,
-            result: asJson(await applyWrite(deferred.content, actor, community, kind, payload)),
+            kind: command.kind,
+            result: asJson(written),
+            reason: decision.reason,
           };
         } else {
-          out = await this.queue(tx, actor, community, kind, payload);
+          out = await this.queue(tx, prepared, decision.reason);
           events = [
             {
               type: 'approval.requested',
               communityId: community.id,
               approvalId: out.approval_id,
-              kind,
+              kind: command.kind,
             },
           ];
         }
         await ledger.complete(tx, out);
         return out;
       });
-      for (const e of events) this.content.events.emit(e);
+      for (const e of events) this.events.emit(e);
       return result;
     } catch (err) {
       // Two retries raced (PostgreSQL): the other one committed first and ours was rolled back.
@@ -197,30 +272,15 @@ export class WriteService {
     }
   }
 
-  /** Stores the write for a moderator; it must at least point at things that exist. */
+  /** Stores the typed payload for a moderator (prepare loaded what it points at: it exists). */
   private async queue(
     tx: Store,
-    actor: Actor,
-    community: Community,
-    kind: WriteKind,
-    payload: unknown,
+    { actor, community, command }: PreparedWrite,
+    reason: PolicyDecision['reason'],
   ): Promise<QueuedWrite> {
-    const data = parse(WRITE_INPUTS[kind], payload) as Record<string, unknown>;
-    const scope = tx.community(community.id);
-    if (typeof data.category === 'string') await this.findCategory(tx, community, data.category);
-    if (typeof data.topic === 'string') {
-      const t = isUuid(data.topic)
-        ? await scope.topics.getById(data.topic)
-        : await scope.topics.getBySlug(data.topic.toLowerCase());
-      if (!t)
-        throw new DomainError(
-          'not_found',
-          `No topic "${data.topic}" in this community. Use a topic id or slug from list_topics or search.`,
-        );
-    }
-    const approval = await scope.access.approvals.create({
-      kind,
-      payload: data,
+    const approval = await tx.community(community.id).access.approvals.create({
+      kind: command.kind,
+      payload: command.payload,
       submitter: authorOf(actor),
       keyPrefix:
         actor.kind === 'agent' || actor.kind === 'person' ? (actor.keyPrefix ?? null) : null,
@@ -230,45 +290,11 @@ export class WriteService {
     }));
     return {
       status: 'pending_approval',
-      kind,
+      kind: command.kind,
       approval_id: approval.id,
-      message: `Your ${NOUN[kind]} is queued for approval by a moderator of "${community.slug}"; nothing is published until it is approved. Follow it with get_approval and approval_id "${approval.id}": its status moves from pending to applied (published) or rejected (with a reason).`,
+      message: `Your ${NOUN[command.kind]} is queued for approval by a moderator of "${community.slug}"; nothing is published until it is approved. Follow it with get_approval and approval_id "${approval.id}": its status moves from pending to applied (published) or rejected (with a reason).`,
+      reason,
     };
-  }
-
-  /** A new topic in a knowledge-base category (by slug or id) is an article. */
-  private async route(
-    store: Store,
-    community: Community,
-    kind: WriteKind,
-    payload: unknown,
-  ): Promise<WriteKind> {
-    if (kind !== 'topic.create') return kind;
-    const category =
-      typeof payload === 'object' && payload !== null
-        ? (payload as { category?: unknown }).category
-        : undefined;
-    if (typeof category !== 'string' || !category.trim()) return kind;
-    const found = await this.findCategory(store, community, category.trim(), { missingOk: true });
-    return found?.kind === 'knowledge_base' ? 'article.write' : kind;
-  }
-
-  private async findCategory(
-    store: Store,
-    community: Community,
-    ref: string,
-    options: { missingOk?: boolean } = {},
-  ): Promise<Category | undefined> {
-    const scope = store.community(community.id);
-    const c = isUuid(ref)
-      ? await scope.categories.getById(ref)
-      : await scope.categories.getBySlug(ref.toLowerCase());
-    if (!c && !options.missingOk)
-      throw new DomainError(
-        'not_found',
-        `No category "${ref}" in "${community.slug}". Call list_categories for the valid slugs.`,
-      );
-    return c;
   }
 }
 

@@ -3,20 +3,19 @@
 // to recognise the same sender again).
 //
 // Idempotent and resumable: every imported message is recorded by key (Message-ID, or a content
-// hash) in the same transaction as its post, and whole threads are committed together in batches.
-// A re-run skips what is recorded; after a crash (even SIGKILL) a re-run finishes the remaining
-// threads, and the result equals that of an uninterrupted run because threading is deterministic.
-import { createHash } from 'node:crypto';
+// hash) in the same transaction as its post, in short transactions (./writer.ts) that leave a live
+// server on the same database its turn at the write lock. A re-run skips what is recorded; after a
+// crash (even SIGKILL) a re-run finishes the rest, and the result equals that of an uninterrupted
+// run because threading is deterministic.
 import type { Store } from '../../store/repositories.ts';
 import type { Category, Community } from '../../store/types.ts';
 import { systemActor } from '../../domain/actor.ts';
 import type { ContentService } from '../../domain/content.ts';
-import { LIMITS } from '../../domain/fields.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { cleanBody, cleanSubject } from './clean.ts';
 import { parseMessage, type MailMessage } from './message.ts';
 import { readMessages, type RawMessage } from './sources.ts';
 import { threadMessages, type Thread } from './thread.ts';
+import { defaultLimits, writeThreads } from './writer.ts';
 
 export type ImportProgress = {
   phase: 'reading' | 'threading' | 'importing';
@@ -31,7 +30,7 @@ export type MailImportOptions = {
   /** Directories / mbox files to read, or already-read messages. */
   paths?: string[];
   messages?: RawMessage[];
-  /** Messages per transaction (whole threads are never split across transactions). */
+  /** New posts per transaction at most (default 200; a transaction also ends after ~200 ms). */
   batchSize?: number;
   /** Picks which threads to import (the demo takes a bounded subset); must be deterministic. */
   selectThreads?: (threads: Thread[]) => Thread[];
@@ -114,33 +113,15 @@ export async function importMail(
   };
 
   const total = threads.reduce((n, t) => n + t.messages.length, 0);
-  const batchSize = options.batchSize ?? 200;
-  let done = 0;
-  let batch: Thread[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const counts = await store.transaction((tx) =>
-      importBatch(tx, content.withStore(tx), community, category, batch),
-    );
-    report.topicsCreated += counts.topicsCreated;
-    report.postsCreated += counts.postsCreated;
-    report.alreadyImported += counts.alreadyImported;
-    report.peopleCreated += counts.peopleCreated;
-    done += batch.reduce((n, t) => n + t.messages.length, 0);
-    progress({ phase: 'importing', done, total });
-    batch = [];
-  };
   progress({ phase: 'importing', done: 0, total });
-  let pending = 0;
-  for (const thread of threads) {
-    batch.push(thread);
-    pending += thread.messages.length;
-    if (pending >= batchSize) {
-      await flush();
-      pending = 0;
-    }
-  }
-  await flush();
+  const target = { content, community, category };
+  await writeThreads(store, target, threads, defaultLimits(store, options.batchSize), (c, done) => {
+    report.topicsCreated += c.topicsCreated;
+    report.postsCreated += c.postsCreated;
+    report.alreadyImported += c.alreadyImported;
+    report.peopleCreated += c.peopleCreated;
+    progress({ phase: 'importing', done, total });
+  });
   report.durationMs = Date.now() - started;
   return report;
 }
@@ -170,124 +151,4 @@ async function resolveCategory(
   if (existing) return existing;
   await content.createCategory(systemActor('import'), community, DEFAULT_CATEGORY);
   return (await scope.categories.getBySlug(DEFAULT_CATEGORY.slug))!;
-}
-
-type BatchCounts = {
-  topicsCreated: number;
-  postsCreated: number;
-  alreadyImported: number;
-  peopleCreated: number;
-};
-
-async function importBatch(
-  tx: Store,
-  content: ContentService,
-  community: Community,
-  category: Category,
-  threads: Thread[],
-): Promise<BatchCounts> {
-  const scope = tx.community(community.id);
-  const counts: BatchCounts = {
-    topicsCreated: 0,
-    postsCreated: 0,
-    alreadyImported: 0,
-    peopleCreated: 0,
-  };
-  const actor = systemActor('mail import');
-  const keys = threads.flatMap((t) => [...t.messages.map((m) => m.key), ...t.externalParents]);
-  const known = new Map((await scope.imports.findMessages(keys)).map((r) => [r.messageKey, r]));
-
-  for (const thread of threads) {
-    const pending = thread.messages.filter((m) => !known.has(m.key));
-    counts.alreadyImported += thread.messages.length - pending.length;
-    if (pending.length === 0) continue;
-    // Continue an existing topic: a member imported earlier (input grew) or a parent from another import.
-    let topicId =
-      thread.messages.map((m) => known.get(m.key)?.topicId).find((id) => id !== undefined) ??
-      thread.externalParents.map((p) => known.get(p)?.topicId).find((id) => id !== undefined);
-    const fallbackDate = pending.find((m) => m.date)?.date ?? new Date().toISOString();
-    for (const message of pending) {
-      const person = await importedPerson(tx, community, message, counts);
-      const author = { personId: person.id, displayName: person.name };
-      const createdAt = message.date ?? fallbackDate;
-      const body = fit(
-        cleanBody(message.text),
-        topicId === undefined ? LIMITS.questionBody : LIMITS.replyBody,
-      );
-      let postId: string;
-      if (topicId === undefined) {
-        const created = await content.createTopic(actor, community, {
-          category: category.id,
-          title: titleOf(message.subject),
-          body,
-          tags: message.listId ? [tagOf(message.listId)].filter((t) => t.length > 0) : [],
-          createdAt,
-          author,
-        });
-        topicId = created.topic.id;
-        postId = created.post.id;
-        counts.topicsCreated++;
-      } else {
-        postId = (
-          await content.reply(actor, community, { topic: topicId, body, createdAt, author })
-        ).id;
-      }
-      counts.postsCreated++;
-      await scope.imports.recordMessage({ messageKey: message.key, topicId, postId });
-      known.set(message.key, { messageKey: message.key, topicId, postId, createdAt });
-    }
-  }
-  return counts;
-}
-
-/** The imported person for a sender, created once per community (keyed by a hash, never the address). */
-async function importedPerson(
-  tx: Store,
-  community: Community,
-  message: MailMessage,
-  counts: BatchCounts,
-): Promise<{ id: string; name: string }> {
-  const identity = message.from.address
-    ? `mail:${message.from.address}`
-    : `name:${message.from.name.toLowerCase()}`;
-  const hash = createHash('sha256').update(identity).digest('hex');
-  const scope = tx.community(community.id);
-  const existing = await scope.imports.findPerson(hash);
-  if (existing) {
-    const person = await tx.people.getById(existing);
-    if (person) return { id: person.id, name: person.displayName };
-  }
-  const person = await tx.people.create({
-    displayName: message.from.name.slice(0, 200),
-    createdAt: message.date ?? undefined,
-  });
-  await scope.imports.recordPerson(hash, person.id);
-  counts.peopleCreated++;
-  return { id: person.id, name: person.displayName };
-}
-
-/** Subjects become titles within the title limits: a short one is named as a mailing-list subject. */
-function titleOf(subject: string): string {
-  let title = cleanSubject(subject) || '(no subject)';
-  if (title.length < LIMITS.title.min) title = `Mailing list: ${title}`;
-  return truncate(title, LIMITS.title.max);
-}
-
-/** Message text within the limits every post keeps: too short is said to be so, too long is cut. */
-function fit(text: string, limits: { min: number; max: number }): string {
-  if (!text) return '(This message had no text.)';
-  return truncate(text.length < limits.min ? `${text} (short message)` : text, limits.max);
-}
-
-function tagOf(listId: string): string {
-  return listId
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 32)
-    .replace(/-+$/, '');
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

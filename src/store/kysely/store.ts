@@ -82,7 +82,8 @@ export class KyselyStore implements Store {
       return this.db.transaction().execute((trx) => fn(new KyselyStore(trx, this.dialect, true)));
     }
     // SQLite: BEGIN IMMEDIATE takes the write lock up front, so two processes (server + importer)
-    // wait on busy_timeout instead of failing with SQLITE_BUSY when a reader upgrades to a writer.
+    // wait for it before the transaction starts (asynchronously, ../sqlite-lock.ts) instead of
+    // failing with SQLITE_BUSY when a reader upgrades to a writer.
     return this.db.connection().execute(async (conn) => {
       await sql`begin immediate`.execute(conn);
       try {

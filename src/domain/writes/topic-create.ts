@@ -1,0 +1,15 @@
+// topic.create: a new question (topic and first post) in a discussion category. Its category is
+// read once here; a knowledge-base category turns the write into article.write (routed in
+// ./write-service.ts) before the policy decides.
+import { findCategory } from '../content-lookup.ts';
+import type { WriteUseCase } from './use-case.ts';
+
+export const topicCreate: WriteUseCase<'topic.create'> = {
+  kind: 'topic.create',
+  noun: 'new topic',
+  load: async (store, community, payload) => ({
+    category: await findCategory(store.community(community.id), community, payload.category),
+  }),
+  apply: (content, actor, community, payload, loaded) =>
+    content.createTopic(actor, community, payload, loaded),
+};

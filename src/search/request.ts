@@ -1,0 +1,70 @@
+// What a search request is before it runs: its filters checked (each error names the field and the
+// fix), the listing its cursors are bound to, and the cursor shapes a search page hands out.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { DomainError } from '../domain/errors.ts';
+import { searchFilters } from '../domain/fields.ts';
+import type { CursorShape } from '../domain/cursor.ts';
+import type { Frequencies, IndexFilters } from './index.ts';
+import type { ParsedQuery } from './query.ts';
+import type { SearchFilters, SearchMode } from './types.ts';
+
+/** What the engine is asked for a search: its communities, parsed query, filters and learned word frequencies. */
+export type EngineRequest = {
+  communityIds: string[];
+  query: ParsedQuery;
+  filters: IndexFilters;
+  frequencies?: Frequencies;
+};
+
+export type CheckedFilters = z.infer<typeof searchFilters>;
+
+/** A cursor inside the re-ranked head: key "h:<offset>". */
+export const HEAD_CURSOR = /^h:(\d{1,4})$/;
+export const HEAD_CURSOR_SHAPE: CursorShape = { key: 'text', id: { constant: 'h' } };
+
+export function parseFilters(filters: SearchFilters): CheckedFilters {
+  const r = searchFilters.safeParse(filters ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const field = issue.path.join('.') || 'filters';
+    const message = issue.message.startsWith(field)
+      ? issue.message
+      : `filters.${field}: ${issue.message}`;
+    throw new DomainError('invalid_argument', message);
+  }
+  if (r.data.since && r.data.until && r.data.since >= r.data.until) {
+    throw new DomainError('invalid_argument', 'filters.since must be earlier than filters.until.');
+  }
+  return r.data;
+}
+
+/** The engine's filters of checked search filters. */
+export function indexFilters(f: CheckedFilters): IndexFilters {
+  return {
+    categorySlug: f.category,
+    tags: f.tags,
+    solvedOnly: f.solved_only,
+    sourceTypes: f.source_types,
+    author: f.author,
+    since: f.since,
+    until: f.until,
+  };
+}
+
+export function badCursor(): DomainError {
+  return new DomainError(
+    'invalid_argument',
+    'filters.cursor is not valid for this search. Pass the next_cursor of the previous page unchanged, or omit it to start again.',
+  );
+}
+
+/** Binds a cursor to the search it came from (query, filters, mode, communities), not to limit. */
+export function listing(mode: SearchMode, query: string, f: CheckedFilters, ids: string[]): string {
+  const { cursor: _c, limit: _l, ...rest } = f;
+  const hash = createHash('sha256')
+    .update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()]))
+    .digest('base64url')
+    .slice(0, 16);
+  return `search:${hash}`;
+}

@@ -1,0 +1,79 @@
+// The re-ranked head of a lexical search and its pages: the best HEAD topics among the engine's
+// best HEAD_POOL posts, re-ranked by their thread profiles (./rerank.ts), then every other matching
+// topic in the engine's order.
+import type { IndexHit, PoolHit, SearchIndex } from './index.ts';
+import { pageDetails } from './index.ts';
+import type { Learned } from './lexicon.ts';
+import type { Profiles } from './profiles.ts';
+import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
+import type { EngineRequest } from './request.ts';
+
+/** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
+const HEAD_POOL = 200;
+
+/** What re-ranking reads: the engine, the stored thread profiles, and which re-ranking parts run. */
+export type Reranking = { index: SearchIndex; profiles: Profiles; ranking?: RerankOptions };
+
+type Keyset = { key: number | string; id: string };
+
+/** The head, and every matching topic's count. */
+export async function rerankedHead(
+  r: Reranking,
+  request: EngineRequest,
+  learned: Map<string, Learned>,
+): Promise<{ head: PoolHit[]; total: number }> {
+  const { hits: candidates, total } = await r.index.candidates(
+    { ...request, limit: HEAD },
+    HEAD_POOL,
+  );
+  const profiles = await r.profiles.read(candidates.map((h) => h.topicId));
+  return {
+    head: rerankHead(candidates, profiles, request.query, learned, r.ranking),
+    total,
+  };
+}
+
+/**
+ * A page of the re-ranked order. Pages inside the head are offsets ("h:<n>"); past it, a keyset
+ * over the engine order that skips the head's topics (the head is recomputed, not carried in the
+ * cursor), so every topic appears once and the total is every matching topic.
+ */
+export async function rerankedPage(
+  r: Reranking,
+  request: EngineRequest,
+  learned: Map<string, Learned>,
+  limit: number,
+  headOffset: string | undefined,
+  after: Keyset | undefined,
+): Promise<[IndexHit[], number, Keyset | undefined]> {
+  const { head, total } = await rerankedHead(r, request, learned);
+  const offset = after && headOffset === undefined ? head.length : Number(headOffset ?? 0);
+  const shown = await pageDetails(r.index.db, head.slice(offset, offset + limit));
+  const need = limit - shown.length;
+  if (need === 0) {
+    return [
+      shown,
+      total,
+      offset + limit < head.length || total > head.length
+        ? { key: `h:${offset + limit}`, id: 'h' }
+        : undefined,
+    ];
+  }
+  if (total <= head.length) return [shown, total, undefined];
+  const inHead = new Set(head.map((h) => h.topicId));
+  const keyset =
+    after && headOffset === undefined ? { raw: Number(after.key), id: after.id } : undefined;
+  const tail = await r.index.search({
+    ...request,
+    limit: need + inHead.size + 1,
+    after: keyset,
+  });
+  const rest = tail.hits.filter((h) => !inHead.has(h.topicId));
+  const taken = rest.slice(0, need);
+  const end = taken[taken.length - 1];
+  return [
+    [...shown, ...taken],
+    total,
+    rest.length > need && end ? { key: end.raw, id: end.postId } : undefined,
+  ];
+}

@@ -1,0 +1,47 @@
+// The FTS5 side of the SQLite index that every query shares: the rowid layout (community, topic and
+// slot packed in one integer, migration 0009_search_speed), the MATCH text of a parsed query, and
+// the rowid range of a set of communities.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import type { ParsedQuery } from './query.ts';
+
+/** FTS5 rowid layout (migration 0009_search_speed): community_no << 42 | topic_no << 20 | slot. */
+export const SLOT_BITS = 20;
+export const COMMUNITY_SHIFT = 42;
+const COMMUNITY_SPAN = 2 ** COMMUNITY_SHIFT;
+
+export const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+
+/** FTS5 MATCH text. Every word is a double-quoted string (words are letters/digits only anyway). */
+export function matchExpression(q: ParsedQuery): string {
+  const groups = q.terms.map((t) => {
+    const alts = [t.word, ...t.alternatives].map(quote);
+    return alts.length === 1 ? alts[0]! : `(${alts.join(' OR ')})`;
+  });
+  const phrases = q.phrases.map((p) => quote(p.join(' ')));
+  let positive: string;
+  if (phrases.length === 0) positive = groups.join(' OR ');
+  else if (groups.length === 0) positive = phrases.join(' AND ');
+  // Phrases are required; the other words only add to the rank (OR-ed with the phrases).
+  else positive = `(${phrases.join(' AND ')}) AND (${[...groups, ...phrases].join(' OR ')})`;
+  if (q.excluded.length) positive = `(${positive}) NOT (${q.excluded.map(quote).join(' OR ')})`;
+  return positive;
+}
+
+/** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
+export async function communityRange(
+  db: Kysely<Database>,
+  ids: string[],
+): Promise<RawBuilder<unknown> | undefined> {
+  if (ids.length === 0) return undefined;
+  const r = await sql<{
+    no: number;
+  }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(
+    db,
+  );
+  const nos = r.rows.map((x) => Number(x.no));
+  if (nos.length === 0) return undefined;
+  return nos.length === 1
+    ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
+    : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;
+}

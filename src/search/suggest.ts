@@ -1,0 +1,116 @@
+// suggest_answer: a question's search results turned into the best accepted answers (a topic's
+// accepted answer stands in for the topic), with a confidence and a plain statement of what was
+// found, or of what to do when nothing fits.
+import type { Store } from '../store/repositories.ts';
+import type { Community } from '../store/types.ts';
+import { DomainError } from '../domain/errors.ts';
+import { LIMITS } from '../domain/fields.ts';
+import { topicUrl } from '../domain/urls.ts';
+import { queryWords, STOP_WORDS, type ParsedQuery } from './query.ts';
+import { authorName, round4, type UrlConfig } from './results.ts';
+import { coverage, makeSnippet, plainText } from './snippet.ts';
+import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+
+/** The question and limit of a suggest_answer call, or invalid_argument saying what to fix. */
+export function checkSuggestion(question: string, limit: number): void {
+  if (typeof question !== 'string' || !question.trim()) {
+    throw new DomainError(
+      'invalid_argument',
+      'question must not be empty: pass the question as you would ask it.',
+    );
+  }
+  const length = question.trim().length;
+  if (length < LIMITS.question.min || length > LIMITS.question.max) {
+    throw new DomainError(
+      'invalid_argument',
+      `question: must be ${LIMITS.question.min}-${LIMITS.question.max} characters.`,
+    );
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10) {
+    throw new DomainError(
+      'invalid_argument',
+      'limit must be a whole number between 1 and 10 (default 3).',
+    );
+  }
+}
+
+export type Suggesting = {
+  store: Store;
+  urls: UrlConfig;
+  communities: Community[];
+  question: string;
+  limit: number;
+  /** The operation the message tells the caller to ask with. */
+  askWith: string;
+};
+
+/** The answers among `found` (the question's search, with the query as it was searched). */
+export async function suggestFrom(
+  s: Suggesting,
+  found: SearchResponse,
+  parsed: ParsedQuery,
+): Promise<SuggestResponse> {
+  const { store, urls, communities, question, limit, askWith } = s;
+  const qWords = queryWords(parsed);
+  const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
+  const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
+  const single = communities.length === 1 ? communities[0] : undefined;
+
+  type Answer = SearchResult & { accepted: boolean };
+  const accepted: { answer: Answer; fit: number }[] = [];
+  const others: { answer: Answer; fit: number }[] = [];
+  for (const r of found.results) {
+    const community = single ?? slugToCommunity.get(r.community ?? '');
+    if (!community) continue;
+    const topic = await store.community(community.id).topics.getById(r.topic_id);
+    if (!topic) continue;
+    const questionText = `${topic.title} ${r.source_type === 'post' ? '' : r.snippet}`;
+    if (topic.solutionPostId) {
+      const post = r.is_solution
+        ? undefined
+        : await store.community(community.id).posts.getById(topic.solutionPostId);
+      const text = post ? plainText(post.body) : '';
+      const answer: Answer = post
+        ? {
+            ...r,
+            source_type: 'post',
+            source_id: post.id,
+            snippet: makeSnippet(text, qWords),
+            url: topicUrl(urls, community.slug, topic.slug, post.id),
+            author: authorName(post.author),
+            is_solution: true,
+            created_at: post.createdAt,
+            accepted: true,
+          }
+        : { ...r, accepted: true };
+      accepted.push({
+        answer,
+        fit: coverage(`${questionText} ${r.snippet} ${text}`, qWords, weight),
+      });
+    } else {
+      others.push({
+        answer: { ...r, accepted: false },
+        fit: coverage(`${questionText} ${r.snippet}`, qWords, weight),
+      });
+    }
+  }
+  const chosen = (accepted.length ? accepted : others).slice(0, limit);
+  const top = chosen[0];
+  const confidence = top
+    ? round4(
+        Math.min(1, (0.55 * top.fit + 0.45 * top.answer.score) * (top.answer.accepted ? 1 : 0.6)),
+      )
+    : 0;
+  const where = single ? `"${single.slug}"` : 'the searched communities';
+  let message: string;
+  if (!top) {
+    message = `Nothing in ${where} matches this question. Ask it with ${askWith} so people and agents there can answer it.`;
+  } else if (!top.answer.accepted) {
+    message = `No accepted answer matches this question in ${where}; these are the closest posts, none marked as a solution. If they do not answer it, ask with ${askWith}.`;
+  } else if (confidence < 0.35) {
+    message = `These accepted answers match the question only loosely. If none of them fits, ask with ${askWith}.`;
+  } else {
+    message = `Found ${chosen.length} accepted answer${chosen.length === 1 ? '' : 's'} that match this question; the first is the closest.`;
+  }
+  return { question, confidence, answers: chosen.map((c) => c.answer), message };
+}
