@@ -22,11 +22,12 @@ import {
   type JsonRpcResponse,
 } from './jsonrpc.ts';
 import { ListenHub } from './listen.ts';
-import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
+import { around, serveShared, SHARED_METHODS } from './methods.ts';
 import { askOverSession, Cancellation, RequestCtx, type Delivery } from './request-context.ts';
 import type { SessionCaps, SessionRecord, SessionStore } from './session-store.ts';
 import type { Surface } from './surface.ts';
 import { negotiateVersion } from './versions.ts';
+import { boundedCapabilities, boundedClientInfo } from './client-info.ts';
 
 /** Where messages produced while a request runs go (its SSE stream, or the session's stream). */
 export type Channel = {
@@ -65,8 +66,6 @@ export type EngineOptions = {
   /** Sessions per client address and per credential (default 100 and 50). */
   sessionCaps?: SessionCaps;
 };
-
-const CLIENT_INFO_FIELD_MAX = 200;
 
 /** Who owns a session: a hash of the credential that opened it (never the credential itself). */
 export function ownerOf(credential: string | undefined): string | undefined {
@@ -380,30 +379,3 @@ class LegacyDelivery implements Delivery {
 
 /** At most this many resource subscriptions per session. */
 const MAX_SUBSCRIPTIONS = 100;
-
-/** The client's name, title and version, each cut to a sane length: nothing else is kept. */
-function boundedClientInfo(info: unknown): SessionRecord['clientInfo'] {
-  if (!isRecord(info)) return undefined;
-  const out: NonNullable<SessionRecord['clientInfo']> = {};
-  for (const k of ['name', 'title', 'version'] as const)
-    if (typeof info[k] === 'string') out[k] = info[k].slice(0, CLIENT_INFO_FIELD_MAX);
-  return out;
-}
-
-/** The capabilities the server acts on (elicitation, sampling, roots), each as a small flag object. */
-function boundedCapabilities(caps: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (!isRecord(caps)) return out;
-  for (const k of ['elicitation', 'sampling', 'roots'] as const)
-    if (isRecord(caps[k])) out[k] = flags(caps[k]);
-  return out;
-}
-
-/** An object's members one level deep, kept only when they are booleans or empty objects. */
-function flags(v: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v).slice(0, 10))
-    if (typeof x === 'boolean' || (isRecord(x) && Object.keys(x).length === 0))
-      out[k.slice(0, 40)] = isRecord(x) ? {} : x;
-  return out;
-}
