@@ -1,7 +1,7 @@
 // Starts a real Hamlet (src/main.ts wiring) on a throwaway SQLite file and a free port. A SQLite
-// database that does not exist yet starts as a copy of the migrated (with `demo`: the seeded)
-// template (test/helpers/template.ts), so a test pays neither the migrations nor the demo seed;
-// `template: false` runs them for real.
+// file that does not exist yet, or an empty PostgreSQL database (freshPostgresDatabase's), starts as
+// a copy of the migrated (with `demo`: the seeded) template (test/helpers/template.ts), so a test
+// pays neither the migrations nor the demo seed; `template: false` runs them for real.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.ts';
 import { startHamlet, type Hamlet } from '../../src/main.ts';
 import { freePort } from '../helpers/serve.ts';
-import { sqliteFromTemplate } from '../helpers/template.ts';
+import { postgresTemplateIfEmpty, sqliteFromTemplate } from '../helpers/template.ts';
 
 export type TestHamlet = Hamlet & {
   port: number;
@@ -41,9 +41,12 @@ export async function startTestHamlet(
   });
   const databaseUrl = env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`;
   const file = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
+  const kind = options.demo ? 'demo' : 'migrated';
   if ((options.template ?? true) && file && file !== ':memory:' && !existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    await sqliteFromTemplate(file, options.demo ? 'demo' : 'migrated');
+    await sqliteFromTemplate(file, kind);
+  } else if ((options.template ?? true) && /^postgres(ql)?:\/\//.test(databaseUrl)) {
+    await postgresTemplateIfEmpty(databaseUrl, kind);
   }
   // A real port number (not 0) so that the public URLs Hamlet builds carry it, as in production.
   const config = loadConfig({

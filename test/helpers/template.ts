@@ -3,8 +3,9 @@
 //
 // How a test uses them:
 //  - `startTestHamlet(env, { demo })` (test/app/helpers.ts) already does: a SQLite file that does not
-//    exist yet starts as a copy of the template ('demo' with `demo: true`, else 'migrated'); pass
-//    `{ template: false }` to run the real migrations and seed instead.
+//    exist yet, or an empty PostgreSQL database (as freshPostgresDatabase makes it), starts as a copy
+//    of the template ('demo' with `demo: true`, else 'migrated'); `{ template: false }` runs the
+//    real migrations and seed instead.
 //  - A SQLite file of your own: `await sqliteFromTemplate(path, 'migrated' | 'demo')`.
 //  - PostgreSQL: `await postgresFromTemplate(label, 'migrated' | 'demo')` gives a fresh database
 //    (CREATE DATABASE … TEMPLATE …) with the same { ok, url, drop } answer as freshPostgresDatabase.
@@ -18,53 +19,19 @@
 // day). Concurrent test processes build it once: the builder holds <name>.lock (its pid inside; a
 // lock whose process is gone is taken over) and renames the finished file into place. A PostgreSQL
 // template is one database per cluster, built under an advisory lock.
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  constants,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-  closeSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { constants, copyFileSync, existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.ts';
 import { ensureDemoCommunity } from '../../src/demo/demo.ts';
 import { openHamlet } from '../../src/main.ts';
 import type { PgSetup } from '../store/pg-database.ts';
-import { waitFor } from './wait.ts';
+import { buildOnce, sourceTreeHash } from './build-cache.ts';
 
 export type TemplateKind = 'migrated' | 'demo';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CACHE = process.env.HAMLET_TEST_TEMPLATE_DIR ?? join(tmpdir(), 'hamlet-test-templates');
 const MAX_AGE_MS = 60 * 60 * 1000;
-
-let sourceHash: string | undefined;
-/** A hash of every file under src/ (path and content) and package-lock.json. */
-export function templateHash(): string {
-  if (sourceHash) return sourceHash;
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (!name.endsWith('.test.ts')) hash.update(`${path}\0`).update(readFileSync(path));
-    }
-  };
-  walk(join(ROOT, 'src'));
-  hash.update(readFileSync(join(ROOT, 'package-lock.json')));
-  return (sourceHash = hash.digest('hex').slice(0, 16));
-}
 
 /** Migrates `databaseUrl` and, for 'demo', seeds the demo, as `hamlet seed demo` does. */
 async function build(databaseUrl: string, kind: TemplateKind): Promise<void> {
@@ -75,40 +42,6 @@ async function build(databaseUrl: string, kind: TemplateKind): Promise<void> {
   } finally {
     await opened.close();
   }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function fresh(path: string): boolean {
-  try {
-    return Date.now() - statSync(path).mtimeMs < MAX_AGE_MS;
-  } catch {
-    return false;
-  }
-}
-
-/** Takes `lock` (true), or answers false while a live process holds it; a dead holder's is taken. */
-function tryLock(lock: string): boolean {
-  try {
-    const fd = openSync(lock, 'wx');
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const holder = Number(readFileSync(lock, 'utf8').trim() || 0);
-  // An empty file is a holder between openSync and writeSync; give it a moment, not the lock.
-  if (!holder || alive(holder)) return false;
-  rmSync(lock, { force: true });
-  return tryLock(lock);
 }
 
 const building = new Map<TemplateKind, Promise<string>>();
@@ -125,28 +58,16 @@ export async function sqliteTemplate(kind: TemplateKind): Promise<string> {
 }
 
 async function ensureSqliteTemplate(kind: TemplateKind): Promise<string> {
-  mkdirSync(CACHE, { recursive: true });
-  const path = join(CACHE, `${templateHash()}-${kind}.db`);
-  const lock = `${path}.lock`;
-  let locked = false;
-  await waitFor(() => fresh(path) || (locked = tryLock(lock)), {
-    timeoutMs: 180_000,
-    message: `the ${kind} template at ${path} (held by ${lock})`,
-  });
-  if (!locked) return path;
-  try {
-    if (fresh(path)) return path; // built by another process between our two looks
-    const partial = `${path}.${process.pid}.tmp`;
-    rmSync(partial, { force: true });
-    await build(`sqlite:${partial}`, kind);
-    // Closing the last connection checkpoints the WAL into the file, so the file alone is the copy.
-    new BetterSqlite3(partial).close();
-    if (existsSync(`${partial}-wal`)) throw new Error(`the ${kind} template kept its WAL`);
-    renameSync(partial, path);
-    return path;
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return buildOnce(
+    `${sourceTreeHash()}-${kind}.db`,
+    async (partial) => {
+      await build(`sqlite:${partial}`, kind);
+      // Closing the last connection checkpoints the WAL into the file: the file alone is the copy.
+      new BetterSqlite3(partial).close();
+      if (existsSync(`${partial}-wal`)) throw new Error(`the ${kind} template kept its WAL`);
+    },
+    MAX_AGE_MS,
+  );
 }
 
 /** Writes a copy of the SQLite template of `kind` at `path` (its folder must exist). */
@@ -154,7 +75,7 @@ export async function sqliteFromTemplate(path: string, kind: TemplateKind): Prom
   copyFileSync(await sqliteTemplate(kind), path, constants.COPYFILE_FICLONE);
 }
 
-/** Runs `fn` with an admin connection to TEST_POSTGRES_URL's server. */
+/** Runs `fn` with a connection to the PostgreSQL database at `url`. */
 async function withAdmin<T>(base: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -171,14 +92,15 @@ const databaseUrl = (base: string, name: string) => {
   return url.toString();
 };
 
-const pgBuilt = new Map<TemplateKind, Promise<string>>();
+const pgBuilt = new Map<string, Promise<string>>();
 
 /** The name of the PostgreSQL template database of `kind` on TEST_POSTGRES_URL, built once. */
 async function postgresTemplate(base: string, kind: TemplateKind): Promise<string> {
-  let pending = pgBuilt.get(kind);
+  const key = `${new URL(base).host} ${kind}`;
+  let pending = pgBuilt.get(key);
   if (!pending) {
     pending = withAdmin(base, async (admin) => {
-      const name = `hamlet_template_${kind}_${templateHash()}`;
+      const name = `hamlet_template_${kind}_${sourceTreeHash()}`;
       // Session-level: released when this connection ends, even if the process dies.
       await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
       const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
@@ -195,10 +117,35 @@ async function postgresTemplate(base: string, kind: TemplateKind): Promise<strin
       }
       return name;
     });
-    pgBuilt.set(kind, pending);
-    pending.catch(() => pgBuilt.delete(kind));
+    pgBuilt.set(key, pending);
+    pending.catch(() => pgBuilt.delete(key));
   }
   return pending;
+}
+
+/**
+ * When the PostgreSQL database at `url` is empty (no table yet: freshPostgresDatabase just made it),
+ * makes it a copy of the template of `kind` (dropped and created again under the same name, so the
+ * caller's url and drop() still hold). Answers whether it did; a database with tables is left as is.
+ */
+export async function postgresTemplateIfEmpty(url: string, kind: TemplateKind): Promise<boolean> {
+  const empty = await withAdmin(url, async (c) => {
+    const found = await c.query(
+      "select count(*)::int as n from information_schema.tables where table_schema = 'public'",
+    );
+    return (found.rows[0] as { n: number }).n === 0;
+  });
+  if (!empty) return false;
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^\w+$/.test(name)) throw new Error(`unexpected test database name "${name}"`);
+  const admin = databaseUrl(url, 'postgres');
+  const template = await postgresTemplate(admin, kind);
+  await withAdmin(admin, async (c) => {
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.query(`create database ${name} template ${template}`);
+  });
+  return true;
 }
 
 /**
