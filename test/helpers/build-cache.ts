@@ -1,6 +1,6 @@
 // Things tests build once per source tree and share between test processes (template databases,
 // the bundled CLI): a folder under <tmpdir>/hamlet-test-templates (HAMLET_TEST_TEMPLATE_DIR), names
-// carrying a hash of src/ and package-lock.json, and a lock so concurrent processes build each once.
+// carrying a hash of src/ and the package files, and a lock so concurrent processes build each once.
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -23,7 +23,7 @@ export const CACHE =
   process.env.HAMLET_TEST_TEMPLATE_DIR ?? join(tmpdir(), 'hamlet-test-templates');
 
 let sourceHash: string | undefined;
-/** A hash of every file under src/ (path and content) and package-lock.json. */
+/** A hash of every file under src/ (path and content), package.json, its lock and tsconfig.json. */
 export function sourceTreeHash(): string {
   if (sourceHash) return sourceHash;
   const hash = createHash('sha256');
@@ -35,7 +35,8 @@ export function sourceTreeHash(): string {
     }
   };
   walk(join(ROOT, 'src'));
-  hash.update(readFileSync(join(ROOT, 'package-lock.json')));
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json'])
+    hash.update(readFileSync(join(ROOT, file)));
   return (sourceHash = hash.digest('hex').slice(0, 16));
 }
 

@@ -13,12 +13,13 @@
 // --demo` / `seed demo` (test/e2e/demo-start.test.ts, test/import/cli.test.ts) and whatever opens a
 // database with openStore/openDatabase directly.
 //
-// A SQLite template is a file under <tmpdir>/hamlet-test-templates named by a hash of src/ and
-// package-lock.json (so any change to migrations, the demo or the code that writes them builds a new
+// A SQLite template is a file under <tmpdir>/hamlet-test-templates named by a hash of src/ and the
+// package files (so any change to migrations, the demo or the code that writes them builds a new
 // one) and rebuilt when older than an hour (demo rows carry their build time; the edit window is a
 // day). Concurrent test processes build it once: the builder holds <name>.lock (its pid inside; a
 // lock whose process is gone is taken over) and renames the finished file into place. A PostgreSQL
-// template is one database per cluster, built under an advisory lock.
+// template is one database per cluster (with-postgres.sh makes a cluster per run), built under an
+// advisory lock.
 import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
