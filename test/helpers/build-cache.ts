@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { waitFor } from './wait.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -31,7 +31,8 @@ export function sourceTreeHash(): string {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (!name.endsWith('.test.ts')) hash.update(`${path}\0`).update(readFileSync(path));
+      else if (!name.endsWith('.test.ts'))
+        hash.update(`${relative(ROOT, path)}\0`).update(readFileSync(path));
     }
   };
   walk(join(ROOT, 'src'));

@@ -1,11 +1,9 @@
 // How long each test file ran in the last full run, kept beside the template databases, so that
 // scripts/test.ts can start the longest files first (a long file started last runs on alone).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
+import { CACHE as DIR, ROOT } from './build-cache.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const DIR = process.env.HAMLET_TEST_TEMPLATE_DIR ?? join(tmpdir(), 'hamlet-test-templates');
 const FILE = join(DIR, 'durations.json');
 
 /** The reporter to add to `node --test`, and the file it writes to. */
