@@ -7,6 +7,8 @@
 // The suite needs Node ≥ 22, so it runs on the Node 22 binary of the `node` dev dependency. A
 // scenario counts as passed only when it made at least one successful check and none failed or
 // warned (some scenarios "pass" with zero checks when a tool is missing; that is not a pass here).
+// Each scenario is a process of the suite's client that mostly waits on the server: they run
+// HAMLET_CONFORMANCE_PARALLEL at a time (default 4), the two eras of the fixture side by side.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -36,9 +36,17 @@ function findTests(dir: string, out: string[] = []): string[] {
 type Run = { code: number; output: string };
 
 /** Runs a command; `live` streams its output as it comes, otherwise it is only collected. */
-async function run(cmd: string, args: string[], live: boolean): Promise<Run> {
+async function run(
+  cmd: string,
+  args: string[],
+  live: boolean,
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(cmd, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let output = '';
     const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
       output += chunk.toString();
@@ -110,7 +118,10 @@ const checks = CHECKS.map(async ([name, args]) => {
 
 const conformance =
   !only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1'
-    ? run(node, ['--import', 'tsx', 'scripts/conformance.ts'], false).then((result) => {
+    ? run(node, ['--import', 'tsx', 'scripts/conformance.ts'], false, {
+        // Beside the test files: two scenarios at a time are enough to finish well before them.
+        HAMLET_CONFORMANCE_PARALLEL: process.env.HAMLET_CONFORMANCE_PARALLEL ?? '2',
+      }).then((result) => {
         process.stdout.write(result.output);
         console.log(`(conformance suite done at ${seconds()})`);
         return result;
