@@ -130,6 +130,18 @@ async function postgresTemplate(base: string, kind: TemplateKind): Promise<strin
  * caller's url and drop() still hold). Answers whether it did; a database with tables is left as is.
  */
 export async function postgresTemplateIfEmpty(url: string, kind: TemplateKind): Promise<boolean> {
+  // Once per database and process: two instances started on it side by side must not both copy.
+  let pending = looked.get(url);
+  if (!pending) {
+    pending = templateIfEmpty(url, kind);
+    looked.set(url, pending);
+  }
+  return pending;
+}
+
+const looked = new Map<string, Promise<boolean>>();
+
+async function templateIfEmpty(url: string, kind: TemplateKind): Promise<boolean> {
   const empty = await withAdmin(url, async (c) => {
     const found = await c.query(
       "select count(*)::int as n from information_schema.tables where table_schema = 'public'",
