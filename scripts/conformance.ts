@@ -7,6 +7,8 @@
 // The suite needs Node ≥ 22, so it runs on the Node 22 binary of the `node` dev dependency. A
 // scenario counts as passed only when it made at least one successful check and none failed or
 // warned (some scenarios "pass" with zero checks when a tool is missing; that is not a pass here).
+// Each scenario is a process of the suite's client that mostly waits on the server: they run
+// HAMLET_CONFORMANCE_PARALLEL at a time (default 4), the two eras of the fixture side by side.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { freshDemoAgentKey } from '../src/demo/demo-key.ts';
 import { startHamlet } from '../src/main.ts';
 import { startFixtureServer } from '../test/conformance/fixture-server.ts';
+import { sqliteFromTemplate } from '../test/helpers/template.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const node22 = join(root, 'node_modules/node/bin/node');
@@ -91,6 +94,23 @@ type Target = {
   product?: boolean;
 };
 
+/** The scenario runs at once: each is a process that mostly waits on the server it tests. */
+const PARALLEL = Number(process.env.HAMLET_CONFORMANCE_PARALLEL) || 4;
+
+/** `work` over `items`, at most PARALLEL at a time; the answers in the order of `items`. */
+async function inPool<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      answers[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return answers;
+}
+
 async function run(t: Target): Promise<Outcome[]> {
   const work = mkdtempSync(join(tmpdir(), 'hamlet-conformance-'));
   const results = join(work, 'results');
@@ -100,9 +120,8 @@ async function run(t: Target): Promise<Outcome[]> {
     ...process.env,
     HAMLET_CONFORMANCE_AUTH: t.key ? `${new URL(t.url).host}=${t.key}` : '',
   };
-  let output = '';
-  for (const extra of invocations) {
-    output += await new Promise<string>((done) => {
+  const outputs = await inPool(invocations, async (extra) => {
+    return new Promise<string>((done) => {
       const args = [
         '--import',
         localhostDns,
@@ -124,7 +143,8 @@ async function run(t: Target): Promise<Outcome[]> {
       child.stderr.on('data', (c: Buffer) => (out += c));
       child.on('close', () => done(out));
     });
-  }
+  });
+  const output = outputs.join('');
   if (verbose) console.log(output);
   const ran =
     t.scenarios === 'all'
@@ -189,16 +209,18 @@ const outcomes: Outcome[] = [];
 
 const fixture = await startFixtureServer();
 try {
-  for (const era of ERAS)
-    outcomes.push(
-      ...(await run({ label: 'fixture', url: fixture.url, era, scenarios: only ? [only] : 'all' })),
-    );
+  const scenarios = only ? [only] : ('all' as const);
+  const eras = await Promise.all(
+    ERAS.map((era) => run({ label: 'fixture', url: fixture.url, era, scenarios })),
+  );
+  outcomes.push(...eras.flat());
 } finally {
   await fixture.close();
 }
 
 if (!only) {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-conformance-app-'));
+  await sqliteFromTemplate(join(dir, 'hamlet.db'), 'demo');
   const silent = new Writable({ write: (_c, _e, done) => done() });
   const config = loadConfig({
     PORT: '0',

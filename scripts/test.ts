@@ -1,8 +1,27 @@
-// The whole test suite: the type check, every *.test.ts under src/ and test/ (node:test), then the
-// MCP conformance suite. Ends with one line "N passed, N failed" and a non-zero exit if anything failed.
+// The whole test suite: the type check, lint and format check, every *.test.ts under src/ and test/
+// (node:test), then the MCP conformance suite. Ends with one line "N passed, N failed" and a
+// non-zero exit if anything failed.
+//
+// They run side by side, not one after the other: the static checks are single-threaded and the
+// conformance suite mostly waits on its client, so alone they leave cores idle that the test files
+// use. Their output is held and printed as one block each when they end; the test files report
+// live. Test files that took longest last time start first (durations kept in the template cache
+// folder; a first run starts them in name order), so no long file starts last on its own.
+// HAMLET_TEST_CONCURRENCY sets how many test files run at once (default: cores + 1, since most
+// files spend part of their time waiting on a server, a browser or a child process).
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  DURATIONS_OUTPUT,
+  DURATIONS_REPORTER,
+  loadDurations,
+  prepareDurations,
+  saveDurations,
+} from '../test/helpers/durations.ts';
+import { CACHE } from '../test/helpers/build-cache.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -14,53 +33,128 @@ function findTests(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-async function run(cmd: string, args: string[]): Promise<{ code: number; output: string }> {
+type Run = { code: number; output: string };
+
+/** Runs a command; `live` streams its output as it comes, otherwise it is only collected. */
+async function run(
+  cmd: string,
+  args: string[],
+  live: boolean,
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(cmd, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let output = '';
     const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
       output += chunk.toString();
-      stream.write(chunk);
+      if (live) stream.write(chunk);
     };
     child.stdout.on('data', (c: Buffer) => tee(c, process.stdout));
     child.stderr.on('data', (c: Buffer) => tee(c, process.stderr));
+    child.on('error', (err) => resolve({ code: 1, output: `${output}\n${err.message}` }));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
 const only = process.argv.slice(2);
-const files = (only.length ? only : [...findTests('src'), ...findTests('test')]).sort();
+const known = loadDurations();
+const files = (only.length ? only : [...findTests('src'), ...findTests('test')])
+  .sort()
+  .sort((a, b) => (known[b] ?? 0) - (known[a] ?? 0));
+const concurrency = Number(process.env.HAMLET_TEST_CONCURRENCY) || availableParallelism() + 1;
+const node = process.execPath;
+const started = Date.now();
+const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
+
+// Static checks, each one counted line: strict TypeScript over the whole tree (tsx strips types
+// without checking them), type-aware lint (no promise or emitter error left unobserved) and the
+// formatter (print width 100, so the 400-line rule measures something). tsc and prettier keep
+// their own sound caches (tsc's incremental state follows dependencies; prettier's is by content)
+// in the test cache folder, per checkout; eslint's is not sound with type-aware rules, so it has none.
+const state = join(
+  CACHE,
+  `checks-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`,
+);
+const CHECKS: Array<[string, string[]]> = only.length
+  ? []
+  : [
+      [
+        'typecheck (tsc --noEmit, strict)',
+        [
+          'node_modules/typescript/bin/tsc',
+          '--noEmit',
+          '-p',
+          '.',
+          '--incremental',
+          '--tsBuildInfoFile',
+          join(state, 'tsconfig.tsbuildinfo'),
+        ],
+      ],
+      ['lint (eslint, type-aware promise rules)', ['node_modules/eslint/bin/eslint.js', '.']],
+      [
+        'format (prettier --check)',
+        [
+          'node_modules/prettier/bin/prettier.cjs',
+          '--check',
+          '.',
+          '--cache',
+          '--cache-strategy',
+          'content',
+          '--cache-location',
+          join(state, 'prettier-cache'),
+        ],
+      ],
+    ];
+mkdirSync(state, { recursive: true });
+const checks = CHECKS.map(async ([name, args]) => {
+  const result = await run(node, args, false);
+  if (result.code !== 0) process.stdout.write(result.output);
+  console.log(`${result.code === 0 ? '✔' : '✖'} ${name} (${seconds()})`);
+  return result.code === 0;
+});
+
+const conformance =
+  !only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1'
+    ? run(node, ['--import', 'tsx', 'scripts/conformance.ts'], false, {
+        // Beside the test files: two scenarios at a time are enough to finish well before them.
+        HAMLET_CONFORMANCE_PARALLEL: process.env.HAMLET_CONFORMANCE_PARALLEL ?? '2',
+      }).then((result) => {
+        process.stdout.write(result.output);
+        console.log(`(conformance suite done at ${seconds()})`);
+        return result;
+      })
+    : undefined;
+
+prepareDurations();
+const unit = await run(
+  node,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${DURATIONS_REPORTER}`,
+    `--test-reporter-destination=${DURATIONS_OUTPUT}`,
+    ...files,
+  ],
+  true,
+);
+saveDurations(known);
+rmSync(DURATIONS_OUTPUT, { force: true });
+console.log(`(test files done at ${seconds()}, ${concurrency} at a time)`);
+
 let passed = 0;
 let failed = 0;
-
-if (!only.length) {
-  // Static checks, each one counted line: strict TypeScript over the whole tree (tsx strips types
-  // without checking them), type-aware lint (no promise or emitter error left unobserved) and the
-  // formatter (print width 100, so the 400-line rule measures something).
-  const checks: Array<[string, string[]]> = [
-    [
-      'typecheck (tsc --noEmit, strict)',
-      ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'],
-    ],
-    ['lint (eslint, type-aware promise rules)', ['node_modules/eslint/bin/eslint.js', '.']],
-    ['format (prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.']],
-  ];
-  for (const [name, args] of checks) {
-    const check = await run(process.execPath, args);
-    console.log(`${check.code === 0 ? '✔' : '✖'} ${name}`);
-    if (check.code === 0) passed++;
-    else failed++;
-  }
+for (const ok of await Promise.all(checks)) {
+  if (ok) passed++;
+  else failed++;
 }
 
-const unit = await run(process.execPath, [
-  '--import',
-  'tsx',
-  '--test',
-  '--test-concurrency=2',
-  '--test-reporter=spec',
-  ...files,
-]);
 // node:test's spec reporter ends with "ℹ pass N", "ℹ fail N", … lines.
 const count = (label: string) =>
   Number(unit.output.match(new RegExp(`^ℹ ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
@@ -69,8 +163,8 @@ failed += count('fail') + count('cancelled');
 const skipped = count('skipped');
 if (unit.code !== 0 && count('fail') + count('cancelled') === 0) failed += 1; // the runner itself broke
 
-if (!only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1') {
-  const conf = await run(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts']);
+if (conformance) {
+  const conf = await conformance;
   const m = conf.output.match(/^Conformance: (\d+) scenarios passed, (\d+) failed$/m);
   if (!m)
     failed += 1; // the suite did not report
@@ -81,5 +175,6 @@ if (!only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1') {
   }
 }
 
+console.log(`(${seconds()} in all)`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,11 +1,15 @@
-// Starts a real Hamlet (src/main.ts wiring) on a throwaway SQLite file and a free port.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Starts a real Hamlet (src/main.ts wiring) on a throwaway SQLite file and a free port. A SQLite
+// file that does not exist yet, or an empty PostgreSQL database (freshPostgresDatabase's), starts as
+// a copy of the migrated (with `demo`: the seeded) template (test/helpers/template.ts), so a test
+// pays neither the migrations nor the demo seed; `template: false` runs them for real.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.ts';
 import { startHamlet, type Hamlet } from '../../src/main.ts';
 import { freePort } from '../helpers/serve.ts';
+import { postgresTemplateIfEmpty, sqliteFromTemplate } from '../helpers/template.ts';
 
 export type TestHamlet = Hamlet & {
   port: number;
@@ -14,9 +18,18 @@ export type TestHamlet = Hamlet & {
   stop(): Promise<void>;
 };
 
+export type TestHamletOptions = {
+  /** Keep the SQLite file after stop() (a restart test reopens it). */
+  keepDatabase?: boolean;
+  /** Start with the demo communities (`serve --demo`). */
+  demo?: boolean;
+  /** Copy a new SQLite database from the template (default true); false migrates and seeds it. */
+  template?: boolean;
+};
+
 export async function startTestHamlet(
   env: Record<string, string> = {},
-  options: { keepDatabase?: boolean; demo?: boolean } = {},
+  options: TestHamletOptions = {},
 ): Promise<TestHamlet> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-app-'));
   const logs: string[] = [];
@@ -26,11 +39,20 @@ export async function startTestHamlet(
       done();
     },
   });
+  const databaseUrl = env.DATABASE_URL ?? `sqlite:${join(dir, 'hamlet.db')}`;
+  const file = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
+  const kind = options.demo ? 'demo' : 'migrated';
+  if ((options.template ?? true) && file && file !== ':memory:' && !existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    await sqliteFromTemplate(file, kind);
+  } else if ((options.template ?? true) && /^postgres(ql)?:\/\//.test(databaseUrl)) {
+    await postgresTemplateIfEmpty(databaseUrl, kind);
+  }
   // A real port number (not 0) so that the public URLs Hamlet builds carry it, as in production.
   const config = loadConfig({
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`,
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'info',
     ...env,
   });

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { INITIALIZE, raw, readSse, rpc } from '../mcp/http-client.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { startTestHamlet, type TestHamlet } from './helpers.ts';
 
@@ -53,10 +54,14 @@ if (!setup.ok) {
       8000,
     );
     // Instance A announces; repeated until B has it, since B's LISTEN connection may still be starting.
-    for (let i = 0; i < 40 && !received; i++) {
-      assert.equal(await a.mcp.engine.notifyListChanged(`community:${communityId}`, 'tools'), 1);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(
+      async () => {
+        if (received) return true;
+        assert.equal(await a.mcp.engine.notifyListChanged(`community:${communityId}`, 'tools'), 1);
+        return false;
+      },
+      { timeoutMs: 8000, intervalMs: 200, message: 'instance B to relay the announcement' },
+    );
     const events = await reading;
     const messages = events.filter((e) => e.data).map((e) => JSON.parse(e.data));
     assert.ok(messages.length >= 1);
@@ -143,18 +148,19 @@ if (!setup.ok) {
       10_000,
     );
     // Repeated until B has it, since B's LISTEN connection may still be starting.
-    for (let i = 0; i < 40 && !heard; i++) {
-      assert.equal(
-        (
-          await call('reply_to_topic', {
-            topic: topicId,
-            body: `Reply number ${i} from instance A.`,
-          })
-        ).json().result.isError,
-        false,
-      );
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    let i = 0;
+    await waitFor(
+      async () => {
+        if (heard) return true;
+        const body = `Reply number ${i++} from instance A.`;
+        assert.equal(
+          (await call('reply_to_topic', { topic: topicId, body })).json().result.isError,
+          false,
+        );
+        return false;
+      },
+      { timeoutMs: 10_000, intervalMs: 250, message: 'instance B to relay the update' },
+    );
     const messages = (await reading).map((e) => JSON.parse(e.data));
     controller.abort();
     assert.equal(messages[0].method, 'notifications/subscriptions/acknowledged');

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { systemActor } from '../../src/domain/actor.ts';
 import { runCli } from '../helpers/cli.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-mcpcfg-'));
@@ -44,9 +45,9 @@ before(async () => {
     { requestInit: { headers: { Authorization: `Bearer ${key}` } } },
   );
   await client.connect(transport);
-  const start = Date.now();
-  while (!h.mcp.hub.liveSessionIds().has(transport.sessionId!) && Date.now() - start < 3000)
-    await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => h.mcp.hub.liveSessionIds().has(transport.sessionId!), {
+    message: 'the session stream to open',
+  });
 });
 after(async () => {
   await client?.close();
@@ -102,13 +103,9 @@ test('switching to two-tool mode and adding a prompt reaches the live session', 
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(r.out).tool_mode, 'two-tool');
 
-  const start = Date.now();
-  while (!(heard.includes('tools') && heard.includes('prompts')) && Date.now() - start < 5000)
-    await new Promise((res) => setTimeout(res, 50));
-  assert.ok(
-    heard.includes('tools') && heard.includes('prompts'),
-    `list_changed heard: ${heard.join(', ')}`,
-  );
+  await waitFor(() => heard.includes('tools') && heard.includes('prompts'), {
+    message: () => `list_changed of tools and prompts (heard: ${heard.join(', ')})`,
+  });
 
   const { tools } = await client.listTools();
   assert.deepEqual(

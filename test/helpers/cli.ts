@@ -1,6 +1,8 @@
-// Runs the `hamlet` CLI as an operator would (`node bin/hamlet.js …`), asynchronously so that a
-// server in the same test process keeps answering while the command runs.
+// Runs the `hamlet` CLI as an operator would (`node bin/hamlet.js …`; by default its bundle, see
+// hamlet-bin.ts), asynchronously so that a server in the same test process keeps answering while the
+// command runs.
 import { spawn } from 'node:child_process';
+import { hamletArgs } from './hamlet-bin.ts';
 
 export type CliResult = { code: number; out: string; err: string };
 
@@ -9,8 +11,9 @@ export async function runCli(
   env: Record<string, string>,
   stdin?: string,
 ): Promise<CliResult> {
+  const command = await hamletArgs();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/hamlet.js', ...args], {
+    const child = spawn(process.execPath, [...command, ...args], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

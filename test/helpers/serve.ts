@@ -1,7 +1,8 @@
-// `hamlet serve` as an operator starts it, in its own process (so a test can kill it), and a free
-// loopback port to give it.
+// `hamlet serve` as an operator starts it (by default from its bundle, see hamlet-bin.ts), in its own
+// process (so a test can kill it), and a free loopback port to give it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { hamletArgs } from './hamlet-bin.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,7 +27,8 @@ export async function serveProcess(
   options: { demo?: boolean; started?: ChildProcess[] } = {},
 ): Promise<Served> {
   const demo = options.demo ?? false;
-  const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', ...(demo ? ['--demo'] : [])], {
+  const command = [...(await hamletArgs()), 'serve', ...(demo ? ['--demo'] : [])];
+  const child = spawn(process.execPath, command, {
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../conformance/fixture-server.ts';
 import { fixtureEvents } from '../conformance/fixture-surface.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { raw, readSse, rpc } from './http-client.ts';
 
 let server: FixtureServer;
@@ -408,10 +409,9 @@ test('closing the response stream cancels the request: the handler sees its sign
   });
   await readSse(res, (events) => events.length >= 1, 2000);
   controller.abort();
-  const deadline = Date.now() + 2000;
-  while (!fixtureEvents.aborted.includes('modern-close') && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  assert.ok(fixtureEvents.aborted.includes('modern-close'));
+  await waitFor(() => fixtureEvents.aborted.includes('modern-close'), {
+    message: 'the handler to see its signal abort',
+  });
 });
 
 describe('input_required round trips', () => {
@@ -541,8 +541,9 @@ describe('subscriptions/listen', () => {
         },
       }),
     });
-    const reading = readSse(res, (events) => events.length >= 3, 5000);
-    await new Promise((r) => setTimeout(r, 100));
+    let heard = 0;
+    const reading = readSse(res, (events) => (heard = events.length) >= 3, 5000);
+    await waitFor(() => heard >= 1, { message: 'the listen acknowledgement' });
     await server.stack.engine.notifyListChanged('fixture', 'prompts');
     await server.stack.engine.notifyListChanged('fixture', 'tools');
     await server.stack.engine.notifyResourceUpdated('fixture', 'test://static-text');

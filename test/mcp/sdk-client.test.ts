@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { startFixtureServer, type FixtureServer } from '../conformance/fixture-server.ts';
 import { fixtureEvents } from '../conformance/fixture-surface.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { INITIALIZE, readSse, rpc } from './http-client.ts';
 
 let server: FixtureServer;
@@ -55,14 +56,8 @@ async function connect(
   return { client, transport };
 }
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail('condition not met in time');
-};
+const until = async (check: () => boolean | Promise<boolean>, ms = 3000) =>
+  waitFor(check, { timeoutMs: ms });
 
 describe('stateless use', () => {
   test('a client that never echoes the session id lists and calls tools', async () => {
@@ -124,15 +119,16 @@ describe('session use', () => {
   test('notifications/cancelled aborts the handler', async () => {
     const { client } = await connect();
     const abort = new AbortController();
+    let progressed = false;
     const call = client.callTool(
       { name: 'hamlet_wait', arguments: { ms: 5000, label: 'cancel-me' } },
       CallToolResultSchema,
       {
         signal: abort.signal,
-        onprogress: () => {},
+        onprogress: () => (progressed = true),
       },
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => progressed); // the handler is running
     abort.abort('user gave up');
     await assert.rejects(call);
     await until(() => fixtureEvents.aborted.includes('cancel-me'));
@@ -240,7 +236,11 @@ describe('resuming a dropped stream with Last-Event-ID', () => {
     assert.ok(first[0]!.retry! > 0);
     const lastSeen = first.at(-1)!.id!;
 
-    await new Promise((r) => setTimeout(r, 500)); // the tool finishes while nobody listens
+    // The tool finishes while nobody listens.
+    await until(
+      async () =>
+        (await server.stack.engine.sessions.eventsAfter(sid, lastSeen))?.finished === true,
+    );
     const resumed = await fetch(server.url, {
       headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': lastSeen },
     });
