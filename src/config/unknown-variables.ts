@@ -14,6 +14,10 @@ export const TOOLING_VARIABLES: ReadonlySet<string> = new Set([
   'HAMLET_CONFORMANCE_AUTH',
   'HAMLET_FUZZ_CASES',
   'HAMLET_FUZZ_SEED',
+  'HAMLET_TEST_TEMPLATE_DIR',
+  'HAMLET_TEST_CLI',
+  'HAMLET_TEST_CONCURRENCY',
+  'HAMLET_CONFORMANCE_PARALLEL',
 ]);
 
 /** One problem per unknown HAMLET_* variable set in `env`, e.g. "…: did you mean HAMLET_SIGNUP?". */

@@ -67,6 +67,12 @@ export function isBusy(err: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
+/**
+ * A statement whose SQL starts with this comment is run once, never waited for: readiness's write
+ * probe, for which a lock held by another writer already proves the file takes writes.
+ */
+export const NO_LOCK_WAIT = '/* hamlet:no-lock-wait */ ';
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 class LockWaitingConnection implements DatabaseConnection {
@@ -76,6 +82,7 @@ class LockWaitingConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query.sql.startsWith(NO_LOCK_WAIT)) return this.inner.executeQuery<R>(query);
     return this.driver.untilLocked(this.inner, () => this.inner.executeQuery<R>(query));
   }
 

@@ -3,10 +3,11 @@
 // standby, default_transaction_read_only) all fail it.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import { NO_LOCK_WAIT } from '../sqlite-lock.ts';
 import type { Database } from '../schema.ts';
 
-const upsert = (now: number) =>
-  sql`insert into readiness_heartbeat (id, probed_at) values (1, ${now})
+const upsert = (now: number, prefix = '') =>
+  sql`${sql.raw(prefix)}insert into readiness_heartbeat (id, probed_at) values (1, ${now})
       on conflict (id) do update set probed_at = excluded.probed_at`;
 
 export async function probeWrite(db: Kysely<Database>, dialect: Dialect): Promise<void> {
@@ -23,7 +24,7 @@ export async function probeWrite(db: Kysely<Database>, dialect: Dialect): Promis
     const timeout = Number(before.rows[0]?.timeout ?? 0);
     await sql.raw('pragma busy_timeout = 0').execute(conn);
     try {
-      await upsert(Date.now()).execute(conn);
+      await upsert(Date.now(), NO_LOCK_WAIT).execute(conn);
     } catch (err) {
       if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
     } finally {
