@@ -4,9 +4,12 @@
 // `*.localhost`). Everything built here is canonical, so what is stored or sent later (webhook
 // payloads, the idempotency ledger) is the same whatever address the write came through; a response
 // to a path-form request is turned into that form as it is presented (toPathForm).
+// Every origin comes from publicOrigin: HAMLET_PUBLIC_ORIGIN when set (production, behind any
+// proxy: no instance's own port leaks), else this machine's address on the port actually served. A
+// local run lists and prints the path form (listedOrigin), the one every MCP client can reach.
 import type { Config } from '../config/config.ts';
 
-type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
+type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port' | 'publicOrigin'>;
 
 /** The prefix of the path form: `/c/<slug>/…`. */
 export const PATH_FORM_PREFIX = '/c/';
@@ -23,13 +26,33 @@ export function addressedByPath(header: (name: string) => string | undefined): b
 }
 
 function origin(config: UrlConfig, host: string): string {
-  // With https we assume TLS ends at a proxy on 443, so the internal port is not part of public
-  // URLs; with http a non-80 port is kept (the local `http://acme.localhost:8787` case).
+  if (config.publicOrigin) {
+    // `<scheme>://<base>[:port]`: the same with the community's host in place of the base.
+    const scheme = config.publicOrigin.slice(0, config.publicOrigin.indexOf('://'));
+    const port = config.publicOrigin.slice(`${scheme}://${config.baseDomain}`.length);
+    return `${scheme}://${host}${port}`;
+  }
+  // Locally the port served is part of every URL, 80 aside; with https we assume TLS ends at a
+  // proxy on 443, so the port is not.
   const port =
     config.publicScheme === 'http' && config.port !== 80 && config.port !== 0
       ? `:${config.port}`
       : '';
   return `${config.publicScheme}://${host}${port}`;
+}
+
+/**
+ * The origin of the apex, as people and clients reach it: HAMLET_PUBLIC_ORIGIN when it is set, else
+ * `<scheme>://<base>:<port served>`. Anything that hands out an address (links, printed URLs,
+ * server.json, e-mail) starts from here or from the functions below, never from Config directly.
+ */
+export function publicOrigin(config: UrlConfig): string {
+  return origin(config, config.baseDomain);
+}
+
+/** Whether the operator set the public origin (production); without it, a local run. */
+export function hasPublicOrigin(config: UrlConfig): boolean {
+  return config.publicOrigin !== undefined;
 }
 
 /**
@@ -67,6 +90,23 @@ export function communityPathOrigin(config: UrlConfig, communitySlug: string): s
   return `${origin(config, config.baseDomain)}${PATH_FORM_PREFIX}${communitySlug}`;
 }
 
+/**
+ * The origin a community is listed and printed under (the apex's directory, the CLI, server.json):
+ * with a public origin its host form; locally the path form, which every MCP client resolves
+ * (`*.localhost` resolves in curl and browsers only). `slug` may be a placeholder (`{community}`).
+ */
+export function listedOrigin(config: UrlConfig, slug: string | null): string {
+  if (!slug) return publicOrigin(config);
+  return hasPublicOrigin(config)
+    ? communityOrigin(config, slug)
+    : communityPathOrigin(config, slug);
+}
+
+/** A community's MCP endpoint as it is listed and printed (see listedOrigin). */
+export function listedMcpUrl(config: UrlConfig, slug: string | null): string {
+  return `${listedOrigin(config, slug)}/api/mcp`;
+}
+
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -75,7 +115,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * change; text that merely contains a URL (a post's body) is left as written.
  */
 export function toPathForm<T>(config: UrlConfig, value: T): T {
-  const apex = origin(config, config.baseDomain);
+  const apex = publicOrigin(config);
   const [scheme, rest] = apex.split('://') as [string, string];
   const canonical = new RegExp(
     `^${escaped(scheme)}://([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\\.${escaped(rest)}(?=[/?#]|$)`,
