@@ -9,7 +9,11 @@
 // local run lists and prints the path form (listedOrigin), the one every MCP client can reach.
 import type { Config } from '../config/config.ts';
 
-type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port' | 'publicOrigin'>;
+/** What URLs are built from (the whole Config will do). */
+export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port' | 'publicOrigin'>;
+
+/** A community as its URLs need it: its slug, and the custom domain it may have claimed. */
+export type CommunityAddress = string | { slug: string; customDomain?: string | null };
 
 /** The prefix of the path form: `/c/<slug>/…`. */
 export const PATH_FORM_PREFIX = '/c/';
@@ -56,11 +60,14 @@ export function hasPublicOrigin(config: UrlConfig): boolean {
 }
 
 /**
- * The canonical origin of a community: `<scheme>://<slug>.<base>[:port]`; the apex (slug null) is
- * `<scheme>://<base>[:port]`.
+ * The canonical origin of a community: `<scheme>://<slug>.<base>[:port]`, or with a public origin
+ * the custom domain it claimed (`<scheme>://<domain>`, served there by the operator's proxy); the
+ * apex (null) is `<scheme>://<base>[:port]`.
  */
-export function communityOrigin(config: UrlConfig, slug: string | null): string {
-  if (!slug) return origin(config, config.baseDomain);
+export function communityOrigin(config: UrlConfig, community: CommunityAddress | null): string {
+  if (!community) return origin(config, config.baseDomain);
+  const { slug, customDomain } = typeof community === 'string' ? { slug: community } : community;
+  if (customDomain && config.publicOrigin) return `${config.publicScheme}://${customDomain}`;
   return origin(config, `${slug}.${config.baseDomain}`);
 }
 
@@ -72,11 +79,11 @@ export function communityPath(slug: string, path: string, pathForm: boolean): st
 /** `…/t/<topic-slug>`, or `…/t/<topic-slug>#post-<post-id>` for one post. */
 export function topicUrl(
   config: UrlConfig,
-  communitySlug: string,
+  community: CommunityAddress,
   topicSlug: string,
   postId?: string,
 ): string {
-  const url = `${communityOrigin(config, communitySlug)}/t/${topicSlug}`;
+  const url = `${communityOrigin(config, community)}/t/${topicSlug}`;
   return postId ? `${url}#post-${postId}` : url;
 }
 

@@ -124,3 +124,17 @@ test('`hamlet agent create` prints the MCP URL of PORT or of the public origin, 
     /MCP URL:\s+https:\/\/acme\.forum\.example\.test\/api\/mcp\s+\(from HAMLET_PUBLIC_ORIGIN\)/,
   );
 });
+
+test('with HAMLET_PUBLIC_ORIGIN, a community that claimed a custom domain is linked there', async () => {
+  const acme = (await behindProxy.store.communities.getBySlug('acme'))!;
+  await behindProxy.store.communities.update(acme.id, { customDomain: 'help.acme.test' });
+  for (const listener of behindProxy.services.communities.onChange) listener(acme.id);
+  const found = await rpc(
+    `http://127.0.0.1:${behindProxy.port}/api/mcp`,
+    call('search_network', { query: 'webhook signature' }),
+    { host: 'forum.example.test' },
+  );
+  const urls = JSON.stringify(found.json().result.structuredContent).match(/"url":"[^"]+"/g) ?? [];
+  assert.ok(urls.length > 0);
+  for (const url of urls) assert.ok(url.startsWith('"url":"https://help.acme.test/t/'), url);
+});
