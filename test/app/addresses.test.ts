@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.ts';
+import { serveProcess } from '../helpers/serve.ts';
 import { INITIALIZE, raw, rpc } from '../mcp/http-client.ts';
 import { startTestHamlet, type TestHamlet } from './helpers.ts';
 
@@ -137,4 +138,23 @@ test('with HAMLET_PUBLIC_ORIGIN, a community that claimed a custom domain is lin
   const urls = JSON.stringify(found.json().result.structuredContent).match(/"url":"[^"]+"/g) ?? [];
   assert.ok(urls.length > 0);
   for (const url of urls) assert.ok(url.startsWith('"url":"https://help.acme.test/t/'), url);
+});
+
+test('`hamlet serve` with PORT=0 prints the port the system picked, and it answers there', async () => {
+  const { child, banner } = await serveProcess({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  try {
+    const printed = /MCP network:\s+http:\/\/localhost:(\d+)\/api\/mcp/.exec(banner);
+    assert.ok(printed && Number(printed[1]) > 0, banner);
+    assert.match(banner, new RegExp(`http://localhost:${printed[1]}/c/<slug>/api/mcp`));
+    const init = await rpc(`http://127.0.0.1:${printed[1]}/api/mcp`, INITIALIZE());
+    assert.equal(init.json().result.serverInfo.title, 'Hamlet network');
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
 });
