@@ -295,7 +295,8 @@ test('the apex lists public communities; a signed-in person creates one and owns
   const apex = new WebClient(h.hostUrl('localhost', ''));
   const home = await apex.get('/');
   assert.match(home.text, /<h1>Hamlet communities<\/h1>/);
-  assert.match(home.text, /http:\/\/acme\.localhost:\d+\/api\/mcp/);
+  // Locally listed in the path form, which every MCP client resolves.
+  assert.match(home.text, /MCP: <code>http:\/\/localhost:\d+\/c\/acme\/api\/mcp<\/code>/);
   assert.doesNotMatch(home.text, /skunkworks/i);
   await apex.get('/signup');
   await apex.post('/signup', { name: 'Founder', email: 'founder@example.org', password: PASSWORD });
