@@ -3,7 +3,7 @@
 // errors that repeat are summarised: the first of a kind is written in full, later ones of the same
 // kind only as a count, at most one summary line per window ("… (repeated 812 times in the last
 // 10 s)"); a kind quiet for a whole window is forgotten, so its next occurrence is written in full.
-import { pino, type DestinationStream, type Logger, type LogFn } from 'pino';
+import { pino, symbols, type DestinationStream, type Logger, type LogFn } from 'pino';
 
 export type { Logger };
 
@@ -161,6 +161,26 @@ export class Repeats<T> {
   forget(kind: string): void {
     this.kinds.delete(kind);
   }
+}
+
+/** Writes one line of pre-serialised JSON members ("\"face\":\"mcp\",…") and its message. */
+export type LineWriter = (members: string, msg: string) => void;
+
+/**
+ * Lines whose every field the caller chose and none can be a secret (the access lines): the
+ * logger's destination and format at level info, without the redaction pass (≈7 µs a line, the
+ * largest part of a request's logging cost). Undefined when the logger is above info.
+ */
+export function infoLines(logger: Logger): LineWriter | undefined {
+  if (!logger.isLevelEnabled('info')) return undefined;
+  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[
+    symbols.streamSym
+  ];
+  if (!stream) return undefined;
+  return (members, msg) =>
+    void stream.write(
+      `{"level":30,"time":${Date.now()},"service":"hamlet",${members},"msg":${JSON.stringify(msg)}}\n`,
+    );
 }
 
 /** `text` with every URL in it cut to origin and path (no credentials, no query, no fragment). */

@@ -3,9 +3,11 @@
 // tool, tool errors by code, rate-limited requests, MCP sessions and open streams, the webhook queue
 // and its attempts, the PostgreSQL pool, search latency, and prom-client's process metrics (event-loop
 // lag among them). Off unless HAMLET_METRICS_TOKEN or HAMLET_METRICS_PORT is set: then every hook
-// is a no-op. The hot path pays a map lookup per observation: label children are made once per
-// combination (at most MAX_SERIES per metric; further combinations are counted as "other").
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// is a no-op. The hot path pays a map lookup and an addition per observation: series are made once
+// per label combination (./metric-series.ts; at most MAX_SERIES per metric, further combinations
+// are counted as "other").
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { FastCounter, FastHistogram } from './metric-series.ts';
 
 export type Face = 'mcp' | 'rest' | 'web' | 'oauth' | 'health' | 'metrics';
 
@@ -50,19 +52,19 @@ const OFF: Metrics = {
   observe: () => undefined,
 };
 
-/** Children of one metric by label values, made once each; beyond MAX_SERIES, one "other" child. */
-function children<C>(labels: (...values: string[]) => C, arity: number) {
-  const made = new Map<string, C>();
-  let other: C | undefined;
-  return (a: string, b = '', c = ''): C => {
+/** The series of one metric by label values, made once each; beyond MAX_SERIES, one "other" series. */
+function children<S>(family: { make(values: readonly string[]): S }, arity: number) {
+  const made = new Map<string, S>();
+  let other: S | undefined;
+  return (a: string, b = '', c = ''): S => {
     const key = arity === 1 ? a : arity === 2 ? `${a}\u0000${b}` : `${a}\u0000${b}\u0000${c}`;
-    let child = made.get(key);
-    if (child) return child;
+    let series = made.get(key);
+    if (series) return series;
     if (made.size >= MAX_SERIES)
-      return (other ??= labels(...Array.from({ length: arity }, () => 'other')));
-    child = labels(...[a, b, c].slice(0, arity));
-    made.set(key, child);
-    return child;
+      return (other ??= family.make(Array.from({ length: arity }, () => 'other')));
+    series = family.make([a, b, c].slice(0, arity));
+    made.set(key, series);
+    return series;
   };
 }
 
@@ -71,57 +73,50 @@ export function createMetrics(enabled: boolean): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const requests = new Counter({
-    name: 'hamlet_http_requests_total',
-    help: 'HTTP requests answered, by face, operation and HTTP status.',
-    labelNames: ['face', 'operation', 'status'],
-    registers,
-  });
-  const latency = new Histogram({
-    name: 'hamlet_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (an event stream: until it opened), by face and operation.',
-    labelNames: ['face', 'operation'],
-    buckets: SECONDS,
-    registers,
-  });
-  const mcpRequests = new Counter({
-    name: 'hamlet_mcp_requests_total',
-    help: 'JSON-RPC requests answered over MCP, by method, tool (tools/call) and status (ok, a tool error code, or a JSON-RPC error code).',
-    labelNames: ['method', 'tool', 'status'],
-    registers,
-  });
-  const mcpLatency = new Histogram({
-    name: 'hamlet_mcp_request_duration_seconds',
-    help: 'Time from the HTTP request to the answer of each JSON-RPC request, by method and tool.',
-    labelNames: ['method', 'tool'],
-    buckets: SECONDS,
-    registers,
-  });
-  const toolErrors = new Counter({
-    name: 'hamlet_mcp_tool_errors_total',
-    help: 'MCP tool calls that answered an error, by tool and code.',
-    labelNames: ['tool', 'code'],
-    registers,
-  });
-  const limited = new Counter({
-    name: 'hamlet_rate_limited_total',
-    help: 'Requests refused by a rate limit (per key or per address), by face.',
-    labelNames: ['face'],
-    registers,
-  });
-  const attempts = new Counter({
-    name: 'hamlet_webhook_attempts_total',
-    help: 'Webhook delivery attempts, by outcome: delivered, retrying (failed, retried later) or failed (given up).',
-    labelNames: ['outcome'],
-    registers,
-  });
-  const searchLatency = new Histogram({
-    name: 'hamlet_search_duration_seconds',
-    help: 'Time to answer a search, by mode (lexical, semantic, hybrid).',
-    labelNames: ['mode'],
-    buckets: SECONDS,
-    registers,
-  });
+  const counter = (name: string, help: string, labels: string[]) =>
+    new FastCounter(name, help, labels, registry);
+  const histogram = (name: string, help: string, labels: string[]) =>
+    new FastHistogram(name, help, labels, registry, SECONDS);
+  const requests = counter(
+    'hamlet_http_requests_total',
+    'HTTP requests answered, by face, operation and HTTP status.',
+    ['face', 'operation', 'status'],
+  );
+  const latency = histogram(
+    'hamlet_http_request_duration_seconds',
+    'Time to answer an HTTP request (an event stream: until it opened), by face and operation.',
+    ['face', 'operation'],
+  );
+  const mcpRequests = counter(
+    'hamlet_mcp_requests_total',
+    'JSON-RPC requests answered over MCP, by method, tool (tools/call) and status (ok, a tool error code, or a JSON-RPC error code).',
+    ['method', 'tool', 'status'],
+  );
+  const mcpLatency = histogram(
+    'hamlet_mcp_request_duration_seconds',
+    'Time from the HTTP request to the answer of each JSON-RPC request, by method and tool.',
+    ['method', 'tool'],
+  );
+  const toolErrors = counter(
+    'hamlet_mcp_tool_errors_total',
+    'MCP tool calls that answered an error, by tool and code.',
+    ['tool', 'code'],
+  );
+  const limited = counter(
+    'hamlet_rate_limited_total',
+    'Requests refused by a rate limit (per key or per address), by face.',
+    ['face'],
+  );
+  const attempts = counter(
+    'hamlet_webhook_attempts_total',
+    'Webhook delivery attempts, by outcome: delivered, retrying (failed, retried later) or failed (given up).',
+    ['outcome'],
+  );
+  const searchLatency = histogram(
+    'hamlet_search_duration_seconds',
+    'Time to answer a search, by mode (lexical, semantic, hybrid).',
+    ['mode'],
+  );
   const sources: MetricSources = {};
   const read = async (g: Gauge, value: (() => Promise<number>) | undefined) => {
     if (!value) return;
@@ -177,14 +172,14 @@ export function createMetrics(enabled: boolean): Metrics {
     },
   });
 
-  const requestOf = children((...v) => requests.labels(...v), 3);
-  const latencyOf = children((...v) => latency.labels(...v), 2);
-  const mcpOf = children((...v) => mcpRequests.labels(...v), 3);
-  const mcpLatencyOf = children((...v) => mcpLatency.labels(...v), 2);
-  const toolErrorOf = children((...v) => toolErrors.labels(...v), 2);
-  const limitedOf = children((...v) => limited.labels(...v), 1);
-  const attemptOf = children((...v) => attempts.labels(...v), 1);
-  const searchOf = children((...v) => searchLatency.labels(...v), 1);
+  const requestOf = children(requests, 3);
+  const latencyOf = children(latency, 2);
+  const mcpOf = children(mcpRequests, 3);
+  const mcpLatencyOf = children(mcpLatency, 2);
+  const toolErrorOf = children(toolErrors, 2);
+  const limitedOf = children(limited, 1);
+  const attemptOf = children(attempts, 1);
+  const searchOf = children(searchLatency, 1);
   return {
     registry,
     request(face, operation, status, seconds) {
