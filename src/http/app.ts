@@ -112,7 +112,8 @@ export function createApp(deps: AppDeps): Hono {
         barePage('Bad request', 'The address or the form carried characters that are not allowed.'),
         400,
       );
-    deps.logger.error({ err }, 'unhandled error');
+    // One line per route and error, then counts (src/log.ts): an outage is not a stack per request.
+    deps.logger.error({ err, kind: `${c.req.method} ${c.req.routePath}` }, 'unhandled error');
     if (rest) return internalErrorResponse();
     return c.html(
       barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),
