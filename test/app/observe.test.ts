@@ -2,13 +2,15 @@
 // request's line names its method, tool, community and outcome, and carries the request id the
 // response echoed), no secret a client sent in any line, and Prometheus text at GET /metrics for
 // the metrics token (401 without it, 403 with another, 404 when no token is configured) and on
-// HAMLET_METRICS_PORT without one, counting each MCP tools/call by tool and status.
+// HAMLET_METRICS_PORT without one, counting each MCP tools/call by tool and status; on PostgreSQL
+// the pool's connections too.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { raw, type RawResponse } from '../mcp/http-client.ts';
 import { startRestFixture, type Fixture } from '../rest/fixture.ts';
 import { freePort } from '../helpers/serve.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { startTestHamlet } from './helpers.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -223,5 +225,26 @@ test('without HAMLET_METRICS_TOKEN, /metrics does not exist', async () => {
     assert.equal(r.status, 404);
   } finally {
     await h.stop();
+  }
+});
+
+test('on PostgreSQL the pool is in the metrics', async (t) => {
+  const setup = await freshPostgresDatabase('metrics');
+  if (!setup.ok) {
+    if (setup.fail) assert.fail(`CI=true but ${setup.reason}`);
+    return t.skip(setup.reason);
+  }
+  const h = await startTestHamlet({ DATABASE_URL: setup.url, HAMLET_METRICS_TOKEN: TOKEN });
+  try {
+    const r = await raw(h.hostUrl('localhost', '/metrics'), {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    assert.equal(r.status, 200);
+    assert.notEqual(sample(r.text, 'hamlet_pg_pool_connections', { state: 'idle' }), undefined);
+    assert.equal(sample(r.text, 'hamlet_pg_pool_waiting', {}), 0);
+    assert.equal(sample(r.text, 'hamlet_webhook_queue_depth', {}), 0);
+  } finally {
+    await h.stop();
+    await setup.drop();
   }
 });
