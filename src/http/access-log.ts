@@ -25,6 +25,8 @@ export function requestIdOf(incoming: string | string[] | undefined): string {
 /** What one MCP request came to, filled in as it is served. */
 class McpAccess {
   method: string | undefined = undefined;
+  /** The method as a metric label: unknown methods are one value, whatever clients send. */
+  operation: string | undefined = undefined;
   tool: string | undefined = undefined;
   code: string | undefined = undefined;
   community: string | undefined = undefined;
@@ -47,6 +49,9 @@ function outcomeOf(request: JsonRpcRequest, response: JsonRpcResponse | undefine
 }
 
 const RATE_LIMITED = new Set(['rate_limited', '-32005']);
+/** "Method not found" and "invalid params": what an unknown method or tool gets (by era). */
+const UNKNOWN_METHOD = '-32601';
+const UNKNOWN_TOOL = '-32602';
 
 /** The face a non-MCP path belongs to. */
 function faceOf(path: string): Face {
@@ -70,7 +75,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
     return typeof name === 'string' ? name.slice(0, 64) : '';
   };
   return {
-    /** An MCP request arrives: its request id is echoed; returns its record for `mcpEnd`. */
+    /** An MCP request arrives: its request id is echoed at once (every answer carries it). */
     mcpBegin(req: IncomingMessage, res: ServerResponse): void {
       const access = new McpAccess(requestIdOf(req.headers['x-request-id']), performance.now());
       res.setHeader('x-request-id', access.requestId);
@@ -91,13 +96,18 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       if (!access) return;
       const tool = request.method === 'tools/call' ? toolName(request) : '';
       const outcome = outcomeOf(request, response);
+      // Labels stay bounded whatever clients send: an unknown method or tool is "unknown".
+      const unknown = outcome === UNKNOWN_METHOD || outcome === UNKNOWN_TOOL;
+      const method = outcome === UNKNOWN_METHOD && !tool ? 'unknown' : request.method;
       if (access.messages++ === 0) {
         access.method = request.method;
+        access.operation = method;
         if (tool) access.tool = tool;
       }
       if (outcome !== 'ok') access.code ??= outcome;
       if (RATE_LIMITED.has(outcome)) metrics.rateLimited('mcp');
-      metrics.mcpRequest(request.method, tool, outcome, (performance.now() - access.started) / 1e3);
+      const seconds = (performance.now() - access.started) / 1e3;
+      metrics.mcpRequest(method, unknown && tool ? 'unknown' : tool, outcome, seconds);
     },
     /** The MCP request was answered (an event stream: opened): its line. */
     mcpEnd(req: IncomingMessage, res: ServerResponse, address: string): void {
@@ -106,7 +116,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       const ms = performance.now() - access.started;
       const status = res.statusCode;
       const operation =
-        access.messages > 1 ? 'batch' : (access.method ?? (req.method as string | undefined));
+        access.messages > 1 ? 'batch' : (access.operation ?? (req.method as string | undefined));
       if (write) {
         let m = `"face":"mcp","requestId":${q(access.requestId)},"http":${q(req.method ?? '')}`;
         if (access.method !== undefined) m += `,"method":${q(access.method)}`;

@@ -187,6 +187,9 @@ test('GET /metrics answers the token only, as Prometheus text counting tools/cal
     sample(text, 'hamlet_mcp_requests_total', { method: 'tools/call', tool, status });
   assert.ok((mcpCount('search_community', 'ok') ?? 0) >= 1, 'search_community counted ok');
   assert.ok((mcpCount('get_topic', 'not_found') ?? 0) >= 1, 'get_topic counted not_found');
+  const junk = { method: 'unknown', status: '-32601' };
+  assert.equal(sample(text, 'hamlet_mcp_requests_total', junk), 1, 'an unknown method: one label');
+  assert.ok(!text.includes('no/such/method'), 'names clients invent are not labels');
   assert.ok(
     (sample(text, 'hamlet_mcp_tool_errors_total', { tool: 'get_topic', code: 'not_found' }) ?? 0) >=
       1,
