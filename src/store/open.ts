@@ -38,8 +38,17 @@ export type OpenOptions = {
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 
+/** A PostgreSQL pool's connections: all of them, the idle ones, and the queries waiting for one. */
+export type PoolStats = { total: number; idle: number; waiting: number };
+
 /** The opened database: the Store, and the Kysely instance for the search index built beside it. */
-export type OpenedDatabase = { store: Store; db: Kysely<Database>; dialect: Dialect };
+export type OpenedDatabase = {
+  store: Store;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** PostgreSQL: the pool's state now (for metrics). */
+  poolStats?: () => PoolStats;
+};
 
 export async function openDatabase(
   databaseUrl: string,
@@ -100,7 +109,12 @@ function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
   });
   observePoolErrors(pool, options.onConnectionError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
-  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
+  const poolStats = () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres', poolStats };
 }
 
 /**
