@@ -157,7 +157,7 @@ export const categoryCommands: Command[] = [
         });
         console.log(
           done.movedTo
-            ? `Deleted category "${done.deleted.slug}"; its ${done.moved} topics are now in "${done.movedTo.slug}".`
+            ? `Deleted category "${done.deleted.slug}"; its ${done.moved === 1 ? '1 topic is' : `${done.moved} topics are`} now in "${done.movedTo.slug}".`
             : `Deleted category "${done.deleted.slug}" (it held no topics).`,
         );
       });
