@@ -10,6 +10,7 @@ import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
 import { oauthCommands } from './oauth.ts';
 import { webhookCommands } from './webhooks.ts';
+import { categoryCommands } from './categories.ts';
 
 import type { Command } from './command.ts';
 
@@ -18,6 +19,7 @@ export const commands: Command[] = [
   migrateCommand,
   communityCreateCommand,
   communityMcpCommand,
+  ...categoryCommands,
   importMailCommand,
   seedDemoCommand,
   ...identityCommands,
