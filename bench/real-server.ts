@@ -31,7 +31,7 @@ import { throwawayDatabase } from './lib/pg-database.ts';
 import { processCpuMicros } from './lib/proc-cpu.ts';
 import { countQueries } from './lib/query-count.ts';
 import { limitRequests, realCases, type LimitShape } from './lib/real-cases.ts';
-import { load3, profileReport, report, type Measured } from './lib/real-report.ts';
+import { compareReport, load3, profileReport, report, type Measured } from './lib/real-report.ts';
 import { send } from './lib/send.ts';
 import type { BenchRequest } from './lib/servers.ts';
 import { startServe } from './lib/serve-process.ts';
@@ -63,6 +63,10 @@ const opts = readOptions({
     default: '',
     help: 'serve another checkout (its bin/hamlet.js); statements are not counted then',
   },
+  compare: {
+    default: '',
+    help: 'another checkout served beside this one on its own database, measured right after it in every round',
+  },
   'by-host': {
     default: 'false',
     help: 'address acme by Host acme.localhost instead of /c/acme (checkouts before the path form)',
@@ -78,6 +82,7 @@ const checkout = opts.checkout ? resolve(opts.checkout) : undefined;
 const countRequests = checkout ? 0 : quick ? 5 : Math.round(Number(opts.count));
 const rounds = quick ? 1 : Math.round(positiveNumber('rounds', opts.rounds));
 const byHost = opts['by-host'] === 'true' || opts['by-host'] === '';
+const compare = opts.compare ? resolve(opts.compare) : undefined;
 const postgresUrl = opts.postgres || process.env.TEST_POSTGRES_URL || '';
 const engines = (opts.engines || (postgresUrl ? 'sqlite,postgres' : 'sqlite')).split(',');
 for (const e of engines)
@@ -145,6 +150,8 @@ let broken = false;
 async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-real-bench-'));
   const pg = engine === 'postgres' ? await throwawayDatabase(postgresUrl) : undefined;
+  const otherPg =
+    compare && engine === 'postgres' ? await throwawayDatabase(postgresUrl) : undefined;
   const env: Record<string, string> = {
     DATABASE_URL: pg?.url ?? `sqlite:${join(dir, 'hamlet.db')}`,
     ...RAISED_LIMITS,
@@ -153,6 +160,7 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
   const startedAt = Date.now();
   /** Each case's measurements, one per round. */
   const rows = new Map<string, Measured[]>();
+  const otherRows = new Map<string, Measured[]>();
   const limits = new Map<LimitShape, Measured[]>();
   const problems: string[] = [];
   let cases = realCases('');
@@ -164,8 +172,18 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
       root: checkout,
       nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
+    const other = compare
+      ? await startServe(
+          { ...env, DATABASE_URL: otherPg?.url ?? `sqlite:${join(dir, 'other.db')}` },
+          { logFile: join(dir, 'other.log'), root: compare },
+        ).catch(async (err: unknown) => {
+          await serve.stop();
+          throw err;
+        })
+      : undefined;
     const limit = await startServerChild('limit').catch(async (err: unknown) => {
       await serve.stop();
+      await other?.stop();
       throw err;
     });
     try {
@@ -191,6 +209,12 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
       const expected = new Map<string, string | undefined>();
       for (const c of chosen)
         expected.set(c.id, await verified(serve.origin + c.path, c.request, c.check));
+      const otherCases = other
+        ? realCases(other.key, byHost).filter((x) => selected.includes(x.id))
+        : [];
+      const otherExpected = new Map<string, string | undefined>();
+      for (const c of otherCases)
+        otherExpected.set(c.id, await verified(other!.origin + c.path, c.request, c.check));
       // The limit before every round and after the last: round r is compared with limits r and r+1.
       await measureLimits();
       for (let r = 0; r < rounds; r++) {
@@ -198,11 +222,26 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
           process.stderr.write(`  round ${r + 1}: ${c.id}…\n`);
           const m = await measure(serve.origin + c.path, c.request, serve.pid, expected.get(c.id));
           rows.set(c.id, [...(rows.get(c.id) ?? []), m]);
+          const o = otherCases.find((x) => x.id === c.id);
+          if (other && o) {
+            const om = await measure(
+              other.origin + o.path,
+              o.request,
+              other.pid,
+              otherExpected.get(c.id),
+            );
+            otherRows.set(c.id, [...(otherRows.get(c.id) ?? []), om]);
+          }
         }
         await measureLimits();
       }
     } finally {
       await limit.stop();
+      const otherErrors = (await other?.stop()) ?? [];
+      if (otherErrors.length)
+        problems.push(
+          `${compare} logged ${otherErrors.length} error(s), the first: ${otherErrors[0]!.slice(0, 500)}`,
+        );
       const errors = await serve.stop();
       if (errors.length)
         problems.push(
@@ -216,6 +255,11 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
     for (const c of counts?.counts ?? []) if (c.problem) problems.push(`${c.id}: ${c.problem}`);
     const title = `${engine}: hamlet serve --demo${checkout ? ` of ${checkout}` : ''} (LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info'})`;
     if (report(title, cases, rows, limits, counts?.counts ?? [])) broken = true;
+    if (compare) {
+      if (report(`${engine}: hamlet serve --demo of ${compare}`, cases, otherRows, limits, []))
+        broken = true;
+      compareReport(compare, rows, otherRows);
+    }
     if (opts.sql === 'true')
       for (const c of counts?.counts ?? [])
         console.log(
@@ -233,6 +277,7 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
     }
   } finally {
     await pg?.drop();
+    await otherPg?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -173,3 +173,29 @@ export function profileReport(file: string, rows: Map<string, Measured[]>, root:
       console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
   }
 }
+
+/** This checkout against the one of --compare, case by case, round by round (measured back to back). */
+export function compareReport(
+  other: string,
+  rows: Map<string, Measured[]>,
+  otherRows: Map<string, Measured[]>,
+): void {
+  console.log(`\nthis checkout against ${other}, measured back to back (higher: this is faster)`);
+  const out: string[][] = [];
+  for (const [id, ms_] of rows) {
+    const o = otherRows.get(id);
+    if (!o) continue;
+    const n = Math.min(ms_.length, o.length);
+    const r = [...Array(n).keys()];
+    out.push([
+      id,
+      spread(r.map((i) => ms_[i]!.result.requests.average / o[i]!.result.requests.average)),
+      fmt(avg(o.map((m) => m.cpuPerRequest)), 1),
+      fmt(avg(ms_.map((m) => m.cpuPerRequest)), 1),
+      spread(r.map((i) => o[i]!.cpuPerRequest / ms_[i]!.cpuPerRequest)),
+    ]);
+  }
+  console.log(
+    table(['case', 'req/s this/other', 'µs CPU/req other', 'this', 'CPU other/this'], out),
+  );
+}

@@ -67,13 +67,18 @@ function withFrozen(message: unknown): string | undefined {
   const result = message.result;
   const resultText = isFrozen(result)
     ? frozenTexts.get(result as object)
-    : isPlainObject(result) && Object.values(result).some(isFrozen)
+    : isPlainObject(result) && holdsFrozen(result)
       ? members(result)
       : undefined;
   return resultText === undefined ? JSON.stringify(message) : members(message, resultText);
 }
 
 const isFrozen = (v: unknown) => typeof v === 'object' && v !== null && frozenTexts.has(v);
+
+function holdsFrozen(o: Record<string, unknown>): boolean {
+  for (const key in o) if (isFrozen(o[key])) return true;
+  return false;
+}
 
 /** An object's JSON written member by member: frozen members from their text, `result` as given. */
 function members(o: Record<string, unknown>, resultText?: string): string {
