@@ -10,6 +10,7 @@ import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
 import { guardText } from './text-guard.ts';
 import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
+import { reusingStatements } from './sqlite-statements.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
@@ -93,7 +94,10 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT.busyTimeoutMs}`);
-  const dialect = waitForLock(new SqliteDialect({ database }), database);
+  const dialect = waitForLock(
+    new SqliteDialect({ database: reusingStatements(database) }),
+    database,
+  );
   const db = new Kysely<Database>({ dialect: guardText(dialect) });
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
