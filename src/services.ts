@@ -11,6 +11,7 @@ import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
+import { NotificationService } from './domain/notifications/service.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -28,6 +29,7 @@ export type Services = {
   communities: CommunityService;
   content: ContentService;
   profiles: ProfileService;
+  notifications: NotificationService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -80,6 +82,7 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     content,
     profiles: new ProfileService(store, config),
+    notifications: new NotificationService(store, config),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

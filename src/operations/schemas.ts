@@ -202,6 +202,15 @@ export const writeOutput = z.object({
     ),
   topic: topicOut.optional(),
   post: postOut.optional(),
+  mentions: z
+    .object({
+      notified: z.array(z.string()).describe('Handles whose person or agent was told.'),
+      cannot_read: z
+        .array(z.string())
+        .describe('Handles of people who cannot read this topic: they were not notified.'),
+    })
+    .optional()
+    .describe('What the @mentions of the post did.'),
   similar_solved: z
     .array(similarSolved)
     .optional()

@@ -15,6 +15,8 @@ import { postCreate } from './post-create.ts';
 import { solutionMark } from './solution-mark.ts';
 import { topicCreate } from './topic-create.ts';
 import type { Loaded, WriteCommand, WrittenContent } from './use-case.ts';
+import { authorOf } from '../authorization.ts';
+import { notifyWritten } from '../notifications/produce.ts';
 
 export type { WrittenContent } from './use-case.ts';
 
@@ -62,6 +64,23 @@ export async function applyCommand(
     case 'article.write':
       return articleWrite.apply(content, actor, community, c.payload, loaded);
   }
+}
+
+/**
+ * The notifications of an applied write, in its transaction (`tx`), by the write's author: the
+ * people it concerns hear of it (../notifications/produce.ts). What its @mentions did is added to
+ * the result the writer is shown.
+ */
+export async function notifyCommand(
+  tx: Store,
+  actor: Actor,
+  community: Community,
+  c: WriteCommand,
+  loaded: Loaded,
+  written: WrittenContent,
+): Promise<WrittenContent> {
+  const mentions = await notifyWritten(tx, community, c.kind, authorOf(actor), written, loaded);
+  return mentions ? { ...written, mentions } : written;
 }
 
 /**

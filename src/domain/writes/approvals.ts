@@ -38,11 +38,13 @@ import {
   asWrittenContent,
   loadCommand,
   deferredContent,
+  notifyCommand,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { commandOf } from './use-case.ts';
+import { notifyDecision } from '../notifications/produce.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
 export class AlreadyDecided extends DomainError {
@@ -205,11 +207,19 @@ export class ApprovalService {
         const loaded = await loadCommand(tx, community, command);
         const deferred = deferredContent(tx, this.config);
         const result = asJson(
-          await applyCommand(deferred.content, submitter, community, command, loaded),
+          await notifyCommand(
+            tx,
+            submitter,
+            community,
+            command,
+            loaded,
+            await applyCommand(deferred.content, submitter, community, command, loaded),
+          ),
         );
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
         const done = (await approvals.getById(approval.id))!;
+        await notifyDecision(tx, community, done);
         await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
           approval: approvalView(done, community),
         }));
@@ -310,6 +320,7 @@ export class ApprovalService {
       if (!(await approvals.decide(id, to, decider, reason)))
         throw new AlreadyDecided(await approvals.getById(id));
       const decided = (await approvals.getById(id))!;
+      await notifyDecision(tx, community, decided);
       await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
         approval: approvalView(decided, community),
       }));

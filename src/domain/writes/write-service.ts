@@ -31,6 +31,7 @@ import {
   deferredContent,
   loadCommand,
   NOUN,
+  notifyCommand,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
@@ -232,12 +233,13 @@ export class WriteService {
         if (decision.mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
           events = deferred.events;
-          const written = await applyCommand(
-            deferred.content,
+          const written = await notifyCommand(
+            tx,
             actor,
             community,
             command,
             prepared.loaded,
+            await applyCommand(deferred.content, actor, community, command, prepared.loaded),
           );
           out = {
             status: 'applied',

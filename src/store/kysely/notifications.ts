@@ -71,9 +71,7 @@ export class KyselyNotifications implements NotificationRepository {
           created_at: createdAt,
           email_state: 'pending',
         })
-        .onConflict((oc) =>
-          oc.columns(['community_id', 'recipient_id', 'source_key']).doNothing(),
-        )
+        .onConflict((oc) => oc.columns(['community_id', 'recipient_id', 'source_key']).doNothing())
         .executeTakeFirst();
       added += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
