@@ -73,15 +73,16 @@ export async function notifyWritten(
       candidates.push({ personId: topic.author.id, kind: 'replied' });
     for (const w of await watchers(tx, community, topic, ['watch']))
       candidates.push({ personId: w, kind: 'watched_post' });
-  } else if (kind === 'solution.mark' && topic.solutionPostId) {
-    const post = await scope.posts.getById(topic.solutionPostId);
+  } else if (kind === 'solution.mark' && written.topic?.solutionPostId) {
+    // The topic as loaded predates the mark: the accepted post is the one the write returned.
+    const post = await scope.posts.getById(written.topic.solutionPostId);
     if (post?.author.kind === 'person' && post.author.id)
       candidates.push({ personId: post.author.id, kind: 'solution_accepted' });
     for (const w of await watchers(tx, community, topic, ['watch', 'track']))
       candidates.push({ personId: w, kind: 'topic_solved' });
   } else return undefined;
 
-  const postId = kind === 'solution.mark' ? topic.solutionPostId! : written.post!.id;
+  const postId = kind === 'solution.mark' ? written.topic!.solutionPostId! : written.post!.id;
   const source = kind === 'solution.mark' ? `solution:${postId}` : `post:${postId}`;
   const { may, allowed } = await readers(
     tx,
