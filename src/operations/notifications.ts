@@ -119,10 +119,27 @@ export const setWatchLevel = defineOperation({
     ctx.services.notifications.write(ctx.actor, ctx.community, watchLevelSet, input),
 });
 
+export const getWatchLevel = defineOperation({
+  name: 'get_watch_level',
+  server: 'community',
+  title: 'How I follow a topic',
+  description:
+    'Your level on a topic: the one you set, else the one its category gives you, else normal.',
+  input: z.strictObject({ topic: topicRef.describe('The topic id or slug.') }),
+  output: z.object({
+    level: z.enum(WATCH_LEVELS),
+    set: z.boolean().describe('false: not set on the topic (it follows its category, or normal).'),
+  }),
+  credential: 'community',
+  run: async (ctx, input) =>
+    ctx.services.notifications.topicLevel(ctx.actor, ctx.community, input.topic),
+});
+
 const preferencesOut = z.object({
   email: z
     .enum(EMAIL_FREQUENCIES)
     .describe('How often notifications of this community are e-mailed to you.'),
+  handle: z.string().nullable().describe('Your @handle (the same in every community).'),
   categories: z.array(z.object({ category_id: z.string(), level: z.enum(WATCH_LEVELS) })),
 });
 
@@ -138,6 +155,7 @@ export const getNotificationPreferences = defineOperation({
     const p = await ctx.services.notifications.preferences(ctx.actor, ctx.community);
     return {
       email: p.email,
+      handle: p.handle,
       categories: p.categories.map((c) => ({ category_id: c.categoryId, level: c.level })),
     };
   },
@@ -174,6 +192,7 @@ export const NOTIFICATION_OPERATIONS = [
   listNotifications,
   markNotificationsRead,
   setWatchLevel,
+  getWatchLevel,
   getNotificationPreferences,
   setNotificationPreferences,
   setMyHandle,

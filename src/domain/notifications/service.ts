@@ -10,7 +10,8 @@ import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { requirePersonHere } from './person.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
-import { cursor, pageLimit } from '../fields.ts';
+import { cursor, pageLimit, topicRef } from '../fields.ts';
+import { findTopic } from '../content-lookup.ts';
 import { topicUrl } from '../urls.ts';
 import { parse } from '../validate.ts';
 import type { EmailFrequency, NotificationKind, WatchLevel } from './vocabulary.ts';
@@ -146,10 +147,12 @@ export class NotificationService {
   async topicLevel(
     actor: Actor,
     community: Community,
-    topic: { id: string; categoryId: string },
+    reference: string,
   ): Promise<{ level: WatchLevel; set: boolean }> {
     const person = requirePersonHere(actor, community);
-    const notes = this.store.community(community.id).notifications;
+    const scope = this.store.community(community.id);
+    const topic = await findTopic(scope, parse(z.object({ t: topicRef }), { t: reference }).t);
+    const notes = scope.notifications;
     const own = await notes.level(person.personId, 'topic', topic.id);
     if (isWatchLevel(own)) return { level: own, set: true };
     const inherited = await notes.level(person.personId, 'category', topic.categoryId);
@@ -160,7 +163,11 @@ export class NotificationService {
   async preferences(
     actor: Actor,
     community: Community,
-  ): Promise<{ email: EmailFrequency; categories: { categoryId: string; level: WatchLevel }[] }> {
+  ): Promise<{
+    email: EmailFrequency;
+    handle: string | null;
+    categories: { categoryId: string; level: WatchLevel }[];
+  }> {
     const person = requirePersonHere(actor, community);
     const notes = this.store.community(community.id).notifications;
     const email = ((await notes.emailPreference(person.personId)) ??
@@ -168,6 +175,7 @@ export class NotificationService {
     const levels = await notes.levelsOf(person.personId, 'category');
     return {
       email,
+      handle: (await this.store.people.getById(person.personId))?.handle ?? null,
       categories: levels.flatMap((l) =>
         isWatchLevel(l.level) ? [{ categoryId: l.targetId, level: l.level }] : [],
       ),

@@ -32,12 +32,18 @@ export function author(web: Web, a: Author): string {
 
 /** After a write: where it landed (or that it waits for a moderator), as a notice. */
 export function writeNotice(
-  value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message'>,
+  value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message' | 'mentions'>,
   applied: string,
 ): Notice {
+  const unread = value.mentions?.cannot_read ?? [];
   return value.status === 'pending_approval'
     ? { kind: 'ok', text: `Queued for approval: ${value.message}` }
-    : { kind: 'ok', text: applied };
+    : {
+        kind: 'ok',
+        text: unread.length
+          ? `${applied} Not notified (they cannot read this topic): ${unread.map((h) => `@${h}`).join(', ')}.`
+          : applied,
+      };
 }
 
 export function topicHref(web: Web, slug: string, postId?: string): string {
