@@ -125,7 +125,13 @@ export function presentWrite(
     reason: outcome.reason,
     ...presentWritten(outcome.result),
     ...(mentions
-      ? { mentions: { notified: mentions.notified, cannot_read: mentions.cannotRead } }
+      ? {
+          mentions: {
+            notified: mentions.notified,
+            agents: mentions.agents ?? [],
+            cannot_read: mentions.cannotRead,
+          },
+        }
       : {}),
   };
 }

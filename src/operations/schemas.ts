@@ -204,7 +204,12 @@ export const writeOutput = z.object({
   post: postOut.optional(),
   mentions: z
     .object({
-      notified: z.array(z.string()).describe('Handles whose person or agent was told.'),
+      notified: z.array(z.string()).describe('Handles of the people who were notified.'),
+      agents: z
+        .array(z.string())
+        .describe(
+          'Agents mentioned: they see the post through their topic subscriptions and webhooks.',
+        ),
       cannot_read: z
         .array(z.string())
         .describe('Handles of people who cannot read this topic: they were not notified.'),

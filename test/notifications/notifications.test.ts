@@ -152,7 +152,7 @@ describe('notifications', () => {
       topic: topic.slug,
       body: 'Pinging @dana-q about this, and `@dana-q` in code does nothing.',
     });
-    assert.deepEqual(out.mentions, { notified: ['dana-q'], cannot_read: [] });
+    assert.deepEqual(out.mentions, { notified: ['dana-q'], agents: [], cannot_read: [] });
     const page = await ok(
       'get_topic',
       { ...as(acme, writer), showsHtml: true },
@@ -172,11 +172,36 @@ describe('notifications', () => {
       topic: secret.slug,
       body: 'What do you think, @dana-q?',
     });
-    assert.deepEqual(inside.mentions, { notified: [], cannot_read: ['dana-q'] });
+    assert.deepEqual(inside.mentions, { notified: [], agents: [], cannot_read: ['dana-q'] });
     assert.match(inside.message, /Not notified .*@dana-q/);
     const rows = await h.store.community(skunk.id).notifications.list(dana.personId, { limit: 10 });
     assert.equal(rows.items.length, 0);
     await refused('list_notifications', as(skunk, dana));
+  });
+
+  test('an agent mentioned by name: a mention.created webhook event names it', async () => {
+    const writer = await person('agent-fan@example.org', 'Agent Fan', [acme]);
+    const scope = h.store.community(acme.id);
+    const agent = (await scope.agents.getByName('acme-helper'))!;
+    const endpoint = await scope.webhooks.createEndpoint({
+      url: 'https://hooks.example.org/mentions',
+      description: '',
+      events: ['mention.created'],
+      secret: 'x'.repeat(32),
+    });
+    const topic = await ask(acme, writer);
+    const out = await ok('reply_to_topic', as(acme, writer), {
+      topic: topic.slug,
+      body: 'Could @ACME-helper look at this?',
+    });
+    assert.deepEqual(out.mentions, { notified: [], agents: ['acme-helper'], cannot_read: [] });
+    const deliveries = await scope.webhooks.listDeliveries(endpoint.id, { limit: 5 });
+    assert.equal(deliveries.items.length, 1);
+    const delivery = await scope.webhooks.getDelivery(deliveries.items[0]!.id);
+    assert.equal(delivery!.event.type, 'mention.created');
+    const payload = delivery!.event.payload as { mentioned: unknown; post: { id: string } };
+    assert.deepEqual(payload.mentioned, [{ kind: 'agent', id: agent.id, handle: 'acme-helper' }]);
+    assert.equal(payload.post.id, out.post.id);
   });
 
   test('a queued write decided: the submitter hears it, with the reason when rejected', async () => {

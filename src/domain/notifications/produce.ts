@@ -5,7 +5,10 @@
 //
 // Never notified: the one who acted, anyone whose level on the topic (or, unset there, its
 // category) is mute, and anyone who may not read the community (a private one: members only).
+import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { topicView } from '../views.ts';
 import type { ApprovalRecord } from '../../store/identity.ts';
 import type { NewNotification } from '../../store/notifications.ts';
 import type { AuthorRef, Community, Topic } from '../../store/types.ts';
@@ -16,8 +19,10 @@ import { isWatchLevel, type NotificationKind, type WatchLevel } from './vocabula
 
 /** What the writer is told about the @mentions of their post. */
 export type MentionReport = {
-  /** Handles whose person or agent was notified. */
+  /** Handles of people who were notified. */
   notified: string[];
+  /** Names of agents mentioned: they have no notifications, and hear of it as of any post. */
+  agents: string[];
   /** Handles of people who cannot read this topic: not notified. */
   cannotRead: string[];
 };
@@ -41,8 +46,7 @@ type Written = { topic?: TopicView; post?: PostView };
 
 /** The notifications of an applied write (topic.create, post.create, solution.mark). */
 export async function notifyWritten(
-  tx: Store,
-  community: Community,
+  { tx, config, community }: { tx: Store; config: Config; community: Community },
   kind: string,
   actor: AuthorRef,
   written: Written,
@@ -107,10 +111,28 @@ export async function notifyWritten(
       title: written.topic?.title ?? topic.title,
     })),
   );
-  return kind === 'solution.mark' ? undefined : mentionReport(mentions, may, allowed, self);
+  if (kind === 'solution.mark') return undefined;
+  const post = written.post!;
+  const mentioned = mentions
+    .filter((m) => m.kind === 'agent' || (m.id !== self && allowed.has(m.id)))
+    .map((m) => ({ kind: m.kind, id: m.id, handle: m.handle }));
+  if (mentioned.length)
+    await recordWebhookEvent(tx, community.id, 'mention.created', async () => ({
+      topic:
+        written.topic ??
+        topicView(
+          config,
+          community,
+          (await scope.topics.getById(topic.id)) ?? topic,
+          (await scope.categories.getById(topic.categoryId))!,
+        ),
+      post,
+      mentioned,
+    }));
+  return mentionReport(mentions, may, allowed, self);
 }
 
-/** Agents hear of mentions through the post.created webhook and MCP; people by notification. */
+/** People hear of their mentions by notification; agents as of any post (webhooks, MCP). */
 function mentionReport(
   mentions: Mention[],
   may: Set<string>,
@@ -118,10 +140,11 @@ function mentionReport(
   self: string | null,
 ): MentionReport | undefined {
   if (!mentions.length) return undefined;
-  const report: MentionReport = { notified: [], cannotRead: [] };
+  const report: MentionReport = { notified: [], agents: [], cannotRead: [] };
   for (const m of mentions) {
-    if (m.kind === 'person' && m.id === self) continue;
-    if (m.kind === 'agent' || allowed.has(m.id)) report.notified.push(m.handle);
+    if (m.kind === 'agent') report.agents.push(m.handle);
+    else if (m.id === self) continue;
+    else if (allowed.has(m.id)) report.notified.push(m.handle);
     else if (!may.has(m.id)) report.cannotRead.push(m.handle);
   }
   return report;

@@ -123,7 +123,7 @@ export class NotificationService {
   }
 
   /** Runs one of the person's own writes (../writes/personal-write.ts) on this store. */
-  write<S extends z.ZodType, L, O>(
+  async write<S extends z.ZodType, L, O>(
     actor: Actor,
     community: Community,
     use: PersonalWrite<S, L, O>,

@@ -73,13 +73,20 @@ export async function applyCommand(
  */
 export async function notifyCommand(
   tx: Store,
+  config: Config,
   actor: Actor,
   community: Community,
   c: WriteCommand,
   loaded: Loaded,
   written: WrittenContent,
 ): Promise<WrittenContent> {
-  const mentions = await notifyWritten(tx, community, c.kind, authorOf(actor), written, loaded);
+  const mentions = await notifyWritten(
+    { tx, config, community },
+    c.kind,
+    authorOf(actor),
+    written,
+    loaded,
+  );
   return mentions ? { ...written, mentions } : written;
 }
 

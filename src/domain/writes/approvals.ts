@@ -209,6 +209,7 @@ export class ApprovalService {
         const result = asJson(
           await notifyCommand(
             tx,
+            this.config,
             submitter,
             community,
             command,

@@ -235,6 +235,7 @@ export class WriteService {
           events = deferred.events;
           const written = await notifyCommand(
             tx,
+            this.config,
             actor,
             community,
             command,
