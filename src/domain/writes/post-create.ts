@@ -12,6 +12,6 @@ export const postCreate: WriteUseCase<'post.create'> = {
     mentions: await resolveMentions(store, community, payload.body),
   }),
   apply: async (content, actor, community, payload, loaded) => ({
-    post: await content.reply(actor, community, payload, loaded),
+    post: await content.writeReply(actor, community, payload, loaded),
   }),
 };

@@ -13,5 +13,5 @@ export const topicCreate: WriteUseCase<'topic.create'> = {
     mentions: await resolveMentions(store, community, payload.body),
   }),
   apply: (content, actor, community, payload, loaded) =>
-    content.createTopic(actor, community, payload, loaded),
+    content.writeTopic(actor, community, payload, loaded),
 };
