@@ -72,14 +72,17 @@ export async function applyCommand(
  * the result the writer is shown.
  */
 export async function notifyCommand(
-  tx: Store,
-  config: Config,
-  actor: Actor,
-  community: Community,
-  c: WriteCommand,
-  loaded: Loaded,
+  step: {
+    tx: Store;
+    config: Config;
+    actor: Actor;
+    community: Community;
+    command: WriteCommand;
+    loaded: Loaded;
+  },
   written: WrittenContent,
 ): Promise<WrittenContent> {
+  const { tx, config, actor, community, command: c, loaded } = step;
   const mentions = await notifyWritten(
     { tx, config, community },
     c.kind,

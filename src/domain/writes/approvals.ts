@@ -210,17 +210,9 @@ export class ApprovalService {
         const command = commandOf(approval.kind, approval.payload);
         const loaded = await loadCommand(tx, community, command);
         const deferred = deferredContent(tx, this.config);
-        const result = asJson(
-          await notifyCommand(
-            tx,
-            this.config,
-            submitter,
-            community,
-            command,
-            loaded,
-            await applyCommand(deferred.content, submitter, community, command, loaded),
-          ),
-        );
+        const written = await applyCommand(deferred.content, submitter, community, command, loaded);
+        const step = { tx, config: this.config, actor: submitter, community, command, loaded };
+        const result = asJson(await notifyCommand(step, written));
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
         const done = (await approvals.getById(approval.id))!;

@@ -233,14 +233,10 @@ export class WriteService {
         if (decision.mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
           events = deferred.events;
+          const loaded = prepared.loaded;
           const written = await notifyCommand(
-            tx,
-            this.config,
-            actor,
-            community,
-            command,
-            prepared.loaded,
-            await applyCommand(deferred.content, actor, community, command, prepared.loaded),
+            { tx, config: this.config, actor, community, command, loaded },
+            await applyCommand(deferred.content, actor, community, command, loaded),
           );
           out = {
             status: 'applied',
