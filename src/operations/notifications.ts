@@ -167,12 +167,16 @@ export const setNotificationPreferences = defineOperation({
   title: 'Set my e-mail frequency',
   description:
     'E-mail about this community: immediately (one mail per notification), daily or weekly (a digest), or never.',
-  input: z.strictObject({ email: z.enum(EMAIL_FREQUENCIES) }),
+  input: z.strictObject({
+    email_frequency: z.enum(EMAIL_FREQUENCIES).describe('immediately, daily, weekly or never.'),
+  }),
   output: z.object({ email: z.string(), reason: selfReason }),
   credential: 'community',
   write: true,
   run: (ctx, input) =>
-    ctx.services.notifications.write(ctx.actor, ctx.community, notificationPreferencesSet, input),
+    ctx.services.notifications.write(ctx.actor, ctx.community, notificationPreferencesSet, {
+      email: input.email_frequency,
+    }),
 });
 
 export const setMyHandle = defineOperation({

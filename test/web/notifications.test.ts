@@ -72,7 +72,7 @@ test('the bell, /notifications, mark read, mute, and the preferences page', asyn
 
   const prefs = await asker.get('/account/notifications');
   assert.match(prefs.text, /<option value="immediately" selected>/);
-  const weekly = await asker.post('/account/notifications', { email: 'weekly' });
+  const weekly = await asker.post('/account/notifications', { email_frequency: 'weekly' });
   assert.match(weekly.text, /<option value="weekly" selected>/);
   const handle = await asker.post('/account/handle', { handle: 'bell-finder' });
   assert.match(handle.text, /Your handle is now @bell-finder/);

@@ -146,7 +146,7 @@ ${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies t
 <h2>E-mail</h2>${postForm(
       web,
       href(web, '/account/notifications'),
-      `${field({ name: 'email', label: 'E-mail me about this community', options: EMAIL, value: prefs.value.email })}<div class="actions"><button type="submit">Save</button></div>`,
+      `${field({ name: 'email_frequency', label: 'E-mail me about this community', options: EMAIL, value: prefs.value.email })}<div class="actions"><button type="submit">Save</button></div>`,
     )}
 <h2>Categories</h2><p class="meta">Watching a category notifies you of every new topic and post in it; muting it silences its topics (a level you set on a topic comes first).</p>${rows}
 <h2>Your @handle</h2>${postForm(
@@ -160,7 +160,9 @@ ${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies t
   app.post('/account/notifications', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const got = await call(deps, web, setNotificationPreferences, { email: text(form, 'email') });
+    const got = await call(deps, web, setNotificationPreferences, {
+      email_frequency: text(form, 'email_frequency'),
+    });
     if (!got.ok) return failurePage(c, web, got, 'The preference was not saved');
     return redirectWith(c, deps, href(web, '/account/notifications'), {
       kind: 'ok',
