@@ -145,9 +145,25 @@ export function barePage(title: string, message: string, extraHtml = ''): string
 <body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
 }
 
-/** `<time>` with the date a reader needs (the full timestamp in the attribute). */
-export function when(iso: string): string {
-  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))}</time>`;
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+
+/** How long ago `iso` was, as a reader says it: "just now", "5 min ago", … then the date. */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const t = new Date(iso);
+  const seconds = Math.round((now - t.getTime()) / 1000);
+  if (Number.isNaN(seconds)) return iso;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86_400);
+  if (days < 30) return days === 1 ? 'yesterday' : `${days} days ago`;
+  return `${MONTHS[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}`;
+}
+
+/** `<time>`: how long ago for the reader, the exact time (UTC) on hover and in the attribute. */
+export function when(iso: string, now = Date.now()): string {
+  const exact = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `<time datetime="${esc(iso)}" title="${esc(exact)}">${esc(relativeTime(iso, now))}</time>`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -83,7 +83,12 @@ export function defineNotificationBehaviour(engine: string, setup: Setup): void 
       skunk = (await h.store.communities.getBySlug('skunkworks'))!;
       pipeline = new Pipeline(
         h.services,
-        { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v },
+        {
+          mcp: (s) => `mcp:${s}`,
+          web: (s) => `web:${s}`,
+          inPathForm: (v) => v,
+          listsPathForm: false,
+        },
         h.logger,
       );
     });

@@ -18,14 +18,14 @@ const FEED_ENTRIES = 30;
 /** Topics a sitemap lists at most (the most recently active): a bounded answer on any community. */
 export const SITEMAP_TOPICS = 5_000;
 
-type TopicOut = OutputOf<typeof listTopics>['topics'][number];
+type ListedTopic = OutputOf<typeof listTopics>['topics'][number];
 
 /** The absolute URL of `path` in the community, in the form the request came in. */
 function absolute(c: Context, web: Web, path: string): string {
   return new URL(href(web, path), c.req.url).toString();
 }
 
-function topicEntry(t: TopicOut): AtomEntry {
+function topicEntry(t: ListedTopic): AtomEntry {
   const what = t.is_article ? 'Article' : 'Asked';
   return {
     id: t.url,

@@ -36,8 +36,12 @@ export function writeNotice(
   applied: string,
 ): Notice {
   const unread = value.mentions?.cannot_read ?? [];
+  // The queued message is written for agents (it names get_approval): people are told in words.
   return value.status === 'pending_approval'
-    ? { kind: 'ok', text: `Queued for approval: ${value.message}` }
+    ? {
+        kind: 'ok',
+        text: 'Sent for review: a moderator of this community reviews it before it appears. Nothing is published until then; it will show here once it is approved.',
+      }
     : {
         kind: 'ok',
         text: unread.length
