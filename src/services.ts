@@ -12,6 +12,7 @@ import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
+import { NotificationService } from './domain/notifications/service.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -31,6 +32,7 @@ export type Services = {
   /** A community's categories as its administrators manage them. */
   categories: CategoryService;
   profiles: ProfileService;
+  notifications: NotificationService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -84,6 +86,7 @@ export function createServices(deps: ServiceDeps): Services {
     content,
     categories: new CategoryService(store, audit),
     profiles: new ProfileService(store, config),
+    notifications: new NotificationService(store, config),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

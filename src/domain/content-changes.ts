@@ -11,6 +11,7 @@ import { DomainError } from './errors.ts';
 import { questionBody, topicRef } from './fields.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { renderBody } from './rendering.ts';
+import { mentionLinks, resolveMentions } from './notifications/mentions.ts';
 import { parse } from './validate.ts';
 import { postView, topicView, type PostView, type TopicView } from './views.ts';
 
@@ -85,7 +86,9 @@ export async function editPost(
 ): Promise<{ topic: TopicView; post: PostView }> {
   requireWrite(actor, community);
   const data = parse(editPostSchema, input);
-  const rendered = renderBody(data.body);
+  // An edit keeps its @mentions linked (it notifies nobody: only new posts do).
+  const mentions = await resolveMentions(ctx.store, community, data.body);
+  const rendered = renderBody(data.body, mentionLinks(ctx.config, community, mentions));
   const result = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
     const post = await scope.posts.getById(data.post);

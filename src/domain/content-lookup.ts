@@ -12,9 +12,10 @@ import { DomainError } from './errors.ts';
 import type { ContentEvent } from './events.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { translateStoreError } from './validate.ts';
+import type { Mention } from './notifications/mentions.ts';
 
 /** What a write read once before it applies (./writes/use-case.ts): reused, never read again. */
-export type Loaded = { category?: Category; topic?: Topic };
+export type Loaded = { category?: Category; topic?: Topic; mentions?: Mention[] };
 
 /** What the content service's parts work with: its store, the config, and its event bus. */
 export type ContentContext = { store: Store; config: Config; emit(event: ContentEvent): void };

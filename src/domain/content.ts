@@ -38,6 +38,7 @@ import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
+import { mentionLinks } from './notifications/mentions.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
   categoryView,
@@ -129,7 +130,7 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<{ topic: TopicView; post: PostView }> {
     const author = authorFor(actor, data);
-    const rendered = renderBody(data.body);
+    const rendered = renderBody(data.body, mentionLinks(this.config, community, loaded.mentions));
     const result = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const category = loaded.category ?? (await findCategory(scope, community, data.category));
@@ -184,7 +185,7 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<PostView> {
     const author = authorFor(actor, data);
-    const rendered = renderBody(data.body);
+    const rendered = renderBody(data.body, mentionLinks(this.config, community, loaded.mentions));
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const topic = loaded.topic ?? (await findTopic(scope, data.topic));

@@ -14,6 +14,66 @@ md.linkify.set({ fuzzyEmail: false });
 
 const LINK_REL = 'nofollow noopener noreferrer ugc';
 
+/** Handles an @mention names, lowercase → the profile URL its link goes to. */
+export type MentionLinks = ReadonlyMap<string, string>;
+
+// "@dana" in text (not inside code or a link, not in the middle of a word or an address).
+const MENTION = /(^|[^a-zA-Z0-9_.@-])@([a-zA-Z0-9][a-zA-Z0-9_-]{1,29})/g;
+
+type Tokens = ReturnType<typeof md.parse>;
+
+/** Calls `visit` with each text token's content that is outside links (code spans are not text). */
+function eachText(tokens: Tokens, visit: (text: string, index: number, list: Tokens) => void) {
+  for (const block of tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    let inLink = 0;
+    const children = block.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const t = children[i]!;
+      if (t.type === 'link_close') inLink++;
+      else if (t.type === 'link_open') inLink--;
+      else if (t.type === 'text' && inLink === 0) visit(t.content, i, children);
+    }
+  }
+}
+
+// Replaces each known @handle of a text token by a link to the profile (env.mentions).
+md.core.ruler.push('mentions', (state) => {
+  const links = (state.env as { mentions?: MentionLinks } | undefined)?.mentions;
+  if (!links?.size) return;
+  eachText(state.tokens, (text, index, list) => {
+    const parts: Tokens = [];
+    let last = 0;
+    for (const m of text.matchAll(MENTION)) {
+      const url = links.get(m[2]!.toLowerCase());
+      if (!url) continue;
+      const at = m.index + m[1]!.length;
+      const plain = (content: string) => Object.assign(new state.Token('text', '', 0), { content });
+      if (at > last) parts.push(plain(text.slice(last, at)));
+      const open = new state.Token('link_open', 'a', 1);
+      open.attrs = [
+        ['href', url],
+        ['class', 'mention'],
+      ];
+      parts.push(open, plain(`@${m[2]}`), new state.Token('link_close', 'a', -1));
+      last = at + m[2]!.length + 1;
+    }
+    if (!parts.length) return;
+    if (last < text.length)
+      parts.push(Object.assign(new state.Token('text', '', 0), { content: text.slice(last) }));
+    list.splice(index, 1, ...parts);
+  });
+});
+
+/** The handles a body @mentions (lowercase, each once, in order), outside code and links. */
+export function mentionedHandles(source: string): string[] {
+  const found: string[] = [];
+  eachText(md.parse(source, {}), (text) => {
+    for (const m of text.matchAll(MENTION)) found.push(m[2]!.toLowerCase());
+  });
+  return [...new Set(found.reverse())];
+}
+
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',
@@ -44,13 +104,13 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'td',
   ],
   allowedAttributes: {
-    a: ['href', 'title', 'rel'],
+    a: ['href', 'title', 'rel', 'class'],
     code: ['class'],
     ol: ['start'],
     th: ['style'],
     td: ['style'],
   },
-  allowedClasses: { code: [/^language-[a-z0-9_+-]+$/] },
+  allowedClasses: { code: [/^language-[a-z0-9_+-]+$/], a: ['mention'] },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowProtocolRelative: false,
@@ -86,8 +146,12 @@ export function renderMarkdown(source: string): string {
  * output already over the limit is not sanitized at all: most of the cost of a body too large to
  * show is skipped.
  */
-export function renderMarkdownWithin(source: string, maxBytes: number): string | null {
-  const raw = md.render(source);
+export function renderMarkdownWithin(
+  source: string,
+  maxBytes: number,
+  mentions?: MentionLinks,
+): string | null {
+  const raw = md.render(source, { mentions });
   if (Buffer.byteLength(raw) > maxBytes) return null;
   const html = sanitizeHtml(raw, SANITIZE);
   return Buffer.byteLength(html) > maxBytes ? null : html;

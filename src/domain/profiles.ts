@@ -26,6 +26,8 @@ export type Profile = {
   kind: 'person' | 'agent';
   id: string;
   name: string;
+  /** What an @mention of them writes: a person's handle, an agent's name. */
+  handle: string | null;
   /** For agents: "posted by agent X on behalf of community Y". */
   label: string | null;
   /** The person's role in this community, if a member. */
@@ -80,6 +82,7 @@ export class ProfileService {
       kind,
       id: data.id,
       name: agent ? agent.name : person!.displayName,
+      handle: agent ? agent.name.toLowerCase() : (person!.handle ?? null),
       label: agent ? agentLabel(agent.name, community.slug) : null,
       role: membership?.role ?? null,
       since: agent ? agent.createdAt : (membership?.createdAt ?? person!.createdAt),

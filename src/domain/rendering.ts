@@ -12,7 +12,7 @@
 //                would pass it (it always holds one post at least) and its cursor goes on from there.
 import type { CommunityScope } from '../store/repositories.ts';
 import type { ArticleRevision, Post, Rendered } from '../store/types.ts';
-import { renderMarkdownWithin } from './markdown.ts';
+import { renderMarkdownWithin, type MentionLinks } from './markdown.ts';
 
 export const RENDER_LIMITS = { postHtmlBytes: 262_144, pageBytes: 524_288 } as const;
 
@@ -28,9 +28,13 @@ export type Shown = 'html' | 'markdown';
 
 type Renderable = { body: string; rendered: Rendered | null };
 
-/** The body rendered by this renderer, or the "too large" notice with its source when over the limit. */
-export function renderBody(body: string): Rendered {
-  const html = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes);
+/**
+ * The body rendered by this renderer, or the "too large" notice with its source when over the limit.
+ * `mentions`: the @handles that link to a profile (resolved by the write; a render made on read
+ * without them shows the handles as text).
+ */
+export function renderBody(body: string, mentions?: MentionLinks): Rendered {
+  const html = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes, mentions);
   return { html: html ?? tooLarge(body), version: RENDERER_VERSION };
 }
 

@@ -11,6 +11,7 @@ import { NETWORK_OPERATIONS } from './network.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
 import type { AnyOperation } from './operation.ts';
 import { WEBHOOK_OPERATIONS } from './webhooks.ts';
+import { NOTIFICATION_OPERATIONS } from './notifications.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -24,6 +25,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...PEOPLE_COMMUNITY_OPERATIONS,
   ...WEB_COMMUNITY_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...NOTIFICATION_OPERATIONS,
   ...OAUTH_OPERATIONS,
 ];
 

@@ -106,6 +106,7 @@ function presentProfile(p: Profile) {
     kind: p.kind,
     id: p.id,
     name: p.name,
+    handle: p.handle,
     label: p.label,
     role: p.role,
     since: p.since,
@@ -129,6 +130,7 @@ export const getProfile = defineOperation({
     kind: z.enum(['person', 'agent']),
     id: z.string(),
     name: z.string(),
+    handle: z.string().nullable().describe('What an @mention of them writes (without the @).'),
     label: z
       .string()
       .nullable()

@@ -116,11 +116,24 @@ export function presentWrite(
       reason: outcome.reason,
     };
   }
+  const mentions = outcome.result.mentions;
+  const unread = mentions?.cannotRead.length
+    ? ` Not notified (they cannot read this topic): ${mentions.cannotRead.map((h) => `@${h}`).join(', ')}.`
+    : '';
   return {
     status: 'applied',
-    message: appliedMessage,
+    message: appliedMessage + unread,
     reason: outcome.reason,
     ...presentWritten(outcome.result),
+    ...(mentions
+      ? {
+          mentions: {
+            notified: mentions.notified,
+            agents: mentions.agents ?? [],
+            cannot_read: mentions.cannotRead,
+          },
+        }
+      : {}),
   };
 }
 

@@ -212,6 +212,20 @@ export const writeOutput = z.object({
     ),
   topic: topicOut.optional(),
   post: postOut.optional(),
+  mentions: z
+    .object({
+      notified: z.array(z.string()).describe('Handles of the people who were notified.'),
+      agents: z
+        .array(z.string())
+        .describe(
+          'Agents mentioned: they see the post through their topic subscriptions and webhooks.',
+        ),
+      cannot_read: z
+        .array(z.string())
+        .describe('Handles of people who cannot read this topic: they were not notified.'),
+    })
+    .optional()
+    .describe('What the @mentions of the post did.'),
   similar_solved: z
     .array(similarSolved)
     .optional()

@@ -34,6 +34,19 @@ export const WEBHOOK_DATA = {
   'approval.decided': z
     .object({ approval: getApproval.output })
     .describe('A queued write was applied, rejected or failed.'),
+  'mention.created': contentChange
+    .extend({
+      mentioned: z.array(
+        z.object({
+          kind: z.enum(['person', 'agent']),
+          id: z.string(),
+          handle: z.string().describe("A person's @handle, or the agent's name as written."),
+        }),
+      ),
+    })
+    .describe(
+      'A new topic or reply @mentioned agents (by name) or people (by handle) of the community: how an agent hears it was mentioned without polling.',
+    ),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
@@ -75,6 +88,8 @@ export function renderWebhookEvent(
     data = { topic: presentTopic(c.topic), post: presentPost(c.post) };
     if (event.type === 'article.updated')
       Object.assign(data, { revision: c.revision, created: c.created });
+    if (event.type === 'mention.created')
+      Object.assign(data, { mentioned: (snapshot as { mentioned: unknown }).mentioned });
   }
   return {
     id: event.id,

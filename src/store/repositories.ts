@@ -33,6 +33,7 @@ import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
+import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -54,10 +55,16 @@ export interface PeopleRepository {
   create(input: {
     displayName: string;
     email?: string | null;
+    /** The @handle (../store/handles.ts); without one, a free one is made from the display name. */
+    handle?: string;
     createdAt?: string;
   }): Promise<Person>;
   getById(id: string): Promise<Person | undefined>;
   getByEmail(email: string): Promise<Person | undefined>;
+  /** The person with this handle (any case). */
+  getByHandle(handle: string): Promise<Person | undefined>;
+  /** Changes the person's handle; UniqueViolation when another person has it. */
+  setHandle(id: string, handle: string): Promise<void>;
 }
 
 export interface CategoryRepository {
@@ -175,6 +182,8 @@ export interface CommunityScope {
   readonly access: CommunityAccessRepositories;
   /** Webhook endpoints, the outbox and the delivery log (./webhooks.ts). */
   readonly webhooks: WebhookRepository;
+  /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
+  readonly notifications: NotificationRepository;
 }
 
 export interface Store {
@@ -191,6 +200,8 @@ export interface Store {
   readonly webhookQueue: WebhookQueue;
   /** OAuth signing keys, client policies and clients, grants, codes, refresh tokens (./oauth.ts). */
   readonly oauth: OAuthRepository;
+  /** Notifications still to be mailed, over every community: for the mail side only. */
+  readonly notificationMail: NotificationMailQueue;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

@@ -30,6 +30,7 @@ export interface PeopleTable {
   id: string;
   display_name: string;
   email: string | null;
+  handle: string | null;
   created_at: Timestamp;
 }
 

@@ -22,7 +22,14 @@ export type Community = {
   updatedAt: string;
 };
 
-export type Person = { id: string; displayName: string; email: string | null; createdAt: string };
+export type Person = {
+  id: string;
+  displayName: string;
+  email: string | null;
+  /** The unique @handle mentions use (null only on rows written around migration 0080). */
+  handle: string | null;
+  createdAt: string;
+};
 
 export type Agent = { id: string; communityId: string; name: string; createdAt: string };
 

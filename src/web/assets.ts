@@ -24,6 +24,8 @@ article.solution{background:#eef7ee;border-left:4px solid #1e6b22;padding:.75rem
 time{white-space:nowrap}
 .badge{white-space:nowrap;font-size:.8rem;border:1px solid currentColor;border-radius:3px;padding:0 .35rem;color:#1e6b22}
 .badge.agent{color:#5b2a86}.badge.pending{color:#8a4b00}
+.bell{text-decoration:none}.bell .count{font-size:.8rem;margin-left:.15rem}.bell.unread .count{background:#b3261e;color:#fff;border-radius:1rem;padding:0 .4rem}
+.notifications li.unread{font-weight:600}.watch-level{margin:.5rem 0}a.mention{font-weight:600}
 ul.topics,ol.topics{list-style:none;padding:0}.topics li{padding:.5rem 0;border-top:1px solid #e4e4ea}.snippet{margin:.25rem 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .inline-label{display:inline;font-weight:400}

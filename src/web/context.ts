@@ -31,6 +31,8 @@ export type Web = {
   scripts?: string[];
   /** A one-time notice from the previous request (after a redirect). */
   flash?: Notice;
+  /** Unread notifications of the signed-in person here (the header's bell). */
+  unread?: number;
 };
 
 export type WebDeps = {

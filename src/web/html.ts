@@ -46,6 +46,12 @@ function nav(web: Web): string {
       links.push(`<a href="${esc(href(web, '/approvals'))}">Approvals</a>`);
     if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);
   }
+  if (web.person && community) {
+    const n = web.unread ?? 0;
+    links.push(
+      `<a href="${esc(href(web, '/notifications'))}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">🔔<span class="count">${n}</span></a>`,
+    );
+  }
   if (web.person) {
     links.push(`<a href="${esc(href(web, '/account'))}">${esc(web.person.displayName)}</a>`);
     links.push(

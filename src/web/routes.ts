@@ -28,6 +28,7 @@ import { networkRoutes } from './pages/network.ts';
 import { searchRoutes } from './pages/search.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { topicRoutes } from './pages/topic.ts';
+import { notificationRoutes } from './pages/notifications.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 
 export type { WebDeps } from './context.ts';
@@ -100,6 +101,9 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         });
       }
     }
+    // The bell's number, on the pages of a community for a signed-in person.
+    if (ctx.person && where.kind === 'community' && c.req.method === 'GET')
+      ctx.unread = await deps.services.notifications.unreadCount(ctx.person, where.community);
     const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;
     if (flash) ctx.flash = flash;
     await next();
@@ -110,6 +114,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     feedRoutes,
     authRoutes,
     handoffRoutes,
+    notificationRoutes,
     accountRoutes,
     networkRoutes,
     homeRoutes,

@@ -328,6 +328,37 @@ export const JOURNEY: Step[] = [
   step('DELETE /webhooks/{webhook}', 200, (f, s) =>
     on(f, 'DELETE', `/webhooks/${s.webhook}`, { key: f.keys.owner }),
   ),
+  // A person's notifications (the owner's user key).
+  step('PUT /notifications/level', 200, (f, s) =>
+    on(f, 'PUT', '/notifications/level', {
+      key: f.keys.owner,
+      body: { topic: s.topic, level: 'watch' },
+    }),
+  ),
+  step(
+    'GET /notifications',
+    200,
+    (f) => on(f, 'GET', '/notifications?limit=5', { key: f.keys.owner }),
+    (r) => assert.ok(Array.isArray(r.json.notifications)),
+  ),
+  step('POST /notifications/read', 200, (f) =>
+    on(f, 'POST', '/notifications/read', { key: f.keys.owner, body: { all: true } }),
+  ),
+  step('PUT /notifications/preferences', 200, (f) =>
+    on(f, 'PUT', '/notifications/preferences', {
+      key: f.keys.owner,
+      body: { email_frequency: 'daily' },
+    }),
+  ),
+  step(
+    'GET /notifications/preferences',
+    200,
+    (f) => on(f, 'GET', '/notifications/preferences', { key: f.keys.owner }),
+    (r) => assert.equal(r.json.email, 'daily'),
+  ),
+  step('PUT /account/handle', 200, (f) =>
+    on(f, 'PUT', '/account/handle', { key: f.keys.owner, body: { handle: 'journey-owner' } }),
+  ),
   // The network, on the apex.
   step('GET /search (network)', 200, (f) =>
     f.network.call('GET', '/search?q=postgres&communities=acme'),

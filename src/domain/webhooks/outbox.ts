@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS = [
   'article.updated',
   'approval.requested',
   'approval.decided',
+  'mention.created',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -26,7 +27,12 @@ export type WebhookPayloads = {
   'article.updated': ContentChange & { revision: number; created: boolean };
   'approval.requested': ApprovalChange;
   'approval.decided': ApprovalChange;
+  /** A new topic or reply @mentioned agents or people of the community (who, by kind and id). */
+  'mention.created': ContentChange & { mentioned: MentionedRef[] };
 };
+
+/** One @mentioned agent or person, as a mention.created event names them. */
+export type MentionedRef = { kind: 'person' | 'agent'; id: string; handle: string };
 
 /** An approval as the queue's view shows it (../writes/approvals.ts: approvalView). */
 export type ApprovalSnapshot = { approval_id: string; result: unknown } & Record<string, unknown>;

@@ -15,6 +15,8 @@ import { postCreate } from './post-create.ts';
 import { solutionMark } from './solution-mark.ts';
 import { topicCreate } from './topic-create.ts';
 import type { Loaded, WriteCommand, WrittenContent } from './use-case.ts';
+import { authorOf } from '../authorization.ts';
+import { notifyWritten } from '../notifications/produce.ts';
 
 export type { WrittenContent } from './use-case.ts';
 
@@ -62,6 +64,33 @@ export async function applyCommand(
     case 'article.write':
       return articleWrite.apply(content, actor, community, c.payload, loaded);
   }
+}
+
+/**
+ * The notifications of an applied write, in its transaction (`tx`), by the write's author: the
+ * people it concerns hear of it (../notifications/produce.ts). What its @mentions did is added to
+ * the result the writer is shown.
+ */
+export async function notifyCommand(
+  step: {
+    tx: Store;
+    config: Config;
+    actor: Actor;
+    community: Community;
+    command: WriteCommand;
+    loaded: Loaded;
+  },
+  written: WrittenContent,
+): Promise<WrittenContent> {
+  const { tx, config, actor, community, command: c, loaded } = step;
+  const mentions = await notifyWritten(
+    { tx, config, community },
+    c.kind,
+    authorOf(actor),
+    written,
+    loaded,
+  );
+  return mentions ? { ...written, mentions } : written;
 }
 
 /**

@@ -39,11 +39,13 @@ import {
   asWrittenContent,
   loadCommand,
   deferredContent,
+  notifyCommand,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { commandOf } from './use-case.ts';
+import { notifyDecision } from '../notifications/produce.ts';
 
 /** Raised when another decider got there first: nothing was changed. */
 export class AlreadyDecided extends DomainError {
@@ -208,12 +210,13 @@ export class ApprovalService {
         const command = commandOf(approval.kind, approval.payload);
         const loaded = await loadCommand(tx, community, command);
         const deferred = deferredContent(tx, this.config);
-        const result = asJson(
-          await applyCommand(deferred.content, submitter, community, command, loaded),
-        );
+        const written = await applyCommand(deferred.content, submitter, community, command, loaded);
+        const step = { tx, config: this.config, actor: submitter, community, command, loaded };
+        const result = asJson(await notifyCommand(step, written));
         await approvals.complete(approval.id, 'applied', result, null);
         events = deferred.events;
         const done = (await approvals.getById(approval.id))!;
+        await notifyDecision(tx, community, done);
         await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
           approval: approvalView(done, community),
         }));
@@ -314,6 +317,7 @@ export class ApprovalService {
       if (!(await approvals.decide(id, to, decider, reason)))
         throw new AlreadyDecided(await approvals.getById(id));
       const decided = (await approvals.getById(id))!;
+      await notifyDecision(tx, community, decided);
       await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
         approval: approvalView(decided, community),
       }));

@@ -18,6 +18,7 @@ import {
 import { parse } from '../validate.ts';
 import type { WriteKind } from '../vocabulary.ts';
 import type { PostView, TopicView } from '../views.ts';
+import type { MentionReport } from '../notifications/produce.ts';
 
 export type { Loaded };
 
@@ -27,6 +28,8 @@ export type WrittenContent = {
   post?: PostView;
   revision?: number;
   created?: boolean;
+  /** Who the post's @mentions notified, and who they could not (people who cannot read it). */
+  mentions?: MentionReport;
 };
 
 /** The schema of each kind's payload: what its author gives (the queue stores its output). */

@@ -31,6 +31,7 @@ import {
   deferredContent,
   loadCommand,
   NOUN,
+  notifyCommand,
   resultTargets,
   type WrittenContent,
 } from './apply.ts';
@@ -246,12 +247,10 @@ export class WriteService {
         if (decision.mode === 'auto') {
           const deferred = deferredContent(tx, this.config);
           events = deferred.events;
-          const written = await applyCommand(
-            deferred.content,
-            actor,
-            community,
-            command,
-            prepared.loaded,
+          const loaded = prepared.loaded;
+          const written = await notifyCommand(
+            { tx, config: this.config, actor, community, command, loaded },
+            await applyCommand(deferred.content, actor, community, command, loaded),
           );
           out = {
             status: 'applied',

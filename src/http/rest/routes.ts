@@ -3,6 +3,14 @@
 // parameters are input fields too (`rename` maps a short public name such as `q` onto a field,
 // `nest` lifts the fields of an object input such as search `filters` to the query string); other
 // methods take a JSON body. Everything else (schemas, credential, scope, handler) is the operation's.
+import {
+  getNotificationPreferences,
+  listNotifications,
+  markNotificationsRead,
+  setMyHandle,
+  setNotificationPreferences,
+  setWatchLevel,
+} from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
 import {
   createAgent,
@@ -138,6 +146,12 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(listNotifications, 'get', '/notifications'),
+  route(markNotificationsRead, 'post', '/notifications/read'),
+  route(setWatchLevel, 'put', '/notifications/level'),
+  route(getNotificationPreferences, 'get', '/notifications/preferences'),
+  route(setNotificationPreferences, 'put', '/notifications/preferences'),
+  route(setMyHandle, 'put', '/account/handle'),
   // The apex: the network over every public community.
   route(searchNetwork, 'get', '/search', search),
   route(suggestNetworkAnswer, 'get', '/suggest', { rename: { q: 'question' } }),

@@ -78,6 +78,7 @@ export function personFromRow(row: Selectable<PeopleTable>): Person {
     id: row.id,
     displayName: row.display_name,
     email: row.email,
+    handle: row.handle ?? null,
     createdAt: toIso(row.created_at),
   };
 }

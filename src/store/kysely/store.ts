@@ -28,6 +28,7 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
+import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -37,6 +38,7 @@ export class KyselyStore implements Store {
   readonly mcpConfig: KyselyCommunityMcpConfig;
   readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
+  readonly notificationMail: KyselyNotificationMail;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -49,6 +51,7 @@ export class KyselyStore implements Store {
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.oauth = new KyselyOAuth(db);
+    this.notificationMail = new KyselyNotificationMail(notificationDb(db));
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
   }
@@ -73,6 +76,7 @@ export class KyselyStore implements Store {
         idempotency: new KyselyIdempotency(narrow(this.db), id),
       },
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
+      notifications: new KyselyNotifications(notificationDb(this.db), id),
     };
   }
 

@@ -26,6 +26,7 @@ import { handoffTicketHostMigration } from './0073_handoff_ticket_host.ts';
 import { renderedHtmlMigration } from './0074_rendered_html.ts';
 import { readinessHeartbeatMigration } from './0075_readiness_heartbeat.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
+import { notificationsMigration } from './0078_notifications.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -53,6 +54,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0074_rendered_html': renderedHtmlMigration(dialect),
     '0075_readiness_heartbeat': readinessHeartbeatMigration(dialect),
     '0077_category_approval': categoryApprovalMigration(dialect),
+    '0078_notifications': notificationsMigration(dialect),
   };
 }
 

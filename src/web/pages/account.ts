@@ -55,7 +55,11 @@ async function accountPage(
 ): Promise<{ ok: true; body: string } | { ok: false; failure: Failure }> {
   const keys = await call(deps, web, listMyKeys, {});
   if (!keys.ok) return { ok: false, failure: keys };
-  const body = `<h1>Your account</h1>
+  const prefs =
+    web.where.kind === 'community'
+      ? `<p><a href="${esc(href(web, '/account/notifications'))}">Notification preferences and your @handle</a></p>`
+      : '';
+  const body = `<h1>Your account</h1>${prefs}
 <h2>Password</h2>${failureSummary(extra.passwordFailure)}
 ${postForm(
   web,

@@ -120,7 +120,7 @@ ${topicList(web, topics.value.topics)}${moreLink(web, path, { filter, sort }, to
       )
       .join('');
     const who = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
-    const body = `<h1>${esc(p.name)}</h1><p>${who}${p.role ? ` · ${esc(p.role)}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
+    const body = `<h1>${esc(p.name)}</h1>${p.handle ? `<p class="meta handle">@${esc(p.handle)}</p>` : ''}<p>${who}${p.role ? ` · ${esc(p.role)}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
 <h2>Posts</h2>${posts ? `<ul class="topics">${posts}</ul>` : '<p>No posts yet.</p>'}${moreLink(web, `/u/${p.id}`, {}, p.next_cursor, 'Older posts')}`;
     return page(c, web, { title: p.name, body });
   });

@@ -32,16 +32,22 @@ export function author(web: Web, a: Author): string {
 
 /** After a write: where it landed (or that it waits for a moderator), as a notice. */
 export function writeNotice(
-  value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message'>,
+  value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message' | 'mentions'>,
   applied: string,
 ): Notice {
+  const unread = value.mentions?.cannot_read ?? [];
   // The queued message is written for agents (it names get_approval): people are told in words.
   return value.status === 'pending_approval'
     ? {
         kind: 'ok',
         text: 'Sent for review: a moderator of this community reviews it before it appears. Nothing is published until then; it will show here once it is approved.',
       }
-    : { kind: 'ok', text: applied };
+    : {
+        kind: 'ok',
+        text: unread.length
+          ? `${applied} Not notified (they cannot read this topic): ${unread.map((h) => `@${h}`).join(', ')}.`
+          : applied,
+      };
 }
 
 export function topicHref(web: Web, slug: string, postId?: string): string {

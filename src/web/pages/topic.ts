@@ -21,6 +21,7 @@ import {
   type Topic,
 } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
+import { watchControl } from './notifications.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -129,7 +130,7 @@ export async function renderTopic(
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
-${jump}${posts.map((p) => postArticle(web, topic, p, now)).join('\n')}
+${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now)).join('\n')}
 ${moreLink(web, `/t/${topic.slug}`, {}, got.value.next_cursor, 'More posts')}
 ${replyForm(web, topic, o.values ?? {}, o.failure)}`;
   const question = posts.find((p) => p.is_question);

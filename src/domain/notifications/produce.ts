@@ -1,0 +1,237 @@
+// Who a write notifies, written as rows in the write's own transaction (like the webhook outbox):
+// a notification exists exactly when its write committed, and a write replayed through its
+// idempotency key returns the recorded result without coming here again. Each recipient gets one
+// notification per cause (the store keeps the first of a source key), the most direct kind first.
+//
+// Never notified: the one who acted, anyone whose level on the topic (or, unset there, its
+// category) is mute, and anyone who may not read the community (a private one: members only).
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/repositories.ts';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { topicView } from '../views.ts';
+import type { ApprovalRecord } from '../../store/identity.ts';
+import type { NewNotification } from '../../store/notifications.ts';
+import type { AuthorRef, Community, Topic } from '../../store/types.ts';
+import type { Loaded } from '../content-lookup.ts';
+import type { PostView, TopicView } from '../views.ts';
+import type { Mention } from './mentions.ts';
+import { isWatchLevel, type NotificationKind, type WatchLevel } from './vocabulary.ts';
+
+/** What the writer is told about the @mentions of their post. */
+export type MentionReport = {
+  /** Handles of people who were notified. */
+  notified: string[];
+  /** Names of agents mentioned: they have no notifications, and hear of it as of any post. */
+  agents: string[];
+  /** Handles of people who cannot read this topic: not notified. */
+  cannotRead: string[];
+};
+
+type Candidate = { personId: string; kind: NotificationKind };
+
+/** The most direct reason first: of two reasons for one person, the earlier kind wins. */
+const PRIORITY: NotificationKind[] = [
+  'mentioned',
+  'quoted',
+  'replied',
+  'solution_accepted',
+  'watched_topic',
+  'watched_post',
+  'topic_solved',
+];
+
+const POST_LINK = /#post-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi;
+
+type Written = { topic?: TopicView; post?: PostView };
+
+/** The notifications of an applied write (topic.create, post.create, solution.mark). */
+export async function notifyWritten(
+  { tx, config, community }: { tx: Store; config: Config; community: Community },
+  kind: string,
+  actor: AuthorRef,
+  written: Written,
+  loaded: Loaded,
+): Promise<MentionReport | undefined> {
+  const scope = tx.community(community.id);
+  const topic = loaded.topic ?? (written.topic && (await scope.topics.getById(written.topic.id)));
+  if (!topic) return undefined;
+  const self = actor.kind === 'person' ? actor.id : null;
+  const candidates: Candidate[] = [];
+  const mentions = loaded.mentions ?? [];
+  if (kind === 'topic.create' && written.post) {
+    if (self) await scope.notifications.setLevelIfUnset(self, 'topic', topic.id, 'watch');
+    for (const m of mentions)
+      if (m.kind === 'person') candidates.push({ personId: m.id, kind: 'mentioned' });
+    for (const w of await watchers(tx, community, topic, ['watch'], 'category'))
+      candidates.push({ personId: w, kind: 'watched_topic' });
+  } else if (kind === 'post.create' && written.post) {
+    if (self) await scope.notifications.setLevelIfUnset(self, 'topic', topic.id, 'track');
+    for (const m of mentions)
+      if (m.kind === 'person') candidates.push({ personId: m.id, kind: 'mentioned' });
+    for (const id of new Set([...written.post.body.matchAll(POST_LINK)].map((m) => m[1]!))) {
+      const quoted = await scope.posts.getById(id.toLowerCase());
+      if (quoted?.author.kind === 'person' && quoted.author.id)
+        candidates.push({ personId: quoted.author.id, kind: 'quoted' });
+    }
+    if (topic.author.kind === 'person' && topic.author.id)
+      candidates.push({ personId: topic.author.id, kind: 'replied' });
+    for (const w of await watchers(tx, community, topic, ['watch']))
+      candidates.push({ personId: w, kind: 'watched_post' });
+  } else if (kind === 'solution.mark' && written.topic?.solutionPostId) {
+    // The topic as loaded predates the mark: the accepted post is the one the write returned.
+    const post = await scope.posts.getById(written.topic.solutionPostId);
+    if (post?.author.kind === 'person' && post.author.id)
+      candidates.push({ personId: post.author.id, kind: 'solution_accepted' });
+    for (const w of await watchers(tx, community, topic, ['watch', 'track']))
+      candidates.push({ personId: w, kind: 'topic_solved' });
+  } else return undefined;
+
+  const postId = kind === 'solution.mark' ? written.topic!.solutionPostId! : written.post!.id;
+  const source = kind === 'solution.mark' ? `solution:${postId}` : `post:${postId}`;
+  const { may, allowed } = await readers(
+    tx,
+    community,
+    topic,
+    candidates.map((c) => c.personId),
+  );
+  const chosen = new Map<string, NotificationKind>();
+  for (const c of candidates) {
+    if (c.personId === self || !allowed.has(c.personId)) continue;
+    const had = chosen.get(c.personId);
+    if (!had || PRIORITY.indexOf(c.kind) < PRIORITY.indexOf(had)) chosen.set(c.personId, c.kind);
+  }
+  await scope.notifications.add(
+    [...chosen].map(([recipientId, k]) => ({
+      recipientId,
+      kind: k,
+      sourceKey: source,
+      topicId: topic.id,
+      postId,
+      actor: { kind: actor.kind, id: actor.id, name: actor.name },
+      title: written.topic?.title ?? topic.title,
+    })),
+  );
+  if (kind === 'solution.mark') return undefined;
+  const post = written.post!;
+  const mentioned = mentions
+    .filter((m) => m.kind === 'agent' || (m.id !== self && allowed.has(m.id)))
+    .map((m) => ({ kind: m.kind, id: m.id, handle: m.handle }));
+  if (mentioned.length)
+    await recordWebhookEvent(tx, community.id, 'mention.created', async () => ({
+      topic:
+        written.topic ??
+        topicView(
+          config,
+          community,
+          (await scope.topics.getById(topic.id)) ?? topic,
+          (await scope.categories.getById(topic.categoryId))!,
+        ),
+      post,
+      mentioned,
+    }));
+  return mentionReport(mentions, may, allowed, self);
+}
+
+/** People hear of their mentions by notification; agents as of any post (webhooks, MCP). */
+function mentionReport(
+  mentions: Mention[],
+  may: Set<string>,
+  allowed: Set<string>,
+  self: string | null,
+): MentionReport | undefined {
+  if (!mentions.length) return undefined;
+  const report: MentionReport = { notified: [], agents: [], cannotRead: [] };
+  for (const m of mentions) {
+    if (m.kind === 'agent') report.agents.push(m.handle);
+    else if (m.id === self) continue;
+    else if (allowed.has(m.id)) report.notified.push(m.handle);
+    else if (!may.has(m.id)) report.cannotRead.push(m.handle);
+  }
+  return report;
+}
+
+/** The decision on a queued write, to the person who submitted it (agents: see approval.decided). */
+export async function notifyDecision(
+  tx: Store,
+  community: Community,
+  approval: ApprovalRecord,
+): Promise<void> {
+  const submitter = approval.submitter;
+  if (submitter.kind !== 'person' || !submitter.id) return;
+  const kind: NotificationKind | undefined =
+    approval.status === 'applied'
+      ? 'approval_applied'
+      : approval.status === 'rejected'
+        ? 'approval_rejected'
+        : approval.status === 'failed'
+          ? 'approval_failed'
+          : undefined;
+  if (!kind) return;
+  if (community.visibility !== 'public') {
+    const members = await tx.community(community.id).notifications.members([submitter.id]);
+    if (!members.has(submitter.id)) return;
+  }
+  const result = (approval.result ?? {}) as Written;
+  const payload = (approval.payload ?? {}) as { title?: string; topic?: string };
+  const decider = approval.decidedBy ?? { kind: 'system' as const, id: null, name: 'a moderator' };
+  const notification: NewNotification = {
+    recipientId: submitter.id,
+    kind,
+    sourceKey: `approval:${approval.id}`,
+    topicId: result.topic?.id ?? result.post?.topicId ?? null,
+    postId: result.post?.id ?? null,
+    approvalId: approval.id,
+    actor: { kind: decider.kind, id: decider.id, name: decider.name },
+    title: result.topic?.title ?? payload.title ?? `your ${approval.kind.replace('.', ' ')}`,
+    reason: approval.reason,
+  };
+  await tx.community(community.id).notifications.add([notification]);
+}
+
+/** People whose level on the topic (or, where they set none there, on its category) is in `levels`. */
+async function watchers(
+  tx: Store,
+  community: Community,
+  topic: Topic,
+  levels: WatchLevel[],
+  only?: 'category',
+): Promise<string[]> {
+  const rows = await tx.community(community.id).notifications.levelsOn(
+    only
+      ? [{ kind: 'category', id: topic.categoryId }]
+      : [
+          { kind: 'topic', id: topic.id },
+          { kind: 'category', id: topic.categoryId },
+        ],
+  );
+  const effective = new Map<string, string>();
+  for (const r of rows)
+    if (r.targetKind === 'topic' || !effective.has(r.personId)) effective.set(r.personId, r.level);
+  return [...effective]
+    .filter(([, level]) => isWatchLevel(level) && levels.includes(level))
+    .map(([id]) => id);
+}
+
+/** Of `personIds`, those who may read the topic, and of them those who did not mute it. */
+async function readers(
+  tx: Store,
+  community: Community,
+  topic: Topic,
+  personIds: string[],
+): Promise<{ may: Set<string>; allowed: Set<string> }> {
+  const notes = tx.community(community.id).notifications;
+  const may =
+    community.visibility === 'public' ? new Set(personIds) : await notes.members(personIds);
+  const levels = await notes.levelsOn([
+    { kind: 'topic', id: topic.id },
+    { kind: 'category', id: topic.categoryId },
+  ]);
+  const topicLevel = new Map<string, string>();
+  const categoryLevel = new Map<string, string>();
+  for (const r of levels)
+    (r.targetKind === 'topic' ? topicLevel : categoryLevel).set(r.personId, r.level);
+  const allowed = new Set(
+    [...may].filter((id) => (topicLevel.get(id) ?? categoryLevel.get(id) ?? 'normal') !== 'mute'),
+  );
+  return { may, allowed };
+}

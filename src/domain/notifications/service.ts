@@ -1,0 +1,184 @@
+// Reading a person's notifications in one community (newest first, with links and a sentence
+// each), the unread count of the bell, and the levels and e-mail preference they set. Only people
+// have notifications; a private community's are read by its members only (a removed member reads
+// none, even those written before).
+import { z } from 'zod';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/repositories.ts';
+import type { NotificationRecord } from '../../store/notifications.ts';
+import type { Community } from '../../store/types.ts';
+import type { Actor } from '../actor.ts';
+import { requirePersonHere } from './person.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
+import { cursor, pageLimit, topicRef } from '../fields.ts';
+import { findTopic } from '../content-lookup.ts';
+import { topicUrl } from '../urls.ts';
+import { parse } from '../validate.ts';
+import type { EmailFrequency, NotificationKind, WatchLevel } from './vocabulary.ts';
+import { isWatchLevel } from './vocabulary.ts';
+import { runPersonalWrite, type PersonalWrite } from '../writes/personal-write.ts';
+
+export type NotificationView = {
+  id: string;
+  kind: NotificationKind;
+  /** One sentence: "Ada replied to “How do I …”". */
+  text: string;
+  title: string;
+  url: string | null;
+  topicId: string | null;
+  postId: string | null;
+  approvalId: string | null;
+  actor: { kind: string; id: string | null; name: string };
+  /** The moderator's reason, on a rejected (or failed) queued write. */
+  reason: string | null;
+  createdAt: string;
+  readAt: string | null;
+};
+
+const listSchema = z.object({
+  unread_only: z.boolean().optional(),
+  cursor: cursor.nullish(),
+  limit: pageLimit(50, 20),
+});
+
+function sentence(n: NotificationRecord): string {
+  const who = n.actor.name;
+  const t = `“${n.title}”`;
+  switch (n.kind as NotificationKind) {
+    case 'replied':
+      return `${who} replied to ${t}`;
+    case 'quoted':
+      return `${who} quoted your post in ${t}`;
+    case 'mentioned':
+      return `${who} mentioned you in ${t}`;
+    case 'solution_accepted':
+      return `${who} accepted your answer in ${t}`;
+    case 'topic_solved':
+      return `${t} has an accepted answer`;
+    case 'watched_topic':
+      return `${who} started ${t}`;
+    case 'watched_post':
+      return `${who} posted in ${t}`;
+    case 'approval_applied':
+      return `${who} approved ${t}: it is published`;
+    case 'approval_rejected':
+      return `${who} rejected ${t}${n.reason ? `: ${n.reason}` : ''}`;
+    case 'approval_failed':
+      return `${t} was approved but could not be published${n.reason ? `: ${n.reason}` : ''}`;
+    default:
+      return `${who}: ${t}`;
+  }
+}
+
+export class NotificationService {
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+  ) {}
+
+  async list(
+    actor: Actor,
+    community: Community,
+    input: z.input<typeof listSchema> = {},
+  ): Promise<{
+    notifications: NotificationView[];
+    unreadCount: number;
+    nextCursor: string | null;
+  }> {
+    const person = requirePersonHere(actor, community);
+    const data = parse(listSchema, input);
+    const scope = this.store.community(community.id);
+    const listing = `notifications:${data.unread_only ? 'unread' : 'all'}`;
+    const page = await scope.notifications.list(person.personId, {
+      after: decodeCursor(listing, data.cursor, CURSOR_SHAPES.byTime),
+      limit: data.limit,
+      unreadOnly: data.unread_only,
+    });
+    const slugs = new Map<string, string | undefined>();
+    const views: NotificationView[] = [];
+    for (const n of page.items) {
+      if (n.topicId && !slugs.has(n.topicId))
+        slugs.set(n.topicId, (await scope.topics.getById(n.topicId))?.slug);
+      const slug = n.topicId ? slugs.get(n.topicId) : undefined;
+      views.push({
+        id: n.id,
+        kind: n.kind as NotificationKind,
+        text: sentence(n),
+        title: n.title,
+        url: slug ? topicUrl(this.config, community.slug, slug, n.postId ?? undefined) : null,
+        topicId: n.topicId,
+        postId: n.postId,
+        approvalId: n.approvalId,
+        actor: n.actor,
+        reason: n.reason,
+        createdAt: n.createdAt,
+        readAt: n.readAt,
+      });
+    }
+    return {
+      notifications: views,
+      unreadCount: await scope.notifications.unreadCount(person.personId),
+      nextCursor: page.next ? encodeCursor(listing, page.next) : null,
+    };
+  }
+
+  /** Runs one of the person's own writes (../writes/personal-write.ts) on this store. */
+  async write<S extends z.ZodType, L, O>(
+    actor: Actor,
+    community: Community,
+    use: PersonalWrite<S, L, O>,
+    input: unknown,
+  ): Promise<O & { reason: 'self' }> {
+    return runPersonalWrite(this.store, actor, community, use, input);
+  }
+
+  /** The bell's number: 0 for anyone who has no notifications here (visitors, agents). */
+  async unreadCount(actor: Actor, community: Community): Promise<number> {
+    if (actor.kind !== 'person') return 0;
+    try {
+      requirePersonHere(actor, community);
+    } catch {
+      return 0;
+    }
+    return this.store.community(community.id).notifications.unreadCount(actor.personId);
+  }
+
+  /** The person's level on one topic: what they set, else what its category gives, else normal. */
+  async topicLevel(
+    actor: Actor,
+    community: Community,
+    reference: string,
+  ): Promise<{ level: WatchLevel; set: boolean }> {
+    const person = requirePersonHere(actor, community);
+    const scope = this.store.community(community.id);
+    const topic = await findTopic(scope, parse(z.object({ t: topicRef }), { t: reference }).t);
+    const notes = scope.notifications;
+    const own = await notes.level(person.personId, 'topic', topic.id);
+    if (isWatchLevel(own)) return { level: own, set: true };
+    const inherited = await notes.level(person.personId, 'category', topic.categoryId);
+    return { level: isWatchLevel(inherited) ? inherited : 'normal', set: false };
+  }
+
+  /** The e-mail frequency and the level on each category the person set one on. */
+  async preferences(
+    actor: Actor,
+    community: Community,
+  ): Promise<{
+    email: EmailFrequency;
+    handle: string | null;
+    categories: { categoryId: string; level: WatchLevel }[];
+  }> {
+    const person = requirePersonHere(actor, community);
+    const notes = this.store.community(community.id).notifications;
+    const email = ((await notes.emailPreference(person.personId)) ??
+      'immediately') as EmailFrequency;
+    const levels = await notes.levelsOf(person.personId, 'category');
+    return {
+      email,
+      handle: (await this.store.people.getById(person.personId))?.handle ?? null,
+      categories: levels.flatMap((l) =>
+        isWatchLevel(l.level) ? [{ categoryId: l.targetId, level: l.level }] : [],
+      ),
+    };
+  }
+}

@@ -1,0 +1,198 @@
+// A person's notifications in this community (/notifications: newest first, with links; mark one
+// or all read), their preferences (/account/notifications: e-mail frequency, a level per category,
+// their @handle), and the watch / track / normal / mute control of a topic page. Plain forms with
+// the form token: everything works without JavaScript.
+import type { Hono } from 'hono';
+import { listCategories } from '../../operations/community.ts';
+import {
+  getNotificationPreferences,
+  getWatchLevel,
+  listNotifications,
+  markNotificationsRead,
+  setMyHandle,
+  setNotificationPreferences,
+  setWatchLevel,
+} from '../../operations/notifications.ts';
+import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { field, text, type FormData } from '../forms.ts';
+import { esc, postForm, when } from '../html.ts';
+import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
+import { moreLink } from './parts.ts';
+
+const LEVELS = [
+  { value: 'watch', label: 'Watching: every new post' },
+  { value: 'track', label: 'Tracking: also its accepted answer' },
+  { value: 'normal', label: 'Normal: only replies to me, quotes and @mentions' },
+  { value: 'mute', label: 'Muted: nothing' },
+];
+const EMAIL = [
+  { value: 'immediately', label: 'At once: one mail per notification' },
+  { value: 'daily', label: 'A daily digest' },
+  { value: 'weekly', label: 'A weekly digest' },
+  { value: 'never', label: 'Never' },
+];
+
+/** The topic page's control: how the signed-in person follows this topic (empty for visitors). */
+export async function watchControl(deps: WebDeps, web: Web, topicSlug: string): Promise<string> {
+  if (!web.person) return '';
+  const got = await call(deps, web, getWatchLevel, { topic: topicSlug });
+  if (!got.ok) return '';
+  const options = LEVELS.map(
+    (l) =>
+      `<option value="${l.value}"${l.value === got.value.level ? ' selected' : ''}>${esc(l.label)}</option>`,
+  ).join('');
+  return postForm(
+    web,
+    href(web, `/t/${topicSlug}/level`),
+    `<label for="f-watch-level">Notifications for this topic</label> <select id="f-watch-level" name="level">${options}</select> <button type="submit" class="secondary">Save</button>`,
+    'class="inline watch-level"',
+  );
+}
+
+export function notificationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+  app.get('/notifications', async (c) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return notFound(c, web);
+    const signIn = needsPerson(c, web);
+    if (signIn) return signIn;
+    const got = await call(deps, web, listNotifications, {
+      cursor: c.req.query('cursor') || undefined,
+    });
+    if (!got.ok) return failurePage(c, web, got);
+    const items = got.value.notifications
+      .map((n) => {
+        const label = n.url ? `<a href="${esc(n.url)}">${esc(n.text)}</a>` : esc(n.text);
+        const mark = n.read_at
+          ? ''
+          : postForm(
+              web,
+              href(web, '/notifications/read'),
+              `<input type="hidden" name="ids" value="${esc(n.id)}"><button type="submit" class="link">Mark read</button>`,
+              'class="inline"',
+            );
+        return `<li class="${n.read_at ? 'read' : 'unread'}">${n.read_at ? '' : '<span class="badge">New</span> '}${label} <span class="meta">${when(n.created_at)}</span> ${mark}</li>`;
+      })
+      .join('');
+    const all = got.value.unread_count
+      ? postForm(
+          web,
+          href(web, '/notifications/read'),
+          '<input type="hidden" name="all" value="true"><button type="submit" class="secondary">Mark all read</button>',
+        )
+      : '';
+    const body = `<h1>Notifications</h1><p>${got.value.unread_count} unread · <a href="${esc(href(web, '/account/notifications'))}">Preferences</a></p>${all}
+${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies to your topics, @mentions of you and news of what you watch show here.</p>'}${moreLink(web, '/notifications', {}, got.value.next_cursor, 'Older notifications')}`;
+    return page(c, web, { title: 'Notifications', body });
+  });
+
+  app.post('/notifications/read', async (c) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return notFound(c, web);
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const all = text(form, 'all') === 'true';
+    const got = await call(
+      deps,
+      web,
+      markNotificationsRead,
+      all ? { all: true } : { ids: [text(form, 'ids')] },
+    );
+    if (!got.ok) return failurePage(c, web, got);
+    return redirectWith(c, deps, href(web, '/notifications'), {
+      kind: 'ok',
+      text: all ? 'All notifications are marked read.' : 'Marked read.',
+    });
+  });
+
+  app.post('/t/:slug/level', async (c) => {
+    const web = c.get('web');
+    const slug = c.req.param('slug');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const got = await call(deps, web, setWatchLevel, { topic: slug, level: text(form, 'level') });
+    if (!got.ok) return failurePage(c, web, got, 'The level was not changed');
+    return redirectWith(c, deps, href(web, `/t/${slug}`), {
+      kind: 'ok',
+      text: `Notifications for this topic: ${got.value.level}.`,
+    });
+  });
+
+  app.get('/account/notifications', async (c) => {
+    const web = c.get('web');
+    const signIn = needsPerson(c, web);
+    if (signIn) return signIn;
+    if (web.where.kind !== 'community')
+      return page(c, web, {
+        title: 'Notification preferences',
+        body: '<h1>Notification preferences</h1><p>Notifications are kept per community: open this page on the community you want to set them for.</p>',
+      });
+    const [prefs, categories] = await Promise.all([
+      call(deps, web, getNotificationPreferences, {}),
+      call(deps, web, listCategories, {}),
+    ]);
+    if (!prefs.ok) return failurePage(c, web, prefs);
+    if (!categories.ok) return failurePage(c, web, categories);
+    const levelOf = new Map(prefs.value.categories.map((x) => [x.category_id, x.level]));
+    const rows = categories.value.categories
+      .map((cat) =>
+        postForm(
+          web,
+          href(web, '/account/notifications/category'),
+          `<input type="hidden" name="category" value="${esc(cat.slug)}">${field({ name: `level-${cat.slug}`, label: cat.name, options: LEVELS, value: levelOf.get(cat.id) ?? 'normal' })}<button type="submit" class="secondary">Save<span class="visually-hidden"> ${esc(cat.name)}</span></button>`,
+          'class="category-level"',
+        ),
+      )
+      .join('');
+    const handle = prefs.value.handle ?? '';
+    const body = `<h1>Notification preferences</h1>
+<h2>E-mail</h2>${postForm(
+      web,
+      href(web, '/account/notifications'),
+      `${field({ name: 'email_frequency', label: 'E-mail me about this community', options: EMAIL, value: prefs.value.email })}<div class="actions"><button type="submit">Save</button></div>`,
+    )}
+<h2>Categories</h2><p class="meta">Watching a category notifies you of every new topic and post in it; muting it silences its topics (a level you set on a topic comes first).</p>${rows}
+<h2>Your @handle</h2>${postForm(
+      web,
+      href(web, '/account/handle'),
+      `${field({ name: 'handle', label: 'Handle', value: handle, hint: 'Others @mention you by it: 2-30 characters of a-z, 0-9, "_" and "-".', required: true })}<div class="actions"><button type="submit">Change handle</button></div>`,
+    )}`;
+    return page(c, web, { title: 'Notification preferences', body });
+  });
+
+  app.post('/account/notifications', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const got = await call(deps, web, setNotificationPreferences, {
+      email_frequency: text(form, 'email_frequency'),
+    });
+    if (!got.ok) return failurePage(c, web, got, 'The preference was not saved');
+    return redirectWith(c, deps, href(web, '/account/notifications'), {
+      kind: 'ok',
+      text: 'Your e-mail preference is saved.',
+    });
+  });
+
+  app.post('/account/notifications/category', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const category = text(form, 'category');
+    const got = await call(deps, web, setWatchLevel, {
+      category,
+      level: text(form, `level-${category}`),
+    });
+    if (!got.ok) return failurePage(c, web, got, 'The level was not changed');
+    return redirectWith(c, deps, href(web, '/account/notifications'), {
+      kind: 'ok',
+      text: `Notifications for the category: ${got.value.level}.`,
+    });
+  });
+
+  app.post('/account/handle', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const got = await call(deps, web, setMyHandle, { handle: text(form, 'handle') });
+    if (!got.ok) return failurePage(c, web, got, 'The handle was not changed');
+    return redirectWith(c, deps, href(web, '/account/notifications'), {
+      kind: 'ok',
+      text: `Your handle is now @${got.value.handle}.`,
+    });
+  });
+}

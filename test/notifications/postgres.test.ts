@@ -1,0 +1,18 @@
+// The notification behaviour on a fresh PostgreSQL database (skipped without TEST_POSTGRES_URL,
+// failing under CI).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { freshPostgresDatabase } from '../store/pg-database.ts';
+import { defineNotificationBehaviour } from './behaviour.ts';
+
+const setup = await freshPostgresDatabase('notify');
+if (setup.ok) {
+  defineNotificationBehaviour('postgres', async () => ({
+    env: { DATABASE_URL: setup.url },
+    cleanup: setup.drop,
+  }));
+} else if (setup.fail) {
+  test('notifications (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
+} else {
+  test('notifications (postgres)', { skip: setup.reason }, () => {});
+}
