@@ -76,11 +76,17 @@ export type StartOptions = {
   logDestination?: NodeJS.WritableStream;
   /** Install SIGTERM/SIGINT handlers for graceful shutdown (default true). */
   handleSignals?: boolean;
+  /** Apply pending migrations first (default true); false refuses a schema at another version. */
+  migrate?: boolean;
 };
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const opened = await openHamlet(config, { logger });
+  const opened = await openHamlet(config, {
+    logger,
+    migrate: options.migrate ?? true,
+    requireCurrentSchema: true,
+  });
   const { store, services } = opened;
   if (options.demo) await seedDemo(opened);
   const urls = {
