@@ -20,6 +20,7 @@ import { createFrontDoor, nodeHeaders, type FrontDoor } from './http/front-door.
 import { createHttpServer } from './http/server.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { RetentionSweep } from './domain/retention.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { readinessCheck } from './store/readiness.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -123,6 +124,12 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   await listen(server, config);
   const dispatcher = startDispatcher(opened, config);
+  const retention = new RetentionSweep({
+    retention: store.retention,
+    settings: config.retention,
+    logger,
+  });
+  retention.start();
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   let closing: Promise<void> | undefined;
@@ -130,6 +137,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       stopMcp();
       await dispatcher?.stop();
+      await retention.stop();
       await closeServer(server);
       await channel?.close();
       await opened.close();

@@ -6,6 +6,7 @@
 // method that takes a topic/post/category id alone, so an id from community B looked up through
 // community A's scope is simply "not found".
 import type { SchemaState } from './schema-version.ts';
+import type { RetentionRepository } from './retention.ts';
 import type {
   Agent,
   ArticleRevision,
@@ -181,6 +182,8 @@ export interface Store {
   readonly webhookQueue: WebhookQueue;
   /** OAuth signing keys, client policies and clients, grants, codes, refresh tokens (./oauth.ts). */
   readonly oauth: OAuthRepository;
+  /** Deleting old rows in bounded batches, across communities (./retention.ts). */
+  readonly retention: RetentionRepository;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

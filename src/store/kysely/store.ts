@@ -29,6 +29,7 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
+import { KyselyRetention } from './retention.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -38,6 +39,7 @@ export class KyselyStore implements Store {
   readonly mcpConfig: KyselyCommunityMcpConfig;
   readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
+  readonly retention: KyselyRetention;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -50,6 +52,7 @@ export class KyselyStore implements Store {
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.oauth = new KyselyOAuth(db);
+    this.retention = new KyselyRetention(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
   }
