@@ -44,10 +44,24 @@ test('the official MCP SDK client reaches a community at http://127.0.0.1:<port>
       name: 'get_topic',
       arguments: { topic: 'verifying-the-hamlet-signature-header' },
     });
+    const { id, url } = (topic.structuredContent as { topic: { id: string; url: string } }).topic;
     assert.match(
-      (topic.structuredContent as { topic: { url: string } }).topic.url,
+      url,
       new RegExp(`^http://localhost:${h.port}/c/acme/t/verifying-the-hamlet-signature-header$`),
     );
+    // Resource texts are JSON serialised from the same presented values: the same links.
+    const read = await client.readResource({ uri: `hamlet://acme/topics/${id}` });
+    const page = JSON.parse((read.contents[0] as { text: string }).text) as {
+      topic: { url: string };
+      posts: Array<{ url: string }>;
+    };
+    assert.equal(page.topic.url, url);
+    for (const p of page.posts) assert.ok(p.url.startsWith(`${url}#post-`), p.url);
+    const hostForm = new RegExp(`//acme\\.localhost:${h.port}`);
+    for (const uri of ['hamlet://acme/categories', `hamlet://acme/topics/${id}`]) {
+      const text = ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+      assert.doesNotMatch(text, hostForm, `${uri} names no host-form URL`);
+    }
   } finally {
     await client.close();
   }
