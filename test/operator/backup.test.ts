@@ -135,3 +135,14 @@ test(
     }
   },
 );
+
+test('without pg_dump on PATH, backup prints the exact command (and no password)', async () => {
+  const env = { DATABASE_URL: 'postgres://hamlet:s3cret@127.0.0.1:1/hamlet', PATH: '/nonexistent' };
+  const r = await runCli(['backup', join(tmpdir(), 'never-written.backup')], env);
+  assert.equal(r.code, 1);
+  assert.match(
+    r.err,
+    /pg_dump is not on PATH.*\n {2}pg_dump --format=custom --no-owner --file=\S+never-written\.backup "\$DATABASE_URL"/,
+  );
+  assert.doesNotMatch(r.err + r.out, /s3cret/);
+});
