@@ -6,7 +6,7 @@ import type { Config } from '../config/config.ts';
 import type { Logger } from '../log.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from '../operations/catalogue.ts';
 import type { Pipeline } from '../operations/pipeline.ts';
-import { communityOrigin } from '../domain/urls.ts';
+import { communityOrigin, listedOrigin, publicOrigin } from '../domain/urls.ts';
 import type { Services } from '../services.ts';
 import type { Readiness } from '../store/readiness.ts';
 import { mountStatic, mountWeb } from '../web/routes.ts';
@@ -32,8 +32,8 @@ export function createFaces(d: FacesDeps): Hono {
   const { config, services, door } = d;
   const secure = door.secure;
   const docs = llmsSections({
-    networkOrigin: communityOrigin(config, null),
-    communityOriginPattern: communityOrigin(config, '<slug>'),
+    networkOrigin: publicOrigin(config),
+    communityOriginPattern: listedOrigin(config, '<slug>'),
     communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });

@@ -138,7 +138,9 @@ test('unknown, malformed and reserved slugs in the path form answer as an unknow
     /<p>Signed in on the main site already\? <a href="\/session\/continue\?next=%2F">Continue with that account<\/a>\.<\/p>/;
   assert.match(unknownWeb.text, offer);
   const unknownPage = unknownWeb.text.replace(offer, '');
-  for (const slug of ['nosuch', 'Bad_Slug!', 'www', 'a', '..', '%2e%2e']) {
+  // (`/c/../api/mcp` and `/c/%2e%2e/…` are not among them: URL parsers, this test's client's too,
+  // turn them into the apex's `/api/mcp` before sending, and an IP-literal host is the apex.)
+  for (const slug of ['nosuch', 'Bad_Slug!', 'www', 'a']) {
     const mcp = await rpc(direct(`/c/${slug}/api/mcp`), INITIALIZE());
     assert.equal(mcp.status, 404, slug);
     assert.deepEqual(mcp.json(), unknownMcp.json(), slug);

@@ -295,7 +295,8 @@ test('the apex lists public communities; a signed-in person creates one and owns
   const apex = new WebClient(h.hostUrl('localhost', ''));
   const home = await apex.get('/');
   assert.match(home.text, /<h1>Hamlet communities<\/h1>/);
-  assert.match(home.text, /http:\/\/acme\.localhost:\d+\/api\/mcp/);
+  // Locally listed in the path form, which every MCP client resolves.
+  assert.match(home.text, /MCP: <code>http:\/\/localhost:\d+\/c\/acme\/api\/mcp<\/code>/);
   assert.doesNotMatch(home.text, /skunkworks/i);
   await apex.get('/signup');
   await apex.post('/signup', { name: 'Founder', email: 'founder@example.org', password: PASSWORD });
@@ -370,4 +371,33 @@ test('the search page finds an author by the start of their name, whatever the c
   const count = (text: string) => /(\d+) topics? found/.exec(text)?.[1];
   assert.ok(Number(count(exact.text)) > 0, 'the demo has posts by Dana (demo)');
   assert.equal(count(start.text), count(exact.text));
+});
+
+test('people read pages and buttons, never tools or commands: a missing topic, a queued reply, an unknown member', async () => {
+  const missing = await raw(`${acmeUrl()}/t/no-such-topic`);
+  assert.equal(missing.status, 404);
+  assert.doesNotMatch(visible(missing.text), /list_topics|get_topic|slug/);
+
+  const client = await signedIn('queued-words@example.org');
+  await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'approval' });
+  try {
+    await client.get('/t/verifying-the-hamlet-signature-header');
+    const sent = await client.post('/t/verifying-the-hamlet-signature-header/reply', {
+      body: 'Would the reviewer please look at this reply?',
+    });
+    const notice = visible(/<div class="notice ok"[\s\S]*?<\/div>/.exec(sent.text)![0]);
+    assert.match(notice, /moderator/);
+    assert.doesNotMatch(notice, /get_approval|approval_id|pending/);
+  } finally {
+    await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'auto' });
+  }
+
+  const owner = await signedIn('words-owner@example.org', 'owner');
+  await owner.get('/admin/members');
+  const added = await owner.post('/admin/members', {
+    email: 'nobody-yet@example.org',
+    role: 'member',
+  });
+  assert.match(visible(added.text), /sign up first/);
+  assert.doesNotMatch(visible(added.text), /hamlet user create/);
 });
