@@ -29,6 +29,7 @@ import { startMetricsServer } from './http/metrics-endpoint.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { RetentionSweep } from './domain/retention.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { readinessCheck } from './store/readiness.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -98,13 +99,20 @@ export type StartOptions = {
   logDestination?: NodeJS.WritableStream;
   /** Install SIGTERM/SIGINT handlers for graceful shutdown (default true). */
   handleSignals?: boolean;
+  /** Apply pending migrations first (default true); false refuses a schema at another version. */
+  migrate?: boolean;
 };
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
   // Metrics are kept only where they can be read: with a token for /metrics, or their own port.
   const metrics = createMetrics(Boolean(config.metrics.token) || config.metrics.port !== undefined);
-  const opened = await openHamlet(config, { logger, metrics });
+  const opened = await openHamlet(config, {
+    logger,
+    metrics,
+    migrate: options.migrate ?? true,
+    requireCurrentSchema: true,
+  });
   const { store, services } = opened;
   if (options.demo) await seedDemo(opened);
   const urls = urlsOf(config);
@@ -146,11 +154,13 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   // With PORT=0 the system picked the port: every URL built from here on names the one served.
   if (config.port === 0) config.port = (server.address() as AddressInfo).port;
   const metricsServer = await observeInstance(metrics, opened, mcp, config);
+  const retention = startRetention(opened, config);
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   const close = once(async () => {
     mcpFace.stop();
     await dispatcher?.stop();
+    await retention.stop();
     await closeServer(server);
     if (metricsServer) await closeServer(metricsServer);
     await channel?.close();
@@ -165,6 +175,17 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
 function once(run: () => Promise<void>): () => Promise<void> {
   let started: Promise<void> | undefined;
   return () => (started ??= run());
+}
+
+/** Old rows deleted in bounded batches on a timer (idempotency records, expired sessions, …). */
+function startRetention(opened: Opened, config: Config): RetentionSweep {
+  const sweep = new RetentionSweep({
+    retention: opened.store.retention,
+    settings: config.retention,
+    logger: opened.logger,
+  });
+  sweep.start();
+  return sweep;
 }
 
 /** The community URLs every face presents (canonical, or in the path form a request came in). */

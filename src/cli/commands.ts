@@ -2,6 +2,7 @@
 // says what a command is).
 import { serveCommand } from './serve.ts';
 import { migrateCommand } from './migrate.ts';
+import { backupCommand, restoreCommand } from './backup.ts';
 import { communityCreateCommand } from './community-create.ts';
 import { importMailCommand } from './import-mail.ts';
 import { seedDemoCommand } from './seed-demo.ts';
@@ -17,6 +18,8 @@ import type { Command } from './command.ts';
 export const commands: Command[] = [
   serveCommand,
   migrateCommand,
+  backupCommand,
+  restoreCommand,
   communityCreateCommand,
   communityMcpCommand,
   ...categoryCommands,

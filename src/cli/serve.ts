@@ -17,11 +17,17 @@ export const serveCommand: Command = {
   usage:
     'hamlet serve [--demo]   (configured by the environment: PORT, DATABASE_URL, … in the README)',
   summary:
-    'start the HTTP server (MCP, REST, web); --demo creates the demo community once and prints a fresh agent key and administrator password',
+    'start the HTTP server (MCP, REST, web), migrating the database first unless --no-migrate; --demo creates the demo community once and prints a fresh agent key and administrator password',
   async run(args) {
-    const { values } = parseArgs({ args, options: { demo: { type: 'boolean', default: false } } });
+    const { values } = parseArgs({
+      args,
+      options: { demo: { type: 'boolean', default: false }, 'no-migrate': { type: 'boolean' } },
+    });
     const config = loadConfig();
-    const hamlet = await startHamlet(config, { demo: values.demo ?? false });
+    const hamlet = await startHamlet(config, {
+      demo: values.demo ?? false,
+      migrate: !values['no-migrate'],
+    });
     // From here on, an error nobody observed is logged and everyone else is still served.
     keepServing(hamlet.logger);
     // For the person at the terminal (stderr: stdout carries the JSON logs). Locally every address

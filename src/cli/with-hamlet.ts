@@ -1,6 +1,8 @@
 // Shared by the commands that work on the database: parse options (mistakes become UsageError, exit
 // 2; --help becomes HelpRequested with the usage), open the store and the services from Config through the wiring root (src/main.ts), always
-// close them, and turn an invalid_argument DomainError into a usage error.
+// close them, and turn an invalid_argument DomainError into a usage error. The database is opened
+// without migrating: a schema at another version stops the command with what to run
+// (src/store/schema-version.ts); only `serve` and `migrate` change the schema.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config/config.ts';
 import type { OpenOptions } from '../store/open.ts';
@@ -38,6 +40,8 @@ export async function withHamlet<T>(
   const config = loadConfig();
   // Commands print for a person; the services' own logs stay quiet unless something is wrong.
   const { store, services, close } = await openHamlet(config, {
+    migrate: false,
+    requireCurrentSchema: true,
     ...options,
     logger: createLogger('error', process.stderr),
   });

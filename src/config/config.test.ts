@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from './config.ts';
+import { loadConfig, SETTING_NAMES } from './config.ts';
 import { TOOLING_VARIABLES } from './unknown-variables.ts';
 
 test('a misspelled HAMLET_* variable is refused with "did you mean …"', () => {
@@ -138,4 +138,25 @@ test('every HAMLET_* name in the repository is a setting (in the README) or a to
   });
   const undocumented = settings.filter((n) => !readme.includes(`\`${n}\``));
   assert.deepEqual(undocumented, [], 'settings missing from the README configuration table');
+});
+
+test('every setting is in the README table and in docs/operations.md’s environment file', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const operations = readFileSync('docs/operations.md', 'utf8');
+  const envFile = /```sh\n# \/etc\/hamlet\/hamlet\.env\n([\s\S]*?)```/.exec(operations)?.[1] ?? '';
+  assert.ok(
+    envFile,
+    'docs/operations.md has the environment file block (# /etc/hamlet/hamlet.env)',
+  );
+  const listed = new Set([...envFile.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+  assert.deepEqual(
+    SETTING_NAMES.filter((n) => !readme.includes(`\`${n}\``)),
+    [],
+    'settings missing from the README configuration table',
+  );
+  assert.deepEqual(
+    SETTING_NAMES.filter((n) => !listed.has(n)),
+    [],
+    'settings missing from the environment file in docs/operations.md',
+  );
 });

@@ -79,6 +79,8 @@ const schema = z
     HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
     HAMLET_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    HAMLET_IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+    HAMLET_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).optional(),
     HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
     HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
     HAMLET_COMMUNITY_CREATION: z
@@ -128,6 +130,9 @@ const schema = z
       'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
     path: ['HAMLET_EMBEDDINGS_MODEL'],
   });
+
+/** Every variable the configuration reads (the README's table and docs/operations.md list them all). */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
 
 export type Config = {
   port: number;
@@ -179,6 +184,8 @@ export type Config = {
    * a port of its own without a token; neither set: no metrics are kept.
    */
   metrics: { token?: string; port?: number };
+  /** What is deleted once old: idempotency records after hours, audit entries only when set. */
+  retention: { idempotencyHours: number; auditDays?: number };
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -204,7 +211,7 @@ export type WebhookSettings = {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   const problems = [
-    ...unknownVariables(env, Object.keys(schema.shape)),
+    ...unknownVariables(env, SETTING_NAMES),
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
   ];
   if (problems.length || !parsed.success)
@@ -249,6 +256,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
       retentionDays: e.HAMLET_WEBHOOK_RETENTION_DAYS,
+    },
+    retention: {
+      idempotencyHours: e.HAMLET_IDEMPOTENCY_RETENTION_HOURS,
+      ...(e.HAMLET_AUDIT_RETENTION_DAYS ? { auditDays: e.HAMLET_AUDIT_RETENTION_DAYS } : {}),
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     metrics: { token: e.HAMLET_METRICS_TOKEN, port: e.HAMLET_METRICS_PORT },

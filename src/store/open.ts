@@ -11,10 +11,16 @@ import { KyselyStore } from './kysely/store.ts';
 import { guardText } from './text-guard.ts';
 import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
 import { reusingStatements } from './sqlite-statements.ts';
+import { isCurrent, SchemaMismatchError } from './schema-version.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * Without migrating: refuse a database whose schema is not this version's (SchemaMismatchError,
+   * saying which command to run). Every command but `serve` and `migrate` opens the database so.
+   */
+  requireCurrentSchema?: boolean;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /**
@@ -64,6 +70,10 @@ export async function openDatabase(
   try {
     await opened.store.ping();
     if (options.migrate ?? true) await opened.store.migrate();
+    else if (options.requireCurrentSchema) {
+      const state = await opened.store.schemaState();
+      if (!isCurrent(state)) throw new SchemaMismatchError(state);
+    }
   } catch (err) {
     await opened.store.close().catch(() => undefined);
     throw err;

@@ -5,6 +5,8 @@
 // `store.community(communityId)`, whose every query carries `community_id = <that id>`. There is no
 // method that takes a topic/post/category id alone, so an id from community B looked up through
 // community A's scope is simply "not found".
+import type { SchemaState } from './schema-version.ts';
+import type { RetentionRepository } from './retention.ts';
 import type {
   Agent,
   ArticleRevision,
@@ -202,6 +204,8 @@ export interface Store {
   readonly oauth: OAuthRepository;
   /** Notifications still to be mailed, over every community: for the mail side only. */
   readonly notificationMail: NotificationMailQueue;
+  /** Deleting old rows in bounded batches, across communities (./retention.ts). */
+  readonly retention: RetentionRepository;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**
@@ -211,6 +215,10 @@ export interface Store {
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Applies pending migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
+  /** Which migrations the database holds, against the ones this version knows. */
+  schemaState(): Promise<SchemaState>;
+  /** Applies or reverts migrations until the schema is at `target` (./kysely/migrations-runner.ts). */
+  migrateTo(target: string): Promise<{ applied: string[]; reverted: string[] }>;
   /** Readiness: resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   /** Readiness: resolves when the database takes a write now (one heartbeat row, committed). */

@@ -25,6 +25,9 @@ function hamlet(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+// Only `serve` and `migrate` create or change the schema; the other commands need it in place.
+test.before(() => assert.equal(hamlet('migrate').code, 0));
+
 test('community create, then the same slug again, a bad slug and a missing --name fail clearly', () => {
   const ok = hamlet(
     'community',

@@ -1,8 +1,9 @@
 // The Store over Kysely, shared by both engines; ../open.ts builds the Kysely instance per dialect.
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { CommunityScope, Dialect, Store } from '../repositories.ts';
-import { migrationProvider } from '../migrations/index.ts';
+import { migrateTo, migrateUp, schemaState } from './migrations-runner.ts';
+import type { SchemaState } from '../schema-version.ts';
 import { KyselyCommunities } from './communities.ts';
 import { KyselyPeople } from './people.ts';
 import { KyselyCategories } from './categories.ts';
@@ -29,6 +30,7 @@ import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
+import { KyselyRetention } from './retention.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -39,6 +41,7 @@ export class KyselyStore implements Store {
   readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
   readonly notificationMail: KyselyNotificationMail;
+  readonly retention: KyselyRetention;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -52,6 +55,7 @@ export class KyselyStore implements Store {
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.oauth = new KyselyOAuth(db);
     this.notificationMail = new KyselyNotificationMail(notificationDb(db));
+    this.retention = new KyselyRetention(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
   }
@@ -102,24 +106,15 @@ export class KyselyStore implements Store {
   }
 
   async migrate(): Promise<string[]> {
-    const migrator = new Migrator({
-      db: this.db,
-      provider: migrationProvider(this.dialect),
-      migrationTableName: 'hamlet_migrations',
-      migrationLockTableName: 'hamlet_migrations_lock',
-      // Features land in parallel with their own number ranges: a database may already hold a
-      // later-numbered migration when an earlier-numbered one arrives. Each migration stands alone.
-      allowUnorderedMigrations: true,
-    });
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) {
-      const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Database migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '), {
-        cause: error,
-      });
-    }
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    return migrateUp(this.db, this.dialect);
+  }
+
+  async schemaState(): Promise<SchemaState> {
+    return schemaState(this.db, this.dialect);
+  }
+
+  async migrateTo(target: string): Promise<{ applied: string[]; reverted: string[] }> {
+    return migrateTo(this.db, this.dialect, target);
   }
 
   async ping(): Promise<void> {

@@ -25,6 +25,7 @@ import { searchProfileGenerationsMigration } from './0072_search_profile_generat
 import { handoffTicketHostMigration } from './0073_handoff_ticket_host.ts';
 import { renderedHtmlMigration } from './0074_rendered_html.ts';
 import { readinessHeartbeatMigration } from './0075_readiness_heartbeat.ts';
+import { retentionIndexesMigration } from './0076_retention_indexes.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
 
@@ -53,6 +54,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0073_handoff_ticket_host': handoffTicketHostMigration(dialect),
     '0074_rendered_html': renderedHtmlMigration(dialect),
     '0075_readiness_heartbeat': readinessHeartbeatMigration(dialect),
+    '0076_retention_indexes': retentionIndexesMigration(dialect),
     '0077_category_approval': categoryApprovalMigration(dialect),
     '0078_notifications': notificationsMigration(dialect),
   };
