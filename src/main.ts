@@ -20,6 +20,7 @@ import { createFrontDoor, nodeHeaders, type FrontDoor } from './http/front-door.
 import { createHttpServer } from './http/server.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { startMail } from './domain/mail/start.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { readinessCheck } from './store/readiness.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -117,6 +118,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   await listen(server, config);
   const dispatcher = startDispatcher(opened, config);
+  const mail = startMail({ store, services, config: config.mail, logger });
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   let closing: Promise<void> | undefined;
@@ -124,6 +126,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       stopMcp();
       await dispatcher?.stop();
+      await mail?.stop();
       await closeServer(server);
       await channel?.close();
       await opened.close();

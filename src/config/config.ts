@@ -72,6 +72,27 @@ const schema = z
       .enum(['0', '1'])
       .default('0')
       .transform((v) => v === '1'),
+    HAMLET_SMTP_URL: z
+      .string()
+      .refine((v) => v === 'log:' || /^smtps?:\/\/[^/]/.test(v), {
+        message:
+          'HAMLET_SMTP_URL must be smtp://host:port, smtps://host:port (user:password@ allowed) or log:',
+      })
+      .optional(),
+    HAMLET_MAIL_FROM: z
+      .string()
+      .regex(
+        /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+        'HAMLET_MAIL_FROM must be an address, "hamlet@example.org" or "Hamlet <hamlet@example.org>"',
+      )
+      .optional(),
+    HAMLET_MAIL_DISPATCH: z
+      .enum(['0', '1'])
+      .default('1')
+      .transform((v) => v === '1'),
+    HAMLET_MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    HAMLET_MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+    HAMLET_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
     HAMLET_EMBEDDINGS_URL: z
       .string()
       .url(
@@ -127,6 +148,7 @@ export type Config = {
   people: { signUp: boolean; communityCreation: boolean };
   rest: { maxBodyBytes: number };
   webhooks: WebhookSettings;
+  mail: MailConfig;
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -143,6 +165,19 @@ export type WebhookSettings = {
   maxAttempts: number;
   /** Days an event and its ended deliveries and attempts are kept; pending ones are kept until they end. */
   retentionDays: number;
+};
+
+export type MailConfig = {
+  /** Where mail goes (smtp://, smtps:// or log:); absent: mail is off (nothing is queued). */
+  smtpUrl?: string;
+  /** The From of every mail; its domain also names Message-IDs. */
+  from: string;
+  /** Whether this instance sends queued mail (any number may: each mail is claimed by one). */
+  dispatch: boolean;
+  /** One SMTP conversation's deadline; a claim's lease is twice it and a second. */
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
 };
 
 /**
@@ -196,6 +231,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: e.HAMLET_WEBHOOK_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_WEBHOOK_MAX_ATTEMPTS,
       retentionDays: e.HAMLET_WEBHOOK_RETENTION_DAYS,
+    },
+    mail: {
+      ...(e.HAMLET_SMTP_URL ? { smtpUrl: e.HAMLET_SMTP_URL } : {}),
+      from: e.HAMLET_MAIL_FROM ?? `Hamlet <hamlet@${e.HAMLET_BASE_DOMAIN.toLowerCase()}>`,
+      dispatch: e.HAMLET_MAIL_DISPATCH,
+      timeoutMs: e.HAMLET_MAIL_TIMEOUT_MS,
+      retryBaseMs: e.HAMLET_MAIL_RETRY_BASE_MS,
+      maxAttempts: e.HAMLET_MAIL_MAX_ATTEMPTS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL

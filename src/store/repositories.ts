@@ -32,6 +32,7 @@ import type { SessionStore } from '../mcp/session-store.ts';
 import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
+import type { AccountTokens, MailOutbox } from './mail.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -180,6 +181,10 @@ export interface Store {
   readonly webhookQueue: WebhookQueue;
   /** OAuth signing keys, client policies and clients, grants, codes, refresh tokens (./oauth.ts). */
   readonly oauth: OAuthRepository;
+  /** Outbound mails across communities, and the kinds people turned off (./mail.ts). */
+  readonly mail: MailOutbox;
+  /** Single-use account links, verified addresses, the rule for unverified accounts (./mail.ts). */
+  readonly accountTokens: AccountTokens;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

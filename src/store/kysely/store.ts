@@ -28,6 +28,8 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
+import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
+import { KyselyAccountTokens } from './account-tokens.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -37,6 +39,8 @@ export class KyselyStore implements Store {
   readonly mcpConfig: KyselyCommunityMcpConfig;
   readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
+  readonly mail: KyselyMailOutbox;
+  readonly accountTokens: KyselyAccountTokens;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -51,6 +55,8 @@ export class KyselyStore implements Store {
     this.oauth = new KyselyOAuth(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
+    this.mail = new KyselyMailOutbox(mailDb(db), dialect);
+    this.accountTokens = new KyselyAccountTokens(db);
   }
 
   community(communityId: string): CommunityScope {
