@@ -112,7 +112,9 @@ export function createServices(deps: ServiceDeps): Services {
     accountLinks,
     mail: new MailService(store, mailer, config.mail.smtpUrl ?? ''),
     agents: new AgentService(store, clock, logger),
-    writes: new WriteService(store, config, events, audit),
+    writes: new WriteService(store, config, events, audit, (personId, community) =>
+      accountLinks.requireMayPost(personId, community),
+    ),
     approvals: new ApprovalService(store, config, events, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),

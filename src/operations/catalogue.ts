@@ -10,6 +10,8 @@ import { NETWORK_OPERATIONS } from './network.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
 import type { AnyOperation } from './operation.ts';
 import { WEBHOOK_OPERATIONS } from './webhooks.ts';
+import { ACCOUNT_MAIL_OPERATIONS } from './account-mail.ts';
+import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -23,6 +25,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...WEB_COMMUNITY_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...OAUTH_OPERATIONS,
+  ...MAIL_ADMIN_OPERATIONS,
 ];
 
 /** Every operation the network apex serves (its six MCP tools first). */
@@ -31,6 +34,7 @@ export const NETWORK_CATALOGUE: readonly AnyOperation[] = [
   ...ACCOUNT_OPERATIONS,
   ...PEOPLE_NETWORK_OPERATIONS,
   ...WEB_NETWORK_OPERATIONS,
+  ...ACCOUNT_MAIL_OPERATIONS,
 ];
 
 export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];

@@ -27,6 +27,9 @@ import { searchRoutes } from './pages/search.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { topicRoutes } from './pages/topic.ts';
 import { oauthRoutes } from './oauth-routes.ts';
+import { passwordRoutes } from './pages/password.ts';
+import { emailRoutes } from './pages/email.ts';
+import { mailAdminRoutes } from './pages/admin-mail.ts';
 
 export type { WebDeps } from './context.ts';
 
@@ -82,7 +85,11 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     }
     if (c.req.method === 'POST') {
       const form = await c.req.parseBody({ all: true });
-      if (!formIsOurs(c, deps, form._csrf, session?.token)) {
+      // A mail client's one-click unsubscribe (RFC 8058) comes from no page of ours: the link's
+      // own signature is its proof.
+      const oneClick =
+        url.pathname === '/mail/unsubscribe' && form['List-Unsubscribe'] === 'One-Click';
+      if (!oneClick && !formIsOurs(c, deps, form._csrf, session?.token)) {
         return page(c, ctx, {
           title: 'Form expired',
           status: 403,
@@ -110,6 +117,9 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     memberAdminRoutes,
     settingsRoutes,
     oauthRoutes,
+    passwordRoutes,
+    emailRoutes,
+    mailAdminRoutes,
   ]) {
     routes(web, deps);
   }

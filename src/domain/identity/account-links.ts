@@ -78,9 +78,51 @@ export class AccountLinks {
     return (await this.store.accountTokens.verifiedEmail(person.id)) === person.email;
   }
 
+  /**
+   * The community's rule for unverified accounts, for one person about to post: refused with what
+   * to do while their address is not confirmed, unless the community lets them (default: it does
+   * not). With mail off no address can be confirmed, so the rule does not apply.
+   */
+  async requireMayPost(personId: string, community: Community): Promise<void> {
+    if (!this.mailer.enabled) return;
+    if (await this.store.accountTokens.unverifiedMayPost(community.id)) return;
+    const person = await this.store.people.getById(personId);
+    if (!person || (await this.isVerified(person))) return;
+    throw new DomainError(
+      'forbidden',
+      `Confirm your e-mail address before posting in "${community.slug}": open the link we mailed to ${person.email ?? 'you'}, or ask for a new one on your account page (/account). Meanwhile you can read and sign in as usual.`,
+    );
+  }
+
+  /** An administrator lets unverified accounts post in their community, or not. */
+  async setUnverifiedPosting(
+    actor: Actor,
+    community: Community,
+    allowed: boolean,
+  ): Promise<boolean> {
+    await requireCommunityAdmin(this.store, actor, community, 'change who may post');
+    await this.store.accountTokens.setUnverifiedMayPost(community.id, allowed);
+    return allowed;
+  }
+
+  /** Whether the community lets unverified accounts post. */
+  async unverifiedMayPost(community: Community): Promise<boolean> {
+    return (await this.store.accountTokens.unverifiedMayPost(community.id)) ?? false;
+  }
+
   /** The operator's accounts count as verified. */
   async markVerified(person: Person): Promise<void> {
     if (person.email) await this.store.accountTokens.markVerified(person.id, person.email);
+  }
+
+  /** The signed-in person's address, whether it is confirmed, and whether mail is on. */
+  async myEmail(actor: Actor): Promise<{ email: string; verified: boolean; mail: boolean }> {
+    const person = await this.personOf(actor, 'see your address');
+    return {
+      email: person.email!,
+      verified: await this.isVerified(person),
+      mail: this.mailer.enabled,
+    };
   }
 
   /** A signed-in person asks for a new verification link. */
