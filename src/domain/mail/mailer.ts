@@ -23,7 +23,7 @@ export const UNSUBSCRIBE_PATH = '/mail/unsubscribe';
 
 export class Mailer {
   readonly domain: string;
-  private key?: Promise<string>;
+  private key?: string;
   private readonly listeners: (() => void)[] = [];
 
   constructor(
@@ -74,7 +74,7 @@ export class Mailer {
       headers['In-Reply-To'] = root;
     }
     if (notification && personId) {
-      const url = await this.unsubscribeUrl(personId, message.kind);
+      const url = await this.unsubscribeUrl(personId, message.kind, tx);
       headers['List-Unsubscribe'] = `<${url}>`;
       headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
     }
@@ -95,8 +95,8 @@ export class Mailer {
   }
 
   /** The signed one-click link that turns `kind` off for the person. */
-  async unsubscribeUrl(personId: string, kind: string): Promise<string> {
-    const q = new URLSearchParams({ p: personId, k: kind, s: await this.sign(personId, kind) });
+  async unsubscribeUrl(personId: string, kind: string, tx: Store = this.store): Promise<string> {
+    const q = new URLSearchParams({ p: personId, k: kind, s: await this.sign(personId, kind, tx) });
     return this.link(`${UNSUBSCRIBE_PATH}?${q.toString()}`);
   }
 
@@ -105,18 +105,18 @@ export class Mailer {
     const { p, k, s } = input;
     if (typeof p !== 'string' || typeof k !== 'string' || typeof s !== 'string') return false;
     if (!isNotificationKind(k) || k.length > 100) return false;
-    if (!safeEqual(await this.sign(p, k), s)) return false;
+    if (!safeEqual(await this.sign(p, k, this.store), s)) return false;
     await this.store.mail.unsubscribe(p, k);
     this.logger?.info({ event: 'mail.unsubscribed', personId: p, kind: k }, 'mail kind turned off');
     return true;
   }
 
-  private async sign(personId: string, kind: string): Promise<string> {
-    this.key ??= this.store.webhookQueue.keyringKey(
+  /** Signs with the installation's key, read through `via` (inside a transaction: through it). */
+  private async sign(personId: string, kind: string, via: Store): Promise<string> {
+    const key = (this.key ??= await via.webhookQueue.keyringKey(
       'mail-unsubscribe',
       newId().replace(/-/g, '') + newId().replace(/-/g, ''),
-    );
-    const key = await this.key;
+    ));
     return createHmac('sha256', key).update(`${personId}\n${kind}`).digest('base64url');
   }
 }
