@@ -24,7 +24,7 @@ import { WebhookService } from './domain/webhooks/service.ts';
 import { AccountLinks } from './domain/identity/account-links.ts';
 import { Mailer } from './domain/mail/mailer.ts';
 import { MailService } from './domain/mail/service.ts';
-import { communityOrigin } from './domain/urls.ts';
+import { publicOrigin } from './domain/urls.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -86,7 +86,10 @@ export function createServices(deps: ServiceDeps): Services {
     {
       enabled: Boolean(config.mail.smtpUrl),
       from: config.mail.from,
-      origin: communityOrigin(config, null),
+      // Read at each use: with PORT=0 the port is known only once the server listens.
+      get origin() {
+        return publicOrigin(config);
+      },
     },
     logger,
   );
