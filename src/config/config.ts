@@ -278,7 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.HAMLET_SMTP_URL ? { smtpUrl: e.HAMLET_SMTP_URL } : {}),
       from:
         e.HAMLET_MAIL_FROM ??
-        `Hamlet <hamlet@${(e.HAMLET_BASE_DOMAIN ?? e.HAMLET_PUBLIC_ORIGIN?.hostname ?? 'localhost').toLowerCase()}>`,
+        `Hamlet <hamlet@${(e.HAMLET_BASE_DOMAIN ?? e.HAMLET_PUBLIC_ORIGIN?.host.split(':')[0] ?? 'localhost').toLowerCase()}>`,
       dispatch: e.HAMLET_MAIL_DISPATCH,
       timeoutMs: e.HAMLET_MAIL_TIMEOUT_MS,
       retryBaseMs: e.HAMLET_MAIL_RETRY_BASE_MS,
