@@ -10,6 +10,7 @@ import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
 import { oauthCommands } from './oauth.ts';
 import { webhookCommands } from './webhooks.ts';
+import { mailCommands } from './mail.ts';
 
 import type { Command } from './command.ts';
 
@@ -23,5 +24,6 @@ export const commands: Command[] = [
   ...identityCommands,
   ...approvalCommands,
   ...webhookCommands,
+  ...mailCommands,
   ...oauthCommands,
 ];
