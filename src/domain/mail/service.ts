@@ -45,7 +45,7 @@ export class MailService {
       enabled: this.mailer.enabled,
       transport: this.mailer.enabled
         ? redact(this.transportUrl)
-        : 'off: HAMLET_SMTP_URL is not set, so no mail is sent (no verification, no password reset by e-mail)',
+        : 'HAMLET_SMTP_URL is not set, so no mail is sent (no verification, no password reset by e-mail)',
       from: this.mailer.settings.from,
     };
   }
