@@ -13,21 +13,25 @@
 //   node --import tsx bench/real-server.ts --quick                 # 1 s per case, SQLite (and PostgreSQL if TEST_POSTGRES_URL)
 //   HAMLET_TEST_PG_PORT=54339 scripts/with-postgres.sh node --import tsx bench/real-server.ts
 //   node --import tsx bench/real-server.ts --engines=sqlite --cases='mcp-2025 ping' --profile=prof
+//   node --import tsx bench/real-server.ts --checkout=../old --by-host --cases='mcp-2025 ping'   # an older checkout
+//
+// Every case is measured --rounds times (2 by default), the limit before each round and after the
+// last; each round's ratios are to the limit around it, and their range shows how noisy the run was.
 //
 // Exit code 1 when any request fails or answers wrongly (the numbers would mean nothing).
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServerChild } from './lib/child.ts';
-import { mainThreadProfile, summarizeProfile } from './lib/cpu-profile.ts';
-import { failures, load, type AutocannonResult } from './lib/load.ts';
+import { mainThreadProfile } from './lib/cpu-profile.ts';
+import { failures, load } from './lib/load.ts';
 import { positiveNumber, readOptions } from './lib/options.ts';
 import { throwawayDatabase } from './lib/pg-database.ts';
 import { processCpuMicros } from './lib/proc-cpu.ts';
 import { countQueries } from './lib/query-count.ts';
-import type { CaseCount } from './lib/query-count-child.ts';
 import { limitRequests, realCases, type LimitShape } from './lib/real-cases.ts';
+import { compareReport, load3, profileReport, report, type Measured } from './lib/real-report.ts';
 import { send } from './lib/send.ts';
 import type { BenchRequest } from './lib/servers.ts';
 import { startServe } from './lib/serve-process.ts';
@@ -54,13 +58,31 @@ const opts = readOptions({
     default: '',
     help: 'directory: run serve under --cpu-prof, print top frames per case',
   },
+  rounds: { default: '2', help: 'times every case is measured (the spread shows the noise)' },
+  checkout: {
+    default: '',
+    help: 'serve another checkout (its bin/hamlet.js); statements are not counted then',
+  },
+  compare: {
+    default: '',
+    help: 'another checkout served beside this one on its own database, measured right after it in every round',
+  },
+  'by-host': {
+    default: 'false',
+    help: 'address acme by Host acme.localhost instead of /c/acme (checkouts before the path form)',
+  },
 });
 const quick = opts.quick === 'true' || opts.quick === '';
 const duration = quick ? 1 : positiveNumber('duration', opts.duration);
 const warmup = quick ? 0 : Number(opts.warmup);
 if (!Number.isFinite(warmup) || warmup < 0) throw new Error('warmup must be ≥ 0');
 const connections = Math.round(positiveNumber('connections', opts.connections));
-const countRequests = quick ? 5 : Math.round(Number(opts.count));
+const checkout = opts.checkout ? resolve(opts.checkout) : undefined;
+// Statements are counted by this checkout's code (lib/query-count-child.ts), so not for another.
+const countRequests = checkout ? 0 : quick ? 5 : Math.round(Number(opts.count));
+const rounds = quick ? 1 : Math.round(positiveNumber('rounds', opts.rounds));
+const byHost = opts['by-host'] === 'true' || opts['by-host'] === '';
+const compare = opts.compare ? resolve(opts.compare) : undefined;
 const postgresUrl = opts.postgres || process.env.TEST_POSTGRES_URL || '';
 const engines = (opts.engines || (postgresUrl ? 'sqlite,postgres' : 'sqlite')).split(',');
 for (const e of engines)
@@ -81,16 +103,6 @@ const RAISED_LIMITS = {
   HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '1000000000',
 };
 
-type Measured = {
-  result: AutocannonResult;
-  /** Whether every answer was compared with the verified one byte for byte (stable answers only). */
-  bodyChecked: boolean;
-  cpuShare: number;
-  cpuPerRequest: number;
-  from: number;
-  to: number;
-};
-
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /** One case under load: warm-up, then the measured run with the server's CPU time around it. */
@@ -103,7 +115,11 @@ async function measure(
   const settings = { connections, durationSeconds: duration };
   if (warmup > 0) {
     const w = await load(url, request, { connections, durationSeconds: warmup }, expectBody);
-    if (failures(w) > 0) throw new Error(`${url}: ${failures(w)} failed requests during warm-up`);
+    // Counted in the row only if they go on in the measured run (the first requests may time out).
+    if (failures(w) > 0)
+      process.stderr.write(
+        `  ${url}: ${failures(w)} failed during warm-up (errors ${w.errors}, timeouts ${w.timeouts}, non-2xx ${w.non2xx}, mismatches ${w.mismatches})\n`,
+      );
   }
   const cpu0 = processCpuMicros(pid);
   const from = nowMicros();
@@ -133,33 +149,22 @@ async function verified(
   return a.text === b.text ? a.text : undefined;
 }
 
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const ms = (x: number) => (x < 1 ? '<1' : fmt(x));
-const times = (x: number) => `${x.toFixed(2)}×`;
-const load3 = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
-const queriesText = (c: CaseCount | undefined) =>
-  !c ? '–' : c.min === c.max ? String(c.min) : `${fmt(c.mean, 1)} (${c.min}–${c.max})`;
-
 let broken = false;
 
 async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-real-bench-'));
   const pg = engine === 'postgres' ? await throwawayDatabase(postgresUrl) : undefined;
-  const env = { DATABASE_URL: pg?.url ?? `sqlite:${join(dir, 'hamlet.db')}`, ...RAISED_LIMITS };
+  const otherPg =
+    compare && engine === 'postgres' ? await throwawayDatabase(postgresUrl) : undefined;
+  const env: Record<string, string> = {
+    DATABASE_URL: pg?.url ?? `sqlite:${join(dir, 'hamlet.db')}`,
+    ...RAISED_LIMITS,
+  };
+  if (byHost) env.HAMLET_BASE_DOMAIN = 'localhost';
   const startedAt = Date.now();
-  const rows = new Map<string, Measured>();
+  /** Each case's measurements, one per round. */
+  const rows = new Map<string, Measured[]>();
+  const otherRows = new Map<string, Measured[]>();
   const limits = new Map<LimitShape, Measured[]>();
   const problems: string[] = [];
   let cases = realCases('');
@@ -168,14 +173,25 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const serve = await startServe(env, {
       logFile: join(dir, 'serve.log'),
+      root: checkout,
       nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
+    const other = compare
+      ? await startServe(
+          { ...env, DATABASE_URL: otherPg?.url ?? `sqlite:${join(dir, 'other.db')}` },
+          { logFile: join(dir, 'other.log'), root: compare },
+        ).catch(async (err: unknown) => {
+          await serve.stop();
+          throw err;
+        })
+      : undefined;
     const limit = await startServerChild('limit').catch(async (err: unknown) => {
       await serve.stop();
+      await other?.stop();
       throw err;
     });
     try {
-      cases = realCases(serve.key);
+      cases = realCases(serve.key, byHost);
       const limitOf = limitRequests(cases);
       const shapes = [...new Set(cases.filter((c) => selected.includes(c.id)).map((c) => c.limit))];
       const limitExpected = new Map<LimitShape, string | undefined>();
@@ -193,18 +209,59 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
           limits.set(shape, [...(limits.get(shape) ?? []), m]);
         }
       };
+      const chosen = cases.filter((x) => selected.includes(x.id));
+      const expected = new Map<string, string | undefined>();
+      for (const c of chosen)
+        expected.set(c.id, await verified(serve.origin + c.path, c.request, c.check));
+      const otherCases = other
+        ? realCases(other.key, byHost).filter((x) => selected.includes(x.id))
+        : [];
+      const otherExpected = new Map<string, string | undefined>();
+      for (const c of otherCases)
+        otherExpected.set(c.id, await verified(other!.origin + c.path, c.request, c.check));
+      // The limit before every round and after the last: round r is compared with limits r and r+1.
       await measureLimits();
-      for (const c of cases.filter((x) => selected.includes(x.id))) {
-        process.stderr.write(`  ${c.id}…\n`);
-        const url = serve.origin + c.path;
-        rows.set(
-          c.id,
-          await measure(url, c.request, serve.pid, await verified(url, c.request, c.check)),
-        );
+      for (let r = 0; r < rounds; r++) {
+        for (const c of chosen) {
+          process.stderr.write(`  round ${r + 1}: ${c.id}…\n`);
+          const mine = async () => {
+            const m = await measure(
+              serve.origin + c.path,
+              c.request,
+              serve.pid,
+              expected.get(c.id),
+            );
+            rows.set(c.id, [...(rows.get(c.id) ?? []), m]);
+          };
+          const o = otherCases.find((x) => x.id === c.id);
+          const theirs = async () => {
+            if (!other || !o) return;
+            const m = await measure(
+              other.origin + o.path,
+              o.request,
+              other.pid,
+              otherExpected.get(c.id),
+            );
+            otherRows.set(c.id, [...(otherRows.get(c.id) ?? []), m]);
+          };
+          // The second of a pair measured tends to come out cheaper: the order swaps every round.
+          if (r % 2 === 0) {
+            await mine();
+            await theirs();
+          } else {
+            await theirs();
+            await mine();
+          }
+        }
+        await measureLimits();
       }
-      await measureLimits();
     } finally {
       await limit.stop();
+      const otherErrors = (await other?.stop()) ?? [];
+      if (otherErrors.length)
+        problems.push(
+          `${compare} logged ${otherErrors.length} error(s), the first: ${otherErrors[0]!.slice(0, 500)}`,
+        );
       const errors = await serve.stop();
       if (errors.length)
         problems.push(
@@ -216,7 +273,13 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
         ? await countQueries(env, { ids: selected, requests: countRequests })
         : undefined;
     for (const c of counts?.counts ?? []) if (c.problem) problems.push(`${c.id}: ${c.problem}`);
-    report(engine, cases, rows, limits, counts?.counts ?? []);
+    const title = `${engine}: hamlet serve --demo${checkout ? ` of ${checkout}` : ''} (LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info'})`;
+    if (report(title, cases, rows, limits, counts?.counts ?? [])) broken = true;
+    if (compare) {
+      if (report(`${engine}: hamlet serve --demo of ${compare}`, cases, otherRows, limits, []))
+        broken = true;
+      compareReport(compare, rows, otherRows);
+    }
     if (opts.sql === 'true')
       for (const c of counts?.counts ?? [])
         console.log(
@@ -224,98 +287,18 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
         );
     for (const p of problems) console.log(`PROBLEM: ${p}`);
     if (problems.length) broken = true;
-    if (profileDir) profileReport(startedAt, rows);
+    if (profileDir) {
+      const file = mainThreadProfile(profileDir, startedAt);
+      if (file) profileReport(file, rows, checkout ? `${checkout}/` : ROOT);
+      else {
+        console.log('PROBLEM: serve wrote no .cpuprofile');
+        broken = true;
+      }
+    }
   } finally {
     await pg?.drop();
+    await otherPg?.drop();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function report(
-  engine: string,
-  cases: ReturnType<typeof realCases>,
-  rows: Map<string, Measured>,
-  limits: Map<LimitShape, Measured[]>,
-  counts: CaseCount[],
-): void {
-  const mean = (ms: Measured[] | undefined, f: (m: Measured) => number) =>
-    ms && ms.length ? ms.reduce((a, m) => a + f(m), 0) / ms.length : NaN;
-  const limitRps = (s: LimitShape) => mean(limits.get(s), (m) => m.result.requests.average);
-  const limitCpu = (s: LimitShape) => mean(limits.get(s), (m) => m.cpuPerRequest);
-  const line = (name: string, m: Measured, shape: LimitShape, queries: string) => {
-    const bad = failures(m.result);
-    if (bad) broken = true;
-    return [
-      name,
-      fmt(m.result.requests.average),
-      times(m.result.requests.average / limitRps(shape)),
-      fmt(m.cpuPerRequest, 1),
-      times(limitCpu(shape) / m.cpuPerRequest),
-      ms(m.result.latency.p50),
-      ms(m.result.latency.p99),
-      `${Math.round(m.cpuShare * 100)}%`,
-      queries,
-      bad
-        ? `${bad} (errors ${m.result.errors}, non-2xx ${m.result.non2xx}, mismatches ${m.result.mismatches})`
-        : `0${m.bodyChecked ? '' : '*'}`,
-    ];
-  };
-  const out: string[][] = [];
-  for (const [shape, ms] of limits)
-    ms.forEach((m, i) =>
-      out.push(line(`limit ${shape} (${i ? 'after' : 'before'})`, m, shape, '–')),
-    );
-  for (const c of cases)
-    if (rows.has(c.id))
-      out.push(
-        line(c.id, rows.get(c.id)!, c.limit, queriesText(counts.find((x) => x.id === c.id))),
-      );
-  console.log(
-    `\n${engine}: hamlet serve --demo (LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info'}), load average now ${load3()}`,
-  );
-  console.log(
-    table(
-      [
-        'case',
-        'req/s',
-        '×limit',
-        'µs CPU/req',
-        '×limit',
-        'p50 ms',
-        'p99 ms',
-        'server CPU',
-        'DB statements/req',
-        'failed',
-      ],
-      out,
-    ),
-  );
-  if ([...rows.values()].some((m) => !m.bodyChecked))
-    console.log(
-      '*: its answers differ from one request to the next, so the run checked their status only (a right answer was verified before).',
-    );
-  const unsaturated = [...rows].filter(([, m]) => m.cpuShare < 0.85).map(([id]) => id);
-  if (unsaturated.length)
-    console.log(
-      `note: the server used under 85% of a core for ${unsaturated.join(', ')}: the machine was busy or the load generator was the limit, so req/s understates it; CPU per request is not affected.`,
-    );
-}
-
-function profileReport(startedAt: number, rows: Map<string, Measured>): void {
-  const file = mainThreadProfile(profileDir!, startedAt);
-  if (!file) {
-    console.log('PROBLEM: serve wrote no .cpuprofile');
-    broken = true;
-    return;
-  }
-  console.log(`\nCPU profile of serve: ${file}`);
-  for (const [id, m] of rows) {
-    const s = summarizeProfile(file, { fromMicros: m.from, toMicros: m.to }, ROOT);
-    console.log(
-      `\n${id}: top self time (${s.samples} samples, idle excluded); async_hooks frames ${(s.asyncHooksShare * 100).toFixed(1)}%`,
-    );
-    for (const f of s.top)
-      console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
   }
 }
 

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { openDatabase, type OpenOptions } from './store/open.ts';
+import { openDatabase, type OpenOptions, type PoolStats } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
@@ -22,8 +22,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
 import { Pipeline } from './operations/pipeline.ts';
 import { createFaces } from './http/faces.ts';
-import { createFrontDoor, nodeHeaders, type FrontDoor } from './http/front-door.ts';
+import { createFrontDoor, type FrontDoor } from './http/front-door.ts';
 import { createHttpServer } from './http/server.ts';
+import { createAccessLog } from './http/access-log.ts';
+import { startMetricsServer } from './http/metrics-endpoint.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { startMail } from './domain/mail/start.ts';
@@ -37,14 +40,20 @@ import { VERSION } from './version.ts';
 export { VERSION } from './version.ts';
 
 /** The database and the services over it: what every command works with. */
-export type Opened = { store: Store; services: Services; logger: Logger; close(): Promise<void> };
+export type Opened = {
+  store: Store;
+  services: Services;
+  logger: Logger;
+  poolStats?: () => PoolStats;
+  close(): Promise<void>;
+};
 
 export async function openHamlet(
   config: Config,
-  options: OpenOptions & { logger?: Logger } = {},
+  options: OpenOptions & { logger?: Logger; metrics?: Metrics } = {},
 ): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { store, db, dialect } = await openDatabase(config.databaseUrl, {
+  const { store, db, dialect, poolStats } = await openDatabase(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
     poolSize: config.postgres.poolSize,
     connectTimeoutMs: config.postgres.connectTimeoutMs,
@@ -61,13 +70,14 @@ export async function openHamlet(
     searchIndex: createSearchIndex(db, dialect),
     config,
     logger,
-    search: semantic?.options,
+    search: { ...semantic?.options, observe: options.metrics?.search },
     limiter,
   });
   return {
     store,
     services,
     logger,
+    poolStats,
     close: async () => {
       await semantic?.stop();
       await store.close();
@@ -75,7 +85,13 @@ export async function openHamlet(
   };
 }
 
-export type Hamlet = Opened & { server: Server; mcp: McpStack; url: string };
+export type Hamlet = Opened & {
+  server: Server;
+  mcp: McpStack;
+  url: string;
+  /** The metrics' own server (HAMLET_METRICS_PORT), if any. */
+  metricsServer?: Server;
+};
 
 export type StartOptions = {
   demo?: boolean;
@@ -87,25 +103,26 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const opened = await openHamlet(config, { logger });
+  // Metrics are kept only where they can be read: with a token for /metrics, or their own port.
+  const metrics = createMetrics(Boolean(config.metrics.token) || config.metrics.port !== undefined);
+  const opened = await openHamlet(config, { logger, metrics });
   const { store, services } = opened;
   if (options.demo) await seedDemo(opened);
-  const urls = {
-    mcp: (slug: string) => communityMcpUrl(config, slug),
-    web: (slug: string) => communityOrigin(config, slug),
-    inPathForm: <T>(value: T) => toPathForm(config, value),
-    listsPathForm: !hasPublicOrigin(config),
-  };
+  const urls = urlsOf(config);
   const pipeline = new Pipeline(services, urls, logger);
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
   const door = createFrontDoor({ store, services, config });
-  const { mcp, channel, stop: stopMcp } = createMcpFace({ config, store, deps, door, logger });
+  const access = createAccessLog(logger, metrics);
+  const mcpFace = createMcpFace({ config, store, deps, door, logger, access });
+  const { mcp, channel } = mcpFace;
   const app = createFaces({
     config,
     services,
     pipeline,
     door,
     logger,
+    accessLog: access,
+    metrics,
     ready: readinessCheck({
       store,
       listener: channel?.state,
@@ -117,32 +134,69 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     transport: mcp.transport,
     services,
     logger,
-    siteOf: (req, slug) => door.siteOf(nodeHeaders(req), slug),
+    siteOf: door.siteOfRequest,
   });
   const server = createHttpServer(app, mcp.transport, logger, {
     baseDomain: config.baseDomain,
-    connector: (req, res) => connector(req, res),
+    connector,
+    access,
+    addressOf: door.addressOf,
   });
   await listen(server, config);
-  const dispatcher = startDispatcher(opened, config);
+  const dispatcher = startDispatcher(opened, config, metrics);
   // With PORT=0 the system picked the port: every URL built from here on names the one served.
   if (config.port === 0) config.port = (server.address() as AddressInfo).port;
+  const metricsServer = await observeInstance(metrics, opened, mcp, config);
   const mail = startMail({ store, services, config: config.mail, logger });
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      stopMcp();
-      await dispatcher?.stop();
-      await mail?.stop();
-      await closeServer(server);
-      await channel?.close();
-      await opened.close();
-      logger.info('Hamlet stopped');
-    })());
+  const close = once(async () => {
+    mcpFace.stop();
+    await dispatcher?.stop();
+    await mail?.stop();
+    await closeServer(server);
+    if (metricsServer) await closeServer(metricsServer);
+    await channel?.close();
+    await opened.close();
+    logger.info('Hamlet stopped');
+  });
   if (options.handleSignals ?? true) onSignals(logger, close);
-  return { server, store, services, logger, mcp, url, close };
+  return { server, store, services, logger, mcp, url, metricsServer, close };
+}
+
+/** `run` started at the first call; every later call gets the same promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | undefined;
+  return () => (started ??= run());
+}
+
+/** The community URLs every face presents (canonical, or in the path form a request came in). */
+function urlsOf(config: Config): SurfaceDeps['urls'] {
+  return {
+    mcp: (slug: string) => communityMcpUrl(config, slug),
+    web: (slug: string) => communityOrigin(config, slug),
+    inPathForm: <T>(value: T) => toPathForm(config, value),
+    listsPathForm: !hasPublicOrigin(config),
+  };
+}
+
+/** The gauges read at scrape time; the metrics' own port when one is set. */
+async function observeInstance(
+  metrics: Metrics,
+  opened: Opened,
+  mcp: { streams: { openCount: number } },
+  config: Config,
+) {
+  const { store, logger } = opened;
+  metrics.observe({
+    sessions: () => store.mcpSessions.count(),
+    openStreams: () => mcp.streams.openCount,
+    webhookQueue: () => store.webhookQueue.pendingCount(),
+    pool: opened.poolStats,
+  });
+  return metrics.registry && config.metrics.port !== undefined
+    ? startMetricsServer(metrics.registry, config.metrics.port, config.host, logger)
+    : undefined;
 }
 
 async function seedDemo({ store, services, logger }: Opened): Promise<void> {
@@ -177,9 +231,15 @@ async function listen(server: Server, config: Config): Promise<void> {
  * Webhooks: any number of instances may dispatch (each delivery is claimed by one); a local commit
  * wakes this one at once, others pick it up at their next poll.
  */
-function startDispatcher({ store, services, logger }: Opened, config: Config) {
+function startDispatcher({ store, services, logger }: Opened, config: Config, metrics: Metrics) {
   if (!config.webhooks.dispatch) return undefined;
-  const dispatcher = new WebhookDispatcher({ store, services, settings: config.webhooks, logger });
+  const dispatcher = new WebhookDispatcher({
+    store,
+    services,
+    settings: config.webhooks,
+    logger,
+    metrics,
+  });
   dispatcher.start();
   services.events.subscribe(() => dispatcher.wake());
   return dispatcher;

@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import type { Store } from './store/repositories.ts';
 import type { SearchIndex } from './search/index.ts';
 import { SearchService, type SearchOptions } from './search/service.ts';
+import { CategoryService } from './domain/categories.ts';
 import { CommunityService } from './domain/communities.ts';
 import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
@@ -31,6 +32,8 @@ export type Services = {
   events: ContentEvents;
   communities: CommunityService;
   content: ContentService;
+  /** A community's categories as its administrators manage them. */
+  categories: CategoryService;
   profiles: ProfileService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
@@ -100,6 +103,7 @@ export function createServices(deps: ServiceDeps): Services {
       communityCreation: config.people.communityCreation,
     }),
     content,
+    categories: new CategoryService(store, audit),
     profiles: new ProfileService(store, config),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),

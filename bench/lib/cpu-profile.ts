@@ -54,12 +54,12 @@ export function mainThreadProfile(dir: string, since: number): string | undefine
 }
 
 /**
- * Self time per function (by share of the non-idle samples) between `fromMicros` and `toMicros` of
- * the monotonic clock; `root` is cut from file paths.
+ * Self time per function (by share of the non-idle samples) within the windows (`fromMicros` to
+ * `toMicros` of the monotonic clock); `root` is cut from file paths.
  */
 export function summarizeProfile(
   file: string,
-  window: { fromMicros: number; toMicros: number },
+  windows: { fromMicros: number; toMicros: number }[],
   root: string,
   top = 15,
 ): ProfileSummary {
@@ -71,7 +71,7 @@ export function summarizeProfile(
   let asyncHooks = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i] ?? 0;
-    if (t < window.fromMicros || t > window.toMicros) continue;
+    if (!windows.some((w) => t >= w.fromMicros && t <= w.toMicros)) continue;
     const frame = frames.get(profile.samples[i]!)!;
     if (frame.functionName === '(idle)') continue;
     counted++;

@@ -8,7 +8,9 @@ import { legacyRequest, modernRequest, type BenchRequest } from './servers.ts';
 /** The demo topic read by get_topic, REST and the web page (it has an accepted answer). */
 export const TOPIC = 'verifying-the-hamlet-signature-header';
 export const SEARCH_QUERY = 'webhook signature verification';
-const COMMUNITY = '/c/acme';
+const PATH_FORM = '/c/acme';
+/** The demo community's own host under HAMLET_BASE_DOMAIN=localhost (what older checkouts serve). */
+export const COMMUNITY_HOST = 'acme.localhost';
 const LEGACY_VERSION = '2025-11-25';
 
 export type LimitShape = 'mcp-2025' | 'mcp-2026' | 'get';
@@ -62,9 +64,14 @@ function rpcResult(a: Answer): string | undefined {
   return undefined;
 }
 
-/** Every case, in the order they are measured. */
-export function realCases(key: string): RealCase[] {
-  const auth = { authorization: `Bearer ${key}` };
+/**
+ * Every case, in the order they are measured. `byHost`: the community addressed by its own host
+ * (`Host: acme.localhost`, paths without `/c/acme`), as checkouts older than the path form need.
+ */
+export function realCases(key: string, byHost = false): RealCase[] {
+  const auth: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (byHost) auth.host = COMMUNITY_HOST;
+  const COMMUNITY = byHost ? '' : PATH_FORM;
   const cases: RealCase[] = [];
   for (const era of ['2025', '2026'] as const)
     for (const call of [FLOOR[era], ...TOOL_CALLS])
@@ -93,7 +100,10 @@ export function realCases(key: string): RealCase[] {
   cases.push({
     id: 'web /t/<slug>',
     path: `${COMMUNITY}/t/${TOPIC}`,
-    request: { method: 'GET', headers: { accept: 'text/html' } },
+    request: {
+      method: 'GET',
+      headers: { accept: 'text/html', ...(byHost ? { host: COMMUNITY_HOST } : {}) },
+    },
     limit: 'get',
     check: (a) =>
       a.status !== 200

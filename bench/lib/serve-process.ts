@@ -33,12 +33,12 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts serve with `env` over the current environment (PORT and HOST are set here) and `nodeArgs`
- * before the script (e.g. --cpu-prof); resolves once it printed the demo key, which it does after
+ * before the script (e.g. --cpu-prof), from `root` (another checkout; default this one); resolves once it printed the demo key, which it does after
  * listening.
  */
 export async function startServe(
   env: Record<string, string>,
-  options: { logFile: string; nodeArgs?: string[]; timeoutMs?: number },
+  options: { logFile: string; nodeArgs?: string[]; timeoutMs?: number; root?: string },
 ): Promise<ServeProcess> {
   const port = await freePort();
   const log = openSync(options.logFile, 'a');
@@ -46,7 +46,7 @@ export async function startServe(
     process.execPath,
     [...(options.nodeArgs ?? []), 'bin/hamlet.js', 'serve', '--demo'],
     {
-      cwd: ROOT,
+      cwd: options.root ?? ROOT,
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', log, 'pipe'],
     },

@@ -10,6 +10,7 @@ import { communityMcpCommand } from './community-mcp.ts';
 import { approvalCommands } from './approvals.ts';
 import { oauthCommands } from './oauth.ts';
 import { webhookCommands } from './webhooks.ts';
+import { categoryCommands } from './categories.ts';
 import { mailCommands } from './mail.ts';
 
 import type { Command } from './command.ts';
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   migrateCommand,
   communityCreateCommand,
   communityMcpCommand,
+  ...categoryCommands,
   importMailCommand,
   seedDemoCommand,
   ...identityCommands,

@@ -1,4 +1,6 @@
-// `hamlet community create`: the operator creates a community (public or private, optionally on its own domain).
+// `hamlet community create`: the operator creates a community (public or private, optionally on its
+// own domain), named after its slug unless --name says otherwise, with the starter category and
+// guidelines (src/domain/community-defaults.ts) so that it takes its first question at once.
 import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
@@ -6,11 +8,12 @@ import { systemActor } from '../domain/actor.ts';
 import { addressSource, printedMcpUrl, printedWebUrl } from './printed-urls.ts';
 
 const USAGE =
-  'hamlet community create <slug> --name <name> [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
+  'hamlet community create <slug> [--name <name>] [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
 
 export const communityCreateCommand: Command = {
   name: 'community create',
-  summary: 'create a community: <slug> --name … [--private] [--description …]',
+  summary:
+    'create a community with the category "general" and starter guidelines: <slug> [--name …] [--private]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(
       args,
@@ -25,20 +28,26 @@ export const communityCreateCommand: Command = {
     );
     if (positionals.length !== 1)
       throw new UsageError(`Give exactly one community slug.\nUsage: ${USAGE}`);
-    if (!values.name) throw new UsageError(`--name is required.\nUsage: ${USAGE}`);
     await withHamlet(async (store, config, services) => {
-      const community = await services.communities.create(systemActor('cli'), {
-        slug: positionals[0]!,
-        name: values.name!,
-        description: values.description,
-        guidelines: values.guidelines,
-        visibility: values.private ? 'private' : 'public',
-        customDomain: values.domain ?? null,
-      });
+      const community = await services.communities.create(
+        systemActor('cli'),
+        {
+          slug: positionals[0]!,
+          name: values.name ?? positionals[0]!,
+          description: values.description,
+          guidelines: values.guidelines,
+          visibility: values.private ? 'private' : 'public',
+          customDomain: values.domain ?? null,
+        },
+        { starter: true },
+      );
       console.log(
         `Created ${community.visibility} community "${community.slug}" (${community.id}) at ${printedWebUrl(config, community.slug)}`,
       );
       console.log(`MCP URL: ${printedMcpUrl(config, community.slug)}   ${addressSource(config)}`);
+      console.log(
+        `It starts with the category "general" (discussion) and starter guidelines: see \`hamlet category list --community ${community.slug}\`; administrators change both on its /admin pages.`,
+      );
     });
   },
 };

@@ -14,6 +14,8 @@ import { keepServing } from './last-resort.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
+  usage:
+    'hamlet serve [--demo]   (configured by the environment: PORT, DATABASE_URL, … in the README)',
   summary:
     'start the HTTP server (MCP, REST, web); --demo creates the demo community once and prints a fresh agent key and administrator password',
   async run(args) {

@@ -1,5 +1,5 @@
 // Shared by the commands that work on the database: parse options (mistakes become UsageError, exit
-// 2), open the store and the services from Config through the wiring root (src/main.ts), always
+// 2; --help becomes HelpRequested with the usage), open the store and the services from Config through the wiring root (src/main.ts), always
 // close them, and turn an invalid_argument DomainError into a usage error.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config/config.ts';
@@ -8,14 +8,22 @@ import type { Store } from '../store/repositories.ts';
 import { openHamlet } from '../main.ts';
 import type { Services } from '../services.ts';
 import { DomainError } from '../domain/errors.ts';
-import { UsageError } from './errors.ts';
+import { HelpRequested, UsageError } from './errors.ts';
 import { createLogger } from '../log.ts';
+
+/** Whether the options (up to a `--`) ask for help: --help or -h. */
+export function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 export function parseCommandArgs<T extends ParseArgsConfig['options']>(
   args: string[],
   options: T,
   usage: string,
 ) {
+  // Asking for help is answered before anything else runs (the CLI prints `usage`).
+  if (asksForHelp(args)) throw new HelpRequested(usage);
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

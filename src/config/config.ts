@@ -115,6 +115,12 @@ const schema = z
     HAMLET_EMBEDDINGS_MODEL: z.string().min(1).optional(),
     HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
     HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
+    HAMLET_METRICS_TOKEN: z
+      .string()
+      .min(16, 'HAMLET_METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24)')
+      .regex(/^\S+$/, 'HAMLET_METRICS_TOKEN must not contain spaces')
+      .optional(),
+    HAMLET_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   })
   .refine(
     (e) =>
@@ -189,6 +195,11 @@ export type Config = {
   people: { signUp: boolean; communityCreation: boolean };
   rest: { maxBodyBytes: number };
   webhooks: WebhookSettings;
+  /**
+   * Prometheus metrics: GET /metrics on the main port for `Authorization: Bearer <token>`, and/or on
+   * a port of its own without a token; neither set: no metrics are kept.
+   */
+  metrics: { token?: string; port?: number };
   mail: MailConfig;
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
@@ -285,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.HAMLET_MAIL_MAX_ATTEMPTS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
+    metrics: { token: e.HAMLET_METRICS_TOKEN, port: e.HAMLET_METRICS_PORT },
     ...(e.HAMLET_EMBEDDINGS_URL && e.HAMLET_EMBEDDINGS_MODEL
       ? {
           embeddings: {

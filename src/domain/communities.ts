@@ -6,6 +6,7 @@ import type { Community, Keyset } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { canRead, communityNotFound, requireCommunityAdmin } from './authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
+import { addStarterCategory, STARTER_GUIDELINES } from './community-defaults.ts';
 import { DomainError } from './errors.ts';
 import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
 import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
@@ -64,7 +65,7 @@ export class CommunityService {
 
   /**
    * A signed-in person creates a community, where the operator allows it: they become its owner,
-   * and it starts with one discussion category so that questions can be asked at once.
+   * and it starts with the starter category and guidelines so that questions can be asked at once.
    */
   async createOwned(
     actor: Actor,
@@ -78,17 +79,16 @@ export class CommunityService {
         'On this Hamlet, communities are created by the operator (hamlet community create). Ask them for one.',
       );
     }
-    const data = parse(createSchema, { ...input, customDomain: null });
+    const data = parse(createSchema, {
+      ...input,
+      guidelines: input.guidelines || STARTER_GUIDELINES,
+      customDomain: null,
+    });
     try {
       const created = await this.store.transaction(async (tx) => {
         const community = await tx.communities.create(data);
         await tx.community(community.id).access.members.set(actor.personId, 'owner');
-        await tx.community(community.id).categories.create({
-          slug: 'general',
-          name: 'General',
-          description: 'Questions and discussion.',
-          kind: 'discussion',
-        });
+        await addStarterCategory(tx, community);
         return community;
       });
       return communityView(created);
@@ -121,16 +121,34 @@ export class CommunityService {
     return communityView(updated);
   }
 
-  async create(actor: Actor, input: CreateCommunityInput): Promise<CommunityView> {
+  /**
+   * The operator creates a community. With `starter` (the CLI's `hamlet community create`) it starts
+   * as a person's does: the "general" category, and the starter guidelines unless others are given.
+   */
+  async create(
+    actor: Actor,
+    input: CreateCommunityInput,
+    options: { starter?: boolean } = {},
+  ): Promise<CommunityView> {
     if (actor.kind !== 'system') {
       throw new DomainError(
         'forbidden',
         'Communities are created by the operator (hamlet community create).',
       );
     }
-    const data = parse(createSchema, input);
+    const data = parse(
+      createSchema,
+      options.starter ? { ...input, guidelines: input.guidelines || STARTER_GUIDELINES } : input,
+    );
     try {
-      return communityView(await this.store.communities.create(data));
+      if (!options.starter) return communityView(await this.store.communities.create(data));
+      return communityView(
+        await this.store.transaction(async (tx) => {
+          const community = await tx.communities.create(data);
+          await addStarterCategory(tx, community);
+          return community;
+        }),
+      );
     } catch (err) {
       translateStoreError(
         err,

@@ -2,6 +2,7 @@
 // label the spec requires; posts carry both Markdown source and sanitized HTML; topics their URL.
 import type { Config } from '../config/config.ts';
 import type {
+  CategoryApproval,
   AuthorRef,
   Category,
   CategoryKind,
@@ -25,6 +26,8 @@ export type CategoryView = {
   description: string;
   position: number;
   kind: CategoryKind;
+  /** null: the community's approval policy applies to new topics in it. */
+  approvalPolicy: CategoryApproval;
 };
 
 export type TopicView = {
@@ -101,8 +104,8 @@ export function personViaLabel(personName: string, clientName: string): string {
 }
 
 export function categoryView(category: Category): CategoryView {
-  const { id, slug, name, description, position, kind } = category;
-  return { id, slug, name, description, position, kind };
+  const { id, slug, name, description, position, kind, approvalPolicy } = category;
+  return { id, slug, name, description, position, kind, approvalPolicy };
 }
 
 export function communityView(c: Community): CommunityView {

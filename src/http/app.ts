@@ -1,9 +1,10 @@
 // The Hono application for everything except /api/mcp (which is served by the MCP transport on
 // node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms and the web pages.
 import { Hono, type Context } from 'hono';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
+import { createAccessLog, type AccessLog } from './access-log.ts';
+import { createMetrics } from './metrics.ts';
 import { barePage } from '../web/html.ts';
 import { securityHeaders } from '../web/security.ts';
 import { inputErrorOf } from '../domain/validate.ts';
@@ -26,6 +27,12 @@ export type AppDeps = {
   hostKind: (c: Context) => Promise<'network' | 'community' | 'unknown'>;
   /** The client's address (behind a trusted proxy, from X-Forwarded-For). */
   clientIp: (incoming: IncomingMessage) => string;
+  /** Where each request's line and metrics go (default: lines on `logger`, no metrics). */
+  accessLog?: AccessLog;
+  /** The slug of the community a request addressed, for its access-log line. */
+  communityOf?: (c: Context) => Promise<string | undefined>;
+  /** The operator's routes, which every host reaches before the host check (GET /metrics). */
+  operator?: (app: Hono) => void;
   /** More of the unknown-host page (HTML), e.g. a way for members of a private community in. */
   unknownHostExtra?: (c: Context) => string;
   /** The agent documentation served at /llms. */
@@ -46,24 +53,17 @@ export function createApp(deps: AppDeps): Hono {
   // Security headers on every response, the unknown-host and error pages included.
   app.use('*', securityHeaders(deps.secure ?? false));
 
-  app.use('*', async (c, next) => {
-    const requestId = c.req.header('x-request-id')?.slice(0, 100) || randomUUID();
-    const started = performance.now();
-    await next();
-    c.header('x-request-id', requestId);
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    deps.logger.info(
-      {
-        requestId,
-        method: c.req.method,
-        path: new URL(c.req.url).pathname,
-        status: c.res.status,
-        ms: Math.round(performance.now() - started),
-        ip: incoming ? deps.clientIp(incoming) : undefined,
+  const incoming = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  app.use(
+    '*',
+    (deps.accessLog ?? createAccessLog(deps.logger, createMetrics(false))).hono({
+      clientIp: (c) => {
+        const req = incoming(c);
+        return req ? deps.clientIp(req) : undefined;
       },
-      'request',
-    );
-  });
+      communityOf: deps.communityOf ?? (async () => undefined),
+    }),
+  );
 
   // Liveness: the process answers. Readiness: the database takes writes, and the LISTEN
   // connection (several instances over PostgreSQL) is up: {success, database, listener?}.
@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ success: ready, ...parts }, ready ? 200 : 503);
   });
 
+  deps.operator?.(app);
   deps.open?.(app);
 
   app.use('*', async (c, next) => {
@@ -113,7 +114,8 @@ export function createApp(deps: AppDeps): Hono {
         barePage('Bad request', 'The address or the form carried characters that are not allowed.'),
         400,
       );
-    deps.logger.error({ err }, 'unhandled error');
+    // One line per route and error, then counts (src/log.ts): an outage is not a stack per request.
+    deps.logger.error({ err, kind: `${c.req.method} ${c.req.routePath}` }, 'unhandled error');
     if (rest) return internalErrorResponse();
     return c.html(
       barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),

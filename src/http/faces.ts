@@ -11,9 +11,12 @@ import type { Services } from '../services.ts';
 import type { Readiness } from '../store/readiness.ts';
 import { mountStatic, mountWeb } from '../web/routes.ts';
 import { handoffOffer, mountHandoff } from '../web/pages/handoff.ts';
+import type { AccessLog } from './access-log.ts';
 import { createApp } from './app.ts';
 import { honoHeaders, type FrontDoor } from './front-door.ts';
 import { llmsSections, renderLlms } from './llms.ts';
+import { mountMetrics } from './metrics-endpoint.ts';
+import type { Metrics } from './metrics.ts';
 import { mountOAuth } from './oauth.ts';
 import { mountRest } from './rest/mount.ts';
 
@@ -26,6 +29,8 @@ export type FacesDeps = {
   ready: () => Promise<Readiness>;
   /** Routes of other faces on the same app (the MCP server cards). */
   mount?: (app: Hono) => void;
+  accessLog?: AccessLog;
+  metrics?: Metrics;
 };
 
 export function createFaces(d: FacesDeps): Hono {
@@ -50,6 +55,15 @@ export function createFaces(d: FacesDeps): Hono {
     // A private community looks like an unknown host to a request without a credential that reads it.
     hostKind: async (c) => (await door.visibleHost(c)).kind,
     clientIp: door.addressOf,
+    accessLog: d.accessLog,
+    communityOf: async (c) => {
+      const r = await door.resolve(honoHeaders(c));
+      return r.kind === 'community' ? r.community.slug : undefined;
+    },
+    operator: (app) => {
+      const registry = d.metrics?.registry;
+      if (registry && config.metrics.token) mountMetrics(app, registry, config.metrics.token);
+    },
     secure,
     // A private community's members reach its own host through the apex's account: the unknown-host
     // page (which a private host shows visitors) offers it (../web/pages/handoff.ts).

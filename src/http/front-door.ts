@@ -128,6 +128,9 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
         }),
       ),
     /** The community an OAuth request addressed, and its issuer URL as the request reached it. */
+    /** siteOf for a node:http request (the OAuth connector URL). */
+    siteOfRequest: (req: IncomingMessage, slug?: string): Promise<OAuthSite | undefined> =>
+      services.oauth.siteFor(hostOf(nodeHeaders(req)), slug, addressedByPath(nodeHeaders(req))),
     siteOf: (headers: Headers, slug?: string): Promise<OAuthSite | undefined> =>
       services.oauth.siteFor(hostOf(headers), slug, addressedByPath(headers)),
     /** The per-IP budget, charged once per JSON-RPC message (batch members included). */

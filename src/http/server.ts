@@ -8,6 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { McpHttpTransport } from '../mcp/http-transport.ts';
 import type { Logger } from '../log.ts';
+import type { AccessLog } from './access-log.ts';
 import { COMMUNITY_SLUG, RESERVED_COMMUNITY_SLUGS } from '../domain/slug.ts';
 import { PATH_FORM_HOST_HEADER, PATH_FORM_PREFIX } from '../domain/urls.ts';
 
@@ -18,7 +19,14 @@ export const CONNECTOR_PATH = '/mcp';
 /** The OAuth-protected connector URL's listener (src/http/oauth-connector.ts). */
 export type ConnectorListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export type HttpOptions = { baseDomain: string; connector?: ConnectorListener };
+export type HttpOptions = {
+  baseDomain: string;
+  connector?: ConnectorListener;
+  /** Where the MCP requests' access-log lines and metrics go (Hono's requests log themselves). */
+  access?: AccessLog;
+  /** The client's address, for the MCP requests' lines. */
+  addressOf?: (req: IncomingMessage) => string;
+};
 
 export function createHttpServer(
   app: Hono,
@@ -37,11 +45,11 @@ export function createHttpServer(
     const path = pathOf(req);
     // A trailing slash is the same endpoint: MCP clients given ".../api/mcp/" must not get HTML.
     if (path === MCP_PATH || path === `${MCP_PATH}/`) {
-      mcp.handle(req, res).catch((err) => logger.error({ err }, 'MCP transport failed'));
+      void serveMcp(mcp.handle, req, res, logger, options, 'MCP transport failed');
       return;
     }
     if (options.connector && (path === CONNECTOR_PATH || path === `${CONNECTOR_PATH}/`)) {
-      options.connector(req, res).catch((err) => logger.error({ err }, 'MCP connector failed'));
+      void serveMcp(options.connector, req, res, logger, options, 'MCP connector failed');
       return;
     }
     void honoListener(req, res);
@@ -51,6 +59,24 @@ export function createHttpServer(
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
   return server;
+}
+
+/** An MCP request, between its access record's start (the request id echoed) and its line. */
+async function serveMcp(
+  listener: ConnectorListener,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  o: HttpOptions,
+  failure: string,
+): Promise<void> {
+  o.access?.mcpBegin(req, res);
+  try {
+    await listener(req, res);
+  } catch (err) {
+    logger.error({ err }, failure);
+  }
+  o.access?.mcpEnd(req, res, o.addressOf?.(req) ?? '');
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -20,7 +20,7 @@ import { credentialOf, drain, header, readBody, rpcError, send, tooMany } from '
 import { serveLegacyPost, sessionNotFound, type LegacyPostDeps } from './legacy-post.ts';
 import { isModernPost, ModernHttp } from './modern-http.ts';
 import type { StreamHub } from './stream-hub.ts';
-import type { Admission, Endpoint } from './transport-types.ts';
+import type { Admission, AnsweredHook, Endpoint } from './transport-types.ts';
 import { StreamLimits } from './stream-limits.ts';
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -32,7 +32,7 @@ import { MAX_JSON_DEPTH, parseBody } from './wire.ts';
 
 export { clientIp, type ClientAddress } from './client-address.ts';
 export { CORS_HEADERS } from './cors.ts';
-export type { Admission, Endpoint } from './transport-types.ts';
+export type { Admission, AnsweredHook, Endpoint } from './transport-types.ts';
 
 export type TransportOptions = {
   engine: McpEngine;
@@ -69,6 +69,8 @@ export type TransportOptions = {
   sessionOwner?: (credential: string | undefined, context: unknown) => string | undefined;
   /** Long-lived event streams per client address and per session. */
   streamLimits?: StreamLimits;
+  /** Told of each JSON-RPC request answered (undefined: cancelled, or a listen stream opened). */
+  onAnswered?: AnsweredHook;
 };
 
 export class McpHttpTransport {
@@ -80,13 +82,14 @@ export class McpHttpTransport {
   constructor(private readonly o: TransportOptions) {
     this.retryMs = o.retryMs ?? 1000;
     this.streams = o.streamLimits ?? new StreamLimits();
-    this.modern = new ModernHttp(o.engine, this.streams);
+    this.modern = new ModernHttp(o.engine, this.streams, o.onAnswered);
     this.legacy = {
       engine: o.engine,
       hub: o.hub,
       maxBatch: o.maxBatch,
       retryMs: this.retryMs,
       admit: o.admit,
+      onAnswered: o.onAnswered,
       ownerOf: (req, endpoint) => this.ownerOf(req, endpoint),
       session: (id, endpoint, req) => this.session(id, endpoint, req),
     };

@@ -6,6 +6,7 @@ import { complete, getPrompt, readResource } from './content-methods.ts';
 import type { InputRequired } from './input-required.ts';
 import { ErrorCode, ErrorText, RpcError } from './jsonrpc.ts';
 import { runTool } from './run-tool.ts';
+import { frozenJson } from './wire.ts';
 import type { Surface, ToolDef, ToolResult } from './surface.ts';
 
 export const SHARED_METHODS = new Set([
@@ -104,7 +105,10 @@ type Listed = {
 };
 const listings = new WeakMap<Surface, Listed>();
 
-/** The public metadata of a surface's tools, prompts, resources and templates (recomputed when a list is replaced). */
+/**
+ * The public metadata of a surface's tools, prompts, resources and templates (recomputed when a list
+ * is replaced), each list serialised once (frozenJson: the lists are never changed once made).
+ */
 function listed(surface: Surface): Listed {
   let l = listings.get(surface);
   const from = [surface.tools, surface.prompts, surface.resources, surface.templates];
@@ -112,27 +116,33 @@ function listed(surface: Surface): Listed {
     l = {
       from,
       sizes: from.map((list) => list.length),
-      tools: surface.tools.map(listedTool),
-      prompts: surface.prompts.map(({ name, title, description, arguments: args }) => ({
-        name,
-        title,
-        description,
-        arguments: args,
-      })),
-      resources: surface.resources.map(({ uri, name, title, description, mimeType }) => ({
-        uri,
-        name,
-        title,
-        description,
-        mimeType,
-      })),
-      templates: surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
-        uriTemplate,
-        name,
-        title,
-        description,
-        mimeType,
-      })),
+      tools: frozenJson(surface.tools.map(listedTool)),
+      prompts: frozenJson(
+        surface.prompts.map(({ name, title, description, arguments: args }) => ({
+          name,
+          title,
+          description,
+          arguments: args,
+        })),
+      ),
+      resources: frozenJson(
+        surface.resources.map(({ uri, name, title, description, mimeType }) => ({
+          uri,
+          name,
+          title,
+          description,
+          mimeType,
+        })),
+      ),
+      templates: frozenJson(
+        surface.templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+          uriTemplate,
+          name,
+          title,
+          description,
+          mimeType,
+        })),
+      ),
     };
     listings.set(surface, l);
   }

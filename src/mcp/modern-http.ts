@@ -31,6 +31,7 @@ import { Cancellation } from './request-context.ts';
 import { SseSink } from './sse.ts';
 import type { StreamLimits } from './stream-limits.ts';
 import type { Surface } from './surface.ts';
+import type { AnsweredHook } from './transport-types.ts';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, MODERN_PROTOCOL_VERSION } from './versions.ts';
 
 const RESPONSE_HEADERS: Record<string, string> = Object.assign({}, CORS_RESPONSE_HEADERS, {
@@ -85,6 +86,7 @@ export class ModernHttp {
   constructor(
     private readonly engine: McpEngine,
     private readonly limits: StreamLimits,
+    private readonly onAnswered?: AnsweredHook,
   ) {}
 
   async serve(p: ModernPost): Promise<void> {
@@ -172,7 +174,9 @@ export class ModernHttp {
     };
     if (request.method === 'subscriptions/listen') return this.listen(p, request, ex);
     const response = await handleModern(this.engine, request, ex);
-    if (!channel.cancellation.aborted) channel.finish(response, statusOf(response));
+    const aborted = channel.cancellation.aborted;
+    this.onAnswered?.(req, request, aborted ? undefined : response);
+    if (!aborted) channel.finish(response, statusOf(response));
   }
 
   /** Mcp-Param-* of the tool a tools/call names, when that tool mirrors arguments into headers. */
@@ -216,6 +220,7 @@ export class ModernHttp {
       undefined,
       tagged(request.id, 'notifications/subscriptions/acknowledged', { notifications: filter }),
     );
+    this.onAnswered?.(p.req, request, undefined);
     const remove = this.engine.listeners.add(p.scope, {
       id: request.id,
       filter,

@@ -22,6 +22,8 @@ export type McpStack = {
   engine: McpEngine;
   hub: StreamHub;
   transport: McpHttpTransport;
+  /** The open event streams, counted per client address and session. */
+  streams: StreamLimits;
   stop(): void;
 };
 
@@ -35,12 +37,8 @@ export function createMcpStack(options: McpStackOptions): McpStack {
   });
   const hub = new StreamHub(options.sessions, options.bus);
   engine.setOutbox(hub.toSession);
-  const transport = new McpHttpTransport({
-    ...options,
-    engine,
-    hub,
-    streamLimits: new StreamLimits(options.streamCaps),
-  });
+  const streams = new StreamLimits(options.streamCaps);
+  const transport = new McpHttpTransport({ ...options, engine, hub, streamLimits: streams });
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;
@@ -69,6 +67,7 @@ export function createMcpStack(options: McpStackOptions): McpStack {
     engine,
     hub,
     transport,
+    streams,
     stop: () => {
       clearInterval(sweeper);
       transport.modern.closeAll();

@@ -9,6 +9,13 @@ export class StreamLimits {
 
   constructor(readonly caps: StreamCaps = DEFAULT_STREAM_CAPS) {}
 
+  /** Streams open now (each holds one place of its client address). */
+  get openCount(): number {
+    let n = 0;
+    for (const [k, v] of this.open) if (k.startsWith('ip:')) n += v;
+    return n;
+  }
+
   /** Takes a place for a stream; the returned function gives it back (call it once, on close). */
   acquire(clientIp: string, sessionId?: string): (() => void) | undefined {
     const keys = [`ip:${clientIp}`, ...(sessionId ? [`session:${sessionId}`] : [])];

@@ -36,8 +36,64 @@ export function parseBody(text: string): ParsedBody {
 
 /** JSON.stringify for anything sent to a client: big ids go back out as the numbers they were. */
 export function serialize(message: unknown): string {
-  const text = JSON.stringify(message);
+  const text = Array.isArray(message)
+    ? `[${message.map((m) => withFrozen(m) ?? 'null').join(',')}]`
+    : (withFrozen(message) ?? 'null');
   return text.includes(BIG_ID) ? text.replace(BIG_ID_PATTERN, '"id":$1') : text;
+}
+
+/** The JSON text of values that never change once made (a surface's tool list), by identity. */
+const frozenTexts = new WeakMap<object, string>();
+
+/**
+ * Marks `value` as never changing from now on: a response whose result is it, or holds it as a
+ * member, is written with the text serialised here once (a tool list is most of its response, and
+ * stringifying it again cost more than everything else a tools/list does). Returns `value`.
+ */
+export function frozenJson<T extends object>(value: T): T {
+  frozenTexts.set(value, JSON.stringify(value));
+  return value;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+
+/** One message as JSON.stringify writes it, with a frozen result or result member from its text. */
+function withFrozen(message: unknown): string | undefined {
+  if (!isPlainObject(message)) return JSON.stringify(message);
+  const result = message.result;
+  const resultText = isFrozen(result)
+    ? frozenTexts.get(result as object)
+    : isPlainObject(result) && holdsFrozen(result)
+      ? members(result)
+      : undefined;
+  return resultText === undefined ? JSON.stringify(message) : members(message, resultText);
+}
+
+const isFrozen = (v: unknown) => typeof v === 'object' && v !== null && frozenTexts.has(v);
+
+function holdsFrozen(o: Record<string, unknown>): boolean {
+  for (const key in o) if (isFrozen(o[key])) return true;
+  return false;
+}
+
+/** An object's JSON written member by member: frozen members from their text, `result` as given. */
+function members(o: Record<string, unknown>, resultText?: string): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(o)) {
+    const value = o[key];
+    const text =
+      key === 'result' && resultText !== undefined
+        ? resultText
+        : isFrozen(value)
+          ? frozenTexts.get(value as object)
+          : JSON.stringify(value);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** Whether brackets nest deeper than MAX_JSON_DEPTH outside strings (a linear scan, no recursion). */

@@ -5,6 +5,7 @@ import { ACCOUNT_OPERATIONS } from './account.ts';
 import { ADMIN_OPERATIONS } from './admin.ts';
 import { APPROVAL_OPERATIONS } from './approvals.ts';
 import { ARTICLE_OPERATIONS } from './articles.ts';
+import { CATEGORY_OPERATIONS } from './categories.ts';
 import { COMMUNITY_OPERATIONS } from './community.ts';
 import { NETWORK_OPERATIONS } from './network.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
@@ -21,6 +22,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...ARTICLE_OPERATIONS,
   ...APPROVAL_OPERATIONS,
   ...ADMIN_OPERATIONS,
+  ...CATEGORY_OPERATIONS,
   ...PEOPLE_COMMUNITY_OPERATIONS,
   ...WEB_COMMUNITY_OPERATIONS,
   ...WEBHOOK_OPERATIONS,

@@ -19,7 +19,7 @@ import { TOPIC_FILTERS, TOPIC_SORTS } from '../domain/content.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import {
   presentApproval,
-  presentCategory,
+  presentListedCategory,
   presentTopic,
   presentTopicPage,
   presentWrite,
@@ -174,10 +174,9 @@ export const listCategories = defineOperation({
   credential: 'community',
   mcp: true,
   run: async (ctx) => ({
-    categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map((c) => ({
-      id: c.id,
-      ...presentCategory(c),
-    })),
+    categories: (await ctx.services.content.listCategories(ctx.actor, ctx.community)).map(
+      presentListedCategory,
+    ),
   }),
 });
 

@@ -10,6 +10,7 @@ import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { Urls } from './operation.ts';
 import type {
   authorOut,
+  categoryOut,
   categorySummary,
   communitySummary,
   keyOut,
@@ -133,6 +134,18 @@ export function presentCategory(
     description: c.description,
     kind: c.kind,
     topic_count: c.topicCount,
+  };
+}
+
+/** A category as list_categories and the category writes show it. */
+export function presentListedCategory(
+  c: CategoryView & { topicCount: number },
+): z.infer<typeof categoryOut> {
+  return {
+    id: c.id,
+    ...presentCategory(c),
+    position: c.position,
+    approval_policy: c.approvalPolicy ?? 'community',
   };
 }
 

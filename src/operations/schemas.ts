@@ -139,8 +139,18 @@ export const categorySummary = z.object({
   kind: z.enum(['discussion', 'knowledge_base']),
   topic_count: z.number().int(),
 });
-/** A category as its community lists it (list_categories): with its id. */
-export const categoryOut = z.object({ id: z.string() }).extend(categorySummary.shape);
+/** A category as its community lists it (list_categories): with its id, place and approval policy. */
+export const categoryOut = z
+  .object({ id: z.string() })
+  .extend(categorySummary.shape)
+  .extend({
+    position: z.number().int().describe('Its place in the order: 1 is listed first.'),
+    approval_policy: z
+      .enum(['community', 'auto', 'approval'])
+      .describe(
+        'How new topics in it are published: "community" (by the approval policy per write kind), "auto" (at once) or "approval" (queued for a moderator).',
+      ),
+  });
 
 /** A community with its addresses, as the network lists it. */
 export const communitySummary = z.object({
@@ -198,7 +208,7 @@ export const writeOutput = z.object({
     .string()
     .optional()
     .describe(
-      'Why it applied at once or was queued: "approval_policy:<kind>" (the community queues this kind of write for a moderator), "policy_auto", "trusted_agent", "moderator" or "system".',
+      'Why it applied at once or was queued: "approval_policy:<kind>" (the community queues this kind of write for a moderator), "category_policy:<slug>" (that category queues new topics), "policy_auto", "category_auto", "trusted_agent", "moderator" or "system".',
     ),
   topic: topicOut.optional(),
   post: postOut.optional(),

@@ -3,11 +3,12 @@
 // result says `mode: "lexical"`. After a failure the endpoint is left alone for RETRY_AFTER_MS
 // (searches go lexical at once), then the next search tries it again. The log gets one warning when
 // the endpoint starts failing, then at most one summary per SUMMARY_EVERY_MS while it keeps failing,
-// and one line when it answers again: never a line per search.
-import type { Logger } from '../log.ts';
+// and one line when it answers again: never a line per search (the log's Repeats counts them).
+import { Repeats, withoutUrlSecrets, type Logger } from '../log.ts';
 
 const RETRY_AFTER_MS = 10_000;
 const SUMMARY_EVERY_MS = 60_000;
+const FALLBACK = 'lexical fallback';
 /** How long a search waits for the query's embedding before it runs lexically. */
 export const QUERY_EMBEDDING_TIMEOUT_MS = 5_000;
 
@@ -25,15 +26,16 @@ export class EmbedderHealth {
   private failingSince: number | undefined;
   private retryAt = 0;
   private lastError = '';
-  /** Lexical fallbacks since the last log line, and since the endpoint started failing. */
-  private unreported = 0;
+  /** Lexical fallbacks since the endpoint started failing; those since the last line are counted here. */
   private fallbacks = 0;
-  private reportedAt = 0;
+  private readonly repeats: Repeats<undefined>;
 
   constructor(
     private readonly log: Warn | undefined,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.repeats = new Repeats(SUMMARY_EVERY_MS, now);
+  }
 
   /** Whether a search should try the embedder now (healthy, or the retry pause is over). */
   available(): boolean {
@@ -48,8 +50,8 @@ export class EmbedderHealth {
       'semantic search: the embeddings endpoint answers again; semantic and hybrid searches use it',
     );
     this.failingSince = undefined;
-    this.unreported = 0;
     this.fallbacks = 0;
+    this.repeats.forget(FALLBACK);
   }
 
   /** The embedder failed on this search (which then runs lexically). */
@@ -60,8 +62,7 @@ export class EmbedderHealth {
     if (this.failingSince === undefined) {
       this.failingSince = now;
       this.fallbacks = 1;
-      this.unreported = 0;
-      this.reportedAt = now;
+      this.repeats.note(FALLBACK, undefined);
       this.log?.warn(
         { reason: this.lastError, retryAfterMs: RETRY_AFTER_MS },
         'semantic search: the embeddings endpoint failed; semantic and hybrid searches run lexically (mode "lexical") until it answers again',
@@ -78,20 +79,20 @@ export class EmbedderHealth {
 
   private fellBack(): void {
     this.fallbacks++;
-    this.unreported++;
-    const now = this.now();
-    if (now - this.reportedAt < SUMMARY_EVERY_MS) return;
-    this.log?.warn(
-      {
-        lexicalFallbacks: this.unreported,
-        sinceMs: now - this.reportedAt,
-        failingForMs: now - this.failingSince!,
-        reason: this.lastError,
-      },
-      'semantic search: the embeddings endpoint still fails; these semantic and hybrid searches ran lexically',
-    );
-    this.unreported = 0;
-    this.reportedAt = now;
+    // A fallback after a quiet minute is summarised alone; others wait for their minute's summary.
+    const due = this.repeats.note(FALLBACK, undefined)
+      ? [{ repeated: 1, sinceMs: 0 }]
+      : this.repeats.due();
+    for (const d of due)
+      this.log?.warn(
+        {
+          lexicalFallbacks: d.repeated,
+          sinceMs: d.sinceMs,
+          failingForMs: this.now() - this.failingSince!,
+          reason: this.lastError,
+        },
+        'semantic search: the embeddings endpoint still fails; these semantic and hybrid searches ran lexically',
+      );
   }
 }
 
@@ -99,12 +100,5 @@ export class EmbedderHealth {
 function describe(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-  return `${message}${cause}`.replace(/\bhttps?:\/\/[^\s"'<>]+/g, (url) => {
-    try {
-      const u = new URL(url);
-      return `${u.origin}${u.pathname}`;
-    } catch {
-      return '[url]';
-    }
-  });
+  return withoutUrlSecrets(`${message}${cause}`);
 }

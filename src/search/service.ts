@@ -50,6 +50,8 @@ export type SearchOptions = {
   ranking?: RerankOptions;
   /** Where a failing embedder is reported (summarized, ./fallback.ts). */
   logger?: Logger;
+  /** Told how long each search took, by mode (metrics). */
+  observe?: (mode: SearchMode, seconds: number) => void;
 };
 
 type Keyset = { key: number | string; id: string };
@@ -121,7 +123,10 @@ export class SearchService {
         `query: must be at most ${LIMITS.searchQuery.max} characters.`,
       );
     }
-    return (await this.find(communities, query, filters, mode)).response;
+    const started = performance.now();
+    const { response } = await this.find(communities, query, filters, mode);
+    this.options.observe?.(mode, (performance.now() - started) / 1e3);
+    return response;
   }
 
   async suggestAnswer(

@@ -10,6 +10,7 @@ import type { Dialect, Store } from './repositories.ts';
 import { KyselyStore } from './kysely/store.ts';
 import { guardText } from './text-guard.ts';
 import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
+import { reusingStatements } from './sqlite-statements.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
@@ -38,8 +39,17 @@ export type OpenOptions = {
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 
+/** A PostgreSQL pool's connections: all of them, the idle ones, and the queries waiting for one. */
+export type PoolStats = { total: number; idle: number; waiting: number };
+
 /** The opened database: the Store, and the Kysely instance for the search index built beside it. */
-export type OpenedDatabase = { store: Store; db: Kysely<Database>; dialect: Dialect };
+export type OpenedDatabase = {
+  store: Store;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** PostgreSQL: the pool's state now (for metrics). */
+  poolStats?: () => PoolStats;
+};
 
 export async function openDatabase(
   databaseUrl: string,
@@ -84,7 +94,10 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT.busyTimeoutMs}`);
-  const dialect = waitForLock(new SqliteDialect({ database }), database);
+  const dialect = waitForLock(
+    new SqliteDialect({ database: reusingStatements(database) }),
+    database,
+  );
   const db = new Kysely<Database>({ dialect: guardText(dialect) });
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }
@@ -100,7 +113,12 @@ function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
   });
   observePoolErrors(pool, options.onConnectionError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
-  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres' };
+  const poolStats = () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres', poolStats };
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   Agent,
   ArticleRevision,
   Category,
+  CategoryPatch,
   CategoryWithCount,
   Community,
   CommunityPatch,
@@ -66,6 +67,16 @@ export interface CategoryRepository {
   getBySlug(slug: string): Promise<Category | undefined>;
   /** Ordered by position then name, each with its number of topics. */
   listWithCounts(): Promise<CategoryWithCount[]>;
+  /** Changes the given fields; undefined when no such category. Slugs stay unique (UniqueViolation). */
+  update(id: string, patch: CategoryPatch): Promise<Category | undefined>;
+  /** Positions 1, 2, 3, … in the order of `ids` (the community's categories, each once). */
+  setOrder(ids: string[]): Promise<void>;
+  /** How many topics (and articles) the category holds. */
+  topicCount(id: string): Promise<number>;
+  /** Moves every topic of category `from` into `to`; returns how many moved. */
+  moveTopics(from: string, to: string): Promise<number>;
+  /** Deletes an empty category; false when there was none. */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface TopicRepository {

@@ -48,6 +48,8 @@ export interface CategoriesTable {
   description: string;
   position: number;
   kind: string;
+  /** null: the community's policy per write kind; 'auto' or 'approval' for writes into it. */
+  approval_policy: string | null;
   created_at: Timestamp;
 }
 

@@ -34,8 +34,13 @@ export type Category = {
   description: string;
   position: number;
   kind: CategoryKind;
+  /** null: the community's approval policy applies; else it decides for new topics in it. */
+  approvalPolicy: CategoryApproval;
   createdAt: string;
 };
+
+/** A category's approval policy for new topics and articles in it (null: the community's). */
+export type CategoryApproval = 'auto' | 'approval' | null;
 
 export type CategoryWithCount = Category & { topicCount: number };
 
@@ -127,7 +132,12 @@ export type NewCategory = {
   description?: string;
   position?: number;
   kind: CategoryKind;
+  approvalPolicy?: CategoryApproval;
 };
+
+export type CategoryPatch = Partial<
+  Pick<Category, 'slug' | 'name' | 'description' | 'kind' | 'approvalPolicy'>
+>;
 
 export type NewTopic = {
   categoryId: string;

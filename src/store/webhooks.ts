@@ -144,6 +144,8 @@ export interface WebhookQueue {
   prune(input: { before: number; limit: number }): Promise<number>;
   /** When the next delivery falls due (epoch ms), if any is pending. */
   nextDue(): Promise<number | null>;
+  /** How many deliveries of active endpoints are pending (due now or waiting for a retry). */
+  pendingCount(): Promise<number>;
   /** The installation's secret-encryption key by name; `create` stores `fallback` if none is there yet. */
   keyringKey(name: string, fallback: string): Promise<string>;
 }

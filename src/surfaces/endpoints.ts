@@ -38,6 +38,8 @@ export type EndpointOptions = {
   actorOf: (community: Community, key: string, scope: RequestScope) => Promise<Actor>;
   /** How long a host → community answer is reused (default 5 s). */
   ttlMs?: number;
+  /** Told which community a request reached (its access-log line names it). */
+  reached?: (req: IncomingMessage, slug: string) => void;
 };
 
 export function createEndpointResolver(o: EndpointOptions): {
@@ -112,6 +114,7 @@ export function createEndpointResolver(o: EndpointOptions): {
       if (r.kind === 'unknown') return undefined;
       if (r.community.visibility === 'private' && !(await mayRead(r.community, req, scope, now)))
         return undefined;
+      o.reached?.(req, r.community.slug);
       return {
         scope: communityScope(r.community.id),
         surface: surfaceOf(r.community, r.config, r.configAt),

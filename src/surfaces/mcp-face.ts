@@ -9,7 +9,7 @@ import { addressBucket, canonicalAddress } from '../domain/identity/rate-limit.t
 import type { CommunityResolution } from '../domain/tenancy.ts';
 import type { Logger } from '../log.ts';
 import { channelBus } from '../mcp/bus.ts';
-import type { Admission } from '../mcp/http-transport.ts';
+import type { Admission, AnsweredHook } from '../mcp/http-transport.ts';
 import { createMcpStack, type McpStack } from '../mcp/stack.ts';
 import { openPgChannel, type PgChannel } from '../store/pg-channel.ts';
 import type { Store } from '../store/repositories.ts';
@@ -36,14 +36,21 @@ export type McpDoor = {
 
 export type McpFace = { mcp: McpStack; channel?: PgChannel; stop(): void };
 
+/** Where the MCP face reports what each request came to (the access log and metrics). */
+export type McpAccess = {
+  mcpAnswered: AnsweredHook;
+  mcpCommunity(req: IncomingMessage, slug: string): void;
+};
+
 export function createMcpFace(o: {
   config: Config;
   store: Store;
   deps: SurfaceDeps;
   door: McpDoor;
   logger: Logger;
+  access?: McpAccess;
 }): McpFace {
-  const { config, store, deps, door, logger } = o;
+  const { config, store, deps, door, logger, access } = o;
   const endpoints = createEndpointResolver({
     deps,
     lookup: door.lookup,
@@ -54,6 +61,7 @@ export function createMcpFace(o: {
       }),
     actorOf: (community, key, scope) =>
       door.actorOf(community, { key, connector: scope.connector }),
+    reached: access?.mcpCommunity,
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel =
@@ -80,6 +88,7 @@ export function createMcpFace(o: {
     unresolvedMessage: NO_COMMUNITY,
     admit: (ip, messages) => door.admitByIp(ip, messages),
     sessionOwner: door.sessionOwner,
+    onAnswered: access?.mcpAnswered,
   });
   const stopWatching = watchMcpConfig({
     store,

@@ -15,6 +15,7 @@ import { page } from './respond.ts';
 import { formIsOurs, liveSession, takeFlash, visitorCsrf } from './session.ts';
 import { accountRoutes } from './pages/account.ts';
 import { adminRoutes } from './pages/admin.ts';
+import { categoryAdminRoutes } from './pages/admin-categories.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
 import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
@@ -126,6 +127,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     adminRoutes,
     agentAdminRoutes,
     memberAdminRoutes,
+    categoryAdminRoutes,
     settingsRoutes,
     oauthRoutes,
     passwordRoutes,

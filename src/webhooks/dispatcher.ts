@@ -7,7 +7,7 @@
 // the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
 import type { WebhookSettings } from '../config/config.ts';
-import type { Logger } from '../log.ts';
+import { withoutUrlSecrets, type Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store/repositories.ts';
 import type { ClaimedDelivery, DeliveryOutcome } from '../store/webhooks.ts';
@@ -22,6 +22,8 @@ export type DispatcherDeps = {
   services: Services;
   settings: WebhookSettings;
   logger: Logger;
+  /** Counts each attempt's outcome. */
+  metrics?: { webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void };
   pollMs?: number;
   batch?: number;
 };
@@ -180,6 +182,22 @@ export class WebhookDispatcher {
       responseExcerpt: result.excerpt,
     });
     const outcome = this.outcomeOf(delivery.attempts, result);
+    this.deps.metrics?.webhookAttempt(outcome.status === 'pending' ? 'retrying' : outcome.status);
+    if (outcome.status !== 'delivered')
+      // Summarised per endpoint and answer by the logger: one line, then counts (src/log.ts).
+      logger.warn(
+        {
+          kind: `${endpoint.id} ${result.status ?? 'no answer'}`,
+          endpoint: endpoint.id,
+          community: delivery.communityId,
+          delivery: delivery.id,
+          attempt: delivery.attempts,
+          status: result.status,
+          reason: withoutUrlSecrets(outcome.lastError ?? ''),
+          retrying: outcome.status === 'pending',
+        },
+        'webhook delivery failed',
+      );
     if (result.status === 410) {
       await store.webhookQueue.disableEndpoint(
         endpoint.id,

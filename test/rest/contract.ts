@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { REST_ROUTES } from '../../src/http/rest/routes.ts';
 import { startRestFixture, type Fixture, type Reply } from './fixture.ts';
+import { categoryTests } from './categories.ts';
 import { runJourney } from './journey.ts';
 
 function isProblem(r: Reply, status: number, code: string): void {
@@ -243,6 +244,8 @@ export function defineRestContract(
       assert.equal(result.isError, false);
       assert.equal(result.structuredContent.topic.id, replies[0]!.json.topic.id);
     });
+
+    categoryTests(() => f);
 
     test('pagination to the end through Link headers, and ETags', async () => {
       const { api, keys } = f;

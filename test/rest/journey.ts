@@ -31,6 +31,20 @@ export const JOURNEY: Step[] = [
     on(f, 'GET', '/suggest?q=how%20do%20I%20use%20postgres', { key: f.keys.reader }),
   ),
   step('GET /categories', 200, (f) => on(f, 'GET', '/categories', { key: f.keys.reader })),
+  step(
+    'POST /categories',
+    201,
+    (f) => on(f, 'POST', '/categories', { key: f.keys.owner, body: { name: 'Journey' } }),
+    (r, s) => {
+      s.category = r.json.id;
+    },
+  ),
+  step('PATCH /categories/{category}', 200, (f, s) =>
+    on(f, 'PATCH', `/categories/${s.category}`, { key: f.keys.owner, body: { position: 1 } }),
+  ),
+  step('DELETE /categories/{category}', 200, (f, s) =>
+    on(f, 'DELETE', `/categories/${s.category}`, { session: f.keys.session }),
+  ),
   step('GET /topics', 200, (f) =>
     on(f, 'GET', '/topics?sort=created&limit=5', { key: f.keys.reader }),
   ),

@@ -2,7 +2,7 @@
 // both signatures (the Standard Webhooks one checked by the `standardwebhooks` library, the
 // hamlet-signature recomputed here), retries after 500s keep the webhook-id, 410 disables the
 // endpoint, redirects are not followed, a rotated secret's predecessor keeps signing during the
-// overlap, and every attempt is in the delivery log.
+// overlap, and every attempt is in the delivery log (a failed one in the server's log too, summarised).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -171,6 +171,16 @@ test('500s are retried with the same webhook-id until a 2xx, and every attempt i
     [500, 500, 200],
   );
   assert.match(log.attempts[0].response_excerpt, /status 500/);
+  // The operator's log says so once; the next 500s of that endpoint are only counted.
+  const warned = f.h.logs
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'webhook delivery failed' && l.endpoint === endpoints.flaky);
+  assert.equal(warned.length, 1, 'one line for four failed attempts');
+  assert.equal(warned[0]!.status, 500);
+  assert.equal(warned[0]!.retrying, true);
 });
 
 test('410 Gone disables the endpoint and nothing more is sent to it', async () => {

@@ -73,6 +73,11 @@ async function exercise(store: Store): Promise<void> {
   assert.ok(!again.some((c) => c.delivery.id === first!.delivery.id));
   assert.equal(again.find((c) => c.delivery.id === second!.delivery.id)!.delivery.attempts, 2);
   assert.equal((await store.webhookQueue.nextDue()) !== null, true);
+  assert.equal(
+    await store.webhookQueue.pendingCount(),
+    19,
+    'the queue depth: every undelivered one',
+  );
 
   await store.webhookQueue.disableEndpoint(endpoint.id, 'gone');
   assert.equal(
@@ -81,6 +86,11 @@ async function exercise(store: Store): Promise<void> {
     'an inactive endpoint gets nothing',
   );
   assert.equal(await store.webhookQueue.nextDue(), null);
+  assert.equal(
+    await store.webhookQueue.pendingCount(),
+    0,
+    'an inactive endpoint waits for nothing',
+  );
   const page = await hooks.listDeliveries(endpoint.id, { limit: 5 });
   assert.equal(page.items.length, 5);
   assert.ok(page.next);

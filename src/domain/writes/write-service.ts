@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
-import type { Community } from '../../store/types.ts';
+import type { Category, Community } from '../../store/types.ts';
 import { UniqueViolation } from '../../store/errors.ts';
 import type { Actor } from '../actor.ts';
 import {
@@ -41,8 +41,11 @@ import { recordWebhookEvent } from '../webhooks/outbox.ts';
 
 /** Why a write applies at once or waits for a moderator: shown to the actor in the result. */
 export type PolicyDecision =
-  | { mode: 'auto'; reason: 'system' | 'trusted_agent' | 'moderator' | 'policy_auto' }
-  | { mode: 'approval'; reason: `approval_policy:${WriteKind}` };
+  | {
+      mode: 'auto';
+      reason: 'system' | 'trusted_agent' | 'moderator' | 'policy_auto' | 'category_auto';
+    }
+  | { mode: 'approval'; reason: `approval_policy:${WriteKind}` | `category_policy:${string}` };
 
 export type AppliedWrite = {
   status: 'applied';
@@ -154,8 +157,15 @@ export class WriteService {
   /**
    * The policy, with its reason: the system, trusted agents and moderators always write at once. A
    * person writing through a connected app is under the policy as agents are, whatever their role.
+   * A new topic or article goes by its category's own policy when the category has one, else by the
+   * community's for its kind.
    */
-  async decide(actor: Actor, community: Community, kind: WriteKind): Promise<PolicyDecision> {
+  async decide(
+    actor: Actor,
+    community: Community,
+    kind: WriteKind,
+    category?: Category,
+  ): Promise<PolicyDecision> {
     if (actor.kind === 'system') return { mode: 'auto', reason: 'system' };
     if (actor.kind === 'agent' && actor.trusted) return { mode: 'auto', reason: 'trusted_agent' };
     if (
@@ -164,6 +174,9 @@ export class WriteService {
       roleAtLeast(await roleOf(this.store, actor, community), 'moderator')
     )
       return { mode: 'auto', reason: 'moderator' };
+    if (category?.approvalPolicy === 'approval')
+      return { mode: 'approval', reason: `category_policy:${category.slug}` };
+    if (category?.approvalPolicy === 'auto') return { mode: 'auto', reason: 'category_auto' };
     return (await this.store.community(community.id).access.policies.get(kind)) === 'approval'
       ? { mode: 'approval', reason: `approval_policy:${kind}` }
       : { mode: 'auto', reason: 'policy_auto' };
@@ -224,7 +237,8 @@ export class WriteService {
     const previous = await ledger.replay(this.store);
     if (previous) return fromLedger(previous);
 
-    const decision = await this.decide(actor, community, command.kind);
+    const category = command.kind === 'post.create' ? undefined : prepared.loaded.category;
+    const decision = await this.decide(actor, community, command.kind, category);
     let events: ContentEvent[] = [];
     try {
       const result = await this.store.transaction(async (tx) => {

@@ -45,6 +45,7 @@ import {
   suggestNetworkAnswer,
 } from '../../operations/network.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
+import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -95,6 +96,9 @@ export const REST_ROUTES: RestRoute[] = [
   route(searchCommunity, 'get', '/search', search),
   route(suggestAnswer, 'get', '/suggest', { rename: { q: 'question' } }),
   route(listCategories, 'get', '/categories'),
+  route(createCategory, 'post', '/categories', { status: 201 }),
+  route(updateCategory, 'patch', '/categories/{category}'),
+  route(deleteCategory, 'delete', '/categories/{category}'),
   route(listTopics, 'get', '/topics'),
   route(createTopic, 'post', '/topics', { status: 201 }),
   route(getTopic, 'get', '/topics/{topic}'),

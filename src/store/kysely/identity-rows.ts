@@ -21,7 +21,7 @@ import type {
   WebSessionsTable,
 } from '../identity-schema.ts';
 import type { AuthorKind } from '../types.ts';
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { newId } from '../ids.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 import { authorRef } from './rows.ts';
@@ -30,6 +30,18 @@ export type Db = Kysely<IdentityQueryDatabase>;
 
 let lastMs = 0;
 let sequence = 0;
+
+/** Random bytes for ids, drawn 8 at a time from a pool filled 2 KiB at once (one call per id cost ~2% of a read's CPU). */
+const pool = Buffer.alloc(2048);
+let poolAt = pool.length;
+function randomHex8(): string {
+  if (poolAt >= pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += 8;
+  return pool.toString('hex', poolAt - 8, poolAt);
+}
 /**
  * A UUIDv7 (time-ordered) with a per-process counter in rand_a: audit entries written in the same
  * millisecond still sort in the order they were written (the id is the keyset tie-breaker).
@@ -44,10 +56,7 @@ export function timeOrderedId(ms: number): string {
     sequence = 0;
   }
   const hex =
-    ms.toString(16).padStart(12, '0') +
-    '7' +
-    sequence.toString(16).padStart(3, '0') +
-    randomBytes(8).toString('hex');
+    ms.toString(16).padStart(12, '0') + '7' + sequence.toString(16).padStart(3, '0') + randomHex8();
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   const h = hex.slice(0, 16) + variant + hex.slice(17, 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;

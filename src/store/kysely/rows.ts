@@ -15,6 +15,7 @@ import type {
   AuthorKind,
   AuthorRef,
   Category,
+  CategoryApproval,
   CategoryKind,
   Community,
   Person,
@@ -99,6 +100,7 @@ export function categoryFromRow(row: Selectable<CategoriesTable>): Category {
     description: row.description,
     position: Number(row.position),
     kind: row.kind as CategoryKind,
+    approvalPolicy: (row.approval_policy ?? null) as CategoryApproval,
     createdAt: toIso(row.created_at),
   };
 }

@@ -191,6 +191,17 @@ export class KyselyWebhookQueue implements WebhookQueue {
     return row?.due === null || row?.due === undefined ? null : Number(row.due);
   }
 
+  async pendingCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('d.status', '=', 'pending')
+      .where('e.active', '=', 1)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async keyringKey(name: string, fallback: string): Promise<string> {
     const found = await this.db
       .selectFrom('webhook_keyring')

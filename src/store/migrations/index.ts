@@ -25,6 +25,7 @@ import { searchProfileGenerationsMigration } from './0072_search_profile_generat
 import { handoffTicketHostMigration } from './0073_handoff_ticket_host.ts';
 import { renderedHtmlMigration } from './0074_rendered_html.ts';
 import { readinessHeartbeatMigration } from './0075_readiness_heartbeat.ts';
+import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { mailMigration } from './0080_mail.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -52,6 +53,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0073_handoff_ticket_host': handoffTicketHostMigration(dialect),
     '0074_rendered_html': renderedHtmlMigration(dialect),
     '0075_readiness_heartbeat': readinessHeartbeatMigration(dialect),
+    '0077_category_approval': categoryApprovalMigration(dialect),
     '0080_mail': mailMigration(dialect),
   };
 }

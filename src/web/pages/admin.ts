@@ -18,6 +18,11 @@ export const ADMIN_SECTIONS = [
     about: 'Who belongs to the community, and their roles.',
   },
   {
+    path: '/admin/categories',
+    label: 'Categories',
+    about: 'Discussion and knowledge-base categories, their order and approval policy.',
+  },
+  {
     path: '/admin/settings',
     label: 'Settings',
     about: 'Name, visibility, approval policies, the MCP surface agents see.',

@@ -1,0 +1,164 @@
+// One access-log line (level info, message "request") per HTTP request on every face, and the
+// request metrics beside it. A line says: face (mcp, rest, web, oauth, health, metrics), the HTTP
+// method and path (never the query), the operation (the route; on MCP the JSON-RPC method, the tool
+// of a tools/call, and for a batch the first of them with `messages`), the community's slug, the
+// HTTP status and on MCP `code` (a tool error's code or the JSON-RPC error code), the duration in
+// ms, the client address, and the request id: the client's `x-request-id` when it is sane (at most
+// 100 of [A-Za-z0-9._:@+=/-]), else a new one, echoed as `x-request-id` on every face. Headers,
+// cookies, bodies and query strings never reach the line.
+import type { Context, MiddlewareHandler } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { infoLines, type Logger } from '../log.ts';
+import type { JsonRpcRequest, JsonRpcResponse } from '../mcp/jsonrpc.ts';
+import type { Face, Metrics } from './metrics.ts';
+import { METRICS_PATH } from './metrics-endpoint.ts';
+import { isRestPath } from './rest/unknown.ts';
+
+const SANE_REQUEST_ID = /^[\w.:@+=/-]{1,100}$/;
+
+/** The client's request id when it is sane, else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** What one MCP request came to, filled in as it is served. */
+class McpAccess {
+  method: string | undefined = undefined;
+  /** The method as a metric label: unknown methods are one value, whatever clients send. */
+  operation: string | undefined = undefined;
+  tool: string | undefined = undefined;
+  code: string | undefined = undefined;
+  community: string | undefined = undefined;
+  messages = 0;
+  constructor(
+    readonly requestId: string,
+    readonly started: number,
+  ) {}
+}
+
+/** A JSON-RPC answer as a status: ok, the tool error's code, the JSON-RPC error code, or cancelled. */
+function outcomeOf(request: JsonRpcRequest, response: JsonRpcResponse | undefined): string {
+  if (!response) return request.method === 'subscriptions/listen' ? 'ok' : 'cancelled';
+  if ('error' in response) return String(response.error.code);
+  const result = response.result as
+    { isError?: boolean; structuredContent?: { code?: unknown } } | undefined;
+  if (!result?.isError) return 'ok';
+  const code = result.structuredContent?.code;
+  return typeof code === 'string' && code.length <= 64 ? code : 'error';
+}
+
+const RATE_LIMITED = new Set(['rate_limited', '-32005']);
+/** "Method not found" and "invalid params": what an unknown method or tool gets (by era). */
+const UNKNOWN_METHOD = '-32601';
+const UNKNOWN_TOOL = '-32602';
+
+/** The face a non-MCP path belongs to. */
+function faceOf(path: string): Face {
+  if (path === '/heartbeat' || path === '/readyz') return 'health';
+  if (path === METRICS_PATH) return 'metrics';
+  if (isRestPath(path)) return 'rest';
+  if (path.startsWith('/.well-known/oauth') || path.startsWith('/oauth/')) return 'oauth';
+  return 'web';
+}
+
+export type AccessLog = ReturnType<typeof createAccessLog>;
+
+const q = JSON.stringify;
+
+export function createAccessLog(logger: Logger, metrics: Metrics) {
+  const mcp = new WeakMap<IncomingMessage, McpAccess>();
+  // Every field below is chosen here, none a secret: written without the redaction pass.
+  const write = infoLines(logger);
+  const toolName = (request: JsonRpcRequest) => {
+    const name = request.params?.name;
+    return typeof name === 'string' ? name.slice(0, 64) : '';
+  };
+  return {
+    /** An MCP request arrives: its request id is echoed at once (every answer carries it). */
+    mcpBegin(req: IncomingMessage, res: ServerResponse): void {
+      const access = new McpAccess(requestIdOf(req.headers['x-request-id']), performance.now());
+      res.setHeader('x-request-id', access.requestId);
+      mcp.set(req, access);
+    },
+    /** The community an MCP request addressed. */
+    mcpCommunity(req: IncomingMessage, slug: string): void {
+      const access = mcp.get(req);
+      if (access) access.community = slug;
+    },
+    /** One JSON-RPC request of an MCP POST was answered (undefined: cancelled). */
+    mcpAnswered(
+      req: IncomingMessage,
+      request: JsonRpcRequest,
+      response: JsonRpcResponse | undefined,
+    ): void {
+      const access = mcp.get(req);
+      if (!access) return;
+      const tool = request.method === 'tools/call' ? toolName(request) : '';
+      const outcome = outcomeOf(request, response);
+      // Labels stay bounded whatever clients send: an unknown method or tool is "unknown".
+      const unknown = outcome === UNKNOWN_METHOD || outcome === UNKNOWN_TOOL;
+      const method = outcome === UNKNOWN_METHOD && !tool ? 'unknown' : request.method;
+      if (access.messages++ === 0) {
+        access.method = request.method;
+        access.operation = method;
+        if (tool) access.tool = tool;
+      }
+      if (outcome !== 'ok') access.code ??= outcome;
+      if (RATE_LIMITED.has(outcome)) metrics.rateLimited('mcp');
+      const seconds = (performance.now() - access.started) / 1e3;
+      metrics.mcpRequest(method, unknown && tool ? 'unknown' : tool, outcome, seconds);
+    },
+    /** The MCP request was answered (an event stream: opened): its line. */
+    mcpEnd(req: IncomingMessage, res: ServerResponse, address: string): void {
+      const access = mcp.get(req);
+      if (!access) return;
+      const ms = performance.now() - access.started;
+      const status = res.statusCode;
+      const operation =
+        access.messages > 1 ? 'batch' : (access.operation ?? (req.method as string | undefined));
+      if (write) {
+        let m = `"face":"mcp","requestId":${q(access.requestId)},"http":${q(req.method ?? '')}`;
+        if (access.method !== undefined) m += `,"method":${q(access.method)}`;
+        if (access.tool !== undefined) m += `,"tool":${q(access.tool)}`;
+        if (access.messages > 1) m += `,"messages":${access.messages}`;
+        if (access.community !== undefined) m += `,"community":${q(access.community)}`;
+        m += `,"status":${status}`;
+        if (access.code !== undefined) m += `,"code":${q(access.code)}`;
+        write(`${m},"ms":${Math.round(ms)},"ip":${q(address)}`, 'request');
+      }
+      if (status === 429) metrics.rateLimited('mcp');
+      metrics.request('mcp', operation ?? 'other', status, ms / 1e3);
+    },
+    /** The line of every request Hono serves (REST, web, OAuth, health, metrics). */
+    hono(o: {
+      clientIp: (c: Context) => string | undefined;
+      communityOf: (c: Context) => Promise<string | undefined>;
+    }): MiddlewareHandler {
+      return async (c, next) => {
+        const requestId = requestIdOf(c.req.header('x-request-id'));
+        const started = performance.now();
+        await next();
+        c.header('x-request-id', requestId);
+        const path = c.req.path;
+        const face = faceOf(path);
+        const status = c.res.status;
+        const route = c.req.routePath;
+        const operation = route === '*' || route === '/*' ? 'unmatched' : route;
+        const ms = performance.now() - started;
+        const community =
+          face === 'health' ? undefined : await o.communityOf(c).catch(() => undefined);
+        if (write) {
+          let m = `"face":"${face}","requestId":${q(requestId)},"http":${q(c.req.method)}`;
+          m += `,"path":${q(path)},"operation":${q(operation)}`;
+          if (community !== undefined) m += `,"community":${q(community)}`;
+          const ip = o.clientIp(c);
+          m += `,"status":${status},"ms":${Math.round(ms)}`;
+          write(ip === undefined ? m : `${m},"ip":${q(ip)}`, 'request');
+        }
+        if (status === 429) metrics.rateLimited(face);
+        metrics.request(face, `${c.req.method} ${operation}`, status, ms / 1e3);
+      };
+    },
+  };
+}
