@@ -30,6 +30,7 @@ import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createConnector } from './http/oauth-connector.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { RetentionSweep } from './domain/retention.ts';
+import { startMail } from './domain/mail/start.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { readinessCheck } from './store/readiness.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
@@ -105,8 +106,7 @@ export type StartOptions = {
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  // Metrics are kept only where they can be read: with a token for /metrics, or their own port.
-  const metrics = createMetrics(Boolean(config.metrics.token) || config.metrics.port !== undefined);
+  const metrics = metricsOf(config);
   const opened = await openHamlet(config, {
     logger,
     metrics,
@@ -130,11 +130,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger,
     accessLog: access,
     metrics,
-    ready: readinessCheck({
-      store,
-      listener: channel?.state,
-      onProblem: (database, err) => logger.warn({ err, database }, 'not ready: database'),
-    }),
+    ready: readinessCheck({ store, listener: channel?.state, onProblem: notReady(logger) }),
     mount: (app) => mountServerCards(app, serverCards(config, door)),
   });
   const connector = createConnector({
@@ -150,17 +146,15 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     addressOf: door.addressOf,
   });
   await listen(server, config);
-  const dispatcher = startDispatcher(opened, config, metrics);
+  const workers = startWorkers(opened, config, metrics);
   // With PORT=0 the system picked the port: every URL built from here on names the one served.
   if (config.port === 0) config.port = (server.address() as AddressInfo).port;
   const metricsServer = await observeInstance(metrics, opened, mcp, config);
-  const retention = startRetention(opened, config);
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   const close = once(async () => {
     mcpFace.stop();
-    await dispatcher?.stop();
-    await retention.stop();
+    await workers.stop();
     await closeServer(server);
     if (metricsServer) await closeServer(metricsServer);
     await channel?.close();
@@ -177,15 +171,37 @@ function once(run: () => Promise<void>): () => Promise<void> {
   return () => (started ??= run());
 }
 
-/** Old rows deleted in bounded batches on a timer (idempotency records, expired sessions, …). */
-function startRetention(opened: Opened, config: Config): RetentionSweep {
-  const sweep = new RetentionSweep({
-    retention: opened.store.retention,
+/** Metrics are kept only where they can be read: with a token for /metrics, or their own port. */
+function metricsOf(config: Config): Metrics {
+  return createMetrics(Boolean(config.metrics.token) || config.metrics.port !== undefined);
+}
+
+/** How a failed readiness probe is logged. */
+function notReady(logger: Logger) {
+  return (database: string, err: unknown) => logger.warn({ err, database }, 'not ready: database');
+}
+
+/**
+ * The instance's background work: webhook deliveries, outbound mail, and old rows deleted in
+ * bounded batches on a timer (idempotency records, expired sessions, …).
+ */
+function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
+  const { store, services, logger } = opened;
+  const dispatcher = startDispatcher(opened, config, metrics);
+  const mail = startMail({ store, services, config: config.mail, logger });
+  const retention = new RetentionSweep({
+    retention: store.retention,
     settings: config.retention,
-    logger: opened.logger,
+    logger,
   });
-  sweep.start();
-  return sweep;
+  retention.start();
+  return {
+    async stop() {
+      await dispatcher?.stop();
+      await retention.stop();
+      await mail?.stop();
+    },
+  };
 }
 
 /** The community URLs every face presents (canonical, or in the path form a request came in). */

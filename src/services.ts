@@ -23,6 +23,10 @@ import { ApprovalService } from './domain/writes/approvals.ts';
 import { WriteService } from './domain/writes/write-service.ts';
 import { SecretBox } from './domain/webhooks/secret-box.ts';
 import { WebhookService } from './domain/webhooks/service.ts';
+import { AccountLinks } from './domain/identity/account-links.ts';
+import { Mailer } from './domain/mail/mailer.ts';
+import { MailService } from './domain/mail/service.ts';
+import { publicOrigin } from './domain/urls.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -37,6 +41,10 @@ export type Services = {
   mcpConfig: CommunityMcpService;
   auth: AuthService;
   accounts: AccountService;
+  /** Account links by e-mail: verification, password reset, e-mail change. */
+  accountLinks: AccountLinks;
+  /** Outbound mail: queue a mail in a write's transaction (mail.queue), the admins' queue view. */
+  mail: MailService;
   agents: AgentService;
   writes: WriteService;
   approvals: ApprovalService;
@@ -78,6 +86,19 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     logger,
   );
+  const mailer = new Mailer(
+    store,
+    {
+      enabled: Boolean(config.mail.smtpUrl),
+      from: config.mail.from,
+      // Read at each use: with PORT=0 the port is known only once the server listens.
+      get origin() {
+        return publicOrigin(config);
+      },
+    },
+    logger,
+  );
+  const accountLinks = new AccountLinks(store, mailer, clock, logger);
   return {
     events,
     communities: new CommunityService(store, {
@@ -90,9 +111,20 @@ export function createServices(deps: ServiceDeps): Services {
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,
-    accounts: new AccountService(store, auth, clock, logger, { signUp: config.people.signUp }),
+    accounts: new AccountService(
+      store,
+      auth,
+      clock,
+      logger,
+      { signUp: config.people.signUp },
+      accountLinks,
+    ),
+    accountLinks,
+    mail: new MailService(store, mailer, config.mail.smtpUrl ?? ''),
     agents: new AgentService(store, clock, logger),
-    writes: new WriteService(store, config, events, audit),
+    writes: new WriteService(store, config, events, audit, (personId, community) =>
+      accountLinks.requireMayPost(personId, community),
+    ),
     approvals: new ApprovalService(store, config, events, audit),
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),

@@ -12,6 +12,7 @@ import { approvalCommands } from './approvals.ts';
 import { oauthCommands } from './oauth.ts';
 import { webhookCommands } from './webhooks.ts';
 import { categoryCommands } from './categories.ts';
+import { mailCommands } from './mail.ts';
 
 import type { Command } from './command.ts';
 
@@ -28,5 +29,6 @@ export const commands: Command[] = [
   ...identityCommands,
   ...approvalCommands,
   ...webhookCommands,
+  ...mailCommands,
   ...oauthCommands,
 ];

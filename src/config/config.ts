@@ -87,6 +87,27 @@ const schema = z
       .enum(['0', '1'])
       .default('0')
       .transform((v) => v === '1'),
+    HAMLET_SMTP_URL: z
+      .string()
+      .refine((v) => v === 'log:' || /^smtps?:\/\/[^/]/.test(v), {
+        message:
+          'HAMLET_SMTP_URL must be smtp://host:port, smtps://host:port (user:password@ allowed) or log:',
+      })
+      .optional(),
+    HAMLET_MAIL_FROM: z
+      .string()
+      .regex(
+        /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+        'HAMLET_MAIL_FROM must be an address, "hamlet@example.org" or "Hamlet <hamlet@example.org>"',
+      )
+      .optional(),
+    HAMLET_MAIL_DISPATCH: z
+      .enum(['0', '1'])
+      .default('1')
+      .transform((v) => v === '1'),
+    HAMLET_MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    HAMLET_MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+    HAMLET_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
     HAMLET_EMBEDDINGS_URL: z
       .string()
       .url(
@@ -186,6 +207,7 @@ export type Config = {
   metrics: { token?: string; port?: number };
   /** What is deleted once old: idempotency records after hours, audit entries only when set. */
   retention: { idempotencyHours: number; auditDays?: number };
+  mail: MailConfig;
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
@@ -202,6 +224,19 @@ export type WebhookSettings = {
   maxAttempts: number;
   /** Days an event and its ended deliveries and attempts are kept; pending ones are kept until they end. */
   retentionDays: number;
+};
+
+export type MailConfig = {
+  /** Where mail goes (smtp://, smtps:// or log:); absent: mail is off (nothing is queued). */
+  smtpUrl?: string;
+  /** The From of every mail; its domain also names Message-IDs. */
+  from: string;
+  /** Whether this instance sends queued mail (any number may: each mail is claimed by one). */
+  dispatch: boolean;
+  /** One SMTP conversation's deadline; a claim's lease is twice it and a second. */
+  timeoutMs: number;
+  retryBaseMs: number;
+  maxAttempts: number;
 };
 
 /**
@@ -260,6 +295,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retention: {
       idempotencyHours: e.HAMLET_IDEMPOTENCY_RETENTION_HOURS,
       ...(e.HAMLET_AUDIT_RETENTION_DAYS ? { auditDays: e.HAMLET_AUDIT_RETENTION_DAYS } : {}),
+    },
+    mail: {
+      ...(e.HAMLET_SMTP_URL ? { smtpUrl: e.HAMLET_SMTP_URL } : {}),
+      from:
+        e.HAMLET_MAIL_FROM ??
+        `Hamlet <hamlet@${(e.HAMLET_BASE_DOMAIN ?? e.HAMLET_PUBLIC_ORIGIN?.host.split(':')[0] ?? 'localhost').toLowerCase()}>`,
+      dispatch: e.HAMLET_MAIL_DISPATCH,
+      timeoutMs: e.HAMLET_MAIL_TIMEOUT_MS,
+      retryBaseMs: e.HAMLET_MAIL_RETRY_BASE_MS,
+      maxAttempts: e.HAMLET_MAIL_MAX_ATTEMPTS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     metrics: { token: e.HAMLET_METRICS_TOKEN, port: e.HAMLET_METRICS_PORT },

@@ -12,6 +12,8 @@ import { OAUTH_OPERATIONS } from './oauth.ts';
 import type { AnyOperation } from './operation.ts';
 import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 import { NOTIFICATION_OPERATIONS } from './notifications.ts';
+import { ACCOUNT_MAIL_OPERATIONS } from './account-mail.ts';
+import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -27,6 +29,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...WEBHOOK_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...OAUTH_OPERATIONS,
+  ...MAIL_ADMIN_OPERATIONS,
 ];
 
 /** Every operation the network apex serves (its six MCP tools first). */
@@ -35,6 +38,7 @@ export const NETWORK_CATALOGUE: readonly AnyOperation[] = [
   ...ACCOUNT_OPERATIONS,
   ...PEOPLE_NETWORK_OPERATIONS,
   ...WEB_NETWORK_OPERATIONS,
+  ...ACCOUNT_MAIL_OPERATIONS,
 ];
 
 export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];

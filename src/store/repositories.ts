@@ -36,6 +36,7 @@ import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
+import type { AccountTokens, MailOutbox } from './mail.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -206,6 +207,10 @@ export interface Store {
   readonly notificationMail: NotificationMailQueue;
   /** Deleting old rows in bounded batches, across communities (./retention.ts). */
   readonly retention: RetentionRepository;
+  /** Outbound mails across communities, and the kinds people turned off (./mail.ts). */
+  readonly mail: MailOutbox;
+  /** Single-use account links, verified addresses, the rule for unverified accounts (./mail.ts). */
+  readonly accountTokens: AccountTokens;
   /** The only way to reach a community's content. */
   community(communityId: string): CommunityScope;
   /**

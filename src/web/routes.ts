@@ -30,6 +30,9 @@ import { settingsRoutes } from './pages/settings.ts';
 import { topicRoutes } from './pages/topic.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { oauthRoutes } from './oauth-routes.ts';
+import { passwordRoutes } from './pages/password.ts';
+import { emailRoutes } from './pages/email.ts';
+import { mailAdminRoutes } from './pages/admin-mail.ts';
 
 export type { WebDeps } from './context.ts';
 
@@ -93,7 +96,11 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     }
     if (c.req.method === 'POST') {
       const form = await c.req.parseBody({ all: true });
-      if (!formIsOurs(c, deps, form._csrf, session?.token)) {
+      // A mail client's one-click unsubscribe (RFC 8058) comes from no page of ours: the link's
+      // own signature is its proof.
+      const oneClick =
+        url.pathname === '/mail/unsubscribe' && form['List-Unsubscribe'] === 'One-Click';
+      if (!oneClick && !formIsOurs(c, deps, form._csrf, session?.token)) {
         return page(c, ctx, {
           title: 'Form expired',
           status: 403,
@@ -128,6 +135,9 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     categoryAdminRoutes,
     settingsRoutes,
     oauthRoutes,
+    passwordRoutes,
+    emailRoutes,
+    mailAdminRoutes,
   ]) {
     routes(web, deps);
   }

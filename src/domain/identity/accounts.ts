@@ -1,5 +1,6 @@
 // People's accounts (e-mail + scrypt password): sign-up (the same answer whether or not the address
-// has an account), the operator's accounts, password changes and sign-in. The one service the faces call for people: it also answers for their web sessions
+// has an account; a verification mail, or a mail to the address's owner), the operator's accounts
+// (verified), password changes and sign-in. The one service the faces call for people: it also answers for their web sessions
 // (./web-sessions.ts), memberships (./memberships.ts) and user keys (./user-keys.ts), which live
 // in their own files.
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import {
 import { dummyPasswordHash, hashPassword, verifyPassword } from './secrets.ts';
 import { UserKeys, type KeyView } from './user-keys.ts';
 import { WebSessions, type WebSession } from './web-sessions.ts';
+import type { AccountLinks } from './account-links.ts';
 
 export { HANDOFF_TICKET_MS, SESSION_TTL_MS, type WebSession } from './web-sessions.ts';
 export { expiryFrom, keyView, type KeyView } from './user-keys.ts';
@@ -45,6 +47,8 @@ export class AccountService {
     private readonly logger?: Logger,
     /** Whether anyone may open an account (HAMLET_SIGNUP); the operator's CLI always may. */
     private readonly policy: { signUp: boolean } = { signUp: true },
+    /** Verification mails at sign-up, and the mail to an address's owner when it is taken. */
+    private readonly links?: AccountLinks,
   ) {
     this.sessions = new WebSessions(store, auth, clock, logger);
     this.keys = new UserKeys(store, clock, logger);
@@ -100,6 +104,9 @@ export class AccountService {
           email: data.email,
         });
         await tx.identity.credentials.setPasswordHash(p.id, passwordHash);
+        // The operator's accounts count as verified; a visitor's get a link to prove the address.
+        if (actor.kind === 'system') await tx.accountTokens.markVerified(p.id, data.email);
+        else await this.links?.queueVerification(tx, p);
         return p;
       });
       this.logger?.info({ event: 'user.created', personId: person.id }, 'user created');
@@ -107,6 +114,8 @@ export class AccountService {
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
       this.logger?.info({ event: 'user.exists' }, 'account not created: the address has one');
+      // A visitor is answered alike; the address's owner learns of the attempt by mail.
+      if (actor.kind === 'anonymous') await this.links?.queueSignUpExists(data.email);
       return { email: data.email };
     }
   }
@@ -168,7 +177,7 @@ export class AccountService {
   async signIn(input: { email: string; password: string }): Promise<WebSession> {
     const wrong = new DomainError(
       'unauthorized',
-      'Wrong e-mail or password. Check both and try again, or ask an administrator to reset your password.',
+      'Wrong e-mail or password. Check both and try again; if you forgot your password, get a new one at /password/forgot.',
     );
     const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
     const password = typeof input.password === 'string' ? input.password : '';

@@ -124,6 +124,9 @@ export type RateLimitSettings = {
  */
 const SIGN_IN_FAILURES = { perAccountAndIp: 10, perIp: 50, windowMs: 15 * 60_000 } as const;
 
+/** Account mails asked for in an hour: for one e-mail address, and from one client address. */
+const ACCOUNT_MAIL = { perAddress: 5, perIp: 30, windowMs: 3_600_000 } as const;
+
 /** A password attempt admitted by checkSignIn: say when it succeeded, so that it does not count. */
 export type SignInAttempt = { succeeded(): Promise<void> };
 
@@ -155,6 +158,25 @@ export class RateLimits {
     this.wait(
       await this.limiter.take(addressKey('signup', ip), perHour, 1, 3_600_000),
       `Too many new accounts from this address (${perHour} an hour).`,
+    );
+  }
+
+  /**
+   * One account mail asked for from `ip` (a reset, a new verification link) for `email`, or one
+   * account link spent from `ip` (no email): per address and hour, and per client address and hour,
+   * so that nobody floods an inbox or tries links in bulk.
+   */
+  async checkAccountMail(ip: string, email?: string): Promise<void> {
+    const { perAddress, perIp, windowMs } = ACCOUNT_MAIL;
+    this.wait(
+      await this.limiter.take(addressKey('account-mail-ip', ip), perIp, 1, windowMs),
+      `Too many account e-mail requests from this address (${perIp} an hour).`,
+    );
+    if (!email) return;
+    const account = email.trim().toLowerCase().slice(0, 320);
+    this.wait(
+      await this.limiter.take(`account-mail ${account}`, perAddress, 1, windowMs),
+      `Too many account mails asked for this e-mail address (${perAddress} an hour); check that inbox, or wait.`,
     );
   }
 

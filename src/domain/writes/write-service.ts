@@ -92,6 +92,8 @@ export class WriteService {
     /** Receives content and approval events once the write has committed. */
     private readonly events: ContentEvents,
     private readonly audit: AuditService,
+    /** A person may be refused before anything is read: their address is not confirmed yet. */
+    private readonly mayPost?: (personId: string, community: Community) => Promise<void>,
   ) {}
 
   /** Prepares and runs one write: what every face calls (create_topic prepares first). */
@@ -133,6 +135,7 @@ export class WriteService {
       );
     }
     requireWrite(actor, community);
+    if (actor.kind === 'person') await this.mayPost?.(actor.personId, community);
     // Refused before its payload is looked at; a new topic's scope depends on its category.
     if (kind !== 'topic.create') await requireCanWriteKind(this.store, actor, community, kind);
     let command: WriteCommand;

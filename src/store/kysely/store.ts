@@ -31,6 +31,8 @@ import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { KyselyRetention } from './retention.ts';
+import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
+import { KyselyAccountTokens } from './account-tokens.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -42,6 +44,8 @@ export class KyselyStore implements Store {
   readonly oauth: KyselyOAuth;
   readonly notificationMail: KyselyNotificationMail;
   readonly retention: KyselyRetention;
+  readonly mail: KyselyMailOutbox;
+  readonly accountTokens: KyselyAccountTokens;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,6 +62,8 @@ export class KyselyStore implements Store {
     this.retention = new KyselyRetention(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
+    this.mail = new KyselyMailOutbox(mailDb(db), dialect);
+    this.accountTokens = new KyselyAccountTokens(db);
   }
 
   community(communityId: string): CommunityScope {

@@ -28,6 +28,7 @@ import { readinessHeartbeatMigration } from './0075_readiness_heartbeat.ts';
 import { retentionIndexesMigration } from './0076_retention_indexes.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
+import { mailMigration } from './0079_mail.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -57,6 +58,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0076_retention_indexes': retentionIndexesMigration(dialect),
     '0077_category_approval': categoryApprovalMigration(dialect),
     '0078_notifications': notificationsMigration(dialect),
+    '0079_mail': mailMigration(dialect),
   };
 }
 

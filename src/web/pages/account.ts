@@ -12,6 +12,7 @@ import { failureSummary, field, formArgs, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
 import { setSessionCookie } from '../session.ts';
+import { emailSection } from './email.ts';
 
 /** A key as listed (list_my_keys; an agent's key carries its agent_id too). */
 type Key = OutputOf<typeof listMyKeys>['keys'][number];
@@ -60,6 +61,7 @@ async function accountPage(
       ? `<p><a href="${esc(href(web, '/account/notifications'))}">Notification preferences and your @handle</a></p>`
       : '';
   const body = `<h1>Your account</h1>${prefs}
+${await emailSection(deps, web)}
 <h2>Password</h2>${failureSummary(extra.passwordFailure)}
 ${postForm(
   web,

@@ -37,6 +37,12 @@ export const ADMIN_SECTIONS = [
     label: 'Webhooks',
     about: 'Endpoints that hear about new topics, posts and decisions, and their delivery log.',
   },
+  {
+    path: '/admin/mail',
+    label: 'Mail',
+    about:
+      'Whether this Hamlet sends mail, the queue (sent, failed and why), password reset links.',
+  },
   { path: '/approvals', label: 'Approval queue', about: 'Writes waiting for a moderator.' },
 ] as const;
 

@@ -27,7 +27,7 @@ ${field({ name: 'email', label: 'E-mail address', type: 'email', value: values.e
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <div class="actions"><button type="submit">Sign in</button></div>`,
 )}
-<p>No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>${
+<p><a href="${esc(href(web, '/password/forgot'))}">Forgot your password?</a> No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>${
     // On a community's own host: one account serves every community of this site.
     web.where.kind === 'community' && web.where.base === ''
       ? `

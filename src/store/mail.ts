@@ -1,0 +1,103 @@
+// Mail records and the repository contracts over them: the outbox of outbound mails (written in the
+// change's transaction, claimed by one dispatcher at a time under a lease), the kinds of mail people
+// turned off, single-use account tokens (only their hash), verified addresses, and each
+// community's rule for unverified accounts.
+import type { Keyset, Page } from './types.ts';
+
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+export type NewMail = {
+  id: string;
+  messageId: string;
+  communityId: string | null;
+  personId: string | null;
+  to: string;
+  kind: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  headers: Record<string, string>;
+};
+
+export type MailRecord = NewMail & {
+  status: MailStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+};
+
+export type ClaimedMail = { mail: MailRecord; leaseToken: string };
+
+export type MailOutcome =
+  | { status: 'sent' }
+  | { status: 'pending'; nextAttemptAt: number; lastError: string }
+  | { status: 'failed'; lastError: string };
+
+export interface MailOutbox {
+  /** The outbox write: call inside the transaction of the change that causes the mail. */
+  enqueue(mail: NewMail, now?: number): Promise<void>;
+  /**
+   * Claims up to `limit` due mails for `leaseMs` by one conditional UPDATE (FOR UPDATE SKIP LOCKED
+   * on PostgreSQL, SQLite's single write lock), counting the attempt: two claimers never hold one mail.
+   */
+  claim(input: { now: number; leaseMs: number; limit: number }): Promise<ClaimedMail[]>;
+  /** Ends a claim; false when the lease was lost meanwhile (nothing changed). */
+  finish(id: string, leaseToken: string, outcome: MailOutcome): Promise<boolean>;
+  /** When the next pending mail falls due (epoch ms), if any. */
+  nextDue(): Promise<number | null>;
+  get(id: string): Promise<MailRecord | undefined>;
+  /** Newest first; `communityId` undefined lists every mail, null those of no community. */
+  list(query: {
+    status?: MailStatus;
+    communityId?: string | null;
+    after?: Keyset;
+    limit: number;
+  }): Promise<Page<MailRecord, Keyset>>;
+  counts(communityId?: string | null): Promise<Record<MailStatus, number>>;
+  /** Makes a failed or pending mail due now again (same Message-ID); false if unknown or sent. */
+  retry(id: string, now?: number): Promise<boolean>;
+
+  unsubscribe(personId: string, kind: string): Promise<void>;
+  isUnsubscribed(personId: string, kind: string): Promise<boolean>;
+}
+
+export type AccountTokenRecord = {
+  id: string;
+  personId: string;
+  purpose: string;
+  email: string;
+  expiresAt: number;
+  usedAt: number | null;
+  createdAt: string;
+};
+
+export interface AccountTokens {
+  create(input: {
+    personId: string;
+    purpose: string;
+    tokenHash: string;
+    email: string;
+    expiresAt: number;
+  }): Promise<AccountTokenRecord>;
+  /**
+   * Spends a token: marks it used by one conditional UPDATE when it has this purpose, is unused and
+   * unexpired at `now`, and returns it; undefined otherwise (two spenders: one wins).
+   */
+  consume(tokenHash: string, purpose: string, now: number): Promise<AccountTokenRecord | undefined>;
+  /** Marks every live token of the person for `purpose` used (a new link replaces the old ones). */
+  revokeAll(personId: string, purpose: string, now: number): Promise<number>;
+
+  /** Gives the person a new sign-in address; UniqueViolation when another account has it. */
+  changeEmail(personId: string, email: string): Promise<void>;
+
+  markVerified(personId: string, email: string, at?: string): Promise<void>;
+  /** The address the person verified, if any (compare it with their current one). */
+  verifiedEmail(personId: string): Promise<string | undefined>;
+
+  /** Whether the community lets unverified accounts post (undefined: not set, the default applies). */
+  unverifiedMayPost(communityId: string): Promise<boolean | undefined>;
+  setUnverifiedMayPost(communityId: string, value: boolean): Promise<void>;
+}
