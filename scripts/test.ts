@@ -6,7 +6,9 @@
 // conformance suite mostly waits on its client, so alone they leave cores idle that the test files
 // use. Their output is held and printed as one block each when they end; the test files report
 // live. Test files that took longest last time start first (durations kept in the template cache
-// folder; a first run starts them in name order), so no long file starts last on its own.
+// folder; a first run starts them in name order), so no long file starts last on its own. They run
+// compiled to JavaScript (test/helpers/compiled-tree.ts): tsx's loader costs each test process
+// more CPU than most of its tests do.
 // HAMLET_TEST_CONCURRENCY sets how many test files run at once (default: cores + 1, since most
 // files spend part of their time waiting on a server, a browser or a child process).
 import { spawn } from 'node:child_process';
@@ -21,7 +23,8 @@ import {
   prepareDurations,
   saveDurations,
 } from '../test/helpers/durations.ts';
-import { CACHE } from '../test/helpers/build-cache.ts';
+import { CACHE, pruneCache } from '../test/helpers/build-cache.ts';
+import { compiledTree } from '../test/helpers/compiled-tree.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -128,23 +131,27 @@ const conformance =
       })
     : undefined;
 
+// The test files run from a compiled copy of the checkout (test/helpers/compiled-tree.ts) unless
+// HAMLET_TEST_COMPILED=0, which runs them through tsx.
+pruneCache();
+const compiled = process.env.HAMLET_TEST_COMPILED === '0' ? undefined : await compiledTree();
+if (compiled) console.log(`(test files compiled to ${compiled})`);
 prepareDurations();
 const unit = await run(
   node,
   [
-    '--import',
-    'tsx',
+    ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${DURATIONS_REPORTER}`,
     `--test-reporter-destination=${DURATIONS_OUTPUT}`,
-    ...files,
+    ...(compiled ? files.map((f) => join(compiled, f.replace(/\.ts$/, '.js'))) : files),
   ],
   true,
 );
-saveDurations(known);
+saveDurations(known, compiled);
 rmSync(DURATIONS_OUTPUT, { force: true });
 console.log(`(test files done at ${seconds()}, ${concurrency} at a time)`);
 
