@@ -9,7 +9,9 @@
 // Source maps point back at the .ts files of the checkout, so a failure's stack names them.
 // What a test reaches through import.meta.url (fixtures, server.json, a child script for tsx) is in
 // the copy; what it reaches through the working directory (the test command's) is the checkout.
-// A test file run by hand (`node --import tsx --test file.ts`) runs through tsx, as before.
+// A test file run by hand (`node --import tsx --test file.ts`) runs through tsx, as before. Only
+// literal imports are compiled: a test importing a .ts path it builds at run time needs tsx (it fails
+// here with ERR_UNKNOWN_FILE_EXTENSION; a child process started with --import tsx is fine).
 import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
