@@ -35,7 +35,12 @@ export type FileHamlet = TestHamlet & {
     init?: { method?: string; headers?: Record<string, string>; body?: string },
   ): Promise<RawResponse>;
   /** One MCP JSON-RPC request to a community's /api/mcp (null: the network's), as `key`. */
-  mcp(slug: string | null, key: string | undefined, method: string, params?: unknown): Promise<any>;
+  mcpCall(
+    slug: string | null,
+    key: string | undefined,
+    method: string,
+    params?: unknown,
+  ): Promise<any>;
   /** tools/call of `name` with `args`: the JSON-RPC answer ({ result } or { error }). */
   tool(slug: string | null, key: string | undefined, name: string, args?: object): Promise<any>;
   /** A fresh key of the demo agent on acme (with `demo: true`); earlier ones are revoked. */
@@ -62,7 +67,12 @@ async function start(env: Record<string, string>, options: TestHamletOptions) {
   const base = new URL(h.url).hostname;
   const host = (slug: string | null) => `${slug ? `${slug}.` : ''}${base}:${h.port}`;
   let id = 0;
-  const mcp = async (slug: string | null, key: string | undefined, method: string, params = {}) => {
+  const mcpCall = async (
+    slug: string | null,
+    key: string | undefined,
+    method: string,
+    params = {},
+  ) => {
     const res = await rpc(
       `http://${host(slug)}/api/mcp`,
       { jsonrpc: '2.0', id: ++id, method, params },
@@ -78,8 +88,9 @@ async function start(env: Record<string, string>, options: TestHamletOptions) {
     host,
     get: (slug, path, init = {}) =>
       raw(`http://${host(slug)}${path}`, { ...init, headers: { ...init.headers } }),
-    mcp,
-    tool: (slug, key, name, args = {}) => mcp(slug, key, 'tools/call', { name, arguments: args }),
+    mcpCall,
+    tool: (slug, key, name, args = {}) =>
+      mcpCall(slug, key, 'tools/call', { name, arguments: args }),
     agentKey: async () => {
       const made = await freshDemoAgentKey(h.store, h.services.agents);
       if (!made) throw new Error('no demo community: start the file Hamlet with { demo: true }');
