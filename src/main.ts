@@ -9,7 +9,13 @@ import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
 import { createServices, type Services } from './services.ts';
-import { communityMcpUrl, communityOrigin, toPathForm } from './domain/urls.ts';
+import {
+  communityMcpUrl,
+  communityOrigin,
+  hasPublicOrigin,
+  listedOrigin,
+  toPathForm,
+} from './domain/urls.ts';
 import { SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
@@ -87,6 +93,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     mcp: (slug: string) => communityMcpUrl(config, slug),
     web: (slug: string) => communityOrigin(config, slug),
     inPathForm: <T>(value: T) => toPathForm(config, value),
+    listsPathForm: !hasPublicOrigin(config),
   };
   const pipeline = new Pipeline(services, urls, logger);
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
@@ -117,6 +124,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   await listen(server, config);
   const dispatcher = startDispatcher(opened, config);
+  // With PORT=0 the system picked the port: every URL built from here on names the one served.
+  if (config.port === 0) config.port = (server.address() as AddressInfo).port;
   const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   let closing: Promise<void> | undefined;
@@ -142,7 +151,7 @@ async function seedDemo({ store, services, logger }: Opened): Promise<void> {
 /** The MCP server cards' origins and the community a card's host names. */
 function serverCards(config: Config, door: FrontDoor) {
   return {
-    origin: (slug: string | null) => communityOrigin(config, slug),
+    origin: (slug: string | null) => listedOrigin(config, slug),
     baseDomain: config.baseDomain,
     version: VERSION,
     communityOf: async (host: string | undefined, forwarded: string | undefined) => {

@@ -3,7 +3,7 @@ import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { systemActor } from '../domain/actor.ts';
-import { communityOrigin } from '../domain/urls.ts';
+import { addressSource, printedMcpUrl, printedWebUrl } from './printed-urls.ts';
 
 const USAGE =
   'hamlet community create <slug> --name <name> [--private] [--description <text>] [--guidelines <text>] [--domain <host>]';
@@ -36,8 +36,9 @@ export const communityCreateCommand: Command = {
         customDomain: values.domain ?? null,
       });
       console.log(
-        `Created ${community.visibility} community "${community.slug}" (${community.id}) at ${communityOrigin(config, community.slug)}`,
+        `Created ${community.visibility} community "${community.slug}" (${community.id}) at ${printedWebUrl(config, community.slug)}`,
       );
+      console.log(`MCP URL: ${printedMcpUrl(config, community.slug)}   ${addressSource(config)}`);
     });
   },
 };

@@ -7,7 +7,7 @@ import type { Community } from '../store/types.ts';
 import type { Services } from '../services.ts';
 import { systemActor } from '../domain/actor.ts';
 import { splitScopes } from '../domain/identity/agents.ts';
-import { communityOrigin } from '../domain/urls.ts';
+import { addressSource, printedMcpUrl } from './printed-urls.ts';
 
 const cli = systemActor('cli');
 
@@ -163,7 +163,7 @@ export const agentCreateCommand: Command = {
         `scopes:   ${created.agent.scopes.join(', ') || '(none: read only)'}${created.agent.trusted ? ' (trusted: bypasses approvals)' : ''}`,
       );
       console.log(`key:      ${created.key}`);
-      console.log(`MCP URL:  ${communityOrigin(config, community.slug)}/api/mcp`);
+      console.log(`MCP URL:  ${printedMcpUrl(config, community.slug)}   ${addressSource(config)}`);
       console.log('Store the key now: it is shown only once (Hamlet keeps a hash).');
     });
   },

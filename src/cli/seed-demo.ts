@@ -2,7 +2,7 @@
 import type { Command } from './command.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { ensureDemoCommunity } from '../demo/demo.ts';
-import { communityOrigin } from '../domain/urls.ts';
+import { printedWebUrl } from './printed-urls.ts';
 
 export const seedDemoCommand: Command = {
   name: 'seed demo',
@@ -20,7 +20,7 @@ export const seedDemoCommand: Command = {
         : ' (mail corpus not installed: hand-written content only)';
       console.log(
         `Created the demo: ${result.communities.map((c) => `${c.slug} (${c.visibility})`).join(', ')}; ` +
-          `${result.topics} topics, ${result.articles} articles${mail}. Open ${communityOrigin(config, 'acme')}`,
+          `${result.topics} topics, ${result.articles} articles${mail}. Open ${printedWebUrl(config, 'acme')}`,
       );
     });
   },

@@ -77,6 +77,37 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+test('HAMLET_PUBLIC_ORIGIN: the origin every URL is built on; its host is the base domain, its scheme the public scheme', () => {
+  const c = loadConfig({ HAMLET_PUBLIC_ORIGIN: 'https://Forum.Example.test/', PORT: '56445' });
+  assert.equal(c.publicOrigin, 'https://forum.example.test');
+  assert.equal(c.baseDomain, 'forum.example.test');
+  assert.equal(c.publicScheme, 'https');
+  assert.equal(
+    loadConfig({ HAMLET_PUBLIC_ORIGIN: 'http://h.test:8080' }).publicOrigin,
+    'http://h.test:8080',
+  );
+  assert.equal(loadConfig({}).publicOrigin, undefined);
+  for (const bad of [
+    'forum.example.test',
+    'ftp://h.test',
+    'https://h.test/forum',
+    'https://10.0.0.1',
+  ])
+    assert.throws(
+      () => loadConfig({ HAMLET_PUBLIC_ORIGIN: bad }),
+      /HAMLET_PUBLIC_ORIGIN must be/,
+      bad,
+    );
+  assert.throws(
+    () => loadConfig({ HAMLET_PUBLIC_ORIGIN: 'https://a.test', HAMLET_BASE_DOMAIN: 'b.test' }),
+    /HAMLET_BASE_DOMAIN must be HAMLET_PUBLIC_ORIGIN's host/,
+  );
+  assert.throws(
+    () => loadConfig({ HAMLET_PUBLIC_ORIGIN: 'https://a.test', HAMLET_PUBLIC_SCHEME: 'http' }),
+    /HAMLET_PUBLIC_SCHEME must be HAMLET_PUBLIC_ORIGIN's scheme/,
+  );
+});
+
 test('every HAMLET_* name in the repository is a setting (in the README) or a tool’s own', () => {
   const readme = readFileSync('README.md', 'utf8');
   const used = new Map<string, string>();

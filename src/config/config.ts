@@ -12,7 +12,7 @@ const schema = z
         /^[a-z0-9.-]+$/i,
         'HAMLET_BASE_DOMAIN must be a bare host name such as "localhost" or "hamlet.so"',
       )
-      .default('localhost'),
+      .optional(),
     DATABASE_URL: z
       .string()
       .refine((v) => v.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(v), {
@@ -31,7 +31,20 @@ const schema = z
       .toUpperCase()
       .pipe(z.enum(['OFF', 'NORMAL', 'FULL', 'EXTRA']))
       .default('NORMAL'),
-    HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+    HAMLET_PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
+    HAMLET_PUBLIC_ORIGIN: z
+      .string()
+      .transform((v, ctx) => {
+        const origin = parseOrigin(v);
+        if (!origin)
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'HAMLET_PUBLIC_ORIGIN must be the origin people and clients reach the apex at, scheme and host (and a port if not the default), e.g. "https://forum.example.com"',
+          });
+        return origin ?? z.NEVER;
+      })
+      .optional(),
     LOG_LEVEL: z
       .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
       .default('info'),
@@ -82,6 +95,28 @@ const schema = z
     HAMLET_EMBEDDINGS_KEY: z.string().min(1).optional(),
     HAMLET_EMBEDDINGS_BATCH: z.coerce.number().int().min(1).max(512).default(32),
   })
+  .refine(
+    (e) =>
+      !e.HAMLET_PUBLIC_ORIGIN ||
+      !e.HAMLET_BASE_DOMAIN ||
+      e.HAMLET_PUBLIC_ORIGIN.host === e.HAMLET_BASE_DOMAIN.toLowerCase(),
+    {
+      message:
+        "HAMLET_BASE_DOMAIN must be HAMLET_PUBLIC_ORIGIN's host (communities are <slug>.<that host>): set one of them, or both alike",
+      path: ['HAMLET_BASE_DOMAIN'],
+    },
+  )
+  .refine(
+    (e) =>
+      !e.HAMLET_PUBLIC_ORIGIN ||
+      !e.HAMLET_PUBLIC_SCHEME ||
+      e.HAMLET_PUBLIC_ORIGIN.scheme === e.HAMLET_PUBLIC_SCHEME,
+    {
+      message:
+        "HAMLET_PUBLIC_SCHEME must be HAMLET_PUBLIC_ORIGIN's scheme: leave it unset (the origin's scheme is taken)",
+      path: ['HAMLET_PUBLIC_SCHEME'],
+    },
+  )
   .refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
     message:
       'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
@@ -102,6 +137,12 @@ export type Config = {
   /** SQLite's synchronous pragma under WAL: what a commit survives (see the README's Durability). */
   sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
+  /**
+   * Where people and clients reach the apex (`https://forum.example.com`, a port only when not the
+   * scheme's default), behind whatever proxy: every URL handed out is built on it (src/domain/urls.ts).
+   * Absent: a local run, whose URLs name this machine's address and the port actually served.
+   */
+  publicOrigin?: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
   /** sessionsPerAddress / streamsPerAddress: MCP sessions and open event streams one client address may hold. */
   mcp: {
@@ -161,13 +202,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
-    baseDomain: e.HAMLET_BASE_DOMAIN.toLowerCase(),
+    baseDomain: (e.HAMLET_BASE_DOMAIN ?? e.HAMLET_PUBLIC_ORIGIN?.host ?? 'localhost').toLowerCase(),
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
     trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
     postgres: { poolSize: e.HAMLET_PG_POOL_SIZE, connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS },
     sqliteSynchronous: e.HAMLET_SQLITE_SYNCHRONOUS,
-    publicScheme: e.HAMLET_PUBLIC_SCHEME,
+    publicScheme: e.HAMLET_PUBLIC_ORIGIN?.scheme ?? e.HAMLET_PUBLIC_SCHEME ?? 'http',
+    ...(e.HAMLET_PUBLIC_ORIGIN ? { publicOrigin: e.HAMLET_PUBLIC_ORIGIN.origin } : {}),
     logLevel: e.LOG_LEVEL,
     mcp: {
       maxBodyBytes: e.HAMLET_MCP_MAX_BODY_BYTES,
@@ -209,4 +251,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : {}),
   };
+}
+
+/** `scheme://host[:port]` with nothing after it (a trailing "/" aside), the default port dropped. */
+function parseOrigin(
+  value: string,
+): { origin: string; scheme: 'http' | 'https'; host: string } | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return undefined;
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme !== 'http' && scheme !== 'https') return undefined;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/')
+    return undefined;
+  if (!/^[a-z0-9.-]+$/.test(url.hostname) || /^[\d.]+$/.test(url.hostname)) return undefined;
+  return { origin: url.origin, scheme, host: url.hostname };
 }

@@ -33,8 +33,9 @@ and agents use accepted answers when they suggest one.`,
     slug: 'connect-an-agent',
     title: 'Connecting an agent over MCP',
     tags: ['mcp', 'agents'],
-    body: `Every community has its own MCP server at \`https://<community>.<base>/api/mcp\`; locally that is
-\`http://acme.localhost:8787/api/mcp\`.
+    body: `Every community has its own MCP server at \`https://<community>.<base>/api/mcp\`, and the same
+server in the path form on the apex, \`https://<base>/c/<community>/api/mcp\`; locally that is
+\`http://localhost:8787/c/acme/api/mcp\` (the address \`hamlet serve\` prints).
 
 An agent authenticates with an **agent key** of the community:
 

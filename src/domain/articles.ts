@@ -6,8 +6,8 @@ import type { Config } from '../config/config.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Category, Community, Post, Topic } from '../store/types.ts';
 import type { Actor } from './actor.ts';
-import { requireRead, requireWrite } from './authorization.ts';
-import { upsertArticleSchema, type UpsertArticleInput } from './content-inputs.ts';
+import { requireRead } from './authorization.ts';
+import { upsertArticleSchema } from './content-inputs.ts';
 import {
   authorFor,
   findCategory,
@@ -39,11 +39,9 @@ export async function upsertArticle(
   ctx: ContentContext,
   actor: Actor,
   community: Community,
-  input: UpsertArticleInput,
-  loaded: Loaded = {},
+  data: z.output<typeof upsertArticleSchema>,
+  loaded: Loaded,
 ): Promise<ArticleResult> {
-  requireWrite(actor, community);
-  const data = parse(upsertArticleSchema, input);
   const author = authorFor(actor, data);
   // One render for the article's body and its revision (the same Markdown).
   const rendered = renderBody(data.body);

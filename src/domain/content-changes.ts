@@ -18,11 +18,9 @@ export async function markSolution(
   ctx: ContentContext,
   actor: Actor,
   community: Community,
-  input: z.input<typeof markSolutionSchema>,
-  loaded: Loaded = {},
+  data: z.output<typeof markSolutionSchema>,
+  loaded: Loaded,
 ): Promise<TopicView> {
-  requireWrite(actor, community);
-  const data = parse(markSolutionSchema, input);
   const { topic, category, postId } = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
     const topic = loaded.topic ?? (await findTopic(scope, data.topic));

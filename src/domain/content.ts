@@ -17,6 +17,7 @@ import {
   listTopicsSchema,
   markSolutionSchema,
   replySchema,
+  upsertArticleSchema,
   type CreateTopicInput,
   type ListTopicsInput,
   type ReplyInput,
@@ -107,14 +108,26 @@ export class ContentService {
     }
   }
 
+  /** A new topic, checked: may the actor write here, and is the input valid. */
   async createTopic(
     actor: Actor,
     community: Community,
     input: CreateTopicInput,
-    loaded: Loaded = {},
   ): Promise<{ topic: TopicView; post: PostView }> {
     requireWrite(actor, community);
-    const data = parse(createTopicSchema, input);
+    return this.writeTopic(actor, community, parse(createTopicSchema, input), {});
+  }
+
+  /**
+   * The rows of a new topic, for a caller that has authorized the write and parsed its payload
+   * already (the write runner): what `loaded` holds is not read again.
+   */
+  async writeTopic(
+    actor: Actor,
+    community: Community,
+    data: z.output<typeof createTopicSchema>,
+    loaded: Loaded,
+  ): Promise<{ topic: TopicView; post: PostView }> {
     const author = authorFor(actor, data);
     const rendered = renderBody(data.body);
     const result = await this.store.transaction(async (tx) => {
@@ -157,14 +170,19 @@ export class ContentService {
     return result;
   }
 
-  async reply(
+  /** A reply, checked: may the actor write here, and is the input valid. */
+  async reply(actor: Actor, community: Community, input: ReplyInput): Promise<PostView> {
+    requireWrite(actor, community);
+    return this.writeReply(actor, community, parse(replySchema, input), {});
+  }
+
+  /** The rows of a reply, for a caller that has authorized the write and parsed its payload. */
+  async writeReply(
     actor: Actor,
     community: Community,
-    input: ReplyInput,
-    loaded: Loaded = {},
+    data: z.output<typeof replySchema>,
+    loaded: Loaded,
   ): Promise<PostView> {
-    requireWrite(actor, community);
-    const data = parse(replySchema, input);
     const author = authorFor(actor, data);
     const rendered = renderBody(data.body);
     const { topic, post } = await this.store.transaction(async (tx) => {
@@ -295,9 +313,19 @@ export class ContentService {
     actor: Actor,
     community: Community,
     input: z.input<typeof markSolutionSchema>,
-    loaded: Loaded = {},
   ): Promise<TopicView> {
-    return markSolution(this.context(), actor, community, input, loaded);
+    requireWrite(actor, community);
+    return this.writeSolution(actor, community, parse(markSolutionSchema, input), {});
+  }
+
+  /** Accepts the answer, for a caller that has authorized the write and parsed its payload. */
+  async writeSolution(
+    actor: Actor,
+    community: Community,
+    data: z.output<typeof markSolutionSchema>,
+    loaded: Loaded,
+  ): Promise<TopicView> {
+    return markSolution(this.context(), actor, community, data, loaded);
   }
 
   /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
@@ -327,9 +355,19 @@ export class ContentService {
     actor: Actor,
     community: Community,
     input: UpsertArticleInput,
-    loaded: Loaded = {},
   ): Promise<ArticleResult> {
-    return upsertArticle(this.context(), actor, community, input, loaded);
+    requireWrite(actor, community);
+    return this.writeArticle(actor, community, parse(upsertArticleSchema, input), {});
+  }
+
+  /** Writes the article, for a caller that has authorized the write and parsed its payload. */
+  async writeArticle(
+    actor: Actor,
+    community: Community,
+    data: z.output<typeof upsertArticleSchema>,
+    loaded: Loaded,
+  ): Promise<ArticleResult> {
+    return upsertArticle(this.context(), actor, community, data, loaded);
   }
 
   async listArticleRevisions(actor: Actor, community: Community, input: { topic: string }) {

@@ -189,7 +189,9 @@ export const searchFilters = z
       .min(1, 'must not be empty')
       .max(200, 'must be at most 200 characters')
       .optional()
-      .describe('Only content by this author (display name).'),
+      .describe(
+        'Only content by this author: the display name, or the start of the name or of a word of it ("justin" finds "Justin Mason").',
+      ),
     since: isoDate
       .optional()
       .describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),

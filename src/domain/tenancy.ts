@@ -1,8 +1,10 @@
 // Which community a request is for, from its Host header. `<slug>.<base>` is a community, the apex
-// `<base>` (and `www.<base>`) is the network; anything else is unknown unless a community claimed
+// `<base>` (and `www.<base>`, and any IP literal: `127.0.0.1`, `[::1]`, the machine's address) is
+// the network, whose path form `/c/<slug>/…` reaches every community; anything else is unknown unless a community claimed
 // it as its custom domain. An unknown host never reaches a community's data, and a private
 // community is unknown to every request without a credential that may read it (no status, page or
 // sentence tells an outsider that a private slug exists).
+import { isIP } from 'node:net';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
@@ -17,7 +19,7 @@ export function normalizeHost(hostHeader: string | null | undefined): string | n
   if (!hostHeader) return null;
   let host = hostHeader.trim().toLowerCase();
   if (host.startsWith('[')) {
-    // IPv6 literal "[::1]:8787": never a community.
+    // IPv6 literal "[::1]:8787": the apex, never a community.
     const end = host.indexOf(']');
     return end > 0 ? host.slice(0, end + 1) : null;
   }
@@ -30,6 +32,12 @@ export function normalizeHost(hostHeader: string | null | undefined): string | n
   return /^[a-z0-9.-]+$/.test(host) && !host.includes('..') ? host : null;
 }
 
+/** `[…]` (IPv6, as normalizeHost keeps it) or a dotted-quad IPv4 address. */
+function isIpLiteral(host: string): boolean {
+  if (host.startsWith('[')) return isIP(host.slice(1, -1)) === 6;
+  return isIP(host) === 4;
+}
+
 /** Pure: classifies a Host header against the base domain (case-insensitive, port ignored). */
 export function resolveHost(
   hostHeader: string | null | undefined,
@@ -38,7 +46,7 @@ export function resolveHost(
   const host = normalizeHost(hostHeader);
   const base = baseDomain.toLowerCase().replace(/\.$/, '');
   if (!host) return { kind: 'unknown' };
-  if (host === base || host === `www.${base}`) return { kind: 'network' };
+  if (host === base || host === `www.${base}` || isIpLiteral(host)) return { kind: 'network' };
   if (!host.endsWith(`.${base}`)) return { kind: 'unknown' };
   const label = host.slice(0, -(base.length + 1));
   if (label.includes('.') || !COMMUNITY_SLUG.test(label)) return { kind: 'unknown' };

@@ -4,9 +4,16 @@
 // `*.localhost`). Everything built here is canonical, so what is stored or sent later (webhook
 // payloads, the idempotency ledger) is the same whatever address the write came through; a response
 // to a path-form request is turned into that form as it is presented (toPathForm).
+// Every origin comes from publicOrigin: HAMLET_PUBLIC_ORIGIN when set (production, behind any
+// proxy: no instance's own port leaks), else this machine's address on the port actually served. A
+// local run lists and prints the path form (listedOrigin), the one every MCP client can reach.
 import type { Config } from '../config/config.ts';
 
-type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
+/** What URLs are built from (the whole Config will do). */
+export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port' | 'publicOrigin'>;
+
+/** A community as its URLs need it: its slug, and the custom domain it may have claimed. */
+export type CommunityAddress = string | { slug: string; customDomain?: string | null };
 
 /** The prefix of the path form: `/c/<slug>/…`. */
 export const PATH_FORM_PREFIX = '/c/';
@@ -23,8 +30,14 @@ export function addressedByPath(header: (name: string) => string | undefined): b
 }
 
 function origin(config: UrlConfig, host: string): string {
-  // With https we assume TLS ends at a proxy on 443, so the internal port is not part of public
-  // URLs; with http a non-80 port is kept (the local `http://acme.localhost:8787` case).
+  if (config.publicOrigin) {
+    // `<scheme>://<base>[:port]`: the same with the community's host in place of the base.
+    const scheme = config.publicOrigin.slice(0, config.publicOrigin.indexOf('://'));
+    const port = config.publicOrigin.slice(`${scheme}://${config.baseDomain}`.length);
+    return `${scheme}://${host}${port}`;
+  }
+  // Locally the port served is part of every URL, 80 aside; with https we assume TLS ends at a
+  // proxy on 443, so the port is not.
   const port =
     config.publicScheme === 'http' && config.port !== 80 && config.port !== 0
       ? `:${config.port}`
@@ -33,11 +46,28 @@ function origin(config: UrlConfig, host: string): string {
 }
 
 /**
- * The canonical origin of a community: `<scheme>://<slug>.<base>[:port]`; the apex (slug null) is
- * `<scheme>://<base>[:port]`.
+ * The origin of the apex, as people and clients reach it: HAMLET_PUBLIC_ORIGIN when it is set, else
+ * `<scheme>://<base>:<port served>`. Anything that hands out an address (links, printed URLs,
+ * server.json, e-mail) starts from here or from the functions below, never from Config directly.
  */
-export function communityOrigin(config: UrlConfig, slug: string | null): string {
-  if (!slug) return origin(config, config.baseDomain);
+export function publicOrigin(config: UrlConfig): string {
+  return origin(config, config.baseDomain);
+}
+
+/** Whether the operator set the public origin (production); without it, a local run. */
+export function hasPublicOrigin(config: UrlConfig): boolean {
+  return config.publicOrigin !== undefined;
+}
+
+/**
+ * The canonical origin of a community: `<scheme>://<slug>.<base>[:port]`, or with a public origin
+ * the custom domain it claimed (`<scheme>://<domain>`, served there by the operator's proxy); the
+ * apex (null) is `<scheme>://<base>[:port]`.
+ */
+export function communityOrigin(config: UrlConfig, community: CommunityAddress | null): string {
+  if (!community) return origin(config, config.baseDomain);
+  const { slug, customDomain } = typeof community === 'string' ? { slug: community } : community;
+  if (customDomain && config.publicOrigin) return `${config.publicScheme}://${customDomain}`;
   return origin(config, `${slug}.${config.baseDomain}`);
 }
 
@@ -49,11 +79,11 @@ export function communityPath(slug: string, path: string, pathForm: boolean): st
 /** `…/t/<topic-slug>`, or `…/t/<topic-slug>#post-<post-id>` for one post. */
 export function topicUrl(
   config: UrlConfig,
-  communitySlug: string,
+  community: CommunityAddress,
   topicSlug: string,
   postId?: string,
 ): string {
-  const url = `${communityOrigin(config, communitySlug)}/t/${topicSlug}`;
+  const url = `${communityOrigin(config, community)}/t/${topicSlug}`;
   return postId ? `${url}#post-${postId}` : url;
 }
 
@@ -67,6 +97,23 @@ export function communityPathOrigin(config: UrlConfig, communitySlug: string): s
   return `${origin(config, config.baseDomain)}${PATH_FORM_PREFIX}${communitySlug}`;
 }
 
+/**
+ * The origin a community is listed and printed under (the apex's directory, the CLI, server.json):
+ * with a public origin its host form; locally the path form, which every MCP client resolves
+ * (`*.localhost` resolves in curl and browsers only). `slug` may be a placeholder (`{community}`).
+ */
+export function listedOrigin(config: UrlConfig, slug: string | null): string {
+  if (!slug) return publicOrigin(config);
+  return hasPublicOrigin(config)
+    ? communityOrigin(config, slug)
+    : communityPathOrigin(config, slug);
+}
+
+/** A community's MCP endpoint as it is listed and printed (see listedOrigin). */
+export function listedMcpUrl(config: UrlConfig, slug: string | null): string {
+  return `${listedOrigin(config, slug)}/api/mcp`;
+}
+
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -75,7 +122,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * change; text that merely contains a URL (a post's body) is left as written.
  */
 export function toPathForm<T>(config: UrlConfig, value: T): T {
-  const apex = origin(config, config.baseDomain);
+  const apex = publicOrigin(config);
   const [scheme, rest] = apex.split('://') as [string, string];
   const canonical = new RegExp(
     `^${escaped(scheme)}://([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\\.${escaped(rest)}(?=[/?#]|$)`,

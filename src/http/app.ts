@@ -81,6 +81,8 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', async (c, next) => {
     if ((await deps.hostKind(c)) === 'unknown') {
       if (isRestPath(c.req.path)) return unknownCommunityResponse();
+      // Crawlers are kept off an address that serves nothing (a private community's host too).
+      if (c.req.path === '/robots.txt') return c.text('User-agent: *\nDisallow: /\n');
       return c.html(
         barePage(
           'Not found',

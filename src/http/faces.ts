@@ -6,10 +6,10 @@ import type { Config } from '../config/config.ts';
 import type { Logger } from '../log.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from '../operations/catalogue.ts';
 import type { Pipeline } from '../operations/pipeline.ts';
-import { communityOrigin } from '../domain/urls.ts';
+import { communityOrigin, listedOrigin, publicOrigin } from '../domain/urls.ts';
 import type { Services } from '../services.ts';
 import type { Readiness } from '../store/readiness.ts';
-import { mountWeb } from '../web/routes.ts';
+import { mountStatic, mountWeb } from '../web/routes.ts';
 import { handoffOffer, mountHandoff } from '../web/pages/handoff.ts';
 import { createApp } from './app.ts';
 import { honoHeaders, type FrontDoor } from './front-door.ts';
@@ -32,8 +32,8 @@ export function createFaces(d: FacesDeps): Hono {
   const { config, services, door } = d;
   const secure = door.secure;
   const docs = llmsSections({
-    networkOrigin: communityOrigin(config, null),
-    communityOriginPattern: communityOrigin(config, '<slug>'),
+    networkOrigin: publicOrigin(config),
+    communityOriginPattern: listedOrigin(config, '<slug>'),
     communityTools: COMMUNITY_OPERATIONS.filter((op) => op.mcp),
     networkTools: NETWORK_OPERATIONS.filter((op) => op.mcp),
   });
@@ -55,6 +55,7 @@ export function createFaces(d: FacesDeps): Hono {
     // page (which a private host shows visitors) offers it (../web/pages/handoff.ts).
     unknownHostExtra: (c) => handoffOffer(c, handoff),
     open: (app) => {
+      mountStatic(app);
       mountOAuth(app, {
         services,
         siteOf: door.siteOf,
@@ -87,6 +88,7 @@ export function createFaces(d: FacesDeps): Hono {
         baseDomain: config.baseDomain,
         clientIp,
         secure,
+        canonicalOrigin: (slug) => communityOrigin(config, slug),
       });
     },
     llms: (section) => renderLlms(docs, section),

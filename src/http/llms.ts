@@ -5,7 +5,7 @@ import { jsonSchemasOf, type AnyOperation } from '../operations/operation.ts';
 export type LlmsInput = {
   /** e.g. https://hamlet.so — the network server's origin. */
   networkOrigin: string;
-  /** e.g. https://<slug>.hamlet.so — the community origin pattern. */
+  /** e.g. https://<slug>.hamlet.so — the community origin pattern (locally http://localhost:8787/c/<slug>). */
   communityOriginPattern: string;
   communityTools: readonly AnyOperation[];
   networkTools: readonly AnyOperation[];

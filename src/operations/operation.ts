@@ -26,6 +26,8 @@ export type Urls = {
   web(slug: string): string;
   /** A presented result with its canonical community URLs in the path form (`…/c/<slug>/…`). */
   inPathForm<T>(value: T): T;
+  /** Whether the apex hands communities out in the path form (a local run: no public origin). */
+  listsPathForm: boolean;
 };
 
 /** What a handler runs with: the authenticated actor, and the community the request addressed. */

@@ -192,8 +192,10 @@ export class Pipeline {
           },
           { ok: true },
         );
-      // Stored and sent out canonical; handed back in the form the request addressed.
-      return { ok: true, value: caller.pathForm ? this.urls.inPathForm(value) : value };
+      // Stored and sent out canonical; handed back in the form the request addressed (the apex
+      // lists communities in the form they are listed in: locally the path form).
+      const pathForm = caller.pathForm || (!caller.community && this.urls.listsPathForm);
+      return { ok: true, value: pathForm ? this.urls.inPathForm(value) : value };
     } catch (err) {
       if (err instanceof QuestionsAsked) {
         // The call asked and wrote nothing; it is recorded as a call that went well.

@@ -19,7 +19,12 @@ export function filterConditions(
       sql`${col('category_id')} in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`,
     );
   if (f.solvedOnly) where.push(sql`${col('solution')} > 0`);
-  if (f.author) where.push(sql`${col('author')} = lower(${f.author})`);
+  // The author by name or by the start of any word of it ("justin" finds "Justin Mason"); the
+  // column holds the name as the engine's lower() wrote it, so the words are folded the same way.
+  if (f.author) {
+    const start = f.author.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    where.push(sql`(' ' || ${col('author')}) like ('% ' || lower(${start}) || '%') escape ${'\\'}`);
+  }
   if (f.since) where.push(sql`${col('created_at')} >= ${timestamp(f.since)}`);
   if (f.until) where.push(sql`${col('created_at')} < ${timestamp(f.until)}`);
   for (const tag of f.tags ?? []) {

@@ -1,14 +1,13 @@
 // A search hit as the result object every face returns (exactly the documented fields), and the
 // scores: raw engine relevance mapped into [0, 1].
 import type { Community } from '../store/types.ts';
-import { topicUrl } from '../domain/urls.ts';
-import type { Config } from '../config/config.ts';
+import { topicUrl, type UrlConfig } from '../domain/urls.ts';
 import type { IndexHit } from './index.ts';
 import { queryWords, type ParsedQuery } from './query.ts';
 import { makeSnippet, plainText } from './snippet.ts';
 import type { SearchResult } from './types.ts';
 
-export type UrlConfig = Pick<Config, 'publicScheme' | 'baseDomain' | 'port'>;
+export type { UrlConfig } from '../domain/urls.ts';
 
 /** Raw relevance that maps to score 0.5, calibrated on the ham corpus questions (bench/search-quality). */
 export const HALF_POINT = { sqlite: 12, postgres: 1.2 } as const;
@@ -35,7 +34,7 @@ export function toResult(
     topic_id: h.topicId,
     title: h.title,
     snippet: makeSnippet(plainText(h.body), queryWords(q)),
-    url: topicUrl(urls, community.slug, h.topicSlug, first ? undefined : h.postId),
+    url: topicUrl(urls, community, h.topicSlug, first ? undefined : h.postId),
     score,
     category: h.categorySlug,
     author: authorName({ kind: h.authorKind, name: h.authorName }),

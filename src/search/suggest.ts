@@ -76,7 +76,7 @@ export async function suggestFrom(
             source_type: 'post',
             source_id: post.id,
             snippet: makeSnippet(text, qWords),
-            url: topicUrl(urls, community.slug, topic.slug, post.id),
+            url: topicUrl(urls, community, topic.slug, post.id),
             author: authorName(post.author),
             is_solution: true,
             created_at: post.createdAt,

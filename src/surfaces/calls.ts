@@ -243,6 +243,16 @@ export function contentGuard(
   };
 }
 
+/**
+ * A presented value as this request shows it: canonical community URLs turned into the path form
+ * when the request came through it (resource and prompt texts are serialised from this).
+ */
+export function inRequestForm<T>(deps: SurfaceDeps, ctx: RequestContext, value: T): T {
+  return (ctx.context as Partial<RequestScope> | undefined)?.pathForm
+    ? deps.urls.inPathForm(value)
+    : value;
+}
+
 /** What a content method's context carries inside contentGuard: the request scope and its actor. */
 type GuardedScope = RequestScope & { actor: Actor };
 

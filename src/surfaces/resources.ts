@@ -8,7 +8,7 @@ import type { PromptDef, ResourceDef, ResourceTemplateDef } from '../mcp/surface
 import { interpolate } from '../mcp/surface.ts';
 import type { CommunityMcpConfig } from '../domain/community-mcp.ts';
 import { presentCategory, presentTopicPage } from '../operations/present.ts';
-import { actorOf, type SurfaceDeps } from './calls.ts';
+import { actorOf, inRequestForm, type SurfaceDeps } from './calls.ts';
 
 /**
  * How long a client may reuse a list (tools, prompts, resources) or a community's guidelines and
@@ -57,7 +57,10 @@ export function communityResources(deps: SurfaceDeps, community: Community): Res
       read: async (ctx) => {
         const actor = actorOf(ctx);
         const categories = await deps.services.content.listCategories(actor, community);
-        return json(resourceUris.categories(slug), categories.map(presentCategory));
+        return json(
+          resourceUris.categories(slug),
+          inRequestForm(deps, ctx, categories.map(presentCategory)),
+        );
       },
     },
   ];
@@ -79,7 +82,7 @@ export function communityTemplates(deps: SurfaceDeps, community: Community): Res
           topic: topic_id!,
           limit: 50,
         });
-        return json(uri, presentTopicPage(t));
+        return json(uri, inRequestForm(deps, ctx, presentTopicPage(t)));
       },
       complete: async (variable, value, _context, ctx) =>
         variable === 'topic_id' ? completeTopics(deps, community, ctx, value, false) : [],
@@ -285,7 +288,7 @@ export function communityPrompts(deps: SurfaceDeps, community: Community): Promp
                 resource: {
                   uri,
                   mimeType: 'application/json',
-                  text: JSON.stringify(presentTopicPage(t), null, 2),
+                  text: JSON.stringify(inRequestForm(deps, ctx, presentTopicPage(t)), null, 2),
                 },
               },
             },

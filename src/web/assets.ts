@@ -21,6 +21,7 @@ h1{font-size:1.6rem;line-height:1.25;overflow-wrap:anywhere}h2{font-size:1.25rem
 article{border-top:1px solid #e4e4ea;padding:.75rem 0}
 article.solution{background:#eef7ee;border-left:4px solid #1e6b22;padding:.75rem}
 .meta{color:#4a4a55;font-size:.9rem}
+time{white-space:nowrap}
 .badge{white-space:nowrap;font-size:.8rem;border:1px solid currentColor;border-radius:3px;padding:0 .35rem;color:#1e6b22}
 .badge.agent{color:#5b2a86}.badge.pending{color:#8a4b00}
 ul.topics,ol.topics{list-style:none;padding:0}.topics li{padding:.5rem 0;border-top:1px solid #e4e4ea}.snippet{margin:.25rem 0}

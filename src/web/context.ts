@@ -25,6 +25,8 @@ export type Web = {
   ip: string;
   /** The request path, for "sign in and come back". */
   path: string;
+  /** This page's canonical URL: the community's own origin (host form or custom domain). */
+  canonical: string;
   /** Scripts (asset names) the page enhances itself with. */
   scripts?: string[];
   /** A one-time notice from the previous request (after a redirect). */
@@ -49,6 +51,8 @@ export type WebDeps = {
   clientIp: (c: Context) => string;
   /** Public URLs are https: cookies get Secure (and the __Host- prefix), HSTS is sent. */
   secure: boolean;
+  /** The canonical origin of a community (null: the network's apex). */
+  canonicalOrigin: (slug: string | null) => string;
 };
 
 export type WebEnv = { Variables: { web: Web } };

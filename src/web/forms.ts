@@ -102,11 +102,17 @@ export function checkbox(name: string, label: string, checked: boolean): string 
 }
 
 /** What went wrong with a submitted form: the pipeline's message, with each field's issue linked. */
-export function failureSummary(f: Failure | undefined): string {
+export function failureSummary(
+  f: Failure | undefined,
+  labels: Record<string, string> = {},
+): string {
   if (!f) return '';
   if (f.stage === 'validate' && f.issues?.length) {
     const items = f.issues
-      .map((i) => `<li><a href="#${idOf(i.path)}">${esc(i.path)}</a>: ${esc(i.message)}</li>`)
+      .map(
+        (i) =>
+          `<li><a href="#${idOf(i.path)}">${esc(labels[i.path] ?? i.path)}</a>: ${esc(i.message)}</li>`,
+      )
       .join('');
     return `<div class="notice error" role="alert"><p>Some fields need a change:</p><ul>${items}</ul></div>`;
   }

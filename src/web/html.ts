@@ -69,7 +69,53 @@ function nav(web: Web): string {
   return `<nav aria-label="Main"><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></nav>`;
 }
 
-export type PageOptions = { title: string; body: string; notice?: Notice; status?: number };
+/** What a page tells search engines, link previews and feed readers about itself. */
+export type PageMeta = {
+  description?: string;
+  /** Open Graph type: "website" unless the page is one piece of content ("article"). */
+  type?: 'website' | 'article';
+  /** The Atom feed that follows this page. */
+  feed?: { title: string; href: string };
+};
+
+export type PageOptions = {
+  title: string;
+  body: string;
+  notice?: Notice;
+  status?: number;
+  meta?: PageMeta;
+};
+
+/** The first sentences of a Markdown text as plain text (for a meta description), ≤ 200 chars. */
+export function plainExcerpt(markdown: string, max = 200): string {
+  const text = markdown
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#>*_`~|]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** The head's description, canonical link, Open Graph tags and feed link (readable pages only). */
+function headMeta(web: Web, site: string, o: PageOptions): string {
+  const m = o.meta;
+  if (!m || (o.status ?? 200) !== 200) return '';
+  const tags = [`<link rel="canonical" href="${esc(web.canonical)}">`];
+  if (m.description) tags.push(`<meta name="description" content="${esc(m.description)}">`);
+  tags.push(
+    `<meta property="og:title" content="${esc(o.title)}">`,
+    `<meta property="og:type" content="${m.type ?? 'website'}">`,
+    `<meta property="og:url" content="${esc(web.canonical)}">`,
+    `<meta property="og:site_name" content="${esc(site)}">`,
+  );
+  if (m.description) tags.push(`<meta property="og:description" content="${esc(m.description)}">`);
+  if (m.feed)
+    tags.push(
+      `<link rel="alternate" type="application/atom+xml" title="${esc(m.feed.title)}" href="${esc(m.feed.href)}">`,
+    );
+  return tags.join('');
+}
 
 /** The whole document. The community's name shows only to those who may read the community. */
 export function layout(web: Web, o: PageOptions): string {
@@ -81,7 +127,7 @@ export function layout(web: Web, o: PageOptions): string {
     .map((s) => `<script src="${esc(asset(s))}" defer></script>`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${scripts}</head>
+<title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
 <main id="main" tabindex="-1">${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
 }
@@ -93,9 +139,25 @@ export function barePage(title: string, message: string, extraHtml = ''): string
 <body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
 }
 
-/** `<time>` with the date a reader needs (the full timestamp in the attribute). */
-export function when(iso: string): string {
-  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))}</time>`;
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+
+/** How long ago `iso` was, as a reader says it: "just now", "5 min ago", … then the date. */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const t = new Date(iso);
+  const seconds = Math.round((now - t.getTime()) / 1000);
+  if (Number.isNaN(seconds)) return iso;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86_400);
+  if (days < 30) return days === 1 ? 'yesterday' : `${days} days ago`;
+  return `${MONTHS[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}`;
+}
+
+/** `<time>`: how long ago for the reader, the exact time (UTC) on hover and in the attribute. */
+export function when(iso: string, now = Date.now()): string {
+  const exact = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `<time datetime="${esc(iso)}" title="${esc(exact)}">${esc(relativeTime(iso, now))}</time>`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

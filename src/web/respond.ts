@@ -32,7 +32,9 @@ export function failurePage(
   f: Failure,
   title = 'That did not work',
 ): Response {
-  if (f.code === 'not_found') return notFound(c, web, f.message);
+  // The operations' not_found texts point agents to tools ("… from list_topics"): a person gets
+  // the page's own words.
+  if (f.code === 'not_found') return notFound(c, web);
   if (f.retryAfterSeconds) c.header('retry-after', String(f.retryAfterSeconds));
   const signIn =
     f.code === 'unauthorized' && !web.person

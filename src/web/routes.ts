@@ -20,6 +20,7 @@ import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { askRoutes } from './pages/ask.ts';
 import { authRoutes } from './pages/auth.ts';
+import { feedRoutes, mountFavicon } from './pages/feeds.ts';
 import { handoffRoutes } from './pages/handoff.ts';
 import { homeRoutes } from './pages/home.ts';
 import { networkRoutes } from './pages/network.ts';
@@ -33,14 +34,18 @@ export type { WebDeps } from './context.ts';
 /** Form bodies: the longest body the field table allows, at up to 4 bytes a character, and room to spare. */
 const MAX_FORM_BYTES = 4 * Math.max(LIMITS.questionBody.max, LIMITS.replyBody.max) + 64 * 1024;
 
-export function mountWeb(app: Hono, deps: WebDeps): void {
+/** The stylesheet, scripts and icon: on every host, known or not (the unknown-host page is styled too). */
+export function mountStatic(app: Hono): void {
+  mountFavicon(app);
   app.get('/assets/:file', (c) => {
     const a = assetAt(new URL(c.req.url).pathname);
     if (!a) return c.text('Not found', 404);
     c.header('cache-control', 'public, max-age=31536000, immutable');
     return c.body(a.body, 200, { 'content-type': a.type });
   });
+}
 
+export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();
   web.use(
     '*',
@@ -66,6 +71,10 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
       person: session?.person,
       ip,
       path: where.base + url.pathname + url.search,
+      canonical:
+        deps.canonicalOrigin(where.kind === 'community' ? where.community.slug : null) +
+        url.pathname +
+        url.search,
       csrf: session ? deps.services.accounts.csrfToken(session.token) : visitorCsrf(c, deps),
     };
     c.set('web', ctx);
@@ -95,7 +104,9 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     await next();
   });
 
+  // Feeds first: `/t/<slug>.atom` and `/categories/<slug>.atom` are not pages.
   for (const routes of [
+    feedRoutes,
     authRoutes,
     handoffRoutes,
     accountRoutes,

@@ -180,13 +180,15 @@ test('server.json in the repository is the registry entry for hamlet.so; each de
   );
   assert.equal(shipped.remotes[0]!.url, 'https://{community}.hamlet.so/api/mcp');
   const served = (await raw(h.hostUrl('localhost', '/api/mcp/server.json'))).json();
-  assert.equal(served.remotes[0].url, `http://{community}.localhost:${h.port}/api/mcp`);
+  // Locally, the path form on the port served: the host form `{community}.localhost` does not
+  // resolve in the MCP SDKs.
+  assert.equal(served.remotes[0].url, `http://localhost:${h.port}/c/{community}/api/mcp`);
 });
 
 test('each server has a Server Card at <mcp-url>/server-card; a private community has none', async () => {
   const acme = await raw(h.hostUrl('acme.localhost', '/api/mcp/server-card'));
   assert.equal(acme.status, 200);
-  assert.equal(acme.json().remotes[0].url, h.hostUrl('acme.localhost', '/api/mcp'));
+  assert.equal(acme.json().remotes[0].url, h.hostUrl('localhost', '/c/acme/api/mcp'));
   assert.ok(acme.json().remotes[0].supportedProtocolVersions.includes('2026-07-28'));
   assert.equal(
     (await raw(h.hostUrl('localhost', '/api/mcp/server-card'))).json().title,

@@ -44,10 +44,24 @@ test('the official MCP SDK client reaches a community at http://127.0.0.1:<port>
       name: 'get_topic',
       arguments: { topic: 'verifying-the-hamlet-signature-header' },
     });
+    const { id, url } = (topic.structuredContent as { topic: { id: string; url: string } }).topic;
     assert.match(
-      (topic.structuredContent as { topic: { url: string } }).topic.url,
+      url,
       new RegExp(`^http://localhost:${h.port}/c/acme/t/verifying-the-hamlet-signature-header$`),
     );
+    // Resource texts are JSON serialised from the same presented values: the same links.
+    const read = await client.readResource({ uri: `hamlet://acme/topics/${id}` });
+    const page = JSON.parse((read.contents[0] as { text: string }).text) as {
+      topic: { url: string };
+      posts: Array<{ url: string }>;
+    };
+    assert.equal(page.topic.url, url);
+    for (const p of page.posts) assert.ok(p.url.startsWith(`${url}#post-`), p.url);
+    const hostForm = new RegExp(`//acme\\.localhost:${h.port}`);
+    for (const uri of ['hamlet://acme/categories', `hamlet://acme/topics/${id}`]) {
+      const text = ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+      assert.doesNotMatch(text, hostForm, `${uri} names no host-form URL`);
+    }
   } finally {
     await client.close();
   }
@@ -124,7 +138,9 @@ test('unknown, malformed and reserved slugs in the path form answer as an unknow
     /<p>Signed in on the main site already\? <a href="\/session\/continue\?next=%2F">Continue with that account<\/a>\.<\/p>/;
   assert.match(unknownWeb.text, offer);
   const unknownPage = unknownWeb.text.replace(offer, '');
-  for (const slug of ['nosuch', 'Bad_Slug!', 'www', 'a', '..', '%2e%2e']) {
+  // (`/c/../api/mcp` and `/c/%2e%2e/…` are not among them: URL parsers, this test's client's too,
+  // turn them into the apex's `/api/mcp` before sending, and an IP-literal host is the apex.)
+  for (const slug of ['nosuch', 'Bad_Slug!', 'www', 'a']) {
     const mcp = await rpc(direct(`/c/${slug}/api/mcp`), INITIALIZE());
     assert.equal(mcp.status, 404, slug);
     assert.deepEqual(mcp.json(), unknownMcp.json(), slug);

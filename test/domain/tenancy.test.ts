@@ -34,7 +34,9 @@ test('resolveHost answers unknown for anything that is not ours or not a valid s
     'under_score.localhost',
     `${'a'.repeat(64)}.localhost`,
     'acme.localhost:notaport',
-    '[::1]:8787',
+    '[::1',
+    '[acme]:8787',
+    '999.1.1.1',
     'acme..localhost',
     'acme.localhost.evil.com',
   ]) {
@@ -44,6 +46,19 @@ test('resolveHost answers unknown for anything that is not ours or not a valid s
     kind: 'community',
     slug: 'a'.repeat(63),
   });
+});
+
+test('an IP literal host, with or without a port, is the apex (the network)', () => {
+  for (const host of [
+    '127.0.0.1',
+    '127.0.0.1:8787',
+    '10.0.0.7:80',
+    '[::1]',
+    '[::1]:8787',
+    '[fe80::1]:1',
+  ])
+    assert.deepEqual(resolveHost(host, 'localhost'), { kind: 'network' }, host);
+  assert.deepEqual(resolveHost('127.0.0.1:8787', 'hamlet.so'), { kind: 'network' });
 });
 
 test('resolveCommunityHost finds existing communities by subdomain or custom domain only', async () => {

@@ -494,6 +494,27 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       assert.ok(events.some((e) => e.type === 'topic.created' && e.topicId === result.topic.id));
     });
 
+    test('approvals: a queued write of a person who has left a private community fails when approved', async () => {
+      const slug = `p-${randomBytes(4).toString('hex')}`;
+      await communities.create(system, { slug, name: slug, visibility: 'private' });
+      const c = await communities.require(system, slug);
+      await content.createCategory(system, c, { name: 'Support' });
+      await ids.approvals.setPolicy(system, c, { kind: 'topic.create', mode: 'approval' });
+      const email = `leaver-${randomBytes(3).toString('hex')}@example.org`;
+      await ids.accounts.createUser(system, { email, password: 'long enough pw' });
+      await ids.accounts.addMember(system, c, { email, role: 'member' });
+      const person = (await ids.accounts.resolveWebSession(
+        (await ids.accounts.signIn({ email, password: 'long enough pw' })).token,
+      ))!;
+      const queued = await ids.writes.execute(person, c, 'topic.create', question('Before I go'));
+      assert.equal(queued.status, 'pending_approval');
+      const approvalId = queued.status === 'pending_approval' ? queued.approval_id : '';
+      await ids.accounts.removeMember(system, c, { email });
+      const decided = await ids.approvals.approve(system, c, approvalId);
+      assert.equal(decided.status, 'failed', 'the decision is recorded, the write is not applied');
+      assert.equal(await topicCount(c), 0, 'nothing was written');
+    });
+
     test('approvals: reject records the reason; trusted agents and moderators bypass the queue', async () => {
       const c = await community();
       await ids.approvals.setPolicy(system, c, { kind: 'topic.create', mode: 'approval' });

@@ -53,7 +53,7 @@ test('community create, then the same slug again, a bad slug and a missing --nam
   assert.equal(ok.code, 0, ok.err);
   assert.match(
     ok.out,
-    /Created private community "acme-labs" .* at http:\/\/acme-labs\.localhost:8787/,
+    /Created private community "acme-labs" .* at http:\/\/localhost:8787\/c\/acme-labs\//,
   );
 
   const again = hamlet('community', 'create', 'acme-labs', '--name', 'Other');

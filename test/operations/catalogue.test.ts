@@ -38,7 +38,7 @@ before(async () => {
   acme = (await h.store.communities.getBySlug('acme'))!;
   pipeline = new Pipeline(
     h.services,
-    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v },
+    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v, listsPathForm: false },
     h.logger,
   );
   admin = await person('owner@example.org', 'owner');

@@ -66,6 +66,7 @@ before(async () => {
       mcp: (s) => `https://${s}.hamlet.test/mcp`,
       web: (s) => `https://${s}.hamlet.test`,
       inPathForm: (v) => v,
+      listsPathForm: false,
     },
     createLogger('silent'),
   );

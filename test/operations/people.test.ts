@@ -40,7 +40,7 @@ before(async () => {
   acme = (await h.store.communities.getBySlug('acme'))!;
   pipeline = new Pipeline(
     h.services,
-    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v },
+    { mcp: (s) => `mcp:${s}`, web: (s) => `web:${s}`, inPathForm: (v) => v, listsPathForm: false },
     h.logger,
   );
 });
@@ -142,7 +142,7 @@ test('sign-up and creating communities follow the operator’s configuration', a
   try {
     const p = new Pipeline(
       closed.services,
-      { mcp: (s) => s, web: (s) => s, inPathForm: (v) => v },
+      { mcp: (s) => s, web: (s) => s, inPathForm: (v) => v, listsPathForm: false },
       closed.logger,
     );
     const refused = await p.invoke(

@@ -241,6 +241,12 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
         `topic:${w} in support`,
       ]);
       assert.deepEqual(await titles({ author: 'bob builder' }), [`topic:${w} in support`]);
+      // By the start of the name or of any word of it, whatever the case; nothing else matches.
+      assert.deepEqual(await titles({ author: 'Bob' }), [`topic:${w} in support`]);
+      assert.deepEqual(await titles({ author: 'build' }), [`topic:${w} in support`]);
+      assert.deepEqual(await titles({ author: 'ob' }), []);
+      assert.deepEqual(await titles({ author: 'b%' }), [], 'a LIKE wildcard is a plain character');
+      assert.deepEqual(await titles({ author: '_ob' }), []);
       assert.deepEqual(await titles({ since: '2021-01-01' }), [
         `article:${w} article`,
         `post:${w} in support`,

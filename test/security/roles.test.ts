@@ -284,7 +284,7 @@ eachEngine('roles: a non-member of a public community writes no article', async 
     await t.test('every other write of the catalogue is refused to a non-member', async () => {
       const pipeline = new Pipeline(
         h.services,
-        { mcp: () => '', web: () => '', inPathForm: (v) => v },
+        { mcp: () => '', web: () => '', inPathForm: (v) => v, listsPathForm: false },
         createLogger('silent'),
       );
       const session = await h.services.accounts.createWebSession(outsider.personId);

@@ -288,6 +288,13 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
         await s.posts.create({ topicId: t.id, author: person, body: 'anyone?' });
         return t;
       });
+      const docs = await scope.categories.create({
+        slug: 'docs',
+        name: 'Docs',
+        kind: 'knowledge_base',
+      });
+      await topicWithPosts(scope, docs.id, 'An article', 0, '2021-01-04T00:00:00.000Z');
+      // An article has one post and no reply, and is still not an unanswered question.
       assert.deepEqual(await titles({ sort: 'latest', limit: 10, filter: 'unanswered' }), [
         'Lonely',
       ]);

@@ -193,7 +193,7 @@ if (chromiumAvailable('web journeys in Chromium')) {
         [pa, pb].map((p) => p.locator('main .notice').first().innerText()),
       );
       const winners = texts.filter((t) =>
-        /^(Approved and published|Rejected: the submitter sees your reason)/.test(t),
+        /^(Approved: it is published now|Rejected: the submitter sees your reason)/.test(t),
       );
       const losers = texts.filter((t) =>
         /This approval was already decided \(status: (applied|rejected) by (Ana|Ben)\)\. Nothing was changed\./.test(

@@ -185,7 +185,7 @@ test('images in posts are links, never loaded; a post can be edited by its autho
   });
   assert.match(visible(saved.text), /Your changes were saved/);
   assert.match(saved.text, /<h1>A chart that shows the whole problem<\/h1>/);
-  assert.match(visible(saved.text), /edited \d{4}-\d{2}-\d{2}/);
+  assert.match(visible(saved.text), /edited just now/);
   // Someone else sees no edit link and is refused.
   const other = await signedIn('other@example.org');
   const page = await other.get('/t/a-chart-that-shows-the-problem');
@@ -295,7 +295,8 @@ test('the apex lists public communities; a signed-in person creates one and owns
   const apex = new WebClient(h.hostUrl('localhost', ''));
   const home = await apex.get('/');
   assert.match(home.text, /<h1>Hamlet communities<\/h1>/);
-  assert.match(home.text, /http:\/\/acme\.localhost:\d+\/api\/mcp/);
+  // Locally listed in the path form, which every MCP client resolves.
+  assert.match(home.text, /MCP: <code>http:\/\/localhost:\d+\/c\/acme\/api\/mcp<\/code>/);
   assert.doesNotMatch(home.text, /skunkworks/i);
   await apex.get('/signup');
   await apex.post('/signup', { name: 'Founder', email: 'founder@example.org', password: PASSWORD });
@@ -331,4 +332,72 @@ test('sign-up is limited per address, and says how long to wait', async () => {
     /Too many new accounts from this address \(3 an hour\)\. Retry in \d+ s\./,
   );
   assert.ok(Number(last.headers['retry-after']) > 0);
+});
+
+test('the search page: empty filters keep the panel closed, errors name the field as shown, results name their category', async () => {
+  const acmePage = (path: string) => raw(`${acmeUrl()}${path}`);
+  const plain = await acmePage(
+    '/search?q=webhook&category=&tags=&author=&since=&until=&source_types=',
+  );
+  assert.equal(plain.status, 200);
+  assert.match(plain.text, /<details><summary>Filters<\/summary>/, 'the panel stays closed');
+  const filtered = await acmePage('/search?q=webhook&author=a');
+  assert.match(filtered.text, /<details open><summary>Filters/, 'a set filter opens it');
+
+  const bad = await acmePage(`/search?q=webhook&tags=ok,${'x'.repeat(80)}`);
+  assert.equal(bad.status, 400);
+  const summary = /<div class="notice error" role="alert">([\s\S]*?)<\/div>/.exec(bad.text)![1]!;
+  assert.doesNotMatch(summary, /filters\./, 'no internal field name');
+  const anchor = /<a href="#([^"]+)">Tags<\/a>/.exec(summary)?.[1];
+  assert.ok(anchor, summary);
+  assert.match(bad.text, new RegExp(`id="${anchor}"`), 'the link reaches the field');
+
+  const found = await acmePage('/search?q=webhook+signature');
+  const categories = await h.services.content.listCategories(system, acme);
+  const metas = [...found.text.matchAll(/<span class="meta">([^<]*) · [a-z ]+ by /g)].map(
+    (m) => m[1]!,
+  );
+  assert.ok(metas.length > 0);
+  for (const m of metas)
+    assert.ok(
+      categories.some((k) => k.name === m),
+      `"${m}" is a category name`,
+    );
+});
+
+test('the search page finds an author by the start of their name, whatever the case', async () => {
+  const exact = await raw(`${acmeUrl()}/search?q=webhook&author=Dana+(demo)`);
+  const start = await raw(`${acmeUrl()}/search?q=webhook&author=dana`);
+  const count = (text: string) => /(\d+) topics? found/.exec(text)?.[1];
+  assert.ok(Number(count(exact.text)) > 0, 'the demo has posts by Dana (demo)');
+  assert.equal(count(start.text), count(exact.text));
+});
+
+test('people read pages and buttons, never tools or commands: a missing topic, a queued reply, an unknown member', async () => {
+  const missing = await raw(`${acmeUrl()}/t/no-such-topic`);
+  assert.equal(missing.status, 404);
+  assert.doesNotMatch(visible(missing.text), /list_topics|get_topic|slug/);
+
+  const client = await signedIn('queued-words@example.org');
+  await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'approval' });
+  try {
+    await client.get('/t/verifying-the-hamlet-signature-header');
+    const sent = await client.post('/t/verifying-the-hamlet-signature-header/reply', {
+      body: 'Would the reviewer please look at this reply?',
+    });
+    const notice = visible(/<div class="notice ok"[\s\S]*?<\/div>/.exec(sent.text)![0]);
+    assert.match(notice, /moderator/);
+    assert.doesNotMatch(notice, /get_approval|approval_id|pending/);
+  } finally {
+    await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'auto' });
+  }
+
+  const owner = await signedIn('words-owner@example.org', 'owner');
+  await owner.get('/admin/members');
+  const added = await owner.post('/admin/members', {
+    email: 'nobody-yet@example.org',
+    role: 'member',
+  });
+  assert.match(visible(added.text), /sign up first/);
+  assert.doesNotMatch(visible(added.text), /hamlet user create/);
 });

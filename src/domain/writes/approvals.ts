@@ -12,6 +12,7 @@ import {
   requireCommunityAdmin,
   requireDecider,
   requireRead,
+  requireWrite,
   roleAtLeast,
   roleOf,
 } from '../authorization.ts';
@@ -200,7 +201,10 @@ export class ApprovalService {
           throw new AlreadyDecided(await approvals.getById(approval.id));
         if (!isWriteKind(approval.kind))
           throw new DomainError('invalid_argument', `Unknown write "${approval.kind}".`);
-        // The stored payload goes through the same use case as a write applied at once.
+        // The stored payload goes through the same use case as a write applied at once, and its
+        // submitter must still be someone who may write here (a person who left a private
+        // community cannot be published by a moderator).
+        requireWrite(submitter, community);
         const command = commandOf(approval.kind, approval.payload);
         const loaded = await loadCommand(tx, community, command);
         const deferred = deferredContent(tx, this.config);

@@ -10,5 +10,5 @@ export const articleWrite: WriteUseCase<'article.write'> = {
     category: await findCategory(store.community(community.id), community, payload.category),
   }),
   apply: (content, actor, community, payload, loaded) =>
-    content.upsertArticle(actor, community, payload, loaded),
+    content.writeArticle(actor, community, payload, loaded),
 };

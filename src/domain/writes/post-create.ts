@@ -10,6 +10,6 @@ export const postCreate: WriteUseCase<'post.create'> = {
     topic: await findTopic(store.community(community.id), payload.topic),
   }),
   apply: async (content, actor, community, payload, loaded) => ({
-    post: await content.reply(actor, community, payload, loaded),
+    post: await content.writeReply(actor, community, payload, loaded),
   }),
 };

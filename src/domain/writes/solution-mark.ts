@@ -10,6 +10,6 @@ export const solutionMark: WriteUseCase<'solution.mark'> = {
     topic: await findTopic(store.community(community.id), payload.topic),
   }),
   apply: async (content, actor, community, payload, loaded) => ({
-    topic: await content.markSolution(actor, community, payload, loaded),
+    topic: await content.writeSolution(actor, community, payload, loaded),
   }),
 };

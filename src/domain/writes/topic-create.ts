@@ -11,5 +11,5 @@ export const topicCreate: WriteUseCase<'topic.create'> = {
     category: await findCategory(store.community(community.id), community, payload.category),
   }),
   apply: (content, actor, community, payload, loaded) =>
-    content.createTopic(actor, community, payload, loaded),
+    content.writeTopic(actor, community, payload, loaded),
 };

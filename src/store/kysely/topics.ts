@@ -100,8 +100,20 @@ export class KyselyTopics implements TopicRepository {
       );
     }
     // Literal conditions (no bound parameter), so the partial indexes of 0051_topic_listings apply.
+    // Unanswered: questions without a reply; a knowledge-base article is not a question.
     if (query.filter === 'unanswered')
-      q = q.where(sql<boolean>`post_count <= 1`).where('solution_post_id', 'is', null);
+      q = q
+        .where(sql<boolean>`post_count <= 1`)
+        .where('solution_post_id', 'is', null)
+        .where(
+          'category_id',
+          'not in',
+          this.db
+            .selectFrom('categories')
+            .select('categories.id')
+            .where('categories.community_id', '=', this.communityId)
+            .where('categories.kind', '=', 'knowledge_base'),
+        );
     if (query.filter === 'solved') q = q.where('solution_post_id', 'is not', null);
     if (query.after) {
       const { key, id } = query.after;

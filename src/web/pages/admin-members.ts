@@ -114,6 +114,17 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       }
     }
     const saved = await call(deps, web, setMember, formArgs(setMember, form));
+    if (!saved.ok && saved.code === 'not_found')
+      // People get an account by signing up; the operator's command is not theirs to run.
+      return membersPage(
+        c,
+        deps,
+        {
+          ...saved,
+          message: `No account uses ${email} yet. Ask them to sign up first (the Sign up link at the top of every page), then add them here.`,
+        },
+        form,
+      );
     if (!saved.ok)
       return saved.code === 'unauthorized'
         ? failurePage(c, web, saved)

@@ -117,7 +117,7 @@ export function approvalRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const a = decided.value;
     const text =
       a.status === 'applied'
-        ? `Approved and published: ${a.message}`
+        ? 'Approved: it is published now.'
         : `Approved, but it could not be applied: ${a.reason ?? a.message}`;
     return redirectWith(c, deps, href(web, '/approvals'), {
       kind: a.status === 'applied' ? 'ok' : 'error',

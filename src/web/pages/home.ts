@@ -52,10 +52,17 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 <h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? `<p><a href="${esc(href(web, '/latest'))}">All topics</a></p>` : ''}
 <h2>Unanswered</h2>${topicList(web, unanswered.value.topics, 'Every question has a reply.')}
 <h2>Recently solved</h2>${topicList(web, solved.value.topics, 'No accepted answers yet.')}`;
-    return page(c, web, { title: community.name, body });
+    return page(c, web, {
+      title: community.name,
+      body,
+      meta: {
+        description: community.description || `${community.name}: questions and answers`,
+        feed: { title: `${community.name}: new topics`, href: href(web, '/latest.atom') },
+      },
+    });
   });
 
-  const listing = async (c: Context<WebEnv>, category: string | undefined) => {
+  const listing = async (c: Context<WebEnv>, category: string | undefined, tag?: string) => {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
     const filter = c.req.query('filter') || undefined;
@@ -63,13 +70,18 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const cursor = c.req.query('cursor') || undefined;
     const [categories, topics] = await Promise.all([
       call(deps, web, listCategories, {}),
-      call(deps, web, listTopics, { category, filter, sort, cursor, limit: 30 }),
+      call(deps, web, listTopics, { category, tag, filter, sort, cursor, limit: 30 }),
     ]);
     if (!categories.ok) return failurePage(c, web, categories);
     if (!topics.ok) return failurePage(c, web, topics);
     const cat = category ? categories.value.categories.find((k) => k.slug === category) : undefined;
-    const path = category ? `/categories/${category}` : '/latest';
-    const title = cat ? cat.name : 'All topics';
+    if (category && !cat) return notFound(c, web);
+    const path = category
+      ? `/categories/${category}`
+      : tag
+        ? `/tags/${encodeURIComponent(tag)}`
+        : '/latest';
+    const title = cat ? cat.name : tag ? `Tagged “${tag}”` : 'All topics';
     const tab = (key: string, value: string, label: string, current: string) => {
       const q = new URLSearchParams({ ...(filter ? { filter } : {}), sort, [key]: value });
       if (!value) q.delete(key);
@@ -79,10 +91,18 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 <nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? '')).join('')}</ul></nav>
 <nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort)).join('')}</ul></nav>
 ${topicList(web, topics.value.topics)}${moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')}`;
-    return page(c, web, { title, body });
+    return page(c, web, {
+      title,
+      body,
+      meta: {
+        description: cat?.description || `${title} in ${web.where.community.name}`,
+        feed: { title: `${title}: new topics`, href: href(web, `${path}.atom`) },
+      },
+    });
   };
   app.get('/latest', (c) => listing(c, undefined));
   app.get('/categories/:category', (c) => listing(c, c.req.param('category')));
+  app.get('/tags/:tag', (c) => listing(c, undefined, c.req.param('tag')));
 
   app.get('/u/:id', async (c) => {
     const web = c.get('web');

@@ -35,8 +35,12 @@ export function writeNotice(
   value: Pick<OutputOf<typeof replyToTopic>, 'status' | 'message'>,
   applied: string,
 ): Notice {
+  // The queued message is written for agents (it names get_approval): people are told in words.
   return value.status === 'pending_approval'
-    ? { kind: 'ok', text: `Queued for approval: ${value.message}` }
+    ? {
+        kind: 'ok',
+        text: 'Sent for review: a moderator of this community reviews it before it appears. Nothing is published until then; it will show here once it is approved.',
+      }
     : { kind: 'ok', text: applied };
 }
 

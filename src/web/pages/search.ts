@@ -23,6 +23,18 @@ import { moreLink, resultList } from './parts.ts';
 
 type Categories = OutputOf<typeof listCategories>['categories'];
 
+/** What the person sees each field called (the error summary names fields by these). */
+const FIELD_LABELS: Record<string, string> = {
+  q: 'Search for',
+  category: 'Category',
+  tags: 'Tags',
+  solved_only: 'Only solved topics',
+  source_types: 'Kinds of result',
+  author: 'Author',
+  since: 'Since',
+  until: 'Before',
+};
+
 const FILTERS = [
   'category',
   'tags',
@@ -36,10 +48,31 @@ const FILTERS = [
 /** The query string as the operation's form: `q` is the query, the rest are its filters. */
 function asForm(query: Record<string, string[]>): FormData {
   const form: FormData = { query: query.q ?? [] };
-  for (const f of FILTERS) if (query[f]) form[`filters.${f}`] = query[f]!;
+  // A filter left empty in the form (`?author=`) is not set: it neither filters nor opens the panel.
+  for (const f of FILTERS) {
+    const given = (query[f] ?? []).filter((v) => v.trim() !== '');
+    if (given.length) form[`filters.${f}`] = given;
+  }
   if (query.cursor) form['filters.cursor'] = query.cursor;
   if (query.community) form.communities = query.community;
   return form;
+}
+
+/**
+ * A failure with its issues named by the form's fields (`filters.tags.1` is the Tags field, `query`
+ * the search box), so the summary names what the person sees and links to the field itself.
+ */
+function inFormTerms(failure: Failure): Failure {
+  return {
+    ...failure,
+    issues: failure.issues?.map((i) => ({
+      ...i,
+      path: i.path
+        .replace(/^filters\./, '')
+        .replace(/^query$/, 'q')
+        .replace(/\.\d+$/, ''),
+    })),
+  };
 }
 
 function searchForm(
@@ -48,10 +81,7 @@ function searchForm(
   categories: Categories | undefined,
   failure?: Failure,
 ): string {
-  const issues = failure?.issues?.map((i) => ({
-    ...i,
-    path: i.path.replace(/^filters\./, '').replace(/^query$/, 'q'),
-  }));
+  const issues = failure?.issues;
   const v = (name: string) => text(form, `filters.${name}`);
   const categoryField = categories
     ? field(
@@ -88,7 +118,7 @@ ${checkboxes(
   kinds,
   issues,
 )}
-${field({ name: 'author', label: 'Author', hint: 'Display name.', value: v('author') }, issues)}
+${field({ name: 'author', label: 'Author', hint: 'A name, or the start of one.', value: v('author') }, issues)}
 ${field({ name: 'since', label: 'Since', type: 'date', value: v('since') }, issues)}
 ${field({ name: 'until', label: 'Before', type: 'date', value: v('until') }, issues)}
 </details>
@@ -115,13 +145,19 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const found = await call(deps, web, op, formArgs(op, form));
     if (!found.ok) {
       if (found.code !== 'invalid_argument') return failurePage(c, web, found);
+      const failure = inFormTerms(found);
       return page(c, web, {
         title,
         status: 400,
-        body: `<h1>${title}</h1>${failureSummary(found)}${searchForm(web, form, categories, found)}`,
+        body: `<h1>${title}</h1>${failureSummary(failure, FIELD_LABELS)}${searchForm(web, form, categories, failure)}`,
       });
     }
-    const results = found.value.results;
+    // Results name their category by slug: shown by its name, as the filter lists it.
+    const names = new Map((categories ?? []).map((k) => [k.slug, k.name]));
+    const results = found.value.results.map((r) => ({
+      ...r,
+      category: names.get(r.category) ?? r.category,
+    }));
     const params: Record<string, string | undefined> = { q: text(form, 'query') };
     for (const f of FILTERS) params[f] = queries[f]?.join(',');
     const body = `<h1>${title}</h1>${searchForm(web, form, categories)}

@@ -9,7 +9,7 @@ import { getTopic, markSolution, replyToTopic } from '../../operations/community
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, lengths, text, type FormData } from '../forms.ts';
-import { esc, postForm, roleHere, when } from '../html.ts';
+import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import {
   author,
@@ -123,14 +123,27 @@ export async function renderTopic(
     topic.solution_post_id && !cursor
       ? `<p class="notice ok"><a href="#post-${esc(topic.solution_post_id)}">${solution ? 'Jump to the accepted answer' : 'This topic has an accepted answer'}</a></p>`
       : '';
-  const tags = topic.tags.length ? ` · tags: ${topic.tags.map((t) => esc(t)).join(', ')}` : '';
+  const tags = topic.tags.length
+    ? ` · tags: ${topic.tags.map((t) => `<a href="${esc(href(web, `/tags/${encodeURIComponent(t)}`))}">${esc(t)}</a>`).join(', ')}`
+    : '';
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
-<p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'} · ${topic.status}${tags}</p>
+<p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${jump}${posts.map((p) => postArticle(web, topic, p, now)).join('\n')}
 ${moreLink(web, `/t/${topic.slug}`, {}, got.value.next_cursor, 'More posts')}
 ${replyForm(web, topic, o.values ?? {}, o.failure)}`;
-  return page(c, web, { title: topic.title, body, notice: o.notice, status: o.status });
+  const question = posts.find((p) => p.is_question);
+  return page(c, web, {
+    title: topic.title,
+    body,
+    notice: o.notice,
+    status: o.status,
+    meta: {
+      description: question ? plainExcerpt(question.body) : topic.title,
+      type: 'article',
+      feed: { title: `${topic.title}: posts`, href: href(web, `/t/${topic.slug}.atom`) },
+    },
+  });
 }
 
 export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
