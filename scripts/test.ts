@@ -6,7 +6,9 @@
 // conformance suite mostly waits on its client, so alone they leave cores idle that the test files
 // use. Their output is held and printed as one block each when they end; the test files report
 // live. Test files that took longest last time start first (durations kept in the template cache
-// folder; a first run starts them in name order), so no long file starts last on its own.
+// folder; a first run starts them in name order), so no long file starts last on its own. They run
+// compiled to JavaScript (test/helpers/compiled-tree.ts): tsx's loader costs each test process
+// more CPU than most of its tests do.
 // HAMLET_TEST_CONCURRENCY sets how many test files run at once (default: cores + 1, since most
 // files spend part of their time waiting on a server, a browser or a child process).
 import { spawn } from 'node:child_process';
@@ -21,7 +23,8 @@ import {
   prepareDurations,
   saveDurations,
 } from '../test/helpers/durations.ts';
-import { CACHE } from '../test/helpers/build-cache.ts';
+import { CACHE, pruneCache } from '../test/helpers/build-cache.ts';
+import { compiledTree } from '../test/helpers/compiled-tree.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -71,50 +74,55 @@ const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
 
 // Static checks, each one counted line: strict TypeScript over the whole tree (tsx strips types
 // without checking them), type-aware lint (no promise or emitter error left unobserved) and the
-// formatter (print width 100, so the 400-line rule measures something). tsc and prettier keep
-// their own sound caches (tsc's incremental state follows dependencies; prettier's is by content)
-// in the test cache folder, per checkout; eslint's is not sound with type-aware rules, so it has none.
+// formatter (print width 100, so the 400-line rule measures something). The type check and the lint
+// share one TypeScript program (scripts/types-and-lint.ts: apart, they cost three type checks);
+// its incremental state and prettier's cache (by content) are kept in the test cache folder, per
+// checkout.
 const state = join(
   CACHE,
   `checks-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`,
 );
-const CHECKS: Array<[string, string[]]> = only.length
-  ? []
-  : [
-      [
-        'typecheck (tsc --noEmit, strict)',
-        [
-          'node_modules/typescript/bin/tsc',
-          '--noEmit',
-          '-p',
-          '.',
-          '--incremental',
-          '--tsBuildInfoFile',
-          join(state, 'tsconfig.tsbuildinfo'),
-        ],
-      ],
-      ['lint (eslint, type-aware promise rules)', ['node_modules/eslint/bin/eslint.js', '.']],
-      [
-        'format (prettier --check)',
-        [
-          'node_modules/prettier/bin/prettier.cjs',
-          '--check',
-          '.',
-          '--cache',
-          '--cache-strategy',
-          'content',
-          '--cache-location',
-          join(state, 'prettier-cache'),
-        ],
-      ],
-    ];
 mkdirSync(state, { recursive: true });
-const checks = CHECKS.map(async ([name, args]) => {
-  const result = await run(node, args, false);
-  if (result.code !== 0) process.stdout.write(result.output);
-  console.log(`${result.code === 0 ? '✔' : '✖'} ${name} (${seconds()})`);
-  return result.code === 0;
-});
+const report = (name: string, ok: boolean) => {
+  console.log(`${ok ? '✔' : '✖'} ${name} (${seconds()})`);
+  return ok;
+};
+const checks: Array<Promise<boolean>> = [];
+if (!only.length) {
+  const typesAndLint = run(
+    node,
+    ['--import', 'tsx', 'scripts/types-and-lint.ts', state],
+    false,
+  ).then((result) => {
+    if (result.code !== 0) process.stdout.write(result.output);
+    // Bit 1: the type check failed, bit 2: the lint; anything else (a crash) fails both.
+    const broke = result.code > 3;
+    return [
+      report('typecheck (tsc --noEmit, strict)', !broke && (result.code & 1) === 0),
+      report('lint (eslint, type-aware promise rules)', !broke && (result.code & 2) === 0),
+    ];
+  });
+  checks.push(
+    typesAndLint.then(([ok]) => ok!),
+    typesAndLint.then(([, ok]) => ok!),
+  );
+  const format = [
+    'node_modules/prettier/bin/prettier.cjs',
+    '--check',
+    '.',
+    '--cache',
+    '--cache-strategy',
+    'content',
+    '--cache-location',
+    join(state, 'prettier-cache'),
+  ];
+  checks.push(
+    run(node, format, false).then((result) => {
+      if (result.code !== 0) process.stdout.write(result.output);
+      return report('format (prettier --check)', result.code === 0);
+    }),
+  );
+}
 
 const conformance =
   !only.length && process.env.HAMLET_SKIP_CONFORMANCE !== '1'
@@ -128,23 +136,27 @@ const conformance =
       })
     : undefined;
 
+// The test files run from a compiled copy of the checkout (test/helpers/compiled-tree.ts) unless
+// HAMLET_TEST_COMPILED=0, which runs them through tsx.
+pruneCache();
+const compiled = process.env.HAMLET_TEST_COMPILED === '0' ? undefined : await compiledTree();
+if (compiled) console.log(`(test files compiled to ${compiled})`);
 prepareDurations();
 const unit = await run(
   node,
   [
-    '--import',
-    'tsx',
+    ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${DURATIONS_REPORTER}`,
     `--test-reporter-destination=${DURATIONS_OUTPUT}`,
-    ...files,
+    ...(compiled ? files.map((f) => join(compiled, f.replace(/\.ts$/, '.js'))) : files),
   ],
   true,
 );
-saveDurations(known);
+saveDurations(known, compiled);
 rmSync(DURATIONS_OUTPUT, { force: true });
 console.log(`(test files done at ${seconds()}, ${concurrency} at a time)`);
 

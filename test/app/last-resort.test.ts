@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, serveProcess } from '../helpers/serve.ts';
+import { childScript } from '../helpers/child-script.ts';
 
 test('an unobserved rejection and an uncaught exception are logged; the process goes on', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/app/last-resort-child.ts'], {
+  const child = spawn(process.execPath, childScript(import.meta.url, './last-resort-child.ts'), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -12,6 +12,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,16 +99,46 @@ export async function buildOnce(
     intervalMs: 50,
     message: `${path} (being built by the process in ${lock})`,
   });
-  if (!locked) return path;
+  if (!locked) return used(path);
   try {
-    if (fresh()) return path; // built by another process between our two looks
+    if (fresh()) return used(path); // built by another process between our two looks
     const partial = `${path}.${process.pid}.tmp`;
     rmSync(partial, { recursive: true, force: true });
     await build(partial);
     if (existsSync(path)) rmSync(path, { recursive: true, force: true });
     renameSync(partial, path);
-    return path;
+    return used(path);
   } finally {
     rmSync(lock, { force: true });
+  }
+}
+
+/** Marks `path` as in use (its access time; its modification time says when it was built). */
+function used(path: string): string {
+  try {
+    utimesSync(path, new Date(), statSync(path).mtime);
+  } catch {
+    // a read-only cache still works; it is only pruned sooner
+  }
+  return path;
+}
+
+/** Removes what was built and not used for a day (run at the suite's start). */
+export function pruneCache(maxIdleMs = 24 * 60 * 60 * 1000): void {
+  let names: string[];
+  try {
+    names = readdirSync(CACHE);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^[0-9a-f]{16}-/.test(name) || name.endsWith('.lock')) continue;
+    const path = join(CACHE, name);
+    try {
+      if (Date.now() - statSync(path).atimeMs > maxIdleMs)
+        rmSync(path, { recursive: true, force: true });
+    } catch {
+      // gone already: another run pruned it
+    }
   }
 }

@@ -23,8 +23,11 @@ export function prepareDurations(): void {
   mkdirSync(DIR, { recursive: true });
 }
 
-/** Merges this run's figures (the reporter's output file) into the kept ones. */
-export function saveDurations(previous: Record<string, number>): void {
+/**
+ * Merges this run's figures (the reporter's output file) into the kept ones; `compiled`: the root
+ * of the compiled copy the files ran from, whose .js names stand for the checkout's .ts files.
+ */
+export function saveDurations(previous: Record<string, number>, compiled?: string): void {
   let run: Record<string, number>;
   try {
     run = JSON.parse(readFileSync(DURATIONS_OUTPUT, 'utf8')) as Record<string, number>;
@@ -32,7 +35,10 @@ export function saveDurations(previous: Record<string, number>): void {
     return; // the run broke before the reporter wrote anything: keep what we had
   }
   const merged = { ...previous };
-  for (const [file, ms] of Object.entries(run)) merged[relative(ROOT, file)] = ms;
+  for (const [file, ms] of Object.entries(run)) {
+    const name = compiled ? relative(compiled, file).replace(/\.js$/, '.ts') : relative(ROOT, file);
+    merged[name] = ms;
+  }
   writeFileSync(`${FILE}.tmp`, JSON.stringify(merged, null, 1));
   renameSync(`${FILE}.tmp`, FILE);
 }

@@ -15,6 +15,7 @@ import { CommunityService } from '../../src/domain/communities.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { writeMailChain } from './mail-chain.ts';
 import { snapshot } from './snapshot.ts';
+import { hamletArgs } from '../helpers/hamlet-bin.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-import-lock-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ test('a 1000-message thread imported beside a live writer: every write gets its 
 
     const child = spawn(
       process.execPath,
-      ['bin/hamlet.js', 'import', 'mail', mbox, '--community', 'lists'],
+      [...(await hamletArgs()), 'import', 'mail', mbox, '--community', 'lists'],
       {
         env: { ...process.env, DATABASE_URL: config.databaseUrl },
         stdio: ['ignore', 'pipe', 'pipe'],

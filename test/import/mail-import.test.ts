@@ -16,6 +16,7 @@ import { importMail } from '../../src/import/mail/importer.ts';
 import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
 import { answer, followUp, noId, question, sameSubjectNewTopic } from './fixtures.ts';
 import { snapshot } from './snapshot.ts';
+import { childScript } from '../helpers/child-script.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hamlet-import-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -177,7 +178,7 @@ async function runChild(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/import/resume-child.ts', 'lists', String(batch), ...paths],
+      [...childScript(import.meta.url, './resume-child.ts'), 'lists', String(batch), ...paths],
       {
         env: { ...process.env, DATABASE_URL: dbUrl },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Store } from '../../src/store/repositories.ts';
 import type { AuthorRef, Community } from '../../src/store/types.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -15,6 +14,7 @@ import { HashingEmbedder, reciprocalRankFusion, type Embedder } from '../../src/
 import { DomainError } from '../../src/domain/errors.ts';
 import { buildProfiles, countsOf, storeClaimed } from '../../src/search/profiles.ts';
 import { inHeadOrder } from '../../src/search/rerank.ts';
+import { childScript } from '../helpers/child-script.ts';
 
 export type SearchFactory = {
   url: string;
@@ -682,15 +682,7 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       for (const mode of ['uncommitted', 'committed']) {
         const child = spawn(
           process.execPath,
-          [
-            '--import',
-            'tsx',
-            fileURLToPath(new URL('./crash-child.ts', import.meta.url)),
-            factory.url,
-            c.id,
-            t.id,
-            mode,
-          ],
+          [...childScript(import.meta.url, './crash-child.ts'), factory.url, c.id, t.id, mode],
           {
             stdio: ['ignore', 'pipe', 'inherit'],
           },

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/serve.ts';
+import { hamletArgs } from '../helpers/hamlet-bin.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-embeddings-down-'));
 let child: ChildProcess | undefined;
@@ -22,7 +23,7 @@ test.after(async () => {
 
 test('an unreachable embeddings endpoint: semantic tools answer lexically, one warning in the log', async () => {
   const [port, nowhere] = [await freePort(), await freePort()];
-  child = spawn(process.execPath, ['bin/hamlet.js', 'serve', '--demo'], {
+  child = spawn(process.execPath, [...(await hamletArgs()), 'serve', '--demo'], {
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${join(dir, 'down.db')}`,

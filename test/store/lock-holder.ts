@@ -1,6 +1,7 @@
 // Starts test/store/hold-lock-child.ts: another process that holds a SQLite file's write lock for a
 // while. Resolves once the lock is held, with a promise of its release.
 import { spawn } from 'node:child_process';
+import { childScript } from '../helpers/child-script.ts';
 
 export async function holdWriteLock(
   file: string,
@@ -8,7 +9,7 @@ export async function holdWriteLock(
 ): Promise<{ lockedAt: number; released: Promise<number> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'test/store/hold-lock-child.ts', file, String(ms)],
+    [...childScript(import.meta.url, './hold-lock-child.ts'), file, String(ms)],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
