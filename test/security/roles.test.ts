@@ -327,6 +327,12 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         redeliver_webhook: { args: { delivery: unknown } },
         update_community_settings: { args: { name: 'Taken over' } },
         set_app_policy: { args: { mode: 'any' } },
+        create_category: { args: { name: 'From outside' } },
+        update_category: { args: { category: 'support', name: 'Taken over' } },
+        delete_category: { args: { category: 'support', move_to: 'general' } },
+        retry_mail: { args: { id: unknown }, missing: true },
+        send_password_reset: { args: { email: owner.email } },
+        set_unverified_posting: { args: { allowed: true } },
         // A person disconnects their own connections only: the outsider has none to name.
         disconnect_app: { args: { connection: unknown }, missing: true },
       };
