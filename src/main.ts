@@ -188,7 +188,7 @@ function notReady(logger: Logger) {
 function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   const { store, services, logger } = opened;
   const dispatcher = startDispatcher(opened, config, metrics);
-  const mail = startMail({ store, services, config: config.mail, logger });
+  const mail = startMail({ store, services, config: config.mail, urls: config, logger });
   const retention = new RetentionSweep({
     retention: store.retention,
     settings: config.retention,

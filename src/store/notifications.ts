@@ -3,7 +3,8 @@
 // and the mail side's cross-community view of notifications still to be mailed.
 import type { AuthorKind, Keyset, Page } from './types.ts';
 
-export type NotificationEmailState = 'pending' | 'sent' | 'skipped';
+/** pending → sent (mailed), skipped (no mail), digest (waiting for a daily or weekly digest). */
+export type NotificationEmailState = 'pending' | 'sent' | 'skipped' | 'digest';
 export type WatchTarget = 'topic' | 'category';
 
 export type NewNotification = {
@@ -86,6 +87,10 @@ export interface NotificationRepository {
 /** The mail side's view: notifications not mailed yet, over every community, oldest first. */
 export interface NotificationMailQueue {
   pending(limit: number): Promise<NotificationRecord[]>;
-  /** pending → sent | skipped; false when it was no longer pending (another sender got it). */
-  settle(id: string, state: 'sent' | 'skipped', at: string): Promise<boolean>;
+  /** pending → sent | skipped | digest; false when it was no longer pending (another sender got it). */
+  settle(
+    id: string,
+    state: Exclude<NotificationEmailState, 'pending'>,
+    at: string,
+  ): Promise<boolean>;
 }

@@ -21,6 +21,8 @@ export type MailDispatcherDeps = {
   maxAttempts: number;
   pollMs?: number;
   batch?: number;
+  /** Work that turns into mail first at every turn (notifications to mail: ./notification-mails.ts). */
+  beforeClaim?: () => Promise<unknown>;
 };
 
 export class MailDispatcher {
@@ -58,6 +60,7 @@ export class MailDispatcher {
 
   /** Claims and sends one batch; returns how many mails it handled. */
   async runOnce(): Promise<number> {
+    await this.deps.beforeClaim?.();
     const claimed = await this.deps.store.mail.claim({
       now: Date.now(),
       leaseMs: this.deps.timeoutMs * 2 + 1_000,

@@ -1,18 +1,21 @@
 // Mail at start-up: with HAMLET_SMTP_URL unset, say once that mail is off (and start nothing);
 // otherwise, where this instance dispatches, start the dispatcher over the configured sender
 // (`log:` prints each mail to the log). Any number of instances may dispatch: each mail is claimed
-// by one.
+// by one. Each turn of the dispatcher first turns pending notifications into mail.
 import type { MailConfig } from '../../config/config.ts';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import { createMailSender, redact } from '../../outbound/mail-sender.ts';
 import type { MailService } from './service.ts';
 import { MailDispatcher } from './dispatcher.ts';
+import { NotificationMails } from './notification-mails.ts';
+import type { UrlConfig } from '../urls.ts';
 
 export function startMail(deps: {
   store: Store;
   services: { mail: MailService };
   config: MailConfig;
+  urls: UrlConfig;
   logger: Logger;
 }): MailDispatcher | undefined {
   const { store, services, config, logger } = deps;
@@ -41,6 +44,12 @@ export function startMail(deps: {
         'mail (log: transport, not sent)',
       ),
   });
+  const notifications = new NotificationMails({
+    store,
+    mail: services.mail,
+    config: deps.urls,
+    logger,
+  });
   const dispatcher = new MailDispatcher({
     store,
     sender,
@@ -49,6 +58,7 @@ export function startMail(deps: {
     timeoutMs: config.timeoutMs,
     retryBaseMs: config.retryBaseMs,
     maxAttempts: config.maxAttempts,
+    beforeClaim: () => notifications.pass(),
   });
   dispatcher.start();
   services.mail.mailer.onQueued(() => dispatcher.wake());

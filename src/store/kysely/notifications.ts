@@ -289,7 +289,11 @@ export class KyselyNotificationMail implements NotificationMailQueue {
     return rows.map(fromRow);
   }
 
-  async settle(id: string, state: 'sent' | 'skipped', at: string): Promise<boolean> {
+  async settle(
+    id: string,
+    state: Exclude<NotificationEmailState, 'pending'>,
+    at: string,
+  ): Promise<boolean> {
     if (!isUuid(id)) return false;
     const result = await this.db
       .updateTable('notifications')

@@ -1,6 +1,6 @@
 // Notifications for people: one row per (recipient, community, cause) written in the transaction
 // of the write that caused it, read and marked read in the app, and handed to the mail side through
-// `email_state` (pending → sent | skipped). Watch levels per topic and per category, each person's
+// `email_state` (pending → sent | skipped | digest). Watch levels per topic and per category, each person's
 // e-mail preference per community, and people's unique @handles (backfilled from display names).
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
@@ -40,7 +40,7 @@ export function notificationsMigration(dialect: Dialect): Migration {
           c
             .notNull()
             .defaultTo('pending')
-            .check(sql`email_state in ('pending', 'sent', 'skipped')`),
+            .check(sql`email_state in ('pending', 'sent', 'skipped', 'digest')`),
         )
         .addColumn('emailed_at', ts)
         .addUniqueConstraint('notifications_once', ['community_id', 'recipient_id', 'source_key'])
