@@ -226,6 +226,7 @@ async function observeInstance(
     sessions: () => store.mcpSessions.count(),
     openStreams: () => mcp.streams.openCount,
     webhookQueue: () => store.webhookQueue.pendingCount(),
+    mailQueue: () => store.mail.counts(),
     pool: opened.poolStats,
   });
   return metrics.registry && config.metrics.port !== undefined

@@ -19,6 +19,8 @@ export type MetricSources = {
   openStreams?: () => number;
   /** Webhook deliveries waiting to be sent (all instances'). */
   webhookQueue?: () => Promise<number>;
+  /** Outbound mails by status (all instances'): pending, sent, failed. */
+  mailQueue?: () => Promise<Record<string, number>>;
   /** This instance's PostgreSQL pool. */
   pool?: () => { total: number; idle: number; waiting: number };
 };
@@ -148,6 +150,18 @@ export function createMetrics(enabled: boolean): Metrics {
     registers,
     async collect() {
       await read(this, sources.webhookQueue);
+    },
+  });
+  new Gauge({
+    name: 'hamlet_mail_queue',
+    help: 'Outbound mails in the outbox, by status (pending, sent, failed).',
+    labelNames: ['status'],
+    registers,
+    async collect() {
+      if (!sources.mailQueue) return;
+      const counts = await sources.mailQueue().catch(() => undefined);
+      if (!counts) return;
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
   new Gauge({

@@ -246,6 +246,7 @@ test('on PostgreSQL the pool is in the metrics', async (t) => {
     assert.notEqual(sample(r.text, 'hamlet_pg_pool_connections', { state: 'idle' }), undefined);
     assert.equal(sample(r.text, 'hamlet_pg_pool_waiting', {}), 0);
     assert.equal(sample(r.text, 'hamlet_webhook_queue_depth', {}), 0);
+    assert.equal(sample(r.text, 'hamlet_mail_queue', { status: 'pending' }), 0);
   } finally {
     await h.stop();
     await setup.drop();
