@@ -146,7 +146,9 @@ async function verified(
   const [a, b] = [await send(url, request), await send(url, request)];
   const problem = check(a) ?? check(b);
   if (problem) throw new Error(`${url} answered wrongly (${problem}): ${a.text.slice(0, 300)}`);
-  return a.text === b.text ? a.text : undefined;
+  // A page that says how long ago things happened ("5 min ago") changes as the clock moves: its
+  // body is checked by `check` only, not compared byte for byte under load.
+  return a.text === b.text && !a.text.includes('<time ') ? a.text : undefined;
 }
 
 let broken = false;
