@@ -19,6 +19,7 @@ import type { Keyset, Page } from '../types.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 import { changed } from './identity-rows.ts';
+import { newestFirst } from './newest-first.ts';
 
 export type MailDb = Kysely<MailDatabase>;
 export const mailDb = (db: Kysely<Database>): MailDb => db as unknown as MailDb;
@@ -157,26 +158,7 @@ export class KyselyMailOutbox implements MailOutbox {
     if (query.status) q = q.where('status', '=', query.status);
     if (query.communityId === null) q = q.where('community_id', 'is', null);
     else if (query.communityId !== undefined) q = q.where('community_id', '=', query.communityId);
-    if (query.after) {
-      const { key, id } = query.after;
-      q = q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', String(key)),
-          eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit + 1)
-      .execute();
-    const items = rows.slice(0, query.limit).map(mailFromRow);
-    const last = items[items.length - 1];
-    return {
-      items,
-      next: rows.length > query.limit && last ? { key: last.createdAt, id: last.id } : null,
-    };
+    return newestFirst(q, query, mailFromRow);
   }
 
   async counts(communityId?: string | null): Promise<Record<MailStatus, number>> {

@@ -16,6 +16,7 @@ import type { AuthorKind, Keyset, Page } from '../types.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 import { timeOrderedId } from './identity-rows.ts';
+import { newestFirst } from './newest-first.ts';
 
 type Db = Kysely<NotificationDatabase>;
 export const notificationDb = (db: Kysely<Database>): Db => db as unknown as Db;
@@ -89,26 +90,7 @@ export class KyselyNotifications implements NotificationRepository {
       .where('community_id', '=', this.communityId)
       .where('recipient_id', '=', recipientId);
     if (page.unreadOnly) q = q.where('read_at', 'is', null);
-    if (page.after) {
-      const { key, id } = page.after;
-      q = q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', String(key)),
-          eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    const items = rows.slice(0, page.limit).map(fromRow);
-    const last = items.at(-1);
-    return {
-      items,
-      next: rows.length > page.limit && last ? { key: last.createdAt, id: last.id } : null,
-    };
+    return newestFirst(q, page, fromRow);
   }
 
   async unreadCount(recipientId: string): Promise<number> {

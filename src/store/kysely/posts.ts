@@ -7,6 +7,7 @@ import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow } from '../errors.ts';
 import { authorColumns, postFromRow, renderedColumns } from './rows.ts';
+import { newestFirst } from './newest-first.ts';
 
 export class KyselyPosts implements PostRepository {
   constructor(
@@ -164,26 +165,9 @@ export class KyselyPosts implements PostRepository {
     page: { after?: Keyset; limit: number },
   ): Promise<Page<Post, Keyset>> {
     if (!isUuid(author.id)) return { items: [], next: null };
-    let q = this.scoped().where('author_kind', '=', author.kind).where('author_id', '=', author.id);
-    if (page.after) {
-      const { key, id } = page.after;
-      q = q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', String(key)),
-          eb.and([eb('created_at', '=', String(key)), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
-    const items = rows.slice(0, page.limit).map(postFromRow);
-    const last = items[items.length - 1];
-    return {
-      items,
-      next: rows.length > page.limit && last ? { key: last.createdAt, id: last.id } : null,
-    };
+    const q = this.scoped()
+      .where('author_kind', '=', author.kind)
+      .where('author_id', '=', author.id);
+    return newestFirst(q, page, postFromRow);
   }
 }
