@@ -102,6 +102,10 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
     return value;
   }
 
+  /** The community an OAuth request addressed, and its issuer URL as the request reached it. */
+  const siteOf = (headers: Headers, slug?: string): Promise<OAuthSite | undefined> =>
+    services.oauth.siteFor(hostOf(headers), slug, addressedByPath(headers));
+
   return {
     secure,
     hostOf,
@@ -127,12 +131,9 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
           session: sessionToken(c, { secure }),
         }),
       ),
-    /** The community an OAuth request addressed, and its issuer URL as the request reached it. */
+    siteOf,
     /** siteOf for a node:http request (the OAuth connector URL). */
-    siteOfRequest: (req: IncomingMessage, slug?: string): Promise<OAuthSite | undefined> =>
-      services.oauth.siteFor(hostOf(nodeHeaders(req)), slug, addressedByPath(nodeHeaders(req))),
-    siteOf: (headers: Headers, slug?: string): Promise<OAuthSite | undefined> =>
-      services.oauth.siteFor(hostOf(headers), slug, addressedByPath(headers)),
+    siteOfRequest: (req: IncomingMessage, slug?: string) => siteOf(nodeHeaders(req), slug),
     /** The per-IP budget, charged once per JSON-RPC message (batch members included). */
     admitByIp: async (ip: string, messages: number): Promise<Admission> => {
       try {

@@ -1,12 +1,9 @@
 // The account mails' words: verification, a sign-up with an address that has an account, password
 // reset, e-mail change (to the new address) and its confirmation (to the old one). Each has a plain
 // text part and an HTML part saying the same; links are absolute, on the apex.
-import type { AccountMailKind } from './message.ts';
+import { escapeHtml, type AccountMailKind } from './message.ts';
 
 export type AccountMail = { kind: AccountMailKind; subject: string; text: string; html: string };
-
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function mail(
   kind: AccountMailKind,
@@ -20,9 +17,9 @@ function mail(
     ...paragraphs.slice(1),
   ].join('\n\n');
   const html = `<!doctype html><html><body>${[
-    `<p>${esc(paragraphs[0]!)}</p>`,
-    ...(link ? [`<p><a href="${esc(link.url)}">${esc(link.label)}</a></p>`] : []),
-    ...paragraphs.slice(1).map((p) => `<p>${esc(p)}</p>`),
+    `<p>${escapeHtml(paragraphs[0]!)}</p>`,
+    ...(link ? [`<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`] : []),
+    ...paragraphs.slice(1).map((p) => `<p>${escapeHtml(p)}</p>`),
   ].join('')}</body></html>`;
   return { kind, subject, text: `${text}\n`, html };
 }

@@ -36,3 +36,7 @@ export function domainOf(from: string): string {
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
   return address.split('@').pop()!.trim().toLowerCase();
 }
+
+/** Text escaped for an HTML part (element content and double-quoted attributes). */
+export const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -10,6 +10,7 @@ import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { EmailFrequency } from '../notifications/vocabulary.ts';
 import { communityOrigin, topicUrl, type UrlConfig } from '../urls.ts';
+import { escapeHtml } from './message.ts';
 import type { MailService } from './service.ts';
 
 export type NotificationMailDeps = {
@@ -18,9 +19,6 @@ export type NotificationMailDeps = {
   config: UrlConfig;
   logger: Logger;
 };
-
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** What the mail says happened, by kind ("Dana replied to “Why does sync stop?”"). */
 export function notificationSubject(n: NotificationRecord): string {
@@ -110,7 +108,7 @@ export class NotificationMails {
     const lines = [subject, reason, link ? `Open it: ${link}` : undefined, footer].filter(
       (l): l is string => Boolean(l),
     );
-    const html = `<!doctype html><html><body><p>${esc(subject)}</p>${reason ? `<p>${esc(reason)}</p>` : ''}${link ? `<p><a href="${esc(link)}">Open it</a></p>` : ''}<p><small>${esc(footer)}</small></p></body></html>`;
+    const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">Open it</a></p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
     return { subject: `[${community.name}] ${subject}`, text: `${lines.join('\n\n')}\n`, html };
   }
 }
