@@ -7,6 +7,7 @@ import type { Store } from '../store/repositories.ts';
 import { UniqueViolation } from '../store/errors.ts';
 import { systemActor, type Actor } from '../domain/actor.ts';
 import type { CommunityService } from '../domain/communities.ts';
+import type { CommunityMcpService } from '../domain/community-mcp.ts';
 import type { ContentService } from '../domain/content.ts';
 import { DomainError } from '../domain/errors.ts';
 import { DEMO_ARTICLES, DEMO_GUIDELINES, DEMO_QUESTIONS } from './demo-content.ts';
@@ -35,7 +36,11 @@ const DEMO_MAIL_THREADS = 40;
 
 export async function ensureDemoCommunity(
   store: Store,
-  services: { communities: CommunityService; content: ContentService },
+  services: {
+    communities: CommunityService;
+    content: ContentService;
+    mcpConfig: CommunityMcpService;
+  },
 ): Promise<DemoResult> {
   if (await store.communities.getBySlug('acme'))
     return { created: false, reason: 'The demo community "acme" already exists.' };
@@ -56,6 +61,8 @@ export async function ensureDemoCommunity(
     throw err;
   }
   const acme = await communities.require(system, 'acme');
+  // The demo shows every tool: the feedback and moderation toolsets are on beside the default nine.
+  await services.mcpConfig.set(system, acme, { toolsets: ['feedback', 'moderation'] });
   await content.createCategory(system, acme, {
     slug: 'support',
     name: 'Support',

@@ -8,6 +8,7 @@ import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { DomainError } from './errors.ts';
 import { requireCommunityAdmin } from './authorization.ts';
+import { TOOLSETS } from './vocabulary.ts';
 
 const name = z
   .string()
@@ -56,6 +57,8 @@ export const communityMcpConfigSchema = z
   .strictObject({
     tool_mode: z.enum(['full', 'two-tool']).default('full'),
     search_limit: z.number().int().min(1).max(50).default(10),
+    /** Toolsets whose tools the server lists beside the default nine. */
+    toolsets: z.array(z.enum(TOOLSETS)).max(TOOLSETS.length).default([]),
     instructions: z.string().trim().max(4000).default(''),
     prompts: z.array(promptSchema).max(50).default([]),
   })

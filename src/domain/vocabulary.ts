@@ -25,6 +25,14 @@ export const WRITE_KINDS = [
 ] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 
+/**
+ * Groups of MCP tools beyond the community server's default nine, each turned on in a community's
+ * MCP configuration: feedback (votes, "this worked", flags) and moderation (the review queue and
+ * moderator actions).
+ */
+export const TOOLSETS = ['feedback', 'moderation'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
 export const POLICY_MODES = ['auto', 'approval'] as const;
 export type PolicyMode = (typeof POLICY_MODES)[number];
 

@@ -4,7 +4,7 @@
 // routes and OpenAPI, web forms.
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.ts';
-import type { Scope } from '../domain/vocabulary.ts';
+import type { Scope, Toolset } from '../domain/vocabulary.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { Interaction, Reporter } from './interaction.ts';
@@ -87,6 +87,11 @@ export type Operation<
   write?: boolean;
   /** Listed as a tool of its server's MCP surface (the REST API and the web offer every operation). */
   mcp?: boolean;
+  /**
+   * An MCP tool listed only where the community turned on this toolset in its MCP configuration
+   * (the default tools/list stays the nine of the seed); REST and the web offer it regardless.
+   */
+  toolset?: Toolset;
   /** The presented result (never parsed again: it is what the output schema says). */
   run(
     ctx: OperationContext<S extends 'community' ? Community : null>,
@@ -105,6 +110,11 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodObject, S 
   op: Operation<I, O, S>,
 ): Operation<I, O, S> {
   return op;
+}
+
+/** Whether `op` is one of the MCP tools of a community server whose configuration turns on `toolsets`. */
+export function listedAsTool(op: AnyOperation, toolsets: readonly Toolset[]): boolean {
+  return !!op.mcp && (!op.toolset || toolsets.includes(op.toolset));
 }
 
 /** The MCP tool annotations an operation implies. */

@@ -6,6 +6,7 @@ import { DEFAULT_MCP_CONFIG, type CommunityMcpConfig } from '../domain/community
 import type { Surface, ToolDef } from '../mcp/surface.ts';
 import { twoToolMode } from '../mcp/two-tool.ts';
 import { COMMUNITY_OPERATIONS } from '../operations/catalogue.ts';
+import { listedAsTool } from '../operations/operation.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
 import { communityInstructions } from './instructions.ts';
@@ -17,8 +18,12 @@ import {
   LIST_TTL_MS,
 } from './resources.ts';
 
-export function communityTools(deps: SurfaceDeps, community: Community): ToolDef[] {
-  return COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) =>
+export function communityTools(
+  deps: SurfaceDeps,
+  community: Community,
+  config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
+): ToolDef[] {
+  return COMMUNITY_OPERATIONS.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
     operationTool(op, deps, community),
   );
 }
@@ -28,7 +33,7 @@ export function communitySurface(
   community: Community,
   config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
 ): Surface {
-  const tools = communityTools(deps, community);
+  const tools = communityTools(deps, community, config);
   const instructions = communityInstructions(community.slug, community.name);
   return {
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },

@@ -8,7 +8,7 @@ import { POLICY_MODES, WRITE_KINDS } from '../../domain/vocabulary.ts';
 import { getMcpConfig, setMcpConfig } from '../../operations/admin.ts';
 import { getPolicies, setPolicy } from '../../operations/approvals.ts';
 import { COMMUNITY_OPERATIONS } from '../../operations/catalogue.ts';
-import type { OutputOf } from '../../operations/operation.ts';
+import { listedAsTool, type OutputOf } from '../../operations/operation.ts';
 import { getCommunitySettings, updateCommunitySettings } from '../../operations/web-communities.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
@@ -38,7 +38,7 @@ function surfacePreview(config: McpConfig): string {
           },
           { name: 'execute', title: 'Run a tool found with search: {tool, inputs}' },
         ]
-      : COMMUNITY_OPERATIONS.filter((op) => op.mcp).map((op) => ({
+      : COMMUNITY_OPERATIONS.filter((op) => listedAsTool(op, config.toolsets)).map((op) => ({
           name: op.name,
           title: op.title,
         }));
