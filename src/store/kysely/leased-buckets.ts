@@ -81,7 +81,7 @@ export class LeasedBuckets {
   }
 
   /** Takes one lease of `size` tokens; refused, requests pay one by one until it would fit. */
-  private fill(bucket: string, lease: Lease, size: number): Promise<boolean> {
+  private async fill(bucket: string, lease: Lease, size: number): Promise<boolean> {
     const pending = this.shared
       .take(bucket, lease.capacity, size, lease.windowMs)
       .then((r) => {
