@@ -57,6 +57,10 @@ export function createMailSender(url: string, options: MailSenderOptions = {}): 
     host: parsed.hostname,
     port: Number(parsed.port) || (parsed.protocol === 'smtps:' ? 465 : 25),
     secure: parsed.protocol === 'smtps:',
+    // Connections are kept and reused (a new SMTP conversation per mail costs most of a send).
+    pool: true,
+    maxConnections: 10,
+    maxMessages: 1_000,
     ...(parsed.username
       ? {
           auth: {
