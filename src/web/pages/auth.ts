@@ -42,6 +42,7 @@ ${postForm(
   web,
   href(web, '/signup'),
   `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
+${field({ name: 'handle', label: 'Your @handle (optional)', hint: 'How people mention you: 2-30 of a-z, 0-9, "_" and "-". Left empty, one is made from your name.', value: text(values, 'handle'), autocomplete: 'nickname' }, failure?.issues)}
 ${field({ name: 'email', label: 'E-mail address', hint: 'You sign in with it; it is never shown to others.', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
 ${field({ name: 'password', label: 'Password', hint: `At least ${LIMITS.password.min} characters.`, type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Create account</button></div>`,
