@@ -8,11 +8,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
 
+/** A stream a command writes to: a terminal says so (isTTY), as process.stdout does. */
+export type CliOutput = Writable & { isTTY?: boolean };
+
 export type CliIo = {
   env: Record<string, string | undefined>;
   stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
+  stdout: CliOutput;
+  stderr: CliOutput;
 };
 
 type Run = { io: CliIo; console: Console; exitCode: number };
