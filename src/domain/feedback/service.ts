@@ -46,6 +46,26 @@ export class FeedbackService {
     return posts.map((p) => ({ ...p, signals: found.get(p.id) ?? NO_SIGNALS }));
   }
 
+  /**
+   * A page of a topic's posts with their signals; with `best`, the question first, then the
+   * accepted answer, then by score (highest first), then in the order they were posted.
+   */
+  async topicPage(
+    community: Community,
+    posts: PostView[],
+    order: 'position' | 'best' = 'position',
+  ): Promise<PostView[]> {
+    const signed = await this.withSignals(community, posts);
+    if (order === 'position') return signed;
+    const rank = (p: PostView) => (p.isQuestion ? 0 : p.isSolution ? 1 : 2);
+    return [...signed].sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        (b.signals?.score ?? 0) - (a.signals?.score ?? 0) ||
+        a.position - b.position,
+    );
+  }
+
   /** What the reader did on these posts: their vote and their outcome report (people only). */
   async mine(
     actor: Actor,
