@@ -27,6 +27,7 @@ import { AccountLinks } from './domain/identity/account-links.ts';
 import { Mailer } from './domain/mail/mailer.ts';
 import { MailService } from './domain/mail/service.ts';
 import { publicOrigin } from './domain/urls.ts';
+import { FeedbackService } from './domain/feedback/service.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -37,6 +38,8 @@ export type Services = {
   categories: CategoryService;
   profiles: ProfileService;
   notifications: NotificationService;
+  /** Votes and "this worked" reports on posts, and each post's signals. */
+  feedback: FeedbackService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -108,6 +111,7 @@ export function createServices(deps: ServiceDeps): Services {
     categories: new CategoryService(store, audit),
     profiles: new ProfileService(store, config),
     notifications: new NotificationService(store, config),
+    feedback: new FeedbackService(store, config, audit),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

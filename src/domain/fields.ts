@@ -27,6 +27,7 @@ export const LIMITS = {
   cursor: { max: 500 },
   idempotencyKey: { min: 8, max: 200 },
   reason: { max: 2_000 },
+  outcomeNote: { min: 1, max: 2_000 },
   communitySlug: { min: 2, max: 63 },
   email: { max: 254 },
   password: { min: 10, max: 1_024 },
@@ -140,6 +141,10 @@ export const keyRef = z
 
 /** Why a moderator rejected a queued write: the submitter reads it to fix the request. */
 export const reason = text({ min: 1, max: LIMITS.reason.max });
+/** What was tried when an answer did (or did not) work: shown to the topic's author and watchers. */
+export const outcomeNote = text(LIMITS.outcomeNote);
+/** A vote on a post: 1 up, -1 down, 0 takes one's vote back. */
+export const voteValue = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 
 /** An ISO 8601 date or date-time, normalized to a full UTC timestamp. */
 export const isoDate = z

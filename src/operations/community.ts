@@ -121,16 +121,21 @@ export const getTopic = defineOperation({
       .optional()
       .describe('next_cursor of a previous call, for the next page of posts.'),
     limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
+    order: z
+      .enum(['position', 'best'])
+      .default('position')
+      .describe(
+        '"position" (default): as posted. "best": the question, then the accepted answer, then by score, then as posted (within the page).',
+      ),
   }),
   output: getTopicOutput,
   credential: 'community',
   mcp: true,
-  run: async (ctx, input) => {
+  run: async (ctx, { order, ...input }) => {
     const shown = ctx.showsHtml ? 'html' : 'markdown';
-    return presentTopicPage(
-      await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown),
-      ctx.showsHtml,
-    );
+    const page = await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown);
+    const posts = await ctx.services.feedback.topicPage(ctx.community, page.posts, order);
+    return presentTopicPage({ ...page, posts }, ctx.showsHtml);
   },
 });
 

@@ -37,6 +37,7 @@ import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
+import type { VoteRepository } from './votes.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -187,6 +188,8 @@ export interface CommunityScope {
   readonly webhooks: WebhookRepository;
   /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
   readonly notifications: NotificationRepository;
+  /** Votes, "this worked" reports and each post's signals, the vote settings (./votes.ts). */
+  readonly votes: VoteRepository;
 }
 
 export interface Store {

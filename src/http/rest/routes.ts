@@ -13,6 +13,12 @@ import {
 } from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
 import {
+  confirmAnswer,
+  getVoteSettings,
+  setVoteSettings,
+  votePost,
+} from '../../operations/feedback.ts';
+import {
   createAgent,
   getMcpConfig,
   listAgentKeys,
@@ -201,6 +207,10 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(votePost, 'post', '/posts/{post}/vote'),
+  route(confirmAnswer, 'post', '/posts/{post}/outcome'),
+  route(getVoteSettings, 'get', '/votes/settings'),
+  route(setVoteSettings, 'put', '/votes/settings'),
   route(listNotifications, 'get', '/notifications'),
   route(markNotificationsRead, 'post', '/notifications/read'),
   route(setWatchLevel, 'put', '/notifications/level'),

@@ -30,6 +30,7 @@ import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
 import { mailMigration } from './0079_mail.ts';
 import { mailBouncesMigration } from './0082_mail_bounces.ts';
+import { votesMigration } from './0085_votes.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -61,6 +62,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0078_notifications': notificationsMigration(dialect),
     '0079_mail': mailMigration(dialect),
     '0082_mail_bounces': mailBouncesMigration(dialect),
+    '0085_votes': votesMigration(dialect),
   };
 }
 
