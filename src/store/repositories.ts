@@ -37,6 +37,7 @@ import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
+import type { ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -187,6 +188,8 @@ export interface CommunityScope {
   readonly webhooks: WebhookRepository;
   /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
   readonly notifications: NotificationRepository;
+  /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
+  readonly moderation: ModerationRepository;
 }
 
 export interface Store {

@@ -33,6 +33,7 @@ import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './n
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
+import { KyselyModeration, moderationDb } from './moderation.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -87,6 +88,7 @@ export class KyselyStore implements Store {
       },
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
+      moderation: new KyselyModeration(moderationDb(this.db), id),
     };
   }
 
