@@ -62,6 +62,16 @@ export type PostView = {
   isSolution: boolean;
   createdAt: string;
   editedAt: string | null;
+  /** Set on a hidden post, which only moderators are shown (../moderation/hidden.ts). */
+  hidden?: HiddenNotice;
+};
+
+/** Why a post is hidden, as moderators see it above the post. */
+export type HiddenNotice = {
+  cause: 'flags' | 'moderator';
+  note: string | null;
+  by: string;
+  at: string;
 };
 
 export type CommunityView = {

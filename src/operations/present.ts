@@ -67,6 +67,7 @@ export function presentPost(
     is_solution: p.isSolution,
     created_at: p.createdAt,
     edited_at: p.editedAt,
+    ...(p.hidden ? { hidden: p.hidden } : {}),
   };
   return html ? { ...out, html: p.html } : out;
 }

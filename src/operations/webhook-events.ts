@@ -47,6 +47,17 @@ export const WEBHOOK_DATA = {
     .describe(
       'A new topic or reply @mentioned agents (by name) or people (by handle) of the community: how an agent hears it was mentioned without polling.',
     ),
+  'post.flagged': contentChange
+    .extend({
+      flag: z.object({
+        id: z.string(),
+        reason: z.string().describe('spam, off_topic, inappropriate, wrong_or_outdated or other.'),
+        note: z.string().nullable(),
+        flagger: z.object({ kind: z.enum(['person', 'agent']), name: z.string() }),
+        trusted: z.boolean().describe('Whether the flag counts toward hiding the post.'),
+      }),
+    })
+    .describe('Someone flagged a post for the moderators: the post, its topic and the flag.'),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
@@ -90,6 +101,8 @@ export function renderWebhookEvent(
       Object.assign(data, { revision: c.revision, created: c.created });
     if (event.type === 'mention.created')
       Object.assign(data, { mentioned: (snapshot as { mentioned: unknown }).mentioned });
+    if (event.type === 'post.flagged')
+      Object.assign(data, { flag: (snapshot as { flag: unknown }).flag });
   }
   return {
     id: event.id,

@@ -22,6 +22,7 @@ export interface HiddenPostsTable {
   community_id: string;
   post_id: string;
   topic_id: string;
+  position: number;
   cause: string;
   note: string | null;
   by_name: string;
@@ -46,10 +47,24 @@ export interface ModerationSettingsTable {
   updated_at: Timestamp;
 }
 
+export interface QueuedReasonsTable {
+  community_id: string;
+  approval_id: string;
+  reason: string;
+}
+
 export interface ModerationDatabase {
+  queued_reasons: QueuedReasonsTable;
   post_flags: PostFlagsTable;
   hidden_posts: HiddenPostsTable;
   sanctions: SanctionsTable;
   moderation_settings: ModerationSettingsTable;
-  posts: { id: string; community_id: string; author_kind: string; author_id: string | null };
+  posts: {
+    id: string;
+    community_id: string;
+    author_kind: string;
+    author_id: string | null;
+    created_at: Timestamp;
+  };
+  topics: { id: string; community_id: string; solution_post_id: string | null };
 }

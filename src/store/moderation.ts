@@ -30,6 +30,8 @@ export type NewFlag = Omit<
 export type HiddenPost = {
   postId: string;
   topicId: string;
+  /** The post's position: 1 is the question, and hides its topic. */
+  position: number;
   /** 'flags': enough trusted flags hid it; 'moderator': a moderator did. */
   cause: 'flags' | 'moderator';
   note: string | null;
@@ -66,10 +68,16 @@ export interface ModerationRepository {
   ): Promise<number>;
   /** How many flags against posts by this author were upheld since `since`. */
   upheldAgainst(author: AuthorRef, since: string): Promise<number>;
+  /** How many of this author's posts are accepted answers (a trust input). */
+  acceptedAnswersOf(author: AuthorRef): Promise<number>;
+  /** How many posts this author wrote here (since `since`, when given). */
+  postsBy(author: AuthorRef, since?: string): Promise<number>;
   /** Hides the post; false when it was hidden already (the first cause stays). */
   hide(input: Omit<HiddenPost, 'hiddenAt'> & { hiddenAt?: string }): Promise<boolean>;
   /** Shows the post again; false when it was not hidden. */
   unhide(postId: string): Promise<boolean>;
+  /** The hidden posts of one topic. */
+  hiddenInTopic(topicId: string): Promise<HiddenPost[]>;
   /** Which of these posts are hidden. */
   hiddenAmong(postIds: string[]): Promise<HiddenPost[]>;
   /** Sets (or replaces) the sanction on one person or agent. */
@@ -79,6 +87,10 @@ export interface ModerationRepository {
   clearSanction(kind: 'person' | 'agent', id: string): Promise<boolean>;
   /** Every sanction that has not ended by `now`, soonest end first. */
   listSanctions(now: string): Promise<Sanction[]>;
+  /** Keeps why a write was queued (the policy's named reason). */
+  noteQueued(approvalId: string, reason: string): Promise<void>;
+  /** Why each of these approvals was queued, by approval id (older ones have none). */
+  queuedReasons(approvalIds: string[]): Promise<Map<string, string>>;
   /** The stored settings document (the domain owns its shape and defaults). */
   getSettings(): Promise<unknown>;
   setSettings(settings: unknown): Promise<void>;

@@ -99,14 +99,42 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.equal(flags[0]!.decidedByName, 'Mod');
     });
 
+    test('trust inputs: accepted answers and posts by an author, since a time', async () => {
+      const p = await post();
+      assert.equal(await p.scope.moderation.postsBy(p.author), 1);
+      assert.equal(
+        await p.scope.moderation.postsBy(p.author, new Date(Date.now() + 60_000).toISOString()),
+        0,
+      );
+      assert.equal(await p.scope.moderation.acceptedAnswersOf(p.author), 0);
+      const reply = await p.scope.posts.create({
+        topicId: p.topic.id,
+        author: p.author,
+        body: 'fixed',
+      });
+      await p.scope.topics.update(p.topic.id, { solutionPostId: reply.id });
+      assert.equal(await p.scope.moderation.acceptedAnswersOf(p.author), 1);
+      assert.equal(await p.scope.moderation.postsBy(p.author), 2);
+    });
+
     test('a hidden post is hidden in its community only, once, until shown again', async () => {
       const p = await post();
       const other = await post();
-      const hide = { postId: p.post.id, topicId: p.topic.id, note: null, byName: 'Mod' };
+      const hide = {
+        postId: p.post.id,
+        topicId: p.topic.id,
+        position: 1,
+        note: null,
+        byName: 'Mod',
+      };
       assert.equal(await p.scope.moderation.hide({ ...hide, cause: 'flags' }), true);
       assert.equal(await p.scope.moderation.hide({ ...hide, cause: 'moderator' }), false);
       const [hidden] = await p.scope.moderation.hiddenAmong([p.post.id, 'not-an-id']);
       assert.equal(hidden?.cause, 'flags');
+      assert.deepEqual(
+        (await p.scope.moderation.hiddenInTopic(p.topic.id)).map((h) => h.position),
+        [1],
+      );
       assert.deepEqual(await other.scope.moderation.hiddenAmong([p.post.id]), []);
       assert.equal(await other.scope.moderation.unhide(p.post.id), false);
       assert.equal(await p.scope.moderation.unhide(p.post.id), true);
@@ -139,6 +167,24 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.equal(await other.scope.moderation.getSanction('agent', agent.id), undefined);
       assert.equal(await p.scope.moderation.clearSanction('agent', agent.id), true);
       assert.equal(await p.scope.moderation.getSanction('agent', agent.id), undefined);
+    });
+
+    test('why a write was queued is kept per approval, in its community', async () => {
+      const p = await post();
+      const approval = await p.scope.access.approvals.create({
+        kind: 'post.create',
+        payload: { topic: p.topic.id, body: 'hello there' },
+        submitter: p.author,
+        keyPrefix: null,
+      });
+      await p.scope.moderation.noteQueued(approval.id, 'first_post');
+      await p.scope.moderation.noteQueued(approval.id, 'other');
+      assert.equal(
+        (await p.scope.moderation.queuedReasons([approval.id])).get(approval.id),
+        'first_post',
+      );
+      const other = await post();
+      assert.equal((await other.scope.moderation.queuedReasons([approval.id])).size, 0);
     });
 
     test('settings are kept as given, per community', async () => {

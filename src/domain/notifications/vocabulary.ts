@@ -22,6 +22,12 @@ export const NOTIFICATION_KINDS = [
   'approval_rejected',
   /** My queued write was approved but could not be applied (with why). */
   'approval_failed',
+  /** A moderator hid my post (with their note, if any). */
+  'post_hidden',
+  /** A post I flagged was hidden by a moderator. */
+  'flag_upheld',
+  /** A moderator dismissed my flag: the post stays. */
+  'flag_dismissed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

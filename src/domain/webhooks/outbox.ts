@@ -13,6 +13,7 @@ export const WEBHOOK_EVENTS = [
   'approval.requested',
   'approval.decided',
   'mention.created',
+  'post.flagged',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -29,6 +30,17 @@ export type WebhookPayloads = {
   'approval.decided': ApprovalChange;
   /** A new topic or reply @mentioned agents or people of the community (who, by kind and id). */
   'mention.created': ContentChange & { mentioned: MentionedRef[] };
+  /** Someone flagged a post (../moderation/flags.ts): the post, its topic and the flag. */
+  'post.flagged': ContentChange & { flag: FlagSnapshot };
+};
+
+/** A flag as post.flagged carries it. */
+export type FlagSnapshot = {
+  id: string;
+  reason: string;
+  note: string | null;
+  flagger: { kind: 'person' | 'agent'; name: string };
+  trusted: boolean;
 };
 
 /** One @mentioned agent or person, as a mention.created event names them. */

@@ -45,6 +45,7 @@ function hiddenFromRow(r: Selectable<HiddenPostsTable>): HiddenPost {
   return {
     postId: r.post_id,
     topicId: r.topic_id,
+    position: Number(r.position),
     cause: r.cause as HiddenPost['cause'],
     note: r.note,
     byName: r.by_name,
@@ -171,6 +172,33 @@ export class KyselyModeration implements ModerationRepository {
     return Number(row.n);
   }
 
+  async acceptedAnswersOf(author: AuthorRef): Promise<number> {
+    if (!author.id || !isUuid(author.id)) return 0;
+    const row = await this.db
+      .selectFrom('topics as t')
+      .innerJoin('posts as p', (j) =>
+        j.onRef('p.id', '=', 't.solution_post_id').onRef('p.community_id', '=', 't.community_id'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('t.community_id', '=', this.communityId)
+      .where('p.author_kind', '=', author.kind)
+      .where('p.author_id', '=', author.id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async postsBy(author: AuthorRef, since?: string): Promise<number> {
+    if (!author.id || !isUuid(author.id)) return 0;
+    let q = this.db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('community_id', '=', this.communityId)
+      .where('author_kind', '=', author.kind)
+      .where('author_id', '=', author.id);
+    if (since) q = q.where('created_at', '>=', toIso(since));
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
   async hide(input: Omit<HiddenPost, 'hiddenAt'> & { hiddenAt?: string }): Promise<boolean> {
     const result = await this.db
       .insertInto('hidden_posts')
@@ -178,6 +206,7 @@ export class KyselyModeration implements ModerationRepository {
         community_id: this.communityId,
         post_id: input.postId,
         topic_id: input.topicId,
+        position: input.position,
         cause: input.cause,
         note: input.note,
         by_name: input.byName,
@@ -196,6 +225,17 @@ export class KyselyModeration implements ModerationRepository {
       .where('post_id', '=', postId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async hiddenInTopic(topicId: string): Promise<HiddenPost[]> {
+    if (!isUuid(topicId)) return [];
+    const rows = await this.db
+      .selectFrom('hidden_posts')
+      .selectAll()
+      .where('community_id', '=', this.communityId)
+      .where('topic_id', '=', topicId)
+      .execute();
+    return rows.map(hiddenFromRow);
   }
 
   async hiddenAmong(postIds: string[]): Promise<HiddenPost[]> {
@@ -270,6 +310,26 @@ export class KyselyModeration implements ModerationRepository {
       .orderBy('ends_at')
       .execute();
     return rows.map(sanctionFromRow);
+  }
+
+  async noteQueued(approvalId: string, reason: string): Promise<void> {
+    await this.db
+      .insertInto('queued_reasons')
+      .values({ community_id: this.communityId, approval_id: approvalId, reason })
+      .onConflict((oc) => oc.columns(['community_id', 'approval_id']).doNothing())
+      .execute();
+  }
+
+  async queuedReasons(approvalIds: string[]): Promise<Map<string, string>> {
+    const ids = [...new Set(approvalIds.filter(isUuid))];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('queued_reasons')
+      .select(['approval_id', 'reason'])
+      .where('community_id', '=', this.communityId)
+      .where('approval_id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.approval_id, r.reason]));
   }
 
   async getSettings(): Promise<unknown> {

@@ -53,6 +53,8 @@ export function moderationMigration(dialect: Dialect): Migration {
         .addColumn('community_id', id, community)
         .addColumn('post_id', id, (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('topic_id', id, (c) => c.notNull())
+        // The post's position in its topic: 1, the question, hides the topic with it.
+        .addColumn('position', 'integer', (c) => c.notNull())
         // 'flags': enough trusted flags; 'moderator': a moderator hid it.
         .addColumn('cause', 'text', (c) => c.notNull().check(sql`cause in ('flags', 'moderator')`))
         .addColumn('note', 'text')
@@ -82,6 +84,17 @@ export function moderationMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('sanctions_pk', ['community_id', 'subject_kind', 'subject_id'])
         .execute();
 
+      // Why a write waits in the approval queue (the policy's named reason), for the review queue.
+      await db.schema
+        .createTable('queued_reasons')
+        .addColumn('community_id', id, community)
+        .addColumn('approval_id', id, (c) =>
+          c.notNull().references('approvals.id').onDelete('cascade'),
+        )
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('queued_reasons_pk', ['community_id', 'approval_id'])
+        .execute();
+
       await db.schema
         .createTable('moderation_settings')
         .addColumn('community_id', id, (c) => community(c).primaryKey())
@@ -90,7 +103,7 @@ export function moderationMigration(dialect: Dialect): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ['moderation_settings', 'sanctions', 'hidden_posts', 'post_flags'])
+      for (const t of ['moderation_settings', 'queued_reasons', 'sanctions', 'hidden_posts', 'post_flags'])
         await db.schema.dropTable(t).execute();
     },
   };
