@@ -9,25 +9,39 @@ import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { authorOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
-import type { PolicyDecision, PreparedWrite } from '../writes/write-service.ts';
+import type { Loaded } from '../content-lookup.ts';
+import type { WriteKind } from '../vocabulary.ts';
 import { moderationSettings } from './settings.ts';
 import { trustOf } from './trust.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LINK = /\bhttps?:\/\/[^\s)<>\]]+/gi;
 
+/** A write as the runner prepared it: who, where, its kind and payload, what it loaded. */
+type Prepared = {
+  actor: Actor;
+  community: Community;
+  command: { kind: WriteKind; payload: unknown };
+  loaded: Loaded;
+};
+
+/** What the write runner decided (its PolicyDecision), and the two reasons trust adds. */
+type Decision = { mode: 'auto' | 'approval'; reason: string };
+type Trusted =
+  { mode: 'auto'; reason: 'trusted_member' } | { mode: 'approval'; reason: 'first_post' };
+
 /** The body of a write that has one (a topic's question, a reply, an article). */
-function bodyOf(prepared: PreparedWrite): string | undefined {
+function bodyOf(prepared: Prepared): string | undefined {
   const p = prepared.command.payload as { body?: unknown };
   return typeof p.body === 'string' ? p.body : undefined;
 }
 
 /** The decision with trust applied; throws forbidden when a sandbox limit refuses the write. */
-export async function withTrust(
+export async function withTrust<D extends Decision>(
   store: Store,
-  prepared: PreparedWrite,
-  decision: PolicyDecision,
-): Promise<PolicyDecision> {
+  prepared: Prepared,
+  decision: D,
+): Promise<D | Trusted> {
   const { actor, community } = prepared;
   if (!['policy_auto', 'category_auto'].includes(decision.reason) && decision.mode === 'auto')
     return decision;
@@ -55,7 +69,7 @@ async function sandboxLimits(
   store: Store,
   actor: Actor,
   community: Community,
-  prepared: PreparedWrite,
+  prepared: Prepared,
   limits: { posts_per_day: number; links_per_post: number; mentions_per_post: number },
 ): Promise<void> {
   const body = bodyOf(prepared);
@@ -83,6 +97,6 @@ async function sandboxLimits(
 }
 
 /** What the author of a write queued for `reason` is told first. */
-export function queuedLead(reason: PolicyDecision['reason']): string | undefined {
+export function queuedLead(reason: string): string | undefined {
   return reason === 'first_post' ? 'Queued: your first post in this community.' : undefined;
 }
