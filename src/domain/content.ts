@@ -39,7 +39,7 @@ import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
 import { mentionLinks } from './notifications/mentions.ts';
-import { shownInTopic } from './moderation/hidden.ts';
+import { shownInTopic, shownTopics } from './moderation/hidden.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
   categoryView,
@@ -291,10 +291,9 @@ export class ContentService {
     const categories = new Map<string, Category>();
     for (const id of new Set(page.items.map((t) => t.categoryId)))
       categories.set(id, (await scope.categories.getById(id))!);
+    const shown = await shownTopics(this.store, actor, community, page.items);
     return {
-      topics: page.items.map((t) =>
-        topicView(this.config, community, t, categories.get(t.categoryId)!),
-      ),
+      topics: shown.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
     };
   }

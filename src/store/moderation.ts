@@ -78,6 +78,8 @@ export interface ModerationRepository {
   unhide(postId: string): Promise<boolean>;
   /** The hidden posts of one topic. */
   hiddenInTopic(topicId: string): Promise<HiddenPost[]>;
+  /** The hidden posts of these topics (search results). */
+  hiddenInTopics(topicIds: string[]): Promise<HiddenPost[]>;
   /** Which of these posts are hidden. */
   hiddenAmong(postIds: string[]): Promise<HiddenPost[]>;
   /** Sets (or replaces) the sanction on one person or agent. */

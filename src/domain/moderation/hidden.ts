@@ -90,3 +90,51 @@ export async function shownPosts<P extends { id: string }>(
     return h ? mark(p, hiddenNotice(h)) : p;
   });
 }
+
+/** A page of topics without those whose question is hidden (kept for deciders). */
+export async function shownTopics<T extends { id: string }>(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  topics: T[],
+): Promise<T[]> {
+  const hidden = (
+    await store.community(community.id).moderation.hiddenInTopics(topics.map((t) => t.id))
+  ).filter((h) => h.position === 1);
+  if (hidden.length === 0 || (await seesHidden(store, actor, community))) return topics;
+  const gone = new Set(hidden.map((h) => h.topicId));
+  return topics.filter((t) => !gone.has(t.id));
+}
+
+/** A search result as far as hiding goes: its topic, the post it is (or the topic), its community. */
+type Found = { source_type: string; source_id: string; topic_id: string; community?: string };
+
+/**
+ * Search results without hidden posts, nor any result of a topic whose question is hidden: search
+ * shows nobody hidden posts (moderators find them in the review queue). One query per community
+ * with results; none when nothing is hidden.
+ */
+export async function withoutHidden<R extends Found>(
+  store: Store,
+  communities: Community[],
+  results: R[],
+): Promise<R[]> {
+  if (results.length === 0) return results;
+  const of = (r: R) =>
+    communities.length === 1 ? communities[0] : communities.find((c) => c.slug === r.community);
+  const hiddenPosts = new Set<string>();
+  const hiddenTopics = new Set<string>();
+  for (const community of communities) {
+    const topics = results.filter((r) => of(r)?.id === community.id).map((r) => r.topic_id);
+    if (topics.length === 0) continue;
+    for (const h of await store.community(community.id).moderation.hiddenInTopics(topics)) {
+      hiddenPosts.add(h.postId);
+      if (h.position === 1) hiddenTopics.add(h.topicId);
+    }
+  }
+  if (hiddenPosts.size === 0) return results;
+  return results.filter(
+    (r) =>
+      !hiddenTopics.has(r.topic_id) && !(r.source_type === 'post' && hiddenPosts.has(r.source_id)),
+  );
+}

@@ -2,7 +2,8 @@
 // @mentions per post and posts per day, and their first post queued when the community says so
 // (reason first_post: "queued: your first post in this community"). Trusted members skip the
 // community's approval policy when the community allows it (reason trusted_member); a category's
-// own approval policy still holds for them. Moderators, trusted agents and the system are never
+// own approval policy still holds for them. Agents are sandboxed only where the community says
+// so (an administrator minted their key). Moderators, trusted agents and the system are never
 // sandboxed (the write runner decided for them already).
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
@@ -55,7 +56,8 @@ export async function withTrust<D extends Decision>(
       ? { mode: 'auto', reason: 'trusted_member' }
       : decision;
   }
-  if (trust.level !== 'new') return decision;
+  if (trust.level !== 'new' || (actor.kind === 'agent' && !settings.sandbox.agents))
+    return decision;
   await sandboxLimits(store, actor, community, prepared, settings.sandbox);
   const writesPost = ['topic.create', 'post.create'].includes(prepared.command.kind);
   if (settings.sandbox.queue_first_post && writesPost && decision.mode === 'auto') {

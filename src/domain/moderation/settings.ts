@@ -37,9 +37,15 @@ export const moderationSettingsSchema = z.strictObject({
     .prefault({}),
   sandbox: z
     .strictObject({
-      posts_per_day: n.default(10).describe('Posts a new account may write per day.'),
-      links_per_post: n.default(2).describe('Links a new account may put in one post.'),
-      mentions_per_post: n.default(2).describe('@mentions a new account may put in one post.'),
+      posts_per_day: n.default(25).describe('Posts a new account may write per day.'),
+      links_per_post: n.default(5).describe('Links a new account may put in one post.'),
+      mentions_per_post: n.default(5).describe('@mentions a new account may put in one post.'),
+      agents: z
+        .boolean()
+        .default(false)
+        .describe(
+          'Sandbox new agents too (an administrator minted their key: by default they are not).',
+        ),
       queue_first_post: z
         .boolean()
         .default(false)

@@ -228,12 +228,17 @@ export class KyselyModeration implements ModerationRepository {
   }
 
   async hiddenInTopic(topicId: string): Promise<HiddenPost[]> {
-    if (!isUuid(topicId)) return [];
+    return this.hiddenInTopics([topicId]);
+  }
+
+  async hiddenInTopics(topicIds: string[]): Promise<HiddenPost[]> {
+    const ids = [...new Set(topicIds.filter(isUuid))];
+    if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('hidden_posts')
       .selectAll()
       .where('community_id', '=', this.communityId)
-      .where('topic_id', '=', topicId)
+      .where('topic_id', 'in', ids)
       .execute();
     return rows.map(hiddenFromRow);
   }
