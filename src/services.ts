@@ -28,6 +28,10 @@ import { Mailer } from './domain/mail/mailer.ts';
 import { MailService } from './domain/mail/service.ts';
 import { publicOrigin } from './domain/urls.ts';
 import { FeedbackService } from './domain/feedback/service.ts';
+import { FlagService } from './domain/moderation/flags.ts';
+import { ReviewService } from './domain/moderation/review.ts';
+import { SanctionService } from './domain/moderation/sanctions.ts';
+import { ModerationSettingsService } from './domain/moderation/settings.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -56,6 +60,13 @@ export type Services = {
   webhooks: WebhookService;
   /** The authorization server for MCP hosts, and its check of access tokens. */
   oauth: OAuthService;
+  /** Flags on posts, hiding and showing them (src/domain/moderation/). */
+  flags: FlagService;
+  /** The one review queue: queued writes and flagged posts. */
+  review: ReviewService;
+  /** Suspending and silencing people and agents. */
+  sanctions: SanctionService;
+  moderationSettings: ModerationSettingsService;
 };
 
 export type ServiceDeps = {
@@ -102,6 +113,8 @@ export function createServices(deps: ServiceDeps): Services {
     logger,
   );
   const accountLinks = new AccountLinks(store, mailer, clock, logger);
+  const approvals = new ApprovalService(store, config, events, audit);
+  const flags = new FlagService(store, config);
   return {
     events,
     communities: new CommunityService(store, {
@@ -129,11 +142,15 @@ export function createServices(deps: ServiceDeps): Services {
     writes: new WriteService(store, config, events, audit, (personId, community) =>
       accountLinks.requireMayPost(personId, community),
     ),
-    approvals: new ApprovalService(store, config, events, audit),
+    approvals,
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
     webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), audit),
     oauth,
+    flags,
+    review: new ReviewService(store, config, approvals, flags),
+    sanctions: new SanctionService(store, clock),
+    moderationSettings: new ModerationSettingsService(store),
   };
 }
 

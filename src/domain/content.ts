@@ -39,6 +39,7 @@ import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
 import { mentionLinks } from './notifications/mentions.ts';
+import { shownInTopic, shownTopics } from './moderation/hidden.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
   categoryView,
@@ -250,7 +251,13 @@ export class ContentService {
     const next = fit.cut && last ? { key: last.position, id: last.id } : page.next;
     return {
       topic: topicView(this.config, community, topic, category),
-      posts: fit.posts.map((p) => postView(this.config, community, topic, p)),
+      posts: await shownInTopic(
+        this.store,
+        actor,
+        community,
+        topic,
+        fit.posts.map((p) => postView(this.config, community, topic, p)),
+      ),
       nextCursor: next ? encodeCursor(`posts:${topic.id}`, next) : null,
     };
   }
@@ -284,10 +291,9 @@ export class ContentService {
     const categories = new Map<string, Category>();
     for (const id of new Set(page.items.map((t) => t.categoryId)))
       categories.set(id, (await scope.categories.getById(id))!);
+    const shown = await shownTopics(this.store, actor, community, page.items);
     return {
-      topics: page.items.map((t) =>
-        topicView(this.config, community, t, categories.get(t.categoryId)!),
-      ),
+      topics: shown.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
     };
   }

@@ -32,6 +32,10 @@ export const LIMITS = {
   email: { max: 254 },
   password: { min: 10, max: 1_024 },
   expiresInDays: { min: 1, max: 3_650 },
+  /** How long a suspension or silence lasts. */
+  sanctionDays: { min: 1, max: 3_650 },
+  /** Each number of a community's moderation settings (thresholds, sandbox limits). */
+  moderationSetting: { min: 0, max: 10_000 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -211,3 +215,17 @@ export const searchFilters = z
     cursor: cursor.optional().describe('next_cursor of a previous result, to get the next page.'),
   })
   .describe('Optional filters.');
+
+/** How many days a suspension or silence lasts. */
+export const sanctionDays = z
+  .number()
+  .int('must be a whole number')
+  .min(LIMITS.sanctionDays.min, `must be at least ${LIMITS.sanctionDays.min} day`)
+  .max(LIMITS.sanctionDays.max, `must be at most ${LIMITS.sanctionDays.max} days`);
+
+/** One number of a community's moderation settings. */
+export const moderationSetting = z
+  .number()
+  .int('must be a whole number')
+  .min(LIMITS.moderationSetting.min, `must be at least ${LIMITS.moderationSetting.min}`)
+  .max(LIMITS.moderationSetting.max, `must be at most ${LIMITS.moderationSetting.max}`);

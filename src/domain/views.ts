@@ -65,6 +65,16 @@ export type PostView = {
   editedAt: string | null;
   /** Its votes and "this worked" reports, where the reader attached them (get_topic, the web). */
   signals?: PostSignals;
+  /** Set on a hidden post, which only moderators are shown (../moderation/hidden.ts). */
+  hidden?: HiddenNotice;
+};
+
+/** Why a post is hidden, as moderators see it above the post. */
+export type HiddenNotice = {
+  cause: 'flags' | 'moderator';
+  note: string | null;
+  by: string;
+  at: string;
 };
 
 export type CommunityView = {

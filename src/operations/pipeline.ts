@@ -174,6 +174,9 @@ export class Pipeline {
       actor = await this.authenticate(caller, what);
       const state = await this.admit(actor);
       if (state) caller.onRateLimit?.(state);
+      // Suspended: refused here; silenced: writes refused (with the reason and the end time).
+      if (caller.community && (actor.kind === 'person' || what.write))
+        await this.services.sanctions.admit(actor, caller.community, what.write ?? false);
     } catch (err) {
       return this.failure(err, 'authenticate', caller);
     }

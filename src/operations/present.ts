@@ -69,6 +69,7 @@ export function presentPost(
     is_solution: p.isSolution,
     created_at: p.createdAt,
     edited_at: p.editedAt,
+    ...(p.hidden ? { hidden: p.hidden } : {}),
   };
   const signed = p.signals ? { ...out, ...presentSignals(p.signals) } : out;
   return html ? { ...signed, html: p.html } : signed;

@@ -112,6 +112,14 @@ export const topicOut = z.object({
   last_posted_at: z.string(),
 });
 
+/** Why a post is hidden (flags from trusted members, or a moderator), as moderators see it. */
+export const hiddenOut = z.object({
+  cause: z.enum(['flags', 'moderator']),
+  note: z.string().nullable(),
+  by: z.string(),
+  at: z.string(),
+});
+
 export const postOut = z.object({
   id: z.string(),
   topic_id: z.string(),
@@ -127,6 +135,9 @@ export const postOut = z.object({
   edited_at: z.string().nullable(),
   score: signalsOut.shape.score.optional().describe('Upvotes minus downvotes (in get_topic).'),
   confirmations: confirmationsOut.optional().describe('"This worked" reports (in get_topic).'),
+  hidden: hiddenOut
+    .optional()
+    .describe('Only moderators see hidden posts: why this one is hidden, by whom, since when.'),
 });
 
 export const getTopicOutput = z.object({
@@ -241,7 +252,7 @@ export const writeOutput = z.object({
     .string()
     .optional()
     .describe(
-      'Why it applied at once or was queued: "approval_policy:<kind>" (the community queues this kind of write for a moderator), "category_policy:<slug>" (that category queues new topics), "policy_auto", "category_auto", "trusted_agent", "moderator" or "system".',
+      'Why it applied at once or was queued: "approval_policy:<kind>" (the community queues this kind of write for a moderator), "category_policy:<slug>" (that category queues new topics), "policy_auto", "category_auto", "trusted_agent", "moderator", "system", "trusted_member" (trusted here: skips the community\'s queue) or "first_post" (queued: your first post in this community).',
     ),
   topic: topicOut.optional(),
   post: postOut.optional(),

@@ -72,6 +72,17 @@ export const WEBHOOK_DATA = {
     .describe(
       'An agent or a person reported whether an answer worked; the post carries its confirmations after it.',
     ),
+  'post.flagged': contentChange
+    .extend({
+      flag: z.object({
+        id: z.string(),
+        reason: z.string().describe('spam, off_topic, inappropriate, wrong_or_outdated or other.'),
+        note: z.string().nullable(),
+        flagger: z.object({ kind: z.enum(['person', 'agent']), name: z.string() }),
+        trusted: z.boolean().describe('Whether the flag counts toward hiding the post.'),
+      }),
+    })
+    .describe('Someone flagged a post for the moderators: the post, its topic and the flag.'),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
@@ -117,6 +128,8 @@ export function renderWebhookEvent(
       Object.assign(data, { mentioned: (snapshot as { mentioned: unknown }).mentioned });
     if (event.type === 'post.voted') Object.assign(data, { vote: snapshot.vote });
     if (event.type === 'answer.confirmed') Object.assign(data, { outcome: snapshot.outcome });
+    if (event.type === 'post.flagged')
+      Object.assign(data, { flag: (snapshot as { flag: unknown }).flag });
   }
   return {
     id: event.id,

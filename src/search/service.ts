@@ -34,6 +34,7 @@ import { attachSignals, type SignalOptions, type SignalReader } from './signals.
 import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
+import { withoutHidden } from '../domain/moderation/hidden.ts';
 
 export type { UrlConfig } from './results.ts';
 
@@ -136,7 +137,7 @@ export class SearchService {
     const started = performance.now();
     const { response } = await this.find(communities, query, filters, mode);
     this.options.observe?.(mode, (performance.now() - started) / 1e3);
-    return response;
+    return this.shown(communities, response);
   }
 
   async suggestAnswer(
@@ -147,10 +148,18 @@ export class SearchService {
   ): Promise<SuggestResponse> {
     checkSuggestion(question, limit);
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const { response, parsed } = await this.find(communities, question, { limit: 20 }, mode);
+    const found = await this.find(communities, question, { limit: 20 }, mode);
+    const { parsed } = found;
+    const response = await this.shown(communities, found.response);
     const askWith = options.askWith ?? 'create_topic';
     const { store, urls } = this;
     return suggestFrom({ store, urls, communities, question, limit, askWith }, response, parsed);
+  }
+
+  /** The response without hidden posts (../domain/moderation/hidden.ts). */
+  private async shown(communities: Community[], response: SearchResponse): Promise<SearchResponse> {
+    const results = await withoutHidden(this.store, communities, response.results);
+    return results.length === response.results.length ? response : { ...response, results };
   }
 
   /**

@@ -38,6 +38,7 @@ import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { VoteRepository } from './votes.ts';
+import type { ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -190,6 +191,8 @@ export interface CommunityScope {
   readonly notifications: NotificationRepository;
   /** Votes, "this worked" reports and each post's signals, the vote settings (./votes.ts). */
   readonly votes: VoteRepository;
+  /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
+  readonly moderation: ModerationRepository;
 }
 
 export interface Store {

@@ -43,7 +43,7 @@ function nav(web: Web): string {
   if (community) {
     links.push(`<a href="${esc(href(web, '/ask'))}">Ask a question</a>`);
     if (roleAtLeast(role, 'moderator'))
-      links.push(`<a href="${esc(href(web, '/approvals'))}">Approvals</a>`);
+      links.push(`<a href="${esc(href(web, '/review'))}">Review</a>`);
     if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);
   }
   if (web.person && community) {

@@ -19,6 +19,7 @@ import { categoryAdminRoutes } from './pages/admin-categories.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
 import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
+import { reviewRoutes } from './pages/review.ts';
 import { askRoutes } from './pages/ask.ts';
 import { authRoutes } from './pages/auth.ts';
 import { feedRoutes, mountFavicon } from './pages/feeds.ts';
@@ -129,6 +130,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     askRoutes,
     searchRoutes,
     approvalRoutes,
+    reviewRoutes,
     adminRoutes,
     agentAdminRoutes,
     memberAdminRoutes,

@@ -91,7 +91,7 @@ describe('the catalogue', () => {
 
   test('the community server has its nine tools and the network its six', () => {
     assert.deepEqual(
-      CATALOGUE.filter((o) => o.mcp && o.server === 'community').map((o) => o.name),
+      CATALOGUE.filter((o) => o.mcp && !o.toolset && o.server === 'community').map((o) => o.name),
       [
         'search_community',
         'suggest_answer',
@@ -115,6 +115,13 @@ describe('the catalogue', () => {
         'ask_community',
       ],
     );
+  });
+
+  test('flag_post is a feedback tool, the review queue and its decisions moderation tools', () => {
+    const inToolset = (t: string) =>
+      CATALOGUE.filter((o) => o.mcp && o.toolset === t).map((o) => o.name);
+    assert.ok(inToolset('feedback').includes('flag_post'));
+    assert.ok(['review_queue', 'decide_review'].every((n) => inToolset('moderation').includes(n)));
   });
 });
 

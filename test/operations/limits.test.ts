@@ -348,7 +348,8 @@ const STATED: Record<string, (s: any) => boolean> = {
   cursor: (s) => s.maxLength === LIMITS.cursor.max,
   idempotency_key: (s) =>
     s.minLength === LIMITS.idempotencyKey.min && s.maxLength === LIMITS.idempotencyKey.max,
-  reason: (s) => s.maxLength === LIMITS.reason.max,
+  // Free text up to the limit, or (a flag's reason) one of a list, which has no length to state.
+  reason: (s) => s.maxLength === LIMITS.reason.max || Array.isArray(s.enum),
   email: (s) => s.maxLength === LIMITS.email.max,
   password: (s) => s.minLength === LIMITS.password.min && s.maxLength === LIMITS.password.max,
   new_password: (s) => s.minLength === LIMITS.password.min && s.maxLength === LIMITS.password.max,

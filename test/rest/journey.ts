@@ -93,6 +93,68 @@ export const JOURNEY: Step[] = [
   step('DELETE /topics/{topic}/solution', 200, (f, s) =>
     on(f, 'DELETE', `/topics/${s.topic}/solution`, { key: f.keys.owner }),
   ),
+  // Moderation: a member flags the reply, the review queue shows it, a decider decides.
+  step(
+    'POST /posts/{post}/flags',
+    201,
+    (f, s) =>
+      on(f, 'POST', `/posts/${s.post}/flags`, {
+        key: f.keys.member,
+        body: { reason: 'wrong_or_outdated', note: 'The pipeline changed in 2.0.' },
+      }),
+    (r) => assert.equal(r.json.added, true),
+  ),
+  step(
+    'GET /review',
+    200,
+    (f) => on(f, 'GET', '/review', { key: f.keys.decider }),
+    (r, s) =>
+      assert.match(
+        r.json.items.find((i: { id: string }) => i.id === s.post)?.why ?? '',
+        /wrong_or_outdated.*pipeline changed/,
+      ),
+  ),
+  step('POST /posts/{post}/hide', 200, (f, s) =>
+    on(f, 'POST', `/posts/${s.post}/hide`, { key: f.keys.decider, body: { note: 'Outdated.' } }),
+  ),
+  step('POST /posts/{post}/unhide', 200, (f, s) =>
+    on(f, 'POST', `/posts/${s.post}/unhide`, { key: f.keys.decider, body: {} }),
+  ),
+  step(
+    'POST /review/decisions',
+    200,
+    (f, s) =>
+      on(f, 'POST', '/review/decisions', {
+        key: f.keys.decider,
+        body: { kind: 'flag', id: s.post, decision: 'hide', reason: 'Outdated.' },
+      }),
+    (r) => assert.equal(r.json.flag.hidden, true),
+  ),
+  step('GET /settings/moderation', 200, (f) =>
+    on(f, 'GET', '/settings/moderation', { key: f.keys.owner }),
+  ),
+  step(
+    'PATCH /settings/moderation',
+    200,
+    (f) =>
+      on(f, 'PATCH', '/settings/moderation', { key: f.keys.owner, body: { flags_to_hide: 4 } }),
+    (r) => assert.equal(r.json.flags_to_hide, 4),
+  ),
+  step('PUT /sanctions/{subject_kind}/{subject}', 200, (f) =>
+    on(f, 'PUT', '/sanctions/agent/writer-bot', {
+      key: f.keys.owner,
+      body: { mode: 'silenced', days: 1, reason: 'Cooling off.' },
+    }),
+  ),
+  step(
+    'GET /sanctions',
+    200,
+    (f) => on(f, 'GET', '/sanctions', { key: f.keys.owner }),
+    (r) => assert.equal(r.json.sanctions[0]?.subject.name, 'writer-bot'),
+  ),
+  step('DELETE /sanctions/{subject_kind}/{subject}', 200, (f) =>
+    on(f, 'DELETE', '/sanctions/agent/writer-bot', { key: f.keys.owner }),
+  ),
   step(
     'GET /articles/{article}',
     200,

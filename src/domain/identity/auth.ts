@@ -7,6 +7,7 @@ import type { AgentActor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { isRole } from '../vocabulary.ts';
 import type { ConnectorRequest } from './connector-request.ts';
+import { sanctionInForce, sanctionMessage } from '../moderation/sanctions.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
@@ -109,15 +110,30 @@ export class AuthService {
       );
     }
     const scope = this.store.community(community.id);
-    const [agent, grant] = await Promise.all([
+    const [agent, grant, sanction] = await Promise.all([
       scope.agents.getById(key.agentId),
       scope.access.agents.getGrant(key.agentId),
+      sanctionInForce(this.store, community, 'agent', key.agentId, now),
     ]);
     if (!agent || !grant)
       refuse(
         'unknown',
         `The agent of this key no longer exists in "${community.slug}". Ask an admin for a key of an existing agent.`,
       );
+    // A suspended agent's key is refused with the reason and the end time (forbidden: the key is
+    // good, the agent may not act here until then).
+    if (sanction?.mode === 'suspended') {
+      this.logger?.info(
+        {
+          event: 'auth.refused',
+          community: community.slug,
+          reason: 'suspended',
+          keyPrefix: key.prefix,
+        },
+        'agent key refused',
+      );
+      throw new DomainError('forbidden', sanctionMessage(sanction, community));
+    }
     await this.touch(key, now, (id, at, notBefore) =>
       this.store.identity.credentials.touchAgentKey(id, at, notBefore),
     );

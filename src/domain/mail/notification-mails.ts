@@ -45,6 +45,12 @@ export function notificationSubject(n: NotificationRecord): string {
       return `Your post ${what} was not approved`;
     case 'approval_failed':
       return `Your post ${what} was approved but could not be published`;
+    case 'post_hidden':
+      return `A moderator hid your post in ${what}`;
+    case 'flag_upheld':
+      return `The post you flagged in ${what} was hidden`;
+    case 'flag_dismissed':
+      return `Your flag in ${what} was reviewed`;
     default:
       return `${who}: ${what}`;
   }

@@ -67,6 +67,12 @@ function sentence(n: NotificationRecord): string {
       return `${t} was approved but could not be published${n.reason ? `: ${n.reason}` : ''}`;
     case 'answer_failed':
       return `${who} reports an answer in ${t} did not work${n.reason ? `: ${n.reason}` : ''}`;
+    case 'post_hidden':
+      return `${who} hid your post in ${t}${n.reason ? `: ${n.reason}` : ''}`;
+    case 'flag_upheld':
+      return `${who} hid the post you flagged in ${t}`;
+    case 'flag_dismissed':
+      return `${who} kept the post you flagged in ${t}${n.reason ? `: ${n.reason}` : ''}`;
     default:
       return `${who}: ${t}`;
   }

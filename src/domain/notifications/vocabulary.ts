@@ -24,6 +24,12 @@ export const NOTIFICATION_KINDS = [
   'approval_failed',
   /** Someone reported that an answer in a topic I started or watch did not work (with their note). */
   'answer_failed',
+  /** A moderator hid my post (with their note, if any). */
+  'post_hidden',
+  /** A post I flagged was hidden by a moderator. */
+  'flag_upheld',
+  /** A moderator dismissed my flag: the post stays. */
+  'flag_dismissed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

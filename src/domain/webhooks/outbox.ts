@@ -15,6 +15,7 @@ export const WEBHOOK_EVENTS = [
   'mention.created',
   'post.voted',
   'answer.confirmed',
+  'post.flagged',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -41,6 +42,17 @@ export type WebhookPayloads = {
       reporter: { kind: string; id: string; name: string };
     };
   };
+  /** Someone flagged a post (../moderation/flags.ts): the post, its topic and the flag. */
+  'post.flagged': ContentChange & { flag: FlagSnapshot };
+};
+
+/** A flag as post.flagged carries it. */
+export type FlagSnapshot = {
+  id: string;
+  reason: string;
+  note: string | null;
+  flagger: { kind: 'person' | 'agent'; name: string };
+  trusted: boolean;
 };
 
 /** One @mentioned agent or person, as a mention.created event names them. */

@@ -39,14 +39,24 @@ import { IdempotencyLedger } from './idempotency.ts';
 import { approvalView } from './approvals.ts';
 import { commandOf, type Loaded, type WriteCommand } from './use-case.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { queuedLead, withTrust } from '../moderation/sandbox.ts';
 
 /** Why a write applies at once or waits for a moderator: shown to the actor in the result. */
 export type PolicyDecision =
   | {
       mode: 'auto';
-      reason: 'system' | 'trusted_agent' | 'moderator' | 'policy_auto' | 'category_auto';
+      reason:
+        | 'system'
+        | 'trusted_agent'
+        | 'moderator'
+        | 'policy_auto'
+        | 'category_auto'
+        | 'trusted_member';
     }
-  | { mode: 'approval'; reason: `approval_policy:${WriteKind}` | `category_policy:${string}` };
+  | {
+      mode: 'approval';
+      reason: `approval_policy:${WriteKind}` | `category_policy:${string}` | 'first_post';
+    };
 
 export type AppliedWrite = {
   status: 'applied';
@@ -239,7 +249,12 @@ export class WriteService {
     if (previous) return fromLedger(previous);
 
     const category = command.kind === 'post.create' ? undefined : prepared.loaded.category;
-    const decision = await this.decide(actor, community, command.kind, category);
+    // Trust: sandbox limits and first posts queued for new accounts, trusted members skip the queue.
+    const decision = await withTrust(
+      this.store,
+      prepared,
+      await this.decide(actor, community, command.kind, category),
+    );
     let events: ContentEvent[] = [];
     try {
       const result = await this.store.transaction(async (tx) => {
@@ -301,14 +316,16 @@ export class WriteService {
       keyPrefix:
         actor.kind === 'agent' || actor.kind === 'person' ? (actor.keyPrefix ?? null) : null,
     });
+    await tx.community(community.id).moderation.noteQueued(approval.id, reason);
     await recordWebhookEvent(tx, community.id, 'approval.requested', () => ({
       approval: approvalView(approval, community),
     }));
+    const lead = queuedLead(reason);
     return {
       status: 'pending_approval',
       kind: command.kind,
       approval_id: approval.id,
-      message: `Your ${NOUN[command.kind]} is queued for approval by a moderator of "${community.slug}"; nothing is published until it is approved. Follow it with get_approval and approval_id "${approval.id}": its status moves from pending to applied (published) or rejected (with a reason).`,
+      message: `${lead ? `${lead} ` : ''}Your ${NOUN[command.kind]} is queued for approval by a moderator of "${community.slug}"; nothing is published until it is approved. Follow it with get_approval and approval_id "${approval.id}": its status moves from pending to applied (published) or rejected (with a reason).`,
       reason,
     };
   }

@@ -59,6 +59,18 @@ import {
   suggestNetworkAnswer,
 } from '../../operations/network.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
+import {
+  decideReview,
+  flagPost,
+  getModerationSettings,
+  hidePost,
+  liftSanction,
+  listSanctions,
+  reviewQueue,
+  sanctionMember,
+  setModerationSettings,
+  unhidePost,
+} from '../../operations/moderation.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import {
   createWebhook,
@@ -217,6 +229,16 @@ export const REST_ROUTES: RestRoute[] = [
   route(getNotificationPreferences, 'get', '/notifications/preferences'),
   route(setNotificationPreferences, 'put', '/notifications/preferences'),
   route(setMyHandle, 'put', '/account/handle'),
+  route(flagPost, 'post', '/posts/{post}/flags', { status: 201 }),
+  route(hidePost, 'post', '/posts/{post}/hide'),
+  route(unhidePost, 'post', '/posts/{post}/unhide'),
+  route(reviewQueue, 'get', '/review'),
+  route(decideReview, 'post', '/review/decisions'),
+  route(listSanctions, 'get', '/sanctions'),
+  route(sanctionMember, 'put', '/sanctions/{subject_kind}/{subject}'),
+  route(liftSanction, 'delete', '/sanctions/{subject_kind}/{subject}'),
+  route(getModerationSettings, 'get', '/settings/moderation'),
+  route(setModerationSettings, 'patch', '/settings/moderation'),
   // The apex: the network over every public community.
   route(searchNetwork, 'get', '/search', search),
   route(suggestNetworkAnswer, 'get', '/suggest', { rename: { q: 'question' } }),

@@ -34,6 +34,7 @@ import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
 import { KyselyVotes, votesDb } from './votes.ts';
+import { KyselyModeration, moderationDb } from './moderation.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
@@ -89,6 +90,7 @@ export class KyselyStore implements Store {
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
       votes: new KyselyVotes(votesDb(this.db), id),
+      moderation: new KyselyModeration(moderationDb(this.db), id),
     };
   }
 

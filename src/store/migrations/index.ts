@@ -31,6 +31,7 @@ import { notificationsMigration } from './0078_notifications.ts';
 import { mailMigration } from './0079_mail.ts';
 import { mailBouncesMigration } from './0082_mail_bounces.ts';
 import { votesMigration } from './0085_votes.ts';
+import { moderationMigration } from './0091_moderation.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -63,6 +64,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0079_mail': mailMigration(dialect),
     '0082_mail_bounces': mailBouncesMigration(dialect),
     '0085_votes': votesMigration(dialect),
+    '0091_moderation': moderationMigration(dialect),
   };
 }
 

@@ -49,7 +49,7 @@ function preview(web: Web, a: Approval): string {
   }
 }
 
-function approvalCard(web: Web, a: Approval): string {
+export function approvalCard(web: Web, a: Approval): string {
   const slug = web.where.kind === 'community' ? web.where.community.slug : '';
   const who = author(web, {
     ...a.submitted_by,

@@ -99,7 +99,8 @@ export function feedRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got,
       );
     const { topic } = got.value;
-    const posts = got.value.posts as ShownPost[];
+    // A feed is read by anyone it is shared with: never a hidden post, even a moderator's feed.
+    const posts = (got.value.posts as ShownPost[]).filter((p) => !p.hidden);
     const body = atomFeed({
       id: `${topic.url}.atom`,
       title: topic.title,

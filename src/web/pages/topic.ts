@@ -22,6 +22,7 @@ import {
 } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { watchControl } from './notifications.ts';
+import { flagControl, hiddenBanner } from './review.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -72,13 +73,15 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
       ),
     );
   }
+  if (web.person && !(p.author.kind === 'person' && p.author.id === web.person.personId))
+    actions.push(flagControl(web, topic, p, role));
   if (can.edit)
     actions.push(
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
 function replyForm(web: Web, topic: Topic, values: FormData, failure?: Failure): string {

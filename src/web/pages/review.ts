@@ -1,0 +1,132 @@
+// Moderation on the web: the one review queue (/review: queued writes and flagged posts, each with
+// why it is there; /approvals keeps working for the queued writes alone), the flag form under
+// each post of a topic, and the notice moderators see above a hidden post with the way to show it
+// again. Every decision runs the catalogue's operations, so the web says what MCP and REST say.
+import type { Context, Hono } from 'hono';
+import { renderBody } from '../../domain/rendering.ts';
+import { FLAG_REASONS } from '../../domain/moderation/vocabulary.ts';
+import { decideReview, flagPost, reviewQueue } from '../../operations/moderation.ts';
+import type { OutputOf } from '../../operations/operation.ts';
+import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { field, text, type FormData } from '../forms.ts';
+import { esc, postForm, when } from '../html.ts';
+import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
+import { approvalCard } from './approvals.ts';
+import { author, topicHref, type ShownPost, type Topic } from './parts.ts';
+
+type Item = OutputOf<typeof reviewQueue>['items'][number];
+
+const REASON_LABELS: Record<(typeof FLAG_REASONS)[number], string> = {
+  spam: 'Spam',
+  off_topic: 'Off topic',
+  inappropriate: 'Inappropriate',
+  wrong_or_outdated: 'Wrong or outdated answer',
+  other: 'Something else (say what in the note)',
+};
+
+/** The flag form under a post (not under one's own): a reason, a note, one button. */
+export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string): string {
+  const id = `flag-${p.id}`;
+  return `<details class="flag"><summary>Flag<span class="visually-hidden"> this ${esc(role.toLowerCase())}</span></summary>${postForm(
+    web,
+    href(web, `/t/${topic.slug}/flag`),
+    `<input type="hidden" name="post" value="${esc(p.id)}">${field({ name: 'reason', id: `${id}-reason`, label: 'What is wrong with it?', options: FLAG_REASONS.map((r) => ({ value: r, label: REASON_LABELS[r] })), required: true })}${field({ name: 'note', id: `${id}-note`, label: 'Note for the moderators', hint: 'Optional, except for "something else".', rows: 2 })}<div class="actions"><button type="submit" class="secondary">Send flag</button></div>`,
+  )}</details>`;
+}
+
+/** Above a hidden post, for moderators only (readers are not shown the post at all). */
+export function hiddenBanner(web: Web, p: ShownPost): string {
+  const h = (
+    p as ShownPost & { hidden?: { cause: string; note: string | null; by: string; at: string } }
+  ).hidden;
+  if (!h) return '';
+  const why = h.cause === 'flags' ? 'by flags from trusted members' : `by ${esc(h.by)}`;
+  return `<div class="notice error" role="note"><p>Hidden from readers ${why} · ${when(h.at)}${h.note ? `: ${esc(h.note)}` : ''}. Only moderators see it.</p>${postForm(
+    web,
+    href(web, `/review/flags/${p.id}/dismiss`),
+    '<button type="submit" class="secondary">Show it again</button>',
+    'class="inline"',
+  )}</div>`;
+}
+
+function flagCard(web: Web, i: Item): string {
+  const post = i.post!;
+  const topic = i.topic!;
+  const flags = (i.flags ?? [])
+    .map(
+      (f) =>
+        `<li><strong>${esc(f.reason)}</strong> by ${esc(f.by.name)}${f.by.kind === 'agent' ? ' (agent)' : ''}${f.trusted ? ' · trusted' : ''} · ${when(f.at)}${f.note ? `: “${esc(f.note)}”` : ''}</li>`,
+    )
+    .join('');
+  const decide = (decision: 'hide' | 'dismiss', label: string, cls: string) =>
+    postForm(
+      web,
+      href(web, `/review/flags/${post.id}/${decision}`),
+      `${field({ name: 'reason', id: `${decision}-${post.id}`, label: decision === 'hide' ? 'Note to the author' : 'Note to the flaggers', hint: 'Optional.', rows: 2 })}<div class="actions"><button type="submit" class="${cls}">${label}</button></div>`,
+    );
+  return `<section class="queued" id="flag-${esc(post.id)}" aria-label="Flagged post by ${esc(post.author.name)}"><p class="meta">${author(web, post.author)} in <a href="${esc(topicHref(web, topic.slug, post.id))}">${esc(topic.title)}</a>${i.hidden ? ' · <span class="badge pending">hidden</span>' : ''}</p>
+<p class="why">Why it is here: ${esc(i.why)}</p><ul class="flags">${flags}</ul>
+<div class="post-body preview">${renderBody(post.body).html}</div>${decide('hide', 'Hide the post', 'danger')}${decide('dismiss', 'Keep it shown', 'secondary')}</section>`;
+}
+
+async function reviewPage(c: Context<WebEnv>, deps: WebDeps, notice?: Notice): Promise<Response> {
+  const web = c.get('web');
+  if (web.where.kind !== 'community') return notFound(c, web);
+  const listed = await call(deps, web, reviewQueue, {});
+  if (!listed.ok) return failurePage(c, web, listed);
+  const items = listed.value.items;
+  const cards = items.map((i) =>
+    i.kind === 'approval' && i.approval
+      ? approvalCard(web, i.approval).replace(
+          '</p>',
+          `</p><p class="why">Why it is here: ${esc(i.why)}</p>`,
+        )
+      : flagCard(web, i),
+  );
+  const body = `<h1>Review queue</h1><p>Queued writes and flagged posts, oldest first. <a href="${esc(href(web, '/approvals'))}">Queued writes by status</a></p>
+${cards.length ? cards.join('') : '<p>Nothing to review.</p>'}`;
+  return page(c, web, { title: 'Review queue', body, notice });
+}
+
+export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+  app.get('/review', (c) => needsPerson(c, c.get('web')) ?? reviewPage(c, deps));
+
+  app.post('/review/flags/:post/:decision{hide|dismiss}', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const note = text(form, 'reason');
+    const decided = await call(deps, web, decideReview, {
+      kind: 'flag',
+      id: c.req.param('post'),
+      decision: c.req.param('decision'),
+      ...(note ? { reason: note } : {}),
+    });
+    if (!decided.ok) return failurePage(c, web, decided, 'Not decided');
+    return redirectWith(c, deps, href(web, '/review'), {
+      kind: 'ok',
+      text: decided.value.flag?.message ?? 'Decided.',
+    });
+  });
+
+  app.post('/t/:slug/flag', async (c) => {
+    const web = c.get('web');
+    const slug = c.req.param('slug');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const note = text(form, 'note');
+    const flagged = await call(deps, web, flagPost, {
+      post: text(form, 'post'),
+      reason: text(form, 'reason'),
+      ...(note ? { note } : {}),
+    });
+    if (!flagged.ok) return failurePage(c, web, flagged, 'The post was not flagged');
+    return redirectWith(
+      c,
+      deps,
+      topicHref(web, slug, flagged.value.hidden ? undefined : flagged.value.post_id),
+      {
+        kind: 'ok',
+        text: flagged.value.message,
+      },
+    );
+  });
+}
