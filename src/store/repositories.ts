@@ -36,6 +36,7 @@ import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
+import type { DraftRepository } from './drafts.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -187,6 +188,8 @@ export interface CommunityScope {
   readonly webhooks: WebhookRepository;
   /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
   readonly notifications: NotificationRepository;
+  /** People's unsent replies and topics, per place (./drafts.ts). */
+  readonly drafts: DraftRepository;
 }
 
 export interface Store {

@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
+import { defineWebContract } from './web-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -14,6 +15,9 @@ if (setup.ok) {
   if (render.ok)
     defineRenderContract('postgres', { open: () => openStore(render.url), cleanup: render.drop });
   else test('store contract: rendered HTML (postgres)', () => assert.fail(render.reason));
+  const web = await freshPostgresDatabase('web');
+  if (web.ok) defineWebContract('postgres', { open: () => openStore(web.url), cleanup: web.drop });
+  else test('store contract: drafts and uploads (postgres)', () => assert.fail(web.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

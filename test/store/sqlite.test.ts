@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
+import { defineWebContract } from './web-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -15,4 +16,9 @@ const renderDir = mkdtempSync(join(tmpdir(), 'hamlet-store-render-'));
 defineRenderContract('sqlite', {
   open: () => openStore(`sqlite:${join(renderDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(renderDir, { recursive: true, force: true }),
+});
+const webDir = mkdtempSync(join(tmpdir(), 'hamlet-store-web-'));
+defineWebContract('sqlite', {
+  open: () => openStore(`sqlite:${join(webDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(webDir, { recursive: true, force: true }),
 });

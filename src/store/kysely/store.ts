@@ -30,6 +30,7 @@ import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
+import { draftDb, KyselyDrafts } from './drafts.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
@@ -87,6 +88,7 @@ export class KyselyStore implements Store {
       },
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
+      drafts: new KyselyDrafts(draftDb(this.db), id),
     };
   }
 

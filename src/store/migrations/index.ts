@@ -29,6 +29,7 @@ import { retentionIndexesMigration } from './0076_retention_indexes.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
 import { mailMigration } from './0079_mail.ts';
+import { draftsMigration } from './0095_drafts.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -59,6 +60,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0077_category_approval': categoryApprovalMigration(dialect),
     '0078_notifications': notificationsMigration(dialect),
     '0079_mail': mailMigration(dialect),
+    '0095_drafts': draftsMigration(dialect),
   };
 }
 
