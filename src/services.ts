@@ -13,6 +13,7 @@ import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
+import { DraftService } from './domain/drafts/service.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -37,6 +38,8 @@ export type Services = {
   categories: CategoryService;
   profiles: ProfileService;
   notifications: NotificationService;
+  /** People's unsent replies and topics. */
+  drafts: DraftService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -108,6 +111,7 @@ export function createServices(deps: ServiceDeps): Services {
     categories: new CategoryService(store, audit),
     profiles: new ProfileService(store, config),
     notifications: new NotificationService(store, config),
+    drafts: new DraftService(store),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

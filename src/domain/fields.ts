@@ -46,6 +46,11 @@ const text = (what: { min: number; max: number }) =>
 export const title = text(LIMITS.title);
 export const questionBody = text(LIMITS.questionBody);
 export const replyBody = text(LIMITS.replyBody);
+/** A draft's title: any length up to a title's (it is checked as a title when posted). */
+export const draftTitle = z
+  .string()
+  .trim()
+  .max(LIMITS.title.max, `must be at most ${LIMITS.title.max} characters`);
 
 export const tag = z
   .string()

@@ -31,6 +31,8 @@ import { topicRoutes } from './pages/topic.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 import { passwordRoutes } from './pages/password.ts';
+import { expiredBody } from './pages/kept-text.ts';
+import type { FormData } from './forms.ts';
 import { emailRoutes } from './pages/email.ts';
 import { mailAdminRoutes } from './pages/admin-mail.ts';
 
@@ -104,7 +106,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         return page(c, ctx, {
           title: 'Form expired',
           status: 403,
-          body: '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>',
+          body: expiredBody(c, ctx, form as FormData),
         });
       }
     }
