@@ -31,6 +31,7 @@ export const LIMITS = {
   email: { max: 254 },
   password: { min: 10, max: 1_024 },
   expiresInDays: { min: 1, max: 3_650 },
+  pageNumber: { min: 1, max: 100_000 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -108,6 +109,13 @@ export const pageLimit = (max: number, fallback: number) =>
     .min(1, `must be between 1 and ${max}`)
     .max(max, `must be between 1 and ${max} (default ${fallback})`)
     .default(fallback);
+
+/** A page number of a paged listing (1 is the first page): an alternative to a cursor. */
+export const pageNumber = z
+  .number()
+  .int('must be a whole number')
+  .min(LIMITS.pageNumber.min, `must be at least ${LIMITS.pageNumber.min}`)
+  .max(LIMITS.pageNumber.max, `must be at most ${LIMITS.pageNumber.max}`);
 
 export const idempotencyKey = z
   .string()

@@ -20,6 +20,7 @@ import { agentAdminRoutes } from './pages/admin-agents.ts';
 import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { askRoutes } from './pages/ask.ts';
+import { writeRoutes } from './pages/write.ts';
 import { authRoutes } from './pages/auth.ts';
 import { feedRoutes, mountFavicon } from './pages/feeds.ts';
 import { handoffRoutes } from './pages/handoff.ts';
@@ -129,6 +130,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     homeRoutes,
     topicRoutes,
     askRoutes,
+    writeRoutes,
     searchRoutes,
     approvalRoutes,
     adminRoutes,

@@ -124,3 +124,29 @@ test('Quote and Reply start the reply with a link to the post; the post then lis
     /<p class="meta replies">Replies to this: <a href="#post-[0-9a-f-]{36}">Writer \d+<\/a>/,
   );
 });
+
+test('"Write an article" offers only knowledge-base categories, previews, and publishes an article', async () => {
+  const h = await hamlet();
+  const { client, email } = await person();
+  const acme = (await h.store.communities.getBySlug('acme'))!;
+  await h.services.accounts.addMember(systemActor('test'), acme, { email, role: 'member' });
+  const form = await client.get('/write');
+  assert.equal(form.status, 200);
+  const options = [...form.text.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+  const kb = (await h.services.content.listCategories(systemActor('test'), acme))
+    .filter((k) => k.kind === 'knowledge_base')
+    .map((k) => k.slug);
+  assert.deepEqual(options, kb);
+  const ask = await client.get('/ask');
+  for (const slug of kb) assert.doesNotMatch(ask.text, new RegExp(`<option value="${slug}"`));
+  const fields = {
+    category: kb[0]!,
+    title: 'Rotating webhook secrets safely',
+    body: 'Rotate the secret, then **accept both** for five minutes.',
+  };
+  const preview = await client.post('/write', { ...fields, action: 'preview' });
+  assert.match(preview.text, /<strong>accept both<\/strong>/);
+  const done = await client.post('/write', fields);
+  assert.match(visible(done.text), /Your article was published/);
+  assert.match(visible(done.text), /Knowledge-base article/);
+});

@@ -7,6 +7,7 @@ import { saveDraft } from '../../operations/drafts.ts';
 import { call, href, type Web, type WebDeps } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
 import { esc, postForm } from '../html.ts';
+import { fromOurPages } from '../session.ts';
 
 /** The place of a writing form's action: `/t/<slug>/…` is a reply to that topic; /ask, /write new. */
 function placeOf(pathname: string): { topic?: string; back: string } | undefined {
@@ -23,7 +24,7 @@ export function expiredBody(c: Context, web: Web, form: FormData): string {
   const body = text(form, 'body');
   const plain =
     '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>';
-  if (!place || !body.trim() || c.req.header('sec-fetch-site') === 'cross-site') return plain;
+  if (!place || !body.trim() || !fromOurPages(c)) return plain;
   const title = text(form, 'title');
   const signIn = postForm(
     web,

@@ -8,7 +8,7 @@ import { unmarkSolution } from '../../operations/articles.ts';
 import { getTopic, markSolution, replyToTopic } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, lengths, text, type FormData } from '../forms.ts';
+import { failureSummary, lengths, text, type FormData } from '../forms.ts';
 import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import {
@@ -21,6 +21,8 @@ import {
   type Topic,
 } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
+import { pageOf } from './pager.ts';
+import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
 import { composer, draftHref, dropDraft } from './composer.ts';
 import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
 import { watchControl } from './notifications.ts';
@@ -131,7 +133,13 @@ export async function renderTopic(
   if (web.where.kind !== 'community') return notFound(c, web);
   const slug = c.req.param('slug')!;
   const cursor = c.req.query('cursor') || undefined;
-  const got = await call(deps, web, getTopic, { topic: slug, cursor, limit: 30 });
+  const pageNo = pageOf(c.req.query('page'));
+  const got = await call(deps, web, getTopic, {
+    topic: slug,
+    cursor,
+    page: cursor ? undefined : pageNo,
+    limit: POSTS_PER_PAGE,
+  });
   if (!got.ok)
     return failurePage(
       c,
@@ -155,7 +163,7 @@ export async function renderTopic(
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now) + replyLinks(web, topic, p, posts)).join('\n')}
-${moreLink(web, `/t/${topic.slug}`, {}, got.value.next_cursor, 'More posts')}
+${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${replyForm(web, topic, compose.values, o.failure, compose)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {
