@@ -13,6 +13,7 @@ import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
+import { DraftService } from './domain/drafts/service.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -44,6 +45,8 @@ export type Services = {
   notifications: NotificationService;
   /** Votes and "this worked" reports on posts, and each post's signals. */
   feedback: FeedbackService;
+  /** People's unsent replies and topics. */
+  drafts: DraftService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -125,6 +128,7 @@ export function createServices(deps: ServiceDeps): Services {
     profiles: new ProfileService(store, config),
     notifications: new NotificationService(store, config),
     feedback: new FeedbackService(store, config, audit),
+    drafts: new DraftService(store),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

@@ -36,6 +36,7 @@ export const LIMITS = {
   sanctionDays: { min: 1, max: 3_650 },
   /** Each number of a community's moderation settings (thresholds, sandbox limits). */
   moderationSetting: { min: 0, max: 10_000 },
+  pageNumber: { min: 1, max: 100_000 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -51,6 +52,11 @@ const text = (what: { min: number; max: number }) =>
 export const title = text(LIMITS.title);
 export const questionBody = text(LIMITS.questionBody);
 export const replyBody = text(LIMITS.replyBody);
+/** A draft's title: any length up to a title's (it is checked as a title when posted). */
+export const draftTitle = z
+  .string()
+  .trim()
+  .max(LIMITS.title.max, `must be at most ${LIMITS.title.max} characters`);
 
 export const tag = z
   .string()
@@ -108,6 +114,13 @@ export const pageLimit = (max: number, fallback: number) =>
     .min(1, `must be between 1 and ${max}`)
     .max(max, `must be between 1 and ${max} (default ${fallback})`)
     .default(fallback);
+
+/** A page number of a paged listing (1 is the first page): an alternative to a cursor. */
+export const pageNumber = z
+  .number()
+  .int('must be a whole number')
+  .min(LIMITS.pageNumber.min, `must be at least ${LIMITS.pageNumber.min}`)
+  .max(LIMITS.pageNumber.max, `must be at most ${LIMITS.pageNumber.max}`);
 
 export const idempotencyKey = z
   .string()

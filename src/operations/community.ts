@@ -6,6 +6,7 @@ import {
   cursor,
   LIMITS,
   pageLimit,
+  pageNumber,
   question,
   recordId,
   replyBody,
@@ -120,6 +121,11 @@ export const getTopic = defineOperation({
     cursor: cursor
       .optional()
       .describe('next_cursor of a previous call, for the next page of posts.'),
+    page: pageNumber
+      .optional()
+      .describe(
+        'Page number (1 is the first), of `limit` posts each; used when no cursor is given.',
+      ),
     limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
     order: z
       .enum(['position', 'best'])

@@ -36,6 +36,7 @@ import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
+import type { DraftRepository } from './drafts.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { VoteRepository } from './votes.ts';
 import type { ModerationRepository } from './moderation.ts';
@@ -193,6 +194,8 @@ export interface CommunityScope {
   readonly votes: VoteRepository;
   /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
   readonly moderation: ModerationRepository;
+  /** People's unsent replies and topics, per place (./drafts.ts). */
+  readonly drafts: DraftRepository;
 }
 
 export interface Store {

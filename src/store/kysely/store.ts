@@ -30,6 +30,7 @@ import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
+import { draftDb, KyselyDrafts } from './drafts.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
@@ -91,6 +92,7 @@ export class KyselyStore implements Store {
       notifications: new KyselyNotifications(notificationDb(this.db), id),
       votes: new KyselyVotes(votesDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
+      drafts: new KyselyDrafts(draftDb(this.db), id),
     };
   }
 

@@ -32,6 +32,7 @@ import { mailMigration } from './0079_mail.ts';
 import { mailBouncesMigration } from './0082_mail_bounces.ts';
 import { votesMigration } from './0085_votes.ts';
 import { moderationMigration } from './0091_moderation.ts';
+import { draftsMigration } from './0095_drafts.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -65,6 +66,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0082_mail_bounces': mailBouncesMigration(dialect),
     '0085_votes': votesMigration(dialect),
     '0091_moderation': moderationMigration(dialect),
+    '0095_drafts': draftsMigration(dialect),
   };
 }
 

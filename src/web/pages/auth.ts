@@ -16,6 +16,7 @@ import { esc, postForm } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../session.ts';
 import { continueLink } from './handoff.ts';
+import { keepAfterSignIn } from './kept-text.ts';
 
 function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): string {
   return `<h1>Sign in</h1>${failureSummary(failure)}
@@ -73,6 +74,8 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       await attempt.succeeded();
       await deps.services.accounts.revokeWebSession(sessionToken(c, deps));
       setSessionCookie(c, deps, session.token);
+      const person = await deps.services.accounts.resolveWebSession(session.token);
+      if (person) await keepAfterSignIn(deps, { ...web, person }, form);
       return redirectWith(c, deps, next, {
         kind: 'ok',
         text: `Signed in as ${session.person.displayName}.`,
