@@ -13,7 +13,6 @@ import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import {
   author,
-  moreLink,
   topicHref,
   writeNotice,
   type Post,
