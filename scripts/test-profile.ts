@@ -3,12 +3,13 @@
 // each file's wall and CPU seconds (user + system of the process and everything it waited for:
 // servers, CLI children, the browser), most CPU first, with the totals. CPU-seconds are the figure to
 // compare on a shared machine: wall time there depends on the neighbours.
-// HAMLET_TEST_CONCURRENCY: files at a time (default 2). Output: a table on stdout, and the figures as
+// HAMLET_TEST_CONCURRENCY: files at a time (default 2); HAMLET_TEST_LEAN=0 runs them without
+// test/helpers/lean-harness.mjs (which scripts/test.ts preloads), to compare. Output: a table on stdout, and the figures as
 // JSON in <test cache>/profile.json.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE } from '../test/helpers/build-cache.ts';
+import { CACHE, ROOT } from '../test/helpers/build-cache.ts';
 import { compiledTree } from '../test/helpers/compiled-tree.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
@@ -41,6 +42,9 @@ async function measure(file: string, slot: number): Promise<Figure> {
         out,
         process.execPath,
         '--enable-source-maps',
+        ...(process.env.HAMLET_TEST_LEAN === '0'
+          ? []
+          : ['--import', join(ROOT, 'test/helpers/lean-harness.mjs')]),
         '--test',
         join(compiled, file.replace(/\.ts$/, '.js')),
       ],

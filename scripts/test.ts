@@ -8,7 +8,8 @@
 // live. Test files that took longest last time start first (durations kept in the template cache
 // folder; a first run starts them in name order), so no long file starts last on its own. They run
 // compiled to JavaScript (test/helpers/compiled-tree.ts): tsx's loader costs each test process
-// more CPU than most of its tests do.
+// more CPU than most of its tests do; and with test/helpers/lean-harness.mjs preloaded, which spares
+// promise-heavy tests a third of their CPU in node:test's bookkeeping.
 // HAMLET_TEST_CONCURRENCY sets how many test files run at once (default: cores + 1, since most
 // files spend part of their time waiting on a server, a browser or a child process).
 import { spawn } from 'node:child_process';
@@ -23,7 +24,7 @@ import {
   prepareDurations,
   saveDurations,
 } from '../test/helpers/durations.ts';
-import { CACHE, pruneCache } from '../test/helpers/build-cache.ts';
+import { CACHE, pruneCache, ROOT } from '../test/helpers/build-cache.ts';
 import { compiledTree } from '../test/helpers/compiled-tree.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
@@ -146,6 +147,9 @@ const unit = await run(
   node,
   [
     ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
+    // node:test's own bookkeeping made lighter (test/helpers/lean-harness.mjs says how).
+    '--import',
+    join(ROOT, 'test/helpers/lean-harness.mjs'),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
