@@ -42,12 +42,6 @@ export const searchResult = z.object({
   is_solution: z.boolean(),
   created_at: z.string(),
   community: z.string().optional(),
-  votes: z.number().int().optional().describe("The post's score: upvotes minus downvotes."),
-  confirmations: confirmationsOut
-    .optional()
-    .describe(
-      '"This worked" reports on the thread\'s answers (on the post itself for a post result).',
-    ),
 });
 
 export const searchOutput = z.object({

@@ -30,7 +30,7 @@ import { semanticOrder } from './semantic.ts';
 import { HALF_POINT, normalizeScore, toResult, type UrlConfig } from './results.ts';
 import { checkSuggestion, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
-import { attachSignals, type SignalOptions, type SignalReader } from './signals.ts';
+import type { SignalOptions, SignalReader } from './signals.ts';
 import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
@@ -259,13 +259,8 @@ export class SearchService {
       query,
       mode: 'lexical',
       total,
-      results: await attachSignals(
-        this.store,
-        communities,
-        page.map((h) =>
-          toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
-        ),
-        page.map(refOf),
+      results: page.map((h) =>
+        toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
       ),
       ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
     });
@@ -324,11 +319,8 @@ export class SearchService {
     );
     const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
-    const results = await attachSignals(
-      this.store,
-      communities,
-      page.map(({ id, score }) => toResult(this.urls, byId.get(id)!, communities, parsed, score)),
-      page.map(({ id }) => refOf(byId.get(id)!)),
+    const results = page.map(({ id, score }) =>
+      toResult(this.urls, byId.get(id)!, communities, parsed, score),
     );
     const next =
       offset + limit < ordered.length
@@ -336,16 +328,6 @@ export class SearchService {
         : {};
     return { response: { query, mode, total: ordered.length, results, ...next }, embedded };
   }
-}
-
-/** What a result's signals are read by. */
-function refOf(h: IndexHit) {
-  return {
-    postId: h.postId,
-    topicId: h.topicId,
-    communityId: h.communityId,
-    isPost: h.position !== 1,
-  };
 }
 
 /** The threads' votes and confirmations, summed per topic, each community through its scope. */

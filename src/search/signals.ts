@@ -9,9 +9,7 @@
 // clamped to [MIN_PRIOR, MAX_PRIOR]: a thread that failed for many drops below one that worked,
 // while a few votes never move a thread by more than a fifth, so an exact match keeps its place
 // over a weak one (bench/RESULTS.md, "Votes and confirmations in search", measured the weights).
-import type { Store } from '../store/repositories.ts';
-import type { Community } from '../store/types.ts';
-import { NO_SIGNALS, type PostSignals } from '../store/votes.ts';
+import type { PostSignals } from '../store/votes.ts';
 import { confirmationSummary } from '../domain/feedback/signals.ts';
 
 export type SignalOptions = {
@@ -95,39 +93,4 @@ export function shownSignals(votes: PostSignals, reports: PostSignals): ShownSig
       summary: confirmationSummary(reports),
     },
   };
-}
-
-/**
- * Each result with its signals: `votes` of the post it is (a topic or article result: its first
- * post), `confirmations` of the whole thread's answers (a post result: of that post).
- */
-export async function attachSignals<R extends { community?: string }>(
-  store: Store,
-  communities: Community[],
-  results: R[],
-  refs: readonly { postId: string; topicId: string; communityId: string; isPost: boolean }[],
-): Promise<(R & ShownSignals)[]> {
-  const byCommunity = new Map<string, { posts: string[]; topics: string[] }>();
-  for (const r of refs) {
-    const c = byCommunity.get(r.communityId) ?? { posts: [], topics: [] };
-    c.posts.push(r.postId);
-    if (!r.isPost) c.topics.push(r.topicId);
-    byCommunity.set(r.communityId, c);
-  }
-  const posts = new Map<string, PostSignals>();
-  const topics = new Map<string, PostSignals>();
-  for (const [id, c] of byCommunity) {
-    if (!communities.some((x) => x.id === id)) continue;
-    const votes = store.community(id).votes;
-    for (const [k, v] of await votes.signals(c.posts)) posts.set(k, v);
-    if (c.topics.length) for (const [k, v] of await votes.topicSignals(c.topics)) topics.set(k, v);
-  }
-  return results.map((r, i) => {
-    const ref = refs[i]!;
-    const own = posts.get(ref.postId) ?? NO_SIGNALS;
-    return {
-      ...r,
-      ...shownSignals(own, ref.isPost ? own : (topics.get(ref.topicId) ?? NO_SIGNALS)),
-    };
-  });
 }

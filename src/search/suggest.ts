@@ -114,22 +114,23 @@ export async function suggestFrom(
   } else {
     message = `Found ${chosen.length} accepted answer${chosen.length === 1 ? '' : 's'} that match this question; the first is the closest.`;
   }
-  // An answer that is a post shows its own votes and reports (an accepted answer stands in for
-  // its topic: read again); a topic or article shows what its search result carried.
-  const none = shownSignals(NO_SIGNALS, NO_SIGNALS);
+  // An answer that is a post shows its own votes and reports; a topic or article (no accepted
+  // answer) shows its first post's votes and the reports on the thread's answers.
   const answers = [];
   for (const { answer } of chosen) {
     const community = single ?? slugToCommunity.get(answer.community ?? '');
-    if (answer.source_type === 'post' && community) {
-      const votes = store.community(community.id).votes;
+    const votes = community && store.community(community.id).votes;
+    let shown = shownSignals(NO_SIGNALS, NO_SIGNALS);
+    if (votes && answer.source_type === 'post') {
       const own = (await votes.signals([answer.source_id])).get(answer.source_id) ?? NO_SIGNALS;
-      answers.push({ ...answer, ...shownSignals(own, own) });
-    } else
-      answers.push({
-        ...answer,
-        votes: answer.votes ?? none.votes,
-        confirmations: answer.confirmations ?? none.confirmations,
-      });
+      shown = shownSignals(own, own);
+    } else if (votes) {
+      const first = await store.community(community.id).posts.getFirst(answer.topic_id);
+      const own = (first && (await votes.signals([first.id])).get(first.id)) || NO_SIGNALS;
+      const thread = (await votes.topicSignals([answer.topic_id])).get(answer.topic_id);
+      shown = shownSignals(own, thread ?? NO_SIGNALS);
+    }
+    answers.push({ ...answer, ...shown });
   }
   return { question, confidence, answers, message };
 }

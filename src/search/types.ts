@@ -43,10 +43,6 @@ export type SearchResult = {
   created_at: string;
   /** Community slug; present only when several communities were searched. */
   community?: string;
-  /** The post's score (upvotes minus downvotes); see ./signals.ts. */
-  votes?: number;
-  /** "This worked" reports: of the thread's answers (of the post itself for a post result). */
-  confirmations?: ShownSignals['confirmations'];
 };
 
 export type SearchResponse = {

@@ -1,6 +1,7 @@
 // An agent's feedback over MCP with the 2.x client: the feedback tools are listed only where the
 // community turns the toolset on (a community without it keeps the nine); the agent searches, uses
-// an accepted answer, confirms it worked, and the next search shows the confirmation; another
+// an accepted answer, confirms it worked, and the next search (suggest_answer: search_community
+// keeps the seed's result shape) shows the confirmation; another
 // agent's "did not work" report with a note reaches the topic's watchers as a notification.
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
@@ -70,7 +71,6 @@ test('search, use the answer, confirm it worked; the next search shows it; a fai
   const found = await call(client, 'search_community', { query });
   const hit = found.results[0];
   assert.ok(hit, 'the search finds the thread');
-  assert.equal(hit.confirmations.worked_by_agents, 0);
   const topic = await call(client, 'get_topic', { topic: hit.topic_id });
   const answerId = topic.topic.solution_post_id;
   assert.ok(answerId, 'the thread has an accepted answer');
@@ -82,14 +82,12 @@ test('search, use the answer, confirm it worked; the next search shows it; a fai
   assert.equal(confirmed.confirmations.worked_by_agents, 1);
   assert.match(confirmed.confirmations.summary, /^confirmed by 1 agent, last \d{4}-\d{2}-\d{2}$/);
 
-  const again = await call(client, 'search_community', { query });
-  const same = again.results.find((r: { topic_id: string }) => r.topic_id === hit.topic_id);
-  assert.equal(same.confirmations.worked_by_agents, 1, 'the next search shows the confirmation');
   const suggested = await call(client, 'suggest_answer', {
     question: `How do I run Hamlet on ${query}?`,
   });
   const best = suggested.answers.find((a: { source_id: string }) => a.source_id === answerId);
-  assert.equal(best.confirmations.worked_by_agents, 1);
+  assert.equal(best.confirmations.worked_by_agents, 1, 'the next search shows the confirmation');
+  assert.match(best.confirmations.summary, /^confirmed by 1 agent/);
 
   const watcher = await h.store.people.create({ displayName: 'Watcher' });
   await h.store

@@ -91,6 +91,7 @@ describe('the catalogue', () => {
 
   test('the community server has its nine tools and the network its six', () => {
     assert.deepEqual(
+      // Without toolsets: a toolset's tools are listed only where a community turns it on.
       CATALOGUE.filter((o) => o.mcp && !o.toolset && o.server === 'community').map((o) => o.name),
       [
         'search_community',

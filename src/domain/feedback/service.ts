@@ -23,7 +23,7 @@ export class FeedbackService {
     private readonly audit: AuditService,
   ) {}
 
-  write<S extends z.ZodType, O>(
+  async write<S extends z.ZodType, O>(
     actor: Actor,
     community: Community,
     use: FeedbackWrite<S, O>,
@@ -85,7 +85,7 @@ export class FeedbackService {
     return { downvotes: await this.store.community(community.id).votes.downvotes() };
   }
 
-  setSettings(
+  async setSettings(
     actor: Actor,
     community: Community,
     input: unknown,
