@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
+import { defineModerationContract } from './moderation-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -14,6 +15,13 @@ if (setup.ok) {
   if (render.ok)
     defineRenderContract('postgres', { open: () => openStore(render.url), cleanup: render.drop });
   else test('store contract: rendered HTML (postgres)', () => assert.fail(render.reason));
+  const moderation = await freshPostgresDatabase('moderation');
+  if (moderation.ok)
+    defineModerationContract('postgres', {
+      open: () => openStore(moderation.url),
+      cleanup: moderation.drop,
+    });
+  else test('store contract: moderation (postgres)', () => assert.fail(moderation.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

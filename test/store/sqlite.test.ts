@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
+import { defineModerationContract } from './moderation-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -15,4 +16,9 @@ const renderDir = mkdtempSync(join(tmpdir(), 'hamlet-store-render-'));
 defineRenderContract('sqlite', {
   open: () => openStore(`sqlite:${join(renderDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(renderDir, { recursive: true, force: true }),
+});
+const moderationDir = mkdtempSync(join(tmpdir(), 'hamlet-store-moderation-'));
+defineModerationContract('sqlite', {
+  open: () => openStore(`sqlite:${join(moderationDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(moderationDir, { recursive: true, force: true }),
 });

@@ -18,6 +18,7 @@ import type {
   CategoryApproval,
   CategoryKind,
   Community,
+  Deletion,
   Person,
   Post,
   Rendered,
@@ -121,7 +122,24 @@ export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topi
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     lastPostedAt: toIso(row.last_posted_at),
+    moderation: {
+      lockedAt: toIsoOrNull(row.locked_at),
+      pinnedAt: toIsoOrNull(row.pinned_at),
+      deleted: deletionFromRow(row),
+      duplicateOf: row.duplicate_of ?? null,
+      mergedInto: row.merged_into ?? null,
+    },
   };
+}
+
+/** A soft delete's columns (migration 0088) as one value; null when the row is not deleted. */
+export function deletionFromRow(row: {
+  deleted_at?: string | Date | null;
+  deleted_by?: string | null;
+  delete_reason?: string | null;
+}): Deletion | null {
+  if (row.deleted_at === null || row.deleted_at === undefined) return null;
+  return { at: toIso(row.deleted_at), by: row.deleted_by ?? '', reason: row.delete_reason ?? '' };
 }
 
 /** The stored render of a row, if it has one (version 0: not rendered yet). */
@@ -152,6 +170,7 @@ export function postFromRow(row: Selectable<PostsTable>): Post {
     rendered: renderedFromRow(row),
     createdAt: toIso(row.created_at),
     editedAt: toIsoOrNull(row.edited_at),
+    deleted: deletionFromRow(row),
   };
 }
 
