@@ -141,6 +141,12 @@ export const keyRef = z
 /** Why a moderator rejected a queued write: the submitter reads it to fix the request. */
 export const reason = text({ min: 1, max: LIMITS.reason.max });
 
+/** Why a moderator acted (close, delete, move, …): shown in the moderation log and on the topic. */
+export const moderationReason = z
+  .string()
+  .trim()
+  .max(LIMITS.reason.max, `must be at most ${LIMITS.reason.max} characters`);
+
 /** An ISO 8601 date or date-time, normalized to a full UTC timestamp. */
 export const isoDate = z
   .string()

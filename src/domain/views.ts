@@ -7,6 +7,7 @@ import type {
   Category,
   CategoryKind,
   Community,
+  Deletion,
   Post,
   Topic,
   TopicStatus,
@@ -46,6 +47,14 @@ export type TopicView = {
   createdAt: string;
   updatedAt: string;
   lastPostedAt: string;
+  locked: boolean;
+  pinned: boolean;
+  /** Closed as a duplicate of this topic (its id). */
+  duplicateOf: string | null;
+  /** Its posts were merged into this topic (its id). */
+  mergedInto: string | null;
+  /** A moderator's soft delete (only moderators are shown a deleted topic). */
+  deleted: Deletion | null;
 };
 
 export type PostView = {
@@ -62,6 +71,8 @@ export type PostView = {
   isSolution: boolean;
   createdAt: string;
   editedAt: string | null;
+  /** A moderator's soft delete (only moderators are shown a deleted post). */
+  deleted: Deletion | null;
 };
 
 export type CommunityView = {
@@ -135,6 +146,11 @@ export function topicView(
     createdAt: topic.createdAt,
     updatedAt: topic.updatedAt,
     lastPostedAt: topic.lastPostedAt,
+    locked: topic.moderation.lockedAt !== null,
+    pinned: topic.moderation.pinnedAt !== null,
+    duplicateOf: topic.moderation.duplicateOf,
+    mergedInto: topic.moderation.mergedInto,
+    deleted: topic.moderation.deleted,
   };
 }
 
@@ -151,5 +167,6 @@ export function postView(config: Config, community: Community, topic: Topic, pos
     isSolution: topic.solutionPostId === post.id,
     createdAt: post.createdAt,
     editedAt: post.editedAt,
+    deleted: post.deleted,
   };
 }

@@ -13,6 +13,7 @@ export const SCOPES = [
   'solution:mark',
   'article:write',
   'approval:decide',
+  'topic:moderate',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -14,6 +14,7 @@ import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 import { NOTIFICATION_OPERATIONS } from './notifications.ts';
 import { ACCOUNT_MAIL_OPERATIONS } from './account-mail.ts';
 import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
+import { MODERATION_OPERATIONS } from './moderation.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -30,7 +31,14 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...NOTIFICATION_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...MAIL_ADMIN_OPERATIONS,
+  ...MODERATION_OPERATIONS,
 ];
+
+/**
+ * The community server's MCP tools: its nine first, then the tools of the toolsets a community
+ * may turn on (listedAsTool decides per community).
+ */
+export const COMMUNITY_TOOLS: readonly AnyOperation[] = COMMUNITY_CATALOGUE.filter((op) => op.mcp);
 
 /** Every operation the network apex serves (its six MCP tools first). */
 export const NETWORK_CATALOGUE: readonly AnyOperation[] = [

@@ -5,7 +5,7 @@
 import { DEFAULT_MCP_CONFIG, type CommunityMcpConfig } from '../domain/community-mcp.ts';
 import type { Surface, ToolDef } from '../mcp/surface.ts';
 import { twoToolMode } from '../mcp/two-tool.ts';
-import { COMMUNITY_OPERATIONS } from '../operations/catalogue.ts';
+import { COMMUNITY_TOOLS } from '../operations/catalogue.ts';
 import { listedAsTool } from '../operations/operation.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
@@ -23,7 +23,7 @@ export function communityTools(
   community: Community,
   config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
 ): ToolDef[] {
-  return COMMUNITY_OPERATIONS.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
+  return COMMUNITY_TOOLS.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
     operationTool(op, deps, community),
   );
 }

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENTS = [
   'approval.requested',
   'approval.decided',
   'mention.created',
+  'topic.moderated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -29,6 +30,15 @@ export type WebhookPayloads = {
   'approval.decided': ApprovalChange;
   /** A new topic or reply @mentioned agents or people of the community (who, by kind and id). */
   'mention.created': ContentChange & { mentioned: MentionedRef[] };
+  /** A moderator acted on the topic (or one of its posts): what, who, why (../writes/moderator-write.ts). */
+  'topic.moderated': {
+    topic: TopicView;
+    post?: PostView;
+    action: string;
+    by: { kind: 'person' | 'agent' | 'system'; id: string | null; name: string };
+    reason: string;
+    detail: string;
+  };
 };
 
 /** One @mentioned agent or person, as a mention.created event names them. */

@@ -53,6 +53,7 @@ import {
   suggestNetworkAnswer,
 } from '../../operations/network.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
+import * as m from '../../operations/moderation.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import {
   createWebhook,
@@ -98,6 +99,27 @@ const route = (
   extra: Partial<RestRoute> = {},
 ): RestRoute => ({ server: op.server, op, method, path, ...extra });
 const search = { rename: { q: 'query' }, nest: 'filters' };
+
+const onTopic = (op: AnyOperation, verb: string) => route(op, 'post', `/topics/{topic}/${verb}`);
+/** Moderators' actions (src/operations/moderation.ts) and the moderation log. */
+const MODERATION_ROUTES: RestRoute[] = [
+  onTopic(m.closeTopic, 'close'),
+  onTopic(m.reopenTopic, 'reopen'),
+  onTopic(m.lockTopic, 'lock'),
+  onTopic(m.unlockTopic, 'unlock'),
+  onTopic(m.pinTopic, 'pin'),
+  onTopic(m.unpinTopic, 'unpin'),
+  onTopic(m.deleteTopic, 'delete'),
+  onTopic(m.restoreTopic, 'restore'),
+  onTopic(m.moveTopic, 'move'),
+  onTopic(m.setTopicTags, 'tags'),
+  onTopic(m.markDuplicate, 'duplicate'),
+  onTopic(m.mergeTopic, 'merge'),
+  route(m.deletePost, 'post', '/posts/{post}/delete'),
+  route(m.restorePost, 'post', '/posts/{post}/restore'),
+  route(m.listModerationLog, 'get', '/moderation-log'),
+];
+
 
 export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
@@ -146,6 +168,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  ...MODERATION_ROUTES,
   route(listNotifications, 'get', '/notifications'),
   route(markNotificationsRead, 'post', '/notifications/read'),
   route(setWatchLevel, 'put', '/notifications/level'),

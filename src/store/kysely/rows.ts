@@ -107,7 +107,21 @@ export function categoryFromRow(row: Selectable<CategoriesTable>): Category {
   };
 }
 
-export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topic {
+/** The columns of migration 0088 (moderation): absent on a row made before it was read back. */
+type Moderation<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+type TopicRow = Moderation<
+  Selectable<TopicsTable>,
+  | 'locked_at'
+  | 'pinned_at'
+  | 'deleted_at'
+  | 'deleted_by'
+  | 'delete_reason'
+  | 'duplicate_of'
+  | 'merged_into'
+>;
+type PostRow = Moderation<Selectable<PostsTable>, 'deleted_at' | 'deleted_by' | 'delete_reason'>;
+
+export function topicFromRow(row: TopicRow, tags: string[]): Topic {
   return {
     id: row.id,
     communityId: row.community_id,
@@ -159,7 +173,7 @@ export function renderedColumns(rendered: Rendered | null | undefined): {
   return { html: rendered?.html ?? null, html_version: rendered?.version ?? 0 };
 }
 
-export function postFromRow(row: Selectable<PostsTable>): Post {
+export function postFromRow(row: PostRow): Post {
   return {
     id: row.id,
     communityId: row.community_id,
