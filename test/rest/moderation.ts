@@ -219,7 +219,14 @@ export function moderationTests(fixture: () => Fixture): void {
       });
       return (await res.json()).result;
     };
-    const tools = (await mcp(key, 'tools/list', {})).tools.map((t: { name: string }) => t.name);
+    // The journey set acme's MCP configuration: turn the moderation toolset on (again).
+    const system = systemActor('test');
+    const config = await h.services.mcpConfig.get(system, acme);
+    await h.services.mcpConfig.set(system, acme, { ...config, toolsets: ['moderation'] });
+    const deadline = Date.now() + 5000;
+    let tools: string[] = [];
+    while (!tools.includes('mark_duplicate') && Date.now() < deadline)
+      tools = (await mcp(key, 'tools/list', {})).tools.map((t: { name: string }) => t.name);
     assert.ok(tools.includes('close_topic') && tools.includes('mark_duplicate'));
     const original = await ask('Agent cannot read private category');
     const dup = await ask('Private category is invisible to the agent');
