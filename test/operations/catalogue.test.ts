@@ -91,7 +91,7 @@ describe('the catalogue', () => {
 
   test('the community server has its nine tools and the network its six', () => {
     assert.deepEqual(
-      CATALOGUE.filter((o) => o.mcp && o.server === 'community').map((o) => o.name),
+      CATALOGUE.filter((o) => o.mcp && !o.toolset && o.server === 'community').map((o) => o.name),
       [
         'search_community',
         'suggest_answer',
@@ -103,6 +103,11 @@ describe('the catalogue', () => {
         'mark_solution',
         'get_approval',
       ],
+    );
+    assert.deepEqual(
+      CATALOGUE.filter((o) => o.toolset === 'moderation').map((o) => o.name),
+      ['close_topic', 'mark_duplicate'],
+      'the moderation toolset (a community turns it on)',
     );
     assert.deepEqual(
       CATALOGUE.filter((o) => o.mcp && o.server === 'network').map((o) => o.name),
