@@ -120,7 +120,6 @@ const MODERATION_ROUTES: RestRoute[] = [
   route(m.listModerationLog, 'get', '/moderation-log'),
 ];
 
-
 export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
   route(searchCommunity, 'get', '/search', search),
