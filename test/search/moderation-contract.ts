@@ -103,6 +103,24 @@ export function defineModerationSearchContract(engine: string, factory: SearchFa
       assert.deepEqual(await found('workaround'), [], 'a reply deleted on its own stays out');
     });
 
+    test("a merge moves the posts' search hits to the target; a deleted reply stays out", async () => {
+      const { c, scope, topic, found } = await community();
+      const { topic: target } = await topic('Target topic', 'The target question text.');
+      const { topic: source, reply } = await topic(
+        'Source topic',
+        'The glimmerwick question.',
+        'A snorkelvane reply.',
+      );
+      await scope.moderation.setPostDeleted(reply!.id, deletion());
+      await scope.moderation.mergePosts(source.id, target.id);
+      const hits = await search.search([c], 'glimmerwick', {});
+      assert.deepEqual(
+        hits.results.map((r) => r.topic_id),
+        [target.id],
+      );
+      assert.deepEqual(await found('snorkelvane'), []);
+    });
+
     test("a duplicate adds its wording to the original's profile, and the original is queued again", async () => {
       const { scope, topic } = await community();
       const { topic: original } = await topic(

@@ -95,11 +95,13 @@ export class KyselyModeration implements ModerationRepository {
     const start = await count(targetId);
     const moving = await this.db
       .selectFrom('posts')
-      .select(['id', 'created_at'])
+      .select(['id', 'created_at', 'deleted_at', 'deleted_by', 'delete_reason'])
       .where('community_id', '=', this.communityId)
       .where('topic_id', '=', sourceId)
       .orderBy('position')
       .execute();
+    const deleted = moving.filter((p) => p.deleted_at !== null);
+    for (const p of deleted) await this.setPostDeleted(p.id, null);
     // One post at a time, each to a free position after the target's last: (topic, position) stays unique.
     for (const [i, p] of moving.entries())
       await this.db
@@ -108,6 +110,14 @@ export class KyselyModeration implements ModerationRepository {
         .where('community_id', '=', this.communityId)
         .where('id', '=', p.id)
         .execute();
+    // The index follows a move (0009's move trigger) only for a live post: a soft-deleted one is
+    // restored before its move and deleted again after it, so it leaves the index again (0089).
+    for (const p of deleted)
+      await this.setPostDeleted(p.id, {
+        at: toIso(p.deleted_at!),
+        by: p.deleted_by ?? '',
+        reason: p.delete_reason ?? '',
+      });
     const at = nowIso();
     await this.db
       .updateTable('topics')
