@@ -7,7 +7,7 @@ import type { Store } from './store/repositories.ts';
 import type { SearchIndex } from './search/index.ts';
 import { SearchService, type SearchOptions } from './search/service.ts';
 import { CategoryService } from './domain/categories.ts';
-import { ModerationService } from './domain/moderation.ts';
+import { ModerationService } from './domain/moderator-actions.ts';
 import { CommunityService } from './domain/communities.ts';
 import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';

@@ -78,7 +78,7 @@ export async function topicLinks(
   const original = topic.moderation.duplicateOf
     ? await scope.topics.getById(topic.moderation.duplicateOf)
     : undefined;
-  const duplicates = await scope.moderation.duplicatesOf(topic.id);
+  const duplicates = await scope.moderatorActions.duplicatesOf(topic.id);
   return {
     ...(original && !original.moderation.deleted ? { duplicateOf: link(original) } : {}),
     duplicates: duplicates.map(link),
@@ -91,5 +91,5 @@ export async function pinnedFirst(
   categoryId: string | undefined,
   firstPage: boolean,
 ): Promise<Topic[]> {
-  return firstPage ? scope.moderation.pinned(categoryId, 10) : [];
+  return firstPage ? scope.moderatorActions.pinned(categoryId, 10) : [];
 }

@@ -14,7 +14,7 @@ import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 import { NOTIFICATION_OPERATIONS } from './notifications.ts';
 import { ACCOUNT_MAIL_OPERATIONS } from './account-mail.ts';
 import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
-import { MODERATION_OPERATIONS } from './moderation.ts';
+import { MODERATOR_ACTION_OPERATIONS } from './moderator-actions.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -31,7 +31,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...NOTIFICATION_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...MAIL_ADMIN_OPERATIONS,
-  ...MODERATION_OPERATIONS,
+  ...MODERATOR_ACTION_OPERATIONS,
 ];
 
 /**

@@ -5,7 +5,7 @@
 // `store.community(communityId)`, whose every query carries `community_id = <that id>`. There is no
 // method that takes a topic/post/category id alone, so an id from community B looked up through
 // community A's scope is simply "not found".
-import type { ModerationRepository } from './moderation.ts';
+import type { ModeratorActionsRepository } from './moderator-actions.ts';
 import type { SchemaState } from './schema-version.ts';
 import type { RetentionRepository } from './retention.ts';
 import type {
@@ -189,7 +189,7 @@ export interface CommunityScope {
   /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
   readonly notifications: NotificationRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
-  readonly moderation: ModerationRepository;
+  readonly moderatorActions: ModeratorActionsRepository;
 }
 
 export interface Store {

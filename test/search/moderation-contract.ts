@@ -75,10 +75,10 @@ export function defineModerationSearchContract(engine: string, factory: SearchFa
         'Use the frobnicator flag.',
       );
       assert.deepEqual(await found('frobnicator'), [reply!.id]);
-      await scope.moderation.setPostDeleted(reply!.id, deletion());
+      await scope.moderatorActions.setPostDeleted(reply!.id, deletion());
       assert.deepEqual(await found('frobnicator'), []);
       assert.deepEqual(await found('export'), [t.id], 'the rest of the topic is still found');
-      await scope.moderation.setPostDeleted(reply!.id, null);
+      await scope.moderatorActions.setPostDeleted(reply!.id, null);
       assert.deepEqual(await found('frobnicator'), [reply!.id]);
     });
 
@@ -91,15 +91,15 @@ export function defineModerationSearchContract(engine: string, factory: SearchFa
       );
       const { topic: other } = await topic('Other quuxbar topic', 'Quuxbar works here.');
       assert.equal((await found('quuxbar')).length, 2);
-      await scope.moderation.setTopic(t.id, { deleted: deletion() });
+      await scope.moderatorActions.setTopic(t.id, { deleted: deletion() });
       assert.deepEqual(await found('quuxbar'), [other.id]);
-      await scope.moderation.setTopic(t.id, { deleted: null });
+      await scope.moderatorActions.setTopic(t.id, { deleted: null });
       const again = await found('quuxbar');
       assert.equal(again.length, 2);
       assert.ok(again.includes(t.id) || again.includes(reply!.id));
-      await scope.moderation.setPostDeleted(reply!.id, deletion());
-      await scope.moderation.setTopic(t.id, { deleted: deletion() });
-      await scope.moderation.setTopic(t.id, { deleted: null });
+      await scope.moderatorActions.setPostDeleted(reply!.id, deletion());
+      await scope.moderatorActions.setTopic(t.id, { deleted: deletion() });
+      await scope.moderatorActions.setTopic(t.id, { deleted: null });
       assert.deepEqual(await found('workaround'), [], 'a reply deleted on its own stays out');
     });
 
@@ -111,8 +111,8 @@ export function defineModerationSearchContract(engine: string, factory: SearchFa
         'The glimmerwick question.',
         'A snorkelvane reply.',
       );
-      await scope.moderation.setPostDeleted(reply!.id, deletion());
-      await scope.moderation.mergePosts(source.id, target.id);
+      await scope.moderatorActions.setPostDeleted(reply!.id, deletion());
+      await scope.moderatorActions.mergePosts(source.id, target.id);
       const hits = await search.search([c], 'glimmerwick', {});
       assert.deepEqual(
         hits.results.map((r) => r.topic_id),
@@ -139,7 +139,7 @@ export function defineModerationSearchContract(engine: string, factory: SearchFa
       await sql`delete from search_profile_queue where topic_id = ${original.id}`.execute(
         opened.db,
       );
-      await scope.moderation.setTopic(dup.id, { duplicateOf: original.id });
+      await scope.moderatorActions.setTopic(dup.id, { duplicateOf: original.id });
       const queued = await sql<{
         n: number;
       }>`select count(*) as n from search_profile_queue where topic_id = ${original.id}`.execute(

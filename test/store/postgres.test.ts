@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
-import { defineModerationContract } from './moderation-contract.ts';
+import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -17,7 +17,7 @@ if (setup.ok) {
   else test('store contract: rendered HTML (postgres)', () => assert.fail(render.reason));
   const moderation = await freshPostgresDatabase('moderation');
   if (moderation.ok)
-    defineModerationContract('postgres', {
+    defineModeratorActionsContract('postgres', {
       open: () => openStore(moderation.url),
       cleanup: moderation.drop,
     });

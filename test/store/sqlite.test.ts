@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
-import { defineModerationContract } from './moderation-contract.ts';
+import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -18,7 +18,7 @@ defineRenderContract('sqlite', {
   cleanup: async () => rmSync(renderDir, { recursive: true, force: true }),
 });
 const moderationDir = mkdtempSync(join(tmpdir(), 'hamlet-store-moderation-'));
-defineModerationContract('sqlite', {
+defineModeratorActionsContract('sqlite', {
   open: () => openStore(`sqlite:${join(moderationDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(moderationDir, { recursive: true, force: true }),
 });

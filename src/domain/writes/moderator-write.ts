@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
-import type { ModerationEntry } from '../../store/moderation.ts';
+import type { ModerationEntry } from '../../store/moderator-actions.ts';
 import type { Community, Post, Topic } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { authorOf, requireModerator } from '../authorization.ts';
@@ -105,7 +105,7 @@ export async function runModeratorWrite<C extends z.ZodType, L>(
       const topic = topicView(deps.config, community, done.topic, category);
       const post = done.post && postView(deps.config, community, done.topic, done.post);
       if (done.unchanged) return { topic, post, entry: null };
-      const entry = await scope.moderation.log({
+      const entry = await scope.moderatorActions.log({
         action: write.action,
         actor: moderator,
         topicId: done.topic.id,

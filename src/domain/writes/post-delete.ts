@@ -41,7 +41,7 @@ export const postDelete: ModeratorWrite<typeof deleteContract, Loaded> = {
       );
     if (post.deleted) return { topic, post, unchanged: true };
     const deleted = { at, by: moderator.name, reason: input.reason };
-    await tx.community(community.id).moderation.setPostDeleted(post.id, deleted);
+    await tx.community(community.id).moderatorActions.setPostDeleted(post.id, deleted);
     return { topic: await changed(tx, community, topic.id), post: { ...post, deleted } };
   },
 };
@@ -58,7 +58,7 @@ export const postRestore: ModeratorWrite<typeof restoreContract, Loaded> = {
         'conflict',
         `The topic "${topic.title}" is deleted: restore the topic first, then its posts.`,
       );
-    await tx.community(community.id).moderation.setPostDeleted(post.id, null);
+    await tx.community(community.id).moderatorActions.setPostDeleted(post.id, null);
     return { topic, post: { ...post, deleted: null } };
   },
 };

@@ -28,7 +28,7 @@ export const topicReopen: ModeratorWrite<typeof contract, Topic> = {
     const scope = tx.community(community.id);
     await scope.topics.update(topic.id, { status: 'open' });
     if (topic.moderation.duplicateOf)
-      await scope.moderation.setTopic(topic.id, { duplicateOf: null });
+      await scope.moderatorActions.setTopic(topic.id, { duplicateOf: null });
     return { topic: await changed(tx, community, topic.id) };
   },
 };

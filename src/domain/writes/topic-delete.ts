@@ -22,7 +22,7 @@ export const topicDelete: ModeratorWrite<typeof deleteContract, Topic> = {
     if (topic.moderation.deleted) return { topic, unchanged: true };
     const deleted = { at, by: moderator.name, reason: input.reason };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { deleted }))!,
+      topic: (await tx.community(community.id).moderatorActions.setTopic(topic.id, { deleted }))!,
     };
   },
 };
@@ -35,7 +35,9 @@ export const topicRestore: ModeratorWrite<typeof restoreContract, Topic> = {
   apply: async (tx, community, _input, topic) => {
     if (!topic.moderation.deleted) return { topic, unchanged: true };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { deleted: null }))!,
+      topic: (await tx
+        .community(community.id)
+        .moderatorActions.setTopic(topic.id, { deleted: null }))!,
     };
   },
 };

@@ -40,7 +40,7 @@ export const topicDuplicate: ModeratorWrite<typeof contract, Loaded> = {
       return { topic, unchanged: true };
     const scope = tx.community(community.id);
     await scope.topics.update(topic.id, { status: 'closed' });
-    await scope.moderation.setTopic(topic.id, { duplicateOf: original.id });
+    await scope.moderatorActions.setTopic(topic.id, { duplicateOf: original.id });
     return { topic: await changed(tx, community, topic.id), detail: `of: ${original.title}` };
   },
 };

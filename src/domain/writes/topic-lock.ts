@@ -14,7 +14,9 @@ export const topicLock: ModeratorWrite<typeof contract, Topic> = {
   apply: async (tx, community, _input, topic, { at }) => {
     if (topic.moderation.lockedAt) return { topic, unchanged: true };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { lockedAt: at }))!,
+      topic: (await tx
+        .community(community.id)
+        .moderatorActions.setTopic(topic.id, { lockedAt: at }))!,
     };
   },
 };
@@ -27,7 +29,9 @@ export const topicUnlock: ModeratorWrite<typeof contract, Topic> = {
   apply: async (tx, community, _input, topic) => {
     if (!topic.moderation.lockedAt) return { topic, unchanged: true };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { lockedAt: null }))!,
+      topic: (await tx
+        .community(community.id)
+        .moderatorActions.setTopic(topic.id, { lockedAt: null }))!,
     };
   },
 };

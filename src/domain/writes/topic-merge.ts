@@ -42,9 +42,9 @@ export const topicMerge: ModeratorWrite<typeof contract, Loaded> = {
         `"${target.title}" is ${target.moderation.deleted ? 'deleted' : 'merged into another topic'}: merge into a live topic.`,
       );
     const scope = tx.community(community.id);
-    const moved = await scope.moderation.mergePosts(topic.id, target.id);
+    const moved = await scope.moderatorActions.mergePosts(topic.id, target.id);
     await scope.topics.update(topic.id, { status: 'closed' });
-    await scope.moderation.setTopic(topic.id, { mergedInto: target.id, pinnedAt: null });
+    await scope.moderatorActions.setTopic(topic.id, { mergedInto: target.id, pinnedAt: null });
     return {
       topic: await changed(tx, community, topic.id),
       detail: `into: ${target.title} (${moved} post${moved === 1 ? '' : 's'} moved)`,

@@ -14,7 +14,9 @@ export const topicPin: ModeratorWrite<typeof contract, Topic> = {
   apply: async (tx, community, _input, topic, { at }) => {
     if (topic.moderation.pinnedAt) return { topic, unchanged: true };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { pinnedAt: at }))!,
+      topic: (await tx
+        .community(community.id)
+        .moderatorActions.setTopic(topic.id, { pinnedAt: at }))!,
     };
   },
 };
@@ -27,7 +29,9 @@ export const topicUnpin: ModeratorWrite<typeof contract, Topic> = {
   apply: async (tx, community, _input, topic) => {
     if (!topic.moderation.pinnedAt) return { topic, unchanged: true };
     return {
-      topic: (await tx.community(community.id).moderation.setTopic(topic.id, { pinnedAt: null }))!,
+      topic: (await tx
+        .community(community.id)
+        .moderatorActions.setTopic(topic.id, { pinnedAt: null }))!,
     };
   },
 };

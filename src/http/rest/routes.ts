@@ -53,7 +53,7 @@ import {
   suggestNetworkAnswer,
 } from '../../operations/network.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
-import * as m from '../../operations/moderation.ts';
+import * as m from '../../operations/moderator-actions.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import {
   createWebhook,
@@ -101,7 +101,7 @@ const route = (
 const search = { rename: { q: 'query' }, nest: 'filters' };
 
 const onTopic = (op: AnyOperation, verb: string) => route(op, 'post', `/topics/{topic}/${verb}`);
-/** Moderators' actions (src/operations/moderation.ts) and the moderation log. */
+/** Moderators' actions (src/operations/moderator-actions.ts) and the moderation log. */
 const MODERATION_ROUTES: RestRoute[] = [
   onTopic(m.closeTopic, 'close'),
   onTopic(m.reopenTopic, 'reopen'),

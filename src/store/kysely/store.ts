@@ -29,7 +29,7 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
-import { KyselyModeration } from './moderation.ts';
+import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
@@ -88,7 +88,7 @@ export class KyselyStore implements Store {
       },
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
-      moderation: new KyselyModeration(this.db, id),
+      moderatorActions: new KyselyModeratorActions(this.db, id),
     };
   }
 

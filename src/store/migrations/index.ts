@@ -29,7 +29,7 @@ import { retentionIndexesMigration } from './0076_retention_indexes.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
 import { mailMigration } from './0079_mail.ts';
-import { moderationMigration } from './0088_moderation.ts';
+import { moderatorActionsMigration } from './0088_moderator_actions.ts';
 import { moderationSearchMigration } from './0089_moderation_search.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -61,7 +61,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0077_category_approval': categoryApprovalMigration(dialect),
     '0078_notifications': notificationsMigration(dialect),
     '0079_mail': mailMigration(dialect),
-    '0088_moderation': moderationMigration(dialect),
+    '0088_moderator_actions': moderatorActionsMigration(dialect),
     '0089_moderation_search': moderationSearchMigration(dialect),
   };
 }

@@ -5,9 +5,9 @@
 // locked, merged into …; moderators: deleted by X: why), and the moderation log (/moderation).
 import type { Context, Hono } from 'hono';
 import { roleAtLeast } from '../../domain/authorization.ts';
-import type { ModeratorAction } from '../../domain/moderation.ts';
+import type { ModeratorAction } from '../../domain/moderator-actions.ts';
 import { getTopic } from '../../operations/community.ts';
-import * as m from '../../operations/moderation.ts';
+import * as m from '../../operations/moderator-actions.ts';
 import type { AnyOperation, OutputOf } from '../../operations/operation.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';

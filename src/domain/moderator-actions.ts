@@ -2,7 +2,7 @@
 // restore, delete and restore a post, move, tags, duplicate, merge), each one write of ./writes/
 // run by the moderators' runner (./writes/moderator-write.ts), and the moderation log they leave.
 import type { Config } from '../config/config.ts';
-import type { ModerationEntry } from '../store/moderation.ts';
+import type { ModerationEntry } from '../store/moderator-actions.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
@@ -80,7 +80,7 @@ export class ModerationService {
   ): Promise<{ entries: ModerationEntry[]; nextCursor: string | null }> {
     await requireModerator(this.store, actor, community, 'read the moderation log');
     const listing = 'moderation-log';
-    const result = await this.store.community(community.id).moderation.listLog({
+    const result = await this.store.community(community.id).moderatorActions.listLog({
       after: decodeCursor(listing, page.cursor, CURSOR_SHAPES.byTime),
       limit: page.limit,
     });

@@ -1,4 +1,4 @@
-// Kysely table types of migration 0088_moderation's log (see ./schema.ts for the conventions; the
+// Kysely table types of migration 0088_moderator_actions's log (see ./schema.ts for the conventions; the
 // columns it adds to topics and posts are in ./schema.ts beside theirs).
 type Timestamp = string | Date;
 

@@ -12,7 +12,7 @@ import type { StoreFactory } from './contract.ts';
 const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada' };
 const mod = { kind: 'person' as const, id: null, name: 'Mo Derator' };
 
-export function defineModerationContract(engine: string, factory: StoreFactory): void {
+export function defineModeratorActionsContract(engine: string, factory: StoreFactory): void {
   describe(`store contract: moderation (${engine})`, () => {
     let store: Store;
     before(async () => {
@@ -68,7 +68,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const { topic: original } = await topic('Original');
       const { topic: t } = await topic('Asked again');
       const at = '2026-12-01T10:00:00.000Z';
-      const set = await scope.moderation.setTopic(t.id, {
+      const set = await scope.moderatorActions.setTopic(t.id, {
         lockedAt: at,
         pinnedAt: at,
         deleted: { at, by: 'Mo Derator', reason: 'spam' },
@@ -78,7 +78,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.equal(set?.moderation.pinnedAt, at);
       assert.deepEqual(set?.moderation.deleted, { at, by: 'Mo Derator', reason: 'spam' });
       assert.equal(set?.moderation.duplicateOf, original.id);
-      const cleared = await scope.moderation.setTopic(t.id, {
+      const cleared = await scope.moderatorActions.setTopic(t.id, {
         lockedAt: null,
         pinnedAt: null,
         deleted: null,
@@ -94,7 +94,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const reply = posts[1]!;
       const at = '2026-12-01T11:00:00.000Z';
       assert.equal(
-        await scope.moderation.setPostDeleted(reply.id, { at, by: 'Mo', reason: 'rude' }),
+        await scope.moderatorActions.setPostDeleted(reply.id, { at, by: 'Mo', reason: 'rude' }),
         true,
       );
       assert.deepEqual((await scope.posts.getById(reply.id))?.deleted, {
@@ -102,7 +102,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
         by: 'Mo',
         reason: 'rude',
       });
-      await scope.moderation.setPostDeleted(reply.id, null);
+      await scope.moderatorActions.setPostDeleted(reply.id, null);
       assert.equal((await scope.posts.getById(reply.id))?.deleted, null);
     });
 
@@ -110,9 +110,9 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const mine = await community();
       const theirs = await community();
       const { topic: t, posts } = await theirs.topic('Theirs', 1);
-      assert.equal(await mine.scope.moderation.setTopic(t.id, { lockedAt: null }), undefined);
-      assert.equal(await mine.scope.moderation.setPostDeleted(posts[1]!.id, null), false);
-      assert.equal(await mine.scope.moderation.mergePosts(t.id, t.id), 0);
+      assert.equal(await mine.scope.moderatorActions.setTopic(t.id, { lockedAt: null }), undefined);
+      assert.equal(await mine.scope.moderatorActions.setPostDeleted(posts[1]!.id, null), false);
+      assert.equal(await mine.scope.moderatorActions.mergePosts(t.id, t.id), 0);
     });
 
     test('listings leave out deleted and merged topics; pinned ones are listed apart', async () => {
@@ -122,9 +122,11 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const { topic: c } = await topic('Gamma');
       const { topic: d } = await topic('Delta');
       const now = new Date().toISOString();
-      await scope.moderation.setTopic(a.id, { deleted: { at: now, by: 'Mo', reason: 'spam' } });
-      await scope.moderation.setTopic(b.id, { mergedInto: c.id });
-      await scope.moderation.setTopic(d.id, { pinnedAt: now });
+      await scope.moderatorActions.setTopic(a.id, {
+        deleted: { at: now, by: 'Mo', reason: 'spam' },
+      });
+      await scope.moderatorActions.setTopic(b.id, { mergedInto: c.id });
+      await scope.moderatorActions.setTopic(d.id, { pinnedAt: now });
       const listed = async (unpinned?: boolean) =>
         (await scope.topics.list({ sort: 'latest', limit: 10, unpinned })).items.map(
           (t) => t.title,
@@ -132,18 +134,18 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.deepEqual((await listed()).sort(), ['Delta', 'Gamma']);
       assert.deepEqual(await listed(true), ['Gamma']);
       assert.deepEqual(
-        (await scope.moderation.pinned(category.id, 5)).map((t) => t.title),
+        (await scope.moderatorActions.pinned(category.id, 5)).map((t) => t.title),
         ['Delta'],
       );
-      await scope.moderation.setTopic(d.id, { deleted: { at: now, by: 'Mo', reason: 'x' } });
-      assert.deepEqual(await scope.moderation.pinned(undefined, 5), []);
+      await scope.moderatorActions.setTopic(d.id, { deleted: { at: now, by: 'Mo', reason: 'x' } });
+      assert.deepEqual(await scope.moderatorActions.pinned(undefined, 5), []);
     });
 
     test("a merge moves the source's posts after the target's, in order, with the counters", async () => {
       const { scope, topic } = await community();
       const { topic: target } = await topic('Target', 1);
       const { topic: source, posts } = await topic('Source', 2);
-      assert.equal(await scope.moderation.mergePosts(source.id, target.id), 3);
+      assert.equal(await scope.moderatorActions.mergePosts(source.id, target.id), 3);
       const page = await scope.posts.listByTopic(target.id, { limit: 10 });
       assert.deepEqual(
         page.items.map((p) => [p.position, p.body]),
@@ -166,17 +168,17 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const { topic: original } = await topic('Original');
       const { topic: one } = await topic('Once');
       const { topic: two } = await topic('Twice');
-      await scope.moderation.setTopic(one.id, { duplicateOf: original.id });
-      await scope.moderation.setTopic(two.id, { duplicateOf: original.id });
+      await scope.moderatorActions.setTopic(one.id, { duplicateOf: original.id });
+      await scope.moderatorActions.setTopic(two.id, { duplicateOf: original.id });
       assert.deepEqual(
-        (await scope.moderation.duplicatesOf(original.id)).map((d) => d.title),
+        (await scope.moderatorActions.duplicatesOf(original.id)).map((d) => d.title),
         ['Once', 'Twice'],
       );
-      await scope.moderation.setTopic(two.id, {
+      await scope.moderatorActions.setTopic(two.id, {
         deleted: { at: new Date().toISOString(), by: 'Mo', reason: 'x' },
       });
       assert.deepEqual(
-        (await scope.moderation.duplicatesOf(original.id)).map((d) => d.title),
+        (await scope.moderatorActions.duplicatesOf(original.id)).map((d) => d.title),
         ['Once'],
       );
     });
@@ -186,7 +188,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       const other = await community();
       const { topic: t } = await topic('Logged');
       for (let i = 0; i < 5; i++)
-        await scope.moderation.log({
+        await scope.moderatorActions.log({
           action: i % 2 ? 'close' : 'reopen',
           actor: mod,
           topicId: t.id,
@@ -194,8 +196,8 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
           reason: `reason ${i}`,
           createdAt: new Date(Date.UTC(2026, 11, 1, 12, 0, i)).toISOString(),
         });
-      await other.scope.moderation.log({ action: 'pin', actor: mod });
-      const first = await scope.moderation.listLog({ limit: 3 });
+      await other.scope.moderatorActions.log({ action: 'pin', actor: mod });
+      const first = await scope.moderatorActions.listLog({ limit: 3 });
       assert.deepEqual(
         first.items.map((e) => e.reason),
         ['reason 4', 'reason 3', 'reason 2'],
@@ -203,7 +205,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.equal(first.items[0]!.actor.name, 'Mo Derator');
       assert.equal(first.items[0]!.topicId, t.id);
       assert.equal(first.items[0]!.targetTitle, 'Logged');
-      const second = await scope.moderation.listLog({ limit: 3, after: first.next! });
+      const second = await scope.moderatorActions.listLog({ limit: 3, after: first.next! });
       assert.deepEqual(
         second.items.map((e) => e.reason),
         ['reason 1', 'reason 0'],

@@ -1,14 +1,14 @@
-// A community's moderation records (../moderation.ts): topic state and post soft deletes, merges,
+// A community's moderation records (../moderator-actions.ts): topic state and post soft deletes, merges,
 // pinned topics, duplicates and the moderation log. Every query carries the community's id.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { ModerationLogTable, ModerationDatabase } from '../moderation-schema.ts';
+import type { ModerationLogTable, ModerationDatabase } from '../moderator-actions-schema.ts';
 import type {
   ModerationEntry,
-  ModerationRepository,
+  ModeratorActionsRepository,
   NewModerationEntry,
   TopicModerationPatch,
-} from '../moderation.ts';
+} from '../moderator-actions.ts';
 import type { AuthorKind, Deletion, Keyset, Page, Topic } from '../types.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
@@ -38,7 +38,7 @@ function entryFromRow(r: Selectable<ModerationLogTable>): ModerationEntry {
   };
 }
 
-export class KyselyModeration implements ModerationRepository {
+export class KyselyModeratorActions implements ModeratorActionsRepository {
   private readonly topics: KyselyTopics;
   private readonly logDb: Kysely<ModerationDatabase>;
 

@@ -34,7 +34,7 @@ export type ModerationEntry = Required<Omit<NewModerationEntry, 'createdAt'>> & 
   createdAt: string;
 };
 
-export interface ModerationRepository {
+export interface ModeratorActionsRepository {
   /** Sets the fields given; undefined when the topic is not in this community. */
   setTopic(topicId: string, patch: TopicModerationPatch): Promise<Topic | undefined>;
   /** Soft-deletes (a Deletion) or restores (null) a post; false when it is not in this community. */

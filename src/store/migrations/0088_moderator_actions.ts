@@ -11,7 +11,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 
-export function moderationMigration(dialect: Dialect): Migration {
+export function moderatorActionsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {

@@ -1,6 +1,6 @@
 // Moderators' actions as operations (REST for all of them; the web's moderator controls; MCP in the
 // `moderation` toolset for close_topic and mark_duplicate), and the moderation log. Each runs one
-// action of src/domain/moderation.ts: moderators and up, agents with "topic:moderate".
+// action of src/domain/moderator-actions.ts: moderators and up, agents with "topic:moderate".
 import { z } from 'zod';
 import {
   categoryRef,
@@ -11,8 +11,8 @@ import {
   tags,
   topicRef,
 } from '../domain/fields.ts';
-import type { ModerationResult, ModeratorAction } from '../domain/moderation.ts';
-import type { ModerationEntry } from '../store/moderation.ts';
+import type { ModerationResult, ModeratorAction } from '../domain/moderator-actions.ts';
+import type { ModerationEntry } from '../store/moderator-actions.ts';
 import { defineOperation } from './operation.ts';
 import { presentPost, presentTopic } from './present.ts';
 import { postOut, topicOut } from './schemas.ts';
@@ -235,7 +235,7 @@ export const listModerationLog = defineOperation({
   },
 });
 
-export const MODERATION_OPERATIONS = [
+export const MODERATOR_ACTION_OPERATIONS = [
   closeTopic,
   reopenTopic,
   lockTopic,
