@@ -7,6 +7,7 @@ import type { Store } from './store/repositories.ts';
 import type { SearchIndex } from './search/index.ts';
 import { SearchService, type SearchOptions } from './search/service.ts';
 import { CategoryService } from './domain/categories.ts';
+import { ModerationService } from './domain/moderator-actions.ts';
 import { CommunityService } from './domain/communities.ts';
 import { CommunityMcpService } from './domain/community-mcp.ts';
 import { ContentService } from './domain/content.ts';
@@ -41,6 +42,8 @@ export type Services = {
   content: ContentService;
   /** A community's categories as its administrators manage them. */
   categories: CategoryService;
+  /** Moderators' actions on topics and posts, and the moderation log. */
+  moderation: ModerationService;
   profiles: ProfileService;
   notifications: NotificationService;
   /** Votes and "this worked" reports on posts, and each post's signals. */
@@ -125,6 +128,7 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     content,
     categories: new CategoryService(store, audit),
+    moderation: new ModerationService(store, audit, config),
     profiles: new ProfileService(store, config),
     notifications: new NotificationService(store, config),
     feedback: new FeedbackService(store, config, audit),

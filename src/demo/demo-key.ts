@@ -11,6 +11,7 @@ const DEMO_SCOPES = [
   'solution:mark',
   'article:write',
   'approval:decide',
+  'topic:moderate',
 ] as const;
 
 export async function freshDemoAgentKey(

@@ -112,7 +112,7 @@ export function requireScope(actor: Actor, scope: Scope): void {
 
 /**
  * The one administrator rule: the system, or a person whose role in the community is admin or
- * owner. It guards categories, topic status, agents and keys, members, policies and the audit log.
+ * owner. It guards categories, agents and keys, members, policies and the audit log.
  */
 export async function requireCommunityAdmin(
   store: Store,
@@ -253,6 +253,49 @@ export async function requireDecider(
     'forbidden',
     `Only moderators of "${community.slug}" can approve or reject queued writes. Ask a moderator to decide it.`,
   );
+}
+
+/**
+ * Moderator actions on topics and posts (close, lock, pin, delete, move, tags, duplicate, merge):
+ * moderators and up, agents with "topic:moderate", the system. A person acting through a
+ * connected app needs the scope granted too.
+ */
+export async function requireModerator(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  what: string,
+): Promise<void> {
+  if (actor.kind === 'system') return;
+  if (actor.kind === 'anonymous') {
+    throw new DomainError(
+      'unauthorized',
+      `Sign in as a moderator of "${community.slug}", or send an agent key with the "topic:moderate" scope, to ${what}.`,
+    );
+  }
+  if (actor.kind === 'agent' && actor.communityId !== community.id) {
+    throw new DomainError(
+      'forbidden',
+      `This agent belongs to another community. Use an agent key of "${community.slug}".`,
+    );
+  }
+  requireScope(actor, 'topic:moderate');
+  if (actor.kind === 'agent') return;
+  if (roleAtLeast(await roleOf(store, actor, community), 'moderator')) return;
+  throw new DomainError(
+    'forbidden',
+    `Only moderators of "${community.slug}" can ${what}. Ask a moderator to do it.`,
+  );
+}
+
+/** Whether the actor sees what moderators deleted (with who and why): moderators and up, the system. */
+export async function seesDeleted(
+  store: Store,
+  actor: Actor,
+  community: Community,
+): Promise<boolean> {
+  if (actor.kind === 'system') return true;
+  return actor.kind === 'person' && roleAtLeast(await roleOf(store, actor, community), 'moderator');
 }
 
 /** The topic's author, a moderator, an agent of the community (scoped by solution:mark), or the system. */

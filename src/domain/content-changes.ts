@@ -8,6 +8,7 @@ import { requireCanEditPost, requireCanMarkSolution, requireWrite } from './auth
 import { editPostSchema, markSolutionSchema } from './content-inputs.ts';
 import { findTopic, type ContentContext, type Loaded } from './content-lookup.ts';
 import { DomainError } from './errors.ts';
+import { refuseEdit } from './moderation-reads.ts';
 import { questionBody, topicRef } from './fields.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { renderBody } from './rendering.ts';
@@ -94,6 +95,7 @@ export async function editPost(
     const post = await scope.posts.getById(data.post);
     if (!post) throw new DomainError('not_found', `No post "${data.post}" in "${community.slug}".`);
     const topic = (await scope.topics.getById(post.topicId))!;
+    refuseEdit(topic, post);
     const category = (await scope.categories.getById(topic.categoryId))!;
     if (category.kind === 'knowledge_base')
       throw new DomainError(

@@ -2,7 +2,7 @@
 // knowledge-base articles. Every method takes the acting Actor and the (already resolved)
 // Community, validates its input (./content-inputs.ts, built from ./fields.ts), checks access
 // (./authorization.ts), works through `store.community(community.id)` only, and returns views.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
 import type { Category, Community, TopicSort, TopicFilter } from '../store/types.ts';
@@ -33,8 +33,15 @@ import {
 } from './content-lookup.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
+import {
+  pinnedFirst,
+  refuseReply,
+  topicLinks,
+  visiblePosts,
+  visibleTopic,
+  type TopicLink,
+} from './moderation-reads.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
-import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
@@ -64,7 +71,13 @@ export {
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 export type { ArticleResult } from './articles.ts';
 
-export type TopicWithPosts = { topic: TopicView; posts: PostView[]; nextCursor: string | null };
+export type TopicWithPosts = {
+  topic: TopicView;
+  posts: PostView[];
+  nextCursor: string | null;
+  duplicateOf?: TopicLink;
+  duplicates?: TopicLink[];
+};
 
 export class ContentService {
   constructor(
@@ -200,12 +213,7 @@ export class ContentService {
           `"${topic.title}" is a knowledge-base article with one maintained body: revise the article (write it again under the same title) instead of replying.`,
         );
       }
-      if (topic.status === 'closed') {
-        throw new DomainError(
-          'conflict',
-          `The topic "${topic.title}" is closed and takes no new replies. Start a new topic instead.`,
-        );
-      }
+      refuseReply(topic);
       const post = await scope.posts.create({
         topicId: topic.id,
         author,
@@ -242,7 +250,12 @@ export class ContentService {
     requireRead(actor, community);
     const data = parse(getTopicSchema, input);
     const scope = this.scope(community);
-    const topic = await findTopic(scope, data.topic);
+    const { topic, moderator } = await visibleTopic(
+      this.store,
+      actor,
+      community,
+      await findTopic(scope, data.topic),
+    );
     const category = (await scope.categories.getById(topic.categoryId))!;
     const page = await scope.posts.listByTopic(topic.id, {
       after:
@@ -253,7 +266,7 @@ export class ContentService {
       limit: data.limit,
       bytes: { of: shown === 'html' ? 'html' : 'body', max: RENDER_LIMITS.pageBytes },
     });
-    const fit = await fitPage(scope, page.items, shown);
+    const fit = await fitPage(scope, visiblePosts(page.items, moderator), shown);
     const last = fit.posts.at(-1);
     const next = fit.cut && last ? { key: last.position, id: last.id } : page.next;
     return {
@@ -266,6 +279,7 @@ export class ContentService {
         fit.posts.map((p) => postView(this.config, community, topic, p)),
       ),
       nextCursor: next ? encodeCursor(`posts:${topic.id}`, next) : null,
+      ...(await topicLinks(this.config, scope, community, topic)),
     };
   }
 
@@ -281,7 +295,10 @@ export class ContentService {
       ? await findCategory(scope, community, data.category)
       : undefined;
     const listing = `topics:${data.sort}`;
+    const plain = !data.tag && !data.filter;
+    const pinned = await pinnedFirst(scope, category?.id, plain && !data.cursor);
     const page = await scope.topics.list({
+      unpinned: plain,
       categoryId: category?.id,
       tag: data.tag,
       filter: data.filter as TopicFilter | undefined,
@@ -296,31 +313,14 @@ export class ContentService {
     // The categories of this page only (at most one lookup each): counting every category's topics
     // here would cost a scan of the community's topics on every listing.
     const categories = new Map<string, Category>();
-    for (const id of new Set(page.items.map((t) => t.categoryId)))
+    const items = [...pinned, ...page.items];
+    for (const id of new Set(items.map((t) => t.categoryId)))
       categories.set(id, (await scope.categories.getById(id))!);
-    const shown = await shownTopics(this.store, actor, community, page.items);
+    const shown = await shownTopics(this.store, actor, community, items);
     return {
       topics: shown.map((t) => topicView(this.config, community, t, categories.get(t.categoryId)!)),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
     };
-  }
-
-  async setTopicStatus(
-    actor: Actor,
-    community: Community,
-    input: { topic: string; status: 'open' | 'closed' },
-  ): Promise<TopicView> {
-    await requireCommunityAdmin(this.store, actor, community, 'open or close topics');
-    const data = parse(z.object({ topic: topicRef, status: z.enum(['open', 'closed']) }), input);
-    const scope = this.scope(community);
-    const topic = await findTopic(scope, data.topic);
-    const updated = (await scope.topics.update(topic.id, { status: data.status }))!;
-    return topicView(
-      this.config,
-      community,
-      updated,
-      (await scope.categories.getById(updated.categoryId))!,
-    );
   }
 
   async markSolution(

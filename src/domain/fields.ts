@@ -163,6 +163,12 @@ export const outcomeNote = text(LIMITS.outcomeNote);
 /** A vote on a post: 1 up, -1 down, 0 takes one's vote back. */
 export const voteValue = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 
+/** Why a moderator acted (close, delete, move, …): shown in the moderation log and on the topic. */
+export const moderationReason = z
+  .string()
+  .trim()
+  .max(LIMITS.reason.max, `must be at most ${LIMITS.reason.max} characters`);
+
 /** An ISO 8601 date or date-time, normalized to a full UTC timestamp. */
 export const isoDate = z
   .string()

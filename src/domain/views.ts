@@ -7,6 +7,7 @@ import type {
   Category,
   CategoryKind,
   Community,
+  Deletion,
   Post,
   Topic,
   TopicStatus,
@@ -47,6 +48,14 @@ export type TopicView = {
   createdAt: string;
   updatedAt: string;
   lastPostedAt: string;
+  locked: boolean;
+  pinned: boolean;
+  /** Closed as a duplicate of this topic (its id). */
+  duplicateOf: string | null;
+  /** Its posts were merged into this topic (its id). */
+  mergedInto: string | null;
+  /** A moderator's soft delete (only moderators are shown a deleted topic). */
+  deleted: Deletion | null;
 };
 
 export type PostView = {
@@ -67,6 +76,8 @@ export type PostView = {
   signals?: PostSignals;
   /** Set on a hidden post, which only moderators are shown (../moderation/hidden.ts). */
   hidden?: HiddenNotice;
+  /** A moderator's soft delete (only moderators are shown a deleted post). */
+  deleted: Deletion | null;
 };
 
 /** Why a post is hidden, as moderators see it above the post. */
@@ -148,6 +159,11 @@ export function topicView(
     createdAt: topic.createdAt,
     updatedAt: topic.updatedAt,
     lastPostedAt: topic.lastPostedAt,
+    locked: topic.moderation.lockedAt !== null,
+    pinned: topic.moderation.pinnedAt !== null,
+    duplicateOf: topic.moderation.duplicateOf,
+    mergedInto: topic.moderation.mergedInto,
+    deleted: topic.moderation.deleted,
   };
 }
 
@@ -164,5 +180,6 @@ export function postView(config: Config, community: Community, topic: Topic, pos
     isSolution: topic.solutionPostId === post.id,
     createdAt: post.createdAt,
     editedAt: post.editedAt,
+    deleted: post.deleted,
   };
 }

@@ -15,6 +15,7 @@ export const SCOPES = [
   'approval:decide',
   /** Votes and "this worked" reports (the feedback toolset's confirm_answer and vote). */
   'feedback:write',
+  'topic:moderate',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -17,6 +17,7 @@ import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
 import { FEEDBACK_OPERATIONS } from './feedback.ts';
 import { MODERATION_OPERATIONS } from './moderation.ts';
 import { DRAFT_OPERATIONS } from './drafts.ts';
+import { MODERATOR_ACTION_OPERATIONS } from './moderator-actions.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -36,7 +37,14 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...FEEDBACK_OPERATIONS,
   ...MODERATION_OPERATIONS,
   ...DRAFT_OPERATIONS,
+  ...MODERATOR_ACTION_OPERATIONS,
 ];
+
+/**
+ * The community server's MCP tools: its nine first, then the tools of the toolsets a community
+ * may turn on (listedAsTool decides per community).
+ */
+export const COMMUNITY_TOOLS: readonly AnyOperation[] = COMMUNITY_CATALOGUE.filter((op) => op.mcp);
 
 /** Every operation the network apex serves (its six MCP tools first). */
 export const NETWORK_CATALOGUE: readonly AnyOperation[] = [

@@ -5,6 +5,7 @@ import type { KeyView } from '../domain/identity/accounts.ts';
 import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { TopicWithPosts } from '../domain/content.ts';
 import { confirmationSummary, type PostSignals } from '../domain/feedback/signals.ts';
+import type { TopicLink } from '../domain/moderation-reads.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
 import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
@@ -44,6 +45,11 @@ export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
     created_at: t.createdAt,
     updated_at: t.updatedAt,
     last_posted_at: t.lastPostedAt,
+    locked: t.locked,
+    pinned: t.pinned,
+    duplicate_of: t.duplicateOf,
+    merged_into: t.mergedInto,
+    ...(t.deleted ? { deleted: t.deleted } : {}),
   };
 }
 
@@ -70,6 +76,7 @@ export function presentPost(
     created_at: p.createdAt,
     edited_at: p.editedAt,
     ...(p.hidden ? { hidden: p.hidden } : {}),
+    ...(p.deleted ? { deleted: p.deleted } : {}),
   };
   const signed = p.signals ? { ...out, ...presentSignals(p.signals) } : out;
   return html ? { ...signed, html: p.html } : signed;
@@ -95,11 +102,15 @@ export function presentTopicPage(
   html = false,
 ): {
   topic: z.infer<typeof topicOut>;
+  duplicate_of?: TopicLink;
+  duplicates?: TopicLink[];
   posts: (z.infer<typeof postOut> & Partial<Rendered>)[];
   next_cursor: string | null;
 } {
   return {
     topic: presentTopic(t.topic),
+    ...(t.duplicateOf ? { duplicate_of: t.duplicateOf } : {}),
+    ...(t.duplicates?.length ? { duplicates: t.duplicates } : {}),
     posts: t.posts.map((p) => presentPost(p, html)),
     next_cursor: t.nextCursor,
   };

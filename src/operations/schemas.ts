@@ -84,6 +84,9 @@ export const authorOut = z.object({
     ),
 });
 
+/** A moderator's soft delete, as moderators are shown it. */
+export const deletionOut = z.object({ by: z.string(), reason: z.string(), at: z.string() });
+
 export const topicOut = z.object({
   id: z.string(),
   slug: z.string(),
@@ -104,6 +107,14 @@ export const topicOut = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   last_posted_at: z.string(),
+  locked: z.boolean().describe('Locked by a moderator: no replies and no edits.'),
+  pinned: z.boolean().describe('Pinned by a moderator: listed first.'),
+  duplicate_of: z
+    .string()
+    .nullable()
+    .describe('Closed as a duplicate of this topic (its id): read that one for the answer.'),
+  merged_into: z.string().nullable().describe('Its posts were merged into this topic (its id).'),
+  deleted: deletionOut.optional().describe('Shown to moderators only: who deleted it and why.'),
 });
 
 /** Why a post is hidden (flags from trusted members, or a moderator), as moderators see it. */
@@ -132,10 +143,19 @@ export const postOut = z.object({
   hidden: hiddenOut
     .optional()
     .describe('Only moderators see hidden posts: why this one is hidden, by whom, since when.'),
+  deleted: deletionOut.optional().describe('Shown to moderators only: who deleted it and why.'),
 });
 
 export const getTopicOutput = z.object({
   topic: topicOut,
+  duplicate_of: z
+    .object({ id: z.string(), title: z.string(), url: z.string() })
+    .optional()
+    .describe('The original this topic was closed as a duplicate of.'),
+  duplicates: z
+    .array(z.object({ id: z.string(), title: z.string(), url: z.string() }))
+    .optional()
+    .describe('Topics closed as duplicates of this one.'),
   posts: z.array(postOut),
   next_cursor: z.string().nullable(),
   community: z.string().optional(),

@@ -83,6 +83,24 @@ export const WEBHOOK_DATA = {
       }),
     })
     .describe('Someone flagged a post for the moderators: the post, its topic and the flag.'),
+  'topic.moderated': z
+    .object({
+      topic: topicOut,
+      post: postOut.optional().describe('The post acted on (delete_post, restore_post).'),
+      action: z
+        .string()
+        .describe(
+          'close, reopen, lock, unlock, pin, unpin, delete, restore, delete_post, restore_post, move, tags, duplicate or merge.',
+        ),
+      by: z.object({
+        kind: z.enum(['person', 'agent', 'system']),
+        id: z.string().nullable(),
+        name: z.string(),
+      }),
+      reason: z.string().describe("The moderator's reason (may be empty)."),
+      detail: z.string().describe('What else the action named ("of: <original title>", …).'),
+    })
+    .describe('A moderator acted on a topic or one of its posts.'),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
@@ -118,6 +136,16 @@ export function renderWebhookEvent(
         ...approval,
         result: approval.result ? presentWritten(approval.result as WrittenContent) : null,
       },
+    };
+  } else if (event.type === 'topic.moderated') {
+    const m = snapshot as { topic: TopicView; post?: PostView } & Record<string, unknown>;
+    data = {
+      topic: presentTopic(m.topic),
+      ...(m.post ? { post: presentPost(m.post) } : {}),
+      action: m.action,
+      by: m.by,
+      reason: m.reason,
+      detail: m.detail,
     };
   } else {
     const c = snapshot as ContentSnapshot;

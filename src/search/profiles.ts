@@ -1,5 +1,6 @@
 // Thread profiles: each topic's content terms (./terms.ts) counted per field (title, question =
-// first post, accepted answer, replies), tokenized once at index time and stored in
+// first post and the wording of the topics closed as its duplicates, "asked as"; accepted answer,
+// replies; deleted posts left out), tokenized once at index time and stored in
 // search_profiles (migration 0021), so the re-ranked head (./rerank.ts) and the learned lexicon
 // (./lexicon.ts) read one compact row per topic instead of the thread's posts.
 //
@@ -125,7 +126,12 @@ export async function buildProfiles(
     body: string;
   }>`
     select p.topic_id, p.id, p.position, p.body from posts p join topics t on t.id = p.topic_id
-    where p.topic_id in (${sql.join(topics.rows.map((t) => t.id))}) and (p.position <= ${MAX_REPLIES + 1} or p.id = t.solution_post_id)`.execute(
+    where p.topic_id in (${sql.join(topics.rows.map((t) => t.id))}) and (p.position <= ${MAX_REPLIES + 1} or p.id = t.solution_post_id)
+      and p.deleted_at is null`.execute(db);
+  // "Asked as": the title and question of each live topic closed as a duplicate of one of these.
+  const askedAs = await sql<{ original: string; title: string; body: string }>`
+    select d.duplicate_of as original, d.title, p.body from topics d join posts p on p.topic_id = d.id and p.position = 1
+    where d.duplicate_of in (${sql.join(topics.rows.map((t) => t.id))}) and d.deleted_at is null`.execute(
     db,
   );
   const texts = new Map(
@@ -144,6 +150,7 @@ export async function buildProfiles(
           : 'replies';
     texts.get(p.topic_id)?.[field].push(p.body);
   }
+  for (const a of askedAs.rows) texts.get(a.original)?.question.push(a.title, a.body);
   for (const t of topics.rows) out.set(t.id, profileOf(t.id, t.community_id, texts.get(t.id)!));
   return out;
 }

@@ -5,6 +5,7 @@
 // `store.community(communityId)`, whose every query carries `community_id = <that id>`. There is no
 // method that takes a topic/post/category id alone, so an id from community B looked up through
 // community A's scope is simply "not found".
+import type { ModeratorActionsRepository } from './moderator-actions.ts';
 import type { SchemaState } from './schema-version.ts';
 import type { RetentionRepository } from './retention.ts';
 import type {
@@ -196,6 +197,8 @@ export interface CommunityScope {
   readonly moderation: ModerationRepository;
   /** People's unsent replies and topics, per place (./drafts.ts). */
   readonly drafts: DraftRepository;
+  /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
+  readonly moderatorActions: ModeratorActionsRepository;
 }
 
 export interface Store {

@@ -7,6 +7,8 @@ import type { McpSessionTables } from './mcp-sessions-schema.ts';
 import type { OAuthTables } from './oauth-schema.ts';
 
 type Timestamp = string | Date;
+/** A column added after the table's first migration: null unless set, never required on insert. */
+type Later<T> = ColumnType<T | null, T | null | undefined, T | null>;
 /** The connected app a person wrote through ("via Claude"), migration 0061; null otherwise. */
 export type AuthorVia = ColumnType<string | null, string | null | undefined, string | null>;
 /** A body's rendered HTML (migration 0074); null until rendered. */
@@ -70,6 +72,14 @@ export interface TopicsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   last_posted_at: Timestamp;
+  /** Moderation (migration 0088). */
+  locked_at: Later<Timestamp>;
+  pinned_at: Later<Timestamp>;
+  deleted_at: Later<Timestamp>;
+  deleted_by: Later<string>;
+  delete_reason: Later<string>;
+  duplicate_of: Later<string>;
+  merged_into: Later<string>;
 }
 
 export interface TopicTagsTable {
@@ -92,6 +102,10 @@ export interface PostsTable {
   html_version: RenderedVersion;
   created_at: Timestamp;
   edited_at: Timestamp | null;
+  /** A moderator's soft delete (migration 0088). */
+  deleted_at: Later<Timestamp>;
+  deleted_by: Later<string>;
+  delete_reason: Later<string>;
 }
 
 export interface ArticleRevisionsTable {

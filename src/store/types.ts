@@ -66,6 +66,23 @@ export type Topic = {
   createdAt: string;
   updatedAt: string;
   lastPostedAt: string;
+  /** What moderators did to it beyond closing it (./moderation.ts). */
+  moderation: TopicModeration;
+};
+
+/** A moderator's soft delete: when, by whom (their display name) and why. */
+export type Deletion = { at: string; by: string; reason: string };
+
+export type TopicModeration = {
+  /** Locked: no replies and no edits. */
+  lockedAt: string | null;
+  /** Pinned: listed first. */
+  pinnedAt: string | null;
+  deleted: Deletion | null;
+  /** Closed as a duplicate of this topic. */
+  duplicateOf: string | null;
+  /** Its posts were merged into this topic. */
+  mergedInto: string | null;
 };
 
 /**
@@ -87,6 +104,8 @@ export type Post = {
   rendered: Rendered | null;
   createdAt: string;
   editedAt: string | null;
+  /** Soft-deleted by a moderator; null: shown. */
+  deleted: Deletion | null;
 };
 
 export type ArticleRevision = {
@@ -118,6 +137,8 @@ export type TopicQuery = {
   sort: TopicSort;
   after?: Keyset;
   limit: number;
+  /** Leave out pinned topics (a first page lists them above the rest). */
+  unpinned?: boolean;
 };
 
 export type NewCommunity = {

@@ -5,7 +5,7 @@
 import { DEFAULT_MCP_CONFIG, type CommunityMcpConfig } from '../domain/community-mcp.ts';
 import type { Surface, ToolDef } from '../mcp/surface.ts';
 import { twoToolMode } from '../mcp/two-tool.ts';
-import { COMMUNITY_CATALOGUE } from '../operations/catalogue.ts';
+import { COMMUNITY_TOOLS } from '../operations/catalogue.ts';
 import { listedAsTool } from '../operations/operation.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
@@ -24,8 +24,7 @@ export function communityTools(
   config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
 ): ToolDef[] {
   // The nine come first in the catalogue; a toolset's tools follow where the configuration turns it on.
-  // The whole catalogue: toolset tools (flag_post, review_queue, …) live beside their operations.
-  return COMMUNITY_CATALOGUE.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
+  return COMMUNITY_TOOLS.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
     operationTool(op, deps, community),
   );
 }

@@ -106,6 +106,11 @@ describe('the catalogue', () => {
       ],
     );
     assert.deepEqual(
+      CATALOGUE.filter((o) => o.toolset === 'moderation').map((o) => o.name),
+      ['close_topic', 'mark_duplicate'],
+      'the moderation toolset (a community turns it on)',
+    );
+    assert.deepEqual(
       CATALOGUE.filter((o) => o.mcp && o.server === 'network').map((o) => o.name),
       [
         'search_network',

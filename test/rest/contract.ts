@@ -8,6 +8,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { REST_ROUTES } from '../../src/http/rest/routes.ts';
 import { startRestFixture, type Fixture, type Reply } from './fixture.ts';
 import { categoryTests } from './categories.ts';
+import { moderationTests } from './moderation.ts';
 import { runJourney } from './journey.ts';
 
 function isProblem(r: Reply, status: number, code: string): void {
@@ -246,6 +247,7 @@ export function defineRestContract(
     });
 
     categoryTests(() => f);
+    moderationTests(() => f);
 
     test('pagination to the end through Link headers, and ETags', async () => {
       const { api, keys } = f;

@@ -155,6 +155,66 @@ export const JOURNEY: Step[] = [
   step('DELETE /sanctions/{subject_kind}/{subject}', 200, (f) =>
     on(f, 'DELETE', '/sanctions/agent/writer-bot', { key: f.keys.owner }),
   ),
+  step('POST /topics/{topic}/close', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/close`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/reopen', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/reopen`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/lock', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/lock`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/unlock', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/unlock`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/pin', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/pin`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/unpin', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/unpin`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/delete', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/delete`, { key: f.keys.owner, body: { reason: 'journey' } }),
+  ),
+  step('POST /topics/{topic}/restore', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/restore`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/move', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/move`, { key: f.keys.owner, body: { category: 'support' } }),
+  ),
+  step('POST /topics/{topic}/tags', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/tags`, { key: f.keys.owner, body: { tags: ['rest'] } }),
+  ),
+  step('POST /topics/{topic}/duplicate', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/duplicate`, {
+      key: f.keys.owner,
+      body: { of: 'getting-started' },
+    }),
+  ),
+  step('POST /topics/{topic}/reopen', 200, (f, s) =>
+    on(f, 'POST', `/topics/${s.topic}/reopen`, { key: f.keys.owner, body: {} }),
+  ),
+  step('POST /topics/{topic}/merge', 200, async (f, s) => {
+    const source = await on(f, 'POST', '/topics', {
+      key: f.keys.writer,
+      body: {
+        category: 'support',
+        title: 'Journey: merged away',
+        body: 'A question merged into another.',
+      },
+    });
+    return on(f, 'POST', `/topics/${source.json.topic.id}/merge`, {
+      key: f.keys.owner,
+      body: { into: s.topic },
+    });
+  }),
+  step('POST /posts/{post}/delete', 200, (f, s) =>
+    on(f, 'POST', `/posts/${s.post}/delete`, { key: f.keys.owner, body: { reason: 'journey' } }),
+  ),
+  step('POST /posts/{post}/restore', 200, (f, s) =>
+    on(f, 'POST', `/posts/${s.post}/restore`, { key: f.keys.owner, body: {} }),
+  ),
+  step('GET /moderation-log', 200, (f) => on(f, 'GET', '/moderation-log', { key: f.keys.owner })),
   step(
     'GET /articles/{article}',
     200,

@@ -6,9 +6,17 @@ import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { defineSearchContract } from './contract.ts';
 import { defineEmbeddingsContract } from './embeddings-contract.ts';
+import { defineModerationSearchContract } from './moderation-contract.ts';
 
 const setup = await freshPostgresDatabase('search');
 const embeddings = setup.ok ? await freshPostgresDatabase('embeddings') : setup;
+const moderation = setup.ok ? await freshPostgresDatabase('moderation_search') : setup;
+if (moderation.ok)
+  defineModerationSearchContract('postgres', {
+    url: moderation.url,
+    open: () => openDatabase(moderation.url),
+    cleanup: moderation.drop,
+  });
 if (setup.ok && embeddings.ok) {
   defineSearchContract('postgres', {
     url: setup.url,

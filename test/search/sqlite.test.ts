@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/store/open.ts';
 import { defineSearchContract } from './contract.ts';
 import { defineEmbeddingsContract } from './embeddings-contract.ts';
+import { defineModerationSearchContract } from './moderation-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-search-'));
 const url = `sqlite:${join(dir, 'search.db')}`;
@@ -13,3 +14,9 @@ defineSearchContract('sqlite', { url, open: () => openDatabase(url) });
 
 const embeddingsUrl = `sqlite:${join(dir, 'embeddings.db')}`;
 defineEmbeddingsContract('sqlite', { url: embeddingsUrl, open: () => openDatabase(embeddingsUrl) });
+
+const moderationUrl = `sqlite:${join(dir, 'moderation.db')}`;
+defineModerationSearchContract('sqlite', {
+  url: moderationUrl,
+  open: () => openDatabase(moderationUrl),
+});

@@ -8,6 +8,7 @@ import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
+import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -23,6 +24,13 @@ if (setup.ok) {
       cleanup: moderation.drop,
     });
   else test('store contract: moderation (postgres)', () => assert.fail(moderation.reason));
+  const actions = await freshPostgresDatabase('moderator_actions');
+  if (actions.ok)
+    defineModeratorActionsContract('postgres', {
+      open: () => openStore(actions.url),
+      cleanup: actions.drop,
+    });
+  else test('store contract: moderator actions (postgres)', () => assert.fail(actions.reason));
   const web = await freshPostgresDatabase('web');
   if (web.ok) defineWebContract('postgres', { open: () => openStore(web.url), cleanup: web.drop });
   else test('store contract: drafts and uploads (postgres)', () => assert.fail(web.reason));

@@ -7,6 +7,7 @@ import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
+import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -27,4 +28,9 @@ const webDir = mkdtempSync(join(tmpdir(), 'hamlet-store-web-'));
 defineWebContract('sqlite', {
   open: () => openStore(`sqlite:${join(webDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(webDir, { recursive: true, force: true }),
+});
+const actionsDir = mkdtempSync(join(tmpdir(), 'hamlet-store-moderator-actions-'));
+defineModeratorActionsContract('sqlite', {
+  open: () => openStore(`sqlite:${join(actionsDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(actionsDir, { recursive: true, force: true }),
 });

@@ -237,6 +237,10 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await section
         .getByRole('button', { name: new RegExp(`Revoke key ${key.slice(0, 14)}`) })
         .click();
+      // Revoking asks first, on a page of its own (no JavaScript needed).
+      assert.match(await page.locator('main').innerText(), /Revoke this key\?/);
+      await checkAxe(page, 'confirm a revocation');
+      await page.getByRole('button', { name: 'Revoke the key' }).click();
       assert.match(await page.getByRole('status').innerText(), /stopped working at once/);
       await shoot(page, 'admin', '02-revoked');
       const refused = await tool(key, 'list_categories', {});

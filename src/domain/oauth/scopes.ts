@@ -12,6 +12,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'article:write': 'Write knowledge-base articles in your name',
   'approval:decide': 'Approve or reject queued posts as a moderator',
   'feedback:write': 'Vote on posts and say whether answers worked, in your name',
+  'topic:moderate': 'Close, lock, pin, move, delete and merge topics as a moderator',
 };
 
 /** The same in a word or two, for lists of connections. */
@@ -22,6 +23,7 @@ export const SCOPE_SHORT: Record<Scope, string> = {
   'article:write': 'write articles',
   'approval:decide': 'decide approvals',
   'feedback:write': 'vote and confirm answers',
+  'topic:moderate': 'moderate topics',
 };
 
 /** Always part of a connection: reading needs no scope. */
@@ -42,14 +44,14 @@ export function parseScopes(value: string | null | undefined): Scope[] {
 /**
  * What a person may let an app do: what they could do themselves (src/domain/authorization.ts).
  * Anyone who may write here may ask, reply and accept answers to their questions; writing articles
- * takes a member, deciding approvals a moderator. In a private community only members may write.
+ * takes a member, deciding approvals and moderating topics a moderator. In a private community only members may write.
  */
 export function scopesForRole(role: Role | undefined, community: Community): Scope[] {
   if (!role && community.visibility === 'private') return [];
   const writer: Scope[] = ['topic:create', 'post:create', 'solution:mark'];
   if (!roleAtLeast(role, 'member')) return writer;
   return roleAtLeast(role, 'moderator')
-    ? [...writer, 'article:write', 'approval:decide']
+    ? [...writer, 'article:write', 'approval:decide', 'topic:moderate']
     : [...writer, 'article:write'];
 }
 

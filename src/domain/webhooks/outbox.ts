@@ -16,6 +16,7 @@ export const WEBHOOK_EVENTS = [
   'post.voted',
   'answer.confirmed',
   'post.flagged',
+  'topic.moderated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -44,6 +45,15 @@ export type WebhookPayloads = {
   };
   /** Someone flagged a post (../moderation/flags.ts): the post, its topic and the flag. */
   'post.flagged': ContentChange & { flag: FlagSnapshot };
+  /** A moderator acted on the topic (or one of its posts): what, who, why (../writes/moderator-write.ts). */
+  'topic.moderated': {
+    topic: TopicView;
+    post?: PostView;
+    action: string;
+    by: { kind: 'person' | 'agent' | 'system'; id: string | null; name: string };
+    reason: string;
+    detail: string;
+  };
 };
 
 /** A flag as post.flagged carries it. */

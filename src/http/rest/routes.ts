@@ -71,6 +71,7 @@ import {
   setModerationSettings,
   unhidePost,
 } from '../../operations/moderation.ts';
+import * as m from '../../operations/moderator-actions.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import {
   createWebhook,
@@ -134,6 +135,26 @@ const at =
     const id = pick(value);
     return typeof id === 'string' && id ? `${prefix(params)}/${enc(id)}` : undefined;
   };
+
+const onTopic = (op: AnyOperation, verb: string) => route(op, 'post', `/topics/{topic}/${verb}`);
+/** Moderators' actions (src/operations/moderator-actions.ts) and the moderation log. */
+const MODERATION_ROUTES: RestRoute[] = [
+  onTopic(m.closeTopic, 'close'),
+  onTopic(m.reopenTopic, 'reopen'),
+  onTopic(m.lockTopic, 'lock'),
+  onTopic(m.unlockTopic, 'unlock'),
+  onTopic(m.pinTopic, 'pin'),
+  onTopic(m.unpinTopic, 'unpin'),
+  onTopic(m.deleteTopic, 'delete'),
+  onTopic(m.restoreTopic, 'restore'),
+  onTopic(m.moveTopic, 'move'),
+  onTopic(m.setTopicTags, 'tags'),
+  onTopic(m.markDuplicate, 'duplicate'),
+  onTopic(m.mergeTopic, 'merge'),
+  route(m.deletePost, 'post', '/posts/{post}/delete'),
+  route(m.restorePost, 'post', '/posts/{post}/restore'),
+  route(m.listModerationLog, 'get', '/moderation-log'),
+];
 
 export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
@@ -223,6 +244,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(confirmAnswer, 'post', '/posts/{post}/outcome'),
   route(getVoteSettings, 'get', '/votes/settings'),
   route(setVoteSettings, 'put', '/votes/settings'),
+  ...MODERATION_ROUTES,
   route(listNotifications, 'get', '/notifications'),
   route(markNotificationsRead, 'post', '/notifications/read'),
   route(setWatchLevel, 'put', '/notifications/level'),

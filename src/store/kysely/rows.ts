@@ -18,6 +18,7 @@ import type {
   CategoryApproval,
   CategoryKind,
   Community,
+  Deletion,
   Person,
   Post,
   Rendered,
@@ -106,7 +107,21 @@ export function categoryFromRow(row: Selectable<CategoriesTable>): Category {
   };
 }
 
-export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topic {
+/** The columns of migration 0088 (moderation): absent on a row made before it was read back. */
+type Moderation<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+type TopicRow = Moderation<
+  Selectable<TopicsTable>,
+  | 'locked_at'
+  | 'pinned_at'
+  | 'deleted_at'
+  | 'deleted_by'
+  | 'delete_reason'
+  | 'duplicate_of'
+  | 'merged_into'
+>;
+type PostRow = Moderation<Selectable<PostsTable>, 'deleted_at' | 'deleted_by' | 'delete_reason'>;
+
+export function topicFromRow(row: TopicRow, tags: string[]): Topic {
   return {
     id: row.id,
     communityId: row.community_id,
@@ -121,7 +136,24 @@ export function topicFromRow(row: Selectable<TopicsTable>, tags: string[]): Topi
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     lastPostedAt: toIso(row.last_posted_at),
+    moderation: {
+      lockedAt: toIsoOrNull(row.locked_at),
+      pinnedAt: toIsoOrNull(row.pinned_at),
+      deleted: deletionFromRow(row),
+      duplicateOf: row.duplicate_of ?? null,
+      mergedInto: row.merged_into ?? null,
+    },
   };
+}
+
+/** A soft delete's columns (migration 0088) as one value; null when the row is not deleted. */
+export function deletionFromRow(row: {
+  deleted_at?: string | Date | null;
+  deleted_by?: string | null;
+  delete_reason?: string | null;
+}): Deletion | null {
+  if (row.deleted_at === null || row.deleted_at === undefined) return null;
+  return { at: toIso(row.deleted_at), by: row.deleted_by ?? '', reason: row.delete_reason ?? '' };
 }
 
 /** The stored render of a row, if it has one (version 0: not rendered yet). */
@@ -141,7 +173,7 @@ export function renderedColumns(rendered: Rendered | null | undefined): {
   return { html: rendered?.html ?? null, html_version: rendered?.version ?? 0 };
 }
 
-export function postFromRow(row: Selectable<PostsTable>): Post {
+export function postFromRow(row: PostRow): Post {
   return {
     id: row.id,
     communityId: row.community_id,
@@ -152,6 +184,7 @@ export function postFromRow(row: Selectable<PostsTable>): Post {
     rendered: renderedFromRow(row),
     createdAt: toIso(row.created_at),
     editedAt: toIsoOrNull(row.edited_at),
+    deleted: deletionFromRow(row),
   };
 }
 

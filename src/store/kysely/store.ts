@@ -29,6 +29,7 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
+import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { draftDb, KyselyDrafts } from './drafts.ts';
 import { KyselyRetention } from './retention.ts';
@@ -93,6 +94,7 @@ export class KyselyStore implements Store {
       votes: new KyselyVotes(votesDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
+      moderatorActions: new KyselyModeratorActions(this.db, id),
     };
   }
 

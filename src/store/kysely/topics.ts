@@ -84,7 +84,10 @@ export class KyselyTopics implements TopicRepository {
 
   async list(query: TopicQuery): Promise<Page<Topic, Keyset>> {
     const column = SORT_COLUMN[query.sort];
-    let q = this.scoped();
+    // Listings leave out what moderators deleted or merged away; `unpinned` leaves out the pinned
+    // topics a first page shows above the rest (moderation.pinned).
+    let q = this.scoped().where('deleted_at', 'is', null).where('merged_into', 'is', null);
+    if (query.unpinned) q = q.where('pinned_at', 'is', null);
     if (query.categoryId) q = q.where('category_id', '=', query.categoryId);
     if (query.tag) {
       const tag = query.tag;

@@ -22,9 +22,9 @@ export function searchSpeedMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
-const SLOT_BITS = 20;
+export const SLOT_BITS = 20;
 const TOPIC_BITS = 22;
-const COMMUNITY_SHIFT = SLOT_BITS + TOPIC_BITS;
+export const COMMUNITY_SHIFT = SLOT_BITS + TOPIC_BITS;
 
 /** The SQL expression allocating the rowid for post `new` (community, topic numbers must exist). */
 const newRowid = `(
@@ -36,7 +36,7 @@ const newRowid = `(
   from search_topics t join search_communities c on c.no = t.community_no
   where t.topic_id = new.topic_id)`;
 
-const indexPost = `
+export const indexPost = `
   insert or ignore into search_communities (community_id) values (new.community_id);
   select raise(abort, 'search index: more than 2097151 communities')
     where (select no from search_communities where community_id = new.community_id) >= ${1 << 21};
@@ -55,7 +55,7 @@ const indexPost = `
            new.body
     from topics t where t.id = new.topic_id;`;
 
-const unindexPost = `
+export const unindexPost = `
   delete from search_fts where rowid = (select rowid from search_rows where post_id = old.id);
   delete from search_rows where post_id = old.id;`;
 

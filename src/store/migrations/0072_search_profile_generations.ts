@@ -12,7 +12,7 @@ export function searchProfileGenerationsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
-const sqliteMark = (topic: string, where = '') => `
+export const sqliteMark = (topic: string, where = '') => `
   update search_profile_gen set n = n + 1;
   insert into search_profile_queue (topic_id, gen) select ${topic}, (select n from search_profile_gen) ${where}
     on conflict (topic_id) do update set gen = excluded.gen;`;
@@ -54,7 +54,7 @@ const sqlite: Migration = {
   },
 };
 
-const pgMark = (gen: string) => (topic: string) =>
+export const pgMark = (gen: string) => (topic: string) =>
   `insert into search_profile_queue (topic_id) values (${topic}) on conflict (topic_id) do update set gen = ${gen};`;
 
 /** 0021's trigger functions with a given way of marking a topic. */

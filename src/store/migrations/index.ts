@@ -33,6 +33,8 @@ import { mailBouncesMigration } from './0082_mail_bounces.ts';
 import { votesMigration } from './0085_votes.ts';
 import { moderationMigration } from './0091_moderation.ts';
 import { draftsMigration } from './0095_drafts.ts';
+import { moderatorActionsMigration } from './0088_moderator_actions.ts';
+import { moderationSearchMigration } from './0089_moderation_search.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -67,6 +69,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0085_votes': votesMigration(dialect),
     '0091_moderation': moderationMigration(dialect),
     '0095_drafts': draftsMigration(dialect),
+    '0088_moderator_actions': moderatorActionsMigration(dialect),
+    '0089_moderation_search': moderationSearchMigration(dialect),
   };
 }
 

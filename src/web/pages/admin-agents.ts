@@ -110,6 +110,14 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/admin/agents/keys/revoke', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
+    // Revoking asks first, without JavaScript: the same form again with confirm=yes.
+    if (text(form, 'confirm') !== 'yes') {
+      const key = text(form, 'key');
+      const body = `<h1>Revoke this key?</h1>
+<div class="notice error" role="alert"><p>The key stops working at once: every agent or host using it is refused from then on.</p></div>
+${postForm(web, href(web, '/admin/agents/keys/revoke'), `<input type="hidden" name="key" value="${esc(key)}"><input type="hidden" name="confirm" value="yes"><div class="actions"><button type="submit" class="danger">Revoke the key</button> <a href="${esc(href(web, '/admin/agents'))}">Cancel</a></div>`)}`;
+      return page(c, web, { title: 'Revoke this key?', body });
+    }
     const revoked = await call(deps, web, revokeAgentKey, formArgs(revokeAgentKey, form));
     if (!revoked.ok) return failurePage(c, web, revoked);
     return redirectWith(c, deps, href(web, '/admin/agents'), {

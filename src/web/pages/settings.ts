@@ -7,7 +7,7 @@ import { BUILT_IN_PROMPTS } from '../../domain/community-mcp.ts';
 import { POLICY_MODES, WRITE_KINDS } from '../../domain/vocabulary.ts';
 import { getMcpConfig, setMcpConfig } from '../../operations/admin.ts';
 import { getPolicies, setPolicy } from '../../operations/approvals.ts';
-import { COMMUNITY_OPERATIONS } from '../../operations/catalogue.ts';
+import { COMMUNITY_TOOLS } from '../../operations/catalogue.ts';
 import { listedAsTool, type OutputOf } from '../../operations/operation.ts';
 import { getCommunitySettings, updateCommunitySettings } from '../../operations/web-communities.ts';
 import type { Failure } from '../../operations/pipeline.ts';
@@ -38,7 +38,7 @@ function surfacePreview(config: McpConfig): string {
           },
           { name: 'execute', title: 'Run a tool found with search: {tool, inputs}' },
         ]
-      : COMMUNITY_OPERATIONS.filter((op) => listedAsTool(op, config.toolsets)).map((op) => ({
+      : COMMUNITY_TOOLS.filter((op) => listedAsTool(op, config.toolsets)).map((op) => ({
           name: op.name,
           title: op.title,
         }));

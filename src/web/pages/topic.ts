@@ -1,6 +1,7 @@
 // The topic page: the question (or the article), its accepted answer marked and linked from the
 // top, the replies in order with agents labelled, pagination, and for signed-in people the reply
-// form, accepting or withdrawing an answer (the asker or a moderator) and editing their own posts.
+// form, accepting or withdrawing an answer (the asker or a moderator) and editing their own posts;
+// for moderators, their controls (./topic-moderation.ts).
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
 import { LIMITS } from '../../domain/fields.ts';
@@ -11,19 +12,18 @@ import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '..
 import { failureSummary, lengths, text, type FormData } from '../forms.ts';
 import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import {
-  author,
-  topicHref,
-  writeNotice,
-  type Post,
-  type ShownPost,
-  type Topic,
-} from './parts.ts';
+import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { pageOf } from './pager.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
 import { composer, draftHref, dropDraft } from './composer.ts';
 import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
+import {
+  moderationNotices,
+  moderatorPanel,
+  postModeration,
+  topicModerationRoutes,
+} from './topic-moderation.ts';
 import { watchControl } from './notifications.ts';
 import { flagControl, hiddenBanner } from './review.ts';
 
@@ -78,6 +78,8 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
   }
   if (web.person && !(p.author.kind === 'person' && p.author.id === web.person.personId))
     actions.push(flagControl(web, topic, p, role));
+  const moderation = postModeration(web, topic, p);
+  if (moderation) actions.push(moderation);
   if (can.edit)
     actions.push(
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
@@ -100,6 +102,7 @@ function replyForm(
       ? `<p><a href="${esc(href(web, `/t/${topic.slug}/revise`))}">Revise this article</a> · <a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`
       : `<p><a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`;
   }
+  if (topic.locked) return '<p>This topic is locked: it takes no new replies.</p>';
   if (topic.status === 'closed') return '<p>This topic is closed: it takes no new replies.</p>';
   if (!web.person) return `<p><a href="${esc(signInHref(web))}">Sign in</a> to reply.</p>`;
   return `<h2 id="reply">Your reply</h2>${failureSummary(failure)}
@@ -164,9 +167,11 @@ export async function renderTopic(
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
+${moderationNotices(web, got.value)}
 ${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
-${replyForm(web, topic, compose.values, o.failure, compose)}`;
+${replyForm(web, topic, compose.values, o.failure, compose)}
+${moderatorPanel(web, topic)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {
     title: topic.title,
@@ -239,4 +244,5 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   topicEditRoutes(app, deps);
   topicComposeRoutes(app, deps);
+  topicModerationRoutes(app, deps);
 }
