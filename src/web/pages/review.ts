@@ -9,6 +9,7 @@ import {
   decideReview,
   flagPost,
   liftSanction,
+  myQueuedReplies,
   listSanctions,
   reviewQueue,
   sanctionMember,
@@ -40,6 +41,26 @@ export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string):
     href(web, `/t/${topic.slug}/flag`),
     `<input type="hidden" name="post" value="${esc(p.id)}">${field({ name: 'reason', id: `${id}-reason`, label: 'What is wrong with it?', options: FLAG_REASONS.map((r) => ({ value: r, label: REASON_LABELS[r] })), required: true })}${field({ name: 'note', id: `${id}-note`, label: 'Note for the moderators', hint: 'Optional, except for "something else".', rows: 2 })}<div class="actions"><button type="submit" class="secondary">Send flag</button></div>`,
   )}</details>`;
+}
+
+/**
+ * The signed-in person's own replies to this topic that wait for a moderator ("awaiting approval",
+ * with why) or were rejected (with the moderator's reason), shown in place after the posts.
+ */
+export async function awaitingApproval(deps: WebDeps, web: Web, topic: Topic): Promise<string> {
+  if (!web.person) return '';
+  const got = await call(deps, web, myQueuedReplies, { topic: topic.id });
+  if (!got.ok || got.value.writes.length === 0) return '';
+  return got.value.writes
+    .map(({ approval: a, why }) => {
+      const body = (a.payload as { body?: unknown } | null)?.body;
+      const state =
+        a.status === 'pending'
+          ? `<span class="badge pending">Awaiting approval</span> · ${esc(why)}`
+          : `<span class="badge">Not published</span> · ${esc(a.message)}`;
+      return `<article class="queued" id="approval-${esc(a.approval_id)}" aria-label="Your reply, ${a.status === 'pending' ? 'awaiting approval' : 'not published'}"><p class="meta">You · ${when(a.submitted_at)} · ${state}</p>${typeof body === 'string' ? `<div class="post-body preview">${renderBody(body).html}</div>` : ''}</article>`;
+    })
+    .join('\n');
 }
 
 /** Above a hidden post, for moderators only (readers are not shown the post at all). */

@@ -22,7 +22,7 @@ import {
 } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { watchControl } from './notifications.ts';
-import { flagControl, hiddenBanner } from './review.ts';
+import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -135,6 +135,7 @@ export async function renderTopic(
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now)).join('\n')}
 ${moreLink(web, `/t/${topic.slug}`, {}, got.value.next_cursor, 'More posts')}
+${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, o.values ?? {}, o.failure)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {
