@@ -17,6 +17,7 @@ import {
   toPathForm,
 } from './domain/urls.ts';
 import { SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
+import { LeasedBuckets } from './store/kysely/leased-buckets.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
@@ -302,12 +303,14 @@ function onSignals(logger: Logger, close: () => Promise<void>): void {
 }
 
 /**
- * Several instances may serve one PostgreSQL: their rate limits are counted there, together (each
- * instance limits on its own while the database cannot count; said once a minute).
+ * Several instances may serve one PostgreSQL: their rate limits are counted there, together, in
+ * leases (a few tokens taken at once, so that a request costs no round trip; leased-buckets.ts);
+ * each instance limits on its own while the database cannot count (said once a minute).
  */
 function sharedLimiter(db: Kysely<Database>, logger: Logger): SharedLimiter {
   let warnedAt = 0;
-  return new SharedLimiter(new PostgresRateBuckets(db), new TokenBucketLimiter(), (err) => {
+  const shared = new LeasedBuckets(new PostgresRateBuckets(db));
+  return new SharedLimiter(shared, new TokenBucketLimiter(), (err) => {
     if (Date.now() - warnedAt < 60_000) return;
     warnedAt = Date.now();
     logger.warn({ err }, 'shared rate limits unavailable; limiting locally');

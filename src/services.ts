@@ -13,6 +13,7 @@ import { ContentService } from './domain/content.ts';
 import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
+import { DraftService } from './domain/drafts/service.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -27,6 +28,7 @@ import { AccountLinks } from './domain/identity/account-links.ts';
 import { Mailer } from './domain/mail/mailer.ts';
 import { MailService } from './domain/mail/service.ts';
 import { publicOrigin } from './domain/urls.ts';
+import { FeedbackService } from './domain/feedback/service.ts';
 import { FlagService } from './domain/moderation/flags.ts';
 import { ReviewService } from './domain/moderation/review.ts';
 import { SanctionService } from './domain/moderation/sanctions.ts';
@@ -41,6 +43,10 @@ export type Services = {
   categories: CategoryService;
   profiles: ProfileService;
   notifications: NotificationService;
+  /** Votes and "this worked" reports on posts, and each post's signals. */
+  feedback: FeedbackService;
+  /** People's unsent replies and topics. */
+  drafts: DraftService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -121,6 +127,8 @@ export function createServices(deps: ServiceDeps): Services {
     categories: new CategoryService(store, audit),
     profiles: new ProfileService(store, config),
     notifications: new NotificationService(store, config),
+    feedback: new FeedbackService(store, config, audit),
+    drafts: new DraftService(store),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

@@ -71,3 +71,12 @@ export function countPerRequest(server: Server, onRequest: (tally: RequestTally)
     });
   });
 }
+
+/** Runs `fn` in a tally of its own: the statements its work sent, whatever the request. */
+export async function countStatements<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T; statements: string[] }> {
+  const tally: RequestTally = { statements: [] };
+  const value = await current.run(tally, fn);
+  return { value, statements: tally.statements };
+}

@@ -41,6 +41,11 @@ const CONFIGS: Record<string, Config> = {
   },
   'fields+both': { options: { ranking: { feedback: true, associations: true } }, mode: 'lexical' },
   'no-typo': { options: { typoTolerance: false }, mode: 'lexical' },
+  // Votes and confirmations (src/search/signals.ts): with SEARCH_EVAL_SEED=1 they are seeded first.
+  'no-signals': { options: { signals: false }, mode: 'lexical' },
+  'votes-only': { options: { signals: { confirmations: false } }, mode: 'lexical' },
+  'confirm-only': { options: { signals: { votes: false } }, mode: 'lexical' },
+  'no-recency': { options: { signals: { recency: false } }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
   'hash-semantic': { options: { embedder: new HashingEmbedder(256) }, mode: 'semantic' },
   // The operator's embedder: the product's OpenAIEmbedder over SEARCH_EVAL_EMBEDDINGS_URL, with stored vectors.
@@ -143,6 +148,52 @@ function changes(
   for (const m of moved) console.log(m);
 }
 
+/**
+ * Votes and confirmations by a rule that never looks at the labels: the k-th solved topic (in the
+ * order they were created) has its accepted answer reported failed by 4 agents when k % 5 = 0,
+ * else upvoted by 3 people and confirmed by 2 agents (today).
+ */
+async function seedSignals(): Promise<string> {
+  const people = await Promise.all(
+    [1, 2, 3].map((i) => store.people.create({ displayName: `Seed voter ${i}` })),
+  );
+  let k = 0;
+  let failed = 0;
+  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+    const page = await store.community(community.id).topics.list({
+      sort: 'created',
+      limit: 1000,
+      after: cursor ? JSON.parse(cursor) : undefined,
+    });
+    for (const t of page.items) {
+      if (!t.solutionPostId) continue;
+      const post = { id: t.solutionPostId, topicId: t.id };
+      await store.transaction(async (tx) => {
+        const v = tx.community(community.id).votes;
+        if (++k % 5 === 0) {
+          failed++;
+          for (const i of [1, 2, 3, 4])
+            await v.setOutcome(
+              post,
+              { kind: 'agent', id: `seed-f${i}`, name: 'seed' },
+              { worked: false, note: null },
+            );
+        } else {
+          for (const p of people) await v.setVote(post, p.id, 1);
+          for (const i of [1, 2])
+            await v.setOutcome(
+              post,
+              { kind: 'agent', id: `seed-w${i}`, name: 'seed' },
+              { worked: true, note: null },
+            );
+        }
+      });
+    }
+    cursor = page.next ? JSON.stringify(page.next) : undefined;
+  }
+  return `seeded: ${k} solved topics, ${k - failed} confirmed and upvoted, ${failed} reported failed`;
+}
+
 try {
   // Topics per labelled title (every labelled thread must exist in the imported corpus).
   const titleCount = new Map<string, number>();
@@ -161,6 +212,8 @@ try {
     .flatMap((x) => x.threads)
     .filter((t) => !titleCount.has(norm(t)));
   if (missing.length) console.log(`labelled threads not in the corpus: ${missing.join(' | ')}`);
+
+  if (process.env.SEARCH_EVAL_SEED === '1') console.log(await seedSignals());
 
   const ranks: Ranks = {};
   for (const name of names) {

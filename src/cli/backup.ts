@@ -20,6 +20,7 @@ import { openStore } from '../store/open.ts';
 import { schemaProblem } from '../store/schema-version.ts';
 import { parseCommandArgs } from './with-hamlet.ts';
 import { UsageError } from './errors.ts';
+import { cliIo, setExitCode } from './io.ts';
 
 export const backupCommand: Command = {
   name: 'backup',
@@ -27,7 +28,7 @@ export const backupCommand: Command = {
   async run(args) {
     const file = oneFile(args, 'hamlet backup FILE');
     if (existsSync(file)) throw new UsageError(`"${file}" exists: give the backup a new name`);
-    const { databaseUrl } = loadConfig();
+    const { databaseUrl } = loadConfig(cliIo().env);
     const path = sqlitePath(databaseUrl);
     if (!path && !toolOrHelp('pg_dump', `pg_dump ${pgDumpArgs(file).join(' ')} "$DATABASE_URL"`))
       return;
@@ -44,7 +45,7 @@ export const restoreCommand: Command = {
   async run(args) {
     const file = oneFile(args, 'hamlet restore FILE');
     if (!existsSync(file)) throw new UsageError(`There is no backup at "${file}"`);
-    const { databaseUrl } = loadConfig();
+    const { databaseUrl } = loadConfig(cliIo().env);
     const path = sqlitePath(databaseUrl);
     if (
       !path &&
@@ -78,6 +79,6 @@ function toolOrHelp(tool: string, command: string): boolean {
   console.error(
     `${tool} is not on PATH. Install PostgreSQL's client tools (the server's version or newer) and run:\n  ${command}`,
   );
-  process.exitCode = 1;
+  setExitCode(1);
   return false;
 }

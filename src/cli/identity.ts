@@ -8,6 +8,7 @@ import type { Services } from '../services.ts';
 import { systemActor } from '../domain/actor.ts';
 import { splitScopes } from '../domain/identity/agents.ts';
 import { addressSource, printedMcpUrl } from './printed-urls.ts';
+import { cliIo } from './io.ts';
 
 const cli = systemActor('cli');
 
@@ -336,6 +337,6 @@ export const identityCommands: Command[] = [
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of cliIo().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -4,6 +4,7 @@ import { UsageError } from './errors.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { importMail } from '../import/mail/importer.ts';
 import { progressReporter } from '../import/progress.ts';
+import { cliIo } from './io.ts';
 
 const USAGE =
   'hamlet import mail <dir|mbox>... --community <slug> [--category <slug>] [--batch-size <n>]';
@@ -34,7 +35,7 @@ export const importMailCommand: Command = {
         categorySlug: values.category,
         paths: positionals,
         batchSize,
-        onProgress: progressReporter(),
+        onProgress: progressReporter(cliIo().stderr),
       });
       console.log(
         `Imported ${report.postsCreated} posts in ${report.topicsCreated} new topics from ${report.messages} messages ` +

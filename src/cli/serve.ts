@@ -11,6 +11,7 @@ import { freshDemoAdmin } from '../demo/demo-admin.ts';
 import { hasPublicOrigin, listedMcpUrl, listedOrigin } from '../domain/urls.ts';
 import { startHamlet } from '../main.ts';
 import { keepServing } from './last-resort.ts';
+import { cliIo } from './io.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -23,7 +24,7 @@ export const serveCommand: Command = {
       args,
       options: { demo: { type: 'boolean', default: false }, 'no-migrate': { type: 'boolean' } },
     });
-    const config = loadConfig();
+    const config = loadConfig(cliIo().env);
     const hamlet = await startHamlet(config, {
       demo: values.demo ?? false,
       migrate: !values['no-migrate'],

@@ -6,6 +6,7 @@ import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
 import { communityOf, required } from './identity.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
+import { setExitCode } from './io.ts';
 import { systemActor } from '../domain/actor.ts';
 import { verifySignature } from '../domain/webhooks/signing.ts';
 import type { DeliveryView, EndpointView } from '../domain/webhooks/service.ts';
@@ -202,7 +203,7 @@ export const webhookCommands: Command[] = [
       );
       if (!verdict.ok) {
         console.log(`INVALID: ${verdict.reason}`);
-        process.exitCode = 1;
+        setExitCode(1);
         return;
       }
       console.log(

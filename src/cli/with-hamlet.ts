@@ -12,6 +12,7 @@ import type { Services } from '../services.ts';
 import { DomainError } from '../domain/errors.ts';
 import { HelpRequested, UsageError } from './errors.ts';
 import { createLogger } from '../log.ts';
+import { cliIo } from './io.ts';
 
 /** Whether the options (up to a `--`) ask for help: --help or -h. */
 export function asksForHelp(args: string[]): boolean {
@@ -37,13 +38,14 @@ export async function withHamlet<T>(
   fn: (store: Store, config: Config, services: Services) => Promise<T>,
   options?: OpenOptions,
 ): Promise<T> {
-  const config = loadConfig();
+  const io = cliIo();
+  const config = loadConfig(io.env);
   // Commands print for a person; the services' own logs stay quiet unless something is wrong.
   const { store, services, close } = await openHamlet(config, {
     migrate: false,
     requireCurrentSchema: true,
     ...options,
-    logger: createLogger('error', process.stderr),
+    logger: createLogger('error', io.stderr),
   });
   try {
     return await fn(store, config, services);

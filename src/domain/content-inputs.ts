@@ -7,6 +7,7 @@ import {
   categoryRef,
   cursor,
   pageLimit,
+  pageNumber,
   pathSlug,
   questionBody,
   recordId,
@@ -67,6 +68,8 @@ export const editPostSchema = z.object({
 export const getTopicSchema = z.object({
   topic: topicRef,
   cursor: cursor.nullish(),
+  /** Page N of `limit` posts (used when no cursor is given). */
+  page: pageNumber.optional(),
   limit: pageLimit(100, 50),
 });
 

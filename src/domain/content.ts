@@ -59,6 +59,9 @@ export {
   type ReplyInput,
   type UpsertArticleInput,
 } from './content-inputs.ts';
+
+/** A keyset's id where only its position counts (posts are paged by position alone). */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 export type { ArticleResult } from './articles.ts';
 
 export type TopicWithPosts = { topic: TopicView; posts: PostView[]; nextCursor: string | null };
@@ -242,7 +245,11 @@ export class ContentService {
     const topic = await findTopic(scope, data.topic);
     const category = (await scope.categories.getById(topic.categoryId))!;
     const page = await scope.posts.listByTopic(topic.id, {
-      after: decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount),
+      after:
+        decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount) ??
+        (data.page && data.page > 1
+          ? { key: (data.page - 1) * data.limit, id: NIL_UUID }
+          : undefined),
       limit: data.limit,
       bytes: { of: shown === 'html' ? 'html' : 'body', max: RENDER_LIMITS.pageBytes },
     });

@@ -27,6 +27,7 @@ export const LIMITS = {
   cursor: { max: 500 },
   idempotencyKey: { min: 8, max: 200 },
   reason: { max: 2_000 },
+  outcomeNote: { min: 1, max: 2_000 },
   communitySlug: { min: 2, max: 63 },
   email: { max: 254 },
   password: { min: 10, max: 1_024 },
@@ -35,6 +36,7 @@ export const LIMITS = {
   sanctionDays: { min: 1, max: 3_650 },
   /** Each number of a community's moderation settings (thresholds, sandbox limits). */
   moderationSetting: { min: 0, max: 10_000 },
+  pageNumber: { min: 1, max: 100_000 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -50,6 +52,11 @@ const text = (what: { min: number; max: number }) =>
 export const title = text(LIMITS.title);
 export const questionBody = text(LIMITS.questionBody);
 export const replyBody = text(LIMITS.replyBody);
+/** A draft's title: any length up to a title's (it is checked as a title when posted). */
+export const draftTitle = z
+  .string()
+  .trim()
+  .max(LIMITS.title.max, `must be at most ${LIMITS.title.max} characters`);
 
 export const tag = z
   .string()
@@ -108,6 +115,13 @@ export const pageLimit = (max: number, fallback: number) =>
     .max(max, `must be between 1 and ${max} (default ${fallback})`)
     .default(fallback);
 
+/** A page number of a paged listing (1 is the first page): an alternative to a cursor. */
+export const pageNumber = z
+  .number()
+  .int('must be a whole number')
+  .min(LIMITS.pageNumber.min, `must be at least ${LIMITS.pageNumber.min}`)
+  .max(LIMITS.pageNumber.max, `must be at most ${LIMITS.pageNumber.max}`);
+
 export const idempotencyKey = z
   .string()
   .min(LIMITS.idempotencyKey.min, `must be at least ${LIMITS.idempotencyKey.min} characters`)
@@ -144,6 +158,10 @@ export const keyRef = z
 
 /** Why a moderator rejected a queued write: the submitter reads it to fix the request. */
 export const reason = text({ min: 1, max: LIMITS.reason.max });
+/** What was tried when an answer did (or did not) work: shown to the topic's author and watchers. */
+export const outcomeNote = text(LIMITS.outcomeNote);
+/** A vote on a post: 1 up, -1 down, 0 takes one's vote back. */
+export const voteValue = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 
 /** An ISO 8601 date or date-time, normalized to a full UTC timestamp. */
 export const isoDate = z

@@ -11,6 +11,7 @@ import type {
   Topic,
   TopicStatus,
 } from '../store/types.ts';
+import type { PostSignals } from '../store/votes.ts';
 import { shownHtml } from './rendering.ts';
 import { topicUrl } from './urls.ts';
 
@@ -62,6 +63,8 @@ export type PostView = {
   isSolution: boolean;
   createdAt: string;
   editedAt: string | null;
+  /** Its votes and "this worked" reports, where the reader attached them (get_topic, the web). */
+  signals?: PostSignals;
   /** Set on a hidden post, which only moderators are shown (../moderation/hidden.ts). */
   hidden?: HiddenNotice;
 };

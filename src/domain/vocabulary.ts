@@ -13,6 +13,8 @@ export const SCOPES = [
   'solution:mark',
   'article:write',
   'approval:decide',
+  /** Votes and "this worked" reports (the feedback toolset's confirm_answer and vote). */
+  'feedback:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

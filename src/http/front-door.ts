@@ -110,8 +110,6 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
     secure,
     hostOf,
     resolve,
-    /** The same answer, uncached, for a face that keeps its own (the MCP endpoints). */
-    lookup: (host: string | undefined) => resolveCommunityHost(store, host, config.baseDomain),
     actorOf,
     /** Drops cached host answers (a community changed). */
     forget: () => hosts.clear(),

@@ -52,6 +52,8 @@ export function createHttpServer(
       void serveMcp(options.connector, req, res, logger, options, 'MCP connector failed');
       return;
     }
+    // Only Hono's adapter reads rawHeaders: MCP requests skip their rewrite.
+    if (req.headers[PATH_FORM_HOST_HEADER] !== undefined) rewriteRawHeaders(req);
     void honoListener(req, res);
   });
   // Slow-loris and idle keep-alive bounds; SSE streams send keep-alive comments within these.
@@ -110,16 +112,27 @@ export function rewritePathForm(req: IncomingMessage, baseDomain: string): boole
   req.headers.host = host;
   req.headers[PATH_FORM_HOST_HEADER] = addressed;
   delete req.headers['x-forwarded-host'];
-  // Hono's adapter reads rawHeaders (name, value, name, value, …): rewrite them alike.
+  return true;
+}
+
+/**
+ * Hono's adapter reads rawHeaders (name, value, name, value, …): a path-form request's are made to
+ * say what its parsed headers say (Host and the path-form header rewritten, X-Forwarded-Host gone).
+ */
+function rewriteRawHeaders(req: IncomingMessage): void {
   const rawHeaders: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
     if (name === 'x-forwarded-host' || name === 'host' || name === PATH_FORM_HOST_HEADER) continue;
     rawHeaders.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
-  rawHeaders.push('Host', host, PATH_FORM_HOST_HEADER, addressed);
+  rawHeaders.push(
+    'Host',
+    req.headers.host!,
+    PATH_FORM_HOST_HEADER,
+    String(req.headers[PATH_FORM_HOST_HEADER]),
+  );
   req.rawHeaders = rawHeaders;
-  return true;
 }
 
 /** Removes header `name` (lower case) from the request, from its parsed and its raw headers alike. */

@@ -3,7 +3,7 @@
 import type { ImportProgress } from './mail/importer.ts';
 
 export function progressReporter(
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
 ): (p: ImportProgress) => void {
   const tty = stream.isTTY === true;
   let lastLine = '';

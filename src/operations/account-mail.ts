@@ -155,11 +155,28 @@ export const myEmail = defineOperation({
     email: z.string(),
     verified: z.boolean(),
     mail_enabled: z.boolean().describe('False: this Hamlet sends no mail (no links can arrive).'),
+    mail_off: z
+      .object({ hard_bounces: z.number(), since: z.string(), reason: z.string().nullable() })
+      .nullable()
+      .describe(
+        'Set when notification mail to the address stopped after hard bounces; confirming the address again turns it back on.',
+      ),
   }),
   credential: 'user',
   run: async (ctx) => {
     const me = await ctx.services.accountLinks.myEmail(ctx.actor);
-    return { email: me.email, verified: me.verified, mail_enabled: me.mail };
+    return {
+      email: me.email,
+      verified: me.verified,
+      mail_enabled: me.mail,
+      mail_off: me.bounced
+        ? {
+            hard_bounces: me.bounced.hardBounces,
+            since: me.bounced.since,
+            reason: me.bounced.reason,
+          }
+        : null,
+    };
   },
 });
 

@@ -14,7 +14,9 @@ import { WEBHOOK_OPERATIONS } from './webhooks.ts';
 import { NOTIFICATION_OPERATIONS } from './notifications.ts';
 import { ACCOUNT_MAIL_OPERATIONS } from './account-mail.ts';
 import { MAIL_ADMIN_OPERATIONS } from './mail-admin.ts';
+import { FEEDBACK_OPERATIONS } from './feedback.ts';
 import { MODERATION_OPERATIONS } from './moderation.ts';
+import { DRAFT_OPERATIONS } from './drafts.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
 
@@ -31,7 +33,9 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...NOTIFICATION_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...MAIL_ADMIN_OPERATIONS,
+  ...FEEDBACK_OPERATIONS,
   ...MODERATION_OPERATIONS,
+  ...DRAFT_OPERATIONS,
 ];
 
 /** Every operation the network apex serves (its six MCP tools first). */

@@ -6,6 +6,7 @@ import {
   cursor,
   LIMITS,
   pageLimit,
+  pageNumber,
   question,
   recordId,
   replyBody,
@@ -120,17 +121,27 @@ export const getTopic = defineOperation({
     cursor: cursor
       .optional()
       .describe('next_cursor of a previous call, for the next page of posts.'),
+    page: pageNumber
+      .optional()
+      .describe(
+        'Page number (1 is the first), of `limit` posts each; used when no cursor is given.',
+      ),
     limit: pageLimit(100, 50).describe('Posts per page, 1-100. Default 50.'),
+    order: z
+      .enum(['position', 'best'])
+      .default('position')
+      .describe(
+        '"position" (default): as posted. "best": the question, then the accepted answer, then by score, then as posted (within the page).',
+      ),
   }),
   output: getTopicOutput,
   credential: 'community',
   mcp: true,
-  run: async (ctx, input) => {
+  run: async (ctx, { order, ...input }) => {
     const shown = ctx.showsHtml ? 'html' : 'markdown';
-    return presentTopicPage(
-      await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown),
-      ctx.showsHtml,
-    );
+    const page = await ctx.services.content.getTopic(ctx.actor, ctx.community, input, shown);
+    const posts = await ctx.services.feedback.topicPage(ctx.community, page.posts, order);
+    return presentTopicPage({ ...page, posts }, ctx.showsHtml);
   },
 });
 

@@ -1,6 +1,7 @@
 // What people do beyond asking and answering: open an account (sign-up, limited per address), change
 // their password, edit their own post within the edit window, and read a person's or an agent's
 // profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
+import { handleField } from '../domain/writes/handle-set.ts';
 import { z } from 'zod';
 import {
   cursor,
@@ -33,6 +34,11 @@ export const signUp = defineOperation({
       .min(1, 'must not be empty')
       .max(100, 'must be at most 100 characters')
       .describe('The name people see on your posts (1-100 characters).'),
+    handle: handleField
+      .optional()
+      .describe(
+        'Your @handle, how people mention you (2-30 of a-z, 0-9, "_" and "-"); without one, a free one is made from your name.',
+      ),
   }),
   output: z.object({
     email: z.string().describe('The address to sign in with (trimmed, lower-case).'),

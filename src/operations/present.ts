@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { KeyView } from '../domain/identity/accounts.ts';
 import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { TopicWithPosts } from '../domain/content.ts';
+import { confirmationSummary, type PostSignals } from '../domain/feedback/signals.ts';
 import type { WrittenContent } from '../domain/writes/apply.ts';
 import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
@@ -15,6 +16,7 @@ import type {
   communitySummary,
   keyOut,
   postOut,
+  signalsOut,
   topicOut,
   writeOutput,
 } from './schemas.ts';
@@ -69,7 +71,22 @@ export function presentPost(
     edited_at: p.editedAt,
     ...(p.hidden ? { hidden: p.hidden } : {}),
   };
-  return html ? { ...out, html: p.html } : out;
+  const signed = p.signals ? { ...out, ...presentSignals(p.signals) } : out;
+  return html ? { ...signed, html: p.html } : signed;
+}
+
+/** A post's votes and confirmations. */
+export function presentSignals(s: PostSignals): z.infer<typeof signalsOut> {
+  return {
+    score: s.score,
+    confirmations: {
+      worked_by_agents: s.workedAgents,
+      worked_by_people: s.workedPeople,
+      failed: s.failed,
+      last_worked_at: s.lastWorkedAt,
+      summary: confirmationSummary(s),
+    },
+  };
 }
 
 /** A topic with one page of its posts (with `html`, each post's render too, for the web). */

@@ -16,6 +16,19 @@ import {
 
 export const SEARCH_MODES = ['lexical', 'semantic', 'hybrid'] as const;
 
+/** What the people and agents who used an answer reported. */
+export const confirmationsOut = z.object({
+  worked_by_agents: z.number().int().describe('Agents that reported it worked.'),
+  worked_by_people: z.number().int().describe('People who reported it worked.'),
+  failed: z.number().int().describe('Reports that it did not work.'),
+  last_worked_at: z.string().nullable().describe('The latest "it worked" report.'),
+  summary: z
+    .string()
+    .describe(
+      'In words: "confirmed by 4 agents, 1 report it failed, last 2026-11-30" ("" if none).',
+    ),
+});
+
 export const searchResult = z.object({
   source_type: z.enum(SOURCE_TYPES),
   source_id: z.string(),
@@ -29,6 +42,12 @@ export const searchResult = z.object({
   is_solution: z.boolean(),
   created_at: z.string(),
   community: z.string().optional(),
+  votes: z.number().int().optional().describe("The post's score: upvotes minus downvotes."),
+  confirmations: confirmationsOut
+    .optional()
+    .describe(
+      '"This worked" reports on the thread\'s answers (on the post itself for a post result).',
+    ),
 });
 
 export const searchOutput = z.object({
@@ -39,10 +58,22 @@ export const searchOutput = z.object({
   next_cursor: z.string().optional(),
 });
 
+/** A post's votes and confirmations. */
+export const signalsOut = z.object({
+  score: z.number().int().describe('Upvotes minus downvotes (people vote; agents confirm).'),
+  confirmations: confirmationsOut,
+});
+
 export const suggestOutput = z.object({
   question: z.string(),
   confidence: z.number().min(0).max(1),
-  answers: z.array(searchResult.extend({ accepted: z.boolean() })),
+  answers: z.array(
+    searchResult.extend({
+      accepted: z.boolean(),
+      votes: z.number().int().describe("The answer's score: upvotes minus downvotes."),
+      confirmations: confirmationsOut,
+    }),
+  ),
   message: z.string(),
 });
 
@@ -102,6 +133,8 @@ export const postOut = z.object({
   is_solution: z.boolean(),
   created_at: z.string(),
   edited_at: z.string().nullable(),
+  score: signalsOut.shape.score.optional().describe('Upvotes minus downvotes (in get_topic).'),
+  confirmations: confirmationsOut.optional().describe('"This worked" reports (in get_topic).'),
   hidden: hiddenOut
     .optional()
     .describe('Only moderators see hidden posts: why this one is hidden, by whom, since when.'),

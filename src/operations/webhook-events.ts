@@ -8,7 +8,7 @@ import type { WrittenContent } from '../domain/writes/apply.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from '../domain/webhooks/outbox.ts';
 import { getApproval } from './community.ts';
 import { presentPost, presentTopic, presentWritten } from './present.ts';
-import { postOut, topicOut } from './schemas.ts';
+import { postOut, signalsOut, topicOut } from './schemas.ts';
 
 const contentChange = z.object({ topic: topicOut, post: postOut });
 
@@ -46,6 +46,31 @@ export const WEBHOOK_DATA = {
     })
     .describe(
       'A new topic or reply @mentioned agents (by name) or people (by handle) of the community: how an agent hears it was mentioned without polling.',
+    ),
+  'post.voted': z
+    .object({
+      topic: topicOut,
+      post: postOut.extend(signalsOut.shape),
+      vote: z.object({
+        value: z.number().int().describe('The vote now: 1, -1, or 0 (taken back).'),
+        previous: z.number().int().describe('The vote it replaced (0: none).'),
+      }),
+    })
+    .describe(
+      "A person's vote on a post changed; the post carries its score after it (the voter is not named).",
+    ),
+  'answer.confirmed': z
+    .object({
+      topic: topicOut,
+      post: postOut.extend(signalsOut.shape),
+      outcome: z.object({
+        worked: z.boolean(),
+        note: z.string().nullable(),
+        reporter: z.object({ kind: z.enum(['person', 'agent']), id: z.string(), name: z.string() }),
+      }),
+    })
+    .describe(
+      'An agent or a person reported whether an answer worked; the post carries its confirmations after it.',
     ),
   'post.flagged': contentChange
     .extend({
@@ -101,6 +126,8 @@ export function renderWebhookEvent(
       Object.assign(data, { revision: c.revision, created: c.created });
     if (event.type === 'mention.created')
       Object.assign(data, { mentioned: (snapshot as { mentioned: unknown }).mentioned });
+    if (event.type === 'post.voted') Object.assign(data, { vote: snapshot.vote });
+    if (event.type === 'answer.confirmed') Object.assign(data, { outcome: snapshot.outcome });
     if (event.type === 'post.flagged')
       Object.assign(data, { flag: (snapshot as { flag: unknown }).flag });
   }

@@ -16,9 +16,12 @@ export type OutboundMail = {
   headers?: Record<string, string>;
 };
 
-/** A send's result: accepted by the server, or why not (`permanent`: a 5xx that no retry changes). */
+/**
+ * A send's result: accepted by the server, or why not (`permanent`: a 5xx that no retry changes;
+ * `code`: the server's reply code, when it answered).
+ */
 export type MailSendResult =
-  { ok: true; response: string } | { ok: false; error: string; permanent: boolean };
+  { ok: true; response: string } | { ok: false; error: string; permanent: boolean; code?: number };
 
 export interface MailSender {
   /** What the sender is, for logs and admin pages (no password). */
@@ -54,6 +57,10 @@ export function createMailSender(url: string, options: MailSenderOptions = {}): 
     host: parsed.hostname,
     port: Number(parsed.port) || (parsed.protocol === 'smtps:' ? 465 : 25),
     secure: parsed.protocol === 'smtps:',
+    // Connections are kept and reused (a new SMTP conversation per mail costs most of a send).
+    pool: true,
+    maxConnections: 10,
+    maxMessages: 1_000,
     ...(parsed.username
       ? {
           auth: {
@@ -87,6 +94,7 @@ export function createMailSender(url: string, options: MailSenderOptions = {}): 
           ok: false,
           error: e.message ?? String(err),
           permanent: code >= 500 && code < 600,
+          ...(code ? { code } : {}),
         };
       }
     },

@@ -7,12 +7,22 @@ import type { Learned } from './lexicon.ts';
 import type { Profiles } from './profiles.ts';
 import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
 import type { EngineRequest } from './request.ts';
+import { withSignals, type SignalOptions, type SignalReader } from './signals.ts';
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
 const HEAD_POOL = 200;
 
-/** What re-ranking reads: the engine, the stored thread profiles, and which re-ranking parts run. */
-export type Reranking = { index: SearchIndex; profiles: Profiles; ranking?: RerankOptions };
+/**
+ * What re-ranking reads: the engine, the stored thread profiles, which re-ranking parts run, and
+ * the threads' votes and confirmations (./signals.ts: a bounded prior on the re-ranked head).
+ */
+export type Reranking = {
+  index: SearchIndex;
+  profiles: Profiles;
+  ranking?: RerankOptions;
+  signals?: SignalReader;
+  signalOptions?: SignalOptions | false;
+};
 
 type Keyset = { key: number | string; id: string };
 
@@ -27,10 +37,8 @@ export async function rerankedHead(
     HEAD_POOL,
   );
   const profiles = await r.profiles.read(candidates.map((h) => h.topicId));
-  return {
-    head: rerankHead(candidates, profiles, request.query, learned, r.ranking),
-    total,
-  };
+  const head = rerankHead(candidates, profiles, request.query, learned, r.ranking);
+  return { head: await withSignals(head, r.signals, r.signalOptions), total };
 }
 
 /**

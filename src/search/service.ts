@@ -4,6 +4,7 @@
 // field and the fix. The parts: request.ts (filters, cursors), reranked.ts (the lexical order),
 // semantic.ts (semantic and hybrid), results.ts (hits as results), suggest.ts (suggest_answer).
 import type { Store } from '../store/repositories.ts';
+import type { PostSignals } from '../store/votes.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
@@ -29,6 +30,7 @@ import { semanticOrder } from './semantic.ts';
 import { HALF_POINT, normalizeScore, toResult, type UrlConfig } from './results.ts';
 import { checkSuggestion, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
+import { attachSignals, type SignalOptions, type SignalReader } from './signals.ts';
 import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
@@ -49,6 +51,8 @@ export type SearchOptions = {
   typoTolerance?: boolean;
   /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
   ranking?: RerankOptions;
+  /** Which of the threads' votes and confirmations weigh on the head (./signals.ts; false: none). */
+  signals?: SignalOptions | false;
   /** Where a failing embedder is reported (summarized, ./fallback.ts). */
   logger?: Logger;
   /** Told how long each search took, by mode (metrics). */
@@ -90,7 +94,13 @@ export class SearchService {
     this.lexicon = new Lexicon(index.db, this.profiles, {
       associations: options.ranking?.associations === true,
     });
-    this.reranking = { index, profiles: this.profiles, ranking: options.ranking };
+    this.reranking = {
+      index,
+      profiles: this.profiles,
+      ranking: options.ranking,
+      signals: threadSignals(store),
+      signalOptions: options.signals,
+    };
     this.health = new EmbedderHealth(options.logger);
   }
 
@@ -241,12 +251,21 @@ export class SearchService {
       throw badCursor();
     if (headOffset !== undefined && this.options.ranking?.threadFields === false) throw badCursor();
     const limit = f.limit ?? 10;
-    const respond = (page: IndexHit[], total: number, next?: Keyset): SearchResponse => ({
+    const respond = async (
+      page: IndexHit[],
+      total: number,
+      next?: Keyset,
+    ): Promise<SearchResponse> => ({
       query,
       mode: 'lexical',
       total,
-      results: page.map((h) =>
-        toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
+      results: await attachSignals(
+        this.store,
+        communities,
+        page.map((h) =>
+          toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
+        ),
+        page.map(refOf),
       ),
       ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
     });
@@ -305,8 +324,11 @@ export class SearchService {
     );
     const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
-    const results = page.map(({ id, score }) =>
-      toResult(this.urls, byId.get(id)!, communities, parsed, score),
+    const results = await attachSignals(
+      this.store,
+      communities,
+      page.map(({ id, score }) => toResult(this.urls, byId.get(id)!, communities, parsed, score)),
+      page.map(({ id }) => refOf(byId.get(id)!)),
     );
     const next =
       offset + limit < ordered.length
@@ -314,6 +336,29 @@ export class SearchService {
         : {};
     return { response: { query, mode, total: ordered.length, results, ...next }, embedded };
   }
+}
+
+/** What a result's signals are read by. */
+function refOf(h: IndexHit) {
+  return {
+    postId: h.postId,
+    topicId: h.topicId,
+    communityId: h.communityId,
+    isPost: h.position !== 1,
+  };
+}
+
+/** The threads' votes and confirmations, summed per topic, each community through its scope. */
+function threadSignals(store: Store): SignalReader {
+  return async (threads) => {
+    const byCommunity = new Map<string, string[]>();
+    for (const t of threads)
+      byCommunity.set(t.communityId, [...(byCommunity.get(t.communityId) ?? []), t.topicId]);
+    const out = new Map<string, PostSignals>();
+    for (const [id, topics] of byCommunity)
+      for (const [k, v] of await store.community(id).votes.topicSignals(topics)) out.set(k, v);
+    return out;
+  };
 }
 
 /** Whether `cursor` is one that the listing `bound` handed out. */

@@ -10,6 +10,8 @@ import { queryWords, STOP_WORDS, type ParsedQuery } from './query.ts';
 import { authorName, round4, type UrlConfig } from './results.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+import { NO_SIGNALS } from '../store/votes.ts';
+import { shownSignals } from './signals.ts';
 
 /** The question and limit of a suggest_answer call, or invalid_argument saying what to fix. */
 export function checkSuggestion(question: string, limit: number): void {
@@ -112,5 +114,22 @@ export async function suggestFrom(
   } else {
     message = `Found ${chosen.length} accepted answer${chosen.length === 1 ? '' : 's'} that match this question; the first is the closest.`;
   }
-  return { question, confidence, answers: chosen.map((c) => c.answer), message };
+  // An answer that is a post shows its own votes and reports (an accepted answer stands in for
+  // its topic: read again); a topic or article shows what its search result carried.
+  const none = shownSignals(NO_SIGNALS, NO_SIGNALS);
+  const answers = [];
+  for (const { answer } of chosen) {
+    const community = single ?? slugToCommunity.get(answer.community ?? '');
+    if (answer.source_type === 'post' && community) {
+      const votes = store.community(community.id).votes;
+      const own = (await votes.signals([answer.source_id])).get(answer.source_id) ?? NO_SIGNALS;
+      answers.push({ ...answer, ...shownSignals(own, own) });
+    } else
+      answers.push({
+        ...answer,
+        votes: answer.votes ?? none.votes,
+        confirmations: answer.confirmations ?? none.confirmations,
+      });
+  }
+  return { question, confidence, answers, message };
 }

@@ -1,6 +1,7 @@
 // The search surface shared by MCP (search_community, suggest_answer, search_network) and REST.
 // Result objects carry exactly the documented result fields, plus `community` (slug)
 // only when more than one community was searched (network search).
+import type { ShownSignals } from './signals.ts';
 
 export type SourceType = 'topic' | 'post' | 'article';
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
@@ -42,6 +43,10 @@ export type SearchResult = {
   created_at: string;
   /** Community slug; present only when several communities were searched. */
   community?: string;
+  /** The post's score (upvotes minus downvotes); see ./signals.ts. */
+  votes?: number;
+  /** "This worked" reports: of the thread's answers (of the post itself for a post result). */
+  confirmations?: ShownSignals['confirmations'];
 };
 
 export type SearchResponse = {
@@ -56,7 +61,7 @@ export type SuggestResponse = {
   question: string;
   /** In [0, 1]: how likely the first answer resolves the question. */
   confidence: number;
-  answers: Array<SearchResult & { accepted: boolean }>;
+  answers: Array<SearchResult & { accepted: boolean } & ShownSignals>;
   /** A plain statement of what was found, or what to do when nothing fits. */
   message: string;
 };

@@ -1,4 +1,4 @@
-// Kysely table types of migration 0079_mail (see ./schema.ts for the conventions).
+// Kysely table types of migrations 0079_mail and 0082_mail_bounces (see ./schema.ts for the conventions).
 type Timestamp = string | Date;
 type Millis = number | string;
 
@@ -53,7 +53,17 @@ export interface CommunityAccountRulesTable {
   updated_at: Timestamp;
 }
 
+export interface MailBouncesTable {
+  address: string;
+  hard_bounces: number;
+  last_reason: string | null;
+  last_at: Timestamp;
+  disabled_at: Timestamp | null;
+}
+
 export interface MailDatabase {
+  mail_bounces: MailBouncesTable;
+  topics: { id: string; community_id: string };
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokensTable;
   email_verifications: EmailVerificationsTable;

@@ -1,7 +1,7 @@
 // Mail records and the repository contracts over them: the outbox of outbound mails (written in the
 // change's transaction, claimed by one dispatcher at a time under a lease), the kinds of mail people
-// turned off, single-use account tokens (only their hash), verified addresses, and each
-// community's rule for unverified accounts.
+// turned off, hard bounces per address, single-use account tokens (only their hash), verified
+// addresses, and each community's rule for unverified accounts.
 import type { Keyset, Page } from './types.ts';
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
@@ -60,9 +60,38 @@ export interface MailOutbox {
   /** Makes a failed or pending mail due now again (same Message-ID); false if unknown or sent. */
   retry(id: string, now?: number): Promise<boolean>;
 
+  /** The mail whose Message-ID (with angle brackets) this is: a bounce names the mail it returns. */
+  getByMessageId(messageId: string): Promise<MailRecord | undefined>;
+
   unsubscribe(personId: string, kind: string): Promise<void>;
   isUnsubscribed(personId: string, kind: string): Promise<boolean>;
+
+  /**
+   * Counts one hard bounce for the address (any case) and, when it reaches `limit`, disables mail
+   * to it; returns the state after the count.
+   */
+  recordHardBounce(
+    address: string,
+    reason: string,
+    limit: number,
+    at?: string,
+  ): Promise<BounceState>;
+  /** The address's bounces (undefined: none counted). */
+  bounceState(address: string): Promise<BounceState | undefined>;
+  /** Forgets the address's bounces (its owner confirmed it again): mail to it is on. */
+  clearBounces(address: string): Promise<void>;
+  /** The community a topic belongs to (a reply by e-mail names the topic only). */
+  topicCommunity(topicId: string): Promise<string | undefined>;
 }
+
+export type BounceState = {
+  address: string;
+  hardBounces: number;
+  lastReason: string | null;
+  lastAt: string;
+  /** When mail to the address was turned off; null while it is on. */
+  disabledAt: string | null;
+};
 
 export type AccountTokenRecord = {
   id: string;

@@ -43,4 +43,5 @@ export interface NotificationDatabase {
   notification_preferences: NotificationPreferencesTable;
   people: { id: string; handle: string | null };
   memberships: { community_id: string; person_id: string };
+  topics: { id: string; community_id: string; slug: string };
 }

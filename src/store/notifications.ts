@@ -82,11 +82,28 @@ export interface NotificationRepository {
   setEmailPreference(personId: string, email: string): Promise<void>;
   /** Of `personIds`, those who are members of the community. */
   members(personIds: string[]): Promise<Set<string>>;
+  /**
+   * The recipient's notifications waiting for a digest (`digest`) written before `before`, oldest
+   * first, each with its topic's slug (null when it has none or the topic is gone).
+   */
+  waitingForDigest(recipientId: string, before: string, limit: number): Promise<DigestItem[]>;
 }
+
+export type DigestItem = NotificationRecord & { topicSlug: string | null };
+
+/** Whose digest is due: a recipient in a community with notifications waiting from before it. */
+export type DueDigest = { communityId: string; recipientId: string; waiting: number };
 
 /** The mail side's view: notifications not mailed yet, over every community, oldest first. */
 export interface NotificationMailQueue {
   pending(limit: number): Promise<NotificationRecord[]>;
+  /**
+   * Recipients with notifications waiting for a digest from before their period began: `weekStart`
+   * for those whose preference there is weekly, `dayStart` for everyone else.
+   */
+  digestsDue(input: { dayStart: string; weekStart: string; limit: number }): Promise<DueDigest[]>;
+  /** digest → sent (or skipped) for these ids; returns how many were still waiting. */
+  settleDigest(ids: string[], at: string, state?: 'sent' | 'skipped'): Promise<number>;
   /** pending → sent | skipped | digest; false when it was no longer pending (another sender got it). */
   settle(
     id: string,

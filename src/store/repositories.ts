@@ -36,7 +36,9 @@ import type { CommunityMcpConfigRepository } from './community-mcp.ts';
 import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
+import type { DraftRepository } from './drafts.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
+import type { VoteRepository } from './votes.ts';
 import type { ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -188,8 +190,12 @@ export interface CommunityScope {
   readonly webhooks: WebhookRepository;
   /** People's notifications, watch levels and e-mail preferences here (./notifications.ts). */
   readonly notifications: NotificationRepository;
+  /** Votes, "this worked" reports and each post's signals, the vote settings (./votes.ts). */
+  readonly votes: VoteRepository;
   /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
   readonly moderation: ModerationRepository;
+  /** People's unsent replies and topics, per place (./drafts.ts). */
+  readonly drafts: DraftRepository;
 }
 
 export interface Store {

@@ -23,6 +23,7 @@ export function communityTools(
   community: Community,
   config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
 ): ToolDef[] {
+  // The nine come first in the catalogue; a toolset's tools follow where the configuration turns it on.
   // The whole catalogue: toolset tools (flag_post, review_queue, …) live beside their operations.
   return COMMUNITY_CATALOGUE.filter((op) => listedAsTool(op, config.toolsets)).map((op) =>
     operationTool(op, deps, community),

@@ -1,8 +1,10 @@
 // Which MCP surface a request's host addresses: the network on the apex, a community on its
 // subdomain (or custom domain), nothing otherwise. A private community exists on MCP only for a
 // request whose key may read it (one of its agent keys, or a member's user key): to anyone else its
-// host answers exactly as an unknown host does. Lookups, key checks and built surfaces are cached briefly: resolving a host is on every
-// request's path, and building a surface converts every tool schema.
+// host answers exactly as an unknown host does. The host is resolved by the front door's one cached
+// resolver; beside it, a community's MCP configuration and key checks are kept briefly and built
+// surfaces until the community or its configuration changes: they are on every request's path, and
+// building a surface converts every tool schema.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../domain/actor.ts';
@@ -18,8 +20,9 @@ import type { SurfaceDeps } from './calls.ts';
 import { communitySurface } from './community.ts';
 import { networkSurface } from './network.ts';
 
-export type HostLookup = (
-  host: string | undefined,
+/** What the request's host resolves to (the front door's cached resolver). */
+export type HostResolver = (
+  req: IncomingMessage,
 ) => Promise<
   { kind: 'network' } | { kind: 'community'; community: Community } | { kind: 'unknown' }
 >;
@@ -32,11 +35,10 @@ export const NO_COMMUNITY = 'This request did not resolve to a community.';
 
 export type EndpointOptions = {
   deps: SurfaceDeps;
-  lookup: HostLookup;
-  hostOf: (req: IncomingMessage) => string | undefined;
+  resolveHost: HostResolver;
   /** Who a key makes its bearer on a community (anonymous when the key is not valid there). */
   actorOf: (community: Community, key: string, scope: RequestScope) => Promise<Actor>;
-  /** How long a host → community answer is reused (default 5 s). */
+  /** How long a community's configuration and a key check are reused (default 5 s). */
   ttlMs?: number;
   /** Told which community a request reached (its access-log line names it). */
   reached?: (req: IncomingMessage, slug: string) => void;
@@ -48,11 +50,9 @@ export function createEndpointResolver(o: EndpointOptions): {
   forget(communityId?: string): void;
 } {
   const ttl = o.ttlMs ?? 5_000;
-  type Resolved =
-    | { kind: 'network' }
-    | { kind: 'unknown' }
-    | { kind: 'community'; community: Community; config: CommunityMcpConfig; configAt: number };
-  const hosts = new Map<string, { at: number; value: Resolved }>();
+  type Configured = { at: number; config: CommunityMcpConfig; configAt: number };
+  /** community id → its MCP configuration in force, and when it was read. */
+  const configs = new Map<string, Configured>();
   const surfaces = new Map<string, { version: string; surface: Surface }>();
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
   /** "<community id>:<hash of a key>" → when that key was last found to read that community. */
@@ -91,42 +91,35 @@ export function createEndpointResolver(o: EndpointOptions): {
         pathForm: addressedByPath((name) => header(req, name)),
         connector: (context as RequestScope | undefined)?.connector,
       };
-      const host = (o.hostOf(req) ?? '').toLowerCase();
-      const now = Date.now();
-      let hit = hosts.get(host);
-      if (!hit || now - hit.at > ttl) {
-        const found = await o.lookup(host);
-        const value: Resolved =
-          found.kind === 'community'
-            ? {
-                ...found,
-                ...(await o.deps.services.mcpConfig
-                  .load(found.community.id)
-                  .then((c) => ({ config: c.config, configAt: c.updatedAt }))),
-              }
-            : found;
-        hit = { at: now, value };
-        if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
-        hosts.set(host, hit);
-      }
-      const r = hit.value;
+      const r = await o.resolveHost(req);
       if (r.kind === 'network') return { ...network, context: scope };
       if (r.kind === 'unknown') return undefined;
+      const now = Date.now();
       if (r.community.visibility === 'private' && !(await mayRead(r.community, req, scope, now)))
         return undefined;
+      let configured = configs.get(r.community.id);
+      if (!configured || now - configured.at > ttl) {
+        const loaded = await o.deps.services.mcpConfig.load(r.community.id);
+        configured = { at: now, config: loaded.config, configAt: loaded.updatedAt };
+        configs.set(r.community.id, configured);
+      }
       o.reached?.(req, r.community.slug);
       return {
         scope: communityScope(r.community.id),
-        surface: surfaceOf(r.community, r.config, r.configAt),
+        surface: surfaceOf(r.community, configured.config, configured.configAt),
         context: scope,
       };
     },
-    /** Drops cached answers, so the next request sees a changed community or configuration. */
+    /** Drops kept answers, so the next request sees a changed configuration (or community). */
     forget(communityId) {
-      hosts.clear();
       readers.clear();
-      if (communityId) surfaces.delete(communityId);
-      else surfaces.clear();
+      if (communityId) {
+        configs.delete(communityId);
+        surfaces.delete(communityId);
+      } else {
+        configs.clear();
+        surfaces.clear();
+      }
     },
   };
 }

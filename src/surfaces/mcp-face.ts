@@ -24,9 +24,8 @@ const STREAMS_PER_SESSION = 4;
 
 /** What the MCP face needs of the front door (src/http/front-door.ts). */
 export type McpDoor = {
-  /** What a host resolves to, uncached (the endpoint resolver keeps its answers with the MCP configuration). */
-  lookup(host: string | undefined): Promise<CommunityResolution>;
-  hostOf(headers: (name: string) => string | undefined): string | undefined;
+  /** What a request's host resolves to (the one cached resolver every face uses). */
+  resolve(headers: (name: string) => string | undefined): Promise<CommunityResolution>;
   actorOf(community: Community, c: { key?: string; connector?: ConnectorRequest }): Promise<Actor>;
   admitByIp(ip: string, messages: number): Promise<Admission>;
   sessionOwner(credential: string | undefined, context: unknown): string | undefined;
@@ -53,9 +52,8 @@ export function createMcpFace(o: {
   const { config, store, deps, door, logger, access } = o;
   const endpoints = createEndpointResolver({
     deps,
-    lookup: door.lookup,
-    hostOf: (req: IncomingMessage) =>
-      door.hostOf((name) => {
+    resolveHost: (req: IncomingMessage) =>
+      door.resolve((name) => {
         const v = req.headers[name];
         return Array.isArray(v) ? v[0] : v;
       }),

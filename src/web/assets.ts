@@ -1,5 +1,5 @@
-// The web's two static files: the stylesheet and the one script (similar questions while typing on
-// the ask form). Served from /assets/ under a content hash, cached for a year; the CSP allows
+// The web's static files: the stylesheet and the scripts (similar questions while typing on the ask
+// form; the composer's toolbar, autosave and quoting). Served from /assets/ under a content hash, cached for a year; the CSP allows
 // scripts and styles from the page's own origin only, so nothing is ever inline.
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../domain/fields.ts';
@@ -47,6 +47,7 @@ table.data code{white-space:nowrap;overflow-wrap:normal}
 .table-wrap{overflow-x:auto}table.data{border-collapse:collapse;width:100%}table.data th,table.data td{text-align:left;border-bottom:1px solid #e4e4ea;padding:.4rem .5rem;vertical-align:top}
 .queued{border:1px solid #d0d0d7;border-radius:4px;padding:.75rem 1rem;margin:1rem 0}
 .preview{border-left:4px solid #d0d0d7;padding-left:.75rem}
+.toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.35rem}.toolbar .tool{padding:.15rem .55rem;font-size:.9rem}.draft-status{min-height:1.2em;margin:.25rem 0 0}.post-tools{margin:.25rem 0 0}
 .tabs{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0}.tabs [aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1f}
 footer{margin-top:3rem;border-top:1px solid #d0d0d7}
 @media (max-width:40rem){body{padding:0 .6rem 1.5rem}h1{font-size:1.35rem}header{display:block}nav ul{margin-top:.5rem}}`;
@@ -70,6 +71,27 @@ if(i.solved){var b=document.createElement('span');b.className='badge';b.textCont
 ul.appendChild(li);});out.appendChild(ul);}
 })();`;
 
+// The composer's enhancements (./pages/composer.ts): a formatting toolbar over each Markdown field,
+// the draft saved to the server a moment after typing stops, and "Quote" taking the selected text
+// of that post (the link's own URL quotes the whole post without JavaScript).
+const COMPOSER_JS = `(function(){
+function wrap(ta,a,b){var s=ta.selectionStart,e=ta.selectionEnd,v=ta.value;ta.value=v.slice(0,s)+a+v.slice(s,e)+b+v.slice(e);ta.focus();ta.selectionStart=s+a.length;ta.selectionEnd=e+a.length;ta.dispatchEvent(new Event('input'));}
+var TOOLS=[['B','Bold','**','**'],['I','Italic','_','_'],['Link','Link','[','](https://)'],['Code','Code','\\x60','\\x60'],['Quote','Quote','> ',''],['List','Bulleted list','- ','']];
+Array.prototype.forEach.call(document.querySelectorAll('textarea[data-composer]'),function(ta){
+var bar=document.createElement('div');bar.className='toolbar';bar.setAttribute('role','toolbar');bar.setAttribute('aria-label','Formatting');
+TOOLS.forEach(function(t){var b=document.createElement('button');b.type='button';b.className='secondary tool';b.textContent=t[0];b.setAttribute('aria-label',t[1]);b.addEventListener('click',function(){wrap(ta,t[2],t[3]);});bar.appendChild(b);});
+ta.parentNode.insertBefore(bar,ta);
+var box=ta.closest('.composer'),url=box&&box.getAttribute('data-draft'),form=ta.form,status=box&&box.querySelector('.draft-status');
+if(!url||!form)return;var timer,last=ta.value;
+function save(){if(ta.value===last||ta.value.trim().length<2)return;last=ta.value;var fd=new URLSearchParams();var tok=form.querySelector('[name=_csrf]');if(!tok)return;fd.set('_csrf',tok.value);fd.set('body',ta.value);var ti=form.querySelector('[name=title]');if(ti)fd.set('title',ti.value);
+fetch(url,{method:'POST',body:fd,credentials:'same-origin'}).then(function(r){if(status)status.textContent=r.ok?'Draft saved.':'The draft could not be saved.';}).catch(function(){if(status)status.textContent='The draft could not be saved.';});}
+ta.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(save,1500);});});
+var picked='';
+Array.prototype.forEach.call(document.querySelectorAll('a[data-quote]'),function(a){
+a.addEventListener('mousedown',function(){var s=window.getSelection(),post=document.getElementById('post-'+a.getAttribute('data-quote'));picked=s&&s.rangeCount&&post&&post.contains(s.getRangeAt(0).commonAncestorContainer)?String(s).trim():'';});
+a.addEventListener('click',function(e){if(!picked)return;e.preventDefault();var u=a.href.split('#')[0];location.href=u+'&selection='+encodeURIComponent(picked.slice(0,2000))+'#reply';});});
+})();`;
+
 type Asset = { body: string; type: string; path: string };
 
 function build(name: string, body: string, type: string): [string, Asset] {
@@ -81,6 +103,7 @@ function build(name: string, body: string, type: string): [string, Asset] {
 const ASSETS = new Map<string, Asset>([
   build('hamlet.css', CSS, 'text/css; charset=utf-8'),
   build('ask.js', ASK_JS, 'text/javascript; charset=utf-8'),
+  build('composer.js', COMPOSER_JS, 'text/javascript; charset=utf-8'),
 ]);
 const BY_PATH = new Map([...ASSETS.values()].map((a) => [a.path, a]));
 

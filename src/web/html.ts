@@ -42,6 +42,7 @@ function nav(web: Web): string {
   links.push(`<a href="${esc(href(web, '/search'))}">Search</a>`);
   if (community) {
     links.push(`<a href="${esc(href(web, '/ask'))}">Ask a question</a>`);
+    if (role) links.push(`<a href="${esc(href(web, '/write'))}">Write an article</a>`);
     if (roleAtLeast(role, 'moderator'))
       links.push(`<a href="${esc(href(web, '/review'))}">Review</a>`);
     if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);

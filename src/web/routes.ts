@@ -21,6 +21,7 @@ import { memberAdminRoutes } from './pages/admin-members.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { reviewRoutes } from './pages/review.ts';
 import { askRoutes } from './pages/ask.ts';
+import { writeRoutes } from './pages/write.ts';
 import { authRoutes } from './pages/auth.ts';
 import { feedRoutes, mountFavicon } from './pages/feeds.ts';
 import { handoffRoutes } from './pages/handoff.ts';
@@ -32,6 +33,8 @@ import { topicRoutes } from './pages/topic.ts';
 import { notificationRoutes } from './pages/notifications.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 import { passwordRoutes } from './pages/password.ts';
+import { expiredBody } from './pages/kept-text.ts';
+import type { FormData } from './forms.ts';
 import { emailRoutes } from './pages/email.ts';
 import { mailAdminRoutes } from './pages/admin-mail.ts';
 
@@ -105,7 +108,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         return page(c, ctx, {
           title: 'Form expired',
           status: 403,
-          body: '<h1>This form has expired</h1><p>It was opened in another session, or sent from another site. Go back, reload the page and send it again.</p>',
+          body: expiredBody(c, ctx, form as FormData),
         });
       }
     }
@@ -128,6 +131,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     homeRoutes,
     topicRoutes,
     askRoutes,
+    writeRoutes,
     searchRoutes,
     approvalRoutes,
     reviewRoutes,

@@ -79,6 +79,26 @@ export function visitorCsrf(c: Context, deps: WebDeps): string {
   return token;
 }
 
+/** Whether the request came from a page of ours: not cross-site, and no Origin but our own host. */
+export function fromOurPages(c: Context): boolean {
+  if (c.req.header('sec-fetch-site') === 'cross-site') return false;
+  const origin = c.req.header('origin');
+  if (origin === 'null') return false;
+  if (!origin) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  // In the path form the HTTP front rewrote Host; the page came from the host it kept aside.
+  const addressed = c.req.header(PATH_FORM_HOST_HEADER);
+  const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed]
+    .filter(Boolean)
+    .map((h) => h!.split(',')[0]!.trim().toLowerCase());
+  return ours.includes(host.toLowerCase());
+}
+
 /**
  * Whether a state-changing request came from one of our own pages, with the right form token: the
  * live session's (`session`, its token, from liveSession), else the pre-session cookie's.
@@ -89,22 +109,7 @@ export function formIsOurs(
   presented: unknown,
   session: string | undefined,
 ): boolean {
-  if (c.req.header('sec-fetch-site') === 'cross-site') return false;
-  const origin = c.req.header('origin');
-  if (origin && origin !== 'null') {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      return false;
-    }
-    // In the path form the HTTP front rewrote Host; the page came from the host it kept aside.
-    const addressed = c.req.header(PATH_FORM_HOST_HEADER);
-    const ours = [c.req.header('host'), c.req.header('x-forwarded-host'), addressed]
-      .filter(Boolean)
-      .map((h) => h!.split(',')[0]!.trim().toLowerCase());
-    if (!ours.includes(host.toLowerCase())) return false;
-  } else if (origin === 'null') return false;
+  if (!fromOurPages(c)) return false;
   if (typeof presented !== 'string' || !presented) return false;
   if (session) return deps.services.accounts.verifyCsrf(session, presented);
   const visitor = getCookie(c, cookieNames(deps.secure).csrf);

@@ -1,10 +1,12 @@
 // Several instances over one PostgreSQL count rate limits together: a client spreading its requests
 // over them gets one budget, not one per instance. While the database cannot count, each instance
-// limits on its own.
+// limits on its own. Leases (leased-buckets.ts) take tokens in advance, so that a request costs no
+// round trip, without granting more than the shared bucket holds.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { SharedLimiter, TokenBucketLimiter } from '../../src/domain/identity/rate-limit.ts';
+import { LeasedBuckets, leaseSize } from '../../src/store/kysely/leased-buckets.ts';
 import { PostgresRateBuckets } from '../../src/store/kysely/rate-buckets.ts';
 import { openDatabase } from '../../src/store/open.ts';
 import { rpc } from '../mcp/http-client.ts';
@@ -20,6 +22,67 @@ test('a shared limiter that fails falls back to the local one and says so', asyn
   for (let i = 0; i < 3; i++) results.push((await limiter.take('ip:x', 2)).ok);
   assert.deepEqual(results, [true, true, false]);
   assert.equal(errors.length, 3);
+});
+
+/** A shared bucket in memory on a clock the test moves, counting the round trips it is asked for. */
+function countedShared() {
+  let now = 0;
+  const bucket = new TokenBucketLimiter(() => new Date(now));
+  const shared = {
+    takes: 0,
+    take: async (b: string, capacity: number, cost?: number, windowMs?: number) => {
+      shared.takes++;
+      await Promise.resolve(); // a round trip answers later
+      return bucket.take(b, capacity, cost, windowMs);
+    },
+  };
+  return { shared, clock: () => now, advance: (ms: number) => (now += ms) };
+}
+
+test('leases: a request costs a round trip once per lease, and the budget is still the bucket', async () => {
+  const { shared, clock } = countedShared();
+  const leased = new LeasedBuckets(shared, clock);
+  const capacity = 1_600; // leases of 64
+  assert.equal(leaseSize(capacity), 64);
+  const results = await Promise.all(
+    Array.from({ length: 2_000 }, async () => (await leased.take('ip:a', capacity)).ok),
+  );
+  assert.equal(results.filter(Boolean).length, capacity);
+  // 25 leases and the requests after them, one by one, once the bucket held less than a lease.
+  assert.ok(shared.takes <= 25 + 400 + 2, `${shared.takes} round trips`);
+});
+
+test('leases: two instances over one bucket never admit more than it holds', async () => {
+  const { shared, clock } = countedShared();
+  const [a, b] = [new LeasedBuckets(shared, clock), new LeasedBuckets(shared, clock)];
+  const capacity = 320; // leases of 20
+  let admitted = 0;
+  for (let i = 0; i < 400; i++) if ((await (i % 2 ? a : b).take('ip:a', capacity)).ok) admitted++;
+  assert.ok(admitted <= capacity && admitted >= capacity - 2 * leaseSize(capacity), `${admitted}`);
+  assert.ok(shared.takes < 400, `${shared.takes} round trips for 400 requests`);
+});
+
+test('leases: small buckets and give-backs go to the shared bucket every time', async () => {
+  const { shared, clock } = countedShared();
+  const leased = new LeasedBuckets(shared, clock);
+  for (let i = 0; i < 3; i++) await leased.take('signup:a', 10, 1, 3_600_000);
+  await leased.take('ip:b', 1_000, -1);
+  assert.equal(shared.takes, 4);
+});
+
+test('leases: an idle lease gives its unspent tokens back', async () => {
+  const { shared, clock, advance } = countedShared();
+  const leased = new LeasedBuckets(shared, clock);
+  const other = new LeasedBuckets(shared, clock);
+  const capacity = 320; // hour-long window: refilled by less than a token in the test
+  const hour = 3_600_000;
+  assert.ok((await leased.take('ip:a', capacity, 1, hour)).ok); // leases 20, spends 1
+  advance(6_000);
+  await leased.take('ip:z', capacity, 1, hour); // sweeps: 19 go back
+  await Promise.resolve();
+  let admitted = 0;
+  for (let i = 0; i < 400; i++) if ((await other.take('ip:a', capacity, 1, hour)).ok) admitted++;
+  assert.equal(admitted, capacity - 1);
 });
 
 const setup = await freshPostgresDatabase('ratelimit');
@@ -88,6 +151,32 @@ if (!setup.ok) {
         !refused.ok && Math.abs(refused.retryAfterMs - 1_800_000) < 5_000,
         JSON.stringify(refused),
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('leases over PostgreSQL: two instances share one budget, a round trip per lease', async () => {
+    const { store, db } = await openDatabase(setup.url);
+    try {
+      const buckets = new PostgresRateBuckets(db);
+      let trips = 0;
+      const counted = {
+        take: (b: string, capacity: number, cost?: number, windowMs?: number) => {
+          trips++;
+          return buckets.take(b, capacity, cost, windowMs);
+        },
+      };
+      const [a, b] = [new LeasedBuckets(counted), new LeasedBuckets(counted)];
+      const capacity = 320;
+      let admitted = 0;
+      for (let i = 0; i < 400; i++)
+        if ((await (i % 2 ? a : b).take('ip:leased', capacity, 1, 3_600_000)).ok) admitted++;
+      assert.ok(
+        admitted <= capacity && admitted >= capacity - 2 * leaseSize(capacity),
+        `${admitted} admitted`,
+      );
+      assert.ok(trips < 200, `${trips} round trips for 400 requests`);
     } finally {
       await store.close();
     }

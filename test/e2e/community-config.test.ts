@@ -13,6 +13,7 @@ import {
   PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { COMMUNITY_CATALOGUE, COMMUNITY_OPERATIONS } from '../../src/operations/catalogue.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { runCli } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -56,7 +57,14 @@ after(async () => {
 });
 
 test('the default surface: 9 tools and the built-in prompts', async () => {
-  assert.equal((await client.listTools()).tools.length, 9);
+  // The demo turns the feedback and moderation toolsets on: their tools follow the nine.
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  assert.deepEqual(
+    tools.slice(0, 9),
+    COMMUNITY_OPERATIONS.map((op) => op.name),
+  );
+  const extra = COMMUNITY_CATALOGUE.filter((op) => op.toolset).map((op) => op.name);
+  assert.deepEqual(tools.slice(9), extra);
   assert.deepEqual(
     (await client.listPrompts()).prompts.map((p) => p.name),
     ['ask_a_good_question', 'answer_from_community', 'summarize_topic'],

@@ -1,38 +1,29 @@
-// The CLI as an operator runs it: `node bin/hamlet.js …` with DATABASE_URL pointing at a temp file.
-// The first command runs bin/hamlet.js itself (the checkout's entry point, through tsx); the others
-// run the same CLI bundled once per source tree (test/helpers/hamlet-bin.ts), a third of the CPU each.
+// The CLI's commands with DATABASE_URL pointing at a temp file. The first command runs
+// `node bin/hamlet.js …` itself, as the operator types it (the checkout's entry point, through tsx);
+// the others run the same commands inside the test process (test/helpers/cli.ts runCli).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hamletArgs } from '../helpers/hamlet-bin.ts';
+import { runCli } from '../helpers/cli.ts';
 import { question, answer } from './fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-cli-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 const env = {
-  ...process.env,
   DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`,
   HAMLET_BASE_DOMAIN: 'localhost',
   PORT: '8787',
 };
 
-const bundled = await hamletArgs();
-
-function hamlet(...args: string[]) {
-  return run(bundled, args);
-}
+const hamlet = (...args: string[]) => runCli(args, env);
 
 /** `node bin/hamlet.js …`, as the operator types it. */
 function hamletBin(...args: string[]) {
-  return run(['bin/hamlet.js'], args);
-}
-
-function run(command: string[], args: string[]) {
-  const r = spawnSync(process.execPath, [...command, ...args], {
-    env,
+  const r = spawnSync(process.execPath, ['bin/hamlet.js', ...args], {
+    env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -40,9 +31,9 @@ function run(command: string[], args: string[]) {
 }
 
 // Only `serve` and `migrate` create or change the schema; the other commands need it in place.
-test.before(() => assert.equal(hamlet('migrate').code, 0));
+test.before(async () => assert.equal((await hamlet('migrate')).code, 0));
 
-test('community create, then the same slug again, a bad slug and a missing --name fail clearly', () => {
+test('community create, then the same slug again, a bad slug and a missing --name fail clearly', async () => {
   const ok = hamletBin(
     'community',
     'create',
@@ -59,25 +50,25 @@ test('community create, then the same slug again, a bad slug and a missing --nam
     /Created private community "acme-labs" .* at http:\/\/localhost:8787\/c\/acme-labs\//,
   );
 
-  const again = hamlet('community', 'create', 'acme-labs', '--name', 'Other');
+  const again = await hamlet('community', 'create', 'acme-labs', '--name', 'Other');
   assert.equal(again.code, 1);
   assert.match(again.err, /already exists/);
 
-  const bad = hamlet('community', 'create', 'Not_A_Slug', '--name', 'x');
+  const bad = await hamlet('community', 'create', 'Not_A_Slug', '--name', 'x');
   assert.equal(bad.code, 2);
   assert.match(bad.err, /slug: must be 2-63 characters/);
 
-  const noName = hamlet('community', 'create', 'fine-slug');
+  const noName = await hamlet('community', 'create', 'fine-slug');
   assert.equal(noName.code, 0, noName.err);
   assert.match(noName.out, /Created public community "fine-slug"/);
   assert.match(noName.out, /the category "general"/);
 });
 
-test('import mail reports what it did, refuses unknown communities and unreadable paths', () => {
+test('import mail reports what it did, refuses unknown communities and unreadable paths', async () => {
   writeFileSync(join(dir, 'q.eml'), question);
   writeFileSync(join(dir, 'a.eml'), answer);
-  assert.equal(hamlet('community', 'create', 'lists', '--name', 'Lists').code, 0);
-  const first = hamlet(
+  assert.equal((await hamlet('community', 'create', 'lists', '--name', 'Lists')).code, 0);
+  const first = await hamlet(
     'import',
     'mail',
     join(dir, 'q.eml'),
@@ -92,7 +83,7 @@ test('import mail reports what it did, refuses unknown communities and unreadabl
     /importing: 2\/2 \(100%\)/,
     'plain progress lines when stderr is not a terminal',
   );
-  const second = hamlet(
+  const second = await hamlet(
     'import',
     'mail',
     join(dir, 'q.eml'),
@@ -102,22 +93,22 @@ test('import mail reports what it did, refuses unknown communities and unreadabl
   );
   assert.match(second.out, /Imported 0 posts in 0 new topics .*2 already imported/);
 
-  const ghost = hamlet('import', 'mail', join(dir, 'q.eml'), '--community', 'ghost');
+  const ghost = await hamlet('import', 'mail', join(dir, 'q.eml'), '--community', 'ghost');
   assert.equal(ghost.code, 1);
   assert.match(ghost.err, /No community "ghost"\. Create it first/);
-  const missing = hamlet('import', 'mail', join(dir, 'nope.mbox'), '--community', 'lists');
+  const missing = await hamlet('import', 'mail', join(dir, 'nope.mbox'), '--community', 'lists');
   assert.equal(missing.code, 1);
   assert.match(missing.err, /Cannot read ".*nope\.mbox"/);
-  assert.equal(hamlet('import', 'mail', '--community', 'lists').code, 2);
+  assert.equal((await hamlet('import', 'mail', '--community', 'lists')).code, 2);
 });
 
-test('migrate is idempotent and seed demo creates the demo only once', () => {
-  const migrate = hamlet('migrate');
+test('migrate is idempotent and seed demo creates the demo only once', async () => {
+  const migrate = await hamlet('migrate');
   assert.equal(migrate.code, 0, migrate.err);
   assert.match(migrate.out, /up to date/);
-  const seed = hamlet('seed', 'demo');
+  const seed = await hamlet('seed', 'demo');
   assert.equal(seed.code, 0, seed.err);
   assert.match(seed.out, /Created the demo: acme \(public\), skunkworks \(private\)/);
-  const again = hamlet('seed', 'demo');
+  const again = await hamlet('seed', 'demo');
   assert.match(again.out, /already exists\. Nothing to do/);
 });

@@ -1,7 +1,9 @@
 // The mail outbox and account tokens against a real engine (outbox-sqlite.test.ts and
 // outbox-postgres.test.ts run it once per adapter): two dispatchers over two connections to one
 // database never send the same mail, a lost lease resends under the same Message-ID, a permanent
-// refusal fails with its reason, and a token is spent once and not after it expires.
+// refusal fails with its reason (a refusal of the address counts a hard bounce), a token is spent
+// once and not after it expires; hard bounces disable an address at the limit; digests fall due by
+// each person's period and are settled once.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../src/log.ts';
@@ -153,6 +155,112 @@ export function defineOutboxSuite(engine: string, factory: Factory): void {
       assert.equal(await a.accountTokens.consume('h2', 'reset', now + 1000), undefined, 'expired');
       await a.accountTokens.markVerified(person.id, 't@example.org');
       assert.equal(await a.accountTokens.verifiedEmail(person.id), 't@example.org');
+    });
+
+    test('hard bounces disable an address at the limit (any case); a 550 at send counts one', async () => {
+      assert.equal(await a.mail.bounceState('b@example.org'), undefined);
+      const one = await a.mail.recordHardBounce('B@Example.org', '5.1.1 unknown', 2);
+      assert.equal(one.hardBounces, 1);
+      assert.equal(one.disabledAt, null);
+      const two = await b.mail.recordHardBounce('b@example.org', '5.1.1 still unknown', 2);
+      assert.equal(two.hardBounces, 2);
+      assert.ok(two.disabledAt);
+      assert.equal((await a.mail.bounceState('b@EXAMPLE.org'))?.lastReason, '5.1.1 still unknown');
+      await a.mail.clearBounces('b@example.org');
+      assert.equal(await a.mail.bounceState('b@example.org'), undefined);
+
+      const id = await a.transaction((tx) =>
+        mailer.queue(tx, {
+          to: { email: 'gone@example.org' },
+          kind: 'account.verify',
+          subject: 's',
+          text: 't',
+        }),
+      );
+      const mail = (await a.mail.get(id!))!;
+      assert.equal((await b.mail.getByMessageId(mail.messageId))?.id, id);
+      assert.equal(await a.mail.topicCommunity(mail.id), undefined, 'no such topic');
+      const d = dispatcher(a, {
+        description: 'refusing',
+        send: async () => ({
+          ok: false,
+          error: '550 5.1.1 no such user',
+          permanent: true,
+          code: 550,
+        }),
+        close: () => undefined,
+      });
+      await d.runOnce();
+      assert.equal((await a.mail.bounceState('gone@example.org'))?.hardBounces, 1);
+    });
+
+    test("digests fall due by each person's period and are settled once", async () => {
+      const c = await a.communities.create({
+        slug: `dg-${Date.now().toString(36)}`,
+        name: 'D',
+        visibility: 'public',
+      });
+      const daily = await a.people.create({ displayName: 'Day', email: `day-${c.slug}@x.org` });
+      const weekly = await a.people.create({ displayName: 'Week', email: `week-${c.slug}@x.org` });
+      const notes = a.community(c.id).notifications;
+      await notes.setEmailPreference(daily.id, 'daily');
+      await notes.setEmailPreference(weekly.id, 'weekly');
+      const note = (recipientId: string, key: string, createdAt: string) => ({
+        recipientId,
+        kind: 'watched_topic',
+        sourceKey: key,
+        actor: { kind: 'person' as const, id: null, name: 'Ada' },
+        title: key,
+        createdAt,
+      });
+      await notes.add([
+        note(daily.id, 'd-before', '2026-01-06T10:00:00.000Z'),
+        note(daily.id, 'd-after', '2026-01-07T10:00:00.000Z'),
+        note(weekly.id, 'w-before', '2026-01-04T10:00:00.000Z'),
+        note(weekly.id, 'w-after', '2026-01-06T10:00:00.000Z'),
+      ]);
+      for (const n of await a.notificationMail.pending(1000))
+        if (n.communityId === c.id) await a.notificationMail.settle(n.id, 'digest', n.createdAt);
+      // Wednesday 7 January: the day began at 00:00, the week on Monday the 5th.
+      const due = (
+        await b.notificationMail.digestsDue({
+          dayStart: '2026-01-07T00:00:00.000Z',
+          weekStart: '2026-01-05T00:00:00.000Z',
+          limit: 1000,
+        })
+      ).filter((d) => d.communityId === c.id);
+      assert.deepEqual(
+        due.map((d) => [d.recipientId, d.waiting]).sort(),
+        [
+          [daily.id, 1],
+          [weekly.id, 1],
+        ].sort(),
+      );
+      const items = await b
+        .community(c.id)
+        .notifications.waitingForDigest(daily.id, '2026-01-07T00:00:00.000Z', 100);
+      assert.deepEqual(
+        items.map((i) => [i.title, i.topicSlug]),
+        [['d-before', null]],
+      );
+      const ids = items.map((i) => i.id);
+      const at = new Date().toISOString();
+      const [x, y] = await Promise.all([
+        a.notificationMail.settleDigest(ids, at),
+        b.notificationMail.settleDigest(ids, at),
+      ]);
+      assert.equal(x + y, 1, 'settled once');
+      assert.equal(
+        (
+          await a
+            .community(c.id)
+            .notifications.waitingForDigest(daily.id, '2026-01-08T00:00:00.000Z', 100)
+        )
+          .map((i) => i.title)
+          .join(),
+        'd-after',
+        'what came after the boundary waits for the next one',
+      );
     });
   });
 }

@@ -13,7 +13,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { openHamlet } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/open.ts';
 import { startTestHamlet } from '../app/helpers.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, spawnCli } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { postgresFromTemplate } from '../helpers/template.ts';
@@ -138,7 +138,8 @@ test(
 
 test('without pg_dump on PATH, backup prints the exact command (and no password)', async () => {
   const env = { DATABASE_URL: 'postgres://hamlet:s3cret@127.0.0.1:1/hamlet', PATH: '/nonexistent' };
-  const r = await runCli(['backup', join(tmpdir(), 'never-written.backup')], env);
+  // A process of its own: which tools there are is what its PATH finds.
+  const r = await spawnCli(['backup', join(tmpdir(), 'never-written.backup')], env);
   assert.equal(r.code, 1);
   assert.match(
     r.err,

@@ -344,6 +344,8 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         'set_watch_level',
         'set_notification_preferences',
         'set_my_handle',
+        'save_draft',
+        'discard_draft',
       ]);
       const writes = CATALOGUE.filter((op) => op.server === 'community' && op.write);
       assert.deepEqual(

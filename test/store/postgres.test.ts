@@ -7,6 +7,7 @@ import { defineStoreContract } from './contract.ts';
 import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
+import { defineWebContract } from './web-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -22,6 +23,9 @@ if (setup.ok) {
       cleanup: moderation.drop,
     });
   else test('store contract: moderation (postgres)', () => assert.fail(moderation.reason));
+  const web = await freshPostgresDatabase('web');
+  if (web.ok) defineWebContract('postgres', { open: () => openStore(web.url), cleanup: web.drop });
+  else test('store contract: drafts and uploads (postgres)', () => assert.fail(web.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
+import { defineWebContract } from './web-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -21,4 +22,9 @@ const moderationDir = mkdtempSync(join(tmpdir(), 'hamlet-store-moderation-'));
 defineModerationContract('sqlite', {
   open: () => openStore(`sqlite:${join(moderationDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(moderationDir, { recursive: true, force: true }),
+});
+const webDir = mkdtempSync(join(tmpdir(), 'hamlet-store-web-'));
+defineWebContract('sqlite', {
+  open: () => openStore(`sqlite:${join(webDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(webDir, { recursive: true, force: true }),
 });

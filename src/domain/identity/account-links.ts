@@ -116,12 +116,22 @@ export class AccountLinks {
   }
 
   /** The signed-in person's address, whether it is confirmed, and whether mail is on. */
-  async myEmail(actor: Actor): Promise<{ email: string; verified: boolean; mail: boolean }> {
+  async myEmail(actor: Actor): Promise<{
+    email: string;
+    verified: boolean;
+    mail: boolean;
+    /** Set when notification mail to the address is off after hard bounces. */
+    bounced: { hardBounces: number; since: string; reason: string | null } | null;
+  }> {
     const person = await this.personOf(actor, 'see your address');
+    const bounce = await this.store.mail.bounceState(person.email!);
     return {
       email: person.email!,
       verified: await this.isVerified(person),
       mail: this.mailer.enabled,
+      bounced: bounce?.disabledAt
+        ? { hardBounces: bounce.hardBounces, since: bounce.disabledAt, reason: bounce.lastReason }
+        : null,
     };
   }
 
@@ -129,7 +139,8 @@ export class AccountLinks {
   async resendVerification(actor: Actor): Promise<{ email: string }> {
     const person = await this.personOf(actor, 'confirm your address');
     this.requireMail();
-    if (await this.isVerified(person))
+    const bounced = (await this.store.mail.bounceState(person.email!))?.disabledAt;
+    if (!bounced && (await this.isVerified(person)))
       throw new DomainError('conflict', `${person.email} is already confirmed.`);
     await this.store.transaction((tx) => this.queueVerification(tx, person));
     return { email: person.email! };
@@ -143,6 +154,8 @@ export class AccountLinks {
     if (!spent || !person || person.email !== spent.email)
       throw this.deadLink('confirmation', 'Sign in and ask for a new one on your account page.');
     await this.store.accountTokens.markVerified(person.id, spent.email);
+    // Confirmed again: an address that bounced reads its mail now, so mail to it is on again.
+    await this.store.mail.clearBounces(spent.email);
     this.logger?.info({ event: 'email.verified', personId: person.id }, 'address verified');
     return { email: spent.email };
   }

@@ -3,6 +3,7 @@
 // (verified), password changes and sign-in. The one service the faces call for people: it also answers for their web sessions
 // (./web-sessions.ts), memberships (./memberships.ts) and user keys (./user-keys.ts), which live
 // in their own files.
+import { handleField } from '../writes/handle-set.ts';
 import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
@@ -33,6 +34,8 @@ const createUserSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   name: z.string().trim().min(1).max(100).optional(),
+  /** The @handle chosen at sign-up; without one, a free one is made from the name. */
+  handle: handleField.optional(),
 });
 
 export class AccountService {
@@ -96,12 +99,19 @@ export class AccountService {
       );
     }
     const data = parse(createUserSchema, input);
+    // A taken handle is refused whoever has the address: the answer tells nothing of addresses.
+    if (data.handle && (await this.store.people.getByHandle(data.handle)))
+      throw new DomainError(
+        'conflict',
+        `The handle "@${data.handle}" is taken. Choose another one (or leave it empty).`,
+      );
     const passwordHash = await hashPassword(data.password);
     try {
       const person = await this.store.transaction(async (tx) => {
         const p = await tx.people.create({
           displayName: data.name ?? data.email.split('@')[0]!,
           email: data.email,
+          ...(data.handle ? { handle: data.handle } : {}),
         });
         await tx.identity.credentials.setPasswordHash(p.id, passwordHash);
         // The operator's accounts count as verified; a visitor's get a link to prove the address.

@@ -1,7 +1,8 @@
 // The mail dispatcher: claims due mails from the outbox (each by one instance, under a lease),
 // sends each through the configured sender with its stored Message-ID, then marks it sent,
 // schedules a retry with backoff and jitter (a temporary failure), or marks it failed (a permanent
-// 5xx refusal, or attempts used up) with the reason. A dispatcher that dies between the send and the
+// 5xx refusal, or attempts used up) with the reason; a refusal of the address itself (550, 551,
+// 553) also counts a hard bounce for it (./bounces.ts). A dispatcher that dies between the send and the
 // mark leaves its lease to expire; the mail is then sent once more, under the same Message-ID. It
 // polls every second and wakes at once when a local write queued a mail.
 import type { Logger } from '../../log.ts';
@@ -9,6 +10,7 @@ import type { Store } from '../../store/repositories.ts';
 import type { ClaimedMail, MailOutcome } from '../../store/mail.ts';
 import type { MailSender, MailSendResult } from '../../outbound/mail-sender.ts';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../webhooks/backoff.ts';
+import { ADDRESS_REFUSALS, recordHardBounce } from './bounces.ts';
 
 export type MailDispatcherDeps = {
   store: Store;
@@ -135,6 +137,8 @@ export class MailDispatcher {
       );
     if (!(await store.mail.finish(mail.id, leaseToken, outcome)))
       logger.warn({ mail: mail.id }, 'mail lease expired before the send finished');
+    else if (!result.ok && result.code && ADDRESS_REFUSALS.includes(result.code))
+      await recordHardBounce(store, logger, mail.to, result.error);
   }
 
   private outcomeOf(attempt: number, r: MailSendResult): MailOutcome {

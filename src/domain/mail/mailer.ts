@@ -2,14 +2,17 @@
 // caller's transaction, so the mail exists exactly when the change that caused it commits. The
 // mailer gives it its Message-ID (`<outbox id@from-domain>`, the delivery id: a resend after a crash
 // keeps it), `Auto-Submitted: auto-generated`, thread headers from the message's thread key, and
-// for notification kinds a signed one-click unsubscribe link (RFC 8058). With mail off (no
-// HAMLET_SMTP_URL) nothing is queued; a kind the recipient turned off is not queued either.
+// for notification kinds a signed one-click unsubscribe link (RFC 8058) and, for a mail about a
+// topic, a Reply-To signed for the recipient and the topic (./reply-address.ts). With mail off (no
+// HAMLET_SMTP_URL) nothing is queued; a kind the recipient turned off is not queued either, nor a
+// notification to an address disabled after hard bounces (./bounces.ts).
 import { createHmac } from 'node:crypto';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import { newId } from '../../store/ids.ts';
 import { safeEqual } from '../identity/secrets.ts';
 import { domainOf, isNotificationKind, type MailMessage } from './message.ts';
+import { ReplyAddresses } from './reply-address.ts';
 
 export type MailerSettings = {
   /** Whether mail is on (a transport is configured). */
@@ -25,6 +28,8 @@ export class Mailer {
   readonly domain: string;
   private key?: string;
   private readonly listeners: (() => void)[] = [];
+  /** The signed reply addresses of notification mails. */
+  readonly replies: ReplyAddresses;
 
   constructor(
     private readonly store: Store,
@@ -32,6 +37,12 @@ export class Mailer {
     private readonly logger?: Logger,
   ) {
     this.domain = domainOf(settings.from);
+    this.replies = new ReplyAddresses(settings.from, (via) =>
+      via.webhookQueue.keyringKey(
+        'mail-reply',
+        newId().replace(/-/g, '') + newId().replace(/-/g, ''),
+      ),
+    );
   }
 
   /**
@@ -63,6 +74,10 @@ export class Mailer {
       this.logger?.debug({ kind: message.kind, personId }, 'mail not queued: unsubscribed');
       return null;
     }
+    if (notification && (await tx.mail.bounceState(message.to.email))?.disabledAt) {
+      this.logger?.debug({ kind: message.kind, personId }, 'mail not queued: address bounces');
+      return null;
+    }
     const id = newId();
     const headers: Record<string, string> = {
       ...message.headers,
@@ -78,6 +93,8 @@ export class Mailer {
       headers['List-Unsubscribe'] = `<${url}>`;
       headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
     }
+    if (message.replyTopicId && personId)
+      headers['Reply-To'] = await this.replies.address(tx, personId, message.replyTopicId);
     await tx.mail.enqueue({
       id,
       messageId: `<${id}@${this.domain}>`,

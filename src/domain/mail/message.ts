@@ -25,6 +25,11 @@ export type MailMessage = {
    * becomes the root Message-ID every such mail references.
    */
   thread?: string;
+  /**
+   * The topic a reply to this mail is posted to: the mailer gives it a Reply-To signed for the
+   * recipient and the topic (./reply-address.ts). Only with a person as recipient.
+   */
+  replyTopicId?: string;
   /** More header lines; the thread, unsubscribe and Auto-Submitted headers are set by the mailer. */
   headers?: Record<string, string>;
 };

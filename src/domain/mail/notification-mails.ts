@@ -100,6 +100,7 @@ export class NotificationMails {
         kind: `notification.${n.kind}`,
         communityId: n.communityId,
         thread: n.topicId ? `topic-${n.topicId}` : undefined,
+        replyTopicId: n.topicId ?? undefined,
         ...this.words(n, community, link),
       });
       return true;
@@ -111,10 +112,13 @@ export class NotificationMails {
     const reason = n.reason ? `The moderator said: ${n.reason}` : undefined;
     const settings = `${communityOrigin(this.deps.config, community)}/account/notifications`;
     const footer = `You get this because of your notification settings in ${community.name}: ${settings}`;
-    const lines = [subject, reason, link ? `Open it: ${link}` : undefined, footer].filter(
+    const reply = n.topicId
+      ? 'Reply to this mail to post your answer in the topic (the quoted mail is left out).'
+      : undefined;
+    const lines = [subject, reason, link ? `Open it: ${link}` : undefined, reply, footer].filter(
       (l): l is string => Boolean(l),
     );
-    const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">Open it</a></p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
+    const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">Open it</a></p>` : ''}${reply ? `<p>${escapeHtml(reply)}</p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
     return { subject: `[${community.name}] ${subject}`, text: `${lines.join('\n\n')}\n`, html };
   }
 }

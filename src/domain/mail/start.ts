@@ -1,7 +1,8 @@
 // Mail at start-up: with HAMLET_SMTP_URL unset, say once that mail is off (and start nothing);
 // otherwise, where this instance dispatches, start the dispatcher over the configured sender
 // (`log:` prints each mail to the log). Any number of instances may dispatch: each mail is claimed
-// by one. Each turn of the dispatcher first turns pending notifications into mail.
+// by one. Each turn of the dispatcher first turns pending notifications into mail, and at most
+// every DIGEST_CHECK_MS sends the daily and weekly digests that fell due (./digests.ts).
 import type { MailConfig } from '../../config/config.ts';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
@@ -9,7 +10,11 @@ import { createMailSender, redact } from '../../outbound/mail-sender.ts';
 import type { MailService } from './service.ts';
 import { MailDispatcher } from './dispatcher.ts';
 import { NotificationMails } from './notification-mails.ts';
+import { MailDigests } from './digests.ts';
 import type { UrlConfig } from '../urls.ts';
+
+/** How often a dispatcher looks for digests that fell due (a digest is late by at most this). */
+export const DIGEST_CHECK_MS = 30_000;
 
 export function startMail(deps: {
   store: Store;
@@ -50,6 +55,8 @@ export function startMail(deps: {
     config: deps.urls,
     logger,
   });
+  const digests = new MailDigests({ store, mail: services.mail, config: deps.urls, logger });
+  let digestsCheckedAt = 0;
   const dispatcher = new MailDispatcher({
     store,
     sender,
@@ -58,7 +65,12 @@ export function startMail(deps: {
     timeoutMs: config.timeoutMs,
     retryBaseMs: config.retryBaseMs,
     maxAttempts: config.maxAttempts,
-    beforeClaim: () => notifications.pass(),
+    beforeClaim: async () => {
+      await notifications.pass();
+      if (Date.now() - digestsCheckedAt < DIGEST_CHECK_MS) return;
+      digestsCheckedAt = Date.now();
+      await digests.pass();
+    },
   });
   dispatcher.start();
   services.mail.mailer.onQueued(() => dispatcher.wake());

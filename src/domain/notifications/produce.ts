@@ -188,6 +188,36 @@ export async function notifyDecision(
   await tx.community(community.id).notifications.add([notification]);
 }
 
+/**
+ * A "did not work" report with a note, to the topic's author and the people who watch or track it
+ * (not the reporter; once per reporter and post: changing the report again adds nothing).
+ */
+export async function notifyOutcomeFailed(
+  tx: Store,
+  community: Community,
+  topic: Topic,
+  postId: string,
+  reporter: AuthorRef,
+  note: string,
+): Promise<void> {
+  const people = new Set(await watchers(tx, community, topic, ['watch', 'track']));
+  if (topic.author.kind === 'person' && topic.author.id) people.add(topic.author.id);
+  if (reporter.kind === 'person' && reporter.id) people.delete(reporter.id);
+  const { allowed } = await readers(tx, community, topic, [...people]);
+  await tx.community(community.id).notifications.add(
+    [...allowed].map((recipientId) => ({
+      recipientId,
+      kind: 'answer_failed',
+      sourceKey: `outcome:${postId}:${reporter.kind}:${reporter.id}`,
+      topicId: topic.id,
+      postId,
+      actor: { kind: reporter.kind, id: reporter.id, name: reporter.name },
+      title: topic.title,
+      reason: note,
+    })),
+  );
+}
+
 /** People whose level on the topic (or, where they set none there, on its category) is in `levels`. */
 async function watchers(
   tx: Store,

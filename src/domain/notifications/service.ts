@@ -65,6 +65,8 @@ function sentence(n: NotificationRecord): string {
       return `${who} rejected ${t}${n.reason ? `: ${n.reason}` : ''}`;
     case 'approval_failed':
       return `${t} was approved but could not be published${n.reason ? `: ${n.reason}` : ''}`;
+    case 'answer_failed':
+      return `${who} reports an answer in ${t} did not work${n.reason ? `: ${n.reason}` : ''}`;
     case 'post_hidden':
       return `${who} hid your post in ${t}${n.reason ? `: ${n.reason}` : ''}`;
     case 'flag_upheld':

@@ -22,6 +22,8 @@ export const NOTIFICATION_KINDS = [
   'approval_rejected',
   /** My queued write was approved but could not be applied (with why). */
   'approval_failed',
+  /** Someone reported that an answer in a topic I started or watch did not work (with their note). */
+  'answer_failed',
   /** A moderator hid my post (with their note, if any). */
   'post_hidden',
   /** A post I flagged was hidden by a moderator. */

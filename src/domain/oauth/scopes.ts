@@ -11,6 +11,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'solution:mark': 'Accept an answer to your own questions',
   'article:write': 'Write knowledge-base articles in your name',
   'approval:decide': 'Approve or reject queued posts as a moderator',
+  'feedback:write': 'Vote on posts and say whether answers worked, in your name',
 };
 
 /** The same in a word or two, for lists of connections. */
@@ -20,6 +21,7 @@ export const SCOPE_SHORT: Record<Scope, string> = {
   'solution:mark': 'accept answers',
   'article:write': 'write articles',
   'approval:decide': 'decide approvals',
+  'feedback:write': 'vote and confirm answers',
 };
 
 /** Always part of a connection: reading needs no scope. */

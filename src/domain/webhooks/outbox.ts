@@ -13,6 +13,8 @@ export const WEBHOOK_EVENTS = [
   'approval.requested',
   'approval.decided',
   'mention.created',
+  'post.voted',
+  'answer.confirmed',
   'post.flagged',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
@@ -30,6 +32,16 @@ export type WebhookPayloads = {
   'approval.decided': ApprovalChange;
   /** A new topic or reply @mentioned agents or people of the community (who, by kind and id). */
   'mention.created': ContentChange & { mentioned: MentionedRef[] };
+  /** A person's vote on a post changed (the post carries its signals after it; the voter is not named). */
+  'post.voted': ContentChange & { vote: { value: number; previous: number } };
+  /** An agent or a person reported whether an answer worked (the post carries its signals after it). */
+  'answer.confirmed': ContentChange & {
+    outcome: {
+      worked: boolean;
+      note: string | null;
+      reporter: { kind: string; id: string; name: string };
+    };
+  };
   /** Someone flagged a post (../moderation/flags.ts): the post, its topic and the flag. */
   'post.flagged': ContentChange & { flag: FlagSnapshot };
 };

@@ -17,6 +17,7 @@ import type { Caller, Pipeline } from '../../operations/pipeline.ts';
 import type { Services } from '../../services.ts';
 import { buildInput } from './input.ts';
 import { mountDocs } from './openapi.ts';
+import { mountProblemPages } from './problem-pages.ts';
 import { malformed, problem, problemOf, type Problem } from './problem.ts';
 import {
   jsonResponse,
@@ -26,7 +27,7 @@ import {
   type Policy,
 } from './respond.ts';
 import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
-import { addressedByPath } from '../../domain/urls.ts';
+import { addressedByPath, communityPath } from '../../domain/urls.ts';
 import { sessionToken } from '../../web/session.ts';
 import { credentialOf, honoHeaders } from '../front-door.ts';
 
@@ -115,6 +116,7 @@ export function mountRest(app: Hono, deps: RestDeps): void {
     });
   }
   mountDocs(app, deps);
+  mountProblemPages(app);
   // Known paths with another method: 405 with Allow; anything else under /api/v1: 404. Both problems.
   app.all(`${API_PREFIX}/*`, (c) => {
     const path = new URL(c.req.url).pathname;
@@ -202,6 +204,8 @@ async function handle(
     community,
     credential: credentialOf(honoHeaders(c)),
     userKeys: true,
+    // Without a credential, an open read is a visitor's: public communities only, as on the web.
+    visitor: route.visitors === true,
     ip,
     asked: 'This endpoint',
     pathForm: addressedByPath((name) => c.req.header(name)),
@@ -231,13 +235,25 @@ async function handle(
     return fail(problemOf(outcome));
   }
   const queued = outcome.value.status === 'pending_approval';
+  const status = queued ? 202 : (route.status ?? 200);
+  const headers = limitHeaders();
+  // A 201 names what it created, in the request's own form (host, or /c/<slug> path).
+  const created =
+    status === 201
+      ? route.created?.(outcome.value, c.req.param() as Record<string, string>)
+      : undefined;
+  if (created) {
+    const prefix =
+      community && caller.pathForm ? communityPath(community.slug, API_PREFIX, true) : API_PREFIX;
+    headers.location = `${prefix}${created}`;
+  }
   return jsonResponse({
-    status: queued ? 202 : (route.status ?? 200),
+    status,
     value: outcome.value,
     read: route.method === 'get',
     requestUrl: c.req.url,
     ifNoneMatch: c.req.header('if-none-match'),
-    headers: limitHeaders(),
+    headers,
   });
 }
 

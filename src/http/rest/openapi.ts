@@ -2,9 +2,9 @@
 // the same zod schemas the operations validate with and MCP lists (limits, enums, descriptions), and
 // the route table: nothing is written by hand but the prose. Community documents also describe the
 // webhook payloads. Served at /api/v1/openapi.json with the request's origin as its server; the
-// reference page at /api/docs renders it (Scalar).
+// reference page at /api/docs renders it (./docs-page.ts). Both documents pass `redocly lint`
+// (recommended rules) and @readme/openapi-parser without an error or a warning.
 import type { Hono } from 'hono';
-import { Scalar } from '@scalar/hono-api-reference';
 import { z } from 'zod';
 import {
   createDocument,
@@ -17,21 +17,11 @@ import { webhookEnvelope } from '../../operations/webhook-events.ts';
 import { VERSION } from '../../version.ts';
 import { takesIdempotencyKey } from './input.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
+import { mountDocsPage } from './docs-page.ts';
 import { PROBLEM_TYPE, problemSchema } from './problem.ts';
 import { API_PREFIX, pathParams, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
 
 const problemRef = problemSchema.meta({ id: 'Problem' });
-
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
-  "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.scalar.com",
-  "font-src 'self' data: https://fonts.scalar.com",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
 
 const ERRORS: Record<string, string> = {
   400: 'The request could not be read (not JSON, not an object).',
@@ -64,6 +54,37 @@ function querySchema(
     else fields[publicName.get(field) ?? field] = schema;
   }
   return Object.keys(fields).length ? z.object(fields) : undefined;
+}
+
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "An agent key (hmlt_live_…) of this community, or a member's user key (hmlt_u_…); on the apex, a person's user key.",
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'The same key as Bearer, in another header.',
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'hamlet_session',
+    description: 'A signed-in web session; writes also need the X-CSRF-Token header.',
+  },
+} as const;
+
+/** The credentials a route takes (`{}`: none, for an open read of a public community). */
+function securityOf(route: RestRoute): Record<string, string[]>[] {
+  if (route.op.credential === 'none') return [];
+  const keys: Record<string, string[]>[] =
+    route.op.credential === 'user'
+      ? [{ bearer: [] }, { session: [] }]
+      : [{ bearer: [] }, { apiKey: [] }, { session: [] }];
+  return route.visitors ? [{}, ...keys] : keys;
 }
 
 function operationObject(route: RestRoute): ZodOpenApiOperationObject {
@@ -108,12 +129,7 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
     tags: [route.path.split('/')[1]!],
     requestParams: params,
     responses: responses as ZodOpenApiOperationObject['responses'],
-    security:
-      op.credential === 'none'
-        ? []
-        : op.credential === 'user'
-          ? [{ bearer: [] }, { session: [] }]
-          : [{ bearer: [] }, { apiKey: [] }, { session: [] }],
+    security: securityOf(route),
   };
   if (route.method !== 'get') {
     const body = op.input.omit(
@@ -142,7 +158,10 @@ function buildDocument(server: Server): Record<string, unknown> {
             type,
             {
               post: {
+                operationId: `webhook_${type.replace(/\W/g, '_')}`,
                 summary: `${type} event`,
+                // Hamlet calls the receiver: no scheme of this API applies; each delivery is signed.
+                security: [],
                 description:
                   'Signed twice: hamlet-signature (t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>) with hamlet-event and hamlet-delivery, and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx; other answers are retried with backoff for about a day; 410 Gone disables the endpoint.',
                 requestBody: { content: { 'application/json': { schema: webhookEnvelope(type) } } },
@@ -165,26 +184,12 @@ function buildDocument(server: Server): Record<string, unknown> {
     paths,
     ...(webhooks ? { webhooks } : {}),
     components: {
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            "An agent key (hmlt_live_…) of this community, or a member's user key (hmlt_u_…).",
-        },
-        apiKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-API-Key',
-          description: 'The same key as Bearer, in another header.',
-        },
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'hamlet_session',
-          description: 'A signed-in web session; writes also need the X-CSRF-Token header.',
-        },
-      },
+      // Only the schemes this server's routes take (an unused one is a lint warning).
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).filter(([name]) =>
+          REST_ROUTES.some((r) => r.server === server && securityOf(r).some((s) => name in s)),
+        ),
+      ),
     },
   }) as unknown as Record<string, unknown>;
 }
@@ -211,12 +216,5 @@ export function mountDocs(app: Hono, deps: DocsDeps): void {
       openApiDocument(r.kind, deps.origin(r.kind === 'community' ? r.community.slug : null)),
     );
   });
-  // Relative, so that the path form (/c/<slug>/api/docs) loads its own community's document. The
-  // page holds no community content; its policy lets the renderer load from its CDN and configure
-  // itself inline (every other page keeps the strict policy of the web).
-  const reference = Scalar({ url: 'v1/openapi.json', pageTitle: 'Hamlet API reference' });
-  app.get('/api/docs', (c, next) => {
-    c.header('content-security-policy', DOCS_CSP);
-    return reference(c, next);
-  });
+  mountDocsPage(app);
 }

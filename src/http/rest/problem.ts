@@ -1,4 +1,5 @@
-// Errors as application/problem+json (RFC 9457): `type`, `title`, `status`, `detail`, plus the
+// Errors as application/problem+json (RFC 9457): `type` (this instance's page for the code, see
+// ./problem-pages.ts), `title`, `status`, `detail`, plus the
 // same `code` an MCP tool failure carries, the offending fields (`errors`) of a schema failure, and
 // `retry_after_seconds` when rate limited. Statuses as HTTP intends them (ERROR_ANSWERS, the one table
 // of what each code answers on every face).
@@ -7,6 +8,16 @@ import { DOMAIN_ERROR_CODES, ERROR_ANSWERS, type DomainErrorCode } from '../../d
 import type { Failure, Issue } from '../../operations/pipeline.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
+
+/**
+ * Where this instance documents each code: an absolute-path reference, so that it resolves against
+ * the request's own URL on every host and form (a community's host, /c/<slug>, the apex).
+ */
+export const PROBLEM_PAGES = '/api/problems';
+
+export function problemTypeOf(code: DomainErrorCode): string {
+  return `${PROBLEM_PAGES}/${code}`;
+}
 
 const TITLE: Record<number, string> = {
   400: 'Bad Request',
@@ -34,7 +45,11 @@ export type Problem = {
 };
 
 export const problemSchema = z.object({
-  type: z.string().describe('Where the error codes are documented.'),
+  type: z
+    .string()
+    .describe(
+      "This instance's page for the code (/api/problems/<code>, relative to the request's URL).",
+    ),
   title: z.string(),
   status: z.number().int(),
   detail: z
@@ -57,7 +72,7 @@ export function problem(
   extra: Partial<Problem> = {},
 ): Problem {
   return {
-    type: `https://docs.hamlet.so/llms?section=errors#${code}`,
+    type: problemTypeOf(code),
     title: TITLE[status] ?? 'Error',
     status,
     detail,

@@ -13,6 +13,12 @@ import {
 } from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
 import {
+  confirmAnswer,
+  getVoteSettings,
+  setVoteSettings,
+  votePost,
+} from '../../operations/feedback.ts';
+import {
   createAgent,
   getMcpConfig,
   listAgentKeys,
@@ -97,8 +103,18 @@ export type RestRoute = {
   nest?: string;
   /** Path parameters for fields of another name: path parameter → input field. */
   params?: Record<string, string>;
+  /**
+   * Anyone may make this read of a public community without a credential, as on the web (charged to
+   * the client address; a private community answers 404 as if it did not exist).
+   */
+  visitors?: true;
   /** The OpenAPI operationId when the operation has a second route (default: its name). */
   id?: string;
+  /**
+   * A 201's `Location`: the created resource's path below /api/v1, from the answer and the
+   * request's path parameters (undefined: nothing was created, e.g. a write queued for approval).
+   */
+  created?: (value: any, params: Record<string, string>) => string | undefined;
 };
 
 export const API_PREFIX = '/api/v1';
@@ -110,19 +126,46 @@ const route = (
   extra: Partial<RestRoute> = {},
 ): RestRoute => ({ server: op.server, op, method, path, ...extra });
 const search = { rename: { q: 'query' }, nest: 'filters' };
+const enc = encodeURIComponent;
+/** `prefix/<id>` when the answer has an id at `pick`. */
+const at =
+  (prefix: (params: Record<string, string>) => string, pick: (value: any) => unknown) =>
+  (value: any, params: Record<string, string>): string | undefined => {
+    const id = pick(value);
+    return typeof id === 'string' && id ? `${prefix(params)}/${enc(id)}` : undefined;
+  };
 
 export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
-  route(searchCommunity, 'get', '/search', search),
+  route(searchCommunity, 'get', '/search', { ...search, visitors: true }),
   route(suggestAnswer, 'get', '/suggest', { rename: { q: 'question' } }),
   route(listCategories, 'get', '/categories'),
-  route(createCategory, 'post', '/categories', { status: 201 }),
+  route(createCategory, 'post', '/categories', {
+    status: 201,
+    created: at(
+      () => '/categories',
+      (v) => v.id,
+    ),
+  }),
   route(updateCategory, 'patch', '/categories/{category}'),
   route(deleteCategory, 'delete', '/categories/{category}'),
   route(listTopics, 'get', '/topics'),
-  route(createTopic, 'post', '/topics', { status: 201 }),
+  route(createTopic, 'post', '/topics', {
+    status: 201,
+    created: at(
+      () => '/topics',
+      (v) => v.topic?.id,
+    ),
+  }),
   route(getTopic, 'get', '/topics/{topic}'),
-  route(replyToTopic, 'post', '/topics/{topic}/posts', { status: 201 }),
+  route(replyToTopic, 'post', '/topics/{topic}/posts', {
+    status: 201,
+    // A post has no route of its own: the topic that holds it, at the post.
+    created: (v: any, p) =>
+      typeof v.post?.id === 'string'
+        ? `/topics/${enc(v.topic?.id ?? p.topic!)}#post-${enc(v.post.id)}`
+        : undefined,
+  }),
   route(markSolution, 'post', '/topics/{topic}/solution'),
   route(unmarkSolution, 'delete', '/topics/{topic}/solution'),
   route(getTopic, 'get', '/articles/{article}', {
@@ -140,17 +183,35 @@ export const REST_ROUTES: RestRoute[] = [
   route(getMcpConfig, 'get', '/settings/mcp'),
   route(setMcpConfig, 'put', '/settings/mcp'),
   route(listAgents, 'get', '/agents'),
-  route(createAgent, 'post', '/agents', { status: 201 }),
+  route(createAgent, 'post', '/agents', {
+    status: 201,
+    created: at(
+      () => '/agents',
+      (v) => v.agent?.id,
+    ),
+  }),
   route(updateAgent, 'patch', '/agents/{agent}'),
   route(listAgentKeys, 'get', '/agents/{agent}/keys'),
-  route(mintAgentKey, 'post', '/agents/{agent}/keys', { status: 201 }),
+  route(mintAgentKey, 'post', '/agents/{agent}/keys', {
+    status: 201,
+    created: at(
+      () => '/keys',
+      (v) => v.record?.id,
+    ),
+  }),
   route(listAgentKeys, 'get', '/keys', { id: 'list_all_agent_keys' }),
   route(revokeAgentKey, 'delete', '/keys/{key}'),
   route(listMembers, 'get', '/members'),
   route(setMember, 'put', '/members/{email}'),
   route(removeMember, 'delete', '/members/{email}'),
   route(listWebhooks, 'get', '/webhooks'),
-  route(createWebhook, 'post', '/webhooks', { status: 201 }),
+  route(createWebhook, 'post', '/webhooks', {
+    status: 201,
+    created: at(
+      () => '/webhooks',
+      (v) => v.endpoint?.id,
+    ),
+  }),
   route(getWebhook, 'get', '/webhooks/{webhook}'),
   route(updateWebhook, 'patch', '/webhooks/{webhook}'),
   route(deleteWebhook, 'delete', '/webhooks/{webhook}'),
@@ -158,6 +219,10 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(votePost, 'post', '/posts/{post}/vote'),
+  route(confirmAnswer, 'post', '/posts/{post}/outcome'),
+  route(getVoteSettings, 'get', '/votes/settings'),
+  route(setVoteSettings, 'put', '/votes/settings'),
   route(listNotifications, 'get', '/notifications'),
   route(markNotificationsRead, 'post', '/notifications/read'),
   route(setWatchLevel, 'put', '/notifications/level'),
@@ -180,9 +245,21 @@ export const REST_ROUTES: RestRoute[] = [
   route(findCommunity, 'get', '/communities', { rename: { q: 'subject' } }),
   route(getCommunity, 'get', '/communities/{community}'),
   route(getNetworkTopic, 'get', '/communities/{community}/topics/{topic}'),
-  route(askCommunity, 'post', '/communities/{community}/topics', { status: 201 }),
+  route(askCommunity, 'post', '/communities/{community}/topics', {
+    status: 201,
+    created: at(
+      (p) => `/communities/${enc(p.community!)}/topics`,
+      (v) => v.topic?.id,
+    ),
+  }),
   route(listMyKeys, 'get', '/me/keys'),
-  route(mintMyKey, 'post', '/me/keys', { status: 201 }),
+  route(mintMyKey, 'post', '/me/keys', {
+    status: 201,
+    created: at(
+      () => '/me/keys',
+      (v) => v.record?.id,
+    ),
+  }),
   route(revokeMyKey, 'delete', '/me/keys/{key}'),
 ];
 

@@ -8,6 +8,7 @@ import type { Database } from '../schema.ts';
 import type { Dialect } from '../repositories.ts';
 import type { MailDatabase, MailOutboxTable } from '../mail-schema.ts';
 import type {
+  BounceState,
   ClaimedMail,
   MailOutbox,
   MailOutcome,
@@ -184,6 +185,15 @@ export class KyselyMailOutbox implements MailOutbox {
     return changed(result) === 1;
   }
 
+  async getByMessageId(messageId: string): Promise<MailRecord | undefined> {
+    const row = await this.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
+    return row ? mailFromRow(row) : undefined;
+  }
+
   async unsubscribe(personId: string, kind: string): Promise<void> {
     if (!isUuid(personId)) return;
     await this.db
@@ -202,5 +212,68 @@ export class KyselyMailOutbox implements MailOutbox {
       .where('kind', '=', kind)
       .executeTakeFirst();
     return Boolean(row);
+  }
+
+  async recordHardBounce(
+    address: string,
+    reason: string,
+    limit: number,
+    at = nowIso(),
+  ): Promise<BounceState> {
+    const key = address.trim().toLowerCase();
+    const last_reason = reason.slice(0, 1000);
+    await this.db
+      .insertInto('mail_bounces')
+      .values({ address: key, hard_bounces: 1, last_reason, last_at: at })
+      .onConflict((oc) =>
+        oc.column('address').doUpdateSet({
+          hard_bounces: sql`mail_bounces.hard_bounces + 1`,
+          last_reason,
+          last_at: at,
+        }),
+      )
+      .execute();
+    await this.db
+      .updateTable('mail_bounces')
+      .set({ disabled_at: at })
+      .where('address', '=', key)
+      .where('disabled_at', 'is', null)
+      .where('hard_bounces', '>=', limit)
+      .execute();
+    return (await this.bounceState(key))!;
+  }
+
+  async bounceState(address: string): Promise<BounceState | undefined> {
+    const r = await this.db
+      .selectFrom('mail_bounces')
+      .selectAll()
+      .where('address', '=', address.trim().toLowerCase())
+      .executeTakeFirst();
+    return r
+      ? {
+          address: r.address,
+          hardBounces: Number(r.hard_bounces),
+          lastReason: r.last_reason,
+          lastAt: toIso(r.last_at),
+          disabledAt: toIsoOrNull(r.disabled_at),
+        }
+      : undefined;
+  }
+
+  async clearBounces(address: string): Promise<void> {
+    await this.db
+      .deleteFrom('mail_bounces')
+      .where('address', '=', address.trim().toLowerCase())
+      .execute();
+  }
+
+  async topicCommunity(topicId: string): Promise<string | undefined> {
+    if (!isUuid(topicId)) return undefined;
+    const row = await this.db
+      .selectFrom('topics')
+      .select('community_id')
+      .where('id', '=', topicId)
+      .executeTakeFirst();
+    return row?.community_id;
   }
 }

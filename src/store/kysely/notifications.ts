@@ -4,6 +4,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { NotificationDatabase, NotificationsTable } from '../notifications-schema.ts';
 import type {
+  DigestItem,
+  DueDigest,
   LevelRecord,
   NewNotification,
   NotificationEmailState,
@@ -239,6 +241,30 @@ export class KyselyNotifications implements NotificationRepository {
       .execute();
     return new Set(rows.map((r) => r.person_id));
   }
+
+  async waitingForDigest(
+    recipientId: string,
+    before: string,
+    limit: number,
+  ): Promise<DigestItem[]> {
+    if (!isUuid(recipientId)) return [];
+    const rows = await this.db
+      .selectFrom('notifications as n')
+      .leftJoin('topics as t', (j) =>
+        j.onRef('t.id', '=', 'n.topic_id').onRef('t.community_id', '=', 'n.community_id'),
+      )
+      .selectAll('n')
+      .select('t.slug as topic_slug')
+      .where('n.community_id', '=', this.communityId)
+      .where('n.recipient_id', '=', recipientId)
+      .where('n.email_state', '=', 'digest')
+      .where('n.created_at', '<', before)
+      .orderBy('n.created_at')
+      .orderBy('n.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...fromRow(r), topicSlug: r.topic_slug ?? null }));
+  }
 }
 
 function levelFromRow(r: {
@@ -284,5 +310,59 @@ export class KyselyNotificationMail implements NotificationMailQueue {
       .where('email_state', '=', 'pending')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async digestsDue(input: {
+    dayStart: string;
+    weekStart: string;
+    limit: number;
+  }): Promise<DueDigest[]> {
+    const rows = await this.db
+      .selectFrom('notifications as n')
+      .leftJoin('notification_preferences as p', (j) =>
+        j
+          .onRef('p.community_id', '=', 'n.community_id')
+          .onRef('p.person_id', '=', 'n.recipient_id'),
+      )
+      .select(['n.community_id', 'n.recipient_id', (eb) => eb.fn.countAll().as('waiting')])
+      .where('n.email_state', '=', 'digest')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('p.email', '=', 'weekly'), eb('n.created_at', '<', input.weekStart)]),
+          eb.and([
+            eb.or([eb('p.email', 'is', null), eb('p.email', '!=', 'weekly')]),
+            eb('n.created_at', '<', input.dayStart),
+          ]),
+        ]),
+      )
+      .groupBy(['n.community_id', 'n.recipient_id'])
+      .orderBy('n.community_id')
+      .orderBy('n.recipient_id')
+      .limit(input.limit)
+      .execute();
+    return rows.map((r) => ({
+      communityId: r.community_id,
+      recipientId: r.recipient_id,
+      waiting: Number(r.waiting),
+    }));
+  }
+
+  async settleDigest(
+    ids: string[],
+    at: string,
+    state: 'sent' | 'skipped' = 'sent',
+  ): Promise<number> {
+    let settled = 0;
+    const valid = uuids(ids);
+    for (let i = 0; i < valid.length; i += 500) {
+      const result = await this.db
+        .updateTable('notifications')
+        .set({ email_state: state, emailed_at: at })
+        .where('id', 'in', valid.slice(i, i + 500))
+        .where('email_state', '=', 'digest')
+        .executeTakeFirst();
+      settled += Number(result.numUpdatedRows);
+    }
+    return settled;
   }
 }

@@ -30,9 +30,11 @@ import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
+import { draftDb, KyselyDrafts } from './drafts.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
+import { KyselyVotes, votesDb } from './votes.ts';
 import { KyselyModeration, moderationDb } from './moderation.ts';
 
 export class KyselyStore implements Store {
@@ -88,7 +90,9 @@ export class KyselyStore implements Store {
       },
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
+      votes: new KyselyVotes(votesDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
+      drafts: new KyselyDrafts(draftDb(this.db), id),
     };
   }
 

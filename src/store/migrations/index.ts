@@ -29,7 +29,10 @@ import { retentionIndexesMigration } from './0076_retention_indexes.ts';
 import { categoryApprovalMigration } from './0077_category_approval.ts';
 import { notificationsMigration } from './0078_notifications.ts';
 import { mailMigration } from './0079_mail.ts';
+import { mailBouncesMigration } from './0082_mail_bounces.ts';
+import { votesMigration } from './0085_votes.ts';
 import { moderationMigration } from './0091_moderation.ts';
+import { draftsMigration } from './0095_drafts.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -60,7 +63,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0077_category_approval': categoryApprovalMigration(dialect),
     '0078_notifications': notificationsMigration(dialect),
     '0079_mail': mailMigration(dialect),
+    '0082_mail_bounces': mailBouncesMigration(dialect),
+    '0085_votes': votesMigration(dialect),
     '0091_moderation': moderationMigration(dialect),
+    '0095_drafts': draftsMigration(dialect),
   };
 }
 

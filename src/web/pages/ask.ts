@@ -55,19 +55,22 @@ async function askPage(
   const web = c.get('web');
   const categories = await call(deps, web, listCategories, {});
   if (!categories.ok) return failurePage(c, web, categories);
-  const options = categories.value.categories.map((k) => ({
-    value: k.slug,
-    label: k.kind === 'knowledge_base' ? `${k.name} (knowledge base: an article)` : k.name,
-  }));
+  // Articles have their own page (./write.ts): questions go to discussion categories.
+  const options = categories.value.categories
+    .filter((k) => k.kind !== 'knowledge_base')
+    .map((k) => ({ value: k.slug, label: k.name }));
+  const articles = categories.value.categories.some((k) => k.kind === 'knowledge_base')
+    ? ` Writing down something you know instead? <a href="${esc(href(web, '/write'))}">Write an article</a>.`
+    : '';
   const issues = o.failure?.issues;
   web.scripts = ['ask.js'];
   const body = `<h1>Ask a question</h1>
-<p>Search first: most questions have been asked before. Say what you tried, what happened (exact error text) and what you expected.</p>
+<p>Search first: most questions have been asked before. Say what you tried, what happened (exact error text) and what you expected.${articles}</p>
 ${failureSummary(o.failure)}
 ${postForm(
   web,
   href(web, '/ask'),
-  `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options.find((x) => !x.label.includes('knowledge base'))?.value, required: true }, issues)}
+  `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options[0]?.value, required: true }, issues)}
 ${field({ name: 'title', id: 'title', label: 'Title', hint: `A specific, searchable title: ${lengths(LIMITS.title)}.`, value: text(values, 'title'), required: true, attrs: `maxlength="${LIMITS.title.max}" autocomplete="off"` }, issues)}
 <div id="similar-live" aria-live="polite">${similarList(o.similar ?? [], Boolean(o.checked))}</div>
 ${field({ name: 'body', label: 'Your question', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 12, value: text(values, 'body'), required: true }, issues)}

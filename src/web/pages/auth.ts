@@ -16,6 +16,7 @@ import { esc, postForm } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../session.ts';
 import { continueLink } from './handoff.ts';
+import { keepAfterSignIn } from './kept-text.ts';
 
 function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): string {
   return `<h1>Sign in</h1>${failureSummary(failure)}
@@ -42,6 +43,7 @@ ${postForm(
   web,
   href(web, '/signup'),
   `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
+${field({ name: 'handle', label: 'Your @handle (optional)', hint: 'How people mention you: 2-30 of a-z, 0-9, "_" and "-". Left empty, one is made from your name.', value: text(values, 'handle'), autocomplete: 'nickname' }, failure?.issues)}
 ${field({ name: 'email', label: 'E-mail address', hint: 'You sign in with it; it is never shown to others.', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
 ${field({ name: 'password', label: 'Password', hint: `At least ${LIMITS.password.min} characters.`, type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Create account</button></div>`,
@@ -72,6 +74,8 @@ export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       await attempt.succeeded();
       await deps.services.accounts.revokeWebSession(sessionToken(c, deps));
       setSessionCookie(c, deps, session.token);
+      const person = await deps.services.accounts.resolveWebSession(session.token);
+      if (person) await keepAfterSignIn(deps, { ...web, person }, form);
       return redirectWith(c, deps, next, {
         kind: 'ok',
         text: `Signed in as ${session.person.displayName}.`,

@@ -22,12 +22,14 @@ import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
 export async function emailSection(deps: WebDeps, web: Web, failure?: Failure): Promise<string> {
   const me = await call(deps, web, myEmail, {});
   if (!me.ok) return '';
-  const { email, verified, mail_enabled } = me.value;
+  const { email, verified, mail_enabled, mail_off } = me.value;
   const state = !mail_enabled
     ? '<p class="meta">This Hamlet sends no e-mail, so addresses are not confirmed here.</p>'
-    : verified
-      ? '<p>Confirmed.</p>'
-      : `<p>Not confirmed yet: open the link we mailed you.</p>${postForm(web, href(web, '/account/verify'), '<button type="submit">Mail me a new link</button>', 'class="inline"')}`;
+    : mail_off
+      ? `<p class="error">Mail to ${esc(email)} is off: it bounced ${mail_off.hard_bounces} times${mail_off.reason ? ` (last: ${esc(mail_off.reason)})` : ''}, so no notification mail is sent to it. Once the mailbox works again, confirm the address to turn mail back on.</p>${postForm(web, href(web, '/account/verify'), '<button type="submit">Mail me a confirmation link</button>', 'class="inline"')}`
+      : verified
+        ? '<p>Confirmed.</p>'
+        : `<p>Not confirmed yet: open the link we mailed you.</p>${postForm(web, href(web, '/account/verify'), '<button type="submit">Mail me a new link</button>', 'class="inline"')}`;
   const change = mail_enabled
     ? `${failureSummary(failure)}${postForm(
         web,

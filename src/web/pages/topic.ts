@@ -8,19 +8,15 @@ import { unmarkSolution } from '../../operations/articles.ts';
 import { getTopic, markSolution, replyToTopic } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { failureSummary, field, lengths, text, type FormData } from '../forms.ts';
+import { failureSummary, lengths, text, type FormData } from '../forms.ts';
 import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import {
-  author,
-  moreLink,
-  topicHref,
-  writeNotice,
-  type Post,
-  type ShownPost,
-  type Topic,
-} from './parts.ts';
+import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
+import { pageOf } from './pager.ts';
+import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
+import { composer, draftHref, dropDraft } from './composer.ts';
+import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
 import { watchControl } from './notifications.ts';
 import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
 
@@ -84,7 +80,13 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
 ${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
-function replyForm(web: Web, topic: Topic, values: FormData, failure?: Failure): string {
+function replyForm(
+  web: Web,
+  topic: Topic,
+  values: FormData,
+  failure: Failure | undefined,
+  compose: { preview?: string; hasDraft?: boolean },
+): string {
   if (topic.is_article) {
     // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
     return roleHere(web)
@@ -97,21 +99,42 @@ function replyForm(web: Web, topic: Topic, values: FormData, failure?: Failure):
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/reply`),
-  `${field({ name: 'body', label: 'Reply', hint: `Markdown. ${lengths(LIMITS.replyBody)}.`, rows: 8, value: text(values, 'body'), required: true }, failure?.issues)}
-<div class="actions"><button type="submit">Post reply</button></div>`,
+  composer({
+    label: 'Reply',
+    hint: `Markdown. ${lengths(LIMITS.replyBody)}.`,
+    rows: 8,
+    value: text(values, 'body'),
+    issues: failure?.issues,
+    preview: compose.preview,
+    submit: 'Post reply',
+    draftHref: draftHref(web, topic.slug),
+    hasDraft: compose.hasDraft,
+  }),
 )}`;
 }
 
 export async function renderTopic(
   c: Context,
   deps: WebDeps,
-  o: { values?: FormData; failure?: Failure; notice?: Notice; status?: number } = {},
+  o: {
+    values?: FormData;
+    failure?: Failure;
+    notice?: Notice;
+    status?: number;
+    preview?: string;
+  } = {},
 ): Promise<Response> {
   const web = c.get('web') as Web;
   if (web.where.kind !== 'community') return notFound(c, web);
   const slug = c.req.param('slug')!;
   const cursor = c.req.query('cursor') || undefined;
-  const got = await call(deps, web, getTopic, { topic: slug, cursor, limit: 30 });
+  const pageNo = pageOf(c.req.query('page'));
+  const got = await call(deps, web, getTopic, {
+    topic: slug,
+    cursor,
+    page: cursor ? undefined : pageNo,
+    limit: POSTS_PER_PAGE,
+  });
   if (!got.ok)
     return failurePage(
       c,
@@ -130,18 +153,19 @@ export async function renderTopic(
   const tags = topic.tags.length
     ? ` · tags: ${topic.tags.map((t) => `<a href="${esc(href(web, `/tags/${encodeURIComponent(t)}`))}">${esc(t)}</a>`).join(', ')}`
     : '';
+  const compose = await composeState(c, deps, web, topic, posts, o);
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
-${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now)).join('\n')}
-${moreLink(web, `/t/${topic.slug}`, {}, got.value.next_cursor, 'More posts')}
+${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now) + replyLinks(web, topic, p, posts)).join('\n')}
+${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
-${replyForm(web, topic, o.values ?? {}, o.failure)}`;
+${replyForm(web, topic, compose.values, o.failure, compose)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {
     title: topic.title,
     body,
-    notice: o.notice,
+    notice: o.notice ?? compose.notice,
     status: o.status,
     meta: {
       description: question ? plainExcerpt(question.body) : topic.title,
@@ -158,6 +182,8 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const slug = c.req.param('slug');
     const form = (await c.req.parseBody({ all: true })) as FormData;
+    const early = await composerStep(c, deps, web, slug, form, renderTopic);
+    if (early) return early;
     const outcome = await call(deps, web, replyToTopic, {
       topic: slug,
       body: text(form, 'body'),
@@ -168,6 +194,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         failure: outcome,
         status: outcome.code === 'invalid_argument' ? 400 : undefined,
       });
+    await dropDraft(deps, web, slug);
     return redirectWith(
       c,
       deps,
@@ -205,4 +232,5 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   topicEditRoutes(app, deps);
+  topicComposeRoutes(app, deps);
 }

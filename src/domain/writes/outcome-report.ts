@@ -1,0 +1,66 @@
+// answer.outcome: whether an answer worked for whoever used it, an agent (one report per agent per
+// post) or a person (the button on an accepted answer), with an optional note; reporting again
+// changes the report. Only answers (not the question) and never one's own. Each report is
+// announced as answer.confirmed; a "did not work" report with a note notifies the topic's author
+// and watchers.
+import { z } from 'zod';
+import { authorOf } from '../authorization.ts';
+import { DomainError } from '../errors.ts';
+import { outcomeNote, recordId } from '../fields.ts';
+import type { PostSignals } from '../feedback/signals.ts';
+import { notifyOutcomeFailed } from '../notifications/produce.ts';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { postView, topicView } from '../views.ts';
+import type { FeedbackWrite } from './feedback-write.ts';
+
+const contract = z.object({ post: recordId, worked: z.boolean(), note: outcomeNote.optional() });
+
+export const outcomeReport: FeedbackWrite<
+  typeof contract,
+  { post_id: string; worked: boolean; changed: boolean; signals: PostSignals }
+> = {
+  kind: 'answer.outcome',
+  contract,
+  postOf: (input) => input.post,
+  policy: async (_store, actor, _community, { post }) => {
+    if (actor.kind !== 'person' && actor.kind !== 'agent')
+      throw new DomainError(
+        'forbidden',
+        'Outcome reports come from a person or an agent of the community: sign in or pass an agent key.',
+      );
+    if (post.position === 1)
+      throw new DomainError(
+        'invalid_argument',
+        "This post is the question: report on the answer you used (a reply's post id, e.g. the topic's solution_post_id).",
+      );
+    const self = actor.kind === 'person' ? actor.personId : actor.agentId;
+    if (post.author.kind === actor.kind && post.author.id === self)
+      throw new DomainError('forbidden', 'You cannot report on your own answer.');
+    return 'outcome';
+  },
+  apply: async (tx, { config, actor, community }, { post, topic }, input) => {
+    const author = authorOf(actor);
+    const reporter = { kind: author.kind as 'person' | 'agent', id: author.id!, name: author.name };
+    const note = input.note ?? null;
+    const { previous, signals } = await tx
+      .community(community.id)
+      .votes.setOutcome({ id: post.id, topicId: topic.id }, reporter, {
+        worked: input.worked,
+        note,
+      });
+    const changed = !previous || previous.worked !== input.worked || previous.note !== note;
+    if (changed) {
+      await recordWebhookEvent(tx, community.id, 'answer.confirmed', async () => {
+        const category = (await tx.community(community.id).categories.getById(topic.categoryId))!;
+        return {
+          topic: topicView(config, community, topic, category),
+          post: { ...postView(config, community, topic, post), signals },
+          outcome: { worked: input.worked, note, reporter },
+        };
+      });
+      if (!input.worked && note)
+        await notifyOutcomeFailed(tx, community, topic, post.id, author, note);
+    }
+    return { post_id: post.id, worked: input.worked, changed, signals };
+  },
+};

@@ -1,0 +1,53 @@
+// post.vote: a person's vote on a post, 1 (up), -1 (down, where the community allows downvotes) or 0
+// (taken back); one per person per post, changed by voting again. Votes are people's judgement:
+// agents cannot vote (they report whether an answer worked, outcome-report.ts), and nobody votes on
+// their own post. A change is announced as post.voted (the voter is not named).
+import { z } from 'zod';
+import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { DomainError } from '../errors.ts';
+import { recordId, voteValue } from '../fields.ts';
+import { postView, topicView } from '../views.ts';
+import type { PostSignals } from '../feedback/signals.ts';
+import type { FeedbackWrite } from './feedback-write.ts';
+
+const contract = z.object({ post: recordId, value: voteValue });
+
+export const voteSet: FeedbackWrite<
+  typeof contract,
+  { post_id: string; value: number; previous: number; signals: PostSignals }
+> = {
+  kind: 'post.vote',
+  contract,
+  postOf: (input) => input.post,
+  policy: async (store, actor, community, { post }, input) => {
+    if (actor.kind !== 'person')
+      throw new DomainError(
+        'forbidden',
+        'Votes are for people. An agent says whether an answer worked with confirm_answer (POST /api/v1/posts/{post}/outcome).',
+      );
+    if (post.author.kind === 'person' && post.author.id === actor.personId)
+      throw new DomainError('forbidden', 'You cannot vote on your own post.');
+    if (input.value === -1 && !(await store.community(community.id).votes.downvotes()))
+      throw new DomainError(
+        'forbidden',
+        `"${community.slug}" does not use downvotes: vote 1 (up) or 0 (take your vote back).`,
+      );
+    return 'vote';
+  },
+  apply: async (tx, { config, actor, community }, { post, topic }, input) => {
+    const personId = actor.kind === 'person' ? actor.personId : '';
+    const { previous, signals } = await tx
+      .community(community.id)
+      .votes.setVote({ id: post.id, topicId: topic.id }, personId, input.value);
+    if (previous !== input.value)
+      await recordWebhookEvent(tx, community.id, 'post.voted', async () => {
+        const category = (await tx.community(community.id).categories.getById(topic.categoryId))!;
+        return {
+          topic: topicView(config, community, topic, category),
+          post: { ...postView(config, community, topic, post), signals },
+          vote: { value: input.value, previous },
+        };
+      });
+    return { post_id: post.id, value: input.value, previous, signals };
+  },
+};

@@ -1,0 +1,121 @@
+// The composer every writing form shares: a Markdown textarea with the server's own preview (a
+// Preview button, no JavaScript needed), drafts kept on the server per person and place (a Save
+// draft button; the composer script also saves while one types), and the buttons that say what a
+// press does. composer.js adds the toolbar and quoting a selection; without it all of this works.
+import type { Context } from 'hono';
+import { renderMarkdown } from '../../domain/markdown.ts';
+import { discardDraft, getDraft, saveDraft } from '../../operations/drafts.ts';
+import type { Issue } from '../../operations/pipeline.ts';
+import { call, href, type Notice, type Web, type WebDeps } from '../context.ts';
+import { field, text, type FormData } from '../forms.ts';
+import { esc, relativeTime } from '../html.ts';
+
+/** What a press of the composer's buttons asks for: `post` unless one of the others. */
+export type ComposerAction = 'post' | 'preview' | 'draft' | 'discard';
+
+export function composerAction(form: FormData): ComposerAction {
+  const a = text(form, 'action');
+  return a === 'preview' || a === 'draft' || a === 'discard' ? a : 'post';
+}
+
+export type ComposerSpec = {
+  label: string;
+  hint: string;
+  rows: number;
+  value: string;
+  issues?: Issue[];
+  /** The posted text rendered (after Preview). */
+  preview?: string;
+  submit: string;
+  /** Where the script saves the draft while one types (omitted: no drafts here). */
+  draftHref?: string;
+  /** A saved draft exists: offer to discard it. */
+  hasDraft?: boolean;
+};
+
+/** The Markdown field, its preview, and the buttons (Post, Preview, Save draft, Discard draft). */
+export function composer(s: ComposerSpec): string {
+  const preview =
+    s.preview === undefined
+      ? ''
+      : `<section class="preview" aria-labelledby="preview-h"><h3 id="preview-h">Preview</h3><div class="post-body">${s.preview || '<p class="meta">Nothing to preview yet.</p>'}</div></section>`;
+  const draft = s.draftHref
+    ? `<button type="submit" name="action" value="draft" class="secondary" formnovalidate>Save draft</button>${s.hasDraft ? '<button type="submit" name="action" value="discard" class="secondary" formnovalidate>Discard draft</button>' : ''}`
+    : '';
+  return `<div class="composer"${s.draftHref ? ` data-draft="${esc(s.draftHref)}"` : ''}>${field(
+    {
+      name: 'body',
+      label: s.label,
+      hint: s.hint,
+      rows: s.rows,
+      value: s.value,
+      required: true,
+      attrs: 'data-composer',
+    },
+    s.issues,
+  )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}
+<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>`;
+}
+
+/** The posted Markdown as readers will see it (sanitized like every post). */
+export function previewOf(form: FormData): string {
+  const body = text(form, 'body').trim();
+  return body ? renderMarkdown(body) : '';
+}
+
+/** The person's saved draft at this place (a topic, or undefined: a new topic), if any. */
+export async function savedDraft(deps: WebDeps, web: Web, topic?: string) {
+  if (!web.person || web.where.kind !== 'community') return undefined;
+  const got = await call(deps, web, getDraft, { topic });
+  return got.ok && got.value.draft ? got.value.draft : undefined;
+}
+
+/** "Your draft of … is back" as the page's notice. */
+export function restoredNotice(updatedAt: string): Notice {
+  return {
+    kind: 'ok',
+    text: `Your draft (saved ${relativeTime(updatedAt)}) is back in the form below.`,
+  };
+}
+
+/** Keeps the form's text as the person's draft; a notice saying whether it was kept. */
+export async function keepDraft(
+  deps: WebDeps,
+  web: Web,
+  topic: string | undefined,
+  form: FormData,
+): Promise<Notice> {
+  const body = text(form, 'body').trim();
+  if (!body) return { kind: 'error', text: 'There is nothing to save yet: write something first.' };
+  const saved = await call(deps, web, saveDraft, {
+    topic,
+    subject: text(form, 'title') || undefined,
+    body,
+  });
+  return saved.ok
+    ? { kind: 'ok', text: 'Draft saved. It will be here when you come back, on any device.' }
+    : { kind: 'error', text: `The draft was not saved: ${saved.message}` };
+}
+
+/** Drops the person's draft at this place (after posting, or on Discard). */
+export async function dropDraft(deps: WebDeps, web: Web, topic?: string): Promise<void> {
+  if (web.person) await call(deps, web, discardDraft, { topic });
+}
+
+/** The script's autosave: POST body (and title) → JSON `{saved}`; the form token as in any form. */
+export async function autosave(
+  c: Context,
+  deps: WebDeps,
+  web: Web,
+  topic: string | undefined,
+): Promise<Response> {
+  if (!web.person || web.where.kind !== 'community') return c.json({ saved: false }, 401);
+  const form = (await c.req.parseBody({ all: true })) as FormData;
+  const notice = await keepDraft(deps, web, topic, form);
+  return c.json({ saved: notice.kind === 'ok' }, notice.kind === 'ok' ? 200 : 400);
+}
+
+/** The draft URL of a topic's reply form, or of the new-topic forms. */
+export function draftHref(web: Web, topic?: string): string {
+  return href(web, topic ? `/t/${topic}/draft` : '/draft');
+}

@@ -1,0 +1,60 @@
+// Page numbers under a paged list or topic: first, previous, the pages around this one, next and
+// last, "Page 2 of 5" with the count, as plain links (rel="prev" and rel="next") that work without
+// JavaScript. A page is `?page=N` on the same path, the other query parameters kept.
+import { href, type Web } from '../context.ts';
+import { esc, plural } from '../html.ts';
+
+/** The page a request asks for (`?page=N`): 1 when absent or not a page number. */
+export function pageOf(raw: string | undefined): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+export type PagerSpec = {
+  path: string;
+  params?: Record<string, string | undefined>;
+  page: number;
+  perPage: number;
+  total: number;
+  /** What is counted: ["post", "posts"]. */
+  noun: [string, string];
+};
+
+export function pageCount(total: number, perPage: number): number {
+  return Math.max(1, Math.ceil(total / perPage));
+}
+
+export function pager(web: Web, s: PagerSpec): string {
+  const pages = pageCount(s.total, s.perPage);
+  const count = plural(s.total, s.noun[0], s.noun[1]);
+  if (pages <= 1) return `<p class="meta pager-count">${esc(count)}</p>`;
+  const at = (n: number) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(s.params ?? {})) if (v) q.set(k, v);
+    if (n > 1) q.set('page', String(n));
+    const qs = q.toString();
+    return esc(href(web, s.path) + (qs ? `?${qs}` : ''));
+  };
+  const link = (n: number, label: string, extra = '') =>
+    `<li><a href="${at(n)}"${extra}>${label}</a></li>`;
+  const items: string[] = [];
+  if (s.page > 1) {
+    items.push(link(1, 'First'));
+    items.push(link(s.page - 1, 'Previous', ' rel="prev"'));
+  }
+  const from = Math.max(1, s.page - 2);
+  const to = Math.min(pages, s.page + 2);
+  if (from > 1) items.push('<li aria-hidden="true">…</li>');
+  for (let n = from; n <= to; n++)
+    items.push(
+      n === s.page
+        ? `<li><a href="${at(n)}" aria-current="page">${n}</a></li>`
+        : link(n, String(n), ` aria-label="Page ${n}"`),
+    );
+  if (to < pages) items.push('<li aria-hidden="true">…</li>');
+  if (s.page < pages) {
+    items.push(link(s.page + 1, 'Next', ' rel="next"'));
+    items.push(link(pages, 'Last'));
+  }
+  return `<nav class="pager" aria-label="Pages"><p class="meta">Page ${Math.min(s.page, pages)} of ${pages} · ${esc(count)}</p><ul>${items.join('')}</ul></nav>`;
+}

@@ -1,0 +1,57 @@
+// What every Store adapter does with what people keep while writing for the web: drafts (migration
+// 0095) are one per person and place, replaced on save, deleted on discard, and each community's
+// own. sqlite.test.ts and postgres.test.ts run it against a real engine each.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { Store } from '../../src/store/repositories.ts';
+import type { StoreFactory } from './contract.ts';
+
+export function defineWebContract(engine: string, factory: StoreFactory): void {
+  describe(`store contract: drafts and uploads (${engine})`, () => {
+    let store: Store;
+    before(async () => {
+      store = await factory.open();
+    });
+    after(async () => {
+      await store?.close();
+      await factory.cleanup?.();
+    });
+
+    const community = () =>
+      store.communities.create({
+        slug: `w-${randomBytes(4).toString('hex')}`,
+        name: 'Writing',
+        visibility: 'public',
+      });
+
+    test('a draft is kept per person and place, replaced on save, gone after discard', async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const ada = await store.people.create({ displayName: 'Ada' });
+      const bob = await store.people.create({ displayName: 'Bob' });
+      const place = `topic:${randomBytes(4).toString('hex')}` as const;
+      assert.equal(await scope.drafts.get(ada.id, place), undefined);
+      await scope.drafts.save(ada.id, place, { title: '', body: 'first words' });
+      await scope.drafts.save(ada.id, 'new', { title: 'A title', body: 'a new topic' });
+      const saved = await scope.drafts.save(ada.id, place, { title: '', body: 'second words' });
+      const got = await scope.drafts.get(ada.id, place);
+      assert.equal(got?.body, 'second words');
+      assert.equal(got?.updatedAt, saved.updatedAt);
+      assert.match(got!.updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.deepEqual(
+        { title: (await scope.drafts.get(ada.id, 'new'))?.title },
+        { title: 'A title' },
+      );
+      assert.equal(await scope.drafts.get(bob.id, place), undefined, "not another person's");
+      const other = store.community((await community()).id);
+      assert.equal(await other.drafts.get(ada.id, place), undefined, 'not in another community');
+      assert.equal(await other.drafts.discard(ada.id, place), false);
+      assert.equal(await scope.drafts.discard(ada.id, place), true);
+      assert.equal(await scope.drafts.get(ada.id, place), undefined);
+      assert.equal(await scope.drafts.discard(ada.id, place), false);
+      assert.equal((await scope.drafts.get(ada.id, 'new'))?.body, 'a new topic', 'the other stays');
+      assert.equal(await scope.drafts.get('not-a-uuid', place), undefined);
+    });
+  });
+}
