@@ -169,6 +169,21 @@ export const decideReview = defineOperation({
   },
 });
 
+export const myQueuedReplies = defineOperation({
+  name: 'my_queued_replies',
+  server: 'community',
+  title: 'My replies waiting for approval',
+  description:
+    'Your replies to one topic that wait for a moderator (with why) or were rejected (with the reason).',
+  input: z.strictObject({ topic: recordId.describe('The topic id or slug.') }),
+  output: z.object({ writes: z.array(z.object({ approval: approvalOut, why: z.string() })) }),
+  credential: 'community',
+  run: async (ctx, input) => {
+    const { writes } = await ctx.services.review.mine(ctx.actor, ctx.community, input);
+    return { writes: writes.map((w) => ({ approval: presentApproval(w.approval), why: w.why })) };
+  },
+});
+
 export const hidePost = defineOperation({
   name: 'hide_post',
   server: 'community',
@@ -318,6 +333,7 @@ export const MODERATION_OPERATIONS = [
   flagPost,
   reviewQueue,
   decideReview,
+  myQueuedReplies,
   hidePost,
   unhidePost,
   sanctionMember,

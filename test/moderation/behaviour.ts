@@ -240,6 +240,19 @@ export function defineModerationBehaviour(engine: string, setup: Setup): void {
         const { items } = await ok('review_queue', as(moderator), {});
         const item = items.find((i: { id: string }) => i.id === out.approval_id);
         assert.match(item.why, /first_post/);
+        // The author sees it in place on the topic: awaiting approval, then the decision.
+        const mine = await ok('my_queued_replies', as(newcomer), { topic: topic.id });
+        assert.equal(mine.writes[0].approval.status, 'pending');
+        assert.match(mine.writes[0].why, /first post of a new account/);
+        await ok('decide_review', as(moderator), {
+          kind: 'approval',
+          id: out.approval_id,
+          decision: 'reject',
+          reason: 'Please say which version you run.',
+        });
+        const decided = await ok('my_queued_replies', as(newcomer), { topic: topic.id });
+        assert.equal(decided.writes[0].approval.status, 'rejected');
+        assert.match(decided.writes[0].approval.message, /Please say which version you run/);
         const links = await call('reply_to_topic', as(newcomer), {
           topic: topic.id,
           body: [1, 2, 3, 4, 5, 6].map((i) => `https://example.org/${i}`).join(' '),

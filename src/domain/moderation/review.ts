@@ -8,7 +8,9 @@ import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { FlagRecord } from '../../store/moderation.ts';
 import type { Actor } from '../actor.ts';
-import { requireDecider } from '../authorization.ts';
+import { authorOf, requireDecider, requireRead } from '../authorization.ts';
+import { findTopic } from '../content-lookup.ts';
+import { approvalView } from '../writes/approvals.ts';
 import { DomainError } from '../errors.ts';
 import { pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { parse } from '../validate.ts';
@@ -127,6 +129,38 @@ export class ReviewService {
     }
     items.sort((a, b) => a.at.localeCompare(b.at));
     return { items };
+  }
+
+  /**
+   * The actor's own replies to one topic that wait for a moderator or were turned down (newest 50
+   * writes looked at): what the topic page shows its author in place, with why.
+   */
+  async mine(
+    actor: Actor,
+    community: Community,
+    input: { topic: string },
+  ): Promise<{ writes: { approval: ApprovalView; why: string }[] }> {
+    requireRead(actor, community);
+    const me = authorOf(actor);
+    if ((me.kind !== 'person' && me.kind !== 'agent') || !me.id) return { writes: [] };
+    const scope = this.store.community(community.id);
+    const topic = await findTopic(scope, parse(z.object({ topic: recordId }), input).topic);
+    const page = await scope.access.approvals.list({ submitterId: me.id, limit: 50 });
+    const here = page.items.filter((a) => {
+      const ref = (a.payload as { topic?: unknown } | null)?.topic;
+      return (
+        a.kind === 'post.create' &&
+        (ref === topic.id || ref === topic.slug) &&
+        ['pending', 'rejected', 'failed'].includes(a.status)
+      );
+    });
+    const reasons = await scope.moderation.queuedReasons(here.map((a) => a.id));
+    return {
+      writes: here.map((a) => ({
+        approval: approvalView(a, community),
+        why: whyQueued(reasons.get(a.id), a.kind as WriteKind),
+      })),
+    };
   }
 
   async decide(

@@ -2,6 +2,7 @@
 // once, on the answer to the form, never again), change its scopes and trust, mint more keys, see
 // each key by prefix with when it was last used, revoke one (it stops working at once).
 import type { Context, Hono } from 'hono';
+import { sanctionControl } from './review.ts';
 import { SCOPES } from '../../domain/vocabulary.ts';
 import {
   createAgent,
@@ -45,7 +46,7 @@ ${postForm(
   href(web, '/admin/agents/access'),
   `<input type="hidden" name="agent" value="${esc(a.id)}">${checkboxes('scopes', 'Scopes', SCOPE_OPTIONS, a.scopes).replaceAll('f-scopes-', `f-scopes-${a.id}-`)}${checkbox('trusted', 'Trusted (writes skip the approval queue)', a.trusted).replaceAll('f-trusted', `f-trusted-${a.id}`)}
 <div class="actions"><button type="submit">Save access</button></div>`,
-)}</details></section>`;
+)}</details>${sanctionControl(web, 'agent', a.id, a.name, '/admin/agents')}</section>`;
 }
 
 async function agentsPage(

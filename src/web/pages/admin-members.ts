@@ -3,6 +3,7 @@
 // repeats the change with confirm=yes; no script needed); the membership rule itself (only an
 // owner changes an owner, the last owner stays) is the domain's, and its refusals show here.
 import type { Context, Hono } from 'hono';
+import { sanctionControl } from './review.ts';
 import { roleAtLeast } from '../../domain/authorization.ts';
 import { isRole, ROLES } from '../../domain/vocabulary.ts';
 import { listMembers, removeMember, setMember } from '../../operations/admin.ts';
@@ -39,7 +40,7 @@ async function membersPage(
                 'class="inline"',
               )
             : ''
-        }</td></tr>`,
+        }${m.role === 'member' ? sanctionControl(web, 'person', m.person_id, m.display_name, '/admin/members') : ''}</td></tr>`,
     )
     .join('');
   const roleOptions = ROLES.map((r) => ({ value: r, label: r }));

@@ -5,7 +5,16 @@
 import type { Context, Hono } from 'hono';
 import { renderBody } from '../../domain/rendering.ts';
 import { FLAG_REASONS } from '../../domain/moderation/vocabulary.ts';
-import { decideReview, flagPost, reviewQueue } from '../../operations/moderation.ts';
+import {
+  decideReview,
+  flagPost,
+  liftSanction,
+  myQueuedReplies,
+  listSanctions,
+  reviewQueue,
+  sanctionMember,
+} from '../../operations/moderation.ts';
+import { LIMITS } from '../../domain/fields.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
@@ -34,6 +43,26 @@ export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string):
   )}</details>`;
 }
 
+/**
+ * The signed-in person's own replies to this topic that wait for a moderator ("awaiting approval",
+ * with why) or were rejected (with the moderator's reason), shown in place after the posts.
+ */
+export async function awaitingApproval(deps: WebDeps, web: Web, topic: Topic): Promise<string> {
+  if (!web.person) return '';
+  const got = await call(deps, web, myQueuedReplies, { topic: topic.id });
+  if (!got.ok || got.value.writes.length === 0) return '';
+  return got.value.writes
+    .map(({ approval: a, why }) => {
+      const body = (a.payload as { body?: unknown } | null)?.body;
+      const state =
+        a.status === 'pending'
+          ? `<span class="badge pending">Awaiting approval</span> · ${esc(why)}`
+          : `<span class="badge">Not published</span> · ${esc(a.message)}`;
+      return `<article class="queued" id="approval-${esc(a.approval_id)}" aria-label="Your reply, ${a.status === 'pending' ? 'awaiting approval' : 'not published'}"><p class="meta">You · ${when(a.submitted_at)} · ${state}</p>${typeof body === 'string' ? `<div class="post-body preview">${renderBody(body).html}</div>` : ''}</article>`;
+    })
+    .join('\n');
+}
+
 /** Above a hidden post, for moderators only (readers are not shown the post at all). */
 export function hiddenBanner(web: Web, p: ShownPost): string {
   const h = (
@@ -47,6 +76,35 @@ export function hiddenBanner(web: Web, p: ShownPost): string {
     '<button type="submit" class="secondary">Show it again</button>',
     'class="inline"',
   )}</div>`;
+}
+
+/**
+ * Suspend or silence one person or agent (on the admin pages of members and agents): how, for how
+ * many days, and the reason they are shown. `back` is the page to return to.
+ */
+export function sanctionControl(
+  web: Web,
+  kind: 'person' | 'agent',
+  id: string,
+  name: string,
+  back: string,
+): string {
+  const f = `sanction-${id}`;
+  return `<details class="sanction"><summary>Suspend or silence<span class="visually-hidden"> ${esc(name)}</span></summary>${postForm(
+    web,
+    href(web, '/moderation/sanctions'),
+    `<input type="hidden" name="subject_kind" value="${kind}"><input type="hidden" name="subject" value="${esc(id)}"><input type="hidden" name="back" value="${esc(back)}">${field(
+      {
+        name: 'mode',
+        id: `${f}-mode`,
+        label: 'What',
+        options: [
+          { value: 'suspended', label: 'Suspend: refused everything here' },
+          { value: 'silenced', label: 'Silence: may read, not write' },
+        ],
+      },
+    )}${field({ name: 'days', id: `${f}-days`, label: 'For how many days', type: 'number', value: '7', required: true, attrs: `min="${LIMITS.sanctionDays.min}" max="${LIMITS.sanctionDays.max}"` })}${field({ name: 'reason', id: `${f}-reason`, label: 'Reason', hint: `${name} is shown it, with the end time.`, rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Apply to ${esc(name)}</button></div>`,
+  )}</details>`;
 }
 
 function flagCard(web: Web, i: Item): string {
@@ -83,8 +141,15 @@ async function reviewPage(c: Context<WebEnv>, deps: WebDeps, notice?: Notice): P
         )
       : flagCard(web, i),
   );
+  const sanctions = await call(deps, web, listSanctions, {});
+  const rows = sanctions.ok
+    ? sanctions.value.sanctions.map(
+        (s) =>
+          `<li>${esc(s.subject.name)}${s.subject.kind === 'agent' ? ' (agent)' : ''}: ${esc(s.mode)} until ${when(s.ends_at)} by ${esc(s.by)}: ${esc(s.reason)} ${postForm(web, href(web, '/moderation/sanctions/lift'), `<input type="hidden" name="subject_kind" value="${s.subject.kind}"><input type="hidden" name="subject" value="${esc(s.subject.id)}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${esc(s.subject.name)}</span></button>`, 'class="inline"')}</li>`,
+      )
+    : [];
   const body = `<h1>Review queue</h1><p>Queued writes and flagged posts, oldest first. <a href="${esc(href(web, '/approvals'))}">Queued writes by status</a></p>
-${cards.length ? cards.join('') : '<p>Nothing to review.</p>'}`;
+${cards.length ? cards.join('') : '<p>Nothing to review.</p>'}${rows.length ? `<h2>Suspended and silenced</h2><ul>${rows.join('')}</ul>` : ''}`;
   return page(c, web, { title: 'Review queue', body, notice });
 }
 
@@ -106,6 +171,35 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       kind: 'ok',
       text: decided.value.flag?.message ?? 'Decided.',
     });
+  });
+
+  app.post('/moderation/sanctions', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const set = await call(deps, web, sanctionMember, {
+      subject_kind: text(form, 'subject_kind'),
+      subject: text(form, 'subject'),
+      mode: text(form, 'mode'),
+      days: Number(text(form, 'days')),
+      reason: text(form, 'reason'),
+    });
+    if (!set.ok) return failurePage(c, web, set, 'Not applied');
+    const back = text(form, 'back') === '/admin/agents' ? '/admin/agents' : '/admin/members';
+    return redirectWith(c, deps, href(web, back), {
+      kind: 'ok',
+      text: `${set.value.subject.name} is ${set.value.mode} until ${set.value.ends_at}.`,
+    });
+  });
+
+  app.post('/moderation/sanctions/lift', async (c) => {
+    const web = c.get('web');
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const lifted = await call(deps, web, liftSanction, {
+      subject_kind: text(form, 'subject_kind'),
+      subject: text(form, 'subject'),
+    });
+    if (!lifted.ok) return failurePage(c, web, lifted, 'Not lifted');
+    return redirectWith(c, deps, href(web, '/review'), { kind: 'ok', text: 'Lifted.' });
   });
 
   app.post('/t/:slug/flag', async (c) => {

@@ -25,7 +25,7 @@ import {
   topicModerationRoutes,
 } from './topic-moderation.ts';
 import { watchControl } from './notifications.ts';
-import { flagControl, hiddenBanner } from './review.ts';
+import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -170,6 +170,7 @@ export async function renderTopic(
 ${moderationNotices(web, got.value)}
 ${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
+${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, compose.values, o.failure, compose)}
 ${moderatorPanel(web, topic)}`;
   const question = posts.find((p) => p.is_question);
