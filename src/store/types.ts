@@ -117,6 +117,8 @@ export type TopicQuery = {
   filter?: TopicFilter;
   sort: TopicSort;
   after?: Keyset;
+  /** Skip this many (a numbered page); with `after`, counted after it. */
+  offset?: number;
   limit: number;
 };
 
