@@ -11,15 +11,7 @@ import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '..
 import { failureSummary, lengths, text, type FormData } from '../forms.ts';
 import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import {
-  author,
-  moreLink,
-  topicHref,
-  writeNotice,
-  type Post,
-  type ShownPost,
-  type Topic,
-} from './parts.ts';
+import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { pageOf } from './pager.ts';
 import { avatar } from './avatar.ts';
