@@ -81,6 +81,8 @@ export const listTopicsSchema = z.object({
   filter: z.enum(TOPIC_FILTERS).optional(),
   sort: z.enum(TOPIC_SORTS).default('latest'),
   cursor: cursor.nullish(),
+  /** Page N of `limit` topics (used when no cursor is given). */
+  page: pageNumber.optional(),
   limit: pageLimit(100, 20),
 });
 

@@ -308,6 +308,7 @@ export class ContentService {
         data.cursor,
         data.sort === 'top' ? CURSOR_SHAPES.byCount : CURSOR_SHAPES.byTime,
       ),
+      offset: !data.cursor && data.page ? (data.page - 1) * data.limit : undefined,
       limit: data.limit,
     });
     // The categories of this page only (at most one lookup each): counting every category's topics

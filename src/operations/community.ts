@@ -163,6 +163,11 @@ export const listTopics = defineOperation({
       .default('latest')
       .describe('"latest" activity (default), "top" most replies, "created" newest first.'),
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
+    page: pageNumber
+      .optional()
+      .describe(
+        'Page number (1 is the first), of `limit` topics each; used when no cursor is given.',
+      ),
     limit: pageLimit(100, 20).describe('Topics per page, 1-100. Default 20.'),
   }),
   output: z.object({ topics: z.array(topicOut), next_cursor: z.string().nullable() }),

@@ -136,6 +136,8 @@ export type TopicQuery = {
   filter?: TopicFilter;
   sort: TopicSort;
   after?: Keyset;
+  /** Skip this many (a numbered page); with `after`, counted after it. */
+  offset?: number;
   limit: number;
   /** Leave out pinned topics (a first page lists them above the rest). */
   unpinned?: boolean;

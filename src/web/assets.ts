@@ -47,6 +47,7 @@ table.data code{white-space:nowrap;overflow-wrap:normal}
 .table-wrap{overflow-x:auto}table.data{border-collapse:collapse;width:100%}table.data th,table.data td{text-align:left;border-bottom:1px solid #e4e4ea;padding:.4rem .5rem;vertical-align:top}
 .queued{border:1px solid #d0d0d7;border-radius:4px;padding:.75rem 1rem;margin:1rem 0}
 .preview{border-left:4px solid #d0d0d7;padding-left:.75rem}
+.avatar{display:inline-flex;align-items:center;justify-content:center;width:2rem;height:2rem;border-radius:50%;color:#fff;font-weight:700;font-size:.8rem;margin-right:.5rem;vertical-align:middle;letter-spacing:.02em}.avatar.agent{border-radius:.4rem}.av-0{background:hsl(210 60% 28%)}.av-1{background:hsl(0 60% 28%)}.av-2{background:hsl(30 60% 28%)}.av-3{background:hsl(120 60% 28%)}.av-4{background:hsl(270 60% 28%)}.av-5{background:hsl(330 60% 28%)}.av-6{background:hsl(180 60% 28%)}.av-7{background:hsl(45 60% 28%)}.av-8{background:hsl(160 60% 28%)}.av-9{background:hsl(240 60% 28%)}.av-10{background:hsl(300 60% 28%)}.av-11{background:hsl(15 60% 28%)}
 .toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.35rem}.toolbar .tool{padding:.15rem .55rem;font-size:.9rem}.draft-status{min-height:1.2em;margin:.25rem 0 0}.post-tools{margin:.25rem 0 0}
 .tabs{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0}.tabs [aria-current=page]{font-weight:700;text-decoration:none;color:#1b1b1f}
 footer{margin-top:3rem;border-top:1px solid #d0d0d7}

@@ -33,7 +33,7 @@ if (setup.ok) {
   else test('store contract: moderator actions (postgres)', () => assert.fail(actions.reason));
   const web = await freshPostgresDatabase('web');
   if (web.ok) defineWebContract('postgres', { open: () => openStore(web.url), cleanup: web.drop });
-  else test('store contract: drafts and uploads (postgres)', () => assert.fail(web.reason));
+  else test('store contract: drafts and numbered pages (postgres)', () => assert.fail(web.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

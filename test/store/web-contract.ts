@@ -1,6 +1,7 @@
-// What every Store adapter does with what people keep while writing for the web: drafts (migration
-// 0095) are one per person and place, replaced on save, deleted on discard, and each community's
-// own. sqlite.test.ts and postgres.test.ts run it against a real engine each.
+// What every Store adapter does for the web's pages: drafts (migration 0095) are one per person and
+// place, replaced on save, deleted on discard, and each community's own; topic listings page by
+// number (an offset) in the same order as by cursor. sqlite.test.ts and postgres.test.ts run it
+// against a real engine each.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +9,7 @@ import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
 export function defineWebContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: drafts and uploads (${engine})`, () => {
+  describe(`store contract: drafts and numbered pages (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();
@@ -52,6 +53,45 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
       assert.equal(await scope.drafts.discard(ada.id, place), false);
       assert.equal((await scope.drafts.get(ada.id, 'new'))?.body, 'a new topic', 'the other stays');
       assert.equal(await scope.drafts.get('not-a-uuid', place), undefined);
+    });
+
+    test('a numbered page of topics is the same as the page its cursor leads to', async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const category = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
+      const author = { kind: 'person' as const, id: null, name: 'Ada' };
+      for (let i = 0; i < 7; i++) {
+        const t = await scope.topics.create({
+          categoryId: category.id,
+          slug: `t-${i}`,
+          title: `Topic ${i}`,
+          author,
+          createdAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+        });
+        await scope.posts.create({ topicId: t.id, author, body: `body ${i}` });
+      }
+      const q = { sort: 'created' as const, limit: 3 };
+      const one = await scope.topics.list(q);
+      const two = await scope.topics.list({ ...q, after: one.next! });
+      const byNumber = await scope.topics.list({ ...q, offset: 3 });
+      assert.deepEqual(
+        byNumber.items.map((t) => t.slug),
+        two.items.map((t) => t.slug),
+      );
+      assert.deepEqual(
+        byNumber.items.map((t) => t.slug),
+        ['t-3', 't-2', 't-1'],
+      );
+      const last = await scope.topics.list({ ...q, offset: 6 });
+      assert.deepEqual(
+        last.items.map((t) => t.slug),
+        ['t-0'],
+      );
+      assert.equal(last.next, null);
     });
   });
 }

@@ -53,3 +53,47 @@ test('a short topic shows its count and no page links', async () => {
   assert.match(page.text, /<p class="meta pager-count">\d+ posts<\/p>/);
   assert.doesNotMatch(page.text, /class="pager"/);
 });
+
+test('a category of 35 topics pages by number: page 2 links back to page 1', async () => {
+  const h = await hamlet();
+  const acme = (await h.store.communities.getBySlug('acme'))!;
+  const scope = h.store.community(acme.id);
+  const category = await scope.categories.create({
+    slug: 'paged',
+    name: 'Paged',
+    kind: 'discussion',
+  });
+  const author = { kind: 'person' as const, id: null, name: 'Pager' };
+  for (let i = 1; i <= 35; i++) {
+    const t = await scope.topics.create({
+      categoryId: category.id,
+      slug: `paged-topic-${i}`,
+      title: `Paged topic number ${i}`,
+      author,
+      createdAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+    });
+    await scope.posts.create({
+      topicId: t.id,
+      author,
+      body: `body ${i}`,
+      createdAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+    });
+  }
+  const first = await h.get('acme', '/categories/paged');
+  assert.match(first.text, /Page 1 of 2 · 35 topics/);
+  assert.match(first.text, /Paged topic number 35</);
+  assert.doesNotMatch(first.text, /Paged topic number 5</);
+  assert.match(first.text, /<a href="\/categories\/paged\?page=2" rel="next">Next<\/a>/);
+  const second = await h.get('acme', '/categories/paged?page=2');
+  assert.match(second.text, /Page 2 of 2 · 35 topics/);
+  assert.match(second.text, /Paged topic number 5</);
+  assert.doesNotMatch(second.text, /Paged topic number 6</);
+  assert.match(second.text, /<a href="\/categories\/paged" rel="prev">Previous<\/a>/);
+  const filtered = await h.get('acme', '/categories/paged?filter=unanswered');
+  assert.match(
+    filtered.text,
+    /<p class="meta">Page 1<\/p>/,
+    'a filtered list is paged without a count',
+  );
+  assert.match(filtered.text, /\?filter=unanswered&amp;page=2" rel="next"/);
+});

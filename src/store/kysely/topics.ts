@@ -124,11 +124,12 @@ export class KyselyTopics implements TopicRepository {
         eb.or([eb(column, '<', key), eb.and([eb(column, '=', key), eb('id', '<', id)])]),
       );
     }
-    const rows = await q
+    let ordered = q
       .orderBy(column, 'desc')
       .orderBy('id', 'desc')
-      .limit(query.limit + 1)
-      .execute();
+      .limit(query.limit + 1);
+    if (query.offset) ordered = ordered.offset(query.offset);
+    const rows = await ordered.execute();
     const pageRows = rows.slice(0, query.limit);
     const tags = await this.tagsOfMany(pageRows.map((r) => r.id));
     const items = pageRows.map((r) => topicFromRow(r, tags.get(r.id) ?? []));

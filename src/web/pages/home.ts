@@ -10,6 +10,9 @@ import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { esc, plural, when } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
 import { author, moreLink, topicHref, topicList } from './parts.ts';
+import { pageOf, pager } from './pager.ts';
+
+const TOPICS_PER_PAGE = 30;
 
 function categoryList(web: Web, categories: OutputOf<typeof listCategories>['categories']): string {
   const items = categories.map(
@@ -68,9 +71,18 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const filter = c.req.query('filter') || undefined;
     const sort = c.req.query('sort') || 'latest';
     const cursor = c.req.query('cursor') || undefined;
+    const pageNo = pageOf(c.req.query('page'));
     const [categories, topics] = await Promise.all([
       call(deps, web, listCategories, {}),
-      call(deps, web, listTopics, { category, tag, filter, sort, cursor, limit: 30 }),
+      call(deps, web, listTopics, {
+        category,
+        tag,
+        filter,
+        sort,
+        cursor,
+        page: cursor ? undefined : pageNo,
+        limit: TOPICS_PER_PAGE,
+      }),
     ]);
     if (!categories.ok) return failurePage(c, web, categories);
     if (!topics.ok) return failurePage(c, web, topics);
@@ -90,7 +102,25 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const body = `<h1>${esc(title)}</h1>${cat?.description ? `<p>${esc(cat.description)}</p>` : ''}
 <nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? '')).join('')}</ul></nav>
 <nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort)).join('')}</ul></nav>
-${topicList(web, topics.value.topics)}${moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')}`;
+${topicList(web, topics.value.topics)}${
+      cursor
+        ? moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')
+        : pager(web, {
+            path,
+            params: { filter, sort: sort === 'latest' ? undefined : sort },
+            page: pageNo,
+            perPage: TOPICS_PER_PAGE,
+            // Counted where the categories' counts tell (no filter, no tag); else page by page.
+            total:
+              filter || tag
+                ? undefined
+                : cat
+                  ? cat.topic_count
+                  : categories.value.categories.reduce((n, k) => n + k.topic_count, 0),
+            hasNext: Boolean(topics.value.next_cursor),
+            noun: ['topic', 'topics'],
+          })
+    }`;
     return page(c, web, {
       title,
       body,

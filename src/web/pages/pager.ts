@@ -15,7 +15,9 @@ export type PagerSpec = {
   params?: Record<string, string | undefined>;
   page: number;
   perPage: number;
-  total: number;
+  /** How many in all; unknown (a filtered list): the pages go as far as `hasNext` says. */
+  total?: number;
+  hasNext?: boolean;
   /** What is counted: ["post", "posts"]. */
   noun: [string, string];
 };
@@ -25,9 +27,11 @@ export function pageCount(total: number, perPage: number): number {
 }
 
 export function pager(web: Web, s: PagerSpec): string {
-  const pages = pageCount(s.total, s.perPage);
-  const count = plural(s.total, s.noun[0], s.noun[1]);
-  if (pages <= 1) return `<p class="meta pager-count">${esc(count)}</p>`;
+  const known = s.total !== undefined;
+  const pages = known ? pageCount(s.total!, s.perPage) : s.page + (s.hasNext ? 1 : 0);
+  const count = known ? plural(s.total!, s.noun[0], s.noun[1]) : '';
+  if (pages <= 1 && s.page <= 1)
+    return count ? `<p class="meta pager-count">${esc(count)}</p>` : '';
   const at = (n: number) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(s.params ?? {})) if (v) q.set(k, v);
@@ -51,10 +55,13 @@ export function pager(web: Web, s: PagerSpec): string {
         ? `<li><a href="${at(n)}" aria-current="page">${n}</a></li>`
         : link(n, String(n), ` aria-label="Page ${n}"`),
     );
-  if (to < pages) items.push('<li aria-hidden="true">…</li>');
+  if (known && to < pages) items.push('<li aria-hidden="true">…</li>');
   if (s.page < pages) {
     items.push(link(s.page + 1, 'Next', ' rel="next"'));
-    items.push(link(pages, 'Last'));
+    if (known) items.push(link(pages, 'Last'));
   }
-  return `<nav class="pager" aria-label="Pages"><p class="meta">Page ${Math.min(s.page, pages)} of ${pages} · ${esc(count)}</p><ul>${items.join('')}</ul></nav>`;
+  const where = known
+    ? `Page ${Math.min(s.page, pages)} of ${pages} · ${esc(count)}`
+    : `Page ${s.page}`;
+  return `<nav class="pager" aria-label="Pages"><p class="meta">${where}</p><ul>${items.join('')}</ul></nav>`;
 }

@@ -15,6 +15,7 @@ import { failurePage, notFound, page, redirectWith, signInHref } from '../respon
 import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { pageOf } from './pager.ts';
+import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
 import { composer, draftHref, dropDraft } from './composer.ts';
 import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
@@ -85,7 +86,7 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
-<p class="meta">${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
 ${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
