@@ -7,6 +7,7 @@
 // (EX_DATAERR) nothing to post, 75 (EX_TEMPFAIL) try again later (the database did not answer).
 import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
+import { cliIo, setExitCode } from './io.ts';
 import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { createLogger } from '../log.ts';
 import { MailInbound, type InboundResult } from '../domain/mail/inbound.ts';
@@ -34,7 +35,7 @@ export function exitCodeOf(result: InboundResult): number {
 async function readStdin(limit = 10 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
+  for await (const chunk of cliIo().stdin) {
     size += (chunk as Buffer).length;
     if (size > limit) throw new UsageError(`The message is over ${limit} bytes.`);
     chunks.push(chunk as Buffer);
@@ -92,7 +93,7 @@ export const mailCommands: Command[] = [
             mailer: services.mail.mailer,
             writes: services.writes,
             rolesOf: (id) => services.auth.rolesOf(id),
-            logger: createLogger('info', process.stderr),
+            logger: createLogger('info', cliIo().stderr),
           });
           const result = await inbound.receive(mail);
           if (result.outcome === 'posted')
@@ -107,12 +108,12 @@ export const mailCommands: Command[] = [
             );
           else if (result.outcome === 'ignored') console.log(`ignored: ${result.reason}`);
           else console.error(`hamlet mail receive: refused (${result.reason}): ${result.message}`);
-          process.exitCode = exitCodeOf(result);
+          setExitCode(exitCodeOf(result));
         });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         console.error(`hamlet mail receive: ${(err as Error).message}; try again later`);
-        process.exitCode = 75;
+        setExitCode(75);
       }
     },
   },

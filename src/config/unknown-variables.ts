@@ -19,6 +19,7 @@ export const TOOLING_VARIABLES: ReadonlySet<string> = new Set([
   'HAMLET_TEST_COMPILED',
   'HAMLET_TEST_CONCURRENCY',
   'HAMLET_CONFORMANCE_PARALLEL',
+  'HAMLET_TEST_LEAN',
 ]);
 
 /** One problem per unknown HAMLET_* variable set in `env`, e.g. "…: did you mean HAMLET_SIGNUP?". */

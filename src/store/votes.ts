@@ -116,6 +116,8 @@ export interface VoteRepository {
   votesOf(personId: string, postIds: string[]): Promise<Map<string, number>>;
   /** One reporter's outcome on each of `postIds` they reported on. */
   outcomesOf(reporter: Omit<Reporter, 'name'>, postIds: string[]): Promise<Map<string, boolean>>;
+  /** The net score of every post `author` wrote in this community (what their trust counts). */
+  scoreReceived(author: { kind: string; id: string | null }): Promise<number>;
   /** Whether the community allows downvotes (default: no). */
   downvotes(): Promise<boolean>;
   setDownvotes(on: boolean, at?: string): Promise<void>;

@@ -41,21 +41,42 @@ type Result = { structuredContent?: any; content?: any; isError?: boolean };
 const call = async (name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as Result;
 
-test('the community server introduces itself and lists its 9 tools', async () => {
+test('the community server introduces itself and lists its 9 tools, then the toolsets the demo turns on', async () => {
   assert.equal(client.getServerVersion()?.title, 'Hamlet: acme');
   assert.match(client.getInstructions() ?? '', /search_community or suggest_answer FIRST/);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), [
-    'create_topic',
-    'get_approval',
-    'get_topic',
-    'list_categories',
-    'list_topics',
-    'mark_solution',
-    'reply_to_topic',
-    'search_community',
-    'suggest_answer',
-  ]);
+  assert.deepEqual(
+    tools
+      .slice(9)
+      .map((t) => t.name)
+      .sort(),
+    [
+      'close_topic',
+      'confirm_answer',
+      'decide_review',
+      'flag_post',
+      'mark_duplicate',
+      'review_queue',
+      'vote',
+    ],
+  );
+  assert.deepEqual(
+    tools
+      .slice(0, 9)
+      .map((t) => t.name)
+      .sort(),
+    [
+      'create_topic',
+      'get_approval',
+      'get_topic',
+      'list_categories',
+      'list_topics',
+      'mark_solution',
+      'reply_to_topic',
+      'search_community',
+      'suggest_answer',
+    ],
+  );
   for (const t of tools) {
     assert.ok(t.outputSchema, `${t.name} declares an outputSchema`);
     assert.ok(

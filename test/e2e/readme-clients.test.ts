@@ -95,11 +95,11 @@ async function drive(url: string, headers: Record<string, string>): Promise<void
   }
 }
 
-/** `--header "Name: value"` of a shell command, `$HAMLET_KEY` expanded as the shell would. */
+/** `--header "Name: value"` of a shell command, `$ACME_KEY` expanded as the shell would. */
 function shellHeader(command: string): Record<string, string> {
   const m = /--header "([^:"]+):\s*([^"]+)"/.exec(command);
   assert.ok(m, command);
-  return { [m[1]!]: m[2]!.replace('$HAMLET_KEY', key) };
+  return { [m[1]!]: m[2]!.replace('$ACME_KEY', key) };
 }
 
 for (const host of HOSTS) {
@@ -117,7 +117,7 @@ for (const host of HOSTS) {
     const cursor = JSON.parse(block('cursor', host)).mcpServers['hamlet-acme'];
     assert.equal(cursor.url, printedUrl(host));
     await drive(cursor.url, {
-      Authorization: cursor.headers.Authorization.replace('${env:HAMLET_KEY}', key),
+      Authorization: cursor.headers.Authorization.replace('${env:ACME_KEY}', key),
     });
     const vscode = JSON.parse(block('vscode', host));
     const server = vscode.servers['hamlet-acme'];
@@ -199,7 +199,7 @@ for (const host of HOSTS) {
   });
 }
 
-/** Runs a block as a program (`node file.mjs`, `python3 file.py`) with HAMLET_KEY set; its stdout. */
+/** Runs a block as a program (`node file.mjs`, `python3 file.py`) with ACME_KEY set; its stdout. */
 async function runBlock(program: string, file: string, source: string): Promise<string> {
   const work = mkdtempSync(join(dir, 'block-'));
   // The block's imports resolve as in a project that installed the packages.
@@ -208,7 +208,7 @@ async function runBlock(program: string, file: string, source: string): Promise<
   return new Promise((done, fail) => {
     const child = spawn(program, [file], {
       cwd: work,
-      env: { ...process.env, HAMLET_KEY: key },
+      env: { ...process.env, ACME_KEY: key },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -93,10 +93,34 @@ export const JOURNEY: Step[] = [
   step('DELETE /topics/{topic}/solution', 200, (f, s) =>
     on(f, 'DELETE', `/topics/${s.topic}/solution`, { key: f.keys.owner }),
   ),
+  // Feedback: a person votes on the reply and says it worked; an admin reads and sets downvotes.
+  step(
+    'POST /posts/{post}/vote',
+    200,
+    (f, s) => on(f, 'POST', `/posts/${s.post}/vote`, { key: f.keys.owner, body: { value: 1 } }),
+    (r) => assert.equal(r.json.score, 1),
+  ),
+  step(
+    'POST /posts/{post}/outcome',
+    200,
+    (f, s) =>
+      on(f, 'POST', `/posts/${s.post}/outcome`, {
+        key: f.keys.owner,
+        body: { worked: true, note: 'Fixed it for me.' },
+      }),
+    (r) => assert.equal(r.json.confirmations.worked_by_people, 1),
+  ),
+  step('GET /votes/settings', 200, (f) => on(f, 'GET', '/votes/settings', { key: f.keys.owner })),
+  step(
+    'PUT /votes/settings',
+    200,
+    (f) => on(f, 'PUT', '/votes/settings', { key: f.keys.owner, body: { downvotes: true } }),
+    (r) => assert.equal(r.json.downvotes, true),
+  ),
   // Moderation: a member flags the reply, the review queue shows it, a decider decides.
   step(
     'POST /posts/{post}/flags',
-    201,
+    200,
     (f, s) =>
       on(f, 'POST', `/posts/${s.post}/flags`, {
         key: f.keys.member,

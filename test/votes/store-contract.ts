@@ -84,6 +84,21 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       );
     });
 
+    test("the votes a person's posts received add up to what their trust counts", async () => {
+      const t = await thread();
+      const question = (await t.scope.posts.getFirst(t.topic.id))!;
+      const asker = { kind: 'person', id: t.asker.id };
+      assert.equal(await t.scope.votes.scoreReceived(asker), 0);
+      for (const name of ['Bea', 'Cy'])
+        await runFeedbackWrite(deps(), await person(name), t.community, voteSet, {
+          post: question.id,
+          value: 1,
+        });
+      assert.equal(await t.scope.votes.scoreReceived(asker), 2);
+      const other = await store.people.create({ displayName: 'Other' });
+      assert.equal(await t.scope.votes.scoreReceived({ kind: 'person', id: other.id }), 0);
+    });
+
     test('agents cannot vote; nobody votes on their own post', async () => {
       const t = await thread();
       const agent = await t.scope.agents.create({ name: 'bot' });

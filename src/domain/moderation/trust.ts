@@ -14,7 +14,7 @@ export type TrustInputs = {
   /** Whole days since they joined the community (a person's membership, an agent's creation). */
   daysHere: number;
   acceptedAnswers: number;
-  /** Net votes received on their posts (0 until votes exist). */
+  /** Net votes received on their posts. */
   votesReceived: number;
   /** Flags against their posts a moderator upheld within the settings' clean_days. */
   upheldFlags: number;
@@ -42,12 +42,9 @@ export function trustLevel(inputs: TrustInputs, t: ModerationSettings['trust']):
   return 'new';
 }
 
-/**
- * Net votes received by `author` here. Votes are another part of the product: until their store
- * exists this counts none, and trust is earned from accepted answers and time.
- */
-async function votesReceived(_store: Store, _community: Community, _author: AuthorRef) {
-  return 0;
+/** Net votes received by `author` here: the summed score of every post they wrote. */
+async function votesReceived(store: Store, community: Community, author: AuthorRef) {
+  return store.community(community.id).votes.scoreReceived(author);
 }
 
 /** When `author` arrived in the community: a person's membership, else their account; an agent's creation. */

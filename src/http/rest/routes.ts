@@ -251,7 +251,8 @@ export const REST_ROUTES: RestRoute[] = [
   route(getNotificationPreferences, 'get', '/notifications/preferences'),
   route(setNotificationPreferences, 'put', '/notifications/preferences'),
   route(setMyHandle, 'put', '/account/handle'),
-  route(flagPost, 'post', '/posts/{post}/flags', { status: 201 }),
+  // A flag is not a resource of its own (the review queue lists it): 200, no Location.
+  route(flagPost, 'post', '/posts/{post}/flags'),
   route(hidePost, 'post', '/posts/{post}/hide'),
   route(unhidePost, 'post', '/posts/{post}/unhide'),
   route(reviewQueue, 'get', '/review'),

@@ -2,7 +2,7 @@
 // signals row first (created at zero when missing; on PostgreSQL the upsert locks it until the
 // transaction ends, SQLite's write transactions are serial), then reads the vote or report it
 // replaces and moves the counters by the difference: concurrent voters count exactly.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
   OutcomeRecord,
@@ -207,6 +207,17 @@ export class KyselyVotes implements VoteRepository {
       .where('post_id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.post_id, signalsOf(r)]));
+  }
+
+  async scoreReceived(author: { kind: string; id: string | null }): Promise<number> {
+    if (!author.id || !isUuid(author.id)) return 0;
+    const { rows } = await sql<{ n: number | string | null }>`
+      select coalesce(sum(s.score), 0) as n
+      from post_signals s
+      join posts p on p.id = s.post_id and p.community_id = s.community_id
+      where s.community_id = ${this.communityId}
+        and p.author_kind = ${author.kind} and p.author_id = ${author.id}`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
   }
 
   async topicSignals(topicIds: string[]): Promise<Map<string, PostSignals>> {

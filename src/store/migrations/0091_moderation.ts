@@ -103,7 +103,13 @@ export function moderationMigration(dialect: Dialect): Migration {
         .execute();
     },
     async down(db: Kysely<any>) {
-      for (const t of ['moderation_settings', 'queued_reasons', 'sanctions', 'hidden_posts', 'post_flags'])
+      for (const t of [
+        'moderation_settings',
+        'queued_reasons',
+        'sanctions',
+        'hidden_posts',
+        'post_flags',
+      ])
         await db.schema.dropTable(t).execute();
     },
   };
