@@ -44,7 +44,9 @@ after(() => h.stop());
 
 const page = (path: string) => raw(h.hostUrl('acme.localhost', path));
 const more = (html: string) =>
-  /<a href="([^"]*cursor=[^"]*)">More posts(?: of this page)?<\/a>/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+  /<a href="([^"]*cursor=[^"]*)">More posts(?: of this page)?<\/a>/
+    .exec(html)?.[1]
+    ?.replace(/&amp;/g, '&');
 
 test('the heaviest topic page stays within the page budget and pages on to every post', async () => {
   const seen: string[] = [];
