@@ -6,6 +6,13 @@
 // (stateless: server/discover, Mcp-Method and Mcp-Name headers, a subscriptions/listen stream).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { COMMUNITY_TOOLS } from '../../src/operations/catalogue.ts';
+import { listedAsTool } from '../../src/operations/operation.ts';
+
+/** The tools the demo community lists: the nine, then its toolsets' (it turns both on). */
+const DEMO_TOOLS = COMMUNITY_TOOLS.filter((op) =>
+  listedAsTool(op, ['feedback', 'moderation']),
+).length;
 
 export type Midway = (streamUpstream: string) => Promise<void>;
 
@@ -121,7 +128,8 @@ export async function sessionJourney(
   sid = init.headers.get('mcp-session-id')!;
   assert.ok(sid, 'initialize returns a session');
   assert.equal((await post('notifications/initialized', undefined, true)).status, 202);
-  assert.equal((await post('tools/list')).body.result.tools.length, 9);
+  // The demo turns its toolsets on: the nine, then their tools.
+  assert.equal((await post('tools/list')).body.result.tools.length, DEMO_TOOLS);
   const found = await post('tools/call', {
     name: 'search_community',
     arguments: { query: 'webhook signature verification' },
@@ -243,7 +251,7 @@ export async function journey2026(
 
   const discovered = await post('server/discover');
   assert.ok(discovered.result.supportedVersions.includes('2026-07-28'));
-  assert.equal((await post('tools/list')).result.tools.length, 9);
+  assert.equal((await post('tools/list')).result.tools.length, DEMO_TOOLS);
   const found = await post('tools/call', {
     name: 'search_community',
     arguments: { query: 'webhook signature verification' },

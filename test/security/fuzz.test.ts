@@ -99,7 +99,7 @@ eachEngine(
       }
       targets.push({ url: h.hostUrl('nosuch.localhost', '/api/mcp'), key: keys.acme, tools: [] });
       assert.ok(
-        targets[0]!.tools.length === 9 && targets[2]!.tools.length === 6,
+        targets[0]!.tools.length >= 9 && targets[2]!.tools.length === 6,
         'both servers list their tools',
       );
 

@@ -335,6 +335,38 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         set_unverified_posting: { args: { allowed: true } },
         // A person disconnects their own connections only: the outsider has none to name.
         disconnect_app: { args: { connection: unknown }, missing: true },
+        // Moderators' and administrators' tools.
+        set_vote_settings: { args: { downvotes: true } },
+        decide_review: {
+          args: { kind: 'flag', id: question.id, decision: 'hide', reason: 'No.' },
+        },
+        hide_post: { args: { post: question.id, note: 'Hidden from outside.' } },
+        unhide_post: { args: { post: question.id } },
+        sanction: {
+          args: {
+            subject_kind: 'agent',
+            subject: 'acme-helper',
+            mode: 'silenced',
+            days: 1,
+            reason: 'No.',
+          },
+        },
+        lift_sanction: { args: { subject_kind: 'agent', subject: 'acme-helper' } },
+        set_moderation_settings: { args: { flags_to_hide: 1 } },
+        close_topic: { args: { topic: topic.id } },
+        reopen_topic: { args: { topic: topic.id } },
+        lock_topic: { args: { topic: topic.id } },
+        unlock_topic: { args: { topic: topic.id } },
+        pin_topic: { args: { topic: topic.id } },
+        unpin_topic: { args: { topic: topic.id } },
+        delete_topic: { args: { topic: topic.id, reason: 'From outside.' } },
+        restore_topic: { args: { topic: topic.id } },
+        delete_post: { args: { post: question.id, reason: 'From outside.' } },
+        restore_post: { args: { post: question.id } },
+        move_topic: { args: { topic: topic.id, category: 'general' } },
+        set_topic_tags: { args: { topic: topic.id, tags: ['outside'] } },
+        mark_duplicate: { args: { topic: topic.id, of: 'getting-started' } },
+        merge_topic: { args: { topic: topic.id, into: 'getting-started' } },
       };
       // Writes the spec gives any signed-in person of a public community (checked below).
       // A person's own settings here (read marks, levels, e-mail frequency, handle) touch no one else's.
@@ -346,6 +378,10 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         'set_my_handle',
         'save_draft',
         'discard_draft',
+        // Feedback, like a reply: a vote, whether an answer worked, a flag for the moderators.
+        'vote',
+        'confirm_answer',
+        'flag_post',
       ]);
       const writes = CATALOGUE.filter((op) => op.server === 'community' && op.write);
       assert.deepEqual(

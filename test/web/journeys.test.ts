@@ -317,8 +317,10 @@ if (chromiumAvailable('web journeys in Chromium')) {
         'Skip to content',
       );
       await page.keyboard.press('Enter');
+      const TABS = 200;
       const focusTo = async (label: string) => {
-        for (let i = 0; i < 40; i++) {
+        // A topic page carries each post's controls (reply, quote, flag) before the composer.
+        for (let i = 0; i < TABS; i++) {
           await page.keyboard.press('Tab');
           const name = await page.evaluate(
             () =>
@@ -328,7 +330,7 @@ if (chromiumAvailable('web journeys in Chromium')) {
           );
           if (name === label) return;
         }
-        assert.fail(`no focusable "${label}" within 40 tabs`);
+        assert.fail(`no focusable "${label}" within ${TABS} tabs`);
       };
       await focusTo('email');
       await page.keyboard.type('ana@example.org');

@@ -50,7 +50,10 @@ export async function withTrust<D extends Decision>(
   const settings = await moderationSettings(store, community);
   const trust = await trustOf(store, actor, community, settings);
   if (trust.level === 'trusted') {
+    // Writes through a connected app stay under the approval policy whatever the person's trust.
+    const viaApp = actor.kind === 'person' && actor.client !== undefined;
     return settings.trusted_skip_approval &&
+      !viaApp &&
       decision.mode === 'approval' &&
       decision.reason.startsWith('approval_policy:')
       ? { mode: 'auto', reason: 'trusted_member' }
