@@ -72,6 +72,8 @@ export interface ModerationRepository {
   acceptedAnswersOf(author: AuthorRef): Promise<number>;
   /** How many posts this author wrote here (since `since`, when given). */
   postsBy(author: AuthorRef, since?: string): Promise<number>;
+  /** How many posts this author wrote here since `since`, and when the oldest of them was written. */
+  postsSince(author: AuthorRef, since: string): Promise<{ count: number; oldestAt: string | null }>;
   /** Hides the post; false when it was hidden already (the first cause stays). */
   hide(input: Omit<HiddenPost, 'hiddenAt'> & { hiddenAt?: string }): Promise<boolean>;
   /** Shows the post again; false when it was not hidden. */

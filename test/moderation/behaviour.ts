@@ -2,7 +2,8 @@
 // one flag per flagger per post and 20 concurrent flags counted exactly, trusted flags hiding a
 // post (invisible to visitors and agents on the web, REST, MCP and search; shown to deciders with a
 // notice), the review queue with why each item is there and its decisions reaching the flagger,
-// first posts queued with the named reason, and a suspended agent's key refused with the reason
+// first posts queued with the named reason, a new account's posts per day refused as a rate
+// (rate_limited, with the wait), and a suspended agent's key refused with the reason
 // and the end time on REST and MCP (a silenced one reads but does not write).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -263,6 +264,35 @@ export function defineModerationBehaviour(engine: string, setup: Setup): void {
         await h.services.moderationSettings.set(system, acme, {
           sandbox: { queue_first_post: false },
         });
+      }
+    });
+
+    test('a new account’s posts per day are a rate: the next one is refused as rate_limited with the wait', async () => {
+      await h.services.moderationSettings.set(system, acme, { sandbox: { posts_per_day: 2 } });
+      try {
+        const newcomer = (await person('Chatty')).actor;
+        const { topic } = await thread(moderator, moderator, `rate${tag()}`);
+        for (const n of [1, 2])
+          await ok('reply_to_topic', as(newcomer), { topic: topic.id, body: `Reply number ${n}.` });
+        const third = await call('reply_to_topic', as(newcomer), {
+          topic: topic.id,
+          body: 'Reply number 3.',
+        });
+        assert.equal(!third.ok && third.code, 'rate_limited');
+        assert.match(
+          !third.ok ? third.message : '',
+          /at most 2 posts a day.*You can post again in 24 hours/,
+        );
+        // The wait ends when the oldest post of the last day leaves the window: just under a day.
+        const wait = !third.ok ? (third.retryAfterSeconds ?? 0) : 0;
+        assert.ok(wait > 23 * 3600 && wait <= 24 * 3600, `retry after ${wait} s`);
+        // Someone trusted (a moderator) is not counted against the sandbox.
+        await ok('reply_to_topic', as(moderator), {
+          topic: topic.id,
+          body: 'A moderator replies.',
+        });
+      } finally {
+        await h.services.moderationSettings.set(system, acme, { sandbox: { posts_per_day: 25 } });
       }
     });
 

@@ -10,6 +10,7 @@ import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { authorOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
+import { RateLimitedError } from '../identity/rate-limit.ts';
 import type { Loaded } from '../content-lookup.ts';
 import type { WriteKind } from '../vocabulary.ts';
 import { moderationSettings } from './settings.ts';
@@ -37,7 +38,10 @@ function bodyOf(prepared: Prepared): string | undefined {
   return typeof p.body === 'string' ? p.body : undefined;
 }
 
-/** The decision with trust applied; throws forbidden when a sandbox limit refuses the write. */
+/**
+ * The decision with trust applied; throws forbidden when a sandbox limit refuses the write (links,
+ * mentions), rate_limited when the posts of the last day are used up.
+ */
 export async function withTrust<D extends Decision>(
   store: Store,
   prepared: Prepared,
@@ -92,13 +96,28 @@ async function sandboxLimits(
       'forbidden',
       `${why}: at most ${limits.mentions_per_post} @mentions per post (this one has ${mentions}). Mention fewer people and send it again.`,
     );
-  const since = new Date(Date.now() - DAY_MS).toISOString();
-  const today = await store.community(community.id).moderation.postsBy(authorOf(actor), since);
-  if (today >= limits.posts_per_day)
-    throw new DomainError(
-      'forbidden',
-      `${why}: at most ${limits.posts_per_day} posts a day, and you wrote ${today} in the last 24 hours. Try again tomorrow.`,
+  // Posts per day is a rate: refused as rate_limited, with the wait until the oldest post of the
+  // last 24 hours leaves the window (HTTP 429 and Retry-After on REST and the web).
+  const now = Date.now();
+  const since = new Date(now - DAY_MS).toISOString();
+  const today = await store.community(community.id).moderation.postsSince(authorOf(actor), since);
+  if (today.count >= limits.posts_per_day) {
+    const frees = (today.oldestAt ? Date.parse(today.oldestAt) : now) + DAY_MS;
+    const wait = Math.max(1, Math.ceil((frees - now) / 1000));
+    throw new RateLimitedError(
+      `${why}: at most ${limits.posts_per_day} posts a day, and you wrote ${today.count} in the last 24 hours. You can post again ${waitInWords(wait)}.`,
+      wait,
     );
+  }
+}
+
+/** "in 3 hours", "in 12 minutes", "in a minute": when a wait of `seconds` ends, for people. */
+function waitInWords(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes <= 1) return 'in a minute';
+  if (minutes < 60) return `in ${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? 'in an hour' : `in ${hours} hours`;
 }
 
 /** What the author of a write queued for `reason` is told first. */

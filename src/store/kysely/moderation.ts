@@ -199,6 +199,22 @@ export class KyselyModeration implements ModerationRepository {
     return Number((await q.executeTakeFirstOrThrow()).n);
   }
 
+  async postsSince(
+    author: AuthorRef,
+    since: string,
+  ): Promise<{ count: number; oldestAt: string | null }> {
+    if (!author.id || !isUuid(author.id)) return { count: 0, oldestAt: null };
+    const row = await this.db
+      .selectFrom('posts')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('community_id', '=', this.communityId)
+      .where('author_kind', '=', author.kind)
+      .where('author_id', '=', author.id)
+      .where('created_at', '>=', toIso(since))
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), oldestAt: row.oldest ? toIso(row.oldest) : null };
+  }
+
   async hide(input: Omit<HiddenPost, 'hiddenAt'> & { hiddenAt?: string }): Promise<boolean> {
     const result = await this.db
       .insertInto('hidden_posts')
