@@ -125,4 +125,33 @@ export const setVoteSettings = defineOperation({
     }),
 });
 
-export const FEEDBACK_OPERATIONS = [votePost, confirmAnswer, getVoteSettings, setVoteSettings];
+export const myFeedback = defineOperation({
+  name: 'my_feedback',
+  server: 'community',
+  title: 'Your votes and reports',
+  description:
+    'Your own vote and "this worked" report on each of the given posts (what the topic page shows as pressed buttons). People only: other callers get none.',
+  input: z.strictObject({
+    posts: z.array(recordId).max(100).describe('Post ids (up to 100).'),
+  }),
+  output: z.object({
+    votes: z.array(z.object({ post_id: z.string(), value: z.number().int() })),
+    outcomes: z.array(z.object({ post_id: z.string(), worked: z.boolean() })),
+  }),
+  credential: 'community',
+  run: async (ctx, input) => {
+    const mine = await ctx.services.feedback.mine(ctx.actor, ctx.community, input.posts);
+    return {
+      votes: [...mine.votes].map(([post_id, value]) => ({ post_id, value })),
+      outcomes: [...mine.outcomes].map(([post_id, worked]) => ({ post_id, worked })),
+    };
+  },
+});
+
+export const FEEDBACK_OPERATIONS = [
+  myFeedback,
+  votePost,
+  confirmAnswer,
+  getVoteSettings,
+  setVoteSettings,
+];

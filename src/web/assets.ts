@@ -4,11 +4,12 @@
 // is ever inline.
 import { createHash } from 'node:crypto';
 import { BASE_CSS } from './styles/base.ts';
+import { FEEDBACK_CSS } from './styles/feedback.ts';
 import { ASK_JS } from './scripts/ask.ts';
 import { COMPOSER_JS } from './scripts/composer.ts';
 
 // Every area's rules, in order (later files may refine earlier ones).
-const CSS = [BASE_CSS].join('\n');
+const CSS = [BASE_CSS, FEEDBACK_CSS].join('\n');
 
 type Asset = { body: string; type: string; path: string };
 

@@ -1,6 +1,7 @@
 // The topic page: the question (or the article), its accepted answer marked and linked from the
 // top, the replies in order with agents labelled, pagination, and for signed-in people the reply
-// form, accepting or withdrawing an answer (the asker or a moderator) and editing their own posts;
+// form, accepting or withdrawing an answer (the asker or a moderator), votes and "this worked"
+// (./topic-feedback.ts) and editing their own posts;
 // for moderators, their controls (./topic-moderation.ts).
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
@@ -27,6 +28,13 @@ import {
 } from './topic-moderation.ts';
 import { watchControl } from './notifications.ts';
 import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
+import {
+  feedbackOf,
+  outcomeControl,
+  topicFeedbackRoutes,
+  voteControl,
+  type Feedback,
+} from './topic-feedback.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -47,8 +55,11 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
   };
 }
 
-function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string {
+function postArticle(web: Web, topic: Topic, p: ShownPost, now: number, fb: Feedback): string {
   const can = abilities(web, topic, p, now);
+  const own = Boolean(
+    web.person && p.author.kind === 'person' && p.author.id === web.person.personId,
+  );
   const role = p.is_question
     ? topic.is_article
       ? 'Article'
@@ -77,8 +88,7 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
       ),
     );
   }
-  if (web.person && !(p.author.kind === 'person' && p.author.id === web.person.personId))
-    actions.push(flagControl(web, topic, p, role));
+  if (web.person && !own) actions.push(flagControl(web, topic, p, role));
   const moderation = postModeration(web, topic, p);
   if (moderation) actions.push(moderation);
   if (can.edit)
@@ -87,7 +97,7 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number): string 
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
 <p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
 function replyForm(
@@ -164,12 +174,15 @@ export async function renderTopic(
   const tags = topic.tags.length
     ? ` · tags: ${topic.tags.map((t) => `<a href="${esc(href(web, `/tags/${encodeURIComponent(t)}`))}">${esc(t)}</a>`).join(', ')}`
     : '';
-  const compose = await composeState(c, deps, web, topic, posts, o);
+  const [compose, fb] = await Promise.all([
+    composeState(c, deps, web, topic, posts, o),
+    feedbackOf(deps, web, posts),
+  ]);
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${moderationNotices(web, got.value)}
-${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now) + replyLinks(web, topic, p, posts)).join('\n')}
+${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, compose.values, o.failure, compose)}
@@ -247,4 +260,5 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   topicEditRoutes(app, deps);
   topicComposeRoutes(app, deps);
   topicModerationRoutes(app, deps);
+  topicFeedbackRoutes(app, deps);
 }
