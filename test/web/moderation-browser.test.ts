@@ -1,7 +1,9 @@
 // The moderation journey in Debian's Chromium, each step screenshotted and checked with axe-core:
 // a member flags an agent's reply on the topic page, a moderator sees it in the review queue with
 // the reason and the note, hides it, sees the hidden-post notice on the topic, and the member sees
-// the outcome: the reply gone from the page and a notification saying a moderator hid it.
+// the outcome: the reply gone from the page and a notification saying a moderator hid it; then the
+// moderator closes the topic as a duplicate and the member sees the link to the original (and the
+// original's link back) and no reply form.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
@@ -47,7 +49,7 @@ if (chromiumAvailable('moderation journey in Chromium')) {
   });
 
   describe('moderation journey', () => {
-    test('a member flags a post, a moderator hides it from the review queue, the member sees the outcome', async () => {
+    test('a member flags a post, a moderator hides it and closes the topic as a duplicate, the member sees the outcome', async () => {
       const { key } = await h.services.agents.create(system, acme, {
         name: 'pill-bot',
         scopes: ['post:create'],
@@ -108,6 +110,39 @@ if (chromiumAvailable('moderation journey in Chromium')) {
       assert.match(await mia.locator('main').innerText(), /Max hid the post you flagged in/);
       await checkAxe(mia, 'notifications after a flag');
       await shoot(mia, 'flag', '04-member-told');
+
+      // The moderator closes the topic as a duplicate of an older one, from the topic page.
+      const original = await h.services.content.createTopic(system, acme, {
+        category: 'support',
+        title: 'How do I check the signature of a webhook delivery?',
+        body: 'Which header carries it, and what is signed?',
+      });
+      await max.goto(url(`/t/${TOPIC}`));
+      await max
+        .getByLabel('Duplicate of (the original topic, slug or id)')
+        .fill(original.topic.slug);
+      await checkAxe(max, 'topic with the moderator controls');
+      await max.getByRole('button', { name: 'Close as duplicate' }).click();
+      await max.waitForLoadState();
+      assert.match(
+        await max.locator('main .notice').first().innerText(),
+        /Closed as a duplicate\./,
+      );
+      await shoot(max, 'flag', '05-closed-as-duplicate');
+
+      // The member sees the outcome: the link to the original, no reply form, and the original
+      // links back ("also asked as").
+      await mia.goto(url(`/t/${TOPIC}`));
+      const main = mia.locator('main');
+      assert.match(await main.innerText(), /Closed as a duplicate of How do I check the signature/);
+      assert.equal(await mia.getByRole('button', { name: 'Post reply' }).count(), 0);
+      await checkAxe(mia, 'topic closed as a duplicate (member)');
+      await shoot(mia, 'flag', '06-member-sees-duplicate');
+      await main
+        .getByRole('link', { name: 'How do I check the signature of a webhook delivery?' })
+        .click();
+      await mia.waitForLoadState();
+      assert.match(await mia.locator('main').innerText(), /Also asked as: /);
       writeReport('flag');
     });
   });
