@@ -1,6 +1,7 @@
 // Webhooks end to end with a real HTTP receiver: every event type arrives in the API's shapes with
 // both signatures (the Standard Webhooks one checked by the `standardwebhooks` library, the
-// hamlet-signature recomputed here), retries after 500s keep the webhook-id, 410 disables the
+// hamlet-signature recomputed here), the community's governance too (votes, "this worked", flags,
+// moderator actions), retries after 500s keep the webhook-id, 410 disables the
 // endpoint, redirects are not followed, a rotated secret's predecessor keeps signing during the
 // overlap, and every attempt is in the delivery log (a failed one in the server's log too, summarised).
 import { after, before, test } from 'node:test';
@@ -255,4 +256,73 @@ test('after a rotation both secrets sign during the overlap; redelivery keeps th
   );
   await waitFor(() => rx.at('/all').length > count + 1, 5_000, 'the redelivery');
   assert.equal(header(rx.at('/all')[count + 1]!, 'webhook-id'), id);
+});
+
+// Last: its topic would reach the topic.created endpoints the tests above count.
+test('the community governing itself is announced: post.voted, answer.confirmed, post.flagged, topic.moderated', async () => {
+  const made = await f.api.call('POST', '/webhooks', {
+    ...owner(),
+    body: {
+      url: rx.url('/governance'),
+      events: ['post.voted', 'answer.confirmed', 'post.flagged', 'topic.moderated'],
+      description: 'governance',
+    },
+  });
+  assert.equal(made.status, 201, made.text);
+  const secret: string = made.json.secret;
+  const member = { key: f.keys.member };
+  const topic = (
+    await f.api.call('POST', '/topics', {
+      ...writer(),
+      body: {
+        category: 'support',
+        title: 'Webhooks: a topic the community votes on',
+        body: 'Which answer works?',
+      },
+    })
+  ).json.topic;
+  const reply = (
+    await f.api.call('POST', `/topics/${topic.id}/posts`, {
+      ...writer(),
+      body: { body: 'Restart the worker after changing the setting.' },
+    })
+  ).json.post;
+  const steps = [
+    await f.api.call('POST', `/posts/${reply.id}/vote`, { ...member, body: { value: 1 } }),
+    await f.api.call('POST', `/posts/${reply.id}/outcome`, { ...member, body: { worked: true } }),
+    await f.api.call('POST', `/posts/${reply.id}/flags`, {
+      ...member,
+      body: { reason: 'wrong_or_outdated', note: 'The setting moved in 2.0.' },
+    }),
+    await f.api.call('POST', `/topics/${topic.id}/close`, {
+      ...owner(),
+      body: { reason: 'Answered; see the flag for 2.0.' },
+    }),
+  ];
+  for (const r of steps) assert.ok(r.status < 300, r.text);
+  const types = ['post.voted', 'answer.confirmed', 'post.flagged', 'topic.moderated'];
+  await waitFor(
+    () => types.every((t) => rx.at('/governance').some((r) => header(r, 'hamlet-event') === t)),
+    10_000,
+    'every governance event at /governance',
+  );
+  for (const r of rx.at('/governance')) verifyBoth(r, secret);
+  const one = (t: string) =>
+    JSON.parse(rx.at('/governance').find((r) => header(r, 'hamlet-event') === t)!.body).data;
+  const voted = one('post.voted');
+  assert.deepEqual(voted.vote, { value: 1, previous: 0 });
+  assert.equal(voted.post.id, reply.id);
+  assert.equal(voted.post.score, 1);
+  const confirmed = one('answer.confirmed');
+  assert.equal(confirmed.outcome.worked, true);
+  assert.equal(confirmed.post.confirmations.worked_by_people, 1);
+  const flagged = one('post.flagged');
+  assert.equal(flagged.flag.reason, 'wrong_or_outdated');
+  assert.equal(flagged.flag.note, 'The setting moved in 2.0.');
+  const moderated = one('topic.moderated');
+  assert.equal(moderated.action, 'close');
+  assert.equal(moderated.topic.id, topic.id);
+  assert.equal(moderated.topic.status, 'closed');
+  assert.equal(moderated.reason, 'Answered; see the flag for 2.0.');
+  assert.equal(moderated.by.kind, 'person');
 });
