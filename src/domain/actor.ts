@@ -29,7 +29,7 @@ export type PersonActor = {
   personId: string;
   displayName: string;
   /** How the person authenticated. */
-  via?: 'session' | 'user_key' | 'cli' | 'oauth';
+  via?: 'session' | 'user_key' | 'cli' | 'oauth' | 'mail';
   /** Set when the person acts through a connected app (OAuth access token). */
   client?: ConnectedClient;
   /** Prefix of the user key used (never the key). */

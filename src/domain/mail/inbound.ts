@@ -136,7 +136,7 @@ export class MailInbound {
       kind: 'person',
       personId: person.id,
       displayName: person.displayName,
-      via: 'cli',
+      via: 'mail', // a reply received by mail (hamlet mail receive)
       roles: await this.deps.rolesOf(person.id),
     };
     const key = `mail:${createHash('sha256')
