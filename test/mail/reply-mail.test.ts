@@ -2,7 +2,8 @@
 // with a Reply-To signed for its recipient and topic; the recipient's answer, piped into
 // `hamlet mail receive` with its quote and signature, appears on the topic as them (once, however
 // often the MTA delivers it); a forged or altered address, another sender, an expired address and
-// an auto-reply are refused or dropped with their exit codes; delivery reports of hard bounces
+// an auto-reply are refused or dropped with their exit codes, and so is a reply to a private
+// community's topic from someone who is no longer a member; delivery reports of hard bounces
 // turn mail to the address off after HARD_BOUNCE_LIMIT and /account says so.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -165,6 +166,45 @@ test('a reply to a notification mail is posted on the topic as its recipient, qu
   const expired = (await receive(message, () => Date.now() + (REPLY_ADDRESS_DAYS + 1) * 86_400_000))
     .result;
   assert.equal(expired.outcome === 'refused' && expired.reason, 'expired');
+});
+
+test('a reply by mail to a private community from someone no longer a member is refused, nothing posted', async () => {
+  const skunkworks = (await h.store.communities.getBySlug('skunkworks'))!;
+  const email = 'leaver@example.org';
+  const leaver = await person(email, 'Lee Leaver');
+  const insider = await person('insider@example.org', 'Ida Insider');
+  for (const who of [email, 'insider@example.org'])
+    await h.services.accounts.addMember(system, skunkworks, { email: who, role: 'member' });
+  const roles = async (a: PersonActor): Promise<PersonActor> => ({
+    ...a,
+    roles: await h.services.auth.rolesOf(a.personId),
+  });
+  const created = (await h.services.writes.execute(
+    await roles(leaver),
+    skunkworks,
+    'topic.create',
+    {
+      category: (await h.store.community(skunkworks.id).categories.listWithCounts())[0]!.slug,
+      title: 'Private launch checklist',
+      body: 'What is left before the launch?',
+    },
+  )) as { result: { topic: { id: string } } };
+  const topicId = created.result.topic.id;
+  await h.services.writes.execute(await roles(insider), skunkworks, 'post.create', {
+    topic: topicId,
+    body: 'The pricing page, still secret.',
+  });
+  const mail = await sink.next(email, /replied to “Private launch checklist”/);
+  const address = /<?([^<>\s]+@[^<>\s]+)>?/.exec(mail.header('reply-to') ?? '')![1]!;
+
+  await h.services.accounts.removeMember(system, skunkworks, { email });
+  const before = await h.store.community(skunkworks.id).posts.listByTopic(topicId, { limit: 10 });
+  const refused = await receive(replyTo(mail, email, address));
+  assert.equal(refused.result.outcome, 'refused');
+  assert.equal(refused.result.outcome === 'refused' && refused.result.reason, 'not_allowed');
+  assert.equal(refused.code, 77);
+  const after = await h.store.community(skunkworks.id).posts.listByTopic(topicId, { limit: 10 });
+  assert.equal(after.items.length, before.items.length, 'nothing was posted');
 });
 
 function dsn(original: Received, recipient: string, status: string): string {
