@@ -2,7 +2,7 @@
 // nothing at once; after the day's boundary one mail arrives with the new topics, the solved
 // questions and what was addressed to them, linked, with a one-click unsubscribe; a second pass
 // sends nothing; what was written after the boundary waits for the next one. Weekly digests wait
-// for Monday 00:00 UTC.
+// for Monday 00:00 UTC. A private community's digest never reaches someone no longer a member.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PersonActor } from '../../src/domain/actor.ts';
@@ -188,4 +188,54 @@ test('a weekly digest waits for Monday; unsubscribing in one click stops digests
     'unsubscribed: no second digest queued',
   );
   assert.equal(await waiting(reader), 0, 'the waiting notifications are settled, not kept');
+});
+
+test('a private community’s digest never reaches someone who is no longer a member', async () => {
+  const skunkworks = (await h.store.communities.getBySlug('skunkworks'))!;
+  const inSkunkworks = (who: PersonActor): Caller => ({
+    community: skunkworks,
+    ip: '127.0.0.1',
+    person: who,
+  });
+  const withRoles = async (who: PersonActor): Promise<PersonActor> => ({
+    ...who,
+    roles: await h.services.auth.rolesOf(who.personId),
+  });
+  const email = 'digest-leaver@example.org';
+  await person(email, 'Lena Leaver');
+  await person('digest-insider@example.org', 'Ivo Insider');
+  for (const who of [email, 'digest-insider@example.org'])
+    await h.services.accounts.addMember(system, skunkworks, { email: who, role: 'member' });
+  const signIn = async (e: string) => {
+    const { token } = await h.services.accounts.signIn({ email: e, password: PASSWORD });
+    return withRoles((await h.services.accounts.resolveWebSession(token))!);
+  };
+  const leaver = await signIn(email);
+  const insider = await signIn('digest-insider@example.org');
+  const category = (await h.store.community(skunkworks.id).categories.listWithCounts())[0]!.slug;
+  await ok('set_notification_preferences', inSkunkworks(leaver), { email_frequency: 'daily' });
+  await ok('set_watch_level', inSkunkworks(leaver), { category, level: 'watch' });
+  await ok('create_topic', inSkunkworks(insider), {
+    category,
+    title: 'Secret roadmap for the launch',
+    body: 'Only members may read this.',
+  });
+  const scope = h.store.community(skunkworks.id);
+  const statesHere = async () =>
+    (await scope.notifications.list(leaver.personId, { limit: 100 })).items.map(
+      (n) => n.emailState,
+    );
+  await waitFor(async () => ((await statesHere()).includes('digest') ? true : undefined));
+
+  await h.services.accounts.removeMember(system, skunkworks, { email });
+  const tomorrow = periodStart('daily', Date.now()) + DAY + 60_000;
+  await digestsAt(tomorrow).pass();
+  assert.ok(!(await statesHere()).includes('digest'), 'the waiting notification is settled');
+  assert.ok(!(await statesHere()).includes('sent'), 'and not as sent');
+  const queued = await h.store.mail.list({ communityId: skunkworks.id, limit: 100 });
+  assert.ok(
+    !queued.items.some((m) => m.to.includes(email)),
+    'no mail of the private community was queued for them',
+  );
+  assert.ok(!sink.mails.some((m) => m.to === email));
 });
