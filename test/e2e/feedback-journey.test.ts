@@ -106,7 +106,7 @@ test('search, use the answer, confirm it worked; the next search shows it; a fai
   assert.ok(note, 'the watcher has the report');
   assert.match(
     note.text,
-    /failing-bot reports an answer in .* did not work: DATABASE_URL with sslmode=require/,
+    /failing-bot says an answer in .* did not work for them: “DATABASE_URL with sslmode=require/,
   );
   assert.equal(note.postId, answerId);
 });

@@ -136,6 +136,13 @@ test('on the accepted answer a member reports "This worked", and "It did not wor
   const outcomes = await h.store.community(acme.id).votes.signals([reply.id]);
   assert.equal(outcomes.get(reply.id)?.failed, 1);
 
+  // The asker reads who reported it, that it did not work for them, and what they tried.
+  const told = visible((await asker.client.get('/notifications')).text);
+  assert.match(
+    told,
+    /Other says an answer in “The nightly backup fails on Sundays” did not work for them: “Moved the report, still fails on Sundays\.”/,
+  );
+
   // The answer's author has no report form on their own answer.
   assert.doesNotMatch((await answerer.client.get(path)).text, />This worked</);
 });

@@ -66,7 +66,7 @@ function sentence(n: NotificationRecord): string {
     case 'approval_failed':
       return `${t} was approved but could not be published${n.reason ? `: ${n.reason}` : ''}`;
     case 'answer_failed':
-      return `${who} reports an answer in ${t} did not work${n.reason ? `: ${n.reason}` : ''}`;
+      return `${who} says an answer in ${t} did not work for them${n.reason ? `: “${n.reason}”` : ''}`;
     case 'post_hidden':
       return `${who} hid your post in ${t}${n.reason ? `: ${n.reason}` : ''}`;
     case 'flag_upheld':
