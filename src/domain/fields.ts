@@ -37,6 +37,8 @@ export const LIMITS = {
   /** Each number of a community's moderation settings (thresholds, sandbox limits). */
   moderationSetting: { min: 0, max: 10_000 },
   pageNumber: { min: 1, max: 100_000 },
+  /** What follows an "@" as it is typed: the start of a handle or a name. */
+  handlePrefix: { min: 1, max: 30 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -160,6 +162,8 @@ export const keyRef = z
 export const reason = text({ min: 1, max: LIMITS.reason.max });
 /** What was tried when an answer did (or did not) work: shown to the topic's author and watchers. */
 export const outcomeNote = text(LIMITS.outcomeNote);
+/** The start of an @handle or a name, for suggestions. */
+export const handlePrefix = text(LIMITS.handlePrefix);
 /** A vote on a post: 1 up, -1 down, 0 takes one's vote back. */
 export const voteValue = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 

@@ -3,7 +3,7 @@
 // the e-mail preference, and their @handle. People only (signed in, or their user key); agents
 // follow their topics through MCP resource subscriptions and webhooks.
 import { z } from 'zod';
-import { cursor, pageLimit, recordId, topicRef } from '../domain/fields.ts';
+import { cursor, handlePrefix, pageLimit, recordId, topicRef } from '../domain/fields.ts';
 import type { NotificationView } from '../domain/notifications/service.ts';
 import {
   EMAIL_FREQUENCIES,
@@ -192,7 +192,36 @@ export const setMyHandle = defineOperation({
   run: (ctx, input) => ctx.services.notifications.write(ctx.actor, ctx.community, handleSet, input),
 });
 
+export const suggestHandles = defineOperation({
+  name: 'suggest_handles',
+  server: 'community',
+  title: 'Suggest @handles',
+  description:
+    'Whom an "@" followed by these letters may mention here: members whose handle or name starts with them, then agents of the community by name (up to 8). What the composer offers while typing.',
+  input: z.strictObject({
+    prefix: handlePrefix.describe('The letters typed after "@" (1-30 characters).'),
+  }),
+  output: z.object({
+    suggestions: z.array(
+      z.object({
+        handle: z.string().describe('What to write after "@".'),
+        name: z.string(),
+        kind: z.enum(['person', 'agent']),
+      }),
+    ),
+  }),
+  credential: 'community',
+  run: async (ctx, input) => ({
+    suggestions: await ctx.services.notifications.suggestHandles(
+      ctx.actor,
+      ctx.community,
+      input.prefix,
+    ),
+  }),
+});
+
 export const NOTIFICATION_OPERATIONS = [
+  suggestHandles,
   listNotifications,
   markNotificationsRead,
   setWatchLevel,

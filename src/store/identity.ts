@@ -134,6 +134,14 @@ export interface MembershipRepository {
   list(): Promise<Membership[]>;
   remove(personId: string): Promise<boolean>;
   /**
+   * Up to `limit` members whose handle or display name starts with `prefix` (any case; handles
+   * first, then by handle): what the composer suggests after an "@".
+   */
+  withHandlePrefix(
+    prefix: string,
+    limit: number,
+  ): Promise<{ personId: string; handle: string; displayName: string }[]>;
+  /**
    * The members holding one of `roles`, ordered by person id, their rows locked until the
    * surrounding transaction ends: on PostgreSQL (SELECT … FOR UPDATE) a concurrent call waits for
    * this transaction and then reads what it committed; SQLite's transactions hold the write lock.

@@ -1,7 +1,8 @@
 // Notifications through the operation pipeline (what REST, MCP and the web run): each kind reaches
 // the people it concerns and never the one who acted, a muted topic, or someone who may not read
 // the community; @mentions render as profile links and notify; read marks and the unread count; a
-// retried write notifies once; a private community's notifications stay with its members.
+// retried write notifies once; a private community's notifications stay with its members; the
+// composer's @handle suggestions name the community's members and agents only.
 // ./sqlite.test.ts and ./postgres.test.ts run it on each engine (one engine per process).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -281,6 +282,38 @@ export function defineNotificationBehaviour(engine: string, setup: Setup): void 
       assert.equal(rows.items.length, 1, 'no new notification for a removed member');
       // And nothing of the private community shows in their notifications of the public one.
       assert.equal((await inbox(acme, removed)).notifications.length, 0);
+    });
+
+    test('suggest_handles: members by handle or name prefix, then agents; nobody outside the community', async () => {
+      const dana = await person('dana.s@example.org', 'Dana Suggest', [acme]);
+      await ok('set_my_handle', as(acme, dana), { handle: 'dana_s' });
+      await person('danaoutside@example.org', 'Dana Outsider');
+      await person('dan.inside@example.org', 'Danforth Skunk', [skunk]);
+      await h.services.agents.create(system, acme, { name: 'danabot', scopes: [] } as never);
+      const got = (await ok('suggest_handles', as(acme, dana), { prefix: 'DAN' })).suggestions as {
+        handle: string;
+        name: string;
+        kind: string;
+      }[];
+      const handles = got.map((g) => g.handle);
+      const names = got.map((g) => g.name);
+      assert.ok(handles.includes('dana_s'), JSON.stringify(got));
+      assert.ok(handles.includes('danabot'), 'the community’s agent by name');
+      assert.ok(handles.indexOf('dana_s') < handles.indexOf('danabot'), 'people first');
+      assert.ok(!names.includes('Dana Outsider'), 'not a member: not suggested');
+      assert.ok(!names.includes('Danforth Skunk'), 'another community’s member');
+      // By the start of the name, and LIKE's wildcards match only themselves.
+      const byName = (await ok('suggest_handles', as(acme, dana), { prefix: 'dana s' }))
+        .suggestions as { handle: string }[];
+      assert.deepEqual(
+        byName.map((g) => g.handle),
+        ['dana_s'],
+      );
+      const wild = (await ok('suggest_handles', as(acme, dana), { prefix: '%' })).suggestions;
+      assert.deepEqual(wild, []);
+      // A private community's members are suggested to its readers only.
+      const outsider = await signedIn('danaoutside@example.org');
+      await refused('suggest_handles', as(skunk, outsider), { prefix: 'dan' });
     });
   });
 }

@@ -36,6 +36,37 @@ export async function resolveMentions(
   return out;
 }
 
+/** At most this many suggestions for one "@" typed. */
+export const MAX_SUGGESTIONS = 8;
+
+/**
+ * Whom an "@" followed by `prefix` may mean here: members whose handle or name starts with it,
+ * then the community's agents whose name does (only readers of the community ask).
+ */
+export async function suggestHandles(
+  store: Store,
+  community: Community,
+  prefix: string,
+): Promise<{ handle: string; name: string; kind: 'person' | 'agent' }[]> {
+  const scope = store.community(community.id);
+  const people = await scope.access.members.withHandlePrefix(prefix, MAX_SUGGESTIONS);
+  const out: { handle: string; name: string; kind: 'person' | 'agent' }[] = people.map((p) => ({
+    handle: p.handle,
+    name: p.displayName,
+    kind: 'person',
+  }));
+  const lower = prefix.toLowerCase();
+  for (const a of await scope.agents.list()) {
+    if (out.length >= MAX_SUGGESTIONS) break;
+    if (
+      a.name.toLowerCase().startsWith(lower) &&
+      !out.some((o) => o.handle === a.name.toLowerCase())
+    )
+      out.push({ handle: a.name, name: a.name, kind: 'agent' });
+  }
+  return out;
+}
+
 /** The profile link of each mention, for the renderer (canonical URLs, as every stored URL). */
 export function mentionLinks(
   config: Config,

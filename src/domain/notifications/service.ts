@@ -9,6 +9,8 @@ import type { NotificationRecord } from '../../store/notifications.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { requirePersonHere } from './person.ts';
+import { requireRead } from '../authorization.ts';
+import { suggestHandles } from './mentions.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { cursor, pageLimit, topicRef } from '../fields.ts';
 import { findTopic } from '../content-lookup.ts';
@@ -83,6 +85,12 @@ export class NotificationService {
     private readonly store: Store,
     private readonly config: Config,
   ) {}
+
+  /** Whom an "@" and these letters may mention here (readers of the community only). */
+  async suggestHandles(actor: Actor, community: Community, prefix: string) {
+    requireRead(actor, community);
+    return suggestHandles(this.store, community, prefix);
+  }
 
   async list(
     actor: Actor,

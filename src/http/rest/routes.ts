@@ -6,6 +6,7 @@
 import {
   getNotificationPreferences,
   listNotifications,
+  suggestHandles,
   markNotificationsRead,
   setMyHandle,
   setNotificationPreferences,
@@ -246,6 +247,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(setVoteSettings, 'put', '/votes/settings'),
   ...MODERATION_ROUTES,
   route(listNotifications, 'get', '/notifications'),
+  route(suggestHandles, 'get', '/handles'),
   route(markNotificationsRead, 'post', '/notifications/read'),
   route(setWatchLevel, 'put', '/notifications/level'),
   route(getNotificationPreferences, 'get', '/notifications/preferences'),

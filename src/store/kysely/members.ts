@@ -1,4 +1,5 @@
 // Memberships of one community: a person's role in it.
+import { sql } from 'kysely';
 import type { Membership, MembershipRepository } from '../identity.ts';
 import type { Dialect } from '../repositories.ts';
 import { uniquely } from '../errors.ts';
@@ -49,6 +50,25 @@ export class KyselyMembers implements MembershipRepository {
       .orderBy('person_id')
       .execute();
     return rows.map(membershipFromRow);
+  }
+
+  async withHandlePrefix(
+    prefix: string,
+    limit: number,
+  ): Promise<{ personId: string; handle: string; displayName: string }[]> {
+    // LIKE's own wildcards in what was typed match themselves.
+    const like = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await sql<{ id: string; handle: string; display_name: string }>`
+      select p.id, p.handle, p.display_name from memberships m join people p on p.id = m.person_id
+      where m.community_id = ${this.communityId} and p.handle is not null
+        and (p.handle like ${like} escape '\\' or lower(p.display_name) like ${like} escape '\\')
+      order by case when p.handle like ${like} escape '\\' then 0 else 1 end, p.handle
+      limit ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({
+      personId: r.id,
+      handle: r.handle,
+      displayName: r.display_name,
+    }));
   }
 
   async remove(personId: string): Promise<boolean> {
