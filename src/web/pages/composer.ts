@@ -1,7 +1,8 @@
 // The composer every writing form shares: a Markdown textarea with the server's own preview (a
 // Preview button, no JavaScript needed), drafts kept on the server per person and place (a Save
 // draft button; the composer script also saves while one types), and the buttons that say what a
-// press does. composer.js adds the toolbar and quoting a selection; without it all of this works.
+// press does. composer.js adds the toolbar, quoting a selection and the @handle hint; without it
+// all of this works.
 import type { Context } from 'hono';
 import { renderMarkdown } from '../../domain/markdown.ts';
 import { discardDraft, getDraft, saveDraft } from '../../operations/drafts.ts';
@@ -31,6 +32,8 @@ export type ComposerSpec = {
   draftHref?: string;
   /** A saved draft exists: offer to discard it. */
   hasDraft?: boolean;
+  /** Where the script asks whom an "@" may mention (omitted: no hint). */
+  handlesHref?: string;
 };
 
 /** The Markdown field, its preview, and the buttons (Post, Preview, Save draft, Discard draft). */
@@ -42,7 +45,11 @@ export function composer(s: ComposerSpec): string {
   const draft = s.draftHref
     ? `<button type="submit" name="action" value="draft" class="secondary" formnovalidate>Save draft</button>${s.hasDraft ? '<button type="submit" name="action" value="discard" class="secondary" formnovalidate>Discard draft</button>' : ''}`
     : '';
-  return `<div class="composer"${s.draftHref ? ` data-draft="${esc(s.draftHref)}"` : ''}>${field(
+  const data = [
+    s.draftHref ? ` data-draft="${esc(s.draftHref)}"` : '',
+    s.handlesHref ? ` data-handles="${esc(s.handlesHref)}"` : '',
+  ].join('');
+  return `<div class="composer"${data}>${field(
     {
       name: 'body',
       label: s.label,

@@ -130,6 +130,7 @@ ${postForm(
     submit: 'Post reply',
     draftHref: draftHref(web, topic.slug),
     hasDraft: compose.hasDraft,
+    handlesHref: href(web, '/api/v1/handles'),
   }),
 )}`;
 }
