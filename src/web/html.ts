@@ -133,7 +133,7 @@ export function layout(web: Web, o: PageOptions): string {
   const scripts = (web.scripts ?? [])
     .map((s) => `<script src="${esc(asset(s))}" defer></script>`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
 <main id="main" tabindex="-1">${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
@@ -141,7 +141,7 @@ export function layout(web: Web, o: PageOptions): string {
 
 /** A bare page (unknown hosts, server errors): no navigation, nothing of any community. */
 export function barePage(title: string, message: string, extraHtml = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${esc(title)} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"></head>
 <body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
 }
