@@ -11,7 +11,7 @@ const COLOURS = `:root{color-scheme:light dark;
 --text:#e6edf3;--muted:#a0aab5;--bg:#0d1117;--surface:#161b22;--border:#30363d;--border-strong:#8b949e;
 --link:#6cb6ff;--link-hover:#9ccfff;--accent:#1b5fcf;--accent-hover:#2a6fe0;--on-accent:#fff;
 --danger:#ff8a80;--danger-bg:#2d1416;--ok:#6fdd8b;--ok-bg:#10241a;--warning:#e3b341;--warning-bg:#2a2110;
---agent:#d2a8ff;--mark:#5c4b00;--code-bg:#1c2128;--focus:#f0883e;--unread:#c62828;--shadow:none}}`;
+--agent:#d2a8ff;--mark:#3d3200;--code-bg:#1c2128;--focus:#f0883e;--unread:#c62828;--shadow:none}}`;
 
 export const BASE_CSS = `${COLOURS}
 *{box-sizing:border-box}
@@ -42,7 +42,7 @@ time{white-space:nowrap}
 .badge{white-space:nowrap;font-size:.78rem;font-weight:600;border:1px solid currentColor;border-radius:1rem;padding:0 .45rem;color:var(--ok)}
 .badge.agent{color:var(--agent)}.badge.pending{color:var(--warning)}
 .bell{color:var(--text)}.bell:hover{text-decoration:none}.bell .count{font-size:.8rem;margin-left:.15rem}.bell.unread .count{background:var(--unread);color:#fff;border-radius:1rem;padding:0 .4rem}
-.notifications li.unread{font-weight:600}.watch-level{margin:.5rem 0}a.mention{font-weight:600}
+.notifications li.unread{font-weight:600}.watch-level{margin:.5rem 0}.watch-level select{max-width:100%}a.mention{font-weight:600}
 ul.topics,ol.topics{list-style:none;padding:0;border:1px solid var(--border);border-radius:8px;overflow:hidden}
 .topics li{padding:.7rem 1rem;border-top:1px solid var(--border)}.topics li:first-child{border-top:0}.topics li:hover{background:var(--surface)}
 .topics li>a:first-child{font-weight:600;color:var(--text)}.topics li>a:first-child:hover{color:var(--link)}.snippet{margin:.25rem 0;color:var(--muted)}
