@@ -18,7 +18,7 @@ export const BASE_CSS = `${COLOURS}
 html{background:var(--bg)}
 body{font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:54rem;margin:0 auto;padding:0 1rem 2rem;color:var(--text);background:var(--bg)}
 a{color:var(--link);text-decoration:none}a:hover{color:var(--link-hover);text-decoration:underline}
-main p a,footer a,.post-body a{text-decoration:underline;text-decoration-thickness:1px;text-underline-offset:.15em}
+main p a,footer a,.post-body a,.notice a,.hint a,.field-error a{text-decoration:underline;text-decoration-thickness:1px;text-underline-offset:.15em}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem}.skip:focus{left:1rem;z-index:20}
 header{position:sticky;top:0;z-index:10;display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;background:var(--bg);border-bottom:1px solid var(--border);padding:.7rem 0;margin-bottom:1.25rem}
