@@ -18,6 +18,7 @@ import { adminRoutes } from './pages/admin.ts';
 import { categoryAdminRoutes } from './pages/admin-categories.ts';
 import { agentAdminRoutes } from './pages/admin-agents.ts';
 import { memberAdminRoutes } from './pages/admin-members.ts';
+import { webhookAdminRoutes } from './pages/admin-webhooks.ts';
 import { approvalRoutes } from './pages/approvals.ts';
 import { reviewRoutes } from './pages/review.ts';
 import { askRoutes } from './pages/ask.ts';
@@ -138,6 +139,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     adminRoutes,
     agentAdminRoutes,
     memberAdminRoutes,
+    webhookAdminRoutes,
     categoryAdminRoutes,
     settingsRoutes,
     oauthRoutes,

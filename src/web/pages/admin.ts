@@ -1,5 +1,5 @@
 // Administration of a community: the overview and the sub-navigation of its pages (members are in
-// ./admin-members.ts, agents in ./admin-agents.ts), and the place of webhooks and their delivery log.
+// ./admin-members.ts, agents in ./admin-agents.ts, webhooks in ./admin-webhooks.ts).
 import type { Context, Hono } from 'hono';
 import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
@@ -73,20 +73,6 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     return page(c, web, {
       title: 'Administration',
       body: `<h1>Administration</h1><ul class="topics">${items}</ul>`,
-    });
-  });
-
-  // WEBHOOKS: the endpoints, their delivery log and redelivery come with the REST API and webhooks
-  // (another branch). Until they land, this page only says so; it is linked from the navigation.
-  app.get('/admin/webhooks', async (c) => {
-    const gate = adminGate(c);
-    if (gate) return gate;
-    const web = c.get('web');
-    const allowed = await call(deps, web, getCommunitySettings, {});
-    if (!allowed.ok) return failurePage(c, web, allowed);
-    return page(c, web, {
-      title: 'Webhooks',
-      body: `<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}<p>Webhooks are not available on this Hamlet yet. Endpoints, their secrets and the delivery log with redelivery will be managed here.</p>`,
     });
   });
 }
