@@ -487,6 +487,18 @@ export const JOURNEY: Step[] = [
     (f) => on(f, 'GET', '/notifications?limit=5', { key: f.keys.owner }),
     (r) => assert.ok(Array.isArray(r.json.notifications)),
   ),
+  step(
+    'GET /handles',
+    200,
+    (f) => on(f, 'GET', '/handles?prefix=writer', { key: f.keys.member }),
+    (r) =>
+      assert.ok(
+        r.json.suggestions.some(
+          (x: { handle: string; kind: string }) => x.handle === 'writer-bot' && x.kind === 'agent',
+        ),
+        JSON.stringify(r.json),
+      ),
+  ),
   step('POST /notifications/read', 200, (f) =>
     on(f, 'POST', '/notifications/read', { key: f.keys.owner, body: { all: true } }),
   ),

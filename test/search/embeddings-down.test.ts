@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/serve.ts';
 import { hamletArgs } from '../helpers/hamlet-bin.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-embeddings-down-'));
 let child: ChildProcess | undefined;
@@ -94,11 +95,17 @@ test('an unreachable embeddings endpoint: semantic tools answer lexically, one w
   });
   assert.equal(typeof suggested.message, 'string');
 
-  const lines = log
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { level: number; msg: string });
-  const warnings = lines.filter((l) => l.level === 40 && /embeddings endpoint/.test(l.msg));
+  // The log is written in batches: wait (with a deadline) for the warning's line to arrive.
+  const warningsSoFar = () =>
+    log
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level === 40 && /embeddings endpoint/.test(l.msg));
+  await waitFor(() => (warningsSoFar().length ? true : undefined), { timeoutMs: 10_000 }).catch(
+    () => undefined,
+  );
+  const warnings = warningsSoFar();
   assert.equal(warnings.length, 1, `one warning for 7 searches:\n${log}`);
   assert.match(warnings[0]!.msg, /run lexically/);
 });

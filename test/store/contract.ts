@@ -62,8 +62,16 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
         body: `question of ${title}`,
         createdAt,
       });
+      // Replies a minute apart after the topic (when it has a time): orders never rest on ties.
       for (let i = 0; i < replies; i++)
-        await scope.posts.create({ topicId: topic.id, author: person, body: `reply ${i}` });
+        await scope.posts.create({
+          topicId: topic.id,
+          author: person,
+          body: `reply ${i}`,
+          createdAt: createdAt
+            ? new Date(Date.parse(createdAt) + (i + 1) * 60_000).toISOString()
+            : undefined,
+        });
       return (await scope.topics.getById(topic.id))!;
     }
 
