@@ -47,6 +47,7 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
     person && post.author.kind === 'person' && post.author.id === person.personId,
   );
   return {
+    own,
     accept: !topic.is_article && !post.is_question && (asker || moderator),
     edit:
       !topic.is_article &&
@@ -57,9 +58,7 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
 
 function postArticle(web: Web, topic: Topic, p: ShownPost, now: number, fb: Feedback): string {
   const can = abilities(web, topic, p, now);
-  const own = Boolean(
-    web.person && p.author.kind === 'person' && p.author.id === web.person.personId,
-  );
+  const own = can.own;
   const role = p.is_question
     ? topic.is_article
       ? 'Article'
