@@ -70,8 +70,8 @@ export interface ModerationRepository {
   upheldAgainst(author: AuthorRef, since: string): Promise<number>;
   /** How many of this author's posts are accepted answers (a trust input). */
   acceptedAnswersOf(author: AuthorRef): Promise<number>;
-  /** How many posts this author wrote here (since `since`, when given). */
-  postsBy(author: AuthorRef, since?: string): Promise<number>;
+  /** How many posts this author wrote here. */
+  postsBy(author: AuthorRef): Promise<number>;
   /** How many posts this author wrote here since `since`, and when the oldest of them was written. */
   postsSince(author: AuthorRef, since: string): Promise<{ count: number; oldestAt: string | null }>;
   /** Hides the post; false when it was hidden already (the first cause stays). */

@@ -102,10 +102,16 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
     test('trust inputs: accepted answers and posts by an author, since a time', async () => {
       const p = await post();
       assert.equal(await p.scope.moderation.postsBy(p.author), 1);
-      assert.equal(
-        await p.scope.moderation.postsBy(p.author, new Date(Date.now() + 60_000).toISOString()),
-        0,
+      assert.deepEqual(
+        await p.scope.moderation.postsSince(p.author, new Date(Date.now() + 60_000).toISOString()),
+        { count: 0, oldestAt: null },
       );
+      const lastHour = await p.scope.moderation.postsSince(
+        p.author,
+        new Date(Date.now() - 3_600_000).toISOString(),
+      );
+      assert.equal(lastHour.count, 1);
+      assert.equal(lastHour.oldestAt, p.post.createdAt, 'the oldest post of the window');
       assert.equal(await p.scope.moderation.acceptedAnswersOf(p.author), 0);
       const reply = await p.scope.posts.create({
         topicId: p.topic.id,

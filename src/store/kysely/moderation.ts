@@ -187,16 +187,16 @@ export class KyselyModeration implements ModerationRepository {
     return Number(row.n);
   }
 
-  async postsBy(author: AuthorRef, since?: string): Promise<number> {
+  async postsBy(author: AuthorRef): Promise<number> {
     if (!author.id || !isUuid(author.id)) return 0;
-    let q = this.db
+    const row = await this.db
       .selectFrom('posts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('community_id', '=', this.communityId)
       .where('author_kind', '=', author.kind)
-      .where('author_id', '=', author.id);
-    if (since) q = q.where('created_at', '>=', toIso(since));
-    return Number((await q.executeTakeFirstOrThrow()).n);
+      .where('author_id', '=', author.id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async postsSince(
