@@ -33,6 +33,11 @@ export function lengths(limit: { min: number; max: number }): string {
   return `${limit.min.toLocaleString('en')} to ${limit.max.toLocaleString('en')} characters`;
 }
 
+/** Every non-empty value of a repeated field (checkboxes: unchecked boxes are not sent at all). */
+export function checkedValues(form: FormData, name: string): string[] {
+  return values(form, name).filter((v) => v !== '');
+}
+
 /** First value of a form field as a string. */
 export function text(form: FormData, name: string): string {
   return values(form, name)[0] ?? '';

@@ -18,6 +18,7 @@ import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import {
   checkbox,
   checkboxes,
+  checkedValues,
   failureSummary,
   field,
   formArgs,
@@ -131,9 +132,7 @@ ${postForm(web, href(web, '/admin/agents/keys/revoke'), `<input type="hidden" na
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     // Unchecked boxes are not sent: no scope checked means no scopes, unchecked "trusted" means not trusted.
-    const scopes = ([] as unknown[])
-      .concat(form.scopes ?? [])
-      .filter((s): s is string => typeof s === 'string' && s !== '');
+    const scopes = checkedValues(form, 'scopes');
     const args = {
       ...formArgs(updateAgent, form),
       scopes,

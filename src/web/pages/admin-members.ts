@@ -12,7 +12,7 @@ import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../co
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
-import { adminGate, adminNav } from './admin.ts';
+import { adminGate, adminNav, confirmPage } from './admin.ts';
 
 async function members(deps: WebDeps, web: Web) {
   const listed = await call(deps, web, listMembers, {});
@@ -63,23 +63,6 @@ ${field({ name: 'role', label: 'Role', options: roleOptions, value: typeof value
   });
 }
 
-/** The page that asks before a change takes effect: the same form again, with confirm=yes. */
-function confirmPage(
-  c: Context<WebEnv>,
-  action: string,
-  fields: Record<string, string>,
-  o: { title: string; text: string; yes: string },
-): Response {
-  const web = c.get('web');
-  const hidden = Object.entries({ ...fields, confirm: 'yes' })
-    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
-    .join('');
-  const body = `<h1>${esc(o.title)}</h1>${adminNav(web, '/admin/members')}
-<div class="notice error" role="alert"><p>${esc(o.text)}</p></div>
-${postForm(web, href(web, action), `${hidden}<div class="actions"><button type="submit" class="danger">${esc(o.yes)}</button> <a href="${esc(href(web, '/admin/members'))}">Cancel</a></div>`)}`;
-  return page(c, web, { title: o.title, body });
-}
-
 const sameEmail = (a: string | null, b: string) =>
   a !== null && a.toLowerCase() === b.trim().toLowerCase();
 
@@ -104,6 +87,7 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
           : '';
         return confirmPage(
           c,
+          '/admin/members',
           '/admin/members',
           { email, role },
           {
@@ -149,6 +133,7 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       );
       return confirmPage(
         c,
+        '/admin/members',
         '/admin/members/remove',
         { email },
         self

@@ -13,11 +13,11 @@ import {
 import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { checkboxes, failureSummary, field, text, type FormData } from '../forms.ts';
+import { checkboxes, checkedValues, failureSummary, field, text, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { shownOnce } from './account.ts';
-import { adminGate, adminNav } from './admin.ts';
+import { adminGate, adminNav, confirmPage } from './admin.ts';
 
 type Endpoint = OutputOf<typeof listWebhooks>['webhooks'][number];
 type Delivery = OutputOf<typeof listWebhookDeliveries>['deliveries'][number];
@@ -63,7 +63,7 @@ async function webhooksPage(
   }
   const values = o.values ?? {};
   const issues = o.failure?.issues;
-  const checked = ([] as unknown[]).concat(values.events ?? []) as string[];
+  const checked = checkedValues(values, 'events');
   const body = `<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}
 ${o.secret ? shownOnce(o.secret, 'The signing secret of the new webhook: the receiver checks each delivery’s signature with it.') : ''}${failureSummary(o.failure)}
 ${sections.join('') || '<p>No webhooks yet.</p>'}
@@ -86,9 +86,7 @@ export function webhookAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.post('/admin/webhooks', async (c) => {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
-    const events = ([] as unknown[])
-      .concat(form.events ?? [])
-      .filter((s): s is string => typeof s === 'string' && s !== '');
+    const events = checkedValues(form, 'events');
     const description = text(form, 'description').trim();
     const created = await call(deps, web, createWebhook, {
       url: text(form, 'url').trim(),
@@ -106,15 +104,22 @@ export function webhookAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const webhook = text(form, 'webhook');
-    // Deleting asks first, without JavaScript: the same form again with confirm=yes.
+    // Deleting asks first (confirmPage), without JavaScript.
     if (text(form, 'confirm') !== 'yes') {
       const listed = await call(deps, web, listWebhooks, {});
       if (!listed.ok) return failurePage(c, web, listed);
       const url = listed.value.webhooks.find((e) => e.id === webhook)?.url ?? 'this webhook';
-      const body = `<h1>Delete this webhook?</h1>${adminNav(web, '/admin/webhooks')}
-<div class="notice error" role="alert"><p>Nothing more is sent to ${esc(url)}, and its delivery log is removed with it.</p></div>
-${postForm(web, href(web, '/admin/webhooks/delete'), `<input type="hidden" name="webhook" value="${esc(webhook)}"><input type="hidden" name="confirm" value="yes"><div class="actions"><button type="submit" class="danger">Yes, delete the webhook</button> <a href="${esc(href(web, '/admin/webhooks'))}">Cancel</a></div>`)}`;
-      return page(c, web, { title: 'Delete this webhook?', body });
+      return confirmPage(
+        c,
+        '/admin/webhooks',
+        '/admin/webhooks/delete',
+        { webhook },
+        {
+          title: 'Delete this webhook?',
+          text: `Nothing more is sent to ${url}, and its delivery log is removed with it.`,
+          yes: 'Yes, delete the webhook',
+        },
+      );
     }
     const deleted = await call(deps, web, deleteWebhook, { webhook });
     if (!deleted.ok) return failurePage(c, web, deleted);

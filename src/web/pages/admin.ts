@@ -3,7 +3,7 @@
 import type { Context, Hono } from 'hono';
 import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { esc } from '../html.ts';
+import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
 
 export const ADMIN_SECTIONS = [
@@ -75,4 +75,25 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       body: `<h1>Administration</h1><ul class="topics">${items}</ul>`,
     });
   });
+}
+
+/**
+ * The page that asks before an administrator's change takes effect, without JavaScript: the same
+ * form again (to `action`, with confirm=yes), and Cancel back to the admin page `section`.
+ */
+export function confirmPage(
+  c: Context<WebEnv>,
+  section: string,
+  action: string,
+  fields: Record<string, string>,
+  o: { title: string; text: string; yes: string },
+): Response {
+  const web = c.get('web');
+  const hidden = Object.entries({ ...fields, confirm: 'yes' })
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+  const body = `<h1>${esc(o.title)}</h1>${adminNav(web, section)}
+<div class="notice error" role="alert"><p>${esc(o.text)}</p></div>
+${postForm(web, href(web, action), `${hidden}<div class="actions"><button type="submit" class="danger">${esc(o.yes)}</button> <a href="${esc(href(web, section))}">Cancel</a></div>`)}`;
+  return page(c, web, { title: o.title, body });
 }
