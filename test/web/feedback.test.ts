@@ -28,6 +28,25 @@ async function person(name: string) {
   return { client, actor };
 }
 
+/** A question by `asker` with one reply by `answerer`: the reply and the topic page's path. */
+async function thread(
+  asker: Awaited<ReturnType<typeof person>>,
+  answerer: Awaited<ReturnType<typeof person>>,
+  title: string,
+  answer: string,
+) {
+  const made = await h.services.content.createTopic(asker.actor, acme, {
+    category: 'support',
+    title,
+    body: `${title}: what we tried, what happened.`,
+  });
+  const reply = await h.services.content.reply(answerer.actor, acme, {
+    topic: made.topic.id,
+    body: answer,
+  });
+  return { reply, path: `/t/${made.topic.slug}` };
+}
+
 /** The vote form of one post on the last page fetched, as text, and its buttons' states. */
 function voteOf(html: string, postId: string) {
   const article = html.slice(html.indexOf(`id="post-${postId}"`));
@@ -52,16 +71,12 @@ test('a member votes on a reply, takes the vote back, and downvotes where the co
   const asker = await person('Asker');
   const answerer = await person('Answerer');
   const voter = await person('Voter');
-  const made = await h.services.content.createTopic(asker.actor, acme, {
-    category: 'support',
-    title: 'Exports stop after the first thousand rows',
-    body: 'The export ends early every time.',
-  });
-  const reply = await h.services.content.reply(answerer.actor, acme, {
-    topic: made.topic.id,
-    body: 'Raise the batch size in the exporter settings.',
-  });
-  const path = `/t/${made.topic.slug}`;
+  const { reply, path } = await thread(
+    asker,
+    answerer,
+    'Exports stop after the first thousand rows',
+    'Raise the batch size in the exporter settings.',
+  );
 
   let seen = voteOf((await voter.client.get(path)).text, reply.id);
   assert.equal(seen.score, '0');
@@ -103,16 +118,12 @@ test('on the accepted answer a member reports "This worked", and "It did not wor
   const answerer = await person('Helper');
   const user = await person('User');
   const other = await person('Other');
-  const made = await h.services.content.createTopic(asker.actor, acme, {
-    category: 'support',
-    title: 'The nightly backup fails on Sundays',
-    body: 'Only on Sundays, with a disk full error.',
-  });
-  const reply = await h.services.content.reply(answerer.actor, acme, {
-    topic: made.topic.id,
-    body: 'The weekly report writes to the same disk: move it.',
-  });
-  const path = `/t/${made.topic.slug}`;
+  const { reply, path } = await thread(
+    asker,
+    answerer,
+    'The nightly backup fails on Sundays',
+    'The weekly report writes to the same disk: move it.',
+  );
   // Not accepted yet: no report form.
   assert.doesNotMatch((await user.client.get(path)).text, />This worked</);
   await asker.client.get(path);
