@@ -26,10 +26,11 @@ export interface MembershipsTable {
   created_at: Timestamp;
 }
 
-/** The columns 0002 added to `agents` (queried through this narrow view of the table). */
+/** The columns of `agents` identity reads (its name, and the scopes and trust 0002 added). */
 export interface AgentGrantColumns {
   id: string;
   community_id: string;
+  name: string;
   scopes: string;
   trusted: number;
 }

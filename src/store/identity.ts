@@ -108,8 +108,17 @@ export interface CredentialRepository {
   /** Sets last_used_at = at unless it was set at or after `notBefore` (keeps the hot path cheap). */
   touchUserKey(id: string, at: string, notBefore: string): Promise<void>;
 
-  /** Any community's agent key by hash: lets authentication say "this key belongs elsewhere". */
-  findAgentKeyByHash(keyHash: string): Promise<(AgentKeyRecord & { keyHash: string }) | undefined>;
+  /**
+   * Any community's agent key by hash (lets authentication say "this key belongs elsewhere"), with
+   * its agent's name and grant read in the same statement (undefined when the agent is gone).
+   */
+  findAgentKeyByHash(keyHash: string): Promise<
+    | (AgentKeyRecord & {
+        keyHash: string;
+        agent: { name: string; scopes: string[]; trusted: boolean } | undefined;
+      })
+    | undefined
+  >;
   touchAgentKey(id: string, at: string, notBefore: string): Promise<void>;
 }
 

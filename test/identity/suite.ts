@@ -158,7 +158,14 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
         }),
         UniqueViolation,
       );
-      assert.equal((await creds.findAgentKeyByHash(hash))?.communityId, a.id);
+      const found = await creds.findAgentKeyByHash(hash);
+      assert.equal(found?.communityId, a.id);
+      // The key brings its agent's name and grant along (authentication reads nothing else).
+      assert.deepEqual(found?.agent, {
+        name: 'grant-bot',
+        scopes: ['topic:create', 'post:create'],
+        trusted: true,
+      });
       assert.deepEqual(await store.community(b.id).access.agents.findKeys(key.id), []);
       assert.equal(await store.community(b.id).access.agents.revokeKey(key.id), false);
       await creds.touchAgentKey(key.id, '2026-01-01T00:00:00.000Z', '2025-12-31T23:59:00.000Z');
@@ -369,8 +376,8 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       );
       const ok = await ids.auth.authenticateAgentKey(a.id, created.key);
       assert.deepEqual(
-        [ok.agentId, ok.scopes, ok.trusted, ok.keyPrefix],
-        [created.agent.id, ['topic:create'], false, created.keyRecord.prefix],
+        [ok.agentId, ok.name, ok.scopes, ok.trusted, ok.keyPrefix],
+        [created.agent.id, 'worker', ['topic:create'], false, created.keyRecord.prefix],
       );
       const listed = await ids.agents.listKeys(system, a, { agent: created.agent.id });
       assert.equal(listed[0]?.lastUsedAt, new Date(nowMs).toISOString());

@@ -109,13 +109,9 @@ export class AuthService {
         `This agent key (${key.prefix}…) expired on ${day(key.expiresAt)}. Ask an admin of "${community.slug}" to mint a new one (\`hamlet key mint\`).`,
       );
     }
-    const scope = this.store.community(community.id);
-    const [agent, grant, sanction] = await Promise.all([
-      scope.agents.getById(key.agentId),
-      scope.access.agents.getGrant(key.agentId),
-      sanctionInForce(this.store, community, 'agent', key.agentId, now),
-    ]);
-    if (!agent || !grant)
+    const agent = key.agent;
+    const sanction = await sanctionInForce(this.store, community, 'agent', key.agentId, now);
+    if (!agent)
       refuse(
         'unknown',
         `The agent of this key no longer exists in "${community.slug}". Ask an admin for a key of an existing agent.`,
@@ -139,11 +135,11 @@ export class AuthService {
     );
     return {
       kind: 'agent',
-      agentId: agent!.id,
+      agentId: key.agentId,
       communityId: community.id,
       name: agent!.name,
-      scopes: grant!.scopes,
-      trusted: grant!.trusted,
+      scopes: agent!.scopes,
+      trusted: agent!.trusted,
       keyPrefix: key.prefix,
       keyId: key.id,
     };

@@ -3,7 +3,7 @@ import type { AgentAccessRepository, AgentGrant, AgentKeyRecord } from '../ident
 import { uniquely } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso } from '../time.ts';
-import { agentKeyFromRow, changed, newKeyColumns, type Db } from './identity-rows.ts';
+import { agentKeyFromRow, changed, grantScopes, newKeyColumns, type Db } from './identity-rows.ts';
 
 export class KyselyAgentAccess implements AgentAccessRepository {
   constructor(
@@ -22,7 +22,7 @@ export class KyselyAgentAccess implements AgentAccessRepository {
     if (!row) return undefined;
     return {
       agentId: row.id,
-      scopes: row.scopes.split(',').filter(Boolean),
+      scopes: grantScopes(row.scopes),
       trusted: Number(row.trusted) === 1,
     };
   }

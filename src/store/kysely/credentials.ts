@@ -3,7 +3,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
-  AgentKeyRecord,
   CredentialRepository,
   Membership,
   UserKeyRecord,
@@ -15,6 +14,7 @@ import { nowIso, toIso } from '../time.ts';
 import {
   agentKeyFromRow,
   changed,
+  grantScopes,
   membershipFromRow,
   narrow,
   newKeyColumns,
@@ -161,15 +161,30 @@ export class KyselyCredentials implements CredentialRepository {
     return touchKey(this.db, 'user_keys', id, at, notBefore);
   }
 
-  async findAgentKeyByHash(
-    keyHash: string,
-  ): Promise<(AgentKeyRecord & { keyHash: string }) | undefined> {
+  async findAgentKeyByHash(keyHash: string) {
     const row = await this.db
-      .selectFrom('agent_keys')
-      .selectAll()
-      .where('key_hash', '=', keyHash)
+      .selectFrom('agent_keys as k')
+      .leftJoin('agents as a', (j) =>
+        j.onRef('a.community_id', '=', 'k.community_id').onRef('a.id', '=', 'k.agent_id'),
+      )
+      .selectAll('k')
+      .select(['a.name as agent_name', 'a.scopes as agent_scopes', 'a.trusted as agent_trusted'])
+      .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
-    return row && { ...agentKeyFromRow(row), keyHash: row.key_hash };
+    if (!row) return undefined;
+    const { agent_name, agent_scopes, agent_trusted, ...key } = row;
+    return {
+      ...agentKeyFromRow(key),
+      keyHash: key.key_hash,
+      agent:
+        agent_name === null
+          ? undefined
+          : {
+              name: agent_name,
+              scopes: grantScopes(agent_scopes ?? ''),
+              trusted: Number(agent_trusted) === 1,
+            },
+    };
   }
 
   async touchAgentKey(id: string, at: string, notBefore: string): Promise<void> {

@@ -94,6 +94,11 @@ function keyFields(row: Selectable<AgentKeysTable> | Selectable<UserKeysTable>) 
   };
 }
 
+/** An agent's scopes as stored (one comma-separated column). */
+export function grantScopes(column: string): string[] {
+  return column.split(',').filter(Boolean);
+}
+
 export function agentKeyFromRow(row: Selectable<AgentKeysTable>): AgentKeyRecord {
   return { ...keyFields(row), communityId: row.community_id, agentId: row.agent_id };
 }
