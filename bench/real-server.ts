@@ -19,7 +19,7 @@
 // last; each round's ratios are to the limit around it, and their range shows how noisy the run was.
 //
 // Exit code 1 when any request fails or answers wrongly (the numbers would mean nothing).
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,8 @@ import { positiveNumber, readOptions } from './lib/options.ts';
 import { throwawayDatabase } from './lib/pg-database.ts';
 import { processCpuMicros } from './lib/proc-cpu.ts';
 import { countQueries } from './lib/query-count.ts';
-import { limitRequests, realCases, type LimitShape } from './lib/real-cases.ts';
+import { answeredByLimit, limitRequests, realCases, type LimitShape } from './lib/real-cases.ts';
+import { LIMIT_ANSWERS_ENV } from './lib/servers.ts';
 import { compareReport, load3, profileReport, report, type Measured } from './lib/real-report.ts';
 import { send } from './lib/send.ts';
 import type { BenchRequest } from './lib/servers.ts';
@@ -187,6 +188,14 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
           throw err;
         })
       : undefined;
+    // The limit answers a tools/list with the result the real server gave for the same request.
+    const answers: Record<string, unknown> = {};
+    for (const c of answeredByLimit(realCases(serve.key, byHost))) {
+      const a = await send(serve.origin + c.path, c.request);
+      answers[c.request.body ?? ''] = (JSON.parse(a.text) as { result: unknown }).result;
+    }
+    process.env[LIMIT_ANSWERS_ENV] = join(dir, 'limit-answers.json');
+    writeFileSync(process.env[LIMIT_ANSWERS_ENV], JSON.stringify(answers));
     const limit = await startServerChild('limit').catch(async (err: unknown) => {
       await serve.stop();
       await other?.stop();
@@ -200,14 +209,14 @@ async function pass(engine: 'sqlite' | 'postgres'): Promise<void> {
       for (const shape of shapes)
         limitExpected.set(
           shape,
-          await verified(limit.url, limitOf[shape], (a) =>
+          await verified(limit.url, limitOf(shape), (a) =>
             a.status === 200 ? undefined : `HTTP ${a.status}`,
           ),
         );
       const measureLimits = async () => {
         for (const shape of shapes) {
           process.stderr.write(`  limit (${shape})…\n`);
-          const m = await measure(limit.url, limitOf[shape], limit.pid, limitExpected.get(shape));
+          const m = await measure(limit.url, limitOf(shape), limit.pid, limitExpected.get(shape));
           limits.set(shape, [...(limits.get(shape) ?? []), m]);
         }
       };

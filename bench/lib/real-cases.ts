@@ -13,7 +13,12 @@ const PATH_FORM = '/c/acme';
 export const COMMUNITY_HOST = 'acme.localhost';
 const LEGACY_VERSION = '2025-11-25';
 
-export type LimitShape = 'mcp-2025' | 'mcp-2026' | 'get';
+/**
+ * What a case is compared with: its era's cheapest JSON-RPC request, a small GET, or (`answer …`)
+ * the limit given the very same request and answering it with the same result the real server
+ * gave (a tools/list answer is 100 KB: a 50-byte ping answer is no reference for sending it).
+ */
+export type LimitShape = 'mcp-2025' | 'mcp-2026' | 'get' | `answer ${string}`;
 export type RealCase = {
   id: string;
   /** Path on the server, query included. */
@@ -82,7 +87,12 @@ export function realCases(key: string, byHost = false): RealCase[] {
           era === '2025'
             ? legacyRequest(call.method, call.params, LEGACY_VERSION, auth)
             : modernRequest(call.method, call.params, auth),
-        limit: era === '2025' ? 'mcp-2025' : 'mcp-2026',
+        limit:
+          call.id === 'tools/list'
+            ? `answer mcp-${era} ${call.id}`
+            : era === '2025'
+              ? 'mcp-2025'
+              : 'mcp-2026',
         check: rpcResult,
       });
   cases.push({
@@ -116,11 +126,18 @@ export function realCases(key: string, byHost = false): RealCase[] {
 }
 
 /** The request the limit server gets for each shape: the same bytes as the case it stands for. */
-export function limitRequests(cases: RealCase[]): Record<LimitShape, BenchRequest> {
+export function limitRequests(cases: RealCase[]): (shape: LimitShape) => BenchRequest {
   const of = (id: string) => cases.find((c) => c.id === id)!.request;
-  return {
-    'mcp-2025': of('mcp-2025 ping'),
-    'mcp-2026': of('mcp-2026 server/discover'),
-    get: of('rest GET /topics/{topic}'),
-  };
+  return (shape) =>
+    shape === 'mcp-2025'
+      ? of('mcp-2025 ping')
+      : shape === 'mcp-2026'
+        ? of('mcp-2026 server/discover')
+        : shape === 'get'
+          ? of('rest GET /topics/{topic}')
+          : of(shape.slice('answer '.length));
 }
+
+/** The cases whose limit answers what the real server answered (their shape is `answer <id>`). */
+export const answeredByLimit = (cases: RealCase[]): RealCase[] =>
+  cases.filter((c) => c.limit === `answer ${c.id}`);

@@ -15,6 +15,7 @@
 //    through @hono/node-server's request listener; it serves both eras, measured on 2026-07-28.
 // The "-2026" kinds are measured with a 2026-07-28 request (REQUESTS), the others with a 2025 one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { getRequestListener } from '@hono/node-server';
 import {
   createMcpHandler,
@@ -203,11 +204,22 @@ function hamletNoSessionsServer(): BenchServer {
 }
 
 /**
+ * A file of request bodies and the results the limit answers them with (what the real server
+ * answered the same request), named by this environment variable (bench/real-server.ts).
+ */
+export const LIMIT_ANSWERS_ENV = 'BENCH_LIMIT_ANSWERS';
+
+/**
  * The least a JSON-RPC server on node:http can do: read the body, JSON.parse it, JSON.stringify an
- * answer. A tools/call of `echo` gets its text block back, any other request an empty result (what
- * `ping` answers); a GET (the reference for REST and web pages) a small JSON object.
+ * answer. A request listed in the answers file gets its result from there, a tools/call of `echo`
+ * its text block back, any other request an empty result (what `ping` answers); a GET (the
+ * reference for REST and web pages) a small JSON object.
  */
 function limitServer(): BenchServer {
+  const file = process.env[LIMIT_ANSWERS_ENV];
+  const answers = new Map<string, unknown>(
+    file ? Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : [],
+  );
   const server = mcpPathOnly((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -217,15 +229,17 @@ function limitServer(): BenchServer {
       try {
         if (req.method === 'GET') body = '{"ok":true}';
         else {
-          const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const msg = JSON.parse(raw);
           const text = msg.method === 'tools/call' ? msg.params?.arguments?.text : undefined;
           body = JSON.stringify({
             jsonrpc: '2.0',
             id: msg.id,
             result:
-              text === undefined
+              answers.get(raw) ??
+              (text === undefined
                 ? {}
-                : { content: [{ type: 'text', text: String(text) }], isError: false },
+                : { content: [{ type: 'text', text: String(text) }], isError: false }),
           });
         }
       } catch {
