@@ -391,6 +391,22 @@ test('people read pages and buttons, never tools or commands: a missing topic, a
   } finally {
     await h.services.approvals.setPolicy(system, acme, { kind: 'post.create', mode: 'auto' });
   }
+  // A queued question says what happens next in words too.
+  await h.services.approvals.setPolicy(system, acme, { kind: 'topic.create', mode: 'approval' });
+  try {
+    await client.get('/ask');
+    const asked = await client.post('/ask', {
+      action: 'post',
+      category: 'support',
+      title: 'Would a moderator see this question first?',
+      body: 'A question that waits for a moderator before it is published.',
+    });
+    const notice = visible(/<div class="notice ok"[\s\S]*?<\/div>/.exec(asked.text)![0]);
+    assert.match(notice, /moderator of this community reviews it/);
+    assert.doesNotMatch(notice, /get_approval|approval_id|pending|"acme"/);
+  } finally {
+    await h.services.approvals.setPolicy(system, acme, { kind: 'topic.create', mode: 'auto' });
+  }
 
   const owner = await signedIn('words-owner@example.org', 'owner');
   await owner.get('/admin/members');

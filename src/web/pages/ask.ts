@@ -114,7 +114,7 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (outcome.value.status === 'pending_approval') {
       return page(c, web, {
         title: 'Waiting for approval',
-        body: `<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>${esc(outcome.value.message)}</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
+        body: `<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>A moderator of this community reviews it before it is published. Nothing is public until then; it will appear in the community once it is approved.</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
       });
     }
     const topic = outcome.value.topic;
