@@ -29,6 +29,11 @@ export function roleHere(web: Web) {
 }
 
 /** A hidden CSRF field and a POST form around `inner`. */
+
+/** The notification bell: a drawing in the text colour (an emoji needs a font many systems lack). */
+const BELL =
+  '<svg class="icon" aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 16 16"><path fill="currentColor" d="M8 1.5a1 1 0 0 1 1 1v.6A4.5 4.5 0 0 1 12.5 7.5v2.7l1.3 1.9a.6.6 0 0 1-.5.9H2.7a.6.6 0 0 1-.5-.9l1.3-1.9V7.5A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1ZM6.3 14h3.4a1.7 1.7 0 0 1-3.4 0Z"/></svg>';
+
 export function postForm(web: Web, action: string, inner: string, attrs = ''): string {
   return `<form method="post" action="${esc(action)}"${attrs ? ` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${esc(web.csrf)}">${inner}</form>`;
 }
@@ -50,7 +55,7 @@ function nav(web: Web): string {
   if (web.person && community) {
     const n = web.unread ?? 0;
     links.push(
-      `<a href="${esc(href(web, '/notifications'))}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">🔔<span class="count">${n}</span></a>`,
+      `<a href="${esc(href(web, '/notifications'))}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
     );
   }
   if (web.person) {

@@ -41,7 +41,7 @@ article.solution{background:var(--ok-bg);border-color:var(--ok);border-left-widt
 time{white-space:nowrap}
 .badge{white-space:nowrap;font-size:.78rem;font-weight:600;border:1px solid currentColor;border-radius:1rem;padding:0 .45rem;color:var(--ok)}
 .badge.agent{color:var(--agent)}.badge.pending{color:var(--warning)}
-.bell{color:var(--text)}.bell:hover{text-decoration:none}.bell .count{font-size:.8rem;margin-left:.15rem}.bell.unread .count{background:var(--unread);color:#fff;border-radius:1rem;padding:0 .4rem}
+.bell{color:var(--text)}.bell .icon{vertical-align:-.15em}.bell:hover{text-decoration:none}.bell .count{font-size:.8rem;margin-left:.15rem}.bell.unread .count{background:var(--unread);color:#fff;border-radius:1rem;padding:0 .4rem}
 .notifications li.unread{font-weight:600}.watch-level{margin:.5rem 0}.watch-level select{max-width:100%}a.mention{font-weight:600}
 ul.topics,ol.topics{list-style:none;padding:0;border:1px solid var(--border);border-radius:8px;overflow:hidden}
 .topics li{padding:.7rem 1rem;border-top:1px solid var(--border)}.topics li:first-child{border-top:0}.topics li:hover{background:var(--surface)}
