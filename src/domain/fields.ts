@@ -228,6 +228,12 @@ export const searchFilters = z
       .optional()
       .describe('Only content created at or after this ISO 8601 date or time, e.g. "2024-05-01".'),
     until: isoDate.optional().describe('Only content created before this ISO 8601 date or time.'),
+    sort: z
+      .enum(['relevance', 'newest'])
+      .optional()
+      .describe(
+        '"relevance" (default): best match first. "newest": topics whose matching posts are newest first (each shows its accepted answer when that matches, else its newest matching post; always a lexical search).',
+      ),
     limit: z
       .number()
       .int('must be a whole number')

@@ -22,8 +22,13 @@ export type IndexQuery = {
   query: ParsedQuery;
   filters: IndexFilters;
   limit: number;
-  /** Keyset: continue after this (raw score, post id). */
+  /** Keyset: continue after this (raw score, or the date key when `newest`; post id). */
   after?: { raw: number; id: string };
+  /**
+   * Topics by their newest matching post instead of by relevance (each still shows its accepted
+   * answer when that matches, else its newest matching post); pages keyed by that date.
+   */
+  newest?: boolean;
   /**
    * How common each word is in the searched communities, as their learned lexicons know it (every
    * one of them learned): engines that weigh words themselves (PostgreSQL's idf) read it instead
@@ -55,6 +60,8 @@ export type IndexHit = {
   solutionPostId: string | null;
   /** Engine relevance × boosts; larger is better; unbounded. */
   raw: number;
+  /** With `newest`: the topic's newest matching post's date (ms since 1970), the page's order. */
+  key?: number;
 };
 
 export type IndexReport = {
@@ -241,42 +248,54 @@ export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promis
 
 /**
  * One hit per topic over `hits` (every match with post_id, topic_id, community_id, sol = 1 for an
- * accepted answer, raw = boosted relevance): the topic's accepted answer when it is among them,
- * else its best post, ranked by the topic's best raw; an exact keyset page (`after`: the engine's
- * condition on raw and post_id) with its details, and the number of topics. Both engines run it.
+ * accepted answer, raw = boosted relevance, and with `newest` a `newest` column: the post's date
+ * in ms): the topic's accepted answer when it is among them, else its best post (its newest, with
+ * `newest`), ranked by the topic's best raw (newest date); an exact keyset page (`after`: the
+ * engine's condition on `key`, the order's column, and post_id) with its details, and the number
+ * of topics. Both engines run it.
  */
 export async function topicPage(
   db: Kysely<Database>,
   hits: RawBuilder<unknown>,
   after: RawBuilder<unknown>,
   limit: number,
+  newest = false,
 ): Promise<{ hits: IndexHit[]; total: number }> {
-  type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt'> & {
+  type Row = Omit<IndexHit, 'position' | 'raw' | 'createdAt' | 'key'> & {
     position: number | bigint;
     raw: number;
+    key: number;
     total: number | bigint | string;
     createdAt: Date | string;
   };
+  const order = newest ? sql.ref('newest') : sql.ref('raw');
   const result = await sql<Row>`
     with hits as (${hits}),
     best as (
       select post_id, topic_id, community_id, max(raw) over (partition by topic_id) as raw,
-        row_number() over (partition by topic_id order by sol desc, raw desc, post_id) as rn
+        max(${order}) over (partition by topic_id) as key,
+        row_number() over (partition by topic_id order by sol desc, ${order} desc, post_id) as rn
       from hits
     ),
-    ranked as (select post_id, topic_id, community_id, raw, count(*) over () as total from best where rn = 1),
-    page as (select * from ranked ${after} order by raw desc, post_id limit ${limit})
-    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.total,
+    ranked as (select post_id, topic_id, community_id, raw, key, count(*) over () as total from best where rn = 1),
+    page as (select * from ranked ${after} order by key desc, post_id limit ${limit})
+    select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.key, page.total,
       p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
       t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
     from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
-    order by page.raw desc, page.post_id`.execute(db);
+    order by page.key desc, page.post_id`.execute(db);
   let total = 0;
   const out = result.rows.map((r) => {
     total = Number(r.total);
-    const { total: _t, ...rest } = r;
+    const { total: _t, key, ...rest } = r;
     const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : r.createdAt;
-    return { ...rest, createdAt, position: Number(r.position), raw: Number(r.raw) };
+    return {
+      ...rest,
+      createdAt,
+      position: Number(r.position),
+      raw: Number(r.raw),
+      ...(newest ? { key: Number(key) } : {}),
+    };
   });
   return { hits: out, total };
 }

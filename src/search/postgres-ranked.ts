@@ -51,14 +51,19 @@ export async function rankedPage(
   hits: RawBuilder<unknown>,
 ): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
-    ? sql`where raw < ${q.after.raw}::float8 or (raw = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
+    ? sql`where key < ${q.after.raw}::float8 or (key = ${q.after.raw}::float8 and post_id > ${q.after.id}::uuid)`
+    : sql``;
+  // By date: the post's creation in ms since 1970.
+  const newest = q.newest
+    ? sql`, extract(epoch from created_at)::float8 * 1000.0 as newest`
     : sql``;
   // Only raw is read downstream, so the rank is computed once per match here.
   return topicPage(
     db,
-    sql`select post_id, topic_id, community_id, sol, ${boostedRaw} as raw from (${hits}) m`,
+    sql`select post_id, topic_id, community_id, sol, ${boostedRaw} as raw${newest} from (${hits}) m`,
     after,
     q.limit,
+    q.newest,
   );
 }
 

@@ -204,7 +204,9 @@ export class SearchService {
       parsed,
       request: { communityIds: ids, query: parsed, filters: indexFilters(f), frequencies },
     };
-    if (mode === 'lexical') return { parsed, response: await this.lexicalPage(search, f.cursor) };
+    // By date there is no relevance to fuse: the lexical matches, newest first, in any mode.
+    if (mode === 'lexical' || f.sort === 'newest')
+      return { parsed, response: await this.lexicalPage(search, f.cursor) };
     // A cursor of a lexical page (a fallback's) goes on lexically.
     const lexicalCursor = f.cursor && cursorOf(listing('lexical', query, f, ids), f.cursor);
     if (!lexicalCursor) {
@@ -264,6 +266,22 @@ export class SearchService {
       ),
       ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
     });
+    if (f.sort === 'newest') {
+      if (headOffset !== undefined) throw badCursor();
+      const { hits, total } = await this.index.search({
+        ...request,
+        newest: true,
+        limit: limit + 1,
+        after: after ? { raw: Number(after.key), id: after.id } : undefined,
+      });
+      const page = hits.slice(0, limit);
+      const last = page[page.length - 1];
+      return respond(
+        page,
+        total,
+        hits.length > limit && last ? { key: last.key!, id: last.postId } : undefined,
+      );
+    }
     if (this.options.ranking?.threadFields !== false)
       return respond(
         ...(await rerankedPage(this.reranking, request, learned, limit, headOffset, after)),

@@ -55,10 +55,14 @@ export async function filteredPage(
   range: RawBuilder<unknown>,
 ): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
-    ? sql`where raw < ${q.after.raw} or (raw = ${q.after.raw} and post_id > ${q.after.id})`
+    ? sql`where key < ${q.after.raw} or (key = ${q.after.raw} and post_id > ${q.after.id})`
     : sql``;
-  const hits = sql`select h.tie, ${facts} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie`;
-  return topicPage(db, hits, after, q.limit);
+  // By date: the post's creation in ms since 1970 (julianday 2440587.5 is 1970-01-01).
+  const newest = q.newest
+    ? sql`, (julianday(f.created_at) - 2440587.5) * 86400000.0 as newest`
+    : sql``;
+  const hits = sql`select h.tie, ${facts}${newest} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie`;
+  return topicPage(db, hits, after, q.limit, q.newest);
 }
 
 /**

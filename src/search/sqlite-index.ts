@@ -53,7 +53,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    return hasFilters(q.filters) ? this.filtered(q) : this.pooled(q);
+    return hasFilters(q.filters) || q.newest ? this.filtered(q) : this.pooled(q);
   }
 
   /**
@@ -103,7 +103,7 @@ export class SqliteSearchIndex implements SearchIndex {
     };
   }
 
-  /** With filters: every match ranked (exact pages, keyset). */
+  /** With filters (or by date): every match ranked (exact pages, keyset). */
   private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const range = await communityRange(this.db, q.communityIds);
     if (!range) return { hits: [], total: 0 };

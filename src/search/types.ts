@@ -20,6 +20,8 @@ export type SearchFilters = {
   since?: string;
   /** ISO 8601 date or date-time; exclusive. */
   until?: string;
+  /** "relevance" (default) or "newest": topics by their newest matching post. */
+  sort?: 'relevance' | 'newest';
   /** Default 10, max 50. */
   limit?: number;
   /** next_cursor of the previous page, unchanged. */

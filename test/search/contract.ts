@@ -115,6 +115,52 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       );
     }
 
+    test('sort "newest": topics by their newest matching post, in exact pages, each showing its matching answer; a cursor of the other order is refused', async () => {
+      const { community: c, topic } = await community();
+      const older = await topic('Quokka quokka quokka habitats', 'Where do quokka colonies live?', {
+        createdAt: '2024-01-01T00:00:00.000Z',
+      });
+      const solved = await topic('A question on feeding', 'What does a quokka eat?', {
+        createdAt: '2025-06-01T00:00:00.000Z',
+        replies: [[bob, 'Leaves: a quokka eats leaves and grasses.']],
+        solution: 0,
+      });
+      const oldest = await topic('Marsupial photographs', 'A quokka smiled at the camera.', {
+        createdAt: '2023-03-01T00:00:00.000Z',
+      });
+      const newest = await topic('Island trip notes', 'We met one quokka near the ferry.', {
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
+      const byRelevance = await search.search([c], 'quokka', { limit: 10 });
+      assert.equal(byRelevance.results[0]?.topic_id, older.topic.id, 'the title match ranks first');
+      const first = await search.search([c], 'quokka', { sort: 'newest', limit: 2 });
+      assert.equal(first.total, 4);
+      assert.deepEqual(
+        first.results.map((r) => r.topic_id),
+        [newest.topic.id, solved.topic.id],
+      );
+      // The solved topic shows its accepted answer, which matches.
+      assert.equal(first.results[1]?.source_id, solved.replies[0]!.id);
+      for (const r of first.results) assert.ok(r.score > 0 && r.score <= 1);
+      assert.ok(first.next_cursor);
+      const second = await search.search([c], 'quokka', {
+        sort: 'newest',
+        limit: 2,
+        cursor: first.next_cursor,
+      });
+      assert.deepEqual(
+        second.results.map((r) => r.topic_id),
+        [older.topic.id, oldest.topic.id],
+      );
+      assert.equal(second.next_cursor, undefined);
+      const relevancePage = await search.search([c], 'quokka', { limit: 1 });
+      await rejects(
+        search.search([c], 'quokka', { sort: 'newest', cursor: relevancePage.next_cursor }),
+        /cursor is not valid/,
+      );
+      await rejects(search.search([c], 'quokka', { sort: 'oldest' as never }), /filters\.sort/);
+    });
+
     test('results have exactly the seed shape, a marked snippet, a post URL and a score in [0, 1]', async () => {
       const { community: c, topic } = await community();
       const { topic: t, replies } = await topic(

@@ -365,6 +365,41 @@ test('the search page: empty filters keep the panel closed, errors name the fiel
     );
 });
 
+test('the search page sorts by newest: the choice is kept, the panel stays closed, the newest topic comes first', async () => {
+  const scope = h.store.community(acme.id);
+  const category = (await scope.categories.getBySlug('general'))!;
+  const author = { kind: 'person' as const, id: null, name: 'Sorter' };
+  const made = async (title: string, body: string, createdAt: string) => {
+    const t = await scope.topics.create({
+      categoryId: category.id,
+      slug: `sort-${createdAt.slice(0, 4)}`,
+      title,
+      author,
+      createdAt,
+    });
+    await scope.posts.create({ topicId: t.id, author, body, createdAt });
+  };
+  await made(
+    'Zyxwombat zyxwombat burrows',
+    'How deep does a zyxwombat dig?',
+    '2021-01-01T00:00:00.000Z',
+  );
+  await made('Garden visitors', 'A zyxwombat crossed the lawn.', '2025-01-01T00:00:00.000Z');
+  const titles = (text: string) =>
+    [
+      ...(/<ol class="topics">([\s\S]*?)<\/ol>/.exec(text)?.[1] ?? '').matchAll(
+        /<li><a href="[^"]*">([^<]*)<\/a>/g,
+      ),
+    ].map((m) => m[1]!);
+  const best = await raw(`${acmeUrl()}/search?q=zyxwombat`);
+  assert.deepEqual(titles(best.text), ['Zyxwombat zyxwombat burrows', 'Garden visitors']);
+  const newest = await raw(`${acmeUrl()}/search?q=zyxwombat&sort=newest`);
+  assert.equal(newest.status, 200);
+  assert.match(newest.text, /<details><summary>Filters<\/summary>/, 'the panel stays closed');
+  assert.match(newest.text, /<option value="newest" selected>Newest<\/option>/);
+  assert.deepEqual(titles(newest.text), ['Garden visitors', 'Zyxwombat zyxwombat burrows']);
+});
+
 test('the search page finds an author by the start of their name, whatever the case', async () => {
   const exact = await raw(`${acmeUrl()}/search?q=webhook&author=Dana+(demo)`);
   const start = await raw(`${acmeUrl()}/search?q=webhook&author=dana`);

@@ -33,6 +33,7 @@ const FIELD_LABELS: Record<string, string> = {
   author: 'Author',
   since: 'Since',
   until: 'Before',
+  sort: 'Sort by',
 };
 
 const FILTERS = [
@@ -53,6 +54,9 @@ function asForm(query: Record<string, string[]>): FormData {
     const given = (query[f] ?? []).filter((v) => v.trim() !== '');
     if (given.length) form[`filters.${f}`] = given;
   }
+  // The order is not a filter: it is set apart, and leaves the panel closed.
+  const sort = (query.sort ?? []).filter((v) => v.trim() !== '');
+  if (sort.length) form['filters.sort'] = sort;
   if (query.cursor) form['filters.cursor'] = query.cursor;
   if (query.community) form.communities = query.community;
   return form;
@@ -122,6 +126,18 @@ ${field({ name: 'author', label: 'Author', hint: 'A name, or the start of one.',
 ${field({ name: 'since', label: 'Since', type: 'date', value: v('since') }, issues)}
 ${field({ name: 'until', label: 'Before', type: 'date', value: v('until') }, issues)}
 </details>
+${field(
+  {
+    name: 'sort',
+    label: 'Sort by',
+    value: v('sort') || 'relevance',
+    options: [
+      { value: 'relevance', label: 'Best match' },
+      { value: 'newest', label: 'Newest' },
+    ],
+  },
+  issues,
+)}
 <div class="actions"><button type="submit">Search</button></div></form>`;
 }
 
@@ -159,7 +175,7 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       category: names.get(r.category) ?? r.category,
     }));
     const params: Record<string, string | undefined> = { q: text(form, 'query') };
-    for (const f of FILTERS) params[f] = queries[f]?.join(',');
+    for (const f of [...FILTERS, 'sort'] as const) params[f] = queries[f]?.join(',');
     const body = `<h1>${title}</h1>${searchForm(web, form, categories)}
 <h2 id="results">Results</h2><p role="status">${plural(found.value.total, 'topic')} found for “${esc(text(form, 'query'))}”.</p>
 ${results.length ? resultList(web, results) : '<p>Nothing matched. Try fewer or other words, or remove a filter.</p>'}
