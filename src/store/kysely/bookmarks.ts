@@ -31,7 +31,7 @@ export class KyselyBookmarks implements BookmarkRepository {
     private readonly communityId: string,
   ) {}
 
-  private one(personId: string, target: BookmarkTarget) {
+  private async one(personId: string, target: BookmarkTarget) {
     return this.db
       .selectFrom('bookmarks')
       .selectAll()
