@@ -20,8 +20,8 @@ export interface BookmarkRepository {
   add(personId: string, target: BookmarkTarget): Promise<{ bookmark: Bookmark; created: boolean }>;
   /** Removes the bookmark; whether there was one. */
   remove(personId: string, target: BookmarkTarget): Promise<boolean>;
-  /** Which of these topic or post ids the person bookmarked. */
-  marked(personId: string, ids: string[]): Promise<Set<string>>;
+  /** The person's bookmarks of these topic or post ids (at most one each), newest first. */
+  among(personId: string, ids: string[]): Promise<Bookmark[]>;
   /** The person's bookmarks, newest first, after the keyset of the previous page. */
   list(personId: string, page: { after?: Keyset; limit: number }): Promise<Page<Bookmark, Keyset>>;
 }

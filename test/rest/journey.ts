@@ -517,6 +517,24 @@ export const JOURNEY: Step[] = [
   step('PUT /account/handle', 200, (f) =>
     on(f, 'PUT', '/account/handle', { key: f.keys.owner, body: { handle: 'journey-owner' } }),
   ),
+  // A person's bookmarks (the owner's user key): kept, listed, and private to them.
+  step(
+    'PUT /bookmarks',
+    200,
+    (f, s) =>
+      on(f, 'PUT', '/bookmarks', { key: f.keys.owner, body: { topic: s.topic, bookmarked: true } }),
+    (r) => assert.deepEqual([r.json.bookmarked, r.json.changed], [true, true]),
+  ),
+  step(
+    'GET /bookmarks',
+    200,
+    (f) => on(f, 'GET', '/bookmarks?limit=5', { key: f.keys.owner }),
+    (r, s) =>
+      assert.deepEqual(
+        r.json.bookmarks.map((b: { topic: { id: string } }) => b.topic.id),
+        [s.topic],
+      ),
+  ),
   // The network, on the apex.
   step('GET /search (network)', 200, (f) =>
     f.network.call('GET', '/search?q=postgres&communities=acme'),

@@ -13,6 +13,7 @@ import {
   setWatchLevel,
 } from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
+import { listBookmarks, setBookmark } from '../../operations/bookmarks.ts';
 import {
   confirmAnswer,
   getVoteSettings,
@@ -253,6 +254,8 @@ export const REST_ROUTES: RestRoute[] = [
   route(getNotificationPreferences, 'get', '/notifications/preferences'),
   route(setNotificationPreferences, 'put', '/notifications/preferences'),
   route(setMyHandle, 'put', '/account/handle'),
+  route(listBookmarks, 'get', '/bookmarks'),
+  route(setBookmark, 'put', '/bookmarks'),
   // A flag is not a resource of its own (the review queue lists it): 200, no Location.
   route(flagPost, 'post', '/posts/{post}/flags'),
   route(hidePost, 'post', '/posts/{post}/hide'),

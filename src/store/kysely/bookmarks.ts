@@ -75,17 +75,19 @@ export class KyselyBookmarks implements BookmarkRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async marked(personId: string, ids: string[]): Promise<Set<string>> {
+  async among(personId: string, ids: string[]): Promise<Bookmark[]> {
     const wanted = ids.filter(isUuid);
-    if (!isUuid(personId) || wanted.length === 0) return new Set();
+    if (!isUuid(personId) || wanted.length === 0) return [];
     const rows = await this.db
       .selectFrom('bookmarks')
-      .select('target_id')
+      .selectAll()
       .where('community_id', '=', this.communityId)
       .where('person_id', '=', personId)
       .where('target_id', 'in', wanted)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .execute();
-    return new Set(rows.map((r) => r.target_id));
+    return rows.map(fromRow);
   }
 
   async list(
