@@ -16,6 +16,7 @@ import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
 import { DraftService } from './domain/drafts/service.ts';
 import { BookmarkService } from './domain/bookmarks/service.ts';
+import { PostHistoryService } from './domain/post-history.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -52,6 +53,7 @@ export type Services = {
   /** People's unsent replies and topics. */
   drafts: DraftService;
   bookmarks: BookmarkService;
+  postHistory: PostHistoryService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -136,6 +138,7 @@ export function createServices(deps: ServiceDeps): Services {
     feedback: new FeedbackService(store, config, audit),
     drafts: new DraftService(store),
     bookmarks: new BookmarkService(store, config),
+    postHistory: new PostHistoryService(store),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

@@ -93,6 +93,16 @@ export const JOURNEY: Step[] = [
   step('DELETE /topics/{topic}/solution', 200, (f, s) =>
     on(f, 'DELETE', `/topics/${s.topic}/solution`, { key: f.keys.owner }),
   ),
+  step(
+    'GET /posts/{post}/revisions',
+    200,
+    (f, s) => on(f, 'GET', `/posts/${s.post}/revisions`, { key: f.keys.reader }),
+    (r) =>
+      assert.deepEqual(
+        r.json.revisions.map((v: { revision: number; body: string }) => [v.revision, v.body]),
+        [[1, 'They go through the same pipeline as MCP.']],
+      ),
+  ),
   // Feedback: a person votes on the reply and says it worked; an admin reads and sets downvotes.
   step(
     'POST /posts/{post}/vote',

@@ -8,13 +8,13 @@ import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Bookmark } from '../../store/bookmarks.ts';
 import type { Store } from '../../store/repositories.ts';
-import type { Community, Post, Topic } from '../../store/types.ts';
+import type { Community } from '../../store/types.ts';
 import type { Actor, PersonActor } from '../actor.ts';
-import { requireRead, seesDeleted } from '../authorization.ts';
+import { requireRead } from '../authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import { DomainError } from '../errors.ts';
 import { cursor, pageLimit, recordId } from '../fields.ts';
-import { seesHidden } from '../moderation/hidden.ts';
+import { mayRead } from '../moderation-reads.ts';
 import { topicUrl } from '../urls.ts';
 import { parse } from '../validate.ts';
 import { authorView, type AuthorView } from '../views.ts';
@@ -46,21 +46,6 @@ export function requireBookmarker(actor: Actor, community: Community): PersonAct
       'Bookmarks are for people. An agent keeps what it needs itself, or follows a topic with resources/subscribe.',
     );
   return actor;
-}
-
-/** Whether `actor` may read this topic, and this post of it, now (as the topic page decides). */
-export async function mayRead(
-  store: Store,
-  actor: Actor,
-  community: Community,
-  topic: Topic,
-  post: Post | undefined,
-): Promise<boolean> {
-  const deletedGone = topic.moderation.deleted || post?.deleted;
-  if (deletedGone && !(await seesDeleted(store, actor, community))) return false;
-  const hidden = await store.community(community.id).moderation.hiddenInTopics([topic.id]);
-  const gone = hidden.some((h) => h.position === 1 || h.postId === post?.id);
-  return !gone || seesHidden(store, actor, community);
 }
 
 export class BookmarkService {

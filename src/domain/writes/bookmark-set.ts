@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { BookmarkTarget } from '../../store/bookmarks.ts';
 import type { Post, Topic } from '../../store/types.ts';
-import { mayRead } from '../bookmarks/service.ts';
+import { mayRead } from '../moderation-reads.ts';
 import { findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { recordId, topicRef } from '../fields.ts';

@@ -14,6 +14,7 @@ import {
 } from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
 import { listBookmarks, setBookmark } from '../../operations/bookmarks.ts';
+import { listPostRevisions } from '../../operations/people.ts';
 import {
   confirmAnswer,
   getVoteSettings,
@@ -242,6 +243,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(listPostRevisions, 'get', '/posts/{post}/revisions'),
   route(votePost, 'post', '/posts/{post}/vote'),
   route(confirmAnswer, 'post', '/posts/{post}/outcome'),
   route(getVoteSettings, 'get', '/votes/settings'),
