@@ -15,6 +15,7 @@ import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
+import { postHistoryRoutes } from './post-history.ts';
 import { pageOf } from './pager.ts';
 import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
@@ -104,8 +105,14 @@ function postArticle(
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
-<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · ${editedLink(web, topic, p, role)} ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
 ${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+}
+
+/** "edited", linked to the post's history (an article's: its revisions). */
+function editedLink(web: Web, topic: Topic, p: ShownPost, role: string): string {
+  const to = topic.is_article ? `/t/${topic.slug}/revisions` : `/t/${topic.slug}/history/${p.id}`;
+  return `<a href="${esc(href(web, to))}">edited<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
 }
 
 function replyForm(
@@ -268,6 +275,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   topicEditRoutes(app, deps);
+  postHistoryRoutes(app, deps);
   topicComposeRoutes(app, deps);
   topicModerationRoutes(app, deps);
   topicFeedbackRoutes(app, deps);
