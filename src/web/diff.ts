@@ -83,18 +83,24 @@ export function changed(parts: DiffPart[]): boolean {
   return parts.some((p) => p.kind !== 'same');
 }
 
-/** The diff as HTML (escaped): <del> and <ins>, each announced in words, in a .diff `tag`. */
+/**
+ * The diff as HTML (escaped): <del> and <ins>, each announced in words, in a .diff `tag`. A mark
+ * ends at its last word (the whitespace after it is left outside); a removal right before an
+ * addition keeps a space between the two.
+ */
 export function diffHtml(parts: DiffPart[], tag: 'div' | 'span' = 'div'): string {
-  const mark = (tag: 'ins' | 'del', said: string, text: string) =>
-    `<${tag}><span class="visually-hidden">[${said}: </span>${esc(text)}<span class="visually-hidden">]</span></${tag}>`;
+  const mark = (tag: 'ins' | 'del', said: string, text: string) => {
+    const words = text.trimEnd();
+    const after = text.slice(words.length);
+    return `<${tag}><span class="visually-hidden">[${said}: </span>${esc(words)}<span class="visually-hidden">]</span></${tag}>${esc(after)}`;
+  };
   const inner = parts
-    .map((p) =>
-      p.kind === 'same'
-        ? esc(p.text)
-        : p.kind === 'added'
-          ? mark('ins', 'added', p.text)
-          : mark('del', 'removed', p.text),
-    )
+    .map((p, i) => {
+      if (p.kind === 'same') return esc(p.text);
+      if (p.kind === 'added') return mark('ins', 'added', p.text);
+      const glued = parts[i + 1]?.kind === 'added' && !/\s$/.test(p.text);
+      return mark('del', 'removed', p.text) + (glued ? ' ' : '');
+    })
     .join('');
   return `<${tag} class="diff">${inner}</${tag}>`;
 }

@@ -6,4 +6,5 @@ export const HISTORY_CSS = `.diff,.version-text{white-space:pre-wrap;overflow-wr
 .version-text{font-family:ui-monospace,monospace;font-size:.9rem;border-left:4px solid var(--border);padding-left:.75rem}
 .diff del,.diff-legend del{background:var(--danger-bg);color:var(--text);text-decoration:line-through;text-decoration-thickness:2px}
 .diff ins,.diff-legend ins{background:var(--ok-bg);color:var(--text);text-decoration:underline;text-decoration-thickness:2px;text-underline-offset:2px}
+.version h2{margin-top:.25rem}
 .bookmarks{list-style:none;padding:0}.bookmarks li{border-bottom:1px solid var(--border);padding:.5rem 0}.bookmarks li p{margin:.25rem 0}`;
