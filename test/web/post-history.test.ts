@@ -60,7 +60,10 @@ test('an edited question links its history: every version, and the words each ed
   });
   assert.match(saved.text, /Your changes were saved/);
   const link = `/t/${slug}/history/${post}`;
-  assert.match(saved.text, new RegExp(`<a href="${link}">edited<span class="visually-hidden">`));
+  assert.match(
+    saved.text,
+    new RegExp(`<a href="${link}">edited <time[^>]*>just now</time><span class="visually-hidden">`),
+  );
 
   const history = await client.get(link);
   assert.equal(history.status, 200);

@@ -105,14 +105,14 @@ function postArticle(
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
-<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · ${editedLink(web, topic, p, role)} ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
 ${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
 }
 
-/** "edited", linked to the post's history (an article's: its revisions). */
-function editedLink(web: Web, topic: Topic, p: ShownPost, role: string): string {
+/** "edited <when>", linked to the post's history (an article's: its revisions). */
+function editedLink(web: Web, topic: Topic, p: ShownPost, role: string, at: string): string {
   const to = topic.is_article ? `/t/${topic.slug}/revisions` : `/t/${topic.slug}/history/${p.id}`;
-  return `<a href="${esc(href(web, to))}">edited<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
+  return `<a href="${esc(href(web, to))}">edited ${when(at)}<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
 }
 
 function replyForm(
