@@ -1,12 +1,13 @@
 // Bookmarks on the web without JavaScript: the topic page's toggles (aria-pressed) bookmark the
 // topic and a reply, /bookmarks lists them newest first and pages by cursor, pressing again (or
 // "Remove") takes one back, another person sees none of them, and a reply a moderator deleted
-// leaves the list (and cannot be bookmarked) for someone who may no longer read it.
+// leaves the list (and cannot be bookmarked) for someone who may no longer read it; agents have none.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { raw } from '../mcp/http-client.ts';
 import { WebClient } from './client.ts';
 
 const system = systemActor('test');
@@ -152,4 +153,16 @@ test('the list pages by cursor, newest first, neither skipping nor repeating', a
     path = more[1]!.replace(/&amp;/g, '&');
   }
   assert.deepEqual(seen, slugs.slice().reverse());
+});
+
+test('agents have no bookmarks: the REST API refuses them, naming what they use instead', async () => {
+  const { key } = await h.services.agents.create(system, acme, {
+    name: 'bookmark-bot',
+    scopes: ['post:create'],
+  });
+  const got = await raw(`http://acme.localhost:${h.port}/api/v1/bookmarks`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(got.status, 403);
+  assert.match(got.text, /Bookmarks are for people/);
 });
