@@ -64,6 +64,7 @@ test('bookmark a topic and a reply, list them, remove them; they are private', a
 
   const first = await ada.get(`/t/${slug}`);
   assert.match(first.text, /<a href="\/bookmarks">Bookmarks<\/a>/, 'the header links the page');
+  assert.match((await ada.get('/account')).text, /<a href="\/bookmarks">Your bookmarks<\/a>/);
   assert.deepEqual(pressed(first.text), ['false', 'false', 'false'], 'topic, question, reply');
   const kept = await ada.post(`/t/${slug}/bookmark`, { bookmarked: 'true' });
   assert.match(kept.text, /The topic is in your bookmarks\./);
