@@ -199,7 +199,7 @@ export async function renderTopic(
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${moderationNotices(web, got.value)}
-${await watchControl(deps, web, topic.slug)}${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb, marked) + replyLinks(web, topic, p, posts)).join('\n')}
+${await watchControl(deps, web, topic.slug)}${web.person ? `<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb, marked) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, compose.values, o.failure, compose)}
