@@ -15,6 +15,8 @@ import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
 import { DraftService } from './domain/drafts/service.ts';
+import { BookmarkService } from './domain/bookmarks/service.ts';
+import { PostHistoryService } from './domain/post-history.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -50,6 +52,8 @@ export type Services = {
   feedback: FeedbackService;
   /** People's unsent replies and topics. */
   drafts: DraftService;
+  bookmarks: BookmarkService;
+  postHistory: PostHistoryService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -133,6 +137,8 @@ export function createServices(deps: ServiceDeps): Services {
     notifications: new NotificationService(store, config),
     feedback: new FeedbackService(store, config, audit),
     drafts: new DraftService(store),
+    bookmarks: new BookmarkService(store, config),
+    postHistory: new PostHistoryService(store),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

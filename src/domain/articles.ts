@@ -21,6 +21,7 @@ import { topicRef } from './fields.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { currentRevisions, renderBody } from './rendering.ts';
+import { mayRead } from './moderation-reads.ts';
 import { parse } from './validate.ts';
 import { authorView, postView, topicView, type PostView, type TopicView } from './views.ts';
 
@@ -151,6 +152,9 @@ export async function listArticleRevisions(
   const data = parse(z.object({ topic: topicRef }), input);
   const scope = ctx.store.community(community.id);
   const topic = await findTopic(scope, data.topic);
+  // A deleted article (or one whose body is hidden) has no history to show either.
+  if (!(await mayRead(ctx.store, actor, community, topic, undefined)))
+    throw new DomainError('not_found', `No article "${data.topic}" in "${community.slug}".`);
   const revisions = await currentRevisions(scope, await scope.articles.list(topic.id));
   return revisions.map((r) => ({
     revision: r.revision,

@@ -1,6 +1,7 @@
 // Changing what was posted: accepting a reply as a topic's solution (the asker or a moderator),
 // withdrawing the acceptance, and editing a post (its author within the edit window, or a
-// moderator; articles are revised through ./articles.ts instead, every revision kept).
+// moderator; every version kept, ./post-history.ts; articles are revised through ./articles.ts
+// instead, every revision kept).
 import { z } from 'zod';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
@@ -15,6 +16,7 @@ import { renderBody } from './rendering.ts';
 import { mentionLinks, resolveMentions } from './notifications/mentions.ts';
 import { parse } from './validate.ts';
 import { postView, topicView, type PostView, type TopicView } from './views.ts';
+import { keepVersions } from './post-history.ts';
 
 export async function markSolution(
   ctx: ContentContext,
@@ -114,6 +116,14 @@ export async function editPost(
       data.title !== undefined && data.title !== topic.title
         ? (await scope.topics.update(topic.id, { title: data.title }))!
         : topic;
+    // Every version is kept: the one this edit replaces (when it is the first) and the new one.
+    await keepVersions(
+      tx,
+      actor,
+      community,
+      { post, title: topic.title },
+      { post: edited, title: updated.title },
+    );
     return { topic: updated, category, post: edited };
   });
   return {

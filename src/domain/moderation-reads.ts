@@ -8,6 +8,7 @@ import type { CommunityScope, Store } from '../store/repositories.ts';
 import type { Community, Post, Topic } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { seesDeleted } from './authorization.ts';
+import { seesHidden } from './moderation/hidden.ts';
 import { DomainError } from './errors.ts';
 import { topicUrl } from './urls.ts';
 
@@ -28,6 +29,23 @@ export async function visibleTopic(
       `No topic "${topic.slug}" in this community. Use a topic id or slug from list_topics or search.`,
     );
   return { topic, moderator };
+}
+
+/** Whether `actor` may read this topic, and this post of it, now (as the topic page decides: a
+ * deleted topic or post only for moderators, a hidden post or a topic whose question is hidden
+ * only for those who decide the review queue). */
+export async function mayRead(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  topic: Topic,
+  post: Post | undefined,
+): Promise<boolean> {
+  const deletedGone = topic.moderation.deleted || post?.deleted;
+  if (deletedGone && !(await seesDeleted(store, actor, community))) return false;
+  const hidden = await store.community(community.id).moderation.hiddenInTopics([topic.id]);
+  const gone = hidden.some((h) => h.position === 1 || h.postId === post?.id);
+  return !gone || seesHidden(store, actor, community);
 }
 
 /** The posts a reader is shown: without the deleted ones, unless the reader is a moderator. */

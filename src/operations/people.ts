@@ -1,6 +1,6 @@
 // What people do beyond asking and answering: open an account (sign-up, limited per address), change
-// their password, edit their own post within the edit window, and read a person's or an agent's
-// profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
+// their password, edit their own post within the edit window (every version kept, and listed by
+// list_post_revisions), and read a person's or an agent's profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
 import { handleField } from '../domain/writes/handle-set.ts';
 import { z } from 'zod';
 import {
@@ -17,8 +17,8 @@ import {
 import { EDIT_WINDOW_MS } from '../domain/authorization.ts';
 import type { Profile } from '../domain/profiles.ts';
 import { defineOperation } from './operation.ts';
-import { presentPost, presentTopic } from './present.ts';
-import { postOut, topicOut } from './schemas.ts';
+import { presentAuthor, presentPost, presentTopic } from './present.ts';
+import { authorOut, postOut, topicOut } from './schemas.ts';
 
 export const signUp = defineOperation({
   name: 'sign_up',
@@ -103,6 +103,51 @@ export const editPost = defineOperation({
   },
 });
 
+export const listPostRevisions = defineOperation({
+  name: 'list_post_revisions',
+  server: 'community',
+  title: 'Versions of a post',
+  description:
+    'Every version of an edited post, oldest first, with who wrote it and when (a question also carries the title it had). A post never edited has one version. Articles have list_article_revisions.',
+  input: z.strictObject({ post: recordId.describe('The id of the post.') }),
+  output: z.object({
+    topic: z.object({ id: z.string(), slug: z.string(), title: z.string() }),
+    post: z.object({
+      id: z.string(),
+      position: z.number().int(),
+      edited_at: z.string().nullable(),
+    }),
+    revisions: z.array(
+      z.object({
+        revision: z.number().int(),
+        title: z.string().nullable().describe("The question's title then; null for a reply."),
+        body: z.string(),
+        author: authorOut,
+        created_at: z.string(),
+      }),
+    ),
+    complete: z
+      .boolean()
+      .describe('false: the post was edited before versions were kept; earlier ones are lost.'),
+  }),
+  credential: 'community',
+  run: async (ctx, input) => {
+    const h = await ctx.services.postHistory.list(ctx.actor, ctx.community, input);
+    return {
+      topic: h.topic,
+      post: { id: h.post.id, position: h.post.position, edited_at: h.post.editedAt },
+      revisions: h.versions.map((v) => ({
+        revision: v.revision,
+        title: v.title,
+        body: v.body,
+        author: presentAuthor(v.author),
+        created_at: v.createdAt,
+      })),
+      complete: h.complete,
+    };
+  },
+});
+
 const profilePost = postOut.extend({
   topic: z.object({ id: z.string(), slug: z.string(), title: z.string() }),
 });
@@ -151,5 +196,5 @@ export const getProfile = defineOperation({
     presentProfile(await ctx.services.profiles.get(ctx.actor, ctx.community, input)),
 });
 
-export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, getProfile];
+export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, listPostRevisions, getProfile];
 export const PEOPLE_NETWORK_OPERATIONS = [signUp, changePassword];

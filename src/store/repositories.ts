@@ -38,6 +38,8 @@ import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { DraftRepository } from './drafts.ts';
+import type { BookmarkRepository } from './bookmarks.ts';
+import type { PostRevisionRepository } from './post-revisions.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { VoteRepository } from './votes.ts';
 import type { ModerationRepository } from './moderation.ts';
@@ -183,6 +185,8 @@ export interface CommunityScope {
   readonly topics: TopicRepository;
   readonly posts: PostRepository;
   readonly articles: ArticleRevisionRepository;
+  /** The versions of edited posts (./post-revisions.ts). */
+  readonly postRevisions: PostRevisionRepository;
   readonly agents: AgentRepository;
   readonly imports: ImportRepository;
   /** Memberships, agent scopes and keys, approval policies and queue, idempotency records. */
@@ -197,6 +201,8 @@ export interface CommunityScope {
   readonly moderation: ModerationRepository;
   /** People's unsent replies and topics, per place (./drafts.ts). */
   readonly drafts: DraftRepository;
+  /** People's bookmarks of topics and posts, each person's own (./bookmarks.ts). */
+  readonly bookmarks: BookmarkRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
   readonly moderatorActions: ModeratorActionsRepository;
 }

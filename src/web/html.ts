@@ -54,6 +54,7 @@ function nav(web: Web): string {
   }
   if (web.person && community) {
     const n = web.unread ?? 0;
+    links.push(`<a href="${esc(href(web, '/bookmarks'))}">Bookmarks</a>`);
     links.push(
       `<a href="${esc(href(web, '/notifications'))}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
     );

@@ -32,6 +32,7 @@ import { searchRoutes } from './pages/search.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { topicRoutes } from './pages/topic.ts';
 import { notificationRoutes } from './pages/notifications.ts';
+import { bookmarkRoutes } from './pages/bookmarks.ts';
 import { oauthRoutes } from './oauth-routes.ts';
 import { passwordRoutes } from './pages/password.ts';
 import { expiredBody } from './pages/kept-text.ts';
@@ -127,6 +128,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     authRoutes,
     handoffRoutes,
     notificationRoutes,
+    bookmarkRoutes,
     accountRoutes,
     networkRoutes,
     homeRoutes,

@@ -93,6 +93,16 @@ export const JOURNEY: Step[] = [
   step('DELETE /topics/{topic}/solution', 200, (f, s) =>
     on(f, 'DELETE', `/topics/${s.topic}/solution`, { key: f.keys.owner }),
   ),
+  step(
+    'GET /posts/{post}/revisions',
+    200,
+    (f, s) => on(f, 'GET', `/posts/${s.post}/revisions`, { key: f.keys.reader }),
+    (r) =>
+      assert.deepEqual(
+        r.json.revisions.map((v: { revision: number; body: string }) => [v.revision, v.body]),
+        [[1, 'They go through the same pipeline as MCP.']],
+      ),
+  ),
   // Feedback: a person votes on the reply and says it worked; an admin reads and sets downvotes.
   step(
     'POST /posts/{post}/vote',
@@ -516,6 +526,24 @@ export const JOURNEY: Step[] = [
   ),
   step('PUT /account/handle', 200, (f) =>
     on(f, 'PUT', '/account/handle', { key: f.keys.owner, body: { handle: 'journey-owner' } }),
+  ),
+  // A person's bookmarks (the owner's user key): kept, listed, and private to them.
+  step(
+    'PUT /bookmarks',
+    200,
+    (f, s) =>
+      on(f, 'PUT', '/bookmarks', { key: f.keys.owner, body: { topic: s.topic, bookmarked: true } }),
+    (r) => assert.deepEqual([r.json.bookmarked, r.json.changed], [true, true]),
+  ),
+  step(
+    'GET /bookmarks',
+    200,
+    (f) => on(f, 'GET', '/bookmarks?limit=5', { key: f.keys.owner }),
+    (r, s) =>
+      assert.deepEqual(
+        r.json.bookmarks.map((b: { topic: { id: string } }) => b.topic.id),
+        [s.topic],
+      ),
   ),
   // The network, on the apex.
   step('GET /search (network)', 200, (f) =>

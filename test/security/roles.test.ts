@@ -378,6 +378,7 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         'set_my_handle',
         'save_draft',
         'discard_draft',
+        'bookmark',
         // Feedback, like a reply: a vote, whether an answer worked, a flag for the moderators.
         'vote',
         'confirm_answer',

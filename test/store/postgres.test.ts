@@ -8,6 +8,7 @@ import { freshPostgresDatabase } from './pg-database.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
+import { defineReadingContract } from './reading-contract.ts';
 import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
@@ -34,6 +35,15 @@ if (setup.ok) {
   const web = await freshPostgresDatabase('web');
   if (web.ok) defineWebContract('postgres', { open: () => openStore(web.url), cleanup: web.drop });
   else test('store contract: drafts and numbered pages (postgres)', () => assert.fail(web.reason));
+  const reading = await freshPostgresDatabase('reading');
+  if (reading.ok)
+    defineReadingContract('postgres', {
+      open: () => openStore(reading.url),
+      cleanup: reading.drop,
+    });
+  else
+    test('store contract: bookmarks and post revisions (postgres)', () =>
+      assert.fail(reading.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

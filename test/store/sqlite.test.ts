@@ -7,6 +7,7 @@ import { defineStoreContract } from './contract.ts';
 import { defineRenderContract } from './render-contract.ts';
 import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
+import { defineReadingContract } from './reading-contract.ts';
 import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
@@ -33,4 +34,9 @@ const actionsDir = mkdtempSync(join(tmpdir(), 'hamlet-store-moderator-actions-')
 defineModeratorActionsContract('sqlite', {
   open: () => openStore(`sqlite:${join(actionsDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(actionsDir, { recursive: true, force: true }),
+});
+const readingDir = mkdtempSync(join(tmpdir(), 'hamlet-store-reading-'));
+defineReadingContract('sqlite', {
+  open: () => openStore(`sqlite:${join(readingDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(readingDir, { recursive: true, force: true }),
 });

@@ -13,6 +13,8 @@ import {
   setWatchLevel,
 } from '../../operations/notifications.ts';
 import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts';
+import { listBookmarks, setBookmark } from '../../operations/bookmarks.ts';
+import { listPostRevisions } from '../../operations/people.ts';
 import {
   confirmAnswer,
   getVoteSettings,
@@ -241,6 +243,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
+  route(listPostRevisions, 'get', '/posts/{post}/revisions'),
   route(votePost, 'post', '/posts/{post}/vote'),
   route(confirmAnswer, 'post', '/posts/{post}/outcome'),
   route(getVoteSettings, 'get', '/votes/settings'),
@@ -253,6 +256,8 @@ export const REST_ROUTES: RestRoute[] = [
   route(getNotificationPreferences, 'get', '/notifications/preferences'),
   route(setNotificationPreferences, 'put', '/notifications/preferences'),
   route(setMyHandle, 'put', '/account/handle'),
+  route(listBookmarks, 'get', '/bookmarks'),
+  route(setBookmark, 'put', '/bookmarks'),
   // A flag is not a resource of its own (the review queue lists it): 200, no Location.
   route(flagPost, 'post', '/posts/{post}/flags'),
   route(hidePost, 'post', '/posts/{post}/hide'),

@@ -32,6 +32,8 @@ import { probeWrite } from './write-probe.ts';
 import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { draftDb, KyselyDrafts } from './drafts.ts';
+import { bookmarkDb, KyselyBookmarks } from './bookmarks.ts';
+import { KyselyPostRevisions, postRevisionDb } from './post-revisions.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
@@ -80,6 +82,7 @@ export class KyselyStore implements Store {
       topics: new KyselyTopics(this.db, id),
       posts: new KyselyPosts(this.db, id),
       articles: new KyselyArticleRevisions(this.db, id),
+      postRevisions: new KyselyPostRevisions(postRevisionDb(this.db), id),
       agents: new KyselyAgents(this.db, id),
       imports: new KyselyImports(this.db, id),
       access: {
@@ -94,6 +97,7 @@ export class KyselyStore implements Store {
       votes: new KyselyVotes(votesDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
+      bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
       moderatorActions: new KyselyModeratorActions(this.db, id),
     };
   }

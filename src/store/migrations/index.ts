@@ -35,6 +35,8 @@ import { moderationMigration } from './0091_moderation.ts';
 import { draftsMigration } from './0095_drafts.ts';
 import { moderatorActionsMigration } from './0088_moderator_actions.ts';
 import { moderationSearchMigration } from './0089_moderation_search.ts';
+import { bookmarksMigration } from './0102_bookmarks.ts';
+import { postRevisionsMigration } from './0103_post_revisions.ts';
 import { topicIndexesMigration } from './0104_topic_indexes.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -72,6 +74,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0095_drafts': draftsMigration(dialect),
     '0088_moderator_actions': moderatorActionsMigration(dialect),
     '0089_moderation_search': moderationSearchMigration(dialect),
+    '0102_bookmarks': bookmarksMigration(dialect),
+    '0103_post_revisions': postRevisionsMigration(dialect),
     '0104_topic_indexes': topicIndexesMigration,
   };
 }

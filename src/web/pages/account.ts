@@ -58,7 +58,7 @@ async function accountPage(
   if (!keys.ok) return { ok: false, failure: keys };
   const prefs =
     web.where.kind === 'community'
-      ? `<p><a href="${esc(href(web, '/account/notifications'))}">Notification preferences and your @handle</a></p>`
+      ? `<p><a href="${esc(href(web, '/account/notifications'))}">Notification preferences and your @handle</a> · <a href="${esc(href(web, '/bookmarks'))}">Your bookmarks</a></p>`
       : '';
   const body = `<h1>Your account</h1>${prefs}
 ${await emailSection(deps, web)}

@@ -1,6 +1,6 @@
 // Changing what was written: editing one's own post within the edit window (edit_post; moderators
 // any post), revising a knowledge-base article (revise_article, every revision kept) and reading an
-// article's history (list_article_revisions).
+// article's history (list_article_revisions), each revision with the words it changed.
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { listArticleRevisions, reviseArticle } from '../../operations/articles.ts';
@@ -11,9 +11,10 @@ import type { Rendered } from '../../operations/present.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
-import { author, topicHref, writeNotice, type Post, type Topic } from './parts.ts';
+import { topicHref, writeNotice, type Post, type Topic } from './parts.ts';
+import { DIFF_LEGEND, versionSection } from './post-history.ts';
 
 /** The topic and one of its posts, paging through get_topic until the post turns up. */
 async function topicWithPost(
@@ -157,21 +158,25 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const got = await call(deps, web, listArticleRevisions, { article: slug });
     if (!got.ok) return failurePage(c, web, got);
     // Each revision carries its stored render: the web shows HTML (Caller.showsHtml).
-    const revisions = (
-      got.value.revisions as (OutputOf<typeof listArticleRevisions>['revisions'][number] &
-        Rendered)[]
-    )
-      .slice()
-      .reverse();
+    const revisions = got.value.revisions as (OutputOf<
+      typeof listArticleRevisions
+    >['revisions'][number] &
+      Rendered)[];
     const items = revisions
-      .map(
-        (r) =>
-          `<section class="queued" aria-labelledby="rev-${r.revision}"><h2 id="rev-${r.revision}">Revision ${r.revision}: ${esc(r.title)}</h2><p class="meta">${author(web, r.author)} · ${when(r.created_at)}</p><details><summary>Show this revision</summary><div class="post-body preview">${r.html}</div></details></section>`,
+      .map((r, i) =>
+        versionSection(
+          web,
+          r,
+          revisions[i - 1],
+          'revision',
+          `<div class="post-body preview">${r.html}</div>`,
+        ),
       )
+      .reverse()
       .join('');
     return page(c, web, {
       title: 'History',
-      body: `<h1>History of the article</h1><p><a href="${esc(topicHref(web, slug))}">Back to the article</a></p>${items || '<p>No revisions.</p>'}`,
+      body: `<h1>History of the article</h1><p><a href="${esc(topicHref(web, slug))}">Back to the article</a></p>${revisions.length > 1 ? DIFF_LEGEND : ''}${items || '<p>No revisions.</p>'}`,
     });
   });
 }

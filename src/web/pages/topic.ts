@@ -1,8 +1,8 @@
 // The topic page: the question (or the article), its accepted answer marked and linked from the
 // top, the replies in order with agents labelled, pagination, and for signed-in people the reply
 // form, accepting or withdrawing an answer (the asker or a moderator), votes and "this worked"
-// (./topic-feedback.ts) and editing their own posts;
-// for moderators, their controls (./topic-moderation.ts).
+// (./topic-feedback.ts), bookmarks of the topic and of any post (./bookmarks.ts), editing their own
+// posts, and an edited post's history (./post-history.ts); for moderators, their controls (./topic-moderation.ts).
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
 import { LIMITS } from '../../domain/fields.ts';
@@ -15,6 +15,7 @@ import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
+import { postHistoryRoutes } from './post-history.ts';
 import { pageOf } from './pager.ts';
 import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
@@ -27,6 +28,7 @@ import {
   topicModerationRoutes,
 } from './topic-moderation.ts';
 import { watchControl } from './notifications.ts';
+import { bookmarkButton, bookmarkedAmong } from './bookmarks.ts';
 import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
 import {
   feedbackOf,
@@ -56,7 +58,14 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
   };
 }
 
-function postArticle(web: Web, topic: Topic, p: ShownPost, now: number, fb: Feedback): string {
+function postArticle(
+  web: Web,
+  topic: Topic,
+  p: ShownPost,
+  now: number,
+  fb: Feedback,
+  marked: Set<string>,
+): string {
   const can = abilities(web, topic, p, now);
   const own = can.own;
   const role = p.is_question
@@ -87,6 +96,7 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number, fb: Feed
       ),
     );
   }
+  if (web.person) actions.push(bookmarkButton(web, topic, p, marked, `this ${role.toLowerCase()}`));
   if (web.person && !own) actions.push(flagControl(web, topic, p, role));
   const moderation = postModeration(web, topic, p);
   if (moderation) actions.push(moderation);
@@ -95,8 +105,14 @@ function postArticle(web: Web, topic: Topic, p: ShownPost, now: number, fb: Feed
       `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
-<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · edited ${when(p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
 ${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+}
+
+/** "edited <when>", linked to the post's history (an article's: its revisions). */
+function editedLink(web: Web, topic: Topic, p: ShownPost, role: string, at: string): string {
+  const to = topic.is_article ? `/t/${topic.slug}/revisions` : `/t/${topic.slug}/history/${p.id}`;
+  return `<a href="${esc(href(web, to))}">edited ${when(at)}<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
 }
 
 function replyForm(
@@ -174,15 +190,16 @@ export async function renderTopic(
   const tags = topic.tags.length
     ? ` · tags: ${topic.tags.map((t) => `<a href="${esc(href(web, `/tags/${encodeURIComponent(t)}`))}">${esc(t)}</a>`).join(', ')}`
     : '';
-  const [compose, fb] = await Promise.all([
+  const [compose, fb, marked] = await Promise.all([
     composeState(c, deps, web, topic, posts, o),
     feedbackOf(deps, web, posts),
+    bookmarkedAmong(deps, web, topic, posts),
   ]);
   const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
 <h1>${esc(topic.title)}</h1>
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${moderationNotices(web, got.value)}
-${await watchControl(deps, web, topic.slug)}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb) + replyLinks(web, topic, p, posts)).join('\n')}
+${await watchControl(deps, web, topic.slug)}${web.person ? `<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb, marked) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, compose.values, o.failure, compose)}
@@ -258,6 +275,7 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   topicEditRoutes(app, deps);
+  postHistoryRoutes(app, deps);
   topicComposeRoutes(app, deps);
   topicModerationRoutes(app, deps);
   topicFeedbackRoutes(app, deps);

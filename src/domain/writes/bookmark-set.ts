@@ -1,0 +1,65 @@
+// bookmark.set: the person bookmarks a topic or one post (bookmarked: true), or takes the bookmark
+// back (false); doing what is already so changes nothing. One bookmark per person and thing. Only
+// what the person may read now can be bookmarked or unbookmarked: anything else is the same
+// not_found as a topic or post that does not exist, so a bookmark tells nobody what was deleted
+// or hidden. A bookmark is the person's own: nobody queues or approves it.
+import { z } from 'zod';
+import type { BookmarkTarget } from '../../store/bookmarks.ts';
+import type { Post, Topic } from '../../store/types.ts';
+import { mayRead } from '../moderation-reads.ts';
+import { findTopic } from '../content-lookup.ts';
+import { DomainError } from '../errors.ts';
+import { recordId, topicRef } from '../fields.ts';
+import type { PersonalWrite } from './personal-write.ts';
+
+const contract = z.object({
+  topic: topicRef.optional(),
+  post: recordId.optional(),
+  bookmarked: z.boolean(),
+});
+
+type Loaded = { topic: Topic; post: Post | undefined };
+
+const noPost = (id: string) =>
+  new DomainError('not_found', `No post "${id}" here. Use a post id from get_topic.`);
+
+export const bookmarkSet: PersonalWrite<
+  typeof contract,
+  Loaded,
+  { kind: 'topic' | 'post'; id: string; topic_id: string; bookmarked: boolean; changed: boolean }
+> = {
+  kind: 'bookmark.set',
+  contract,
+  load: async (store, community, input) => {
+    if (Boolean(input.topic) === Boolean(input.post))
+      throw new DomainError('invalid_argument', 'Name either a "topic" or a "post" (one).');
+    const scope = store.community(community.id);
+    if (input.topic) return { topic: await findTopic(scope, input.topic), post: undefined };
+    const post = await scope.posts.getById(input.post!);
+    if (!post) throw noPost(input.post!);
+    return { topic: (await scope.topics.getById(post.topicId))!, post };
+  },
+  apply: async (tx, person, community, input, { topic, post }) => {
+    if (!(await mayRead(tx, person, community, topic, post)))
+      throw post
+        ? noPost(post.id)
+        : new DomainError(
+            'not_found',
+            `No topic "${input.topic}" in this community. Use a topic id or slug from list_topics or search.`,
+          );
+    const target: BookmarkTarget = post
+      ? { kind: 'post', id: post.id }
+      : { kind: 'topic', id: topic.id };
+    const bookmarks = tx.community(community.id).bookmarks;
+    const changed = input.bookmarked
+      ? (await bookmarks.add(person.personId, target)).created
+      : await bookmarks.remove(person.personId, target);
+    return {
+      kind: target.kind,
+      id: target.id,
+      topic_id: topic.id,
+      bookmarked: input.bookmarked,
+      changed,
+    };
+  },
+};
