@@ -130,9 +130,9 @@ export function layout(web: Web, o: PageOptions): string {
     web.where.kind === 'community' &&
     canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const site = readable && web.where.kind === 'community' ? web.where.community.name : 'Hamlet';
-  const scripts = (web.scripts ?? [])
-    .map((s) => `<script src="${esc(asset(s))}" defer></script>`)
-    .join('');
+  // A page with a copy button (pages/copyable.ts) gets the script that runs it.
+  const wanted = [...(web.scripts ?? []), ...(o.body.includes(' data-copy="') ? ['copy.js'] : [])];
+  const scripts = wanted.map((s) => `<script src="${esc(asset(s))}" defer></script>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
