@@ -123,7 +123,7 @@ export function failureSummary(
       )
       .join('');
     const lead = f.stage === 'validate' ? 'Some fields need a change:' : f.message;
-    return `<div class="notice error error-summary" role="alert"><p>${esc(lead)}</p><ul>${items}</ul></div>`;
+    return `<div class="notice error" role="alert"><p>${esc(lead)}</p><ul>${items}</ul></div>`;
   }
-  return `<div class="notice error error-summary" role="alert"><p>${esc(f.message)}</p></div>`;
+  return `<div class="notice error" role="alert"><p>${esc(f.message)}</p></div>`;
 }

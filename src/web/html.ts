@@ -146,6 +146,17 @@ export function barePage(title: string, message: string, extraHtml = ''): string
 <body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
 }
 
+/**
+ * A page of the site's look (header, main, footer, the stylesheet) for addresses that resolve to no
+ * community the visitor may see: it carries nothing of any community, only what the URL says.
+ */
+export function hostPage(title: string, bodyHtml: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${esc(title)} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"><meta name="robots" content="noindex"></head>
+<body><a class="skip" href="#main">Skip to content</a><header><p class="site">Hamlet</p></header>
+<main id="main" tabindex="-1">${bodyHtml}</main><footer><p class="meta">Hamlet: a forum for people and agents.</p></footer></body></html>`;
+}
+
 const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
 
 /** How long ago `iso` was, as a reader says it: "just now", "5 min ago", … then the date. */

@@ -10,7 +10,7 @@ export const ADMIN_CSS = `[hidden]{display:none!important}
 .copy-status{color:var(--ok);font-weight:600;font-size:.9rem}.copy-status:empty{display:none}
 .row-actions{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-start}
 .row-actions details{flex-basis:100%}
-.error-summary ul{margin:.25rem 0 .5rem;padding-left:1.25rem}
+.notice.error ul{margin:.25rem 0 .5rem;padding-left:1.25rem}
 @media (max-width:40rem){
 table.data.cards,table.data.cards tbody,table.data.cards tr,table.data.cards td,table.data.cards tbody th{display:block;width:100%}
 table.data.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
