@@ -4,7 +4,9 @@
 // and is the same for both cases, so nobody learns whether a private community is there:
 // - the not-found page (src/http/app.ts) offers to sign in: on the host, its own /signin (and the
 //   apex's account through ./handoff.ts); in the path form, the apex's sign-in, whose session the
-//   path form shares and whose directory lists the person's communities, private ones included;
+//   path form shares and whose directory lists the person's communities, private ones included
+//   (its own /c/<slug>/signin works as well, but a link to it would name the slug, and the page
+//   answers every slug of the path form alike, malformed ones too);
 // - /signin shows the site's sign-in form, and a right password opens a session on this host (the
 //   apex's, in the path form) and goes back to the page asked for: for a member the community is
 //   there from then on; for anyone else it stays not found, exactly as an unknown address does.
@@ -43,17 +45,17 @@ function baseOf(c: Context, deps: HiddenSignInDeps): string | undefined {
   return apexOf(deps.hostOf(c), deps.baseDomain) ? '' : undefined;
 }
 
-/** The not-found page's offer, the same for an unknown community and a private one unseen. */
+/**
+ * The not-found page's offer, the same for an unknown community and a private one unseen: sign in
+ * (on a host, its own /signin, and the apex's account through ./handoff.ts; in the path form, on
+ * any slug alike, the apex's sign-in, whose directory then lists the person's communities).
+ */
 export function hiddenHostOffer(c: Context, deps: HiddenSignInDeps): string {
-  const base = baseOf(c, deps);
-  if (base === undefined) return '';
-  const url = new URL(c.req.url);
-  if (base !== '')
-    return `<p>A private community shows only to its members. <a href="/signin">Sign in</a> on the main site: it lists the communities you belong to, private ones included.</p>`;
-  const next = url.pathname + url.search;
-  return `<p>A private community shows only to its members, once they have signed in.</p>
-<p><a class="button" href="${esc(`/signin?next=${encodeURIComponent(next)}`)}">Sign in</a></p>
-${continueLink(url.pathname)}`;
+  const pathForm = c.req.header(PATH_FORM_HOST_HEADER) !== undefined;
+  if (!pathForm && baseOf(c, deps) === undefined) return '';
+  const offer = `<p>A private community shows only to its members, once they have signed in.</p>
+<p><a class="button" href="/signin">Sign in</a></p>`;
+  return pathForm ? offer : `${offer}${continueLink(new URL(c.req.url).pathname)}`;
 }
 
 function signInPage(
