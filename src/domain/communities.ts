@@ -186,6 +186,21 @@ export class CommunityService {
     };
   }
 
+  /** The communities the person holds a role in, public and private alike, by name. */
+  async listMine(actor: Actor): Promise<{ community: CommunityView; role: string }[]> {
+    if (actor.kind !== 'person') return [];
+    const memberships = await this.store.identity.credentials.membershipsOf(actor.personId);
+    const mine = await Promise.all(
+      memberships.map(async (m) => {
+        const community = await this.store.communities.getById(m.communityId);
+        return community ? { community: communityView(community), role: m.role } : undefined;
+      }),
+    );
+    return mine
+      .filter((m) => m !== undefined)
+      .sort((a, b) => a.community.name.localeCompare(b.community.name));
+  }
+
   /** Every public community (the network searches them all), ordered by slug. */
   async listAllPublic(): Promise<Community[]> {
     const all: Community[] = [];

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
 import { createAccessLog, type AccessLog } from './access-log.ts';
 import { createMetrics } from './metrics.ts';
-import { barePage } from '../web/html.ts';
+import { barePage, hostPage } from '../web/html.ts';
 import { securityHeaders } from '../web/security.ts';
 import { inputErrorOf } from '../domain/validate.ts';
 import {
@@ -85,10 +85,9 @@ export function createApp(deps: AppDeps): Hono {
       // Crawlers are kept off an address that serves nothing (a private community's host too).
       if (c.req.path === '/robots.txt') return c.text('User-agent: *\nDisallow: /\n');
       return c.html(
-        barePage(
+        hostPage(
           'Not found',
-          'This address does not belong to any Hamlet community.',
-          deps.unknownHostExtra?.(c),
+          `<h1>Not found</h1><p>This address does not belong to any Hamlet community.</p>${deps.unknownHostExtra?.(c) ?? ''}`,
         ),
         404,
       );

@@ -10,7 +10,8 @@ import { communityOrigin, listedOrigin, publicOrigin } from '../domain/urls.ts';
 import type { Services } from '../services.ts';
 import type { Readiness } from '../store/readiness.ts';
 import { mountStatic, mountWeb } from '../web/routes.ts';
-import { handoffOffer, mountHandoff } from '../web/pages/handoff.ts';
+import { mountHandoff } from '../web/pages/handoff.ts';
+import { hiddenHostOffer, mountHiddenSignIn } from '../web/pages/hidden-signin.ts';
 import type { AccessLog } from './access-log.ts';
 import { createApp } from './app.ts';
 import { honoHeaders, type FrontDoor } from './front-door.ts';
@@ -49,6 +50,11 @@ export function createFaces(d: FacesDeps): Hono {
     const req = incoming(c.env);
     return req ? door.addressOf(req) : 'unknown';
   };
+  const hidden = {
+    ...handoff,
+    visible: async (c: Parameters<typeof door.visibleHost>[0]) => (await door.visibleHost(c)).kind,
+    clientIp,
+  };
   return createApp({
     logger: d.logger,
     ready: d.ready,
@@ -65,9 +71,10 @@ export function createFaces(d: FacesDeps): Hono {
       if (registry && config.metrics.token) mountMetrics(app, registry, config.metrics.token);
     },
     secure,
-    // A private community's members reach its own host through the apex's account: the unknown-host
-    // page (which a private host shows visitors) offers it (../web/pages/handoff.ts).
-    unknownHostExtra: (c) => handoffOffer(c, handoff),
+    // A private community's members sign in on its own host, or reach it through the apex's account:
+    // the unknown-host page (which a private host shows visitors) offers both, alike on every host
+    // (../web/pages/hidden-signin.ts, ../web/pages/handoff.ts).
+    unknownHostExtra: (c) => hiddenHostOffer(c, hidden),
     open: (app) => {
       mountStatic(app);
       mountOAuth(app, {
@@ -77,6 +84,7 @@ export function createFaces(d: FacesDeps): Hono {
         actorOf: (c, community) => door.actorOf(community, door.credentialsOf(c)),
       });
       mountHandoff(app, handoff);
+      mountHiddenSignIn(app, hidden);
     },
     mount: (app) => {
       d.mount?.(app);

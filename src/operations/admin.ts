@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { communityMcpConfigSchema } from '../domain/community-mcp.ts';
 import type { AgentKeyView, AgentView } from '../domain/identity/agents.ts';
 import { ROLES, SCOPES } from '../domain/vocabulary.ts';
-import { expiresInDays, keyRef, LIMITS, span } from '../domain/fields.ts';
+import { cursor, expiresInDays, keyRef, LIMITS, pageLimit, span } from '../domain/fields.ts';
 import { presentKey } from './present.ts';
 import { keyOut } from './schemas.ts';
 import { defineOperation } from './operation.ts';
@@ -193,8 +193,11 @@ const memberOut = z.object({
   person_id: z.string(),
   display_name: z.string(),
   email: z.string().nullable(),
-  role: z.enum(ROLES),
-  since: z.string(),
+  role: z
+    .enum(ROLES)
+    .nullable()
+    .describe('null: the person posted here without a role (set_member gives them one).'),
+  since: z.string().describe('When they joined: the role given, else their first post.'),
 });
 const email = z
   .string()
@@ -206,19 +209,27 @@ export const listMembers = defineOperation({
   name: 'list_members',
   server: 'community',
   title: 'List members',
-  description: 'The people of this community and their roles.',
-  input: z.strictObject({}),
-  output: z.object({ members: z.array(memberOut) }),
-  credential: 'community',
-  run: async (ctx) => ({
-    members: (await ctx.services.accounts.listMembers(ctx.actor, ctx.community)).map((m) => ({
-      person_id: m.personId,
-      display_name: m.displayName,
-      email: m.email,
-      role: m.role as (typeof ROLES)[number],
-      since: m.createdAt,
-    })),
+  description:
+    'The people of this community, newest first: everyone holding a role, and everyone who posted here without one (role null).',
+  input: z.strictObject({
+    cursor: cursor.optional().describe('next_cursor of a previous call.'),
+    limit: pageLimit(200, 100).describe('People per page, 1-200. Default 100.'),
   }),
+  output: z.object({ members: z.array(memberOut), next_cursor: z.string().nullable() }),
+  credential: 'community',
+  run: async (ctx, input) => {
+    const page = await ctx.services.accounts.listPeople(ctx.actor, ctx.community, input);
+    return {
+      members: page.people.map((m) => ({
+        person_id: m.personId,
+        display_name: m.displayName,
+        email: m.email,
+        role: m.role as (typeof ROLES)[number] | null,
+        since: m.joinedAt,
+      })),
+      next_cursor: page.nextCursor,
+    };
+  },
 });
 
 export const setMember = defineOperation({

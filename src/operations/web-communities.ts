@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { communitySlugSchema } from '../domain/communities.ts';
 import { cursor, LIMITS, pageLimit, span } from '../domain/fields.ts';
+import { ROLES } from '../domain/vocabulary.ts';
 import type { CommunityView } from '../domain/views.ts';
 import { defineOperation, type Urls } from './operation.ts';
 import { presentCommunity } from './present.ts';
@@ -45,6 +46,25 @@ export const listCommunities = defineOperation({
       next_cursor: page.nextCursor,
     };
   },
+});
+
+export const listMyCommunities = defineOperation({
+  name: 'list_my_communities',
+  server: 'network',
+  title: 'Your communities',
+  description:
+    'The communities you hold a role in, public and private, with your role and their web and MCP addresses.',
+  input: z.strictObject({}),
+  output: z.object({
+    communities: z.array(communityOut.extend({ role: z.enum(ROLES) })),
+  }),
+  credential: 'user',
+  run: async (ctx) => ({
+    communities: (await ctx.services.communities.listMine(ctx.actor)).map((m) => ({
+      ...present(m.community, ctx.urls),
+      role: m.role as (typeof ROLES)[number],
+    })),
+  }),
 });
 
 export const createCommunity = defineOperation({
@@ -114,4 +134,4 @@ export const updateCommunitySettings = defineOperation({
 });
 
 export const WEB_COMMUNITY_OPERATIONS = [getCommunitySettings, updateCommunitySettings];
-export const WEB_NETWORK_OPERATIONS = [listCommunities, createCommunity];
+export const WEB_NETWORK_OPERATIONS = [listCommunities, listMyCommunities, createCommunity];

@@ -18,6 +18,18 @@ export type WebSessionRecord = {
 
 export type Membership = { communityId: string; personId: string; role: string; createdAt: string };
 
+/**
+ * A person of a community: a role holder (joined when the membership was made), or someone who
+ * posted there without a role (role null, joined with their first post).
+ */
+export type CommunityPerson = {
+  personId: string;
+  displayName: string;
+  email: string | null;
+  role: string | null;
+  joinedAt: string;
+};
+
 export type AgentGrant = { agentId: string; scopes: string[]; trusted: boolean };
 
 /** Common fields of agent keys and user keys; the key itself is never stored, only its hash. */
@@ -141,6 +153,11 @@ export interface MembershipRepository {
   set(personId: string, role: string): Promise<Membership>;
   get(personId: string): Promise<Membership | undefined>;
   list(): Promise<Membership[]>;
+  /**
+   * Everyone of the community, role or not (CommunityPerson), newest joined first, ties by person
+   * id descending; `after` is the keyset (joinedAt, personId) of the last one seen.
+   */
+  people(page: { after?: Keyset; limit: number }): Promise<Page<CommunityPerson, Keyset>>;
   remove(personId: string): Promise<boolean>;
   /**
    * Up to `limit` members whose handle or display name starts with `prefix` (any case; handles

@@ -3,16 +3,18 @@
 // cached for a year; the CSP allows scripts and styles from the page's own origin only, so nothing
 // is ever inline.
 import { createHash } from 'node:crypto';
+import { ADMIN_CSS } from './styles/admin.ts';
 import { BASE_CSS } from './styles/base.ts';
 import { FEEDBACK_CSS } from './styles/feedback.ts';
 import { MENTIONS_CSS } from './styles/mentions.ts';
 import { READING_CSS } from './styles/reading.ts';
 import { ASK_JS } from './scripts/ask.ts';
 import { COMPOSER_JS } from './scripts/composer.ts';
+import { COPY_JS } from './scripts/copy.ts';
 import { MENTIONS_JS } from './scripts/mentions.ts';
 
 // Every area's rules, in order (later files may refine earlier ones).
-const CSS = [BASE_CSS, FEEDBACK_CSS, MENTIONS_CSS, READING_CSS].join('\n');
+const CSS = [BASE_CSS, FEEDBACK_CSS, MENTIONS_CSS, READING_CSS, ADMIN_CSS].join('\n');
 
 type Asset = { body: string; type: string; path: string };
 
@@ -25,6 +27,7 @@ function build(name: string, body: string, type: string): [string, Asset] {
 const ASSETS = new Map<string, Asset>([
   build('hamlet.css', CSS, 'text/css; charset=utf-8'),
   build('ask.js', ASK_JS, 'text/javascript; charset=utf-8'),
+  build('copy.js', COPY_JS, 'text/javascript; charset=utf-8'),
   build('composer.js', `${COMPOSER_JS}\n${MENTIONS_JS}`, 'text/javascript; charset=utf-8'),
 ]);
 const BY_PATH = new Map([...ASSETS.values()].map((a) => [a.path, a]));

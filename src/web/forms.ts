@@ -106,20 +106,24 @@ export function checkbox(name: string, label: string, checked: boolean): string 
   return `<div class="field"><input type="checkbox" id="${id}" name="${esc(name)}" value="on"${checked ? ' checked' : ''}> <label for="${id}" class="inline-label">${esc(label)}</label></div>`;
 }
 
-/** What went wrong with a submitted form: the pipeline's message, with each field's issue linked. */
+/**
+ * What went wrong with a submitted form, for the top of the page: the pipeline's message, and each
+ * field's issue linked to its field (labels name the fields; without one, the field's name).
+ */
 export function failureSummary(
   f: Failure | undefined,
   labels: Record<string, string> = {},
 ): string {
   if (!f) return '';
-  if (f.stage === 'validate' && f.issues?.length) {
+  if (f.issues?.length) {
     const items = f.issues
       .map(
         (i) =>
           `<li><a href="#${idOf(i.path)}">${esc(labels[i.path] ?? i.path)}</a>: ${esc(i.message)}</li>`,
       )
       .join('');
-    return `<div class="notice error" role="alert"><p>Some fields need a change:</p><ul>${items}</ul></div>`;
+    const lead = f.stage === 'validate' ? 'Some fields need a change:' : f.message;
+    return `<div class="notice error" role="alert"><p>${esc(lead)}</p><ul>${items}</ul></div>`;
   }
   return `<div class="notice error" role="alert"><p>${esc(f.message)}</p></div>`;
 }

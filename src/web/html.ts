@@ -136,9 +136,9 @@ export function layout(web: Web, o: PageOptions): string {
     web.where.kind === 'community' &&
     canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const site = readable && web.where.kind === 'community' ? web.where.community.name : 'Hamlet';
-  const scripts = (web.scripts ?? [])
-    .map((s) => `<script src="${esc(asset(s))}" defer></script>`)
-    .join('');
+  // A page with a copy button (pages/copyable.ts) gets the script that runs it.
+  const wanted = [...(web.scripts ?? []), ...(o.body.includes(' data-copy="') ? ['copy.js'] : [])];
+  const scripts = wanted.map((s) => `<script src="${esc(asset(s))}" defer></script>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
@@ -150,6 +150,17 @@ export function barePage(title: string, message: string, extraHtml = ''): string
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${esc(title)} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"></head>
 <body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
+}
+
+/**
+ * A page of the site's look (header, main, footer, the stylesheet) for addresses that resolve to no
+ * community the visitor may see: it carries nothing of any community, only what the URL says.
+ */
+export function hostPage(title: string, bodyHtml: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${esc(title)} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"><meta name="robots" content="noindex"></head>
+<body><a class="skip" href="#main">Skip to content</a><header><p class="site">Hamlet</p></header>
+<main id="main" tabindex="-1">${bodyHtml}</main><footer><p class="meta">Hamlet: a forum for people and agents.</p></footer></body></html>`;
 }
 
 const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');

@@ -85,18 +85,20 @@ export function connectionsTable(
   o: { everyone: boolean; revokeAction: (id: string) => string },
 ): string {
   if (connections.length === 0) {
-    return `<p>No apps are connected${o.everyone ? ' to this community' : ''}. Apps such as Claude or ChatGPT connect with this community's connector URL, ending in <code>/mcp</code>.</p>`;
+    return o.everyone
+      ? '<p>No apps are connected to this community yet.</p>'
+      : "<p>No apps are connected. Apps such as Claude or ChatGPT connect with this community's connector URL, ending in <code>/mcp</code>.</p>";
   }
   const rows = connections
     .map(
       (
         c,
-      ) => `<tr><th scope="row">${esc(c.client_name)}<br><span class="meta">${esc(c.client_id)}</span></th>${o.everyone ? `<td>${esc(c.person.name)}</td>` : ''}
-<td>${scopeList(c.scopes)}</td><td>${when(c.connected_at)}</td><td>${c.last_used_at ? when(c.last_used_at) : 'never'}</td>
-<td>${postForm(web, o.revokeAction(c.id), `<button type="submit" class="danger" aria-label="Disconnect ${esc(c.client_name)}${o.everyone ? ` of ${esc(c.person.name)}` : ''}">Disconnect</button>`, 'class="inline"')}</td></tr>`,
+      ) => `<tr><th scope="row" data-label="App">${esc(c.client_name)}<br><span class="meta">${esc(c.client_id)}</span></th>${o.everyone ? `<td data-label="Person">${esc(c.person.name)}</td>` : ''}
+<td data-label="May">${scopeList(c.scopes)}</td><td data-label="Connected">${when(c.connected_at)}</td><td data-label="Last used">${c.last_used_at ? when(c.last_used_at) : 'never'}</td>
+<td data-label="Action">${postForm(web, o.revokeAction(c.id), `<button type="submit" class="danger" aria-label="Disconnect ${esc(c.client_name)}${o.everyone ? ` of ${esc(c.person.name)}` : ''}">Disconnect</button>`, 'class="inline"')}</td></tr>`,
     )
     .join('\n');
-  return `<div class="table-wrap"><table class="data"><caption class="meta">${o.everyone ? 'Apps people connected to this community' : 'Apps you connected to this community'}</caption>
+  return `<div class="table-wrap"><table class="data cards"><caption class="meta">${o.everyone ? 'Apps people connected to this community' : 'Apps you connected to this community'}</caption>
 <thead><tr><th scope="col">App</th>${o.everyone ? '<th scope="col">Person</th>' : ''}<th scope="col">May</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="meta">Action</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }

@@ -19,6 +19,7 @@ import { text, type FormData } from './forms.ts';
 import { esc } from './html.ts';
 import { connectionsTable, consentBody, formActionSource, policyForm } from './oauth-pages.ts';
 import { adminGate, adminNav } from './pages/admin.ts';
+import { copyable, mcpUrls } from './pages/copyable.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from './respond.ts';
 import { cspWithFormAction } from './security.ts';
 
@@ -161,7 +162,8 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       everyone: true,
       revokeAction: (id) => href(web, `/admin/apps/${id}/revoke`),
     });
-    const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${table}${policyForm(web, policy.value)}`;
+    const connector = `<p>Apps such as Claude or ChatGPT connect to this community with its connector URL:</p>${copyable(mcpUrls(deps, web).connector, 'connector-url', 'the connector URL')}`;
+    const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${connector}${table}${policyForm(web, policy.value)}`;
     return page(c, web, { title: 'Connected apps', body });
   });
 

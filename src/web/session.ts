@@ -70,7 +70,7 @@ export async function liveSession(
 }
 
 /** The pre-session form token: read from its cookie, or minted and set now. */
-export function visitorCsrf(c: Context, deps: WebDeps): string {
+export function visitorCsrf(c: Context, deps: Pick<WebDeps, 'secure'>): string {
   const name = cookieNames(deps.secure).csrf;
   const existing = getCookie(c, name);
   if (existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
@@ -105,7 +105,7 @@ export function fromOurPages(c: Context): boolean {
  */
 export function formIsOurs(
   c: Context,
-  deps: WebDeps,
+  deps: Pick<WebDeps, 'secure' | 'services'>,
   presented: unknown,
   session: string | undefined,
 ): boolean {

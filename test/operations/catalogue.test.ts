@@ -200,6 +200,32 @@ describe('administration', () => {
     await ok('community', 'remove_member', at(acme, { person: admin }), {
       email: 'member@example.org',
     });
+    // Someone who posts without a role is listed too, with role null, a page at a time.
+    const poster = await person('poster@example.org');
+    await ok('community', 'create_topic', at(acme, { person: poster }), {
+      category: 'support',
+      title: 'A question from someone without a role',
+      body: 'Listed among the members all the same.',
+    });
+    const firstPage = await ok('community', 'list_members', at(acme, { person: admin }), {
+      limit: 1,
+    });
+    assert.equal(firstPage.members.length, 1);
+    assert.ok(firstPage.next_cursor, 'more than one page');
+    const all: { email: string | null; role: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await ok('community', 'list_members', at(acme, { person: admin }), {
+        limit: 50,
+        ...(cursor ? { cursor } : {}),
+      });
+      all.push(...page.members);
+      cursor = page.next_cursor;
+    } while (cursor);
+    assert.deepEqual(
+      all.filter((m) => m.email === 'poster@example.org').map((m) => m.role),
+      [null],
+    );
     const last = await refused('community', 'remove_member', at(acme, { person: admin }), {
       email: 'owner@example.org',
     });

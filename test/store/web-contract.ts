@@ -1,6 +1,7 @@
 // What every Store adapter does for the web's pages: drafts (migration 0095) are one per person and
 // place, replaced on save, deleted on discard, and each community's own; topic listings page by
-// number (an offset) in the same order as by cursor. sqlite.test.ts and postgres.test.ts run it
+// number (an offset) in the same order as by cursor; the members page's people are role holders and
+// those who posted without a role, newest joined first, in pages. sqlite.test.ts and postgres.test.ts run it
 // against a real engine each.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,6 +93,56 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
         ['t-0'],
       );
       assert.equal(last.next, null);
+    });
+
+    test("a community's people: role holders and authors without a role, newest first, in pages", async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const elsewhere = store.community((await community()).id);
+      const category = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
+      const day = (d: number) => new Date(Date.UTC(2024, 0, d)).toISOString();
+      const owner = await store.people.create({
+        displayName: 'Owner',
+        email: `o-${c.slug}@x.test`,
+      });
+      const poster = await store.people.create({ displayName: 'Poster' });
+      const both = await store.people.create({ displayName: 'Both' });
+      const stranger = await store.people.create({ displayName: 'Stranger' });
+      await scope.access.members.set(owner.id, 'owner');
+      await scope.access.members.set(both.id, 'moderator');
+      const post = async (p: typeof poster, d: number) => {
+        const author = { kind: 'person' as const, id: p.id, name: p.displayName };
+        const t = await scope.topics.create({
+          categoryId: category.id,
+          slug: `t-${p.id.slice(0, 8)}-${d}`,
+          title: `Topic ${d}`,
+          author,
+          createdAt: day(d),
+        });
+        await scope.posts.create({ topicId: t.id, author, body: 'words', createdAt: day(d) });
+      };
+      await post(poster, 3);
+      await post(poster, 2); // joined with the first post (day 2), listed once
+      await post(both, 1); // a role holder's date is the membership's
+      await elsewhere.access.members.set(stranger.id, 'member'); // another community's member
+      const first = await scope.access.members.people({ limit: 2 });
+      const second = await scope.access.members.people({ limit: 2, after: first.next! });
+      assert.equal(second.next, null);
+      const all = [...first.items, ...second.items];
+      assert.deepEqual(all.map((p) => p.displayName).sort(), ['Both', 'Owner', 'Poster']);
+      const byName = Object.fromEntries(all.map((p) => [p.displayName, p]));
+      assert.equal(byName.Poster!.role, null);
+      assert.equal(byName.Poster!.joinedAt, day(2));
+      assert.equal(byName.Owner!.role, 'owner');
+      assert.equal(byName.Owner!.email, `o-${c.slug}@x.test`);
+      assert.equal(byName.Both!.role, 'moderator');
+      assert.notEqual(byName.Both!.joinedAt, day(1));
+      const keys = all.map((p) => `${p.joinedAt} ${p.personId}`);
+      assert.deepEqual(keys, [...keys].sort().reverse(), 'newest joined first');
     });
   });
 }

@@ -225,8 +225,9 @@ test('private communities answer 404 to visitors and outsiders, and show to memb
     email: 'insider@example.org',
     role: 'member',
   });
-  // A private community's host is an unknown host to a visitor (its sign-in page too): members sign
-  // in on the apex and reach it in the path form there, where their session cookie goes.
+  // A private community's host is an unknown host to a visitor: members sign in (on the apex here,
+  // or on the address's own sign-in, test/web/private-signin.test.ts) and reach it in the path form,
+  // where their session cookie goes.
   const client = new WebClient(`http://localhost:${h.port}`);
   await client.get('/signin');
   const home = await client.post('/signin', {

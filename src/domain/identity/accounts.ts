@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
-import type { Membership } from '../../store/identity.ts';
+import type { CommunityPerson, Membership } from '../../store/identity.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { UniqueViolation } from '../../store/errors.ts';
@@ -18,6 +18,7 @@ import { email as emailSchema, LIMITS, password as passwordSchema } from '../fie
 import { requirePerson } from './account-fields.ts';
 import {
   listMemberships,
+  listPeople,
   removeMembership,
   setMembership,
   type MemberView,
@@ -254,6 +255,15 @@ export class AccountService {
 
   async listMembers(actor: Actor, community: Community): Promise<MemberView[]> {
     return listMemberships(this.store, actor, community);
+  }
+
+  /** Everyone of the community, role or not, a page at a time (./memberships.ts). */
+  async listPeople(
+    actor: Actor,
+    community: Community,
+    input: { cursor?: string | null; limit?: number } = {},
+  ): Promise<{ people: CommunityPerson[]; nextCursor: string | null }> {
+    return listPeople(this.store, actor, community, input);
   }
 
   // — user keys (./user-keys.ts) —

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
-import type { Membership } from '../../store/identity.ts';
+import type { CommunityPerson, Membership } from '../../store/identity.ts';
+import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
 import type { Actor } from '../actor.ts';
 import {
   ADMINISTRATOR_ROLES,
@@ -15,7 +16,7 @@ import {
 import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
 import { isRole, ROLES, type Role } from '../vocabulary.ts';
-import { email } from '../fields.ts';
+import { cursor, email, pageLimit } from '../fields.ts';
 import { requirePerson } from './account-fields.ts';
 
 export type MemberView = Membership & { displayName: string; email: string | null };
@@ -59,6 +60,28 @@ export async function listMemberships(
       return { ...m, displayName: p?.displayName ?? '', email: p?.email ?? null };
     }),
   );
+}
+
+/**
+ * Everyone of the community, for its administrators: role holders and people who posted there
+ * without a role (role null), newest joined first, a page at a time.
+ */
+export async function listPeople(
+  store: Store,
+  actor: Actor,
+  community: Community,
+  input: { cursor?: string | null; limit?: number } = {},
+): Promise<{ people: CommunityPerson[]; nextCursor: string | null }> {
+  await requireCommunityAdmin(store, actor, community, 'list members');
+  const data = parse(z.object({ cursor: cursor.nullish(), limit: pageLimit(200, 100) }), input);
+  const page = await store.community(community.id).access.members.people({
+    after: decodeCursor('members', data.cursor, CURSOR_SHAPES.byTime),
+    limit: data.limit,
+  });
+  return {
+    people: page.items,
+    nextCursor: page.next ? encodeCursor('members', page.next) : null,
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 // Memberships of one community: a person's role in it.
 import { sql } from 'kysely';
-import type { Membership, MembershipRepository } from '../identity.ts';
+import type { CommunityPerson, Membership, MembershipRepository } from '../identity.ts';
 import type { Dialect } from '../repositories.ts';
+import type { Keyset, Page } from '../types.ts';
 import { uniquely } from '../errors.ts';
 import { isUuid } from '../ids.ts';
-import { nowIso } from '../time.ts';
+import { nowIso, toIso } from '../time.ts';
 import { changed, membershipFromRow, type Db } from './identity-rows.ts';
 
 export class KyselyMembers implements MembershipRepository {
@@ -50,6 +51,53 @@ export class KyselyMembers implements MembershipRepository {
       .orderBy('person_id')
       .execute();
     return rows.map(membershipFromRow);
+  }
+
+  async people(page: { after?: Keyset; limit: number }): Promise<Page<CommunityPerson, Keyset>> {
+    const c = this.communityId;
+    // Role holders, and authors of this community's posts (topics' first posts included) who hold
+    // none; a role holder's date is the membership's, the others' their first post's.
+    const after = page.after
+      ? sql`where x.joined_at < ${String(page.after.key)} or (x.joined_at = ${String(page.after.key)} and x.id < ${page.after.id})`
+      : sql``;
+    const rows = await sql<{
+      id: string;
+      display_name: string;
+      email: string | null;
+      role: string | null;
+      joined_at: string | Date;
+    }>`
+      select * from (
+        select p.id, p.display_name, p.email, m.role, coalesce(m.created_at, f.first_at) as joined_at
+        from (
+          select person_id as pid from memberships where community_id = ${c}
+          union
+          select author_id from posts
+          where community_id = ${c} and author_kind = 'person' and author_id is not null
+        ) ids
+        join people p on p.id = ids.pid
+        left join memberships m on m.community_id = ${c} and m.person_id = p.id
+        left join (
+          select author_id, min(created_at) as first_at from posts
+          where community_id = ${c} and author_kind = 'person' and author_id is not null
+          group by author_id
+        ) f on f.author_id = p.id
+      ) x ${after}
+      order by x.joined_at desc, x.id desc
+      limit ${page.limit + 1}`.execute(this.db);
+    const items = rows.rows.slice(0, page.limit).map((r) => ({
+      personId: r.id,
+      displayName: r.display_name,
+      email: r.email,
+      role: r.role,
+      joinedAt: toIso(r.joined_at),
+    }));
+    const last = items.at(-1);
+    return {
+      items,
+      next:
+        rows.rows.length > page.limit && last ? { key: last.joinedAt, id: last.personId } : null,
+    };
   }
 
   async withHandlePrefix(

@@ -13,6 +13,7 @@ import { esc, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
 import { setSessionCookie } from '../session.ts';
 import { emailSection } from './email.ts';
+import { copyable } from './copyable.ts';
 
 /** A key as listed (list_my_keys; an agent's key carries its agent_id too). */
 type Key = OutputOf<typeof listMyKeys>['keys'][number];
@@ -38,15 +39,15 @@ export function keyTable(web: Web, keys: Key[], revokeAction: string, caption: s
             `<input type="hidden" name="key" value="${esc(k.id)}"><button type="submit" class="danger" aria-label="Revoke key ${esc(k.prefix)}">Revoke</button>`,
             'class="inline"',
           );
-      return `<tr><td><code>${esc(k.prefix)}…</code></td><td>${when(k.created_at)}</td><td>${k.last_used_at ? when(k.last_used_at) : 'never'}</td><td>${k.expires_at ? when(k.expires_at) : 'never'}</td><td>${state}</td><td>${revoke}</td></tr>`;
+      return `<tr><td data-label="Key"><code>${esc(k.prefix)}…</code></td><td data-label="Created">${when(k.created_at)}</td><td data-label="Last used">${k.last_used_at ? when(k.last_used_at) : 'never'}</td><td data-label="Expires">${k.expires_at ? when(k.expires_at) : 'never'}</td><td data-label="State">${state}</td><td${revoke ? ' data-label="Action"' : ''}>${revoke}</td></tr>`;
     })
     .join('');
-  return `<div class="table-wrap"><table class="data"><caption class="meta">${esc(caption)}</caption><thead><tr><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="data cards"><caption class="meta">${esc(caption)}</caption><thead><tr><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The key itself, once: with what to do with it. */
 export function shownOnce(key: string, what: string): string {
-  return `<div class="notice ok" role="status"><p>${esc(what)} Copy it now: it is shown only this once.</p><p class="secret" id="new-key">${esc(key)}</p></div>`;
+  return `<div class="notice ok" role="status"><p>${esc(what)} Copy it now: it is shown only this once.</p>${copyable(key, 'new-key', 'the value shown once', true)}</div>`;
 }
 
 async function accountPage(

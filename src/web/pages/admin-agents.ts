@@ -29,6 +29,7 @@ import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { daysAttrs, keyTable, shownOnce } from './account.ts';
 import { adminGate, adminNav } from './admin.ts';
+import { copyable, mcpUrls } from './copyable.ts';
 
 type Agent = OutputOf<typeof listAgents>['agents'][number];
 type AgentKey = OutputOf<typeof listAgentKeys>['keys'][number];
@@ -65,8 +66,13 @@ async function agentsPage(
   const values = o.values ?? {};
   const issues = o.failure?.issues;
   const list = agents.value.agents.map((a) => agentSection(web, a, keys.value.keys)).join('');
-  const body = `<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}
-${o.minted ? shownOnce(o.minted.key, `The key of ${o.minted.agent}: give it to the agent as Authorization: Bearer <key>.`) : ''}${failureSummary(o.failure)}
+  const urls = mcpUrls(deps, web);
+  const body = `<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}${failureSummary(o.failure)}
+${o.minted ? shownOnce(o.minted.key, `The key of ${o.minted.agent}: give it to the agent as Authorization: Bearer <key>.`) : ''}
+<h2 id="connect">Where agents connect</h2>
+<p>With an agent key (<code>Authorization: Bearer &lt;key&gt;</code>), the MCP endpoint:</p>${copyable(urls.keyed, 'mcp-url', 'the MCP endpoint')}
+<p>MCP hosts that sign in with OAuth (Claude, ChatGPT, …), the connector URL:</p>${copyable(urls.connector, 'connector-url', 'the connector URL')}
+<h2>Agents</h2>
 ${list || '<p>No agents yet.</p>'}
 <h2>Create an agent</h2>
 ${postForm(

@@ -37,10 +37,10 @@ function queueTable(web: Web, q: Queue): string {
               `<input type="hidden" name="id" value="${esc(m.id)}"><button type="submit">Send again</button>`,
               'class="inline"',
             );
-      return `<tr><td>${when(m.created_at)}</td><td>${esc(m.to)}</td><td>${esc(m.subject)}<br><span class="meta">${esc(m.kind)}</span></td><td>${esc(state)}${m.last_error ? `<br><span class="meta">${esc(m.last_error)}</span>` : ''}</td><td>${again}</td></tr>`;
+      return `<tr><td data-label="Queued">${when(m.created_at)}</td><td data-label="To">${esc(m.to)}</td><td data-label="Subject">${esc(m.subject)}<br><span class="meta">${esc(m.kind)}</span></td><td data-label="State">${esc(state)}${m.last_error ? `<br><span class="meta">${esc(m.last_error)}</span>` : ''}</td><td${again ? ' data-label="Action"' : ''}>${again}</td></tr>`;
     })
     .join('');
-  return `<div class="table-wrap"><table class="data"><caption class="meta">Mails of this community, newest first</caption><thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="data cards"><caption class="meta">Mails of this community, newest first</caption><thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function mailPage(web: Web, q: Queue, failure?: Failure): string {
@@ -48,10 +48,10 @@ function mailPage(web: Web, q: Queue, failure?: Failure): string {
     ? `<p>Mail is on: it goes to <code>${esc(q.transport)}</code>, from <code>${esc(q.from)}</code>.</p>`
     : `<div class="notice" role="status"><p>Mail is off: ${esc(q.transport)}. Set <code>HAMLET_SMTP_URL</code> to turn it on.</p></div>`;
   const c = q.counts;
-  return `<h1>Mail</h1>${adminNav(web, '/admin/mail')}${state}
+  return `<h1>Mail</h1>${adminNav(web, '/admin/mail')}${failureSummary(failure, { email: "Member's e-mail address" })}${state}
 <p>${c.sent} sent, ${c.pending} pending, ${c.failed} failed.</p>
 ${queueTable(web, q)}
-<h2>Send a password reset link</h2>${failureSummary(failure)}
+<h2>Send a password reset link</h2>
 ${postForm(
   web,
   href(web, '/admin/mail/reset'),

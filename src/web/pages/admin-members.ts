@@ -1,22 +1,57 @@
-// Members and their roles, for administrators (list_members, set_member, remove_member). Lowering
-// your own role, and removing anyone, first asks for confirmation on a page of its own (a form that
-// repeats the change with confirm=yes; no script needed); the membership rule itself (only an
-// owner changes an owner, the last owner stays) is the domain's, and its refusals show here.
+// Members and their roles, for administrators (list_members, set_member, remove_member): everyone
+// of the community, role holders and people who posted without a role, newest joined first, a page
+// at a time. Lowering your own role, and removing anyone, first asks for confirmation on a page of
+// its own (a form that repeats the change with confirm=yes; no script needed); the membership rule
+// itself (only an owner changes an owner, the last owner stays) is the domain's, and its refusals
+// show here.
 import type { Context, Hono } from 'hono';
 import { sanctionControl } from './review.ts';
 import { roleAtLeast } from '../../domain/authorization.ts';
-import { isRole, ROLES } from '../../domain/vocabulary.ts';
+import { isRole, ROLES, type Role } from '../../domain/vocabulary.ts';
+import { myEmail } from '../../operations/account-mail.ts';
 import { listMembers, removeMember, setMember } from '../../operations/admin.ts';
+import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
 import { esc, postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav, confirmPage } from './admin.ts';
+import { moreLink } from './parts.ts';
 
-async function members(deps: WebDeps, web: Web) {
-  const listed = await call(deps, web, listMembers, {});
-  return listed.ok ? { ok: true as const, members: listed.value.members } : listed;
+type Member = OutputOf<typeof listMembers>['members'][number];
+
+/** The actions of one row: remove a role holder, give a role to someone without one, sanctions. */
+function actions(web: Web, m: Member): string {
+  const form = (fields: string, button: string) =>
+    postForm(
+      web,
+      href(web, m.role ? '/admin/members/remove' : '/admin/members'),
+      `${fields}${button}`,
+      'class="inline"',
+    );
+  const email = m.email ? `<input type="hidden" name="email" value="${esc(m.email)}">` : '';
+  const main = !m.email
+    ? ''
+    : m.role
+      ? form(
+          email,
+          `<button type="submit" class="danger" aria-label="Remove ${esc(m.display_name)}">Remove</button>`,
+        )
+      : form(
+          `${email}<input type="hidden" name="role" value="member">`,
+          `<button type="submit" class="secondary" aria-label="Make ${esc(m.display_name)} a member">Make member</button>`,
+        );
+  const sanction =
+    m.role === null || m.role === 'member'
+      ? sanctionControl(web, 'person', m.person_id, m.display_name, '/admin/members')
+      : '';
+  return `<div class="row-actions">${main}${sanction}</div>`;
+}
+
+function memberRow(web: Web, m: Member): string {
+  const role = m.role ? esc(m.role) : '<span class="meta">no role (posted here)</span>';
+  return `<tr><th scope="row" data-label="Name"><a href="${esc(href(web, `/u/${m.person_id}`))}">${esc(m.display_name)}</a></th><td data-label="E-mail">${esc(m.email ?? '')}</td><td data-label="Role">${role}</td><td data-label="Joined">${when(m.since)}</td><td data-label="Actions">${actions(web, m)}</td></tr>`;
 }
 
 async function membersPage(
@@ -26,28 +61,20 @@ async function membersPage(
   values: FormData = {},
 ): Promise<Response> {
   const web = c.get('web');
-  const listed = await members(deps, web);
+  const cursor = c.req.query('cursor') || undefined;
+  const listed = await call(deps, web, listMembers, cursor ? { cursor } : {});
   if (!listed.ok) return failurePage(c, web, listed);
-  const rows = listed.members
-    .map(
-      (m) =>
-        `<tr><td><a href="${esc(href(web, `/u/${m.person_id}`))}">${esc(m.display_name)}</a></td><td>${esc(m.email ?? '')}</td><td>${esc(m.role)}</td><td>${when(m.since)}</td><td>${
-          m.email
-            ? postForm(
-                web,
-                href(web, '/admin/members/remove'),
-                `<input type="hidden" name="email" value="${esc(m.email)}"><button type="submit" class="danger" aria-label="Remove ${esc(m.display_name)}">Remove</button>`,
-                'class="inline"',
-              )
-            : ''
-        }${m.role === 'member' ? sanctionControl(web, 'person', m.person_id, m.display_name, '/admin/members') : ''}</td></tr>`,
-    )
-    .join('');
+  const rows = listed.value.members.map((m) => memberRow(web, m)).join('');
   const roleOptions = ROLES.map((r) => ({ value: r, label: r }));
   const email = typeof values.email === 'string' ? values.email : '';
+  const first = cursor
+    ? `<p><a href="${esc(href(web, '/admin/members'))}">Back to the newest members</a></p>`
+    : '';
   const body = `<h1>Members</h1>${adminNav(web, '/admin/members')}${failureSummary(failure)}
-<div class="table-wrap"><table class="data"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>
-<h2>Add a member or change a role</h2>
+<p class="meta">Everyone who holds a role here, and everyone who posted here without one; newest first.</p>
+${first}<div class="table-wrap"><table class="data cards" id="members"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="meta">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>
+${moreLink(web, '/admin/members', {}, listed.value.next_cursor, 'Older members')}
+<h2 id="add">Add a member or change a role</h2>
 <p class="meta">Only an owner makes, changes or removes an owner; the last owner stays.</p>
 ${postForm(
   web,
@@ -63,6 +90,18 @@ ${field({ name: 'role', label: 'Role', options: roleOptions, value: typeof value
   });
 }
 
+/** Whether `email` is the signed-in person's own address (the list may not hold them on its page). */
+async function isMine(deps: WebDeps, web: Web, email: string): Promise<boolean> {
+  if (!web.person) return false;
+  const me = await call(deps, web, myEmail, {});
+  return me.ok && sameEmail(me.value.email, email);
+}
+
+/** The signed-in person's role here, as loaded with their session. */
+function myRole(web: Web): Role | undefined {
+  return web.where.kind === 'community' ? web.person?.roles?.[web.where.community.id] : undefined;
+}
+
 const sameEmail = (a: string | null, b: string) =>
   a !== null && a.toLowerCase() === b.trim().toLowerCase();
 
@@ -74,13 +113,9 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const email = text(form, 'email');
     const role = text(form, 'role');
-    if (text(form, 'confirm') !== 'yes' && web.person && isRole(role)) {
-      const listed = await members(deps, web);
-      if (!listed.ok) return failurePage(c, web, listed);
-      const mine = listed.members.find(
-        (m) => m.person_id === web.person!.personId && sameEmail(m.email, email),
-      );
-      if (mine && isRole(mine.role) && !roleAtLeast(role, mine.role)) {
+    const mine = myRole(web);
+    if (text(form, 'confirm') !== 'yes' && isRole(role) && mine && !roleAtLeast(role, mine)) {
+      if (await isMine(deps, web, email)) {
         const slug = web.where.kind === 'community' ? web.where.community.slug : '';
         const leaves = !roleAtLeast(role, 'admin')
           ? ` You will no longer be able to administer "${slug}", and only another administrator can give the role back.`
@@ -92,7 +127,7 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
           { email, role },
           {
             title: 'Change your own role?',
-            text: `You are about to change your own role in "${slug}" from ${mine.role} to ${role}.${leaves}`,
+            text: `You are about to change your own role in "${slug}" from ${mine} to ${role}.${leaves}`,
             yes: `Yes, make me ${role}`,
           },
         );
@@ -125,12 +160,8 @@ export function memberAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const email = text(form, 'email');
     if (text(form, 'confirm') !== 'yes') {
-      const listed = await members(deps, web);
-      if (!listed.ok) return failurePage(c, web, listed);
       const slug = web.where.kind === 'community' ? web.where.community.slug : '';
-      const self = listed.members.some(
-        (m) => m.person_id === web.person?.personId && sameEmail(m.email, email),
-      );
+      const self = await isMine(deps, web, email);
       return confirmPage(
         c,
         '/admin/members',

@@ -34,10 +34,10 @@ const outcome = (d: Delivery): string =>
 function endpointSection(web: Web, e: Endpoint, deliveries: Delivery[]): string {
   const last = deliveries[0];
   const log = deliveries.length
-    ? `<div class="table-wrap"><table class="data"><caption class="meta">Recent deliveries to ${esc(e.url)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead><tbody>${deliveries
+    ? `<div class="table-wrap"><table class="data cards"><caption class="meta">Recent deliveries to ${esc(e.url)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead><tbody>${deliveries
         .map(
           (d) =>
-            `<tr><td>${when(d.created_at)}</td><td><code>${esc(d.event)}</code></td><td>${esc(outcome(d))}</td><td>${d.attempts}</td></tr>`,
+            `<tr><td data-label="Time">${when(d.created_at)}</td><td data-label="Event"><code>${esc(d.event)}</code></td><td data-label="Status">${esc(outcome(d))}</td><td data-label="Attempts">${d.attempts}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
     : '<p class="meta">Nothing delivered yet.</p>';
@@ -64,8 +64,8 @@ async function webhooksPage(
   const values = o.values ?? {};
   const issues = o.failure?.issues;
   const checked = checkedValues(values, 'events');
-  const body = `<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}
-${o.secret ? shownOnce(o.secret, 'The signing secret of the new webhook: the receiver checks each delivery’s signature with it.') : ''}${failureSummary(o.failure)}
+  const body = `<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}${failureSummary(o.failure)}
+${o.secret ? shownOnce(o.secret, 'The signing secret of the new webhook: the receiver checks each delivery’s signature with it.') : ''}
 ${sections.join('') || '<p>No webhooks yet.</p>'}
 <h2>Add a webhook</h2>
 ${postForm(

@@ -59,11 +59,6 @@ export function continueLink(next: string): string {
   return `<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`;
 }
 
-/** The unknown-host page's offer (where a private community's members come in), on hosts it serves. */
-export function handoffOffer(c: Context, deps: HandoffDeps): string {
-  return ownHost(c, deps) ? continueLink(new URL(c.req.url).pathname) : '';
-}
-
 /** Steps 1 and 3, on the community's host, before the host check. */
 export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   const failed = (c: Context) =>

@@ -1,8 +1,14 @@
 // The network apex for people: the directory of public communities (list_communities) with network
-// search, and creating a community of one's own (create_community) where the operator allows it.
+// search, for a signed-in person first the communities they belong to, private ones included
+// (list_my_communities), and creating a community of one's own (create_community) where the
+// operator allows it.
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
-import { createCommunity, listCommunities } from '../../operations/web-communities.ts';
+import {
+  createCommunity,
+  listCommunities,
+  listMyCommunities,
+} from '../../operations/web-communities.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
@@ -57,12 +63,27 @@ export function networkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
           `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a>${k.description ? `<br><span class="meta">${esc(k.description)}</span>` : ''}<br><span class="meta">MCP: <code>${esc(k.mcp_url)}</code></span></li>`,
       )
       .join('');
+    const mine = web.person ? await call(deps, web, listMyCommunities, {}) : undefined;
+    if (mine && !mine.ok) return failurePage(c, web, mine);
+    const own = mine?.value.communities ?? [];
+    const yours = web.person
+      ? `<h2 id="yours">Your communities</h2>${
+          own.length
+            ? `<ul class="topics" aria-labelledby="yours">${own
+                .map(
+                  (k) =>
+                    `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a> <span class="badge">${esc(k.visibility)}</span><br><span class="meta">Your role: ${esc(k.role)}</span></li>`,
+                )
+                .join('')}</ul>`
+            : '<p>You do not belong to any community yet: open a public one below and take part, or ask an administrator to add you.</p>'
+        }`
+      : '';
     const create = allowed
       ? `<p><a class="button secondary" href="${esc(href(web, '/new'))}">Create a community</a></p>`
       : '';
     const body = `<h1>Hamlet communities</h1><p>Forums and knowledge bases for people and AI agents. Search them all at once, or open one.</p>
 <form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
-${create}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>` : '<p>No public communities yet.</p>'}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
+${create}${yours}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>` : '<p>No public communities yet.</p>'}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
     return page(c, web, { title: 'Hamlet communities', body });
   });
 

@@ -86,8 +86,17 @@ async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): P
     }),
   ).join('');
   const mcpText = s.mcpText ?? JSON.stringify(mcp.value, null, 2);
-  const body = `<h1>Settings</h1>${adminNav(web, '/admin/settings')}
-<h2 id="community">Community</h2>${failureSummary(f('settings'))}
+  // Whichever form failed, its summary comes first on the page, linked to the fields to fix.
+  const labels = {
+    config: 'Configuration (JSON)',
+    name: 'Name',
+    description: 'Description',
+    guidelines: 'Guidelines',
+    visibility: 'Visibility',
+    ...KIND_LABEL,
+  };
+  const body = `<h1>Settings</h1>${adminNav(web, '/admin/settings')}${failureSummary(s.failure, labels)}
+<h2 id="community">Community</h2>
 ${postForm(
   web,
   href(web, '/admin/settings'),
@@ -109,9 +118,9 @@ ${field(
 )}
 <div class="actions"><button type="submit">Save settings</button></div>`,
 )}
-<h2 id="policies">Approval policies</h2><p>Writes by members and agents; moderators and trusted agents always publish at once.</p>${failureSummary(f('policies'))}
+<h2 id="policies">Approval policies</h2><p>Writes by members and agents; moderators and trusted agents always publish at once.</p>
 ${postForm(web, href(web, '/admin/settings/policies'), `${policyFields}<div class="actions"><button type="submit">Save policies</button></div>`)}
-<h2 id="mcp">MCP configuration</h2>${failureSummary(f('mcp'))}
+<h2 id="mcp">MCP configuration</h2>
 ${postForm(
   web,
   href(web, '/admin/settings/mcp'),
