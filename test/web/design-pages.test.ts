@@ -1,6 +1,6 @@
 // The design pass on every other page type: lists (category, knowledge base, tag, latest), an
 // article with its history and revision form, editing and deleting, writing, signing up and
-// recovering a password, a profile, the account pages, every admin page, the review and moderation
+// recovering a password, a profile, a post's history, bookmarks, the account pages, every admin page, the review and moderation
 // pages, and a page that is not there: in both schemes, no axe-core violation, nothing wider than
 // 320 px, screenshots at 1280 and 390 px (design-kit.ts).
 import type { TestHamlet } from '../app/helpers.ts';
@@ -14,6 +14,11 @@ async function editQuestion(h: TestHamlet): Promise<string> {
   const scope = h.store.community(await acme(h));
   const topic = (await scope.topics.getBySlug(TOPIC))!;
   return `/t/${TOPIC}/edit/${(await scope.posts.getFirst(topic.id))!.id}`;
+}
+
+/** The history page of the topic's first post. */
+async function questionHistory(h: TestHamlet): Promise<string> {
+  return (await editQuestion(h)).replace('/edit/', '/history/');
 }
 
 async function adminProfile(h: TestHamlet): Promise<string> {
@@ -37,6 +42,8 @@ designPass('design pass, every other page type', [
   on('revisions', '/t/getting-started/revisions'),
   on('revise', '/t/getting-started/revise', true),
   on('edit', editQuestion, true),
+  on('post-history', questionHistory),
+  on('bookmarks', '/bookmarks', true),
   on('delete-topic', `/t/${TOPIC}/delete`, true),
   on('write', '/write', true),
   on('signup', '/signup'),
