@@ -38,6 +38,7 @@ import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { DraftRepository } from './drafts.ts';
+import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { VoteRepository } from './votes.ts';
 import type { ModerationRepository } from './moderation.ts';
@@ -197,6 +198,8 @@ export interface CommunityScope {
   readonly moderation: ModerationRepository;
   /** People's unsent replies and topics, per place (./drafts.ts). */
   readonly drafts: DraftRepository;
+  /** Files attached to posts: their records and the community's quota sum (./uploads.ts). */
+  readonly uploads: UploadRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
   readonly moderatorActions: ModeratorActionsRepository;
 }

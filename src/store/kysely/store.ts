@@ -32,6 +32,7 @@ import { probeWrite } from './write-probe.ts';
 import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { draftDb, KyselyDrafts } from './drafts.ts';
+import { KyselyUploads, uploadDb } from './uploads.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
@@ -94,6 +95,7 @@ export class KyselyStore implements Store {
       votes: new KyselyVotes(votesDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
+      uploads: new KyselyUploads(uploadDb(this.db), id),
       moderatorActions: new KyselyModeratorActions(this.db, id),
     };
   }

@@ -33,6 +33,7 @@ import { mailBouncesMigration } from './0082_mail_bounces.ts';
 import { votesMigration } from './0085_votes.ts';
 import { moderationMigration } from './0091_moderation.ts';
 import { draftsMigration } from './0095_drafts.ts';
+import { uploadsMigration } from './0098_uploads.ts';
 import { moderatorActionsMigration } from './0088_moderator_actions.ts';
 import { moderationSearchMigration } from './0089_moderation_search.ts';
 
@@ -71,6 +72,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0095_drafts': draftsMigration(dialect),
     '0088_moderator_actions': moderatorActionsMigration(dialect),
     '0089_moderation_search': moderationSearchMigration(dialect),
+    '0098_uploads': uploadsMigration(dialect),
   };
 }
 
