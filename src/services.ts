@@ -15,6 +15,8 @@ import { ContentEvents } from './domain/events.ts';
 import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
 import { DraftService } from './domain/drafts/service.ts';
+import { UploadService } from './domain/uploads/service.ts';
+import { UploadBytes } from './store/upload-bytes.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -50,6 +52,8 @@ export type Services = {
   feedback: FeedbackService;
   /** People's unsent replies and topics. */
   drafts: DraftService;
+  /** Files attached to posts: checked by content, kept per community, served to its readers. */
+  uploads: UploadService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -133,6 +137,9 @@ export function createServices(deps: ServiceDeps): Services {
     notifications: new NotificationService(store, config),
     feedback: new FeedbackService(store, config, audit),
     drafts: new DraftService(store),
+    uploads: new UploadService(store, config, new UploadBytes(config.uploads.dir), (personId, c) =>
+      accountLinks.requireMayPost(personId, c),
+    ),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,
