@@ -33,6 +33,11 @@ export class UploadService {
     private readonly mayPost?: (personId: string, community: Community) => Promise<void>,
   ) {}
 
+  /** The largest file, and what one community's files may take together. */
+  limits(): { maxBytes: number; quotaBytes: number } {
+    return { maxBytes: this.config.uploads.maxBytes, quotaBytes: this.config.uploads.quotaBytes };
+  }
+
   view(community: Community, u: Upload): UploadView {
     return {
       id: u.id,
