@@ -76,7 +76,6 @@ function looksLikeMarkup(text: string): boolean {
 function asText(bytes: Uint8Array): string | undefined {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    // eslint-disable-next-line no-control-regex
     return /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(text) ? undefined : text;
   } catch {
     return undefined;
