@@ -25,7 +25,7 @@ function chosenFile(form: FormData): File | undefined {
 /** The composer's file field: a visible label, what is taken, and the Attach button. */
 export function attachField(deps: WebDeps): string {
   const { maxBytes } = deps.services.uploads.limits();
-  return `<div class="field attach"><label for="f-file">Attach a file (optional)</label><input type="file" id="f-file" name="file" aria-describedby="f-file-hint" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,text/markdown,.md,application/zip"><p class="hint" id="f-file-hint">${esc(ALLOWED_KINDS)}, up to ${esc(bytesText(maxBytes))}. Attach adds a link to it to your text (images show in the post).</p><button type="submit" name="action" value="attach" class="secondary" formnovalidate>Attach</button></div>`;
+  return `<div class="field attach"><label for="f-file">Attach a file (optional)</label><input type="file" id="f-file" name="file" aria-describedby="f-file-hint" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,text/markdown,.md,application/zip"><button type="submit" name="action" value="attach" class="secondary" formnovalidate>Attach</button><p class="hint" id="f-file-hint">${esc(ALLOWED_KINDS)}, up to ${esc(bytesText(maxBytes))}. Attach adds a link to it to your text (images show in the post).</p></div>`;
 }
 
 /**
