@@ -35,7 +35,10 @@ export type ComposerSpec = {
   hasDraft?: boolean;
   /** Where the script asks whom an "@" may mention (omitted: no hint). */
   handlesHref?: string;
-  /** The file field (./uploads.ts attachField; omitted: this place takes no files). */
+  /**
+   * The file field (./uploads.ts attachField; omitted: this place takes no files), after the
+   * buttons: the text's Tab goes on to posting, and posting stays the form's first (default) button.
+   */
   attach?: string;
 };
 
@@ -63,8 +66,8 @@ export function composer(s: ComposerSpec): string {
       attrs: 'data-composer',
     },
     s.issues,
-  )}<p class="draft-status meta" aria-live="polite"></p></div>${s.attach ?? ''}${preview}
-<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>`;
+  )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}
+<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>${s.attach ?? ''}`;
 }
 
 /** The posted Markdown as readers will see it (sanitized like every post). */
