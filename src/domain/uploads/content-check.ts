@@ -137,7 +137,8 @@ export async function detectUpload(name: string, bytes: Uint8Array): Promise<Det
  * (anything else becomes "-"), at most 100 characters, ending in the detected type's extension.
  */
 export function safeName(name: string, ext: string): string {
-  const base = name.replace(/\.[^.]*$/, '');
+  // Only the last part of a path some clients send, without its own extension.
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/\.[A-Za-z0-9]{1,10}$/, '');
   const clean = base
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
