@@ -57,8 +57,8 @@ export function mountStatic(app: Hono): void {
   });
 }
 
-/** The forms that carry a file (the reply composer's Attach): only they take a file's size more. */
-const TAKES_FILES = /^\/t\/[^/]+\/reply$/;
+/** The forms that carry a file (a reply's or a question's Attach): only they take a file's size more. */
+const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask)$/;
 
 export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();

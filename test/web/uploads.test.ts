@@ -1,9 +1,9 @@
 // Uploads without a browser: the reply composer attaches a file with JavaScript off (a multipart
 // form; the file's Markdown comes back in the text) and the posted image shows with its size; a
-// file is served with headers that keep it from running as a page; an HTML page named ".png" is
-// refused, saying so; the size limit and the community's quota hold (and only the upload routes
-// take bodies that large); another community's host, the apex, and a visitor of a private
-// community get 404.
+// question takes files as a reply does; a file is served with headers that keep it from running
+// as a page; an HTML page named ".png" is refused, saying so; the size limit and the community's
+// quota hold (and only the upload routes take bodies that large); another community's host, the
+// apex, and a visitor of a private community get 404.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -97,6 +97,29 @@ test('Attach without JavaScript adds the image to the reply; posted, it shows wi
     404,
     'by its own name only',
   );
+});
+
+test('a question takes an attached image too, shown in its first post', async () => {
+  const h = await hamlet();
+  const client = await member(h, 'acme');
+  const ask = await client.get('/ask');
+  assert.match(ask.text, /enctype="multipart\/form-data"/);
+  const attached = await client.postFiles(
+    '/ask',
+    { category: 'support', title: 'Why is this graph flat?', body: 'See:', action: 'attach' },
+    { file: new File([png(20, 10)], 'graph.png') },
+  );
+  assert.equal(attached.status, 200);
+  const body = textarea(attached.text);
+  assert.match(body, /^See:\n\n!\[graph\]\(http:\/\/acme\.[^)]+\/graph\.png\)\n$/);
+  const posted = await client.post('/ask', {
+    category: 'support',
+    title: 'Why is this graph flat?',
+    body,
+    action: 'post',
+  });
+  assert.match(visible(posted.text), /Your question was posted/);
+  assert.match(posted.text, /<img src="[^"]+\/graph\.png" alt="graph" width="20" height="10"/);
 });
 
 test('an HTML page named .png is refused with the reason; a PDF downloads as an attachment', async () => {
@@ -200,7 +223,7 @@ test('a file over the size limit is refused; the quota is per community; other b
     }),
   });
   assert.equal(topic.status, 413);
-  const form = await h.get('acme', '/ask', {
+  const form = await h.get('acme', '/write', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `title=Long&body=${'y'.repeat(400_000)}`,
