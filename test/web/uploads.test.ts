@@ -97,6 +97,10 @@ test('Attach without JavaScript adds the image to the reply; posted, it shows wi
     404,
     'by its own name only',
   );
+  // In the path form the page links the file in its own form, where it is served too.
+  const pathForm = await h.get(null, `/c/acme/t/${TOPIC}`);
+  assert.match(pathForm.text, new RegExp(`<img src="/c/acme${path}" alt="Sales-chart"`));
+  assert.equal((await h.get(null, `/c/acme${path}`)).headers['content-type'], 'image/png');
 });
 
 test('a question takes an attached image too, shown in its first post', async () => {
