@@ -17,6 +17,8 @@ import { NotificationService } from './domain/notifications/service.ts';
 import { DraftService } from './domain/drafts/service.ts';
 import { BookmarkService } from './domain/bookmarks/service.ts';
 import { PostHistoryService } from './domain/post-history.ts';
+import { UploadService } from './domain/uploads/service.ts';
+import { UploadBytes } from './store/upload-bytes.ts';
 import { AccountService } from './domain/identity/accounts.ts';
 import { AgentService } from './domain/identity/agents.ts';
 import { AuditService } from './domain/identity/audit.ts';
@@ -54,6 +56,8 @@ export type Services = {
   drafts: DraftService;
   bookmarks: BookmarkService;
   postHistory: PostHistoryService;
+  /** Files attached to posts: checked by content, kept per community, served to its readers. */
+  uploads: UploadService;
   search: SearchService;
   mcpConfig: CommunityMcpService;
   auth: AuthService;
@@ -139,6 +143,9 @@ export function createServices(deps: ServiceDeps): Services {
     drafts: new DraftService(store),
     bookmarks: new BookmarkService(store, config),
     postHistory: new PostHistoryService(store),
+    uploads: new UploadService(store, config, new UploadBytes(config.uploads.dir), (personId, c) =>
+      accountLinks.requireMayPost(personId, c),
+    ),
     search: new SearchService(store, deps.searchIndex, config, { ...deps.search, logger }),
     mcpConfig: new CommunityMcpService(store),
     auth,

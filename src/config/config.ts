@@ -1,4 +1,5 @@
 // The one place that reads process.env. Everything else receives a parsed Config.
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { unknownVariables } from './unknown-variables.ts';
 
@@ -63,6 +64,18 @@ const schema = z
       .transform((v) => v === '1'),
     HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
     HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+    HAMLET_UPLOADS_DIR: z.string().min(1).optional(),
+    HAMLET_UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
+    HAMLET_UPLOAD_QUOTA_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(1024 * 1024 * 1024),
     HAMLET_WEBHOOK_ALLOW_PRIVATE: z
       .enum(['0', '1'])
       .default('0')
@@ -199,6 +212,11 @@ export type Config = {
   /** The web for people: whether anyone may create an account, and a community of their own. */
   people: { signUp: boolean; communityCreation: boolean };
   rest: { maxBodyBytes: number };
+  /**
+   * Files attached to posts: kept in `dir`, one folder per community; each file at most `maxBytes`,
+   * and at most `quotaBytes` over all of a community's files.
+   */
+  uploads: UploadSettings;
   webhooks: WebhookSettings;
   /**
    * Prometheus metrics: GET /metrics on the main port for `Authorization: Bearer <token>`, and/or on
@@ -211,6 +229,8 @@ export type Config = {
   /** An OpenAI-compatible embeddings endpoint for semantic and hybrid search; absent: lexical only. */
   embeddings?: { url: string; model: string; key?: string; batchSize: number };
 };
+
+export type UploadSettings = { dir: string; maxBytes: number; quotaBytes: number };
 
 export type WebhookSettings = {
   /** Deliveries to loopback/private/link-local addresses (tests, local development only). */
@@ -283,6 +303,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.HAMLET_OAUTH_CLIENT_CA_FILE ? { clientCaFile: e.HAMLET_OAUTH_CLIENT_CA_FILE } : {}),
     },
     rest: { maxBodyBytes: e.HAMLET_REST_MAX_BODY_BYTES },
+    uploads: {
+      dir: e.HAMLET_UPLOADS_DIR ?? defaultUploadsDir(e.DATABASE_URL),
+      maxBytes: e.HAMLET_UPLOAD_MAX_BYTES,
+      quotaBytes: e.HAMLET_UPLOAD_QUOTA_BYTES,
+    },
     webhooks: {
       allowPrivate: e.HAMLET_WEBHOOK_ALLOW_PRIVATE,
       secretKey: e.HAMLET_WEBHOOK_SECRET_KEY,
@@ -319,6 +344,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : {}),
   };
+}
+
+/**
+ * The data directory's `uploads` folder: beside the SQLite database file (its directory is the data
+ * directory), or `./data/uploads` with PostgreSQL.
+ */
+function defaultUploadsDir(databaseUrl: string): string {
+  if (!databaseUrl.startsWith('sqlite:')) return join('data', 'uploads');
+  const file = databaseUrl.slice('sqlite:'.length);
+  return file === ':memory:' || file === ''
+    ? join('data', 'uploads')
+    : join(dirname(file), 'uploads');
 }
 
 /** `scheme://host[:port]` with nothing after it (a trailing "/" aside), the default port dropped. */

@@ -3,7 +3,8 @@
 // moderator; every version kept, ./post-history.ts; articles are revised through ./articles.ts
 // instead, every revision kept).
 import { z } from 'zod';
-import type { Community } from '../store/types.ts';
+import type { Config } from '../config/config.ts';
+import type { Community, Rendered } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireCanEditPost, requireCanMarkSolution, requireWrite } from './authorization.ts';
 import { editPostSchema, markSolutionSchema } from './content-inputs.ts';
@@ -14,6 +15,7 @@ import { questionBody, topicRef } from './fields.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { renderBody } from './rendering.ts';
 import { mentionLinks, resolveMentions } from './notifications/mentions.ts';
+import { imageLinks, uploadsIn } from './uploads/links.ts';
 import { parse } from './validate.ts';
 import { postView, topicView, type PostView, type TopicView } from './views.ts';
 import { keepVersions } from './post-history.ts';
@@ -91,7 +93,8 @@ export async function editPost(
   const data = parse(editPostSchema, input);
   // An edit keeps its @mentions linked (it notifies nobody: only new posts do).
   const mentions = await resolveMentions(ctx.store, community, data.body);
-  const rendered = renderBody(data.body, mentionLinks(ctx.config, community, mentions));
+  const uploads = await uploadsIn(ctx.store, community, data.body);
+  const rendered = renderWritten(ctx.config, community, data.body, { mentions, uploads });
   const result = await ctx.store.transaction(async (tx) => {
     const scope = tx.community(community.id);
     const post = await scope.posts.getById(data.post);
@@ -130,4 +133,18 @@ export async function editPost(
     topic: topicView(ctx.config, community, result.topic, result.category),
     post: postView(ctx.config, community, result.topic, result.post),
   };
+}
+
+/** A written body's render: its @mentions linked, the community's own uploaded images shown. */
+export function renderWritten(
+  config: Config,
+  community: Community,
+  body: string,
+  loaded: Pick<Loaded, 'mentions' | 'uploads'>,
+): Rendered {
+  return renderBody(
+    body,
+    mentionLinks(config, community, loaded.mentions),
+    imageLinks(config, community, loaded.uploads),
+  );
 }

@@ -13,9 +13,18 @@ import type { ContentEvent } from './events.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { translateStoreError } from './validate.ts';
 import type { Mention } from './notifications/mentions.ts';
+import type { Upload } from '../store/uploads.ts';
 
-/** What a write read once before it applies (./writes/use-case.ts): reused, never read again. */
-export type Loaded = { category?: Category; topic?: Topic; mentions?: Mention[] };
+/**
+ * What a write read once before it applies (./writes/use-case.ts): reused, never read again.
+ * `uploads`: the community's uploads the body links to (its images are shown with their size).
+ */
+export type Loaded = {
+  category?: Category;
+  topic?: Topic;
+  mentions?: Mention[];
+  uploads?: Upload[];
+};
 
 /** What the content service's parts work with: its store, the config, and its event bus. */
 export type ContentContext = { store: Store; config: Config; emit(event: ContentEvent): void };

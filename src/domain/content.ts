@@ -9,7 +9,7 @@ import type { Category, Community, TopicSort, TopicFilter } from '../store/types
 import type { Actor } from './actor.ts';
 import { requireCommunityAdmin, requireRead, requireWrite } from './authorization.ts';
 import { listArticleRevisions, upsertArticle, type ArticleResult } from './articles.ts';
-import { clearSolution, editPost, markSolution } from './content-changes.ts';
+import { clearSolution, editPost, markSolution, renderWritten } from './content-changes.ts';
 import {
   createCategorySchema,
   createTopicSchema,
@@ -44,8 +44,7 @@ import {
 import { ContentEvents, type ContentEvent } from './events.ts';
 import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
-import { fitPage, RENDER_LIMITS, renderBody, type Shown } from './rendering.ts';
-import { mentionLinks } from './notifications/mentions.ts';
+import { fitPage, RENDER_LIMITS, type Shown } from './rendering.ts';
 import { shownInTopic, shownTopics } from './moderation/hidden.ts';
 import { parse, translateStoreError } from './validate.ts';
 import {
@@ -147,7 +146,7 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<{ topic: TopicView; post: PostView }> {
     const author = authorFor(actor, data);
-    const rendered = renderBody(data.body, mentionLinks(this.config, community, loaded.mentions));
+    const rendered = renderWritten(this.config, community, data.body, loaded);
     const result = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const category = loaded.category ?? (await findCategory(scope, community, data.category));
@@ -202,7 +201,7 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<PostView> {
     const author = authorFor(actor, data);
-    const rendered = renderBody(data.body, mentionLinks(this.config, community, loaded.mentions));
+    const rendered = renderWritten(this.config, community, data.body, loaded);
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const topic = loaded.topic ?? (await findTopic(scope, data.topic));

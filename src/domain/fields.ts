@@ -13,6 +13,7 @@
 //   community slug   2–63 characters (a DNS label)
 //   e-mail address   at most 254 characters;  password 10–1,024 characters
 //   key lifetime     1–3,650 days
+//   upload name      1–200 characters (the file's name as sent; stored as a safe name of at most 100)
 import { z } from 'zod';
 import { COMMUNITY_SLUG, PATH_SLUG } from './slug.ts';
 
@@ -39,6 +40,8 @@ export const LIMITS = {
   pageNumber: { min: 1, max: 100_000 },
   /** What follows an "@" as it is typed: the start of a handle or a name. */
   handlePrefix: { min: 1, max: 30 },
+  /** An uploaded file's name as the client sends it (the size limit is the operator's, in Config). */
+  uploadName: { min: 1, max: 200 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -164,6 +167,7 @@ export const reason = text({ min: 1, max: LIMITS.reason.max });
 export const outcomeNote = text(LIMITS.outcomeNote);
 /** The start of an @handle or a name, for suggestions. */
 export const handlePrefix = text(LIMITS.handlePrefix);
+export const uploadName = text(LIMITS.uploadName);
 /** A vote on a post: 1 up, -1 down, 0 takes one's vote back. */
 export const voteValue = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 

@@ -2,9 +2,11 @@
 // the way out. Two layers: markdown-it never passes raw HTML through (html: false) and refuses
 // javascript:/vbscript:/data: links; sanitize-html then allows only a fixed set of tags, attributes
 // and URL schemes, so even a markdown-it bug cannot emit script or event handlers.
-// Images are never embedded: a post's `![chart](https://elsewhere.example/x.png)` would make every
-// reader's browser fetch that address (tracking, referrer and IP leaks), so each image becomes a
-// plain link labelled "Image: <alt text> (<host>)" that the reader may choose to open.
+// Images from elsewhere are never embedded: a post's `![chart](https://elsewhere.example/x.png)`
+// would make every reader's browser fetch that address (tracking, referrer and IP leaks), so each
+// image becomes a plain link labelled "Image: <alt text> (<host>)" that the reader may choose to
+// open. The one exception is an image uploaded to the same community, which the write names
+// (`images`: its exact URL → its pixel size): it is shown as <img> with its width and height.
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 
@@ -13,6 +15,9 @@ const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographe
 md.linkify.set({ fuzzyEmail: false });
 
 const LINK_REL = 'nofollow noopener noreferrer ugc';
+
+/** The community's own uploaded images a body may show: exact URL → pixel size. */
+export type ImageLinks = ReadonlyMap<string, { width: number; height: number }>;
 
 /** Handles an @mention names, lowercase → the profile URL its link goes to. */
 export type MentionLinks = ReadonlyMap<string, string>;
@@ -125,6 +130,37 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
+/** SANITIZE, with the community's own uploaded images shown (every other image stays a link). */
+function sanitizeWith(images: ImageLinks | undefined): sanitizeHtml.IOptions {
+  if (!images?.size) return SANITIZE;
+  const asLink = SANITIZE.transformTags!.img as sanitizeHtml.Transformer;
+  return {
+    ...SANITIZE,
+    allowedTags: [...(SANITIZE.allowedTags as string[]), 'img'],
+    allowedAttributes: {
+      ...SANITIZE.allowedAttributes,
+      img: ['src', 'alt', 'width', 'height', 'loading'],
+    },
+    transformTags: {
+      ...SANITIZE.transformTags,
+      img: (tagName, attribs) => {
+        const size = attribs.src ? images.get(attribs.src) : undefined;
+        if (!size) return asLink(tagName, attribs);
+        return {
+          tagName: 'img',
+          attribs: {
+            src: attribs.src!,
+            alt: attribs.alt ?? '',
+            width: String(size.width),
+            height: String(size.height),
+            loading: 'lazy',
+          },
+        };
+      },
+    },
+  };
+}
+
 function imageLabel(src: string | undefined, alt: string | undefined): string {
   let host = '';
   try {
@@ -136,8 +172,8 @@ function imageLabel(src: string | undefined, alt: string | undefined): string {
 }
 
 /** Renders Markdown to sanitized HTML. */
-export function renderMarkdown(source: string): string {
-  return sanitizeHtml(md.render(source), SANITIZE);
+export function renderMarkdown(source: string, images?: ImageLinks): string {
+  return sanitizeHtml(md.render(source), sanitizeWith(images));
 }
 
 /**
@@ -150,10 +186,11 @@ export function renderMarkdownWithin(
   source: string,
   maxBytes: number,
   mentions?: MentionLinks,
+  images?: ImageLinks,
 ): string | null {
   const raw = md.render(source, { mentions });
   if (Buffer.byteLength(raw) > maxBytes) return null;
-  const html = sanitizeHtml(raw, SANITIZE);
+  const html = sanitizeHtml(raw, sanitizeWith(images));
   return Buffer.byteLength(html) > maxBytes ? null : html;
 }
 

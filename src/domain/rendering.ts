@@ -12,7 +12,7 @@
 //                would pass it (it always holds one post at least) and its cursor goes on from there.
 import type { CommunityScope } from '../store/repositories.ts';
 import type { ArticleRevision, Post, Rendered } from '../store/types.ts';
-import { renderMarkdownWithin, type MentionLinks } from './markdown.ts';
+import { renderMarkdownWithin, type ImageLinks, type MentionLinks } from './markdown.ts';
 
 export const RENDER_LIMITS = { postHtmlBytes: 262_144, pageBytes: 524_288 } as const;
 
@@ -31,10 +31,11 @@ type Renderable = { body: string; rendered: Rendered | null };
 /**
  * The body rendered by this renderer, or the "too large" notice with its source when over the limit.
  * `mentions`: the @handles that link to a profile (resolved by the write; a render made on read
- * without them shows the handles as text).
+ * without them shows the handles as text). `images`: the community's own uploaded images it shows
+ * (resolved by the write too; a render on read without them shows those images as links).
  */
-export function renderBody(body: string, mentions?: MentionLinks): Rendered {
-  const html = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes, mentions);
+export function renderBody(body: string, mentions?: MentionLinks, images?: ImageLinks): Rendered {
+  const html = renderMarkdownWithin(body, RENDER_LIMITS.postHtmlBytes, mentions, images);
   return { html: html ?? tooLarge(body), version: RENDERER_VERSION };
 }
 

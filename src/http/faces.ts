@@ -96,6 +96,7 @@ export function createFaces(d: FacesDeps): Hono {
         clientIp,
         origin: (slug) => communityOrigin(config, slug),
         maxBodyBytes: config.rest.maxBodyBytes,
+        maxUploadBytes: config.uploads.maxBytes,
         rateLimits: config.rateLimits,
         secure,
       });

@@ -18,6 +18,7 @@ import { FEEDBACK_OPERATIONS } from './feedback.ts';
 import { MODERATION_OPERATIONS } from './moderation.ts';
 import { DRAFT_OPERATIONS } from './drafts.ts';
 import { BOOKMARK_OPERATIONS } from './bookmarks.ts';
+import { UPLOAD_OPERATIONS } from './uploads.ts';
 import { MODERATOR_ACTION_OPERATIONS } from './moderator-actions.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
@@ -39,6 +40,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...MODERATION_OPERATIONS,
   ...DRAFT_OPERATIONS,
   ...BOOKMARK_OPERATIONS,
+  ...UPLOAD_OPERATIONS,
   ...MODERATOR_ACTION_OPERATIONS,
 ];
 

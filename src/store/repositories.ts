@@ -40,6 +40,7 @@ import type { NotificationMailQueue, NotificationRepository } from './notificati
 import type { DraftRepository } from './drafts.ts';
 import type { BookmarkRepository } from './bookmarks.ts';
 import type { PostRevisionRepository } from './post-revisions.ts';
+import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { VoteRepository } from './votes.ts';
 import type { ModerationRepository } from './moderation.ts';
@@ -203,6 +204,8 @@ export interface CommunityScope {
   readonly drafts: DraftRepository;
   /** People's bookmarks of topics and posts, each person's own (./bookmarks.ts). */
   readonly bookmarks: BookmarkRepository;
+  /** Files attached to posts: their records and the community's quota sum (./uploads.ts). */
+  readonly uploads: UploadRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
   readonly moderatorActions: ModeratorActionsRepository;
 }

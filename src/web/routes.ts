@@ -39,6 +39,8 @@ import { expiredBody } from './pages/kept-text.ts';
 import type { FormData } from './forms.ts';
 import { emailRoutes } from './pages/email.ts';
 import { mailAdminRoutes } from './pages/admin-mail.ts';
+import { uploadRoutes } from './pages/uploads.ts';
+import { bytesText } from '../domain/writes/upload-file.ts';
 
 export type { WebDeps } from './context.ts';
 
@@ -56,16 +58,25 @@ export function mountStatic(app: Hono): void {
   });
 }
 
+/** The forms that carry a file (a reply's or a question's Attach): only they take a file's size more. */
+const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask)$/;
+
 export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();
-  web.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_FORM_BYTES,
-      onError: (c) =>
-        c.html(barePage('Too large', 'The form is larger than any post may be.'), 413),
-    }),
-  );
+  const formLimit = bodyLimit({
+    maxSize: MAX_FORM_BYTES,
+    onError: (c) => c.html(barePage('Too large', 'The form is larger than any post may be.'), 413),
+  });
+  const { maxBytes } = deps.services.uploads.limits();
+  const fileLimit = bodyLimit({
+    maxSize: MAX_FORM_BYTES + maxBytes,
+    onError: (c) =>
+      c.html(
+        barePage('Too large', `The file is larger than the ${bytesText(maxBytes)} a file may be.`),
+        413,
+      ),
+  });
+  web.use('*', (c, next) => (TAKES_FILES.test(c.req.path) ? fileLimit : formLimit)(c, next));
   web.use('*', async (c, next) => {
     const where = await whereOf(c, deps);
     if (!where)
@@ -115,7 +126,12 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
       }
     }
     // The bell's number, on the pages of a community for a signed-in person.
-    if (ctx.person && where.kind === 'community' && c.req.method === 'GET')
+    if (
+      ctx.person &&
+      where.kind === 'community' &&
+      c.req.method === 'GET' &&
+      !url.pathname.startsWith('/uploads/')
+    )
       ctx.unread = await deps.services.notifications.unreadCount(ctx.person, where.community);
     const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;
     if (flash) ctx.flash = flash;
@@ -148,6 +164,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     passwordRoutes,
     emailRoutes,
     mailAdminRoutes,
+    uploadRoutes,
   ]) {
     routes(web, deps);
   }

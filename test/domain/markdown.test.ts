@@ -66,3 +66,26 @@ test('images from anywhere are shown as links, never loaded by the reader’s br
     /<a href="http:\/\/cdn.example\/a.gif" rel="nofollow noopener noreferrer ugc">Image: untitled \(cdn.example\)<\/a>/,
   );
 });
+
+test("only the community's own uploaded images are shown, with their size; others stay links", () => {
+  const own = 'http://acme.localhost:8787/uploads/0b6f3a52-4a4e-4c1e-9d51-3b7a2f0c9e11/chart.png';
+  const images = new Map([[own, { width: 640, height: 480 }]]);
+  const html = renderMarkdown(
+    [
+      `![chart](${own})`,
+      '![tracker](https://elsewhere.example/pixel.png)',
+      `![other](${own.replace('acme.', 'beta.')})`,
+      '<img src=x onerror=alert(1)>',
+    ].join('\n\n'),
+    images,
+  );
+  assert.match(
+    html,
+    new RegExp(`<img src="${own}" alt="chart" width="640" height="480" loading="lazy" />`),
+  );
+  assert.equal((html.match(/<img/g) ?? []).length, 1, 'one image shown');
+  assert.match(html, />Image: tracker \(elsewhere\.example\)<\/a>/);
+  assert.match(html, />Image: other \(beta\.localhost:8787\)<\/a>/);
+  assert.doesNotMatch(html, /<img[^>]*onerror/, 'raw HTML stays text');
+  assert.doesNotMatch(renderMarkdown(`![chart](${own})`), /<img/, 'without the write naming it');
+});

@@ -6,6 +6,8 @@ export type RawResponse = {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The body as it came (binary bodies: `text` is its UTF-8 reading). */
+  bytes: Buffer;
   json(): any;
 };
 
@@ -27,11 +29,18 @@ export async function raw(
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers))
             if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers,
+            text,
+            bytes,
+            json: () => JSON.parse(text),
+          });
         });
         res.on('error', reject);
       },

@@ -31,7 +31,8 @@ export type Call = {
   key?: string;
   apiKeyHeader?: boolean;
   body?: unknown;
-  raw?: string;
+  /** The body as it is sent: text (JSON unless a content-type is given), bytes, or a form. */
+  raw?: string | Blob | FormData;
   headers?: Record<string, string>;
   session?: Credentials['session'];
 };
@@ -53,7 +54,7 @@ export class Api {
     if (o.session)
       Object.assign(headers, { cookie: o.session.cookie, 'x-csrf-token': o.session.csrf });
     const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-    if (body !== undefined && !headers['content-type'])
+    if (typeof body === 'string' && !headers['content-type'])
       headers['content-type'] = 'application/json';
     const res = await fetch(path.startsWith('http') ? path : this.url(path), {
       method,

@@ -2,6 +2,7 @@
 // contract suite runs it and checks that the steps cover the whole route table.
 import assert from 'node:assert/strict';
 import type { Call, Fixture, Reply } from './fixture.ts';
+import { png } from '../helpers/png.ts';
 
 type Step = {
   route: string;
@@ -147,6 +148,24 @@ export const JOURNEY: Step[] = [
         r.json.items.find((i: { id: string }) => i.id === s.post)?.why ?? '',
         /wrong_or_outdated.*pipeline changed/,
       ),
+  ),
+  step(
+    'POST /uploads',
+    200,
+    (f) =>
+      on(f, 'POST', '/uploads?filename=journey%20chart.png', {
+        key: f.keys.writer,
+        raw: new Blob([png(30, 20)]),
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    (r) => {
+      assert.equal(r.json.upload.content_type, 'image/png');
+      assert.deepEqual([r.json.upload.width, r.json.upload.height], [30, 20]);
+      assert.match(
+        r.json.upload.markdown,
+        /^!\[journey-chart\]\(http.*\/uploads\/[0-9a-f-]{36}\/journey-chart\.png\)$/,
+      );
+    },
   ),
   step('POST /posts/{post}/hide', 200, (f, s) =>
     on(f, 'POST', `/posts/${s.post}/hide`, { key: f.keys.decider, body: { note: 'Outdated.' } }),

@@ -383,6 +383,8 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         'vote',
         'confirm_answer',
         'flag_post',
+        // A file to attach to a reply: whoever may reply may upload (within the community's quota).
+        'upload_file',
       ]);
       const writes = CATALOGUE.filter((op) => op.server === 'community' && op.write);
       assert.deepEqual(

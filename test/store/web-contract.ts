@@ -1,16 +1,18 @@
 // What every Store adapter does for the web's pages: drafts (migration 0095) are one per person and
 // place, replaced on save, deleted on discard, and each community's own; topic listings page by
 // number (an offset) in the same order as by cursor; the members page's people are role holders and
-// those who posted without a role, newest joined first, in pages. sqlite.test.ts and postgres.test.ts run it
+// those who posted without a role, newest joined first, in pages; upload records (migration 0098) are
+// each community's own, read back as written, and summed for the community's quota.
+// sqlite.test.ts and postgres.test.ts run it
 // against a real engine each.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
 export function defineWebContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: drafts and numbered pages (${engine})`, () => {
+  describe(`store contract: drafts, numbered pages and uploads (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();
@@ -143,6 +145,54 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
       assert.notEqual(byName.Both!.joinedAt, day(1));
       const keys = all.map((p) => `${p.joinedAt} ${p.personId}`);
       assert.deepEqual(keys, [...keys].sort().reverse(), 'newest joined first');
+    });
+
+    test('an upload is recorded per community and counted in its quota sum', async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const other = store.community((await community()).id);
+      assert.equal(await scope.uploads.totalBytes(), 0, 'nothing uploaded yet');
+      const image = {
+        id: randomUUID(),
+        uploaderKind: 'person' as const,
+        uploaderId: randomUUID(),
+        filename: 'chart.png',
+        contentType: 'image/png',
+        byteSize: 3_000_000_000,
+        sha256: 'a'.repeat(64),
+        width: 640,
+        height: 480,
+      };
+      const created = await scope.uploads.create(image);
+      assert.match(created.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      const pdf = {
+        ...image,
+        id: randomUUID(),
+        filename: 'notes.pdf',
+        contentType: 'application/pdf',
+        byteSize: 1234,
+        width: null,
+        height: null,
+      };
+      await scope.uploads.create(pdf);
+      await other.uploads.create({ ...pdf, id: randomUUID(), byteSize: 99 });
+      assert.deepEqual(
+        await scope.uploads.get(image.id),
+        created,
+        'read back as written (sizes past 2^31 too)',
+      );
+      assert.deepEqual((await scope.uploads.get(pdf.id))?.width, null);
+      assert.equal(
+        await scope.uploads.totalBytes(),
+        3_000_001_234,
+        'the sum of this community only',
+      );
+      assert.equal(await other.uploads.totalBytes(), 99);
+      assert.equal(await other.uploads.get(image.id), undefined, 'not in another community');
+      assert.equal(await scope.uploads.get('not-a-uuid'), undefined);
+      const many = await scope.uploads.getMany([image.id, pdf.id, randomUUID(), 'nope']);
+      assert.deepEqual(many.map((u) => u.filename).sort(), ['chart.png', 'notes.pdf']);
+      assert.deepEqual(await other.uploads.getMany([image.id]), []);
     });
   });
 }

@@ -76,6 +76,31 @@ export class WebClient {
     }
     return res;
   }
+
+  /** POSTs a multipart form with files (as a browser's enctype="multipart/form-data" form does). */
+  async postFiles(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, File>,
+  ): Promise<RawResponse> {
+    const form = new FormData();
+    form.append('_csrf', this.csrf());
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const [k, f] of Object.entries(files)) form.append(k, f);
+    const encoded = new Request('http://multipart.invalid/', { method: 'POST', body: form });
+    const res = await raw(this.base + path, {
+      method: 'POST',
+      headers: { 'content-type': encoded.headers.get('content-type')!, ...this.header() },
+      body: Buffer.from(await encoded.arrayBuffer()),
+    });
+    this.remember(res);
+    this.last = res;
+    if (res.status === 303) {
+      const to = new URL(res.headers.location!, this.base);
+      return this.get(to.pathname + to.search);
+    }
+    return res;
+  }
 }
 
 /** The visible text of an HTML fragment, roughly: tags dropped, entities of the escaper undone. */

@@ -3,6 +3,7 @@
 // ./write-service.ts) before the policy decides.
 import { findCategory } from '../content-lookup.ts';
 import { resolveMentions } from '../notifications/mentions.ts';
+import { uploadsIn } from '../uploads/links.ts';
 import type { WriteUseCase } from './use-case.ts';
 
 export const topicCreate: WriteUseCase<'topic.create'> = {
@@ -11,6 +12,7 @@ export const topicCreate: WriteUseCase<'topic.create'> = {
   load: async (store, community, payload) => ({
     category: await findCategory(store.community(community.id), community, payload.category),
     mentions: await resolveMentions(store, community, payload.body),
+    uploads: await uploadsIn(store, community, payload.body),
   }),
   apply: (content, actor, community, payload, loaded) =>
     content.writeTopic(actor, community, payload, loaded),

@@ -16,6 +16,7 @@ import type { AnyOperation } from '../../operations/operation.ts';
 import type { Caller, Pipeline } from '../../operations/pipeline.ts';
 import type { Services } from '../../services.ts';
 import { buildInput } from './input.ts';
+import { isJson, UPLOAD_ENVELOPE_BYTES, uploadBody } from './upload-body.ts';
 import { mountDocs } from './openapi.ts';
 import { mountProblemPages } from './problem-pages.ts';
 import { malformed, problem, problemOf, type Problem } from './problem.ts';
@@ -41,6 +42,8 @@ export type RestDeps = {
   /** Public origin of a community (null: the apex), for the OpenAPI document's server URL. */
   origin: (slug: string | null) => string;
   maxBodyBytes: number;
+  /** The largest upload: upload routes (and only they) take bodies up to it and an envelope. */
+  maxUploadBytes: number;
   rateLimits: Policy;
   /** Public URLs are https: the web's session cookie has its __Host- name. */
   secure: boolean;
@@ -73,24 +76,27 @@ export function mountRest(app: Hono, deps: RestDeps): void {
     const key = `${route.method} ${route.path}`;
     byPath.set(key, { ...byPath.get(key), [route.server]: { route, op: route.op } });
   }
-  const tooLarge = bodyLimit({
-    maxSize: deps.maxBodyBytes,
-    onError: async (c) => {
-      await discardBody(c.req.raw.body, 16 * deps.maxBodyBytes);
-      return problemResponse(
-        problem(
-          413,
-          'invalid_argument',
-          `The request body is larger than ${deps.maxBodyBytes} bytes.`,
-        ),
-        { connection: 'close' },
-      );
-    },
-  });
+  const limit = (maxSize: number, what: string) =>
+    bodyLimit({
+      maxSize,
+      onError: async (c) => {
+        await discardBody(c.req.raw.body, 16 * maxSize);
+        return problemResponse(problem(413, 'invalid_argument', what), { connection: 'close' });
+      },
+    });
+  const tooLarge = limit(
+    deps.maxBodyBytes,
+    `The request body is larger than ${deps.maxBodyBytes} bytes.`,
+  );
+  const uploadTooLarge = limit(
+    deps.maxUploadBytes + UPLOAD_ENVELOPE_BYTES,
+    `The file is larger than the ${deps.maxUploadBytes} bytes a file may be.`,
+  );
 
   for (const [key, servers] of byPath) {
     const [method, path] = key.split(' ') as [RestRoute['method'], string];
-    app.on(method.toUpperCase(), honoPath(path), tooLarge, async (c) => {
+    const upload = Object.values(servers).some((s) => s.route.upload);
+    app.on(method.toUpperCase(), honoPath(path), upload ? uploadTooLarge : tooLarge, async (c) => {
       const resolved = await deps.resolve((name) => c.req.header(name));
       const target = resolved.kind === 'unknown' ? undefined : servers[resolved.kind];
       if (!target) {
@@ -166,11 +172,15 @@ async function handle(
   }
 
   let body: unknown;
-  if (route.method !== 'get') {
+  if (route.upload && !isJson(c.req.header('content-type') ?? '')) {
+    const read = await uploadBody(c);
+    if (!read.ok) return fail(read.problem);
+    body = read.body;
+  } else if (route.method !== 'get') {
     const text = await c.req.text();
     if (text.trim()) {
       const type = c.req.header('content-type') ?? '';
-      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type))
+      if (!isJson(type))
         return fail(
           problem(
             415,

@@ -140,9 +140,25 @@ function operationObject(route: RestRoute): ZodOpenApiOperationObject {
         required: Object.values(body.shape).some(
           (s) => !(s as z.ZodType).safeParse(undefined).success,
         ),
-        content: { 'application/json': { schema: body } },
+        content: route.upload
+          ? {
+              'multipart/form-data': { schema: body },
+              'application/octet-stream': {
+                schema: z.file().describe('The raw bytes; the name in the filename parameter.'),
+              },
+            }
+          : { 'application/json': { schema: body } },
       };
   }
+  if (route.upload)
+    result.requestParams = {
+      ...params,
+      query: z.object({
+        filename: (shape.filename as z.ZodType).describe(
+          "With a raw body: the file's name (a multipart file carries its own).",
+        ),
+      }),
+    };
   return result;
 }
 

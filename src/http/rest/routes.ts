@@ -62,6 +62,7 @@ import {
   suggestNetworkAnswer,
 } from '../../operations/network.ts';
 import type { AnyOperation } from '../../operations/operation.ts';
+import { uploadFile } from '../../operations/uploads.ts';
 import {
   decideReview,
   flagPost,
@@ -119,6 +120,11 @@ export type RestRoute = {
    * request's path parameters (undefined: nothing was created, e.g. a write queued for approval).
    */
   created?: (value: any, params: Record<string, string>) => string | undefined;
+  /**
+   * The body is a file (./upload-body.ts): multipart/form-data, or the raw bytes with `?filename=`;
+   * bounded by the upload limit instead of the REST body limit.
+   */
+  upload?: true;
 };
 
 export const API_PREFIX = '/api/v1';
@@ -260,6 +266,8 @@ export const REST_ROUTES: RestRoute[] = [
   route(setBookmark, 'put', '/bookmarks'),
   // A flag is not a resource of its own (the review queue lists it): 200, no Location.
   route(flagPost, 'post', '/posts/{post}/flags'),
+  // An upload is served at its own URL (the answer's `url`), not under /api/v1: no Location.
+  route(uploadFile, 'post', '/uploads', { upload: true }),
   route(hidePost, 'post', '/posts/{post}/hide'),
   route(unhidePost, 'post', '/posts/{post}/unhide'),
   route(reviewQueue, 'get', '/review'),

@@ -34,6 +34,7 @@ import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './n
 import { draftDb, KyselyDrafts } from './drafts.ts';
 import { bookmarkDb, KyselyBookmarks } from './bookmarks.ts';
 import { KyselyPostRevisions, postRevisionDb } from './post-revisions.ts';
+import { KyselyUploads, uploadDb } from './uploads.ts';
 import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
@@ -98,6 +99,7 @@ export class KyselyStore implements Store {
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
+      uploads: new KyselyUploads(uploadDb(this.db), id),
       moderatorActions: new KyselyModeratorActions(this.db, id),
     };
   }

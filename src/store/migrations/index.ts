@@ -33,6 +33,7 @@ import { mailBouncesMigration } from './0082_mail_bounces.ts';
 import { votesMigration } from './0085_votes.ts';
 import { moderationMigration } from './0091_moderation.ts';
 import { draftsMigration } from './0095_drafts.ts';
+import { uploadsMigration } from './0098_uploads.ts';
 import { moderatorActionsMigration } from './0088_moderator_actions.ts';
 import { moderationSearchMigration } from './0089_moderation_search.ts';
 import { bookmarksMigration } from './0102_bookmarks.ts';
@@ -77,6 +78,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0102_bookmarks': bookmarksMigration(dialect),
     '0103_post_revisions': postRevisionsMigration(dialect),
     '0104_topic_indexes': topicIndexesMigration,
+    '0098_uploads': uploadsMigration(dialect),
   };
 }
 

@@ -1,16 +1,18 @@
 // Asking a question. While the title is typed, a small script lists similar questions (suggest_answer,
 // accepted answers first); without JavaScript the "Check for similar questions" button renders the
 // same list on the server before anything is posted. Posting is create_topic: applied (then the new
-// topic opens) or queued for a moderator (then the page says so and what happens next).
+// topic opens) or queued for a moderator (then the page says so and what happens next). A file
+// chosen in the form is attached (./uploads.ts) and its Markdown added to the question.
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { createTopic, listCategories, suggestAnswer } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
-import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
 import { esc, postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { resultHref, topicHref } from './parts.ts';
+import { attachChosen, attachField } from './uploads.ts';
 
 type Similar = { title: string; href: string; solved: boolean };
 
@@ -50,7 +52,13 @@ async function askPage(
   c: Context<WebEnv>,
   deps: WebDeps,
   values: FormData,
-  o: { failure?: Failure; similar?: Similar[]; checked?: boolean; status?: number } = {},
+  o: {
+    failure?: Failure;
+    similar?: Similar[];
+    checked?: boolean;
+    status?: number;
+    notice?: Notice;
+  } = {},
 ): Promise<Response> {
   const web = c.get('web');
   const categories = await call(deps, web, listCategories, {});
@@ -75,10 +83,10 @@ ${field({ name: 'title', id: 'title', label: 'Title', hint: `A specific, searcha
 <div id="similar-live" aria-live="polite">${similarList(o.similar ?? [], Boolean(o.checked))}</div>
 ${field({ name: 'body', label: 'Your question', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 12, value: text(values, 'body'), required: true }, issues)}
 ${field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(values, 'tags') }, issues)}
-<div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>`,
-  `data-similar="${esc(href(web, '/ask/similar'))}"`,
+<div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>${attachField(deps)}`,
+  `data-similar="${esc(href(web, '/ask/similar'))}" enctype="multipart/form-data"`,
 )}`;
-  return page(c, web, { title: 'Ask a question', body, status: o.status });
+  return page(c, web, { title: 'Ask a question', body, status: o.status, notice: o.notice });
 }
 
 export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -99,6 +107,13 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
     const form = (await c.req.parseBody({ all: true })) as FormData;
+    // A chosen file is uploaded first, whatever was pressed, and its link added to the question.
+    const attached = await attachChosen(deps, web, form);
+    if (text(form, 'action') === 'attach' || attached?.kind === 'error')
+      return askPage(c, deps, form, {
+        notice: attached ?? { kind: 'error', text: 'Choose a file to attach first.' },
+        status: attached?.kind === 'ok' ? undefined : 400,
+      });
     if (text(form, 'action') === 'check') {
       return askPage(c, deps, form, {
         similar: await similarTo(deps, web, text(form, 'title')),

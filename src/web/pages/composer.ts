@@ -1,7 +1,8 @@
 // The composer every writing form shares: a Markdown textarea with the server's own preview (a
 // Preview button, no JavaScript needed), drafts kept on the server per person and place (a Save
 // draft button; the composer script also saves while one types), and the buttons that say what a
-// press does. composer.js adds the toolbar, quoting a selection and the @handle hint; without it
+// press does, and where the place takes files, a file input with Attach (./uploads.ts: the file is
+// uploaded and its Markdown added to the text). composer.js adds the toolbar, quoting a selection and the @handle hint; without it
 // all of this works.
 import type { Context } from 'hono';
 import { renderMarkdown } from '../../domain/markdown.ts';
@@ -12,11 +13,11 @@ import { field, text, type FormData } from '../forms.ts';
 import { esc, relativeTime } from '../html.ts';
 
 /** What a press of the composer's buttons asks for: `post` unless one of the others. */
-export type ComposerAction = 'post' | 'preview' | 'draft' | 'discard';
+export type ComposerAction = 'post' | 'preview' | 'draft' | 'discard' | 'attach';
 
 export function composerAction(form: FormData): ComposerAction {
   const a = text(form, 'action');
-  return a === 'preview' || a === 'draft' || a === 'discard' ? a : 'post';
+  return a === 'preview' || a === 'draft' || a === 'discard' || a === 'attach' ? a : 'post';
 }
 
 export type ComposerSpec = {
@@ -34,6 +35,11 @@ export type ComposerSpec = {
   hasDraft?: boolean;
   /** Where the script asks whom an "@" may mention (omitted: no hint). */
   handlesHref?: string;
+  /**
+   * The file field (./uploads.ts attachField; omitted: this place takes no files), after the
+   * buttons: the text's Tab goes on to posting, and posting stays the form's first (default) button.
+   */
+  attach?: string;
 };
 
 /** The Markdown field, its preview, and the buttons (Post, Preview, Save draft, Discard draft). */
@@ -61,7 +67,7 @@ export function composer(s: ComposerSpec): string {
     },
     s.issues,
   )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}
-<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>`;
+<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>${s.attach ?? ''}`;
 }
 
 /** The posted Markdown as readers will see it (sanitized like every post). */

@@ -18,11 +18,12 @@ import {
   savedDraft,
 } from './composer.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
+import { attachChosen } from './uploads.ts';
 
 type Render = (
   c: Context,
   deps: WebDeps,
-  o: { values?: FormData; failure?: Failure; notice?: Notice; preview?: string },
+  o: { values?: FormData; failure?: Failure; notice?: Notice; preview?: string; status?: number },
 ) => Promise<Response>;
 
 /** The canonical address of a post (what a reply's link to it keeps, whatever form it was read in). */
@@ -89,7 +90,17 @@ export async function composerStep(
   form: FormData,
   render: Render,
 ): Promise<Response | undefined> {
+  // A chosen file is uploaded first, whatever was pressed, and its link added to the text.
+  const attached = await attachChosen(deps, web, form);
   const action = composerAction(form);
+  if (action === 'attach' || attached?.kind === 'error') {
+    if (attached?.kind === 'ok') await keepDraft(deps, web, slug, form);
+    return render(c, deps, {
+      values: form,
+      notice: attached ?? { kind: 'error', text: 'Choose a file to attach first.' },
+      status: attached?.kind === 'ok' ? undefined : 400,
+    });
+  }
   if (action === 'post') return undefined;
   const back = `${topicHref(web, slug)}#reply`;
   if (action === 'discard') {

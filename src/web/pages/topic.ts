@@ -21,6 +21,7 @@ import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
 import { composer, draftHref, dropDraft } from './composer.ts';
 import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
+import { attachField, localUploads } from './uploads.ts';
 import {
   moderationNotices,
   moderatorPanel,
@@ -120,7 +121,7 @@ function replyForm(
   topic: Topic,
   values: FormData,
   failure: Failure | undefined,
-  compose: { preview?: string; hasDraft?: boolean },
+  compose: { preview?: string; hasDraft?: boolean; attach?: string },
 ): string {
   if (topic.is_article) {
     // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
@@ -146,7 +147,9 @@ ${postForm(
     draftHref: draftHref(web, topic.slug),
     hasDraft: compose.hasDraft,
     handlesHref: href(web, '/api/v1/handles'),
+    attach: compose.attach,
   }),
+  'enctype="multipart/form-data"',
 )}`;
 }
 
@@ -179,7 +182,11 @@ export async function renderTopic(
       got.code === 'invalid_argument' ? { ...got, code: 'not_found' } : got,
     );
   const topic = got.value.topic;
-  const posts = got.value.posts as ShownPost[]; // the web gets each post's render
+  // The web gets each post's render; its uploads are linked in the request's own form.
+  const posts = (got.value.posts as ShownPost[]).map((p) => ({
+    ...p,
+    html: localUploads(deps, web, p.html),
+  }));
 
   const now = Date.now();
   const solution = posts.find((p) => p.is_solution);
@@ -202,7 +209,7 @@ ${moderationNotices(web, got.value)}
 ${await watchControl(deps, web, topic.slug)}${web.person ? `<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb, marked) + replyLinks(web, topic, p, posts)).join('\n')}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
-${replyForm(web, topic, compose.values, o.failure, compose)}
+${replyForm(web, topic, compose.values, o.failure, { ...compose, attach: attachField(deps) })}
 ${moderatorPanel(web, topic)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {
