@@ -226,7 +226,7 @@ export const searchFilters = z
       .max(200, 'must be at most 200 characters')
       .optional()
       .describe(
-        'Only content by this author: the display name, or the start of the name or of a word of it ("justin" finds "Justin Mason").',
+        'Only content by this author: "@handle", the display name, or the start of the name or of a word of it ("justin" finds "Justin Mason").',
       ),
     since: isoDate
       .optional()

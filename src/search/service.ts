@@ -184,7 +184,7 @@ export class SearchService {
         `mode "${mode}" needs a local embedding model and none is configured on this server. Use mode "lexical".`,
       );
     }
-    const f = parseFilters(filters);
+    const f = await this.byHandle(parseFilters(filters));
     void this.warm();
     const ids = [...new Set(communities.map((c) => c.id))];
     // What the communities' text taught, read once per search: typo expansion, the engine's idf and
@@ -235,6 +235,16 @@ export class SearchService {
       parsed,
       response: await this.lexicalPage(search, lexicalCursor ? f.cursor : undefined),
     };
+  }
+
+  /**
+   * An author given as "@handle" is the person with that handle, matched by their display name as
+   * any author is (posts keep the name they were written under); an unknown handle matches nobody.
+   */
+  private async byHandle(f: CheckedFilters): Promise<CheckedFilters> {
+    if (!f.author?.startsWith('@')) return f;
+    const person = await this.store.people.getByHandle(f.author.slice(1));
+    return person ? { ...f, author: person.displayName } : f;
   }
 
   private async lexicalPage(p: Prepared, cursor: string | undefined): Promise<SearchResponse> {

@@ -115,6 +115,26 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       );
     }
 
+    test('author "@handle" finds the posts of the person with that handle; an unknown handle finds nothing', async () => {
+      const { community: c, topic } = await community();
+      const handle = `h${rand()}`;
+      const person = await store.people.create({ displayName: 'Rhea Quill', handle });
+      const rhea: AuthorRef = { kind: 'person', id: person.id, name: person.displayName };
+      const mine = await topic('Lighthouse lenses', 'Which lighthouse lens is brightest?', {
+        author: rhea,
+      });
+      await topic('Lighthouse keepers', 'Who kept the lighthouse lamps?', { author: bob });
+      const found = await search.search([c], 'lighthouse', { author: `@${handle}` });
+      assert.deepEqual(
+        found.results.map((r) => r.topic_id),
+        [mine.topic.id],
+      );
+      const upper = await search.search([c], 'lighthouse', { author: `@${handle.toUpperCase()}` });
+      assert.equal(upper.total, 1, 'handles are matched in any case');
+      const unknown = await search.search([c], 'lighthouse', { author: `@nobody${rand()}` });
+      assert.equal(unknown.total, 0);
+    });
+
     test('sort "newest": topics by their newest matching post, in exact pages, each showing its matching answer; a cursor of the other order is refused', async () => {
       const { community: c, topic } = await community();
       const older = await topic('Quokka quokka quokka habitats', 'Where do quokka colonies live?', {

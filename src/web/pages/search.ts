@@ -122,7 +122,7 @@ ${checkboxes(
   kinds,
   issues,
 )}
-${field({ name: 'author', label: 'Author', hint: 'A name, or the start of one.', value: v('author') }, issues)}
+${field({ name: 'author', label: 'Author', hint: 'A name or the start of one, or an @handle.', value: v('author') }, issues)}
 ${field({ name: 'since', label: 'Since', type: 'date', value: v('since') }, issues)}
 ${field({ name: 'until', label: 'Before', type: 'date', value: v('until') }, issues)}
 </details>
