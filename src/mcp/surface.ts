@@ -9,6 +9,8 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from './context.ts';
 import type { InputRequired } from './input-required.ts';
+import type { SkillDef } from './skills.ts';
+import type { RunAsTask } from './tasks.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type { ContentBlock, PromptMessage, ResourceContents, ToolAnnotations };
@@ -36,11 +38,23 @@ export type ToolDef = {
   parseArguments?: (args: Record<string, unknown>) => ArgumentCheck;
   /** Checks `structuredContent` against `outputSchema`; returns a problem description or undefined. */
   checkOutput?: (structured: Record<string, unknown>) => string | undefined;
-  /** The result, or InputRequired when the client must answer something first. */
+  /**
+   * Whether the tool may answer RunAsTask (Tasks extension): `optional` runs the work inline for a
+   * client that cannot follow a task, `required` refuses such a client (-32021) before the handler.
+   */
+  taskSupport?: 'optional' | 'required';
+  /**
+   * The result, InputRequired when the client must answer something first, or RunAsTask to go on
+   * as a task (see taskSupport).
+   */
   handler: (
     args: Record<string, unknown>,
     ctx: RequestContext,
-  ) => Promise<ToolResult | InputRequired> | ToolResult | InputRequired;
+  ) =>
+    | Promise<ToolResult | InputRequired | RunAsTask>
+    | ToolResult
+    | InputRequired
+    | RunAsTask;
 };
 
 export type PromptArgument = { name: string; description?: string; required?: boolean };
@@ -110,9 +124,11 @@ export type Surface = {
   prompts: PromptDef[];
   resources: ResourceDef[];
   templates: ResourceTemplateDef[];
+  /** The skills it serves (Skills extension, declared when present); see withSkills. */
+  skills?: SkillDef[];
   /**
    * Wraps every method that returns content other than the tool list (resources/read, prompts/get,
-   * completion/complete, resources/subscribe and unsubscribe): authenticate, rate-limit, audit.
+   * completion/complete, resources/subscribe and unsubscribe, skills/list and skills/get): authenticate, rate-limit, audit.
    * Throw an RpcError to refuse; otherwise return what `run` returns. `run` takes the request
    * context the method runs with: `ctx`, or withContext(ctx, …) to hand it what the hook learned.
    */

@@ -1,0 +1,120 @@
+// The Skills extension (io.modelcontextprotocol/skills, SEP-2640): a skill is a SKILL.md (YAML
+// frontmatter with at least name and description, then markdown instructions) and perhaps files
+// beside it, served as resources under skill://<name>/. skills/list gives every skill's entry (its
+// SKILL.md URI, the frontmatter as an object, and each file's URI, SHA-256 digest and size);
+// skills/get gives one entry by its URI (-32602 for any other). A surface declares the extension by
+// having a `skills` list (even an empty one); withSkills adds its files to the surface's resources.
+import { createHash } from 'node:crypto';
+import { ErrorCode, RpcError } from './jsonrpc.ts';
+import type { ResourceDef, Surface } from './surface.ts';
+
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export const SKILL_METHODS = new Set(['skills/list', 'skills/get']);
+
+/** A skill's name: 1-64 of a-z, 0-9 and single hyphens, not at either end (the Agent Skills rule). */
+export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export type SkillFile = { path: string; text: string; mimeType?: string };
+
+export type SkillDef = {
+  name: string;
+  description: string;
+  /** The instructions: SKILL.md after its frontmatter (markdown). */
+  body: string;
+  /** Further frontmatter: `metadata` (string values), as the Agent Skills format allows. */
+  metadata?: Record<string, string>;
+  /** Files of the skill beside SKILL.md, by their path within it (`references/x.md`). */
+  files?: SkillFile[];
+};
+
+type SkillEntry = {
+  uri: string;
+  frontmatter: Record<string, unknown>;
+  resources: { uri: string; digest: string; size: number }[];
+};
+
+type Built = { entry: SkillEntry; resources: ResourceDef[] };
+const built = new WeakMap<SkillDef, Built>();
+
+/** The surface with its skills declared and their files served as resources. */
+export function withSkills(surface: Surface, skills: SkillDef[]): Surface {
+  return {
+    ...surface,
+    skills,
+    resources: [...surface.resources, ...skills.flatMap((s) => build(s).resources)],
+  };
+}
+
+/** skills/list (one page: an entry is never split) and skills/get. */
+export async function serveSkills(
+  method: string,
+  params: Record<string, unknown>,
+  surface: Surface,
+): Promise<Record<string, unknown>> {
+  const skills = surface.skills ?? [];
+  if (!surface.skills)
+    throw new RpcError(ErrorCode.MethodNotFound, `Unknown method: ${method} (no skills here).`);
+  if (method === 'skills/list') return { skills: skills.map((s) => build(s).entry) };
+  const uri = params.uri;
+  if (typeof uri !== 'string')
+    throw new RpcError(ErrorCode.InvalidParams, 'skills/get needs params.uri.');
+  const skill = skills.find((s) => build(s).entry.uri === uri);
+  if (!skill) throw new RpcError(ErrorCode.InvalidParams, `Unknown skill: ${uri}`, { uri });
+  return { skill: build(skill).entry };
+}
+
+/** SKILL.md's text: frontmatter (strings JSON-quoted, which YAML reads as they are), then the body. */
+export function skillMarkdown(skill: SkillDef): string {
+  const lines = ['---', `name: ${JSON.stringify(skill.name)}`, `description: ${JSON.stringify(skill.description)}`];
+  const metadata = Object.entries(skill.metadata ?? {});
+  if (metadata.length) {
+    lines.push('metadata:');
+    for (const [k, v] of metadata) lines.push(`  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  }
+  lines.push('---', '', skill.body.trimEnd(), '');
+  return lines.join('\n');
+}
+
+function build(skill: SkillDef): Built {
+  let b = built.get(skill);
+  if (b) return b;
+  const base = `skill://${skill.name}`;
+  const files = [
+    { uri: `${base}/SKILL.md`, text: skillMarkdown(skill), mimeType: 'text/markdown' },
+    ...(skill.files ?? []).map((f) => ({
+      uri: `${base}/${f.path}`,
+      text: f.text,
+      mimeType: f.mimeType ?? 'text/markdown',
+    })),
+  ];
+  const frontmatter: Record<string, unknown> = {
+    name: skill.name,
+    description: skill.description,
+  };
+  if (skill.metadata && Object.keys(skill.metadata).length)
+    frontmatter.metadata = { ...skill.metadata };
+  b = {
+    entry: {
+      uri: `${base}/SKILL.md`,
+      frontmatter,
+      resources: files.map((f) => {
+        const bytes = Buffer.from(f.text, 'utf8');
+        return {
+          uri: f.uri,
+          digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+          size: bytes.length,
+        };
+      }),
+    },
+    resources: files.map((f, i) => ({
+      uri: f.uri,
+      // SKILL.md is listed under the skill's own name and description.
+      name: i === 0 ? skill.name : `${skill.name}/${f.uri.slice(base.length + 1)}`,
+      ...(i === 0 ? { description: skill.description } : {}),
+      mimeType: f.mimeType,
+      read: async () => [{ uri: f.uri, mimeType: f.mimeType, text: f.text }],
+    })),
+  };
+  built.set(skill, b);
+  return b;
+}
