@@ -142,7 +142,13 @@ async function dispatch(
     });
   }
   const params = request.params ?? {};
-  if (TASK_METHODS.has(request.method)) return complete(surface, taskMethod(engine, request, ex));
+  if (TASK_METHODS.has(request.method)) {
+    // Each task request is authenticated like any other: a revoked key no longer reaches its tasks.
+    const result = await around(surface, contextOf(request, ex), async () =>
+      taskMethod(engine, request, ex),
+    );
+    return complete(surface, result);
+  }
   if (SKILL_METHODS.has(request.method)) {
     const ctx = contextOf(request, ex);
     const result = await around(surface, ctx, () => serveSkills(request.method, params, surface));
@@ -173,6 +179,11 @@ async function dispatch(
     if (outcome instanceof RunAsTask) {
       if (!tasksDeclared(ctx)) return complete(surface, { ...(await runInline(outcome, ctx)) });
       const task = engine.tasks.start(ex.scope, ex.owner ?? '', outcome);
+      const soon = await engine.tasks.completedWithin(
+        task.taskId,
+        outcome.options.answerWithinMs ?? 0,
+      );
+      if (soon) return complete(surface, { ...soon });
       return withServerInfo(surface, { ...task, resultType: 'task' });
     }
     const result = outcome as Record<string, unknown>;

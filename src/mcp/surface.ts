@@ -128,7 +128,8 @@ export type Surface = {
   skills?: SkillDef[];
   /**
    * Wraps every method that returns content other than the tool list (resources/read, prompts/get,
-   * completion/complete, resources/subscribe and unsubscribe, skills/list and skills/get): authenticate, rate-limit, audit.
+   * completion/complete, resources/subscribe and unsubscribe, skills/list and skills/get, and the
+   * Tasks extension's tasks/get, tasks/update and tasks/cancel): authenticate, rate-limit, audit.
    * Throw an RpcError to refuse; otherwise return what `run` returns. `run` takes the request
    * context the method runs with: `ctx`, or withContext(ctx, …) to hand it what the hook learned.
    */

@@ -30,9 +30,15 @@ export type TaskControl = {
   ask(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
 };
 
-/** What a handler returns to run its work as a task (when the client can follow one). */
+/**
+ * What a handler returns to run its work as a task (when the client can follow one). With
+ * `answerWithinMs`, work that completes that soon is answered as a plain result, no task shown.
+ */
 export class RunAsTask {
-  constructor(readonly work: (task: TaskControl) => Promise<ToolResult>) {}
+  constructor(
+    readonly work: (task: TaskControl) => Promise<ToolResult>,
+    readonly options: { answerWithinMs?: number } = {},
+  ) {}
 }
 
 /** Whether this request's client declared the extension (never in the legacy era, where it is undefined). */
@@ -100,6 +106,8 @@ type TaskRecord = {
   /** The client's questions by the key it answers with (unique over the task's life). */
   pending: Map<string, { request: InputRequest; waiting: Waiting }>;
   expiresAt: number;
+  /** Settles when the work has ended, however it ended. */
+  ended: Promise<void>;
 };
 
 export type TaskOptions = {
@@ -147,6 +155,7 @@ export class TaskRegistry {
       controller: new AbortController(),
       pending: new Map(),
       expiresAt: this.now() + this.ttlMs,
+      ended: Promise.resolve(),
       task: {
         taskId: randomBytes(16).toString('base64url'),
         status: 'working',
@@ -162,7 +171,7 @@ export class TaskRegistry {
       status: (message) => this.set(record, { statusMessage: message }),
       ask: (requests) => this.ask(record, requests),
     };
-    void Promise.resolve()
+    record.ended = Promise.resolve()
       .then(() => run.work(control))
       .then(
         (result) => this.finish(record, { status: 'completed', result: { ...result } }),
@@ -177,6 +186,21 @@ export class TaskRegistry {
           }),
       );
     return { ...record.task };
+  }
+
+  /**
+   * The task's result when it completed within `ms` (the task is then dropped: the client never
+   * saw it); undefined when it is still going, or ended otherwise.
+   */
+  async completedWithin(taskId: string, ms: number): Promise<Record<string, unknown> | undefined> {
+    const r = this.tasks.get(taskId);
+    if (!r || ms <= 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([r.ended, new Promise((done) => (timer = setTimeout(done, ms)))]);
+    clearTimeout(timer);
+    if (r.task.status !== 'completed') return undefined;
+    this.tasks.delete(taskId);
+    return r.task.result;
   }
 
   /** The caller's task as tasks/get shows it, or -32602 when there is none (or it is another's). */

@@ -16,6 +16,7 @@ import { withContext } from '../mcp/methods.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
+import { tasksDeclared } from '../mcp/tasks.ts';
 import { withFailureShape } from '../mcp/tool-failure.ts';
 import { describeIssues } from '../mcp/zod-tool.ts';
 import {
@@ -29,6 +30,7 @@ import type { Caller, Failure, Pipeline, RequestScope } from '../operations/pipe
 import type { Answer, Interaction, Question, Reporter } from '../operations/interaction.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
+import { asTask } from './task-calls.ts';
 
 /** What the surfaces are built from. */
 export type SurfaceDeps = {
@@ -79,7 +81,7 @@ function interactionOf(ctx: RequestContext): Interaction {
   };
 }
 
-function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
+export function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
   if (!r || (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel'))
     return undefined;
   return {
@@ -99,7 +101,7 @@ function reporterOf(ctx: RequestContext): Reporter {
 }
 
 /** The questions an operation asked, as elicitation/create input requests. */
-function askedOf(questions: Question[]): InputRequired {
+export function askedOf(questions: Question[]): InputRequired {
   return new InputRequired(
     Object.fromEntries(
       questions.map((q) => [
@@ -147,7 +149,10 @@ export function operationTool(
       const parsed = op.output.safeParse(structured);
       return parsed.success ? undefined : describeIssues(parsed.error);
     },
+    ...(op.longRunning ? { taskSupport: 'optional' as const } : {}),
     handler: async (args, ctx) => {
+      // Work that may take long runs as a task for a client that can follow one (Tasks extension).
+      if (op.longRunning && tasksDeclared(ctx)) return asTask(op, deps, community, ctx, args);
       const outcome = await deps.pipeline.invoke(op, callerOf(ctx, community), args);
       if (outcome.ok) return { structuredContent: outcome.value };
       return outcome.stage === 'ask'
@@ -193,6 +198,11 @@ const WHAT: Record<string, string> = {
   'resources/unsubscribe': 'Unsubscribing',
   'prompts/get': 'This prompt',
   'completion/complete': 'Completion',
+  'skills/list': 'Listing skills',
+  'skills/get': 'Reading a skill',
+  'tasks/get': 'Reading a task',
+  'tasks/update': 'Answering a task',
+  'tasks/cancel': 'Cancelling a task',
 };
 
 /** The name of a JSON-RPC error code in the engine's table. */
