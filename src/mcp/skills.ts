@@ -6,26 +6,15 @@
 // having a `skills` list (even an empty one); withSkills adds its files to the surface's resources.
 import { createHash } from 'node:crypto';
 import { ErrorCode, RpcError } from './jsonrpc.ts';
-import type { ResourceDef, Surface } from './surface.ts';
+import type { ResourceDef, SkillDef, Surface } from './surface.ts';
+
+export type { SkillDef, SkillFile } from './surface.ts';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 export const SKILL_METHODS = new Set(['skills/list', 'skills/get']);
 
 /** A skill's name: 1-64 of a-z, 0-9 and single hyphens, not at either end (the Agent Skills rule). */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-
-export type SkillFile = { path: string; text: string; mimeType?: string };
-
-export type SkillDef = {
-  name: string;
-  description: string;
-  /** The instructions: SKILL.md after its frontmatter (markdown). */
-  body: string;
-  /** Further frontmatter: `metadata` (string values), as the Agent Skills format allows. */
-  metadata?: Record<string, string>;
-  /** Files of the skill beside SKILL.md, by their path within it (`references/x.md`). */
-  files?: SkillFile[];
-};
 
 type SkillEntry = {
   uri: string;

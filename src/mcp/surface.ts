@@ -7,10 +7,8 @@ import type {
   ResourceContents,
   ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestContext } from './context.ts';
-import type { InputRequired } from './input-required.ts';
-import type { SkillDef } from './skills.ts';
-import type { RunAsTask } from './tasks.ts';
+import type { InputResponse, RequestContext } from './context.ts';
+import type { InputRequest, InputRequired } from './input-required.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type { ContentBlock, PromptMessage, ResourceContents, ToolAnnotations };
@@ -154,4 +152,42 @@ export function interpolate(template: string, args: Record<string, string>): str
   return template.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : whole,
   );
+}
+
+// ---- the Skills extension (skills.ts serves them) ----
+
+export type SkillFile = { path: string; text: string; mimeType?: string };
+
+export type SkillDef = {
+  name: string;
+  description: string;
+  /** The instructions: SKILL.md after its frontmatter (markdown). */
+  body: string;
+  /** Further frontmatter: `metadata` (string values), as the Agent Skills format allows. */
+  metadata?: Record<string, string>;
+  /** Files of the skill beside SKILL.md, by their path within it (`references/x.md`). */
+  files?: SkillFile[];
+};
+
+// ---- the Tasks extension (tasks.ts runs them) ----
+
+/** What a task's work may do while it runs. */
+export type TaskControl = {
+  /** Aborted when the client cancels the task. */
+  signal: AbortSignal;
+  /** Says how far the work is (the task's statusMessage; listeners hear it). */
+  status(message: string): void;
+  /** Asks the client; the task is input_required until every key is answered, then works on. */
+  ask(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
+};
+
+/**
+ * What a handler returns to run its work as a task (when the client can follow one). With
+ * `answerWithinMs`, work that completes that soon is answered as a plain result, no task shown.
+ */
+export class RunAsTask {
+  constructor(
+    readonly work: (task: TaskControl) => Promise<ToolResult>,
+    readonly options: { answerWithinMs?: number } = {},
+  ) {}
 }

@@ -13,33 +13,14 @@ import { randomBytes } from 'node:crypto';
 import type { InputResponse, RequestContext } from './context.ts';
 import type { InputRequest } from './input-required.ts';
 import { ErrorCode, RpcError, type JsonRpcErrorObject } from './jsonrpc.ts';
-import type { ToolResult } from './surface.ts';
+import { RunAsTask, type TaskControl, type ToolResult } from './surface.ts';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
-/** What a task's work may do while it runs. */
-export type TaskControl = {
-  /** Aborted when the client cancels the task. */
-  signal: AbortSignal;
-  /** Says how far the work is (the task's statusMessage; listeners hear it). */
-  status(message: string): void;
-  /** Asks the client; the task is input_required until every key is answered, then works on. */
-  ask(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
-};
-
-/**
- * What a handler returns to run its work as a task (when the client can follow one). With
- * `answerWithinMs`, work that completes that soon is answered as a plain result, no task shown.
- */
-export class RunAsTask {
-  constructor(
-    readonly work: (task: TaskControl) => Promise<ToolResult>,
-    readonly options: { answerWithinMs?: number } = {},
-  ) {}
-}
+export { RunAsTask, type TaskControl } from './surface.ts';
 
 /** Whether this request's client declared the extension (never in the legacy era, where it is undefined). */
 export function tasksDeclared(ctx: Pick<RequestContext, 'era' | 'clientCapabilities'>): boolean {

@@ -16,7 +16,7 @@ import { withContext } from '../mcp/methods.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
-import { tasksDeclared } from '../mcp/tasks.ts';
+import { RunAsTask, tasksDeclared } from '../mcp/tasks.ts';
 import { withFailureShape } from '../mcp/tool-failure.ts';
 import { describeIssues } from '../mcp/zod-tool.ts';
 import {
@@ -30,7 +30,6 @@ import type { Caller, Failure, Pipeline, RequestScope } from '../operations/pipe
 import type { Answer, Interaction, Question, Reporter } from '../operations/interaction.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
-import { asTask } from './task-calls.ts';
 
 /** What the surfaces are built from. */
 export type SurfaceDeps = {
@@ -81,7 +80,7 @@ function interactionOf(ctx: RequestContext): Interaction {
   };
 }
 
-export function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
+function elicitAnswer(r: InputResponse | undefined): Answer | undefined {
   if (!r || (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel'))
     return undefined;
   return {
@@ -101,7 +100,7 @@ function reporterOf(ctx: RequestContext): Reporter {
 }
 
 /** The questions an operation asked, as elicitation/create input requests. */
-export function askedOf(questions: Question[]): InputRequired {
+function askedOf(questions: Question[]): InputRequired {
   return new InputRequired(
     Object.fromEntries(
       questions.map((q) => [
@@ -271,4 +270,49 @@ export function actorOf(ctx: RequestContext): Actor {
   const actor = (ctx.context as Partial<GuardedScope> | undefined)?.actor;
   if (!actor) throw new Error('A content method ran outside its surface guard.');
   return actor;
+}
+
+// ---- long-running operations as task work (MCP Tasks extension) ----
+// The same pipeline call as a plain tools/call, run on after the request was answered with a task
+// handle. What the operation reports becomes the task's status message; questions it asks make the
+// task input_required until the client answers them through tasks/update, then the call runs again
+// with the answers, as a multi round-trip request would.
+
+/** Work that finishes this soon is answered at once, no task shown. */
+const ANSWER_WITHIN_MS = 2_000;
+/** Rounds of questions a task may ask before it gives up. */
+const MAX_ROUNDS = 3;
+
+function asTask(
+  op: AnyOperation,
+  deps: SurfaceDeps,
+  community: Community | null,
+  ctx: RequestContext,
+  args: Record<string, unknown>,
+): RunAsTask {
+  return new RunAsTask(
+    async (task): Promise<ToolResult> => {
+      let answers: Record<string, InputResponse> = { ...ctx.inputResponses };
+      for (let round = 0; ; round++) {
+        const caller = {
+          ...callerOf(ctx, community),
+          interaction: {
+            canAsk: ctx.canAsk('elicitation') && round < MAX_ROUNDS,
+            answer: (key: string) => elicitAnswer(answers[key]),
+          },
+          reporter: {
+            progress: async (done: number, total: number, message: string) =>
+              task.status(`${message} (${done}/${total})`),
+            note: async (_level: string, message: string) => task.status(message),
+          },
+        };
+        const outcome = await deps.pipeline.invoke(op, caller, args);
+        if (outcome.ok) return { structuredContent: outcome.value };
+        if (outcome.stage !== 'ask') return failureResult(outcome, op.name);
+        const asked = askedOf(outcome.questions ?? []);
+        answers = { ...answers, ...(await task.ask(asked.requests)) };
+      }
+    },
+    { answerWithinMs: ANSWER_WITHIN_MS },
+  );
 }
