@@ -216,7 +216,8 @@ function taskMethod(
     throw missingTasks(request.method);
   const params = request.params ?? {};
   const owner = ex.owner ?? '';
-  if (request.method === 'tasks/get') return { ...engine.tasks.get(ex.scope, owner, params.taskId) };
+  if (request.method === 'tasks/get')
+    return { ...engine.tasks.get(ex.scope, owner, params.taskId) };
   if (request.method === 'tasks/update')
     engine.tasks.update(ex.scope, owner, params.taskId, params.inputResponses);
   else engine.tasks.cancel(ex.scope, owner, params.taskId);

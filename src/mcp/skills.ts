@@ -54,7 +54,11 @@ export async function serveSkills(
 
 /** SKILL.md's text: frontmatter (strings JSON-quoted, which YAML reads as they are), then the body. */
 export function skillMarkdown(skill: SkillDef): string {
-  const lines = ['---', `name: ${JSON.stringify(skill.name)}`, `description: ${JSON.stringify(skill.description)}`];
+  const lines = [
+    '---',
+    `name: ${JSON.stringify(skill.name)}`,
+    `description: ${JSON.stringify(skill.description)}`,
+  ];
   const metadata = Object.entries(skill.metadata ?? {});
   if (metadata.length) {
     lines.push('metadata:');

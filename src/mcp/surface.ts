@@ -48,11 +48,7 @@ export type ToolDef = {
   handler: (
     args: Record<string, unknown>,
     ctx: RequestContext,
-  ) =>
-    | Promise<ToolResult | InputRequired | RunAsTask>
-    | ToolResult
-    | InputRequired
-    | RunAsTask;
+  ) => Promise<ToolResult | InputRequired | RunAsTask> | ToolResult | InputRequired | RunAsTask;
 };
 
 export type PromptArgument = { name: string; description?: string; required?: boolean };

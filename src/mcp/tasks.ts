@@ -237,7 +237,7 @@ export class TaskRegistry {
     return r;
   }
 
-  private ask(
+  private async ask(
     r: TaskRecord,
     requests: Record<string, InputRequest>,
   ): Promise<Record<string, InputResponse>> {

@@ -38,7 +38,10 @@ export function communitySurface(
 ): Surface {
   const tools = communityTools(deps, community, config);
   const instructions = communityInstructions(community.slug, community.name);
-  return withSkills(baseSurface(deps, community, config, tools, instructions), communitySkills(community, config));
+  return withSkills(
+    baseSurface(deps, community, config, tools, instructions),
+    communitySkills(community, config),
+  );
 }
 
 function baseSurface(

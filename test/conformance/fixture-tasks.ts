@@ -14,7 +14,7 @@ const text = (t: string, isError = false): ToolResult => ({
 });
 
 /** Waits `ms`, or fails as soon as `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((done, fail) => {
     if (signal.aborted) return fail(new Error('cancelled'));
     const timer = setTimeout(done, ms);
@@ -52,7 +52,8 @@ export const taskFixtureTools: ToolDef[] = [
   },
   {
     name: 'slow_compute',
-    description: 'Works for `seconds` seconds, then answers (as a task where the client can follow one)',
+    description:
+      'Works for `seconds` seconds, then answers (as a task where the client can follow one)',
     inputSchema: object({ seconds: { type: 'number' }, label: { type: 'string' } }),
     taskSupport: 'optional',
     handler: (a) =>

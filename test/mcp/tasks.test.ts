@@ -162,9 +162,10 @@ describe('a client that declares the extension', () => {
     let heard: any[] = [];
     const reading = readSse(
       res,
-      (events) => (heard = events.map((e) => JSON.parse(e.data))).some(
-        (m) => m.params?.status === 'completed',
-      ),
+      (events) =>
+        (heard = events.map((e) => JSON.parse(e.data))).some(
+          (m) => m.params?.status === 'completed',
+        ),
       8000,
     );
     await waitFor(() => heard.length >= 1, { message: 'the acknowledgement' });
