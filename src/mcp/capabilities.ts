@@ -15,7 +15,7 @@ export function capabilitiesOf(surface: Surface, era: Era): Record<string, unkno
     logging: {},
   };
   const extensions: Record<string, Record<string, unknown>> = {};
-  if (surface.skills) extensions[SKILLS_EXTENSION] = {};
+  if (surface.skills) extensions[SKILLS_EXTENSION] = { directoryRead: true };
   if (era === 'modern' && surface.tools.some((t) => t.taskSupport))
     extensions[TASKS_EXTENSION] = {};
   if (Object.keys(extensions).length) capabilities.extensions = extensions;

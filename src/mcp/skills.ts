@@ -2,8 +2,10 @@
 // frontmatter with at least name and description, then markdown instructions) and perhaps files
 // beside it, served as resources under skill://<name>/. skills/list gives every skill's entry (its
 // SKILL.md URI, the frontmatter as an object, and each file's URI, SHA-256 digest and size);
-// skills/get gives one entry by its URI (-32602 for any other). A surface declares the extension by
-// having a `skills` list (even an empty one); withSkills adds its files to the surface's resources.
+// skills/get gives one entry by its URI (-32602 for any other); resources/directory/read lists what
+// a skill's directory holds (files, and subdirectories as inode/directory). A surface declares the
+// extension (with directoryRead) by having a `skills` list, even an empty one; withSkills adds its
+// files to the surface's resources.
 import { createHash } from 'node:crypto';
 import { ErrorCode, RpcError } from './jsonrpc.ts';
 import type { ResourceDef, SkillDef, Surface } from './surface.ts';
@@ -11,7 +13,9 @@ import type { ResourceDef, SkillDef, Surface } from './surface.ts';
 export type { SkillDef, SkillFile } from './surface.ts';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-export const SKILL_METHODS = new Set(['skills/list', 'skills/get']);
+export const SKILL_METHODS = new Set(['skills/list', 'skills/get', 'resources/directory/read']);
+/** The MIME type of a directory in a resources/directory/read listing. */
+export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
 /** A skill's name: 1-64 of a-z, 0-9 and single hyphens, not at either end (the Agent Skills rule). */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -46,10 +50,32 @@ export async function serveSkills(
   if (method === 'skills/list') return { skills: skills.map((s) => build(s).entry) };
   const uri = params.uri;
   if (typeof uri !== 'string')
-    throw new RpcError(ErrorCode.InvalidParams, 'skills/get needs params.uri.');
+    throw new RpcError(ErrorCode.InvalidParams, `${method} needs params.uri.`);
+  if (method === 'resources/directory/read') return directory(skills, uri);
   const skill = skills.find((s) => build(s).entry.uri === uri);
   if (!skill) throw new RpcError(ErrorCode.InvalidParams, `Unknown skill: ${uri}`, { uri });
   return { skill: build(skill).entry };
+}
+
+/** The direct children of a skill's directory (or of a directory within it); -32602 for anything else. */
+function directory(skills: SkillDef[], uri: string): Record<string, unknown> {
+  const dir = uri.replace(/\/+$/, '');
+  const files = skills.flatMap((s) => build(s).resources);
+  const children = new Map<string, { uri: string; name: string; mimeType: string }>();
+  for (const f of files) {
+    if (!f.uri.startsWith(`${dir}/`)) continue;
+    const [first, ...rest] = f.uri.slice(dir.length + 1).split('/');
+    const child = `${dir}/${first}`;
+    children.set(
+      child,
+      rest.length
+        ? { uri: child, name: first!, mimeType: DIRECTORY_MIME_TYPE }
+        : { uri: child, name: first!, mimeType: f.mimeType ?? 'text/markdown' },
+    );
+  }
+  if (!children.size || !skills.some((s) => dir.startsWith(`skill://${s.name}`)))
+    throw new RpcError(ErrorCode.InvalidParams, `Not a skill directory: ${uri}`, { uri });
+  return { resources: [...children.values()] };
 }
 
 /** SKILL.md's text: frontmatter (strings JSON-quoted, which YAML reads as they are), then the body. */

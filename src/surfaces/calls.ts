@@ -199,6 +199,7 @@ const WHAT: Record<string, string> = {
   'completion/complete': 'Completion',
   'skills/list': 'Listing skills',
   'skills/get': 'Reading a skill',
+  'resources/directory/read': 'Listing a skill directory',
   'tasks/get': 'Reading a task',
   'tasks/update': 'Answering a task',
   'tasks/cancel': 'Cancelling a task',

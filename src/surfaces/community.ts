@@ -40,7 +40,7 @@ export function communitySurface(
   const instructions = communityInstructions(community.slug, community.name);
   return withSkills(
     baseSurface(deps, community, config, tools, instructions),
-    communitySkills(community, config),
+    communitySkills(community, config, tools),
   );
 }
 

@@ -60,18 +60,32 @@ test('every community serves its guidelines and how to ask and answer there, ver
   const listing = await skills.list();
   assert.deepEqual(
     listing.skills.map((s) => s.frontmatter.name),
-    ['community-guidelines', 'asking-and-answering'],
+    ['asking-and-answering', 'community-guidelines'],
   );
   assert.equal(typeof listing.ttlMs, 'number');
-  const guidelines = listing.skills[0]!;
+  const guidelines = listing.skills[1]!;
   assert.equal(guidelines.uri, 'skill://community-guidelines/SKILL.md');
   assert.deepEqual(guidelines.frontmatter.metadata, { community: 'acme' });
   const file = await skills.read(guidelines);
   assert.equal(file.verified, true);
   assert.ok(file.body!.includes(acme.guidelines.trim().split('\n')[0]!), file.body);
-  const how = await skills.read(listing.skills[1]!);
+  const how = await skills.read(listing.skills[0]!);
   assert.match(how.body!, /search_community/);
   assert.match(how.body!, /mark_solution/);
+  // Beside it, the reference of the tools this server lists (the demo's toolsets included).
+  const tools = await skills.read(listing.skills[0]!, 'references/tools.md');
+  assert.equal(tools.verified, true);
+  for (const t of (await v2.listTools()).tools)
+    assert.ok(tools.text!.includes(`## ${t.name}`), t.name);
+  assert.equal(skills.directoryRead, true);
+  const dir = await skills.readDirectory('skill://asking-and-answering');
+  assert.deepEqual(
+    dir.resources.map((r) => [r.uri, r.mimeType]),
+    [
+      ['skill://asking-and-answering/SKILL.md', 'text/markdown'],
+      ['skill://asking-and-answering/references', 'inode/directory'],
+    ],
+  );
 });
 
 test('a skill the administrators declare reaches live sessions, with its files', async () => {

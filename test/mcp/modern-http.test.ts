@@ -247,7 +247,7 @@ describe('methods and results', () => {
     ]);
     // The fixture serves skills and has tools that run as tasks: both extensions are declared.
     assert.deepEqual(r.capabilities.extensions, {
-      'io.modelcontextprotocol/skills': {},
+      'io.modelcontextprotocol/skills': { directoryRead: true },
       'io.modelcontextprotocol/tasks': {},
     });
     assert.equal(r.resultType, 'complete');
