@@ -153,7 +153,11 @@ export class TaskRegistry {
       ask: (requests) => this.ask(record, requests),
     };
     record.ended = Promise.resolve()
-      .then(() => run.work(control))
+      .then(async () => {
+        // Cancelled (or expired) before it began: the work never starts.
+        if (record.controller.signal.aborted) throw new Error('cancelled');
+        return run.work(control);
+      })
       .then(
         (result) => this.finish(record, { status: 'completed', result: { ...result } }),
         (err: unknown) =>
