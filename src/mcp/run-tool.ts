@@ -45,7 +45,7 @@ export async function runTool(
       } catch (err) {
         return failed(tool, err, logger);
       }
-    });
+    }, result.options);
   }
   return finish(tool, result, logger);
 }
