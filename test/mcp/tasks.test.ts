@@ -72,7 +72,7 @@ async function settled(taskId: string, o = {}) {
 
 describe('a client that declares the extension', () => {
   test('gets a task handle, polls it while it works, then finds the result inlined', async () => {
-    const created = (await tool('slow_compute', { seconds: 1, label: 'pi' })).result;
+    const created = (await tool('slow_compute', { seconds: 2, label: 'pi' })).result;
     assert.equal(created.resultType, 'task');
     assert.equal(created.status, 'working');
     assert.equal(typeof created.ttlMs, 'number');
@@ -82,7 +82,7 @@ describe('a client that declares the extension', () => {
     assert.match(working.statusMessage, /computing pi/);
     const done = await settled(created.taskId);
     assert.equal(done.status, 'completed');
-    assert.equal(done.result.content[0].text, 'computed pi after 1 s');
+    assert.equal(done.result.content[0].text, 'computed pi after 2 s');
     assert.equal(done.resultType, 'complete');
   });
 
