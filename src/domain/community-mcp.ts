@@ -1,6 +1,7 @@
 // A community's MCP surface as declarative configuration: which tool mode its server
-// uses, words its administrators add to the agent instructions, and prompts of its own with
-// {{ argument }} placeholders. Admins set it (CLI from a JSON file, later the admin pages); live
+// uses, words its administrators add to the agent instructions, prompts of its own with
+// {{ argument }} placeholders, and skills of its own (instructions in markdown, perhaps with files,
+// served through the MCP Skills extension beside the built-in ones). Admins set it (CLI from a JSON file, later the admin pages); live
 // sessions hear about a change as list_changed notifications.
 import { z } from 'zod';
 import type { Store } from '../store/repositories.ts';
@@ -53,6 +54,39 @@ const promptSchema = z
     }
   });
 
+/** The skills every community server has; a community's own skills may not take these names. */
+export const BUILT_IN_SKILLS = ['community-guidelines', 'asking-and-answering'] as const;
+
+/** A skill's name, as the Agent Skills format has it: a-z, 0-9 and single inner hyphens. */
+const skillName = z
+  .string()
+  .regex(
+    /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/,
+    'must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with one',
+  );
+
+const skillSchema = z.strictObject({
+  name: skillName,
+  description: z.string().trim().min(1).max(1024),
+  /** The instructions (markdown): the SKILL.md after its frontmatter. */
+  body: z.string().min(1).max(20_000),
+  /** Further files of the skill, by their path within it (e.g. references/forms.md). */
+  files: z
+    .array(
+      z.strictObject({
+        path: z
+          .string()
+          .regex(
+            /^(?!.*\.\.)(?!SKILL\.md$)[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*){0,3}$/,
+            'must be a relative path of up to 4 segments of letters, digits, ".", "_" and "-" (not SKILL.md)',
+          ),
+        text: z.string().max(20_000),
+      }),
+    )
+    .max(10)
+    .default([]),
+});
+
 export const communityMcpConfigSchema = z
   .strictObject({
     tool_mode: z.enum(['full', 'two-tool']).default('full'),
@@ -61,8 +95,29 @@ export const communityMcpConfigSchema = z
     toolsets: z.array(z.enum(TOOLSETS)).max(TOOLSETS.length).default([]),
     instructions: z.string().trim().max(4000).default(''),
     prompts: z.array(promptSchema).max(50).default([]),
+    skills: z.array(skillSchema).max(20).default([]),
   })
   .superRefine((c, ctx) => {
+    const skills = new Set<string>(BUILT_IN_SKILLS);
+    c.skills.forEach((s, i) => {
+      if (skills.has(s.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['skills', i, 'name'],
+          message: `"${s.name}" is taken (built-in skills and names must be unique)`,
+        });
+      skills.add(s.name);
+      const paths = new Set<string>();
+      s.files.forEach((f, j) => {
+        if (paths.has(f.path))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['skills', i, 'files', j, 'path'],
+            message: `"${f.path}" appears twice`,
+          });
+        paths.add(f.path);
+      });
+    });
     const seen = new Set<string>(BUILT_IN_PROMPTS);
     c.prompts.forEach((p, i) => {
       if (seen.has(p.name))

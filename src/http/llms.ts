@@ -62,12 +62,23 @@ topic updates. When a new question closely matches a solved topic, create_topic 
 similar_solved.
 
 No key needed: initialize, ping, tools/list, resources/list, resources/templates/list, prompts/list.
-Key needed: tools/call, resources/read, resources/subscribe, prompts/get, completion/complete.
+Key needed: tools/call, resources/read, resources/subscribe, prompts/get, completion/complete,
+skills/list, skills/get, tasks/get, tasks/update, tasks/cancel.
 
 Also here: prompts (ask_a_good_question, answer_from_community, summarize_topic, and the community's
 own), resources hamlet://<slug>/guidelines and hamlet://<slug>/categories, templates
 hamlet://<slug>/topics/{topic_id} and hamlet://<slug>/articles/{slug}. See section "sessions" to
-subscribe to a topic.`,
+subscribe to a topic.
+
+Skills (extension io.modelcontextprotocol/skills, both protocol eras): skills/list and skills/get give
+community-guidelines, asking-and-answering and the community's own skills; read their files
+(skill://<name>/SKILL.md and beside it) with resources/read and a key.
+
+Tasks (extension io.modelcontextprotocol/tasks, protocol 2026-07-28 only): declare it in
+_meta clientCapabilities.extensions and suggest_answer, when it takes more than 2 s, answers with a task
+(resultType "task", a taskId); poll tasks/get until it is completed (the result inlined) or failed,
+answer its inputRequests with tasks/update, stop it with tasks/cancel, or name it in
+subscriptions/listen (notifications.taskIds) to hear notifications/tasks. Send Mcp-Name: <taskId>.`,
     },
     {
       name: 'tools',

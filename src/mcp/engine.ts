@@ -28,6 +28,9 @@ import type { SessionCaps, SessionRecord, SessionStore } from './session-store.t
 import type { Surface } from './surface.ts';
 import { negotiateVersion } from './versions.ts';
 import { boundedCapabilities, boundedClientInfo } from './client-info.ts';
+import { capabilitiesOf } from './capabilities.ts';
+import { serveSkills, SKILL_METHODS } from './skills.ts';
+import { RunAsTask, runInline, TaskRegistry, type TaskOptions } from './tasks.ts';
 
 /** Where messages produced while a request runs go (its SSE stream, or the session's stream). */
 export type Channel = {
@@ -65,6 +68,8 @@ export type EngineOptions = {
   bus?: McpBus;
   /** Sessions per client address and per credential (default 100 and 50). */
   sessionCaps?: SessionCaps;
+  /** How long tasks are kept, and how many one caller may run (Tasks extension). */
+  tasks?: TaskOptions;
 };
 
 /** Who owns a session: a hash of the credential that opened it (never the credential itself). */
@@ -79,6 +84,7 @@ export class McpEngine {
   private readonly clientRequests: ClientRequests;
   private outbox: SessionOutbox = async () => {};
   readonly listeners = new ListenHub();
+  readonly tasks: TaskRegistry;
   readonly stateCodec: RequestStateCodec;
   private readonly caps: SessionCaps;
 
@@ -89,6 +95,10 @@ export class McpEngine {
   ) {
     this.clientRequests = new ClientRequests(options.bus);
     this.caps = options.sessionCaps ?? { perClientIp: 100, perOwner: 50 };
+    this.tasks = new TaskRegistry(
+      (scope, task) => this.listeners.taskChanged(scope, task),
+      options.tasks,
+    );
     this.stateCodec = new RequestStateCodec(() => sessions.sharedSecret());
     // A client's answer or cancellation may reach another instance than the one running the request;
     // a resource update written on another instance reaches the listen streams held here.
@@ -189,8 +199,12 @@ export class McpEngine {
             )
           : await serveShared(request.method, params, surface, ctx, this.logger);
       if (outcome instanceof InputRequired) return this.cannotAsk(request.method, outcome);
+      // Tasks are not part of this era: the work runs within the request.
+      if (outcome instanceof RunAsTask) return runInline(outcome, ctx);
       return outcome;
     }
+    if (SKILL_METHODS.has(request.method))
+      return around(surface, ctx, () => serveSkills(request.method, params, surface));
     switch (request.method) {
       case 'initialize':
         return this.initialize(params, ex);
@@ -223,13 +237,7 @@ export class McpEngine {
   private async initialize(params: Record<string, unknown>, ex: Exchange) {
     const protocolVersion = negotiateVersion(params.protocolVersion);
     const { surface } = ex;
-    const capabilities: Record<string, unknown> = {
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      completions: {},
-      logging: {},
-    };
+    const capabilities = capabilitiesOf(surface, 'legacy');
     if (this.options.sessionsEnabled !== false && !ex.session) {
       const now = Date.now();
       const id = randomBytes(18).toString('base64url');

@@ -283,6 +283,7 @@ export class McpHttpTransport {
         clientIp: client.address,
         clientKey: client.key,
         context: endpoint.context,
+        owner: this.ownerOf(req, endpoint),
       });
     }
     return serveLegacyPost(this.legacy, {

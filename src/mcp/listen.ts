@@ -8,6 +8,8 @@ export type ListenFilter = {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes the stream hears (notifications/tasks, Tasks extension). */
+  taskIds?: string[];
 };
 
 export type Listener = {
@@ -58,6 +60,13 @@ export class ListenHub {
   resourceUpdated(scope: string, uri: string): void {
     for (const l of this.byResource.get(`${scope}\u0000${uri}`) ?? [])
       l.send(tagged(l.id, 'notifications/resources/updated', { uri }));
+  }
+
+  /** notifications/tasks, the task as tasks/get shows it, to the streams that named it. */
+  taskChanged(scope: string, task: { taskId: string } & Record<string, unknown>): void {
+    for (const l of this.byScope.get(scope) ?? [])
+      if (l.filter.taskIds?.includes(task.taskId))
+        l.send(tagged(l.id, 'notifications/tasks', task));
   }
 
   /**

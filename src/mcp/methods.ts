@@ -8,6 +8,7 @@ import { ErrorCode, ErrorText, RpcError } from './jsonrpc.ts';
 import { runTool } from './run-tool.ts';
 import { frozenJson } from './wire.ts';
 import type { Surface, ToolDef, ToolResult } from './surface.ts';
+import { missingTasks, tasksDeclared, type RunAsTask } from './tasks.ts';
 
 export const SHARED_METHODS = new Set([
   'tools/list',
@@ -55,7 +56,7 @@ async function callTool(
   surface: Surface,
   ctx: RequestContext,
   logger: EngineLogger,
-): Promise<ToolResult | InputRequired> {
+): Promise<ToolResult | InputRequired | RunAsTask> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string' || (args !== undefined && !isRecord(args))) {
     throw new RpcError(ErrorCode.InvalidParams, ErrorText.expectedNameArguments);
@@ -67,6 +68,8 @@ async function callTool(
       ctx.era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound,
       ErrorText.unknownTool(name),
     );
+  if (tool.taskSupport === 'required' && !tasksDeclared(ctx))
+    throw missingTasks(`The tool "${name}" runs only as a task: it`);
   return runTool(tool, (args as Record<string, unknown> | undefined) ?? {}, ctx, logger);
 }
 

@@ -7,10 +7,14 @@ import { ErrorCode, RpcError, type JsonRpcRequest } from './jsonrpc.ts';
 import type { ToolDef } from './surface.ts';
 
 /** The body field each method mirrors into Mcp-Name. */
-const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
+const NAME_SOURCE: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The Tasks extension: a router keeps a task's requests on the instance that holds it.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** A header's value without the optional whitespace around it (which HTTP parsing excludes). */

@@ -78,6 +78,8 @@ export type ModernPost = {
   clientKey?: string;
   /** The application's value for this request (Endpoint.context). */
   context?: unknown;
+  /** Who owns what the request starts (tasks). */
+  owner?: string;
 };
 
 export class ModernHttp {
@@ -166,6 +168,7 @@ export class ModernHttp {
       surface: p.surface,
       scope: p.scope,
       credential: credentialOf(req),
+      owner: p.owner,
       clientIp: p.clientIp,
       context: p.context,
       envelope,
@@ -205,7 +208,7 @@ export class ModernHttp {
     }
     let filter;
     try {
-      filter = await listenFilter(request, ex);
+      filter = await listenFilter(this.engine, request, ex);
     } catch (err) {
       release();
       if (!(err instanceof RpcError)) throw err;

@@ -30,6 +30,9 @@ import type { ListenFilter } from './listen.ts';
 import { around, isRecord, serveShared, SHARED_METHODS } from './methods.ts';
 import { RequestCtx, type Cancellation, type Delivery } from './request-context.ts';
 import type { Surface } from './surface.ts';
+import { capabilitiesOf } from './capabilities.ts';
+import { serveSkills, SKILL_METHODS } from './skills.ts';
+import { missingTasks, RunAsTask, runInline, tasksDeclared } from './tasks.ts';
 import { ALL_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './versions.ts';
 
 export const META = {
@@ -81,6 +84,8 @@ export type ModernExchange = {
   surface: Surface;
   scope: string;
   credential?: string;
+  /** Who the request's tasks belong to (the application's session owner, or a hash of the credential). */
+  owner?: string;
   clientIp: string;
   /** The application's value for this request (Endpoint.context). */
   context?: unknown;
@@ -89,14 +94,6 @@ export type ModernExchange = {
   channel: { send(message: JsonRpcMessage): Promise<boolean> };
   /** Cancelled when the client closes the response stream. */
   cancellation: Cancellation;
-};
-
-const CAPABILITIES = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  completions: {},
-  logging: {},
 };
 
 /** The lists a client may cache (resources/read carries its own resource's hint). */
@@ -139,14 +136,26 @@ async function dispatch(
   if (request.method === 'server/discover') {
     return complete(surface, {
       supportedVersions: ALL_PROTOCOL_VERSIONS,
-      capabilities: CAPABILITIES,
+      capabilities: capabilitiesOf(surface, 'modern'),
       ...(surface.instructions ? { instructions: surface.instructions } : {}),
       ...cacheHints(surface, surface.cache?.listTtlMs ?? 0),
     });
   }
+  const params = request.params ?? {};
+  if (TASK_METHODS.has(request.method)) {
+    // Each task request is authenticated like any other: a revoked key no longer reaches its tasks.
+    const result = await around(surface, contextOf(request, ex), async () =>
+      taskMethod(engine, request, ex),
+    );
+    return complete(surface, result);
+  }
+  if (SKILL_METHODS.has(request.method)) {
+    const ctx = contextOf(request, ex);
+    const result = await around(surface, ctx, () => serveSkills(request.method, params, surface));
+    return complete(surface, Object.assign(result, cacheHints(surface, 0)));
+  }
   if (!SHARED_METHODS.has(request.method))
     throw new RpcError(ErrorCode.MethodNotFound, ErrorText.unknownMethod(request.method));
-  const params = request.params ?? {};
   const ctx = contextOf(request, ex);
   if (INPUT_METHODS.has(request.method)) {
     // Hashing the binding costs more than a simple call: done only when state is opened or sealed.
@@ -167,6 +176,16 @@ async function dispatch(
       );
       return withServerInfo(surface, inputRequiredResult(outcome, sealed));
     }
+    if (outcome instanceof RunAsTask) {
+      if (!tasksDeclared(ctx)) return complete(surface, { ...(await runInline(outcome, ctx)) });
+      const task = engine.tasks.start(ex.scope, ex.owner ?? '', outcome);
+      const soon = await engine.tasks.completedWithin(
+        task.taskId,
+        outcome.options.answerWithinMs ?? 0,
+      );
+      if (soon) return complete(surface, { ...soon });
+      return withServerInfo(surface, { ...task, resultType: 'task' });
+    }
     const result = outcome as Record<string, unknown>;
     if (request.method !== 'resources/read') return complete(surface, result);
     // A read that answered input depends on what the client said: fresh for no time at all.
@@ -183,6 +202,26 @@ async function dispatch(
       ? Object.assign(result, cacheHints(surface, surface.cache?.listTtlMs ?? 0))
       : result,
   );
+}
+
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** tasks/get, tasks/update and tasks/cancel, for the caller's own tasks on this endpoint. */
+function taskMethod(
+  engine: McpEngine,
+  request: JsonRpcRequest,
+  ex: ModernExchange,
+): Record<string, unknown> {
+  if (!tasksDeclared({ era: 'modern', clientCapabilities: ex.envelope.clientCapabilities }))
+    throw missingTasks(request.method);
+  const params = request.params ?? {};
+  const owner = ex.owner ?? '';
+  if (request.method === 'tasks/get')
+    return { ...engine.tasks.get(ex.scope, owner, params.taskId) };
+  if (request.method === 'tasks/update')
+    engine.tasks.update(ex.scope, owner, params.taskId, params.inputResponses);
+  else engine.tasks.cancel(ex.scope, owner, params.taskId);
+  return {};
 }
 
 function contextOf(request: JsonRpcRequest, ex: ModernExchange): RequestCtx {
@@ -248,6 +287,7 @@ const MAX_LISTEN_RESOURCES = 100;
  * surface's guard runs as for a resources/read).
  */
 export async function listenFilter(
+  engine: McpEngine,
   request: JsonRpcRequest,
   ex: ModernExchange,
 ): Promise<ListenFilter> {
@@ -260,6 +300,25 @@ export async function listenFilter(
   const honoured: ListenFilter = {};
   for (const k of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
     if (asked[k] === true) honoured[k] = true;
+  const taskIds = asked.taskIds;
+  if (taskIds !== undefined) {
+    if (!tasksDeclared({ era: 'modern', clientCapabilities: ex.envelope.clientCapabilities }))
+      throw missingTasks('Listening for task status');
+    if (
+      !Array.isArray(taskIds) ||
+      taskIds.length > MAX_LISTEN_RESOURCES ||
+      !taskIds.every((t) => typeof t === 'string')
+    )
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `taskIds must be a list of at most ${MAX_LISTEN_RESOURCES} task ids.`,
+      );
+    const owner = ex.owner ?? '';
+    const mine = [...new Set(taskIds as string[])].filter((t) =>
+      engine.tasks.has(ex.scope, owner, t),
+    );
+    if (mine.length) honoured.taskIds = mine;
+  }
   const uris = asked.resourceSubscriptions;
   if (uris !== undefined) {
     if (

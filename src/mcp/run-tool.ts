@@ -5,6 +5,7 @@ import type { EngineLogger } from './context.ts';
 import { RpcError } from './jsonrpc.ts';
 import { InputRequired } from './input-required.ts';
 import type { ToolDef, ToolResult } from './surface.ts';
+import { RunAsTask } from './tasks.ts';
 import { ToolError } from './tool-failure.ts';
 
 export function errorResult(structured: { error: string } & Record<string, unknown>): ToolResult {
@@ -20,7 +21,7 @@ export async function runTool(
   args: Record<string, unknown>,
   ctx: RequestContext,
   logger: EngineLogger,
-): Promise<ToolResult | InputRequired> {
+): Promise<ToolResult | InputRequired | RunAsTask> {
   let input = args;
   if (tool.parseArguments) {
     const checked = tool.parseArguments(input);
@@ -28,19 +29,36 @@ export async function runTool(
     if (!checked.ok) return errorResult({ error: checked.error });
     input = checked.value;
   }
-  let result: ToolResult | InputRequired;
+  let result: ToolResult | InputRequired | RunAsTask;
   try {
     result = await tool.handler(input, ctx);
   } catch (err) {
-    if (err instanceof RpcError) throw err;
-    if (err instanceof ToolError) return errorResult({ error: err.message, ...err.details });
-    logger.error({ err, tool: tool.name }, 'tool handler failed');
-    return errorResult({
-      error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`,
-      code: 'internal',
-    });
+    return failed(tool, err, logger);
   }
-  return result instanceof InputRequired ? result : finish(tool, result, logger);
+  if (result instanceof InputRequired) return result;
+  if (result instanceof RunAsTask) {
+    const { work } = result;
+    // The work's outcome is held to the same rules as a handler's: checked output, failures as results.
+    return new RunAsTask(async (task) => {
+      try {
+        return finish(tool, await work(task), logger);
+      } catch (err) {
+        return failed(tool, err, logger);
+      }
+    }, result.options);
+  }
+  return finish(tool, result, logger);
+}
+
+/** A handler's failure: an RpcError stays a protocol error; anything else is a tool error result. */
+function failed(tool: ToolDef, err: unknown, logger: EngineLogger): ToolResult {
+  if (err instanceof RpcError) throw err;
+  if (err instanceof ToolError) return errorResult({ error: err.message, ...err.details });
+  logger.error({ err, tool: tool.name }, 'tool handler failed');
+  return errorResult({
+    error: `The tool "${tool.name}" failed unexpectedly. Try again; if it keeps failing, report it.`,
+    code: 'internal',
+  });
 }
 
 function finish(tool: ToolDef, result: ToolResult, logger: EngineLogger): ToolResult {

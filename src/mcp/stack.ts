@@ -71,6 +71,7 @@ export function createMcpStack(options: McpStackOptions): McpStack {
     stop: () => {
       clearInterval(sweeper);
       transport.modern.closeAll();
+      engine.tasks.stop();
     },
   };
 }

@@ -7,8 +7,8 @@ import type {
   ResourceContents,
   ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestContext } from './context.ts';
-import type { InputRequired } from './input-required.ts';
+import type { InputResponse, RequestContext } from './context.ts';
+import type { InputRequest, InputRequired } from './input-required.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type { ContentBlock, PromptMessage, ResourceContents, ToolAnnotations };
@@ -36,11 +36,19 @@ export type ToolDef = {
   parseArguments?: (args: Record<string, unknown>) => ArgumentCheck;
   /** Checks `structuredContent` against `outputSchema`; returns a problem description or undefined. */
   checkOutput?: (structured: Record<string, unknown>) => string | undefined;
-  /** The result, or InputRequired when the client must answer something first. */
+  /**
+   * Whether the tool may answer RunAsTask (Tasks extension): `optional` runs the work inline for a
+   * client that cannot follow a task, `required` refuses such a client (-32021) before the handler.
+   */
+  taskSupport?: 'optional' | 'required';
+  /**
+   * The result, InputRequired when the client must answer something first, or RunAsTask to go on
+   * as a task (see taskSupport).
+   */
   handler: (
     args: Record<string, unknown>,
     ctx: RequestContext,
-  ) => Promise<ToolResult | InputRequired> | ToolResult | InputRequired;
+  ) => Promise<ToolResult | InputRequired | RunAsTask> | ToolResult | InputRequired | RunAsTask;
 };
 
 export type PromptArgument = { name: string; description?: string; required?: boolean };
@@ -110,9 +118,12 @@ export type Surface = {
   prompts: PromptDef[];
   resources: ResourceDef[];
   templates: ResourceTemplateDef[];
+  /** The skills it serves (Skills extension, declared when present); see withSkills. */
+  skills?: SkillDef[];
   /**
    * Wraps every method that returns content other than the tool list (resources/read, prompts/get,
-   * completion/complete, resources/subscribe and unsubscribe): authenticate, rate-limit, audit.
+   * completion/complete, resources/subscribe and unsubscribe, skills/list and skills/get, and the
+   * Tasks extension's tasks/get, tasks/update and tasks/cancel): authenticate, rate-limit, audit.
    * Throw an RpcError to refuse; otherwise return what `run` returns. `run` takes the request
    * context the method runs with: `ctx`, or withContext(ctx, …) to hand it what the hook learned.
    */
@@ -137,4 +148,42 @@ export function interpolate(template: string, args: Record<string, string>): str
   return template.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : whole,
   );
+}
+
+// ---- the Skills extension (skills.ts serves them) ----
+
+export type SkillFile = { path: string; text: string; mimeType?: string };
+
+export type SkillDef = {
+  name: string;
+  description: string;
+  /** The instructions: SKILL.md after its frontmatter (markdown). */
+  body: string;
+  /** Further frontmatter: `metadata` (string values), as the Agent Skills format allows. */
+  metadata?: Record<string, string>;
+  /** Files of the skill beside SKILL.md, by their path within it (`references/x.md`). */
+  files?: SkillFile[];
+};
+
+// ---- the Tasks extension (tasks.ts runs them) ----
+
+/** What a task's work may do while it runs. */
+export type TaskControl = {
+  /** Aborted when the client cancels the task. */
+  signal: AbortSignal;
+  /** Says how far the work is (the task's statusMessage; listeners hear it). */
+  status(message: string): void;
+  /** Asks the client; the task is input_required until every key is answered, then works on. */
+  ask(requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>>;
+};
+
+/**
+ * What a handler returns to run its work as a task (when the client can follow one). With
+ * `answerWithinMs`, work that completes that soon is answered as a plain result, no task shown.
+ */
+export class RunAsTask {
+  constructor(
+    readonly work: (task: TaskControl) => Promise<ToolResult>,
+    readonly options: { answerWithinMs?: number } = {},
+  ) {}
 }

@@ -272,7 +272,7 @@ export const getMcpConfig = defineOperation({
   server: 'community',
   title: 'MCP configuration',
   description:
-    "This community's MCP surface as configuration: tool mode, instructions added for agents, and its own prompts.",
+    "This community's MCP surface as configuration: tool mode, instructions added for agents, and its own prompts and skills.",
   input: z.strictObject({}),
   output: communityMcpConfigSchema,
   credential: 'community',
@@ -284,7 +284,7 @@ export const setMcpConfig = defineOperation({
   server: 'community',
   title: 'Set the MCP configuration',
   description:
-    'Replaces the MCP configuration; connected agents hear that their tool and prompt lists changed.',
+    'Replaces the MCP configuration; connected agents hear that their tool, prompt and resource lists (skills are resources) changed.',
   input: z.strictObject({
     config: communityMcpConfigSchema.describe('The whole configuration document.'),
   }),

@@ -106,6 +106,8 @@ export const suggestAnswer = defineOperation({
   output: suggestOutput,
   credential: 'community',
   mcp: true,
+  // Ranking asks the embedding endpoint when one is configured, which may take seconds.
+  longRunning: true,
   run: (ctx, { question: q, limit }) =>
     ctx.services.search.suggestAnswer([ctx.community], q, limit),
 });

@@ -92,6 +92,11 @@ export type Operation<
    * (the default tools/list stays the nine of the seed); REST and the web offer it regardless.
    */
   toolset?: Toolset;
+  /**
+   * May take a while: over MCP, a client that follows tasks (the Tasks extension of protocol
+   * 2026-07-28) gets a task handle to poll when the call has not finished within a few seconds.
+   */
+  longRunning?: boolean;
   /** The presented result (never parsed again: it is what the output schema says). */
   run(
     ctx: OperationContext<S extends 'community' ? Community : null>,

@@ -16,6 +16,7 @@ import { withContext } from '../mcp/methods.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import { errorResult } from '../mcp/run-tool.ts';
 import type { ToolDef, ToolResult } from '../mcp/surface.ts';
+import { RunAsTask, tasksDeclared } from '../mcp/tasks.ts';
 import { withFailureShape } from '../mcp/tool-failure.ts';
 import { describeIssues } from '../mcp/zod-tool.ts';
 import {
@@ -147,7 +148,10 @@ export function operationTool(
       const parsed = op.output.safeParse(structured);
       return parsed.success ? undefined : describeIssues(parsed.error);
     },
+    ...(op.longRunning ? { taskSupport: 'optional' as const } : {}),
     handler: async (args, ctx) => {
+      // Work that may take long runs as a task for a client that can follow one (Tasks extension).
+      if (op.longRunning && tasksDeclared(ctx)) return asTask(op, deps, community, ctx, args);
       const outcome = await deps.pipeline.invoke(op, callerOf(ctx, community), args);
       if (outcome.ok) return { structuredContent: outcome.value };
       return outcome.stage === 'ask'
@@ -193,6 +197,12 @@ const WHAT: Record<string, string> = {
   'resources/unsubscribe': 'Unsubscribing',
   'prompts/get': 'This prompt',
   'completion/complete': 'Completion',
+  'skills/list': 'Listing skills',
+  'skills/get': 'Reading a skill',
+  'resources/directory/read': 'Listing a skill directory',
+  'tasks/get': 'Reading a task',
+  'tasks/update': 'Answering a task',
+  'tasks/cancel': 'Cancelling a task',
 };
 
 /** The name of a JSON-RPC error code in the engine's table. */
@@ -261,4 +271,49 @@ export function actorOf(ctx: RequestContext): Actor {
   const actor = (ctx.context as Partial<GuardedScope> | undefined)?.actor;
   if (!actor) throw new Error('A content method ran outside its surface guard.');
   return actor;
+}
+
+// ---- long-running operations as task work (MCP Tasks extension) ----
+// The same pipeline call as a plain tools/call, run on after the request was answered with a task
+// handle. What the operation reports becomes the task's status message; questions it asks make the
+// task input_required until the client answers them through tasks/update, then the call runs again
+// with the answers, as a multi round-trip request would.
+
+/** Work that finishes this soon is answered at once, no task shown. */
+const ANSWER_WITHIN_MS = 2_000;
+/** Rounds of questions a task may ask before it gives up. */
+const MAX_ROUNDS = 3;
+
+function asTask(
+  op: AnyOperation,
+  deps: SurfaceDeps,
+  community: Community | null,
+  ctx: RequestContext,
+  args: Record<string, unknown>,
+): RunAsTask {
+  return new RunAsTask(
+    async (task): Promise<ToolResult> => {
+      let answers: Record<string, InputResponse> = { ...ctx.inputResponses };
+      for (let round = 0; ; round++) {
+        const caller = {
+          ...callerOf(ctx, community),
+          interaction: {
+            canAsk: ctx.canAsk('elicitation') && round < MAX_ROUNDS,
+            answer: (key: string) => elicitAnswer(answers[key]),
+          },
+          reporter: {
+            progress: async (done: number, total: number, message: string) =>
+              task.status(`${message} (${done}/${total})`),
+            note: async (_level: string, message: string) => task.status(message),
+          },
+        };
+        const outcome = await deps.pipeline.invoke(op, caller, args);
+        if (outcome.ok) return { structuredContent: outcome.value };
+        if (outcome.stage !== 'ask') return failureResult(outcome, op.name);
+        const asked = askedOf(outcome.questions ?? []);
+        answers = { ...answers, ...(await task.ask(asked.requests)) };
+      }
+    },
+    { answerWithinMs: ANSWER_WITHIN_MS },
+  );
 }

@@ -3,6 +3,7 @@
 // administrators add. Every call takes the pipeline: tools through operationTool, content methods
 // through contentGuard.
 import { DEFAULT_MCP_CONFIG, type CommunityMcpConfig } from '../domain/community-mcp.ts';
+import { withSkills } from '../mcp/skills.ts';
 import type { Surface, ToolDef } from '../mcp/surface.ts';
 import { twoToolMode } from '../mcp/two-tool.ts';
 import { COMMUNITY_TOOLS } from '../operations/catalogue.ts';
@@ -10,6 +11,7 @@ import { listedAsTool } from '../operations/operation.ts';
 import type { Community } from '../store/types.ts';
 import { contentGuard, guardedTool, operationTool, type SurfaceDeps } from './calls.ts';
 import { communityInstructions } from './instructions.ts';
+import { communitySkills } from './skills.ts';
 import {
   communityPrompts,
   communityResources,
@@ -36,6 +38,19 @@ export function communitySurface(
 ): Surface {
   const tools = communityTools(deps, community, config);
   const instructions = communityInstructions(community.slug, community.name);
+  return withSkills(
+    baseSurface(deps, community, config, tools, instructions),
+    communitySkills(community, config, tools),
+  );
+}
+
+function baseSurface(
+  deps: SurfaceDeps,
+  community: Community,
+  config: CommunityMcpConfig,
+  tools: ToolDef[],
+  instructions: string,
+): Surface {
   return {
     serverInfo: { name: 'hamlet', title: `Hamlet: ${community.slug}`, version: deps.version },
     // What a private community lists is for its own agents only: no shared cache may keep it.

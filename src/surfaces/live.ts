@@ -1,6 +1,7 @@
 // What live MCP sessions hear without asking: a subscribed topic (or article) resource hears about
 // its new posts, edits and solutions; every session of a community hears that its tool and prompt
-// lists changed when the community's MCP configuration changes (here, in the CLI, or on another
+// lists changed when the community's MCP configuration changes (resources too: its skills are served
+// as resources) (here, in the CLI, or on another
 // instance over the same database).
 import type { ContentEvent } from '../domain/events.ts';
 import type { Logger } from '../log.ts';
@@ -52,7 +53,7 @@ export function watchMcpConfig(o: {
         since = Math.max(since, updatedAt);
         o.forget(communityId);
         const live = o.mcp.hub.liveSessionIds();
-        for (const list of ['tools', 'prompts'] as const) {
+        for (const list of ['tools', 'prompts', 'resources'] as const) {
           await o.mcp.engine.notifyListChanged(communityScope(communityId), list, live);
         }
       }

@@ -7,7 +7,9 @@ import type { Surface, ToolDef } from '../../src/mcp/surface.ts';
 import { interpolate } from '../../src/mcp/surface.ts';
 import { ToolError } from '../../src/mcp/tool-failure.ts';
 import { zodTool } from '../../src/mcp/zod-tool.ts';
+import { withSkills, type SkillDef } from '../../src/mcp/skills.ts';
 import { modernFixturePrompt, modernFixtureTools, type FixtureHooks } from './fixture-modern.ts';
+import { taskFixtureTools } from './fixture-tasks.ts';
 
 // A 1×1 PNG and a 10 ms silent 8 kHz WAV.
 export const TEST_PNG =
@@ -306,7 +308,27 @@ const hamletTestTools: ToolDef[] = [
   }),
 ];
 
+/** Skills for the Skills extension's scenarios: one with a file beside SKILL.md. */
+const skills: SkillDef[] = [
+  {
+    name: 'greeting-people',
+    description: 'How to greet someone politely, with examples.',
+    body: '# Greeting people\n\nSay hello, then their name. See references/examples.md.',
+    metadata: { audience: 'everyone' },
+    files: [{ path: 'references/examples.md', text: '# Examples\n\n- Hello, Ada.\n' }],
+  },
+  {
+    name: 'saying-goodbye',
+    description: 'How to end a conversation.',
+    body: '# Saying goodbye\n\nThank them, then say goodbye.',
+  },
+];
+
 export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surface {
+  return withSkills(fixtureBase(hooks), skills);
+}
+
+function fixtureBase(hooks: FixtureHooks): Surface {
   return {
     serverInfo: {
       name: 'hamlet-conformance-fixture',
@@ -315,7 +337,7 @@ export function fixtureSurface(hooks: FixtureHooks = { listChanged() {} }): Surf
     },
     instructions: 'A fixture for the MCP conformance suite.',
     cache: { scope: 'public', listTtlMs: 60_000 },
-    tools: [...tools, ...modernFixtureTools(hooks), ...hamletTestTools],
+    tools: [...tools, ...modernFixtureTools(hooks), ...hamletTestTools, ...taskFixtureTools],
     prompts: [
       modernFixturePrompt,
       {

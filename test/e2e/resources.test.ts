@@ -43,9 +43,13 @@ test('resources and templates are listed without a key and read with one', async
     new StreamableHTTPClientTransport(new URL(h.hostUrl('acme.localhost', '/api/mcp'))),
   );
   const { resources } = await anonymous.listResources();
+  // Beside its own resources, the community serves its skills' files.
   assert.deepEqual(resources.map((r) => r.uri).sort(), [
     'hamlet://acme/categories',
     'hamlet://acme/guidelines',
+    'skill://asking-and-answering/SKILL.md',
+    'skill://asking-and-answering/references/tools.md',
+    'skill://community-guidelines/SKILL.md',
   ]);
   const { resourceTemplates } = await anonymous.listResourceTemplates();
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), [

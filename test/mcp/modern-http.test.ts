@@ -239,11 +239,17 @@ describe('methods and results', () => {
     ]);
     assert.deepEqual(Object.keys(r.capabilities).sort(), [
       'completions',
+      'extensions',
       'logging',
       'prompts',
       'resources',
       'tools',
     ]);
+    // The fixture serves skills and has tools that run as tasks: both extensions are declared.
+    assert.deepEqual(r.capabilities.extensions, {
+      'io.modelcontextprotocol/skills': { directoryRead: true },
+      'io.modelcontextprotocol/tasks': {},
+    });
     assert.equal(r.resultType, 'complete');
     assert.equal(r._meta['io.modelcontextprotocol/serverInfo'].name, 'hamlet-conformance-fixture');
     assert.equal(r.cacheScope, 'public');
