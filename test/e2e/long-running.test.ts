@@ -103,7 +103,11 @@ test('a slow suggest_answer becomes a task for a client that follows tasks, with
   ).result;
   assert.equal(created.resultType, 'task');
   const { taskId } = created;
-  assert.equal((await call('tasks/get', { taskId }, { caps: TASKS })).result.status, 'working');
+  // Working, unless a loaded machine took the last second to ask.
+  assert.match(
+    (await call('tasks/get', { taskId }, { caps: TASKS })).result.status,
+    /^(working|completed)$/,
+  );
   // Another agent of the same community does not see it.
   const foreign = await call('tasks/get', { taskId }, { caps: TASKS, bearer: otherKey });
   assert.equal(foreign.error.code, -32602);
@@ -114,7 +118,7 @@ test('a slow suggest_answer becomes a task for a client that follows tasks, with
       done = (await call('tasks/get', { taskId }, { caps: TASKS })).result;
       return done.status === 'completed';
     },
-    { message: 'the task to complete', timeoutMs: 10_000 },
+    { message: 'the task to complete', timeoutMs: 30_000 },
   );
   assert.equal(done.result.isError, false);
   assert.deepEqual(done.result.structuredContent, plain.structuredContent);
