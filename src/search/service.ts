@@ -276,28 +276,16 @@ export class SearchService {
       ),
       ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
     });
-    if (f.sort === 'newest') {
-      if (headOffset !== undefined) throw badCursor();
-      const { hits, total } = await this.index.search({
-        ...request,
-        newest: true,
-        limit: limit + 1,
-        after: after ? { raw: Number(after.key), id: after.id } : undefined,
-      });
-      const page = hits.slice(0, limit);
-      const last = page[page.length - 1];
-      return respond(
-        page,
-        total,
-        hits.length > limit && last ? { key: last.key!, id: last.postId } : undefined,
-      );
-    }
-    if (this.options.ranking?.threadFields !== false)
+    const newest = f.sort === 'newest';
+    if (newest && headOffset !== undefined) throw badCursor();
+    if (!newest && this.options.ranking?.threadFields !== false)
       return respond(
         ...(await rerankedPage(this.reranking, request, learned, limit, headOffset, after)),
       );
+    // The engine's own order: by boosted relevance, or (newest) by the date of each topic's newest match.
     const { hits, total } = await this.index.search({
       ...request,
+      newest,
       limit: limit + 1,
       after: after ? { raw: Number(after.key), id: after.id } : undefined,
     });
@@ -306,7 +294,9 @@ export class SearchService {
     return respond(
       page,
       total,
-      hits.length > limit && last ? { key: last.raw, id: last.postId } : undefined,
+      hits.length > limit && last
+        ? { key: newest ? last.key! : last.raw, id: last.postId }
+        : undefined,
     );
   }
 
