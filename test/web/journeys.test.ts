@@ -148,6 +148,25 @@ if (chromiumAvailable('web journeys in Chromium')) {
       assert.ok((await first.locator('mark').count()) > 0, 'matched words are highlighted');
       await checkAxe(page, 'search results');
       await shoot(page, 'ask', '05-search-solved');
+      // Searching again from the page's own form with the filter unticked: the panel stays closed
+      // and the first result is on the first screen.
+      const panel = page.locator('details').first();
+      if ((await panel.getAttribute('open')) === null)
+        await page.locator('summary', { hasText: 'Filters' }).click();
+      await page.getByLabel('Only solved topics').uncheck();
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL((u) => !u.searchParams.has('solved_only'));
+      assert.equal(
+        await page.locator('details').first().getAttribute('open'),
+        null,
+        'the filter panel is closed after a search',
+      );
+      const top = await page
+        .getByRole('listitem')
+        .filter({ has: page.locator('.snippet') })
+        .first()
+        .boundingBox();
+      assert.ok(top && top.y < 800, `the first result is on the first screen (y = ${top?.y})`);
       await context.close();
       writeReport('ask');
     });
