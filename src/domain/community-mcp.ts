@@ -87,6 +87,17 @@ const skillSchema = z.strictObject({
     .default([]),
 });
 
+/** The positions of the keys that are `taken` or came earlier in the list. */
+function repeats(keys: readonly string[], taken: readonly string[] = []): Set<number> {
+  const seen = new Set<string>(taken);
+  const out = new Set<number>();
+  keys.forEach((k, i) => {
+    if (seen.has(k)) out.add(i);
+    seen.add(k);
+  });
+  return out;
+}
+
 export const communityMcpConfigSchema = z
   .strictObject({
     tool_mode: z.enum(['full', 'two-tool']).default('full'),
@@ -98,36 +109,33 @@ export const communityMcpConfigSchema = z
     skills: z.array(skillSchema).max(20).default([]),
   })
   .superRefine((c, ctx) => {
-    const skills = new Set<string>(BUILT_IN_SKILLS);
-    c.skills.forEach((s, i) => {
-      if (skills.has(s.name))
+    const takenSkills = repeats(
+      c.skills.map((skill) => skill.name),
+      BUILT_IN_SKILLS,
+    );
+    c.skills.forEach((skill, i) => {
+      if (takenSkills.has(i))
         ctx.addIssue({
           code: 'custom',
           path: ['skills', i, 'name'],
-          message: `"${s.name}" is taken (built-in skills and names must be unique)`,
+          message: `"${skill.name}" is taken (built-in skills and names must be unique)`,
         });
-      skills.add(s.name);
-      const paths = new Set<string>();
-      s.files.forEach((f, j) => {
-        if (paths.has(f.path))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['skills', i, 'files', j, 'path'],
-            message: `"${f.path}" appears twice`,
-          });
-        paths.add(f.path);
-      });
-    });
-    const seen = new Set<string>(BUILT_IN_PROMPTS);
-    c.prompts.forEach((p, i) => {
-      if (seen.has(p.name))
+      for (const j of repeats(skill.files.map((f) => f.path)))
         ctx.addIssue({
           code: 'custom',
-          path: ['prompts', i, 'name'],
-          message: `"${p.name}" is taken (built-in prompts and names must be unique)`,
+          path: ['skills', i, 'files', j, 'path'],
+          message: `"${skill.files[j]!.path}" appears twice`,
         });
-      seen.add(p.name);
     });
+    for (const i of repeats(
+      c.prompts.map((p) => p.name),
+      BUILT_IN_PROMPTS,
+    ))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prompts', i, 'name'],
+        message: `"${c.prompts[i]!.name}" is taken (built-in prompts and names must be unique)`,
+      });
   });
 
 export type CommunityMcpConfig = z.output<typeof communityMcpConfigSchema>;
