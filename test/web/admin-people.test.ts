@@ -15,6 +15,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { ARTIFACTS, chromiumAvailable, launch } from './browser-kit.ts';
+import { Receiver, waitFor } from '../webhooks/receiver.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -24,10 +25,16 @@ if (chromiumAvailable('administration pages in Chromium')) {
   let browser: Browser;
   let acme: Community;
   let context: BrowserContext;
+  // The webhook is delivered on loopback: the machine may have no route to the internet.
+  let receiver: Receiver;
   const url = (path: string) => h.hostUrl('acme.localhost', path);
 
   before(async () => {
-    h = await startTestHamlet({ HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000' }, { demo: true });
+    receiver = await new Receiver().start();
+    h = await startTestHamlet(
+      { HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000', HAMLET_WEBHOOK_ALLOW_PRIVATE: '1' },
+      { demo: true },
+    );
     acme = (await h.store.communities.getBySlug('acme'))!;
     await h.services.accounts.createUser(system, {
       email: 'ada@example.org',
@@ -68,6 +75,7 @@ if (chromiumAvailable('administration pages in Chromium')) {
   after(async () => {
     await browser?.close();
     await h?.stop();
+    await receiver?.stop();
   });
 
   /** axe-core finds nothing; screenshots at 1280 and 390 px (the page is left at 390 px). */
@@ -179,7 +187,7 @@ if (chromiumAvailable('administration pages in Chromium')) {
     test("a webhook's secret copies; its deliveries and Delete fit at 390 px", async () => {
       const page = await context.newPage();
       await page.goto(url('/admin/webhooks'));
-      await page.getByLabel('URL').fill('https://example.com/hamlet-hook');
+      await page.getByLabel('URL').fill(receiver.url('/hamlet-hook'));
       await page.getByLabel('topic.created').check();
       await page.getByRole('button', { name: 'Add webhook' }).click();
       assert.match(await copies(page, 'new-key'), /^whsec_/);
@@ -189,11 +197,13 @@ if (chromiumAvailable('administration pages in Chromium')) {
         title: 'A topic for the webhook log',
         body: 'The webhook should hear about this one.',
       });
+      await waitFor(() => receiver.received.length > 0, 20_000, 'the webhook delivery');
       for (let i = 0; i < 50; i++) {
         await page.goto(url('/admin/webhooks'));
         if (await page.getByText('Recent deliveries to').count()) break;
         await page.waitForTimeout(200);
       }
+      assert.equal(await page.getByText('Recent deliveries to').count(), 1);
       await check(page, 'webhooks');
       const del = page.getByRole('button', { name: /Delete the webhook/ });
       const box = (await del.boundingBox())!;
