@@ -16,7 +16,7 @@ table.data.cards,table.data.cards tbody,table.data.cards tr,table.data.cards td,
 table.data.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.data.cards caption{display:block;text-align:left}
 table.data.cards tr{border:1px solid var(--border);border-radius:8px;margin:.75rem 0;padding:.35rem .75rem;background:var(--bg)}
-table.data.cards td,table.data.cards tbody th{border:0;padding:.3rem 0;background:none;font-size:1rem}
+table.data.cards td,table.data.cards tbody th{border:0;padding:.3rem 0;background:none;font-size:1rem;overflow-wrap:anywhere}
 table.data.cards [data-label]::before{content:attr(data-label);display:block;font-size:.8rem;font-weight:600;color:var(--muted)}
 table.data.cards code{white-space:normal;overflow-wrap:anywhere}
 }`;
