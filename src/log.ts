@@ -87,22 +87,40 @@ const FLUSH_EVERY_MS = 100;
 
 /**
  * Standard output in batches: a line waits at most FLUSH_EVERY_MS (or until BATCH_BYTES are
- * waiting), then everything waiting goes out in one write. One write per line was ~6% of a ping's
- * CPU on the real server (bench/real-server.ts). What is waiting is written synchronously when the
- * process exits (pino's exit hook), so only a kill -9 can lose it (at most FLUSH_EVERY_MS of lines).
+ * waiting), then everything waiting goes out in one synchronous write. One write per line was ~6%
+ * of a ping's CPU on the real server (bench/real-server.ts), and an asynchronous write still in
+ * flight when the process exits is lost. Lines are held here rather than in the destination, which
+ * measures its whole buffer on every write it is given. What is waiting is written when the process
+ * exits, so only a kill -9 can lose lines (at most FLUSH_EVERY_MS of them).
  */
 function batchedStdout(): DestinationStream {
-  const out = destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-  let waiting = false;
-  setInterval(() => {
+  stdoutBatches ??= startBatching();
+  return stdoutBatches;
+}
+
+/** The process's one batched standard output, made when a first logger writes there. */
+let stdoutBatches: DestinationStream | undefined;
+
+function startBatching(): DestinationStream {
+  const out = destination({ dest: 1, sync: true });
+  let waiting = '';
+  const flush = () => {
     if (!waiting) return;
-    waiting = false;
-    out.flush();
-  }, FLUSH_EVERY_MS).unref();
+    const text = waiting;
+    waiting = '';
+    try {
+      out.write(text);
+    } catch {
+      // Standard output is closed: there is nowhere left to write to.
+    }
+  };
+  setInterval(flush, FLUSH_EVERY_MS).unref();
+  process.once('exit', flush);
   return {
     write(line: string) {
-      waiting = true;
-      return out.write(line);
+      waiting += line;
+      if (waiting.length >= BATCH_BYTES) flush();
+      return true;
     },
   };
 }
