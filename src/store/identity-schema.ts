@@ -1,4 +1,5 @@
 // Kysely table types of migration 0002_identity (see ./schema.ts for the conventions).
+import type { SanctionsTable } from './moderation-schema.ts';
 import type { ColumnType } from 'kysely';
 type Timestamp = string | Date;
 
@@ -125,4 +126,6 @@ export interface IdentityDatabase {
 /** The identity tables plus the narrow view of `agents` holding scopes and trust. */
 export interface IdentityQueryDatabase extends IdentityDatabase {
   agents: AgentGrantColumns;
+  /** Read with an agent key: the sanction on its agent comes in the same statement. */
+  sanctions: SanctionsTable;
 }

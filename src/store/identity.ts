@@ -2,6 +2,7 @@
 // user keys, approval policies and queue, idempotency records, audit log) and the repository
 // contracts over them. Secrets never reach the store: only hashes (see src/domain/identity/).
 import type { AuthorRef, Keyset, Page } from './types.ts';
+import type { Sanction } from './moderation.ts';
 
 // Roles, scopes, write kinds, policy modes and approval statuses are the domain's vocabulary
 // (src/domain/vocabulary.ts): here they are plain strings, stored as given.
@@ -122,12 +123,14 @@ export interface CredentialRepository {
 
   /**
    * Any community's agent key by hash (lets authentication say "this key belongs elsewhere"), with
-   * its agent's name and grant read in the same statement (undefined when the agent is gone).
+   * its agent's name and grant, and the sanction on its agent (whether in force or ended), read in
+   * the same statement (agent undefined when the agent is gone).
    */
   findAgentKeyByHash(keyHash: string): Promise<
     | (AgentKeyRecord & {
         keyHash: string;
         agent: { name: string; scopes: string[]; trusted: boolean } | undefined;
+        sanction: Sanction | undefined;
       })
     | undefined
   >;

@@ -166,6 +166,27 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
         scopes: ['topic:create', 'post:create'],
         trusted: true,
       });
+      // ...and the sanction on its agent, in its own community only.
+      assert.equal(found?.sanction, undefined);
+      const sanction = {
+        subject: { kind: 'agent' as const, id: bot.id, name: 'grant-bot' },
+        mode: 'silenced' as const,
+        reason: 'Posting too fast',
+        endsAt: '2031-01-01T00:00:00.000Z',
+        byName: 'Mo',
+        createdAt: '2030-12-01T00:00:00.000Z',
+      };
+      await store.community(b.id).moderation.setSanction(sanction);
+      assert.equal((await creds.findAgentKeyByHash(hash))?.sanction, undefined);
+      await store.community(a.id).moderation.setSanction({
+        ...sanction,
+        subject: { ...sanction.subject, kind: 'person' },
+      });
+      assert.equal((await creds.findAgentKeyByHash(hash))?.sanction, undefined);
+      await store.community(a.id).moderation.setSanction(sanction);
+      assert.deepEqual((await creds.findAgentKeyByHash(hash))?.sanction, sanction);
+      assert.equal(await store.community(a.id).moderation.clearSanction('agent', bot.id), true);
+      assert.equal((await creds.findAgentKeyByHash(hash))?.sanction, undefined);
       assert.deepEqual(await store.community(b.id).access.agents.findKeys(key.id), []);
       assert.equal(await store.community(b.id).access.agents.revokeKey(key.id), false);
       await creds.touchAgentKey(key.id, '2026-01-01T00:00:00.000Z', '2025-12-31T23:59:00.000Z');

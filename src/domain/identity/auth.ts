@@ -7,7 +7,7 @@ import type { AgentActor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { isRole } from '../vocabulary.ts';
 import type { ConnectorRequest } from './connector-request.ts';
-import { sanctionInForce, sanctionMessage } from '../moderation/sanctions.ts';
+import { inForce, sanctionMessage } from '../moderation/sanctions.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
@@ -110,7 +110,7 @@ export class AuthService {
       );
     }
     const agent = key.agent;
-    const sanction = await sanctionInForce(this.store, community, 'agent', key.agentId, now);
+    const sanction = inForce(key.sanction, now);
     if (!agent)
       refuse(
         'unknown',

@@ -70,8 +70,12 @@ export async function sanctionInForce(
   id: string,
   now: Date,
 ): Promise<Sanction | undefined> {
-  const s = await store.community(community.id).moderation.getSanction(kind, id);
-  return s && Date.parse(s.endsAt) > now.getTime() ? s : undefined;
+  return inForce(await store.community(community.id).moderation.getSanction(kind, id), now);
+}
+
+/** `sanction` if it has not ended by `now`. */
+export function inForce(sanction: Sanction | undefined, now: Date): Sanction | undefined {
+  return sanction && Date.parse(sanction.endsAt) > now.getTime() ? sanction : undefined;
 }
 
 export class SanctionService {

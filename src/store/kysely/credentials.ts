@@ -23,6 +23,7 @@ import {
   userKeyFromRow,
   type Db,
 } from './identity-rows.ts';
+import { sanctionFromRow } from './moderation.ts';
 
 export class KyselyCredentials implements CredentialRepository {
   private readonly db: Db;
@@ -167,12 +168,27 @@ export class KyselyCredentials implements CredentialRepository {
       .leftJoin('agents as a', (j) =>
         j.onRef('a.community_id', '=', 'k.community_id').onRef('a.id', '=', 'k.agent_id'),
       )
+      .leftJoin('sanctions as s', (j) =>
+        j
+          .onRef('s.community_id', '=', 'k.community_id')
+          .on('s.subject_kind', '=', 'agent')
+          .onRef('s.subject_id', '=', 'k.agent_id'),
+      )
       .selectAll('k')
       .select(['a.name as agent_name', 'a.scopes as agent_scopes', 'a.trusted as agent_trusted'])
+      .select([
+        's.subject_name as s_subject_name',
+        's.mode as s_mode',
+        's.reason as s_reason',
+        's.ends_at as s_ends_at',
+        's.by_name as s_by_name',
+        's.created_at as s_created_at',
+      ])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { agent_name, agent_scopes, agent_trusted, ...key } = row;
+    const { agent_name, agent_scopes, agent_trusted, ...rest } = row;
+    const { s_subject_name, s_mode, s_reason, s_ends_at, s_by_name, s_created_at, ...key } = rest;
     return {
       ...agentKeyFromRow(key),
       keyHash: key.key_hash,
@@ -184,6 +200,20 @@ export class KyselyCredentials implements CredentialRepository {
               scopes: grantScopes(agent_scopes ?? ''),
               trusted: Number(agent_trusted) === 1,
             },
+      sanction:
+        s_mode === null
+          ? undefined
+          : sanctionFromRow({
+              community_id: key.community_id,
+              subject_kind: 'agent',
+              subject_id: key.agent_id,
+              subject_name: s_subject_name!,
+              mode: s_mode,
+              reason: s_reason!,
+              ends_at: s_ends_at!,
+              by_name: s_by_name!,
+              created_at: s_created_at!,
+            }),
     };
   }
 

@@ -53,7 +53,7 @@ function hiddenFromRow(r: Selectable<HiddenPostsTable>): HiddenPost {
   };
 }
 
-function sanctionFromRow(r: Selectable<SanctionsTable>): Sanction {
+export function sanctionFromRow(r: Selectable<SanctionsTable>): Sanction {
   return {
     subject: { kind: r.subject_kind as 'person' | 'agent', id: r.subject_id, name: r.subject_name },
     mode: r.mode as SanctionMode,
