@@ -123,19 +123,37 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function toPathForm<T>(config: UrlConfig, value: T): T {
   const apex = publicOrigin(config);
+  if (pathForm?.apex !== apex) pathForm = { apex, walk: pathFormWalker(apex) };
+  return pathForm.walk(value) as T;
+}
+
+/** The walker of the last origin asked for (one per process in practice: its public origin). */
+let pathForm: { apex: string; walk: (v: unknown) => unknown } | undefined;
+
+/** Copies a value with its canonical community URLs in the path form of `apex`. */
+function pathFormWalker(apex: string): (v: unknown) => unknown {
   const [scheme, rest] = apex.split('://') as [string, string];
+  const start = `${scheme}://`;
   const canonical = new RegExp(
     `^${escaped(scheme)}://([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\\.${escaped(rest)}(?=[/?#]|$)`,
   );
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
+      // Most strings (bodies, titles, ids) are not URLs: one prefix test settles them.
+      if (!v.startsWith(start)) return v;
       const m = canonical.exec(v);
       return m ? `${apex}${PATH_FORM_PREFIX}${m[1]}${v.slice(m[0].length)}` : v;
     }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
+    if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) {
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
+      return out;
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) out[k] = walk((v as Record<string, unknown>)[k]);
+    return out;
   };
-  return walk(value) as T;
+  return walk;
 }
