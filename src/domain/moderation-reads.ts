@@ -43,6 +43,7 @@ export async function mayRead(
 ): Promise<boolean> {
   const deletedGone = topic.moderation.deleted || post?.deleted;
   if (deletedGone && !(await seesDeleted(store, actor, community))) return false;
+  if (topic.moderation.hasHidden === false) return true;
   const hidden = await store.community(community.id).moderation.hiddenInTopics([topic.id]);
   const gone = hidden.some((h) => h.position === 1 || h.postId === post?.id);
   return !gone || seesHidden(store, actor, community);
@@ -96,7 +97,10 @@ export async function topicLinks(
   const original = topic.moderation.duplicateOf
     ? await scope.topics.getById(topic.moderation.duplicateOf)
     : undefined;
-  const duplicates = await scope.moderatorActions.duplicatesOf(topic.id);
+  const duplicates =
+    topic.moderation.hasDuplicates === false
+      ? []
+      : await scope.moderatorActions.duplicatesOf(topic.id);
   return {
     ...(original && !original.moderation.deleted ? { duplicateOf: link(original) } : {}),
     duplicates: duplicates.map(link),

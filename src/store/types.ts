@@ -83,6 +83,13 @@ export type TopicModeration = {
   duplicateOf: string | null;
   /** Its posts were merged into this topic. */
   mergedInto: string | null;
+  /**
+   * Whether any of its posts is hidden, and whether open topics are closed as duplicates of it: read
+   * with a topic read alone (by id or slug), so its page skips those queries when the answer is no;
+   * undefined from listings.
+   */
+  hasHidden?: boolean;
+  hasDuplicates?: boolean;
 };
 
 /**

@@ -133,8 +133,13 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
         note: null,
         byName: 'Mod',
       };
+      const flagOf = async () => (await p.scope.topics.getById(p.topic.id))?.moderation.hasHidden;
+      assert.equal(await flagOf(), false, 'a topic read alone says nothing of it is hidden');
       assert.equal(await p.scope.moderation.hide({ ...hide, cause: 'flags' }), true);
       assert.equal(await p.scope.moderation.hide({ ...hide, cause: 'moderator' }), false);
+      assert.equal(await flagOf(), true);
+      assert.equal((await p.scope.topics.getBySlug(p.topic.slug))?.moderation.hasHidden, true);
+      assert.equal((await other.scope.topics.getById(other.topic.id))?.moderation.hasHidden, false);
       const [hidden] = await p.scope.moderation.hiddenAmong([p.post.id, 'not-an-id']);
       assert.equal(hidden?.cause, 'flags');
       assert.deepEqual(
@@ -145,6 +150,7 @@ export function defineModerationContract(engine: string, factory: StoreFactory):
       assert.equal(await other.scope.moderation.unhide(p.post.id), false);
       assert.equal(await p.scope.moderation.unhide(p.post.id), true);
       assert.deepEqual(await p.scope.moderation.hiddenAmong([p.post.id]), []);
+      assert.equal(await flagOf(), false);
     });
 
     test('a sanction is replaced, listed until it ends, and lifted', async () => {

@@ -168,8 +168,13 @@ export function defineModeratorActionsContract(engine: string, factory: StoreFac
       const { topic: original } = await topic('Original');
       const { topic: one } = await topic('Once');
       const { topic: two } = await topic('Twice');
+      const flagOf = async () =>
+        (await scope.topics.getById(original.id))?.moderation.hasDuplicates;
+      assert.equal(await flagOf(), false, 'a topic read alone says it has no duplicates');
       await scope.moderatorActions.setTopic(one.id, { duplicateOf: original.id });
       await scope.moderatorActions.setTopic(two.id, { duplicateOf: original.id });
+      assert.equal(await flagOf(), true);
+      assert.equal((await scope.topics.getById(one.id))?.moderation.hasDuplicates, false);
       assert.deepEqual(
         // Created within the same millisecond, their order is not the point here.
         (await scope.moderatorActions.duplicatesOf(original.id)).map((d) => d.title).sort(),
@@ -182,6 +187,10 @@ export function defineModeratorActionsContract(engine: string, factory: StoreFac
         (await scope.moderatorActions.duplicatesOf(original.id)).map((d) => d.title),
         ['Once'],
       );
+      await scope.moderatorActions.setTopic(one.id, {
+        deleted: { at: new Date().toISOString(), by: 'Mo', reason: 'x' },
+      });
+      assert.equal(await flagOf(), false, 'deleted duplicates do not count');
     });
 
     test('the log lists every action newest first, paged, per community', async () => {

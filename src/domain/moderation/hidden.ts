@@ -45,9 +45,11 @@ export async function shownInTopic(
   store: Store,
   actor: Actor,
   community: Community,
-  topic: { id: string; slug: string },
+  topic: { id: string; slug: string; moderation?: { hasHidden?: boolean } },
   posts: PostView[],
 ): Promise<PostView[]> {
+  // A topic read alone says whether anything in it is hidden: nothing to look up when not.
+  if (topic.moderation?.hasHidden === false) return posts;
   const hidden = new Map(
     (await store.community(community.id).moderation.hiddenInTopic(topic.id)).map((h) => [
       h.postId,

@@ -45,8 +45,9 @@ export class KyselyModeratorActions implements ModeratorActionsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly communityId: string,
+    dialect: 'sqlite' | 'postgres',
   ) {
-    this.topics = new KyselyTopics(db, communityId);
+    this.topics = new KyselyTopics(db, communityId, dialect);
     this.logDb = db as unknown as Kysely<ModerationDatabase>;
   }
 

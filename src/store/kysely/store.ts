@@ -80,7 +80,7 @@ export class KyselyStore implements Store {
     return {
       communityId: id,
       categories: new KyselyCategories(this.db, id),
-      topics: new KyselyTopics(this.db, id),
+      topics: new KyselyTopics(this.db, id, this.dialect),
       posts: new KyselyPosts(this.db, id),
       articles: new KyselyArticleRevisions(this.db, id),
       postRevisions: new KyselyPostRevisions(postRevisionDb(this.db), id),
@@ -100,7 +100,7 @@ export class KyselyStore implements Store {
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
       uploads: new KyselyUploads(uploadDb(this.db), id),
-      moderatorActions: new KyselyModeratorActions(this.db, id),
+      moderatorActions: new KyselyModeratorActions(this.db, id, this.dialect),
     };
   }
 

@@ -14,10 +14,44 @@ export class KyselyTopics implements TopicRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly communityId: string,
+    private readonly dialect: 'sqlite' | 'postgres',
   ) {}
 
   private scoped() {
     return this.db.selectFrom('topics').selectAll().where('community_id', '=', this.communityId);
+  }
+
+  /**
+   * One topic, in one statement with its tags (newline-separated: a tag is a-z, 0-9 and "-") and
+   * whether it has hidden posts or open duplicates (its page skips those reads when it has none).
+   */
+  private async one(column: 'id' | 'slug', value: string): Promise<Topic | undefined> {
+    const tagList =
+      this.dialect === 'postgres'
+        ? sql<
+            string | null
+          >`(select string_agg(tt.tag, chr(10)) from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`
+        : sql<
+            string | null
+          >`(select group_concat(tt.tag, char(10)) from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`;
+    const row = await this.scoped()
+      .select([
+        tagList.as('tag_list'),
+        sql<unknown>`exists(select 1 from hidden_posts h where h.community_id = topics.community_id and h.topic_id = topics.id)`.as(
+          'has_hidden',
+        ),
+        sql<unknown>`exists(select 1 from topics d where d.community_id = topics.community_id and d.duplicate_of = topics.id and d.deleted_at is null)`.as(
+          'has_duplicates',
+        ),
+      ])
+      .where(column, '=', value)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const topic = topicFromRow(row, row.tag_list ? row.tag_list.split('\n').sort() : []);
+    // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+    topic.moderation.hasHidden = Number(row.has_hidden) === 1;
+    topic.moderation.hasDuplicates = Number(row.has_duplicates) === 1;
+    return topic;
   }
 
   async create(input: NewTopic): Promise<Topic> {
@@ -52,13 +86,11 @@ export class KyselyTopics implements TopicRepository {
 
   async getById(id: string): Promise<Topic | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.scoped().where('id', '=', id).executeTakeFirst();
-    return row && topicFromRow(row, await this.tagsOf(row.id));
+    return this.one('id', id);
   }
 
   async getBySlug(slug: string): Promise<Topic | undefined> {
-    const row = await this.scoped().where('slug', '=', slug).executeTakeFirst();
-    return row && topicFromRow(row, await this.tagsOf(row.id));
+    return this.one('slug', slug);
   }
 
   async slugAvailable(slug: string): Promise<boolean> {
@@ -189,10 +221,6 @@ export class KyselyTopics implements TopicRepository {
       .limit(limit)
       .execute();
     return rows.map((r) => ({ tag: r.tag, count: Number(r.n) }));
-  }
-
-  private async tagsOf(id: string): Promise<string[]> {
-    return (await this.tagsOfMany([id])).get(id) ?? [];
   }
 
   private async tagsOfMany(ids: string[]): Promise<Map<string, string[]>> {
