@@ -29,7 +29,11 @@ export interface UploadRepository {
   get(id: string): Promise<Upload | undefined>;
   /** The uploads of these ids that exist here (any other id is left out). */
   getMany(ids: readonly string[]): Promise<Upload[]>;
-  /** The bytes every upload of the community takes together (its quota counts them). */
+  /**
+   * The bytes every upload of the community takes together (its quota counts them). In a
+   * transaction, another transaction's totalBytes waits until this one ends, so checking for room
+   * and recording an upload in one transaction never lets two uploads pass the quota together.
+   */
   totalBytes(): Promise<number>;
 }
 

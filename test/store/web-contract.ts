@@ -2,7 +2,8 @@
 // place, replaced on save, deleted on discard, and each community's own; topic listings page by
 // number (an offset) in the same order as by cursor; the members page's people are role holders and
 // those who posted without a role, newest joined first, in pages; upload records (migration 0098) are
-// each community's own, read back as written, and summed for the community's quota.
+// each community's own, read back as written, and summed for the community's quota, and uploads
+// checking for room at the same time take turns.
 // sqlite.test.ts and postgres.test.ts run it
 // against a real engine each.
 import { after, before, describe, test } from 'node:test';
@@ -193,6 +194,33 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
       const many = await scope.uploads.getMany([image.id, pdf.id, randomUUID(), 'nope']);
       assert.deepEqual(many.map((u) => u.filename).sort(), ['chart.png', 'notes.pdf']);
       assert.deepEqual(await other.uploads.getMany([image.id]), []);
+    });
+
+    test('uploads that check for room in their transactions take turns: the quota holds', async () => {
+      const c = await community();
+      const quota = 500;
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () =>
+          store.transaction(async (tx) => {
+            const uploads = tx.community(c.id).uploads;
+            if ((await uploads.totalBytes()) + 100 > quota) throw new Error('no room');
+            await new Promise((r) => setTimeout(r, 5)); // a slow file store, between check and record
+            return uploads.create({
+              id: randomUUID(),
+              uploaderKind: 'person',
+              uploaderId: randomUUID(),
+              filename: 'a.txt',
+              contentType: 'text/plain',
+              byteSize: 100,
+              sha256: 'b'.repeat(64),
+              width: null,
+              height: null,
+            });
+          }),
+        ),
+      );
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 5);
+      assert.equal(await store.community(c.id).uploads.totalBytes(), quota);
     });
   });
 }

@@ -99,7 +99,7 @@ export class KyselyStore implements Store {
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
-      uploads: new KyselyUploads(uploadDb(this.db), id),
+      uploads: new KyselyUploads(uploadDb(this.db), id, this.dialect),
       moderatorActions: new KyselyModeratorActions(this.db, id, this.dialect),
     };
   }

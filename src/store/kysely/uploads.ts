@@ -1,6 +1,6 @@
 // A community's upload records: created once, read by id, and summed for the quota. Every query
 // carries the community's id; a malformed id matches nothing.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
   NewUpload,
@@ -35,6 +35,7 @@ export class KyselyUploads implements UploadRepository {
   constructor(
     private readonly db: Db,
     private readonly communityId: string,
+    private readonly dialect: 'sqlite' | 'postgres',
   ) {}
 
   async create(u: NewUpload): Promise<Upload> {
@@ -82,6 +83,13 @@ export class KyselyUploads implements UploadRepository {
   }
 
   async totalBytes(): Promise<number> {
+    // Inside a transaction, the community's row stays locked until it ends: two uploads that each
+    // check for room then record themselves take turns, so together they cannot pass the quota.
+    // (SQLite's write transactions already take turns: BEGIN IMMEDIATE.)
+    if (this.dialect === 'postgres')
+      await sql`select id from communities where id = ${this.communityId} for update`.execute(
+        this.db,
+      );
     const row = await this.db
       .selectFrom('uploads')
       .select((eb) =>
