@@ -54,6 +54,8 @@ export interface CategoriesTable {
   /** null: the community's policy per write kind; 'auto' or 'approval' for writes into it. */
   approval_policy: string | null;
   created_at: Timestamp;
+  /** Its topics, kept by triggers (migration 0105); never written by the application. */
+  topic_count: ColumnType<number | string, never, never>;
 }
 
 export interface TopicsTable {

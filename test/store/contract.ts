@@ -148,6 +148,23 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
         scope.categories.create({ slug: 'docs', name: 'Again', kind: 'discussion' }),
         UniqueViolation,
       );
+      // The counts follow moves, in this community only.
+      const other = await community();
+      await topicWithPosts(other.scope, other.category.id, 'Elsewhere');
+      assert.equal(await scope.categories.moveTopics(category.id, docs.id), 2);
+      const counts = async (s: typeof scope) =>
+        (await s.categories.listWithCounts()).map((c) => [c.slug, c.topicCount]);
+      assert.deepEqual(await counts(scope), [
+        ['docs', 2],
+        ['general', 0],
+      ]);
+      assert.deepEqual(await counts(other.scope), [['general', 1]]);
+      await topicWithPosts(scope, category.id, 'Three');
+      assert.deepEqual(await counts(scope), [
+        ['docs', 2],
+        ['general', 1],
+      ]);
+      assert.equal(await scope.categories.topicCount(docs.id), 2);
     });
 
     test('topic slugs are unique per community, not across communities', async () => {

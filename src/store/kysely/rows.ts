@@ -93,7 +93,7 @@ export function agentFromRow(row: Selectable<AgentsTable>): Agent {
   };
 }
 
-export function categoryFromRow(row: Selectable<CategoriesTable>): Category {
+export function categoryFromRow(row: Omit<Selectable<CategoriesTable>, 'topic_count'>): Category {
   return {
     id: row.id,
     communityId: row.community_id,

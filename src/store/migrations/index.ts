@@ -39,6 +39,7 @@ import { moderationSearchMigration } from './0089_moderation_search.ts';
 import { bookmarksMigration } from './0102_bookmarks.ts';
 import { postRevisionsMigration } from './0103_post_revisions.ts';
 import { topicIndexesMigration } from './0104_topic_indexes.ts';
+import { categoryTopicCountsMigration } from './0105_category_topic_counts.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -78,6 +79,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0102_bookmarks': bookmarksMigration(dialect),
     '0103_post_revisions': postRevisionsMigration(dialect),
     '0104_topic_indexes': topicIndexesMigration,
+    '0105_category_topic_counts': categoryTopicCountsMigration(dialect),
     '0098_uploads': uploadsMigration(dialect),
   };
 }
