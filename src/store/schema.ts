@@ -54,7 +54,7 @@ export interface CategoriesTable {
   /** null: the community's policy per write kind; 'auto' or 'approval' for writes into it. */
   approval_policy: string | null;
   created_at: Timestamp;
-  /** Its topics, kept by triggers (migration 0105); never written by the application. */
+  /** Its listed topics (not deleted, not merged), kept by triggers (migration 0105); read only. */
   topic_count: ColumnType<number | string, never, never>;
 }
 

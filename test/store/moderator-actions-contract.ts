@@ -68,6 +68,8 @@ export function defineModeratorActionsContract(engine: string, factory: StoreFac
       const { topic: original } = await topic('Original');
       const { topic: t } = await topic('Asked again');
       const at = '2026-12-01T10:00:00.000Z';
+      const listed = async () => (await scope.categories.listWithCounts())[0]?.topicCount;
+      assert.equal(await listed(), 2);
       const set = await scope.moderatorActions.setTopic(t.id, {
         lockedAt: at,
         pinnedAt: at,
@@ -78,6 +80,7 @@ export function defineModeratorActionsContract(engine: string, factory: StoreFac
       assert.equal(set?.moderation.pinnedAt, at);
       assert.deepEqual(set?.moderation.deleted, { at, by: 'Mo Derator', reason: 'spam' });
       assert.equal(set?.moderation.duplicateOf, original.id);
+      assert.equal(await listed(), 1, 'a deleted topic is not counted');
       const cleared = await scope.moderatorActions.setTopic(t.id, {
         lockedAt: null,
         pinnedAt: null,
@@ -86,6 +89,9 @@ export function defineModeratorActionsContract(engine: string, factory: StoreFac
       });
       assert.deepEqual(cleared?.moderation, (await scope.topics.getById(original.id))?.moderation);
       assert.equal(cleared?.moderation.deleted, null);
+      assert.equal(await listed(), 2, 'a restored one is again');
+      await scope.moderatorActions.setTopic(t.id, { mergedInto: original.id });
+      assert.equal(await listed(), 1, 'nor a topic merged into another');
     });
 
     test('a post is soft-deleted with who and why, and restored', async () => {
