@@ -34,6 +34,7 @@ import { capabilitiesOf } from './capabilities.ts';
 import { serveSkills, SKILL_METHODS } from './skills.ts';
 import { missingTasks, RunAsTask, runInline, tasksDeclared } from './tasks.ts';
 import { ALL_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './versions.ts';
+import { frozenJson } from './wire.ts';
 
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -133,14 +134,7 @@ async function dispatch(
   ex: ModernExchange,
 ): Promise<Record<string, unknown>> {
   const { surface } = ex;
-  if (request.method === 'server/discover') {
-    return complete(surface, {
-      supportedVersions: ALL_PROTOCOL_VERSIONS,
-      capabilities: capabilitiesOf(surface, 'modern'),
-      ...(surface.instructions ? { instructions: surface.instructions } : {}),
-      ...cacheHints(surface, surface.cache?.listTtlMs ?? 0),
-    });
-  }
+  if (request.method === 'server/discover') return discoverResult(surface);
   const params = request.params ?? {};
   if (TASK_METHODS.has(request.method)) {
     // Each task request is authenticated like any other: a revoked key no longer reaches its tasks.
@@ -260,6 +254,25 @@ function cacheHints(
   ttlMs: number,
 ): { ttlMs: number; cacheScope: 'public' | 'private' } {
   return { ttlMs, cacheScope: surface.cache?.scope ?? 'public' };
+}
+
+/** Each surface's discover result, made and serialised once: it depends on the surface alone. */
+const discovered = new WeakMap<Surface, Record<string, unknown>>();
+
+function discoverResult(surface: Surface): Record<string, unknown> {
+  let result = discovered.get(surface);
+  if (!result) {
+    result = frozenJson(
+      complete(surface, {
+        supportedVersions: ALL_PROTOCOL_VERSIONS,
+        capabilities: capabilitiesOf(surface, 'modern'),
+        ...(surface.instructions ? { instructions: surface.instructions } : {}),
+        ...cacheHints(surface, surface.cache?.listTtlMs ?? 0),
+      }),
+    );
+    discovered.set(surface, result);
+  }
+  return result;
 }
 
 /** A finished result: resultType "complete" and the server's identity in `_meta`. */
