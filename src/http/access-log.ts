@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { infoLines, type Logger } from '../log.ts';
+import { withResponseHeaders } from '../web/response-headers.ts';
 import type { JsonRpcRequest, JsonRpcResponse } from '../mcp/jsonrpc.ts';
 import type { Face, Metrics } from './metrics.ts';
 import { METRICS_PATH } from './metrics-endpoint.ts';
@@ -138,8 +139,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       return async (c, next) => {
         const requestId = requestIdOf(c.req.header('x-request-id'));
         const started = performance.now();
-        await next();
-        c.header('x-request-id', requestId);
+        await withResponseHeaders(c, { 'x-request-id': requestId }, next);
         const path = c.req.path;
         const face = faceOf(path);
         const status = c.res.status;

@@ -51,7 +51,10 @@ export type AppDeps = {
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   // Security headers on every response, the unknown-host and error pages included.
-  app.use('*', securityHeaders(deps.secure ?? false));
+  app.use(
+    '*',
+    securityHeaders(deps.secure ?? false, (path) => !isRestPath(path)),
+  );
 
   const incoming = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   app.use(

@@ -1,8 +1,10 @@
-// Security headers on every response of the web: a Content-Security-Policy that allows scripts,
-// styles, images and fetches from the page's own origin only (nothing inline, no plugins, no base
-// rewriting, forms post back to us, no framing), nosniff, Referrer-Policy same-origin, and HSTS when
-// the public scheme is https.
+// Security headers on every response: nosniff, Referrer-Policy same-origin and HSTS when the public
+// scheme is https; and on the web's (not the JSON API's) a Content-Security-Policy that allows
+// scripts, styles, images and fetches from the page's own origin only (nothing inline, no plugins,
+// no base rewriting, forms post back to us, no framing), with X-Frame-Options, COOP and a
+// Permissions-Policy.
 import type { MiddlewareHandler } from 'hono';
+import { withResponseHeaders } from './response-headers.ts';
 
 export const CSP = [
   "default-src 'none'",
@@ -24,19 +26,26 @@ export function cspWithFormAction(source: string): string {
   return CSP.replace("form-action 'self'", `form-action 'self' ${source}`);
 }
 
-export function securityHeaders(secure: boolean): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    h.set('x-content-type-options', 'nosniff');
-    h.set('referrer-policy', 'same-origin');
-    if ((h.get('content-type') ?? '').startsWith('text/html')) {
-      // A page that states its own policy keeps it (the API reference at /api/docs loads its renderer).
-      if (!h.has('content-security-policy')) h.set('content-security-policy', CSP);
-      h.set('x-frame-options', 'DENY');
-      h.set('cross-origin-opener-policy', 'same-origin');
-      h.set('permissions-policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
-    }
-    if (secure) h.set('strict-transport-security', 'max-age=31536000');
+/**
+ * `isPage(path)`: whether the path is the web's (pages, feeds, files) rather than the JSON API's;
+ * pages also get the policy, framing, opener and permissions headers. A handler that states its own
+ * policy keeps it (the API reference at /api/docs loads its renderer; a served file is sandboxed).
+ */
+export function securityHeaders(
+  secure: boolean,
+  isPage: (path: string) => boolean,
+): MiddlewareHandler {
+  const common: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
   };
+  if (secure) common['strict-transport-security'] = 'max-age=31536000';
+  const page: Record<string, string> = {
+    ...common,
+    'content-security-policy': CSP,
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
+  };
+  return (c, next) => withResponseHeaders(c, isPage(c.req.path) ? page : common, next);
 }

@@ -30,6 +30,7 @@ import {
 import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
 import { addressedByPath, communityPath } from '../../domain/urls.ts';
 import { sessionToken } from '../../web/session.ts';
+import { withResponseHeaders } from '../../web/response-headers.ts';
 import { credentialOf, honoHeaders } from '../front-door.ts';
 
 export type RestDeps = {
@@ -51,25 +52,36 @@ export type RestDeps = {
 
 const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
-/** What a browser on another origin may send and read. */
-const CORS = cors({
+/** The response headers a script on another origin may read. */
+const CORS_EXPOSED = [
+  'ETag',
+  'Link',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'WWW-Authenticate',
+];
+
+/** What a browser on another origin may send and read: the preflight (OPTIONS) is hono's. */
+const PREFLIGHT = cors({
   origin: '*',
   allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
   allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'If-None-Match'],
-  exposeHeaders: [
-    'ETag',
-    'Link',
-    'Location',
-    'Retry-After',
-    'RateLimit',
-    'RateLimit-Policy',
-    'WWW-Authenticate',
-  ],
+  exposeHeaders: CORS_EXPOSED,
   maxAge: 600,
 });
 
+/** What every other answer says to such a browser (what hono's cors adds for origin "*"). */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': CORS_EXPOSED.join(','),
+};
+
 export function mountRest(app: Hono, deps: RestDeps): void {
-  app.use(`${API_PREFIX}/*`, CORS);
+  app.use(`${API_PREFIX}/*`, (c, next) =>
+    c.req.method === 'OPTIONS' ? PREFLIGHT(c, next) : withResponseHeaders(c, CORS_HEADERS, next),
+  );
   // One Hono route per method and path; the host decides which server's route it is.
   const byPath = new Map<string, Partial<Record<Server, { route: RestRoute; op: AnyOperation }>>>();
   for (const route of REST_ROUTES) {
