@@ -40,8 +40,24 @@ before(async () => {
     {
       HAMLET_EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1`,
       HAMLET_EMBEDDINGS_MODEL: 'stand-in',
+      // The backfill's progress lines are debug lines.
+      LOG_LEVEL: 'debug',
     },
     { demo: true },
+  );
+  // Every post has its vector before the test slows the endpoint down: otherwise the background
+  // backfill, still running, changes the ranking between the two calls compared below.
+  await waitFor(
+    () =>
+      h.logs.some((chunk) =>
+        chunk.split('\n').some((line) => {
+          if (!line.includes('post embeddings filled')) return false;
+          const p = (JSON.parse(line) as { embeddings?: { done: number; total: number } })
+            .embeddings;
+          return p !== undefined && p.total > 0 && p.done === p.total;
+        }),
+      ),
+    { message: 'every post to have its vector', timeoutMs: 30_000 },
   );
   const acme = (await h.store.communities.getBySlug('acme'))!;
   for (const name of ['slow-bot', 'other-bot']) {

@@ -60,7 +60,8 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   ) => {
     app.get(path, (c) => {
       const web = c.get('web');
-      c.header('referrer-policy', 'no-referrer');
+      // The token's URL reaches no other origin (Referrer-Policy same-origin, every page's). Not
+      // no-referrer: the browser would then post the form with Origin null, which is refused.
       return page(c, web, {
         title,
         body: spendPage(web, path, title, button, c.req.query('token') ?? ''),

@@ -61,7 +61,8 @@ export function passwordRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/password/reset', (c) => {
     const web = c.get('web');
-    c.header('referrer-policy', 'no-referrer');
+    // The token's URL reaches no other origin (Referrer-Policy same-origin, every page's). Not
+    // no-referrer: the browser would then post the form with Origin null, which is refused.
     return page(c, web, {
       title: 'Choose a new password',
       body: resetForm(web, c.req.query('token') ?? ''),
