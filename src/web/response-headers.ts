@@ -9,7 +9,7 @@ import type { Context, Next } from 'hono';
 import type { ServerResponse } from 'node:http';
 
 /** The node response a request served by @hono/node-server is answered on. */
-export function nodeResponseOf(c: Context): ServerResponse | undefined {
+function nodeResponseOf(c: Context): ServerResponse | undefined {
   return (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
 }
 

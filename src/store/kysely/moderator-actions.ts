@@ -2,6 +2,7 @@
 // pinned topics, duplicates and the moderation log. Every query carries the community's id.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { Dialect } from '../repositories.ts';
 import type { ModerationLogTable, ModerationDatabase } from '../moderator-actions-schema.ts';
 import type {
   ModerationEntry,
@@ -45,7 +46,7 @@ export class KyselyModeratorActions implements ModeratorActionsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly communityId: string,
-    dialect: 'sqlite' | 'postgres',
+    dialect: Dialect,
   ) {
     this.topics = new KyselyTopics(db, communityId, dialect);
     this.logDb = db as unknown as Kysely<ModerationDatabase>;

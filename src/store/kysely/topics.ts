@@ -1,7 +1,7 @@
 // Topics of one community: create, look up by id or slug, keyset-paginated listings, tags.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { TopicRepository } from '../repositories.ts';
+import type { Dialect, TopicRepository } from '../repositories.ts';
 import type { Keyset, NewTopic, Page, Topic, TopicPatch, TopicQuery } from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
@@ -14,7 +14,7 @@ export class KyselyTopics implements TopicRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly communityId: string,
-    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly dialect: Dialect,
   ) {}
 
   private scoped() {
@@ -26,14 +26,13 @@ export class KyselyTopics implements TopicRepository {
    * whether it has hidden posts or open duplicates (its page skips those reads when it has none).
    */
   private async one(column: 'id' | 'slug', value: string): Promise<Topic | undefined> {
-    const tagList =
+    const joined =
       this.dialect === 'postgres'
-        ? sql<
-            string | null
-          >`(select string_agg(tt.tag, chr(10)) from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`
-        : sql<
-            string | null
-          >`(select group_concat(tt.tag, char(10)) from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`;
+        ? sql`string_agg(tt.tag, chr(10))`
+        : sql`group_concat(tt.tag, char(10))`;
+    const tagList = sql<
+      string | null
+    >`(select ${joined} from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`;
     const row = await this.scoped()
       .select([
         tagList.as('tag_list'),

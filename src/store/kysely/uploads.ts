@@ -2,6 +2,7 @@
 // carries the community's id; a malformed id matches nothing.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { Dialect } from '../repositories.ts';
 import type {
   NewUpload,
   Upload,
@@ -35,7 +36,7 @@ export class KyselyUploads implements UploadRepository {
   constructor(
     private readonly db: Db,
     private readonly communityId: string,
-    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly dialect: Dialect,
   ) {}
 
   async create(u: NewUpload): Promise<Upload> {
