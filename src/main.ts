@@ -146,12 +146,14 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     access,
     addressOf: door.addressOf,
   });
-  await listen(server, config);
+  await listen(server, config, async () => {
+    mcpFace.stop();
+    await channel?.close();
+    await opened.close();
+  });
   const workers = startWorkers(opened, config, metrics);
-  // With PORT=0 the system picked the port: every URL built from here on names the one served.
-  if (config.port === 0) config.port = (server.address() as AddressInfo).port;
   const metricsServer = await observeInstance(metrics, opened, mcp, config);
-  const url = `${config.publicScheme}://${config.baseDomain}:${(server.address() as AddressInfo).port}`;
+  const url = `${config.publicScheme}://${config.baseDomain}:${config.port}`;
   logger.info({ url, database: store.dialect }, 'Hamlet is listening');
   const close = once(async () => {
     mcpFace.stop();
@@ -256,11 +258,22 @@ function serverCards(config: Config, door: FrontDoor) {
   };
 }
 
-async function listen(server: Server, config: Config): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+/**
+ * Listens on the configured port; with PORT=0 the system picks it, and every URL built from then on
+ * names the one served. A port that cannot be had (taken, not permitted) releases what was opened
+ * before the error goes on, so a caller may try another.
+ */
+async function listen(server: Server, config: Config, release: () => Promise<void>): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  if (config.port === 0) config.port = (server.address() as AddressInfo).port;
 }
 
 /**

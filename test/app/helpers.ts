@@ -48,19 +48,7 @@ export async function startTestHamlet(
   } else if ((options.template ?? true) && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     await postgresTemplateIfEmpty(databaseUrl, kind);
   }
-  // A real port number (not 0) so that the public URLs Hamlet builds carry it, as in production.
-  const config = loadConfig({
-    PORT: String(await freePort()),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'info',
-    ...env,
-  });
-  const hamlet = await startHamlet(config, {
-    logDestination: sink,
-    handleSignals: false,
-    demo: options.demo,
-  });
+  const hamlet = await startOnFreePort(databaseUrl, env, options, sink);
   const port = Number(new URL(hamlet.url).port);
   return {
     ...hamlet,
@@ -72,4 +60,35 @@ export async function startTestHamlet(
       if (!options.keepDatabase) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * startHamlet on a real port number (not 0, so that the public URLs Hamlet builds carry it, as in
+ * production); a port taken by another process between the probe and the listen is drawn again.
+ */
+async function startOnFreePort(
+  databaseUrl: string,
+  env: Record<string, string>,
+  options: TestHamletOptions,
+  sink: Writable,
+): Promise<Hamlet> {
+  for (let attempt = 1; ; attempt++) {
+    const config = loadConfig({
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'info',
+      ...env,
+    });
+    try {
+      return await startHamlet(config, {
+        logDestination: sink,
+        handleSignals: false,
+        demo: options.demo,
+      });
+    } catch (err) {
+      if (attempt >= 5 || env.PORT || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+        throw err;
+    }
+  }
 }

@@ -4,14 +4,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { hamletArgs } from './hamlet-bin.ts';
 
+/**
+ * A loopback port free at the time of asking. It is drawn at random below the kernel's ephemeral
+ * range (32768 and up on Linux), so no outgoing connection of another test (to PostgreSQL, to a
+ * browser) can take it between this probe and the caller's listen; another file drawing the same
+ * port in that window is a 1-in-12,000 chance, which startTestHamlet covers by trying again.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+}
+
+async function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 

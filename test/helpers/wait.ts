@@ -25,8 +25,10 @@ export async function waitFor<T>(
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() >= deadline)
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}`);
+    if (Date.now() >= deadline) {
+      const what = typeof message === 'function' ? message() : message;
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
     await pause(Math.min(intervalMs, Math.max(1, deadline - Date.now())));
   }
 }
