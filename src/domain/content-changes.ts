@@ -8,7 +8,7 @@ import type { Community, Rendered } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireCanEditPost, requireCanMarkSolution, requireWrite } from './authorization.ts';
 import { editPostSchema, markSolutionSchema } from './content-inputs.ts';
-import { findTopic, type ContentContext, type Loaded } from './content-lookup.ts';
+import { categoryOf, type ContentContext, findTopic, type Loaded } from './content-lookup.ts';
 import { DomainError } from './errors.ts';
 import { refuseEdit } from './moderation-reads.ts';
 import { questionBody, topicRef } from './fields.ts';
@@ -45,7 +45,7 @@ export async function markSolution(
       );
     }
     const updated = (await scope.topics.update(topic.id, { solutionPostId: post.id }))!;
-    const category = (await scope.categories.getById(topic.categoryId))!;
+    const category = await categoryOf(scope, topic);
     await recordWebhookEvent(tx, community.id, 'solution.marked', () => ({
       topic: topicView(ctx.config, community, updated, category),
       post: postView(ctx.config, community, updated, post),
@@ -72,7 +72,7 @@ export async function clearSolution(
     const topic = found.solutionPostId
       ? (await scope.topics.update(found.id, { solutionPostId: null }))!
       : found;
-    return { topic, category: (await scope.categories.getById(found.categoryId))! };
+    return { topic, category: await categoryOf(scope, found) };
   });
   return topicView(ctx.config, community, topic, category);
 }
@@ -101,7 +101,7 @@ export async function editPost(
     if (!post) throw new DomainError('not_found', `No post "${data.post}" in "${community.slug}".`);
     const topic = (await scope.topics.getById(post.topicId))!;
     refuseEdit(topic, post);
-    const category = (await scope.categories.getById(topic.categoryId))!;
+    const category = await categoryOf(scope, topic);
     if (category.kind === 'knowledge_base')
       throw new DomainError(
         'conflict',

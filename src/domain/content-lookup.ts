@@ -78,6 +78,17 @@ export async function findTopic(scope: CommunityScope, reference: string): Promi
   return topic;
 }
 
+/**
+ * A topic's category: the one read in the same statement when the topic was read alone (by id or
+ * slug), else read now.
+ */
+export async function categoryOf(scope: CommunityScope, topic: Topic): Promise<Category> {
+  if (topic.category?.id === topic.categoryId) return topic.category;
+  const category = await scope.categories.getById(topic.categoryId);
+  if (!category) throw new Error(`topic ${topic.id} has no category ${topic.categoryId}`);
+  return category;
+}
+
 /** Creates a topic under a free slug (`title`, `title-2`, …); an explicit slug must be free. */
 export async function insertTopic(
   scope: CommunityScope,

@@ -25,10 +25,11 @@ import {
 } from './content-inputs.ts';
 import {
   authorFor,
+  categoryOf,
+  type ContentContext,
   findCategory,
   findTopic,
   insertTopic,
-  type ContentContext,
   type Loaded,
 } from './content-lookup.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
@@ -205,7 +206,7 @@ export class ContentService {
     const { topic, post } = await this.store.transaction(async (tx) => {
       const scope = this.scope(community, tx);
       const topic = loaded.topic ?? (await findTopic(scope, data.topic));
-      const category = (await scope.categories.getById(topic.categoryId))!;
+      const category = await categoryOf(scope, topic);
       if (category.kind === 'knowledge_base') {
         throw new DomainError(
           'conflict',
@@ -255,7 +256,7 @@ export class ContentService {
       community,
       await findTopic(scope, data.topic),
     );
-    const category = (await scope.categories.getById(topic.categoryId))!;
+    const category = await categoryOf(scope, topic);
     const page = await scope.posts.listByTopic(topic.id, {
       after:
         decodeCursor(`posts:${topic.id}`, data.cursor, CURSOR_SHAPES.byCount) ??

@@ -68,6 +68,11 @@ export type Topic = {
   lastPostedAt: string;
   /** What moderators did to it beyond closing it (./moderation.ts). */
   moderation: TopicModeration;
+  /**
+   * Its category, read in the same statement when the topic is read alone (by id or slug);
+   * undefined from listings and writes.
+   */
+  category?: Category;
 };
 
 /** A moderator's soft delete: when, by whom (their display name) and why. */

@@ -20,6 +20,7 @@ import { seesHidden } from './hidden.ts';
 import { moderationSettings } from './settings.ts';
 import { trustOf } from './trust.ts';
 import { FLAG_REASONS, type FlagDecision, type FlagReason } from './vocabulary.ts';
+import { categoryOf } from '../content-lookup.ts';
 
 export const flagSchema = z
   .object({
@@ -186,7 +187,7 @@ export class FlagService {
   }
 
   private async flaggedEvent(tx: Store, community: Community, t: Target, flag: FlagRecord) {
-    const category = await tx.community(community.id).categories.getById(t.topic.categoryId);
+    const category = await categoryOf(tx.community(community.id), t.topic);
     if (!category) return;
     await recordWebhookEvent(tx, community.id, 'post.flagged', () => ({
       topic: topicView(this.config, community, t.topic, category),

@@ -9,7 +9,7 @@ import type { Community } from '../../store/types.ts';
 import type { FlagRecord } from '../../store/moderation.ts';
 import type { Actor } from '../actor.ts';
 import { authorOf, requireDecider, requireRead } from '../authorization.ts';
-import { findTopic } from '../content-lookup.ts';
+import { categoryOf, findTopic } from '../content-lookup.ts';
 import { approvalView } from '../writes/approvals.ts';
 import { DomainError } from '../errors.ts';
 import { pageLimit, reason as reasonField, recordId } from '../fields.ts';
@@ -112,7 +112,7 @@ export class ReviewService {
     for (const [postId, records] of byPost) {
       const post = await scope.posts.getById(postId);
       const topic = post && (await scope.topics.getById(post.topicId));
-      const category = topic && (await scope.categories.getById(topic.categoryId));
+      const category = topic && (await categoryOf(scope, topic));
       if (!post || !topic || !category) continue;
       const flags = records.map(flagView);
       const h = hidden.get(postId);

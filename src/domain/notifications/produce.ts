@@ -16,6 +16,7 @@ import type { Loaded } from '../content-lookup.ts';
 import type { PostView, TopicView } from '../views.ts';
 import type { Mention } from './mentions.ts';
 import { isWatchLevel, type NotificationKind, type WatchLevel } from './vocabulary.ts';
+import { categoryOf } from '../content-lookup.ts';
 
 /** What the writer is told about the @mentions of their post. */
 export type MentionReport = {
@@ -124,7 +125,7 @@ export async function notifyWritten(
           config,
           community,
           (await scope.topics.getById(topic.id)) ?? topic,
-          (await scope.categories.getById(topic.categoryId))!,
+          await categoryOf(scope, topic),
         ),
       post,
       mentioned,

@@ -12,7 +12,7 @@ import type { ModerationEntry } from '../../store/moderator-actions.ts';
 import type { Community, Post, Topic } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { authorOf, requireModerator } from '../authorization.ts';
-import { findTopic } from '../content-lookup.ts';
+import { categoryOf, findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { moderationReason, topicRef } from '../fields.ts';
 import type { AuditService } from '../identity/audit.ts';
@@ -101,7 +101,7 @@ export async function runModeratorWrite<C extends z.ZodType, L>(
         at: new Date().toISOString(),
       });
       const reason = input.reason ?? '';
-      const category = (await scope.categories.getById(done.topic.categoryId))!;
+      const category = await categoryOf(scope, done.topic);
       const topic = topicView(deps.config, community, done.topic, category);
       const post = done.post && postView(deps.config, community, done.topic, done.post);
       if (done.unchanged) return { topic, post, entry: null };

@@ -12,6 +12,7 @@ import { notifyOutcomeFailed } from '../notifications/produce.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { postView, topicView } from '../views.ts';
 import type { FeedbackWrite } from './feedback-write.ts';
+import { categoryOf } from '../content-lookup.ts';
 
 const contract = z.object({ post: recordId, worked: z.boolean(), note: outcomeNote.optional() });
 
@@ -51,7 +52,7 @@ export const outcomeReport: FeedbackWrite<
     const changed = !previous || previous.worked !== input.worked || previous.note !== note;
     if (changed) {
       await recordWebhookEvent(tx, community.id, 'answer.confirmed', async () => {
-        const category = (await tx.community(community.id).categories.getById(topic.categoryId))!;
+        const category = await categoryOf(tx.community(community.id), topic);
         return {
           topic: topicView(config, community, topic, category),
           post: { ...postView(config, community, topic, post), signals },

@@ -3,7 +3,7 @@
 // moved posts (migration 0009's move trigger). Articles are not merged: revise them instead.
 import { z } from 'zod';
 import type { Topic } from '../../store/types.ts';
-import { findTopic } from '../content-lookup.ts';
+import { categoryOf, findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { topicRef } from '../fields.ts';
 import { changed, loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
@@ -21,7 +21,7 @@ export const topicMerge: ModeratorWrite<typeof contract, Loaded> = {
     const topic = await loadTopic(tx, community, input.topic);
     const target = await findTopic(scope, input.into);
     const kinds = await Promise.all(
-      [topic, target].map(async (t) => (await scope.categories.getById(t.categoryId))!.kind),
+      [topic, target].map(async (t) => (await categoryOf(scope, t)).kind),
     );
     return { topic, target, articles: kinds.includes('knowledge_base') };
   },

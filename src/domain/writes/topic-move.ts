@@ -2,7 +2,7 @@
 // article). Search follows through the index's category facts (migration 0023's topic triggers).
 import { z } from 'zod';
 import type { Category, Topic } from '../../store/types.ts';
-import { findCategory } from '../content-lookup.ts';
+import { categoryOf, findCategory } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { categoryRef } from '../fields.ts';
 import { changed, loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
@@ -20,7 +20,7 @@ export const topicMove: ModeratorWrite<typeof contract, Loaded> = {
     const topic = await loadTopic(tx, community, input.topic);
     return {
       topic,
-      from: (await scope.categories.getById(topic.categoryId))!,
+      from: await categoryOf(scope, topic),
       to: await findCategory(scope, community, input.category),
     };
   },

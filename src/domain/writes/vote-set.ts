@@ -9,6 +9,7 @@ import { recordId, voteValue } from '../fields.ts';
 import { postView, topicView } from '../views.ts';
 import type { PostSignals } from '../feedback/signals.ts';
 import type { FeedbackWrite } from './feedback-write.ts';
+import { categoryOf } from '../content-lookup.ts';
 
 const contract = z.object({ post: recordId, value: voteValue });
 
@@ -41,7 +42,7 @@ export const voteSet: FeedbackWrite<
       .votes.setVote({ id: post.id, topicId: topic.id }, personId, input.value);
     if (previous !== input.value)
       await recordWebhookEvent(tx, community.id, 'post.voted', async () => {
-        const category = (await tx.community(community.id).categories.getById(topic.categoryId))!;
+        const category = await categoryOf(tx.community(community.id), topic);
         return {
           topic: topicView(config, community, topic, category),
           post: { ...postView(config, community, topic, post), signals },

@@ -5,7 +5,36 @@ import type { AuditEntry, AuditRepository, NewAuditEntry } from '../identity.ts'
 import type { Keyset, Page } from '../types.ts';
 import { isUuid } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
+import type { Insertable } from 'kysely';
+import type { AuditLogTable } from '../identity-schema.ts';
 import { auditFromRow, narrow, timeOrderedId, type Db } from './identity-rows.ts';
+import { compiledOnce } from './compiled-once.ts';
+
+const AUDIT_COLUMNS = [
+  'id',
+  'community_id',
+  'occurred_at',
+  'actor_kind',
+  'actor_id',
+  'actor_name',
+  'key_prefix',
+  'action',
+  'targets',
+  'outcome',
+  'error_code',
+  'ip',
+] as const satisfies readonly (keyof AuditLogTable)[];
+
+/** One audit row (a statement every agent call sends), its columns' values in AUDIT_COLUMNS order. */
+const insertAudit = compiledOnce((db: Db, ...values: unknown[]) =>
+  db
+    .insertInto('audit_log')
+    .values(
+      Object.fromEntries(
+        AUDIT_COLUMNS.map((column, i) => [column, values[i]]),
+      ) as Insertable<AuditLogTable>,
+    ),
+);
 
 export class KyselyAudit implements AuditRepository {
   private readonly db: Db;
@@ -29,7 +58,7 @@ export class KyselyAudit implements AuditRepository {
       error_code: entry.errorCode,
       ip: entry.ip,
     };
-    await this.db.insertInto('audit_log').values(row).execute();
+    await insertAudit(this.db, ...AUDIT_COLUMNS.map((column) => row[column]));
     return auditFromRow(row);
   }
 

@@ -24,6 +24,7 @@ import {
   type Db,
 } from './identity-rows.ts';
 import { sanctionFromRow } from './moderation.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export class KyselyCredentials implements CredentialRepository {
   private readonly db: Db;
@@ -163,29 +164,7 @@ export class KyselyCredentials implements CredentialRepository {
   }
 
   async findAgentKeyByHash(keyHash: string) {
-    const row = await this.db
-      .selectFrom('agent_keys as k')
-      .leftJoin('agents as a', (j) =>
-        j.onRef('a.community_id', '=', 'k.community_id').onRef('a.id', '=', 'k.agent_id'),
-      )
-      .leftJoin('sanctions as s', (j) =>
-        j
-          .onRef('s.community_id', '=', 'k.community_id')
-          .on('s.subject_kind', '=', 'agent')
-          .onRef('s.subject_id', '=', 'k.agent_id'),
-      )
-      .selectAll('k')
-      .select(['a.name as agent_name', 'a.scopes as agent_scopes', 'a.trusted as agent_trusted'])
-      .select([
-        's.subject_name as s_subject_name',
-        's.mode as s_mode',
-        's.reason as s_reason',
-        's.ends_at as s_ends_at',
-        's.by_name as s_by_name',
-        's.created_at as s_created_at',
-      ])
-      .where('k.key_hash', '=', keyHash)
-      .executeTakeFirst();
+    const [row] = await agentKeyByHash(this.db, keyHash);
     if (!row) return undefined;
     const { agent_name, agent_scopes, agent_trusted, ...rest } = row;
     const { s_subject_name, s_mode, s_reason, s_ends_at, s_by_name, s_created_at, ...key } = rest;
@@ -221,3 +200,29 @@ export class KyselyCredentials implements CredentialRepository {
     return touchKey(this.db, 'agent_keys', id, at, notBefore);
   }
 }
+
+/** An agent key by its hash, with its agent and any sanction on it: read by every agent request. */
+const agentKeyByHash = compiledOnce((db: Db, keyHash: string) =>
+  db
+    .selectFrom('agent_keys as k')
+    .leftJoin('agents as a', (j) =>
+      j.onRef('a.community_id', '=', 'k.community_id').onRef('a.id', '=', 'k.agent_id'),
+    )
+    .leftJoin('sanctions as s', (j) =>
+      j
+        .onRef('s.community_id', '=', 'k.community_id')
+        .on('s.subject_kind', '=', 'agent')
+        .onRef('s.subject_id', '=', 'k.agent_id'),
+    )
+    .selectAll('k')
+    .select(['a.name as agent_name', 'a.scopes as agent_scopes', 'a.trusted as agent_trusted'])
+    .select([
+      's.subject_name as s_subject_name',
+      's.mode as s_mode',
+      's.reason as s_reason',
+      's.ends_at as s_ends_at',
+      's.by_name as s_by_name',
+      's.created_at as s_created_at',
+    ])
+    .where('k.key_hash', '=', keyHash),
+);

@@ -1,5 +1,5 @@
 // Posts of one community's topics: appended in position order, bumping the topic's counters.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PageBytes, PostRepository } from '../repositories.ts';
 import type { Keyset, NewPost, Page, Post, Rendered } from '../types.ts';
@@ -8,6 +8,7 @@ import { nowIso, toIso } from '../time.ts';
 import { MissingRow } from '../errors.ts';
 import { authorColumns, postFromRow, renderedColumns } from './rows.ts';
 import { newestFirst } from './newest-first.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export class KyselyPosts implements PostRepository {
   constructor(
@@ -66,10 +67,11 @@ export class KyselyPosts implements PostRepository {
     let q = this.scoped().where('topic_id', '=', topicId);
     if (page.after) q = q.where('position', '>', Number(page.after.key));
     if (page.bytes) {
-      const last = await this.lastThatFits(topicId, page.after, page.limit, page.bytes);
+      const from = page.after ? Number(page.after.key) : 0;
+      const last = await this.lastThatFits(topicId, from, page.limit, page.bytes);
       if (last === null) return { items: [], next: null };
-      q = q.where('position', '<=', last.position);
-      const items = (await q.orderBy('position').execute()).map(postFromRow);
+      const rows = await postsBetween(this.db, this.communityId, topicId, from, last.position);
+      const items = rows.map(postFromRow);
       const end = items[items.length - 1];
       return { items, next: last.more && end ? { key: end.position, id: end.id } : null };
     }
@@ -91,24 +93,11 @@ export class KyselyPosts implements PostRepository {
    */
   private async lastThatFits(
     topicId: string,
-    after: Keyset | undefined,
+    after: number,
     limit: number,
     bytes: PageBytes,
   ): Promise<{ position: number; more: boolean } | null> {
-    const size =
-      bytes.of === 'html'
-        ? sql<number>`octet_length(coalesce(html, body))`
-        : sql<number>`octet_length(body)`;
-    let q = this.db
-      .selectFrom('posts')
-      .select(['position', size.as('bytes')])
-      .where('community_id', '=', this.communityId)
-      .where('topic_id', '=', topicId);
-    if (after) q = q.where('position', '>', Number(after.key));
-    const sizes = await q
-      .orderBy('position')
-      .limit(limit + 1)
-      .execute();
+    const sizes = await postSizes[bytes.of](this.db, this.communityId, topicId, after, limit + 1);
     let total = 0;
     let taken = 0;
     for (const row of sizes.slice(0, limit)) {
@@ -170,4 +159,37 @@ export class KyselyPosts implements PostRepository {
       .where('author_id', '=', author.id);
     return newestFirst(q, page, postFromRow);
   }
+}
+
+/** The posts of a topic after one position up to another, in order: a page once its end is known. */
+const postsBetween = compiledOnce(
+  (db: Kysely<Database>, communityId: string, topicId: string, after: number, last: number) =>
+    db
+      .selectFrom('posts')
+      .selectAll()
+      .where('community_id', '=', communityId)
+      .where('topic_id', '=', topicId)
+      .where('position', '>', after)
+      .where('position', '<=', last)
+      .orderBy('position'),
+);
+
+/** The sizes of a topic's next posts after a position (in Markdown or as shown in HTML). */
+const postSizes = {
+  body: sizesOf(sql<number>`octet_length(body)`),
+  html: sizesOf(sql<number>`octet_length(coalesce(html, body))`),
+};
+
+function sizesOf(size: RawBuilder<number>) {
+  return compiledOnce(
+    (db: Kysely<Database>, communityId: string, topicId: string, after: number, limit: number) =>
+      db
+        .selectFrom('posts')
+        .select(['position', size.as('bytes')])
+        .where('community_id', '=', communityId)
+        .where('topic_id', '=', topicId)
+        .where('position', '>', after)
+        .orderBy('position')
+        .limit(limit),
+  );
 }

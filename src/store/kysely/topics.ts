@@ -6,7 +6,8 @@ import type { Keyset, NewTopic, Page, Topic, TopicPatch, TopicQuery } from '../t
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow, uniquely } from '../errors.ts';
-import { authorColumns, topicFromRow } from './rows.ts';
+import { authorColumns, categoryFromRow, topicFromRow } from './rows.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 const SORT_COLUMN = { latest: 'last_posted_at', created: 'created_at', top: 'post_count' } as const;
 
@@ -22,34 +23,29 @@ export class KyselyTopics implements TopicRepository {
   }
 
   /**
-   * One topic, in one statement with its tags (newline-separated: a tag is a-z, 0-9 and "-") and
-   * whether it has hidden posts or open duplicates (its page skips those reads when it has none).
+   * One topic, in one statement with its category, its tags (newline-separated: a tag is a-z, 0-9
+   * and "-") and whether it has hidden posts or open duplicates (its page skips those reads when
+   * it has none).
    */
   private async one(column: 'id' | 'slug', value: string): Promise<Topic | undefined> {
-    const joined =
-      this.dialect === 'postgres'
-        ? sql`string_agg(tt.tag, chr(10))`
-        : sql`group_concat(tt.tag, char(10))`;
-    const tagList = sql<
-      string | null
-    >`(select ${joined} from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`;
-    const row = await this.scoped()
-      .select([
-        tagList.as('tag_list'),
-        sql<unknown>`exists(select 1 from hidden_posts h where h.community_id = topics.community_id and h.topic_id = topics.id)`.as(
-          'has_hidden',
-        ),
-        sql<unknown>`exists(select 1 from topics d where d.community_id = topics.community_id and d.duplicate_of = topics.id and d.deleted_at is null)`.as(
-          'has_duplicates',
-        ),
-      ])
-      .where(column, '=', value)
-      .executeTakeFirst();
+    const [row] = await topicAlone(this.dialect, column)(this.db, this.communityId, value);
     if (!row) return undefined;
     const topic = topicFromRow(row, row.tag_list ? row.tag_list.split('\n').sort() : []);
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
     topic.moderation.hasHidden = Number(row.has_hidden) === 1;
     topic.moderation.hasDuplicates = Number(row.has_duplicates) === 1;
+    if (row.c_id !== null)
+      topic.category = categoryFromRow({
+        id: row.c_id,
+        community_id: row.community_id,
+        slug: row.c_slug!,
+        name: row.c_name!,
+        description: row.c_description!,
+        position: row.c_position!,
+        kind: row.c_kind!,
+        approval_policy: row.c_approval_policy,
+        created_at: row.c_created_at!,
+      });
     return topic;
   }
 
@@ -240,4 +236,51 @@ export class KyselyTopics implements TopicRepository {
     for (const list of map.values()) list.sort();
     return map;
   }
+}
+
+const topicQueries = new Map<string, ReturnType<typeof topicAloneQuery>>();
+
+/** The statement of a topic read alone (KyselyTopics.one), compiled once per engine and column. */
+function topicAlone(dialect: Dialect, column: 'id' | 'slug') {
+  const key = `${dialect} ${column}`;
+  let query = topicQueries.get(key);
+  if (!query) topicQueries.set(key, (query = topicAloneQuery(dialect, column)));
+  return query;
+}
+
+function topicAloneQuery(dialect: Dialect, column: 'id' | 'slug') {
+  const joined =
+    dialect === 'postgres' ? sql`string_agg(tt.tag, chr(10))` : sql`group_concat(tt.tag, char(10))`;
+  const tagList = sql<
+    string | null
+  >`(select ${joined} from topic_tags tt where tt.community_id = topics.community_id and tt.topic_id = topics.id)`;
+  return compiledOnce((db: Kysely<Database>, communityId: string, value: string) =>
+    db
+      .selectFrom('topics')
+      .leftJoin('categories as c', (j) =>
+        j
+          .onRef('c.community_id', '=', 'topics.community_id')
+          .onRef('c.id', '=', 'topics.category_id'),
+      )
+      .selectAll('topics')
+      .select([
+        'c.id as c_id',
+        'c.slug as c_slug',
+        'c.name as c_name',
+        'c.description as c_description',
+        'c.position as c_position',
+        'c.kind as c_kind',
+        'c.approval_policy as c_approval_policy',
+        'c.created_at as c_created_at',
+        tagList.as('tag_list'),
+        sql<unknown>`exists(select 1 from hidden_posts h where h.community_id = topics.community_id and h.topic_id = topics.id)`.as(
+          'has_hidden',
+        ),
+        sql<unknown>`exists(select 1 from topics d where d.community_id = topics.community_id and d.duplicate_of = topics.id and d.deleted_at is null)`.as(
+          'has_duplicates',
+        ),
+      ])
+      .where('topics.community_id', '=', communityId)
+      .where(`topics.${column}`, '=', value),
+  );
 }

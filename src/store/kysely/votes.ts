@@ -13,6 +13,7 @@ import type {
   VotesDatabase,
 } from '../votes.ts';
 import { isUuid } from '../ids.ts';
+import { compiledOnce } from './compiled-once.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 
 type Db = Kysely<VotesDatabase>;
@@ -200,12 +201,7 @@ export class KyselyVotes implements VoteRepository {
   async signals(postIds: string[]): Promise<Map<string, PostSignals>> {
     const ids = uuids(postIds);
     if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('post_signals')
-      .selectAll()
-      .where('community_id', '=', this.communityId)
-      .where('post_id', 'in', ids)
-      .execute();
+    const rows = await signalsOfPosts(this.db, this.communityId, ...ids);
     return new Map(rows.map((r) => [r.post_id, signalsOf(r)]));
   }
 
@@ -299,3 +295,12 @@ export class KyselyVotes implements VoteRepository {
       .execute();
   }
 }
+
+/** The signals of some posts (a page of a topic: read with every page, compiled once per count). */
+const signalsOfPosts = compiledOnce((db: Db, communityId: string, ...postIds: string[]) =>
+  db
+    .selectFrom('post_signals')
+    .selectAll()
+    .where('community_id', '=', communityId)
+    .where('post_id', 'in', postIds),
+);
