@@ -14,7 +14,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { ARTIFACTS, chromiumAvailable, launch } from './browser-kit.ts';
+import { ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 import { Receiver, waitFor } from '../webhooks/receiver.ts';
 
 const system = systemActor('test');
@@ -88,9 +88,9 @@ if (chromiumAvailable('administration pages in Chromium')) {
       [],
       `${name}: axe violations`,
     );
-    await page.screenshot({ path: join(ARTIFACTS, `admin-${name}-1280.png`), fullPage: true });
+    await screenshot(page, join(ARTIFACTS, `admin-${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: join(ARTIFACTS, `admin-${name}-390.png`), fullPage: true });
+    await screenshot(page, join(ARTIFACTS, `admin-${name}-390.png`));
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );

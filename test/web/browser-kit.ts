@@ -63,6 +63,21 @@ export async function contextFor(
 const shots: string[] = [];
 
 /**
+ * Whether screenshots are written: for a person looking at the pages, so by default not in CI, whose
+ * clean clone is thrown away after the run (rasterizing and encoding full pages is most of a browser
+ * test's time there). HAMLET_TEST_SCREENSHOTS=1 or 0 decides either way.
+ */
+export const SCREENSHOTS =
+  process.env.HAMLET_TEST_SCREENSHOTS !== undefined
+    ? process.env.HAMLET_TEST_SCREENSHOTS === '1'
+    : process.env.CI !== 'true';
+
+/** A full-page screenshot at `path`, when screenshots are written. */
+export async function screenshot(page: Page, path: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path, fullPage: true });
+}
+
+/**
  * Saves the page as `<journey>-<step>-desktop.png` and `-360.png` (full page), and checks that at
  * 360 px nothing is wider than the screen (no sideways scrolling).
  */
@@ -70,14 +85,14 @@ export async function shoot(page: Page, journey: string, step: string): Promise<
   mkdirSync(ARTIFACTS, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 900 };
   const base = join(ARTIFACTS, `${journey}-${step}`);
-  await page.screenshot({ path: `${base}-desktop.png`, fullPage: true });
+  await screenshot(page, `${base}-desktop.png`);
   await page.setViewportSize({ width: 360, height: 740 });
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - window.innerWidth,
   );
-  await page.screenshot({ path: `${base}-360.png`, fullPage: true });
+  await screenshot(page, `${base}-360.png`);
   await page.setViewportSize(size);
-  shots.push(`${journey}-${step}-desktop.png`, `${journey}-${step}-360.png`);
+  if (SCREENSHOTS) shots.push(`${journey}-${step}-desktop.png`, `${journey}-${step}-360.png`);
   assert.ok(
     overflow <= 0,
     `${journey}/${step}: at 360 px the page is ${overflow} px wider than the screen`,

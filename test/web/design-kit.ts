@@ -10,7 +10,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { ARTIFACTS, chromiumAvailable, launch } from './browser-kit.ts';
+import { ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -86,9 +86,9 @@ export function designPass(title: string, pages: DesignPage[]): void {
                 .join(', ')})`,
             );
           const base = join(ARTIFACTS, `design-${name}-${scheme}`);
-          await page.screenshot({ path: `${base}-1280.png`, fullPage: true });
+          await screenshot(page, `${base}-1280.png`);
           await page.setViewportSize({ width: 390, height: 800 });
-          await page.screenshot({ path: `${base}-390.png`, fullPage: true });
+          await screenshot(page, `${base}-390.png`);
           await page.setViewportSize({ width: 320, height: 700 });
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,

@@ -14,7 +14,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { raw } from '../mcp/http-client.ts';
-import { ARTIFACTS, chromiumAvailable, launch } from './browser-kit.ts';
+import { ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 import { visible, WebClient } from './client.ts';
 
 const system = systemActor('test');
@@ -95,9 +95,9 @@ if (chromiumAvailable('private community sign-in in Chromium')) {
       [],
       `${name}: axe violations`,
     );
-    await page.screenshot({ path: join(ARTIFACTS, `private-${name}-1280.png`), fullPage: true });
+    await screenshot(page, join(ARTIFACTS, `private-${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: join(ARTIFACTS, `private-${name}-390.png`), fullPage: true });
+    await screenshot(page, join(ARTIFACTS, `private-${name}-390.png`));
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
