@@ -28,18 +28,36 @@ export function matchExpression(q: ParsedQuery): string {
   return positive;
 }
 
+/**
+ * Each community's number in the rowid layout, per database handle. A number never changes once
+ * given (search_communities keeps its rows; a community gets one with its first post), so a number
+ * read once is kept; a community without one yet is asked again next time.
+ */
+const numbers = new WeakMap<Kysely<Database>, Map<string, number>>();
+
+async function communityNumbers(db: Kysely<Database>, ids: string[]): Promise<number[]> {
+  let known = numbers.get(db);
+  if (!known) numbers.set(db, (known = new Map()));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) {
+    const r = await sql<{
+      no: number;
+      community_id: string;
+    }>`select no, community_id from search_communities where community_id in (${sql.join(missing)})`.execute(
+      db,
+    );
+    for (const row of r.rows) known.set(row.community_id, Number(row.no));
+  }
+  return ids.flatMap((id) => known.get(id) ?? []).sort((a, b) => a - b);
+}
+
 /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
 export async function communityRange(
   db: Kysely<Database>,
   ids: string[],
 ): Promise<RawBuilder<unknown> | undefined> {
   if (ids.length === 0) return undefined;
-  const r = await sql<{
-    no: number;
-  }>`select no from search_communities where community_id in (${sql.join(ids)}) order by no`.execute(
-    db,
-  );
-  const nos = r.rows.map((x) => Number(x.no));
+  const nos = [...new Set(await communityNumbers(db, ids))];
   if (nos.length === 0) return undefined;
   return nos.length === 1
     ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
