@@ -50,3 +50,13 @@ test('each origin is turned by its own rules, one after the other', () => {
   assert.equal(toPathForm(local, url), url);
   assert.equal(toPathForm(hosted, url), 'https://hamlet.example/c/acme/t/x');
 });
+
+test('text that only starts with a community URL (a post that opens with a link) stays as written', () => {
+  const body = 'http://acme.localhost:8787/t/first is where this was answered.';
+  const lines = 'http://acme.localhost:8787/t/first\n\nSee there.';
+  assert.deepEqual(toPathForm(local, { body, lines }), { body, lines });
+  assert.equal(
+    toPathForm(local, 'http://acme.localhost:8787/t/first?q=a+b'),
+    'http://localhost:8787/c/acme/t/first?q=a+b',
+  );
+});

@@ -127,6 +127,8 @@ export function toPathForm<T>(config: UrlConfig, value: T): T {
   return pathForm.walk(value) as T;
 }
 
+const WHITESPACE = /\s/;
+
 /** The walker of the last origin asked for (one per process in practice: its public origin). */
 let pathForm: { apex: string; walk: (v: unknown) => unknown } | undefined;
 
@@ -142,7 +144,10 @@ function pathFormWalker(apex: string): (v: unknown) => unknown {
       // Most strings (bodies, titles, ids) are not URLs: one prefix test settles them.
       if (!v.startsWith(start)) return v;
       const m = canonical.exec(v);
-      return m ? `${apex}${PATH_FORM_PREFIX}${m[1]}${v.slice(m[0].length)}` : v;
+      if (!m) return v;
+      const tail = v.slice(m[0].length);
+      // A URL holds no whitespace: text that only starts with one (a post's body) stays as written.
+      return WHITESPACE.test(tail) ? v : `${apex}${PATH_FORM_PREFIX}${m[1]}${tail}`;
     }
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) {
