@@ -1,7 +1,8 @@
 // What the browser journeys share: Debian's Chromium through playwright-core (skipped where it is not
 // installed, a failure under CI=true), screenshots of every step at desktop width and at 360 px
-// (in test-artifacts/web/, gitignored), an axe-core check per page type (no serious or critical
-// violation), and people signed in by a real session cookie.
+// (in test-artifacts/web/, gitignored; not in CI unless HAMLET_TEST_SCREENSHOTS=1), an axe-core
+// check per page type (no serious or critical violation), and people signed in by a real session
+// cookie.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
