@@ -188,7 +188,6 @@ export class FlagService {
 
   private async flaggedEvent(tx: Store, community: Community, t: Target, flag: FlagRecord) {
     const category = await categoryOf(tx.community(community.id), t.topic);
-    if (!category) return;
     await recordWebhookEvent(tx, community.id, 'post.flagged', () => ({
       topic: topicView(this.config, community, t.topic, category),
       post: postView(this.config, community, t.topic, t.post),
