@@ -35,6 +35,7 @@ export function matchExpression(q: ParsedQuery): string {
  */
 const numbers = new WeakMap<Kysely<Database>, Map<string, number>>();
 
+/** The numbers of these communities that have one, each once, in order. */
 async function communityNumbers(db: Kysely<Database>, ids: string[]): Promise<number[]> {
   let known = numbers.get(db);
   if (!known) numbers.set(db, (known = new Map()));
@@ -48,7 +49,7 @@ async function communityNumbers(db: Kysely<Database>, ids: string[]): Promise<nu
     );
     for (const row of r.rows) known.set(row.community_id, Number(row.no));
   }
-  return ids.flatMap((id) => known.get(id) ?? []).sort((a, b) => a - b);
+  return [...new Set(ids.flatMap((id) => known.get(id) ?? []))].sort((a, b) => a - b);
 }
 
 /** The FTS5 rowid condition for posts of these communities; undefined when none has any post. */
@@ -57,7 +58,7 @@ export async function communityRange(
   ids: string[],
 ): Promise<RawBuilder<unknown> | undefined> {
   if (ids.length === 0) return undefined;
-  const nos = [...new Set(await communityNumbers(db, ids))];
+  const nos = await communityNumbers(db, ids);
   if (nos.length === 0) return undefined;
   return nos.length === 1
     ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`

@@ -112,8 +112,8 @@ export class ReviewService {
     for (const [postId, records] of byPost) {
       const post = await scope.posts.getById(postId);
       const topic = post && (await scope.topics.getById(post.topicId));
-      const category = topic && (await categoryOf(scope, topic));
-      if (!post || !topic || !category) continue;
+      if (!post || !topic) continue;
+      const category = await categoryOf(scope, topic);
       const flags = records.map(flagView);
       const h = hidden.get(postId);
       items.push({

@@ -64,8 +64,6 @@ export class KyselyPosts implements PostRepository {
     page: { after?: Keyset; limit: number; bytes?: PageBytes },
   ): Promise<Page<Post, Keyset>> {
     if (!isUuid(topicId)) return { items: [], next: null };
-    let q = this.scoped().where('topic_id', '=', topicId);
-    if (page.after) q = q.where('position', '>', Number(page.after.key));
     if (page.bytes) {
       const from = page.after ? Number(page.after.key) : 0;
       const last = await this.lastThatFits(topicId, from, page.limit, page.bytes);
@@ -75,6 +73,8 @@ export class KyselyPosts implements PostRepository {
       const end = items[items.length - 1];
       return { items, next: last.more && end ? { key: end.position, id: end.id } : null };
     }
+    let q = this.scoped().where('topic_id', '=', topicId);
+    if (page.after) q = q.where('position', '>', Number(page.after.key));
     const rows = await q
       .orderBy('position')
       .limit(page.limit + 1)

@@ -28,7 +28,7 @@ export class KyselyTopics implements TopicRepository {
    * it has none).
    */
   private async one(column: 'id' | 'slug', value: string): Promise<Topic | undefined> {
-    const [row] = await topicAlone(this.dialect, column)(this.db, this.communityId, value);
+    const [row] = await topicAlone[this.dialect][column](this.db, this.communityId, value);
     if (!row) return undefined;
     const topic = topicFromRow(row, row.tag_list ? row.tag_list.split('\n').sort() : []);
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
@@ -238,15 +238,11 @@ export class KyselyTopics implements TopicRepository {
   }
 }
 
-const topicQueries = new Map<string, ReturnType<typeof topicAloneQuery>>();
-
-/** The statement of a topic read alone (KyselyTopics.one), compiled once per engine and column. */
-function topicAlone(dialect: Dialect, column: 'id' | 'slug') {
-  const key = `${dialect} ${column}`;
-  let query = topicQueries.get(key);
-  if (!query) topicQueries.set(key, (query = topicAloneQuery(dialect, column)));
-  return query;
-}
+/** The statement of a topic read alone (KyselyTopics.one), per engine and column. */
+const topicAlone = {
+  sqlite: { id: topicAloneQuery('sqlite', 'id'), slug: topicAloneQuery('sqlite', 'slug') },
+  postgres: { id: topicAloneQuery('postgres', 'id'), slug: topicAloneQuery('postgres', 'slug') },
+};
 
 function topicAloneQuery(dialect: Dialect, column: 'id' | 'slug') {
   const joined =
