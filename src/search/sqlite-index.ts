@@ -6,7 +6,13 @@ import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { Vocabulary } from './vocabulary.ts';
 import { filteredCandidates, filteredPage, SQLITE_WEIGHTS } from './sqlite-filtered.ts';
-import { communityRange, matchExpression, quote } from './sqlite-rowids.ts';
+import {
+  communityNumbers,
+  communityRange,
+  matchExpression,
+  quote,
+  rangeCondition,
+} from './sqlite-rowids.ts';
 import { SqlitePool, upperBound } from './sqlite-pool.ts';
 import { verifySqliteIndex } from './sqlite-verify.ts';
 import {
@@ -60,18 +66,18 @@ export class SqliteSearchIndex implements SearchIndex {
    * The hot path (no filters beyond the communities): everything it needs from every match is in
    * the FTS5 rowid (community, topic). One statement ranks the matches in the communities' rowid
    * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N); a second counts the
-   * distinct topics of all matches (rowid >> 20, no lookup; not needed when the pool holds every
-   * match). Boosts and one-hit-per-topic then run over that pool only. The page is exact, not
+   * distinct topics of all matches (rowid >> 20, no lookup; on a worker thread meanwhile, see
+   * ./sqlite-count-worker.ts; not needed when the pool holds every match). Boosts and one-hit-per-topic then run over that pool only. The page is exact, not
    * approximate: a post outside the pool has bm25 at most the pool's last one, so its boosted
    * relevance is at most that × MAX_BOOST; every topic on the page must beat that bound, or the
    * pool is widened (`widened`: one more scan, at most).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const range = await communityRange(this.db, q.communityIds);
-    if (!range) return { hits: [], total: 0 };
+    const nos = await communityNumbers(this.db, q.communityIds);
+    if (nos.length === 0) return { hits: [], total: 0 };
     const match = matchExpression(q.query);
     const pool = Math.max(POOL, q.limit * 16);
-    const { rows, complete, facts, total, answers } = await this.pools.pool(match, range, pool);
+    const { rows, complete, facts, total, answers } = await this.pools.pool(match, nos, pool);
     const page = await pageOf(
       facts.hits,
       q,
@@ -82,7 +88,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
     return {
-      hits: await pageDetails(this.db, await this.pools.widened(match, range, q, pool)),
+      hits: await pageDetails(this.db, await this.pools.widened(match, nos, q, pool)),
       total,
     };
   }
@@ -92,11 +98,11 @@ export class SqliteSearchIndex implements SearchIndex {
     pool: number,
   ): Promise<{ hits: PoolHit[]; total: number }> {
     if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    const range = await communityRange(this.db, q.communityIds);
-    if (!range) return { hits: [], total: 0 };
+    const nos = await communityNumbers(this.db, q.communityIds);
+    if (nos.length === 0) return { hits: [], total: 0 };
     if (hasFilters(q.filters))
-      return filteredCandidates(this.db, q, matchExpression(q.query), range, pool);
-    const { facts, total, answers } = await this.pools.pool(matchExpression(q.query), range, pool);
+      return filteredCandidates(this.db, q, matchExpression(q.query), rangeCondition(nos), pool);
+    const { facts, total, answers } = await this.pools.pool(matchExpression(q.query), nos, pool);
     return {
       hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [],
       total,

@@ -1,12 +1,14 @@
 // The SQLite index's pool of best matches, the hot path of a search without filters: the best N
 // posts by weighted bm25, their facts and boosts (search_facts, migration 0023), the exact topic
-// total, and the wider scan when the pool was too shallow for an exact page. Cached per set of
-// communities while the database does not change (its generation).
+// total (on a file, counted by a worker thread while the pool is ranked: ./sqlite-count-worker.ts),
+// and the wider scan when the pool was too shallow for an exact page. The communities' classes
+// are cached per set of communities while the database does not change (its generation).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { TtlCache } from './vocabulary.ts';
 import { SQLITE_WEIGHTS } from './sqlite-filtered.ts';
-import { COMMUNITY_SHIFT, SLOT_BITS } from './sqlite-rowids.ts';
+import { COMMUNITY_SHIFT, SLOT_BITS, rangeCondition } from './sqlite-rowids.ts';
+import { countWorkerOf, type CountWorker } from './sqlite-count-worker.ts';
 import {
   RECENCY_WEIGHT,
   SOLUTION_BOOST,
@@ -36,18 +38,42 @@ type PoolFacts = {
 export class SqlitePool {
   /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
   readonly classCache = new TtlCache<Classes>(4, 60_000);
+  /** The topic totals' worker (a file-backed database only). */
+  private readonly counter: CountWorker | undefined;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    this.counter = countWorkerOf(db);
+  }
 
   /**
-   * The best `size` matches (ranked), whether they are every match (complete), their facts, the
-   * exact topic total and which accepted answers outside them match: what a page or a head is cut from.
+   * The best `size` matches (ranked) in the communities numbered `nos`, whether they are every
+   * match (complete), their facts, the exact topic total, and which accepted answers outside them
+   * match (answers, asked lazily): what a page or a head is cut from. The total is asked of the
+   * worker before the ranking runs and awaited after it; a complete pool needs no count (its
+   * topics are the total, and no answer outside it matches).
    */
-  async pool(match: string, range: RawBuilder<unknown>, size: number) {
+  async pool(match: string, nos: number[], size: number) {
+    const range = rangeCondition(nos);
+    const counting = this.counter?.count(match, nos);
     const rows = await this.ranked(match, range, size);
     const complete = rows.length < size;
     const facts = await this.poolFacts(rows);
-    return { rows, complete, facts, ...(await this.counted(match, range, rows, facts, complete)) };
+    if (complete)
+      return {
+        rows,
+        complete,
+        facts,
+        total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size,
+        answers: async () => new Set<string>(),
+      };
+    const total = (counting ? await counting : undefined) ?? (await this.counted(match, range));
+    return {
+      rows,
+      complete,
+      facts,
+      total,
+      answers: (topicIds: string[]) => this.answersMatching(match, facts, topicIds),
+    };
   }
 
   /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
@@ -65,34 +91,15 @@ export class SqlitePool {
   }
 
   /**
-   * The distinct topics of all matches, and which of the pool's accepted answers outside the pool
-   * match (pageOf's `solutions`), both in one scan of the matches without bm25: testing the
-   * answers apart costs FTS5 a fresh seek of every query word per answer. A complete pool (it
-   * holds every match) needs no scan: its topics are the total, and no answer outside it matches.
+   * The distinct topics of all matches, in-thread: one scan of the matches without bm25, when the
+   * worker did not count (none up yet, which starts one; a transaction open; it failed).
    */
-  private async counted(
-    match: string,
-    range: RawBuilder<unknown>,
-    rows: { rowid: number }[],
-    facts: PoolFacts,
-    complete: boolean,
-  ): Promise<{ total: number; answers: (topicIds: string[]) => Promise<Set<string>> }> {
-    if (complete)
-      return {
-        total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size,
-        answers: async () => new Set(),
-      };
-    const wanted = [...facts.outsideRowid.values()];
-    const r = await sql<{ total: number; answers: string | null }>`
-      select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total,
-        ${wanted.length ? sql`json_group_array(search_fts.rowid) filter (where search_fts.rowid in (select value from json_each(${JSON.stringify(wanted)})))` : sql`null`} as answers
+  private async counted(match: string, range: RawBuilder<unknown>): Promise<number> {
+    this.counter?.start();
+    const r = await sql<{ total: number }>`
+      select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total
       from search_fts where search_fts match ${match} and ${range}`.execute(this.db);
-    const matched = new Set((JSON.parse(r.rows[0]?.answers ?? '[]') as number[]).map(Number));
-    return {
-      total: Number(r.rows[0]?.total ?? 0),
-      answers: async (topicIds) =>
-        new Set(topicIds.filter((t) => matched.has(facts.outsideRowid.get(t)!))),
-    };
+    return Number(r.rows[0]?.total ?? 0);
   }
 
   /**
@@ -104,12 +111,8 @@ export class SqlitePool {
    * MAX_BOOST for most. Matches are taken in that order, ×4 more each time (no rescan), until the
    * page beats the next one's bound.
    */
-  async widened(
-    match: string,
-    range: RawBuilder<unknown>,
-    q: IndexQuery,
-    start: number,
-  ): Promise<PoolHit[]> {
+  async widened(match: string, nos: number[], q: IndexQuery, start: number): Promise<PoolHit[]> {
+    const range = rangeCondition(nos);
     const [w1, w2, w3] = SQLITE_WEIGHTS;
     const all = await sql<{ rowid: number; s: number }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s

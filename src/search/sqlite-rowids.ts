@@ -36,7 +36,7 @@ export function matchExpression(q: ParsedQuery): string {
 const numbers = new WeakMap<Kysely<Database>, Map<string, number>>();
 
 /** The numbers of these communities that have one, each once, in order. */
-async function communityNumbers(db: Kysely<Database>, ids: string[]): Promise<number[]> {
+export async function communityNumbers(db: Kysely<Database>, ids: string[]): Promise<number[]> {
   let known = numbers.get(db);
   if (!known) numbers.set(db, (known = new Map()));
   const missing = ids.filter((id) => !known.has(id));
@@ -59,7 +59,11 @@ export async function communityRange(
 ): Promise<RawBuilder<unknown> | undefined> {
   if (ids.length === 0) return undefined;
   const nos = await communityNumbers(db, ids);
-  if (nos.length === 0) return undefined;
+  return nos.length === 0 ? undefined : rangeCondition(nos);
+}
+
+/** The FTS5 rowid condition for posts of the communities of these numbers (at least one). */
+export function rangeCondition(nos: number[]): RawBuilder<unknown> {
   return nos.length === 1
     ? sql`search_fts.rowid between ${nos[0]! * COMMUNITY_SPAN} and ${(nos[0]! + 1) * COMMUNITY_SPAN - 1}`
     : sql`(search_fts.rowid >> ${sql.lit(COMMUNITY_SHIFT)}) in (${sql.join(nos)})`;

@@ -1,0 +1,205 @@
+// The exact topic total of a search without filters, counted on a worker thread while the main
+// thread ranks the pool (./sqlite-pool.ts): the count scans every match, the ranking too, and on
+// one thread they ran one after the other. One worker per file-backed SQLite database, with its
+// own read-only connection to the file (WAL: it reads the last commit, beside the store's writer).
+//
+// The rules:
+//  - A count is the worker's only when the worker is up and the store's connection has no
+//    transaction open (the worker cannot see uncommitted rows); otherwise, and whenever the worker
+//    fails (error, exit, a statement's error), the caller counts in-thread: count() answers
+//    undefined, never rejects. After a failure no worker is started for RETRY_AFTER_MS.
+//  - The worker starts on first need (start()), not before: a database whose pools hold every
+//    match never starts one. It is unref()'d, but ref()'d while a count is pending, so a process
+//    waiting for a count does not end before it (nor does an idle worker keep a process alive).
+//  - It ends when the store closes (before the store's connection closes: ../store/sqlite-file.ts).
+//  - Its code is plain JavaScript evaluated in the thread (no loader needed in it, whatever runs
+//    the main thread: tsx, compiled JavaScript, Node 22 with its own better-sqlite3), and loads the
+//    better-sqlite3 the main thread resolves. The communities' numbers and the MATCH text are
+//    bound parameters of statements prepared once; the SQL text holds only constants.
+import { Worker } from 'node:worker_threads';
+import type { Kysely } from 'kysely';
+import { sqliteFileOf, type SqliteFile } from '../store/sqlite-file.ts';
+import { COMMUNITY_SHIFT, SLOT_BITS } from './sqlite-rowids.ts';
+
+/** After the worker failed, how long searches count in-thread before another one is started. */
+export const RETRY_AFTER_MS = 30_000;
+
+/** How long the worker's connection waits for a lock (WAL readers rarely wait) before failing. */
+const BUSY_TIMEOUT_MS = 50;
+
+/** What the worker thread runs (CommonJS, as evaluated code is): workerData says which file. */
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { fileURLToPath } = require('node:url');
+const { sqlite, path, slotBits, communityShift, busyTimeout } = workerData;
+const Database = require(sqlite.startsWith('file:') ? fileURLToPath(sqlite) : sqlite);
+const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
+const count = 'select count(distinct rowid >> ' + Number(slotBits) + ') as total from search_fts where search_fts match ?';
+const one = db.prepare(count + ' and rowid between ? and ?');
+const many = db.prepare(count + ' and (rowid >> ' + Number(communityShift) + ') in (select value from json_each(?))');
+const span = 2 ** Number(communityShift);
+parentPort.on('message', ({ id, match, range }) => {
+  let reply;
+  try {
+    const row = range.length === 1
+      ? one.get(match, range[0] * span, (range[0] + 1) * span - 1)
+      : many.get(match, JSON.stringify(range));
+    reply = { id, total: Number(row.total) };
+  } catch (err) {
+    reply = { id, error: String((err && err.message) || err) };
+  }
+  parentPort.postMessage(reply);
+});
+parentPort.postMessage({ ready: true });
+`;
+
+type Reply = { ready: true } | { id: number; total?: number; error?: string };
+
+const workers = new WeakMap<SqliteFile, CountWorker>();
+
+/** The count worker of the database behind `db`; undefined for in-memory SQLite (and PostgreSQL). */
+export function countWorkerOf(db: Kysely<any>): CountWorker | undefined {
+  const file = sqliteFileOf(db);
+  if (!file) return undefined;
+  let worker = workers.get(file);
+  if (!worker) workers.set(file, (worker = new CountWorker(file)));
+  return worker;
+}
+
+export class CountWorker {
+  private worker?: Worker;
+  private ready = false;
+  private closed = false;
+  private retryAt = 0;
+  private nextId = 0;
+  private readonly pending = new Map<number, (total: number | undefined) => void>();
+  private waiters: ((up: boolean) => void)[] = [];
+  /** Counts the worker answered, and why it last failed (diagnostics, tests). */
+  answered = 0;
+  lastError?: string;
+
+  constructor(private readonly file: SqliteFile) {
+    file.beforeClose(() => this.close());
+  }
+
+  /**
+   * The number of distinct topics among the matches of `match` in the communities numbered
+   * `range` (the rowid layout's), counted by the worker; undefined when it is the caller's to count
+   * (no worker up, a transaction open on the store's connection, or the worker failed meanwhile).
+   */
+  count(match: string, range: number[]): Promise<number | undefined> | undefined {
+    const worker = this.worker;
+    if (!worker || !this.ready || this.closed || this.file.connection.inTransaction)
+      return undefined;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(id, resolve);
+      try {
+        worker.postMessage({ id, match, range });
+      } catch (err) {
+        this.settle(id, undefined);
+        this.fail(worker, err);
+      }
+    });
+  }
+
+  /** Starts the worker unless it is up or starting, the store closed, or it failed lately. */
+  start(): void {
+    if (this.worker || this.closed || Date.now() < this.retryAt) return;
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_CODE, {
+        eval: true,
+        // Nothing of the main thread's loaders (tsx, test harnesses): the code above needs none.
+        execArgv: [],
+        workerData: {
+          sqlite: import.meta.resolve('better-sqlite3'),
+          path: this.file.path,
+          slotBits: SLOT_BITS,
+          communityShift: COMMUNITY_SHIFT,
+          busyTimeout: BUSY_TIMEOUT_MS,
+        },
+      });
+    } catch (err) {
+      this.lastError = String(err);
+      this.retryAt = Date.now() + RETRY_AFTER_MS;
+      return;
+    }
+    worker.unref();
+    worker.on('message', (m: Reply) => this.received(worker, m));
+    worker.on('messageerror', (err) => this.fail(worker, err));
+    worker.on('error', (err) => this.fail(worker, err));
+    worker.on('exit', (code) => this.fail(worker, `exited with code ${code}`));
+    this.worker = worker;
+  }
+
+  /** Whether a worker is up, once it is (started first if needed): for tests and warm-ups. */
+  async whenReady(): Promise<boolean> {
+    if (this.worker && this.ready) return true;
+    this.start();
+    if (!this.worker) return false;
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Whether the worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Ends the worker, if any (its connection closes with the thread); pending counts fall back. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.stopped();
+    if (!worker) return;
+    // An unref()'d thread's exit would not keep the event loop alive for this await.
+    worker.ref();
+    await worker.terminate();
+  }
+
+  /** For tests: the thread itself, to end it as a crash would. */
+  threadForTests(): Worker | undefined {
+    return this.worker;
+  }
+
+  private received(worker: Worker, m: Reply): void {
+    if (worker !== this.worker) return;
+    if ('ready' in m) {
+      this.ready = true;
+      for (const w of this.waiters.splice(0)) w(true);
+      return;
+    }
+    if (m.error !== undefined) this.lastError = m.error;
+    else this.answered++;
+    this.settle(m.id, m.error === undefined ? m.total : undefined);
+  }
+
+  private settle(id: number, total: number | undefined): void {
+    const resolve = this.pending.get(id);
+    if (!resolve) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+    resolve(total);
+  }
+
+  /** The worker failed: its pending counts fall back, and none is started again for a while. */
+  private fail(worker: Worker, err: unknown): void {
+    if (worker !== this.worker) return;
+    this.lastError = err instanceof Error ? err.message : String(err);
+    if (!this.closed) this.retryAt = Date.now() + RETRY_AFTER_MS;
+    this.stopped();
+    // A worker that is still running (a message it could not read) is ended; its exit is ignored.
+    worker.terminate().catch(() => undefined);
+    worker.unref();
+  }
+
+  /** No worker any more: every pending count and every waiter is answered. */
+  private stopped(): void {
+    this.worker = undefined;
+    this.ready = false;
+    for (const resolve of this.pending.values()) resolve(undefined);
+    this.pending.clear();
+    for (const w of this.waiters.splice(0)) w(false);
+  }
+}
