@@ -14,7 +14,7 @@ import type { Database } from '../store/schema.ts';
 import type { AuthorRef } from '../store/types.ts';
 import { parseQuery } from './query.ts';
 import { SqliteSearchIndex } from './sqlite-index.ts';
-import { countWorkerOf, type CountWorker } from './sqlite-count-worker.ts';
+import { CountWorker, countWorkerOf } from './sqlite-count-worker.ts';
 import { POOL, type IndexQuery } from './index.ts';
 
 const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada Lovelace' };
@@ -202,6 +202,18 @@ describe('the SQLite count worker', () => {
     assert.deepEqual(found, await plainIndex.search(query([ids.big], 'lantern')));
     assert.equal(worker.answered, answered, 'counted in-thread');
     assert.equal(await worker.whenReady(), false, 'no new worker right after a failure');
+  });
+
+  test('a worker that fails to start (no such file) is an error observed, not a crash', async () => {
+    const broken = new CountWorker({
+      path: join(dir, 'missing.db'),
+      connection: { inTransaction: false },
+      beforeClose: () => undefined,
+    });
+    assert.equal(await broken.whenReady(), false);
+    assert.equal(broken.running, false);
+    assert.match(broken.lastError ?? '', /missing\.db|unable to open|does not exist/i);
+    assert.equal(broken.count('"lantern"', [1]), undefined);
   });
 
   test('closing the store ends the worker before its connection closes', async () => {

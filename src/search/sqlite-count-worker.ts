@@ -32,11 +32,17 @@ const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { fileURLToPath } = require('node:url');
 const { sqlite, path, slotBits, communityShift, busyTimeout } = workerData;
-const Database = require(sqlite.startsWith('file:') ? fileURLToPath(sqlite) : sqlite);
-const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
-const count = 'select count(distinct rowid >> ' + Number(slotBits) + ') as total from search_fts where search_fts match ?';
-const one = db.prepare(count + ' and rowid between ? and ?');
-const many = db.prepare(count + ' and (rowid >> ' + Number(communityShift) + ') in (select value from json_each(?))');
+let one, many;
+try {
+  const Database = require(sqlite.startsWith('file:') ? fileURLToPath(sqlite) : sqlite);
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
+  const count = 'select count(distinct rowid >> ' + Number(slotBits) + ') as total from search_fts where search_fts match ?';
+  one = db.prepare(count + ' and rowid between ? and ?');
+  many = db.prepare(count + ' and (rowid >> ' + Number(communityShift) + ') in (select value from json_each(?))');
+} catch (err) {
+  // A plain Error crosses to the main thread with its message (a SqliteError arrives without it).
+  throw new Error(String((err && err.message) || err));
+}
 const span = 2 ** Number(communityShift);
 parentPort.on('message', ({ id, match, range }) => {
   let reply;
@@ -186,7 +192,9 @@ export class CountWorker {
   /** The worker failed: its pending counts fall back, and none is started again for a while. */
   private fail(worker: Worker, err: unknown): void {
     if (worker !== this.worker) return;
-    this.lastError = err instanceof Error ? err.message : String(err);
+    // A thread's uncaught error arrives cloned, not always as an Error (nor with its message).
+    const e = err as { message?: unknown; code?: unknown } | null;
+    this.lastError = String(e?.message ?? e?.code ?? err);
     if (!this.closed) this.retryAt = Date.now() + RETRY_AFTER_MS;
     this.stopped();
     // A worker that is still running (a message it could not read) is ended; its exit is ignored.
