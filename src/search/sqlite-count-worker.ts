@@ -4,7 +4,7 @@
 // own read-only connection to the file (WAL: it reads the last commit, beside the store's writer).
 //
 // The rules:
-//  - A count is the worker's only when the worker is up and the store's connection has no
+//  - A count is the worker's only when the worker was started and the store's connection has no
 //    transaction open (the worker cannot see uncommitted rows); otherwise, and whenever the worker
 //    fails (error, exit, a statement's error), the caller counts in-thread: count() answers
 //    undefined, never rejects. After a failure no worker is started for RETRY_AFTER_MS.
@@ -95,8 +95,10 @@ export class CountWorker {
    */
   count(match: string, range: number[]): Promise<number | undefined> | undefined {
     const worker = this.worker;
-    if (!worker || !this.ready || this.closed || this.file.connection.inTransaction)
-      return undefined;
+    // A worker still starting takes the message when it is up (its port queues it): waiting for
+    // its first message instead would need the main thread to yield, which a run of searches
+    // without I/O between them never does. One that fails to start answers undefined.
+    if (!worker || this.closed || this.file.connection.inTransaction) return undefined;
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (this.pending.size === 0) worker.ref();

@@ -4,7 +4,7 @@
 // finish before that connection closes. An in-memory database has no such entry: nothing else can
 // open it. The work is done when the Kysely instance is destroyed (Store.close()), awaited, before
 // the connection closes, so the store's connection is the file's last (it checkpoints the WAL).
-import type { DatabaseConnection, Dialect, Driver, Kysely, TransactionSettings } from 'kysely';
+import type { Dialect, Kysely } from 'kysely';
 import type { TransactionState } from './sqlite-lock.ts';
 
 export type SqliteFile = {
@@ -41,12 +41,22 @@ export class CloseHooks {
     await Promise.allSettled(hooks.map((h) => h()));
   }
 
+  /** The dialect as it is, but for its driver's destroy(): the hooks first. */
   wrap(dialect: Dialect): Dialect {
     return {
       createAdapter: () => dialect.createAdapter(),
       createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
       createQueryCompiler: () => dialect.createQueryCompiler(),
-      createDriver: () => new ClosingDriver(dialect.createDriver(), this),
+      createDriver: () => {
+        // Only destroy() changes: a wrapper of every method would add promises to every statement.
+        const driver = dialect.createDriver();
+        const destroy = driver.destroy.bind(driver);
+        driver.destroy = async () => {
+          await this.run();
+          await destroy();
+        };
+        return driver;
+      },
     };
   }
 }
@@ -59,46 +69,4 @@ export function registerSqliteFile(
   hooks: CloseHooks,
 ): void {
   files.set(db, { path, connection, beforeClose: (close) => hooks.add(close) });
-}
-
-type Compile = Parameters<NonNullable<Driver['savepoint']>>[2];
-
-/** The driver as it is, but for destroy(): the hooks first. */
-class ClosingDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly hooks: CloseHooks,
-  ) {}
-
-  async init(): Promise<void> {
-    return this.inner.init();
-  }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection();
-  }
-  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(c, settings);
-  }
-  async commitTransaction(c: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(c);
-  }
-  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(c);
-  }
-  async savepoint(c: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.savepoint!(c, name, compile);
-  }
-  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.rollbackToSavepoint!(c, name, compile);
-  }
-  async releaseSavepoint(c: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.releaseSavepoint!(c, name, compile);
-  }
-  async releaseConnection(c: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(c);
-  }
-  async destroy(): Promise<void> {
-    await this.hooks.run();
-    await this.inner.destroy();
-  }
 }
