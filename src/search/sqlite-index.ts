@@ -13,7 +13,7 @@ import {
   quote,
   rangeCondition,
 } from './sqlite-rowids.ts';
-import { SqlitePool, upperBound } from './sqlite-pool.ts';
+import { SqlitePool, upperBound, type PoolOptions } from './sqlite-pool.ts';
 import { verifySqliteIndex } from './sqlite-verify.ts';
 import {
   MAX_BOOST,
@@ -39,8 +39,11 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly vocabulary: Vocabulary;
   /** The best matches of a search without filters, and the caches behind them. */
   private readonly pools: SqlitePool;
-  constructor(readonly db: Kysely<Database>) {
-    this.pools = new SqlitePool(db);
+  constructor(
+    readonly db: Kysely<Database>,
+    options: PoolOptions = {},
+  ) {
+    this.pools = new SqlitePool(db, options);
     this.vocabulary = new Vocabulary(
       async (lead) => {
         // fts5vocab answers a range scan; every term of the range is read with its document count.
@@ -66,8 +69,9 @@ export class SqliteSearchIndex implements SearchIndex {
    * The hot path (no filters beyond the communities): everything it needs from every match is in
    * the FTS5 rowid (community, topic). One statement ranks the matches in the communities' rowid
    * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N); a second counts the
-   * distinct topics of all matches (rowid >> 20, no lookup; on a worker thread meanwhile, see
-   * ./sqlite-count-worker.ts; not needed when the pool holds every match). Boosts and one-hit-per-topic then run over that pool only. The page is exact, not
+   * distinct topics of all matches (rowid >> 20, no lookup; not needed when the pool holds every
+   * match). Both share the work with a second thread (./sqlite-search-worker.ts). Boosts and
+   * one-hit-per-topic then run over that pool only. The page is exact, not
    * approximate: a post outside the pool has bm25 at most the pool's last one, so its boosted
    * relevance is at most that × MAX_BOOST; every topic on the page must beat that bound, or the
    * pool is widened (`widened`: one more scan, at most).

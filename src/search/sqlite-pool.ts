@@ -1,6 +1,6 @@
 // The SQLite index's pool of best matches, the hot path of a search without filters: the best N
 // posts by weighted bm25, their facts and boosts (search_facts, migration 0023), the exact topic
-// total (on a file, counted by a worker thread while the pool is ranked: ./sqlite-count-worker.ts),
+// total (on a file, counted by a worker thread while the pool is ranked: ./sqlite-search-worker.ts),
 // and the wider scan when the pool was too shallow for an exact page. The communities' classes
 // are cached per set of communities while the database does not change (its generation).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -8,7 +8,7 @@ import type { Database } from '../store/schema.ts';
 import { TtlCache } from './vocabulary.ts';
 import { SQLITE_WEIGHTS } from './sqlite-filtered.ts';
 import { COMMUNITY_SHIFT, SLOT_BITS, rangeCondition } from './sqlite-rowids.ts';
-import { countWorkerOf, type CountWorker } from './sqlite-count-worker.ts';
+import { searchWorkerOf, type SearchWorker } from './sqlite-search-worker.ts';
 import {
   RECENCY_WEIGHT,
   SOLUTION_BOOST,
@@ -35,27 +35,56 @@ type PoolFacts = {
   outsideRowid: Map<string, number>;
 };
 
+type Ranked = { rowid: number; s: number };
+
+/** A community with fewer topics is ranked on one thread (the hand-over would cost more). */
+export const SPLIT_FROM_TOPICS = 2_000;
+
+export type PoolOptions = {
+  /** From how many topics a community is ranked in two parts at once (default SPLIT_FROM_TOPICS). */
+  splitFromTopics?: number;
+};
+
+/** The distinct topics of these matches (a rowid says its topic). */
+const topicsOf = (rows: Ranked[]) =>
+  new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size;
+
+/** The best `size` of two parts' best, in the ranking's order: score down, then rowid up. */
+function merged(a: Ranked[], b: Ranked[], size: number): Ranked[] {
+  return [...a, ...b].sort((x, y) => y.s - x.s || x.rowid - y.rowid).slice(0, size);
+}
+
 export class SqlitePool {
   /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
   readonly classCache = new TtlCache<Classes>(4, 60_000);
-  /** The topic totals' worker (a file-backed database only). */
-  private readonly counter: CountWorker | undefined;
+  /** The second thread's share of the work (a file-backed database only). */
+  private readonly worker: SearchWorker | undefined;
+  /** Community number → its highest topic number, and when it was read (where to split). */
+  private readonly topicCounts = new Map<number, { topics: number; at: number }>();
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.counter = countWorkerOf(db);
+  private readonly splitFromTopics: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: PoolOptions = {},
+  ) {
+    this.worker = searchWorkerOf(db);
+    this.splitFromTopics = options.splitFromTopics ?? SPLIT_FROM_TOPICS;
   }
 
   /**
    * The best `size` matches (ranked) in the communities numbered `nos`, whether they are every
    * match (complete), their facts, the exact topic total, and which accepted answers outside them
-   * match (answers, asked lazily): what a page or a head is cut from. The total is asked of the
-   * worker before the ranking runs and awaited after it; a complete pool needs no count (its
-   * topics are the total, and no answer outside it matches).
+   * match (answers, asked lazily): what a page or a head is cut from. With the worker up, one
+   * large community is ranked in two parts at once (halves()); several communities are ranked
+   * here while the worker counts. A complete pool needs no count (its topics are the total, and
+   * no answer outside it matches).
    */
   async pool(match: string, nos: number[], size: number) {
     const range = rangeCondition(nos);
-    const counting = this.counter?.count(match, nos);
-    const rows = await this.ranked(match, range, size);
+    const parts = nos.length === 1 ? await this.halves(match, nos[0]!, size) : undefined;
+    const counting = parts ? undefined : this.worker?.count(match, nos);
+    const rows = parts?.rows ?? (await this.ranked(match, range, size));
     const complete = rows.length < size;
     const facts = await this.poolFacts(rows);
     if (complete)
@@ -63,10 +92,11 @@ export class SqlitePool {
         rows,
         complete,
         facts,
-        total: new Set(rows.map((r) => Math.floor(r.rowid / 2 ** SLOT_BITS))).size,
+        total: topicsOf(rows),
         answers: async () => new Set<string>(),
       };
-    const total = (counting ? await counting : undefined) ?? (await this.counted(match, range));
+    const total =
+      parts?.total ?? (counting ? await counting : undefined) ?? (await this.counted(match, range));
     return {
       rows,
       complete,
@@ -76,12 +106,47 @@ export class SqlitePool {
     };
   }
 
-  /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
-  private async ranked(
+  /**
+   * Community `no`'s best `size` matches and topic total from two parts of its rowid range at
+   * once: the worker ranks (and counts) the newer topics while this thread does the older ones.
+   * A topic's posts share its rowid prefix, so no topic is in both parts and the totals add up;
+   * bm25's statistics are the whole index's, so each part's scores are the ones a single ranking
+   * gives. Undefined (rank it here) when the worker cannot take its part or fails.
+   */
+  private async halves(
     match: string,
-    range: RawBuilder<unknown>,
-    pool: number,
-  ): Promise<{ rowid: number; s: number }[]> {
+    no: number,
+    size: number,
+  ): Promise<{ rows: Ranked[]; total: number } | undefined> {
+    if (!this.worker) return undefined;
+    const topics = await this.topicCount(no);
+    if (topics < this.splitFromTopics) return undefined;
+    const lo = no * 2 ** COMMUNITY_SHIFT;
+    const mid = lo + (Math.floor(topics / 2) + 1) * 2 ** SLOT_BITS;
+    const theirs = this.worker.half(match, mid, (no + 1) * 2 ** COMMUNITY_SHIFT - 1, size);
+    if (!theirs) return undefined;
+    const part = sql`search_fts.rowid between ${lo} and ${mid - 1}`;
+    const mine = await this.ranked(match, part, size);
+    const mineTotal = mine.length < size ? topicsOf(mine) : await this.counted(match, part);
+    const other = await theirs;
+    if (!other) return undefined;
+    return { rows: merged(mine, other.rows, size), total: mineTotal + other.total };
+  }
+
+  /** The community's highest topic number in the rowid layout, read at most once a minute. */
+  private async topicCount(no: number): Promise<number> {
+    const known = this.topicCounts.get(no);
+    if (known && Date.now() - known.at < 60_000) return known.topics;
+    const r = await sql<{
+      topics: number | null;
+    }>`select max(no) as topics from search_topics where community_no = ${no}`.execute(this.db);
+    const topics = Number(r.rows[0]?.topics ?? 0);
+    this.topicCounts.set(no, { topics, at: Date.now() });
+    return topics;
+  }
+
+  /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
+  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<Ranked[]> {
     const [w1, w2, w3] = SQLITE_WEIGHTS;
     const ranked = await sql<{ rowid: number; s: number }>`
       select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
@@ -91,11 +156,12 @@ export class SqlitePool {
   }
 
   /**
-   * The distinct topics of all matches, in-thread: one scan of the matches without bm25, when the
-   * worker did not count (none up yet, which starts one; a transaction open; it failed).
+   * The distinct topics of all matches in `range`, in-thread: one scan of the matches without
+   * bm25, when the worker did not count (none started yet, which starts one; a transaction open;
+   * it failed), or for this thread's part of a range.
    */
   private async counted(match: string, range: RawBuilder<unknown>): Promise<number> {
-    this.counter?.start();
+    this.worker?.start();
     const r = await sql<{ total: number }>`
       select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total
       from search_fts where search_fts match ${match} and ${range}`.execute(this.db);

@@ -1,25 +1,30 @@
-// The exact topic total of a search without filters, counted on a worker thread while the main
-// thread ranks the pool (./sqlite-pool.ts): the count scans every match, the ranking too, and on
-// one thread they ran one after the other. One worker per file-backed SQLite database, with its
-// own read-only connection to the file (WAL: it reads the last commit, beside the store's writer).
+// A second thread for the hot path of a search without filters (./sqlite-pool.ts), one per
+// file-backed SQLite database, with its own read-only connection to the file (WAL: it reads the
+// last commit, beside the store's writer). On one thread the ranking of the pool and the exact
+// topic total ran one after the other, each a scan of every match; here the worker takes a share:
+//  - half(): the best N matches by weighted bm25 in one part of a community's rowid range, and
+//    that part's topic total, while the main thread ranks the other part (bm25's statistics are
+//    the whole index's, so the scores are the same whichever thread computes them);
+//  - count(): the exact topic total of matches in several communities, while the main thread ranks.
 //
 // The rules:
-//  - A count is the worker's only when the worker was started and the store's connection has no
+//  - A job is the worker's only when the worker was started and the store's connection has no
 //    transaction open (the worker cannot see uncommitted rows); otherwise, and whenever the worker
-//    fails (error, exit, a statement's error), the caller counts in-thread: count() answers
+//    fails (error, exit, a statement's error), the caller does it in-thread: a job answers
 //    undefined, never rejects. After a failure no worker is started for RETRY_AFTER_MS.
 //  - The worker starts on first need (start()), not before: a database whose pools hold every
-//    match never starts one. It is unref()'d, but ref()'d while a count is pending, so a process
-//    waiting for a count does not end before it (nor does an idle worker keep a process alive).
+//    match never starts one. It is unref()'d, but ref()'d while a job is pending, so a process
+//    waiting for one does not end before it (nor does an idle worker keep a process alive).
 //  - It ends when the store closes (before the store's connection closes: ../store/sqlite-file.ts).
 //  - Its code is plain JavaScript evaluated in the thread (no loader needed in it, whatever runs
 //    the main thread: tsx, compiled JavaScript, Node 22 with its own better-sqlite3), and loads the
-//    better-sqlite3 the main thread resolves. The communities' numbers and the MATCH text are
-//    bound parameters of statements prepared once; the SQL text holds only constants.
+//    better-sqlite3 the main thread resolves. Rowid bounds, communities' numbers and the MATCH text
+//    are bound parameters of statements prepared once; the SQL text holds only constants.
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { sqliteFileOf, type SqliteFile } from '../store/sqlite-file.ts';
 import { COMMUNITY_SHIFT, SLOT_BITS } from './sqlite-rowids.ts';
+import { SQLITE_WEIGHTS } from './sqlite-filtered.ts';
 
 /** After the worker failed, how long searches count in-thread before another one is started. */
 export const RETRY_AFTER_MS = 30_000;
@@ -31,56 +36,74 @@ const BUSY_TIMEOUT_MS = 50;
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { fileURLToPath } = require('node:url');
-const { sqlite, path, slotBits, communityShift, busyTimeout } = workerData;
-let one, many;
+const { sqlite, path, slotBits, communityShift, weights, busyTimeout } = workerData;
+let one, many, rank;
 try {
   const Database = require(sqlite.startsWith('file:') ? fileURLToPath(sqlite) : sqlite);
   const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
   const count = 'select count(distinct rowid >> ' + Number(slotBits) + ') as total from search_fts where search_fts match ?';
   one = db.prepare(count + ' and rowid between ? and ?');
   many = db.prepare(count + ' and (rowid >> ' + Number(communityShift) + ') in (select value from json_each(?))');
+  rank = db.prepare('select rowid, -bm25(search_fts, ' + weights.map(Number).join(', ') + ') as s from search_fts where search_fts match ? and rowid between ? and ? order by s desc, rowid limit ?');
 } catch (err) {
   // A plain Error crosses to the main thread with its message (a SqliteError arrives without it).
   throw new Error(String((err && err.message) || err));
 }
 const span = 2 ** Number(communityShift);
-parentPort.on('message', ({ id, match, range }) => {
+function run(job) {
+  if (job.kind === 'half') {
+    const rows = rank.all(job.match, job.lo, job.hi, job.size);
+    const total = rows.length < job.size
+      ? new Set(rows.map((r) => Math.floor(r.rowid / 2 ** Number(slotBits)))).size
+      : Number(one.get(job.match, job.lo, job.hi).total);
+    return { rows, total };
+  }
+  const row = job.range.length === 1
+    ? one.get(job.match, job.range[0] * span, (job.range[0] + 1) * span - 1)
+    : many.get(job.match, JSON.stringify(job.range));
+  return Number(row.total);
+}
+parentPort.on('message', (job) => {
   let reply;
   try {
-    const row = range.length === 1
-      ? one.get(match, range[0] * span, (range[0] + 1) * span - 1)
-      : many.get(match, JSON.stringify(range));
-    reply = { id, total: Number(row.total) };
+    reply = { id: job.id, value: run(job) };
   } catch (err) {
-    reply = { id, error: String((err && err.message) || err) };
+    reply = { id: job.id, error: String((err && err.message) || err) };
   }
   parentPort.postMessage(reply);
 });
 parentPort.postMessage({ ready: true });
 `;
 
-type Reply = { ready: true } | { id: number; total?: number; error?: string };
+/** The best matches of one part of a rowid range (rowid order among equal scores), and its topics. */
+export type Half = { rows: { rowid: number; s: number }[]; total: number };
 
-const workers = new WeakMap<SqliteFile, CountWorker>();
+type Job =
+  | { kind: 'count'; match: string; range: number[] }
+  | { kind: 'half'; match: string; lo: number; hi: number; size: number };
 
-/** The count worker of the database behind `db`; undefined for in-memory SQLite (and PostgreSQL). */
-export function countWorkerOf(db: Kysely<any>): CountWorker | undefined {
+type Reply = { ready: true } | { id: number; value?: unknown; error?: string };
+
+const workers = new WeakMap<SqliteFile, SearchWorker>();
+
+/** The search worker of the database behind `db`; undefined for in-memory SQLite (and PostgreSQL). */
+export function searchWorkerOf(db: Kysely<any>): SearchWorker | undefined {
   const file = sqliteFileOf(db);
   if (!file) return undefined;
   let worker = workers.get(file);
-  if (!worker) workers.set(file, (worker = new CountWorker(file)));
+  if (!worker) workers.set(file, (worker = new SearchWorker(file)));
   return worker;
 }
 
-export class CountWorker {
+export class SearchWorker {
   private worker?: Worker;
   private ready = false;
   private closed = false;
   private retryAt = 0;
   private nextId = 0;
-  private readonly pending = new Map<number, (total: number | undefined) => void>();
+  private readonly pending = new Map<number, (value: unknown) => void>();
   private waiters: ((up: boolean) => void)[] = [];
-  /** Counts the worker answered, and why it last failed (diagnostics, tests). */
+  /** Jobs the worker answered, and why it last failed (diagnostics, tests). */
   answered = 0;
   lastError?: string;
 
@@ -91,20 +114,32 @@ export class CountWorker {
   /**
    * The number of distinct topics among the matches of `match` in the communities numbered
    * `range` (the rowid layout's), counted by the worker; undefined when it is the caller's to count
-   * (no worker up, a transaction open on the store's connection, or the worker failed meanwhile).
+   * (no worker started, a transaction open on the store's connection, or the worker failed meanwhile).
    */
   count(match: string, range: number[]): Promise<number | undefined> | undefined {
+    return this.post<number>({ kind: 'count', match, range });
+  }
+
+  /**
+   * The best `size` matches of `match` with rowids in [lo, hi] (one part of a community's range),
+   * ordered by weighted bm25 then rowid, and the part's topic total; undefined as for count().
+   */
+  half(match: string, lo: number, hi: number, size: number): Promise<Half | undefined> | undefined {
+    return this.post<Half>({ kind: 'half', match, lo, hi, size });
+  }
+
+  private post<T>(job: Job): Promise<T | undefined> | undefined {
     const worker = this.worker;
-    // A worker still starting takes the message when it is up (its port queues it): waiting for
-    // its first message instead would need the main thread to yield, which a run of searches
-    // without I/O between them never does. One that fails to start answers undefined.
+    // A worker still starting takes the job when it is up (its port queues it): waiting for its
+    // first message instead would need the main thread to yield, which a run of searches without
+    // I/O between them never does. One that fails to start answers undefined.
     if (!worker || this.closed || this.file.connection.inTransaction) return undefined;
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, resolve);
+      this.pending.set(id, resolve as (value: unknown) => void);
       try {
-        worker.postMessage({ id, match, range });
+        worker.postMessage({ id, ...job });
       } catch (err) {
         this.settle(id, undefined);
         this.fail(worker, err);
@@ -126,6 +161,7 @@ export class CountWorker {
           path: this.file.path,
           slotBits: SLOT_BITS,
           communityShift: COMMUNITY_SHIFT,
+          weights: SQLITE_WEIGHTS,
           busyTimeout: BUSY_TIMEOUT_MS,
         },
       });
@@ -155,7 +191,7 @@ export class CountWorker {
     return this.worker !== undefined;
   }
 
-  /** Ends the worker, if any (its connection closes with the thread); pending counts fall back. */
+  /** Ends the worker, if any (its connection closes with the thread); pending jobs fall back. */
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
@@ -180,18 +216,18 @@ export class CountWorker {
     }
     if (m.error !== undefined) this.lastError = m.error;
     else this.answered++;
-    this.settle(m.id, m.error === undefined ? m.total : undefined);
+    this.settle(m.id, m.error === undefined ? m.value : undefined);
   }
 
-  private settle(id: number, total: number | undefined): void {
+  private settle(id: number, value: unknown): void {
     const resolve = this.pending.get(id);
     if (!resolve) return;
     this.pending.delete(id);
     if (this.pending.size === 0) this.worker?.unref();
-    resolve(total);
+    resolve(value);
   }
 
-  /** The worker failed: its pending counts fall back, and none is started again for a while. */
+  /** The worker failed: its pending jobs fall back, and none is started again for a while. */
   private fail(worker: Worker, err: unknown): void {
     if (worker !== this.worker) return;
     // A thread's uncaught error arrives cloned, not always as an Error (nor with its message).
@@ -204,7 +240,7 @@ export class CountWorker {
     worker.unref();
   }
 
-  /** No worker any more: every pending count and every waiter is answered. */
+  /** No worker any more: every pending job and every waiter is answered. */
   private stopped(): void {
     this.worker = undefined;
     this.ready = false;

@@ -1,5 +1,5 @@
-// The topic totals' worker on a file-backed SQLite database (./sqlite-count-worker.ts): its totals
-// and pages equal the in-thread path's, a search inside an open transaction counts its uncommitted
+// The search worker on a file-backed SQLite database (./sqlite-search-worker.ts): its totals, and
+// the pages of a community ranked in two parts at once, equal the in-thread path's, a search inside an open transaction counts its uncommitted
 // rows, a worker that ends mid-way leaves searches answering, and closing the store ends it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,18 +14,18 @@ import type { Database } from '../store/schema.ts';
 import type { AuthorRef } from '../store/types.ts';
 import { parseQuery } from './query.ts';
 import { SqliteSearchIndex } from './sqlite-index.ts';
-import { CountWorker, countWorkerOf } from './sqlite-count-worker.ts';
+import { SearchWorker, searchWorkerOf } from './sqlite-search-worker.ts';
 import { POOL, type IndexQuery } from './index.ts';
 
 const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada Lovelace' };
 const FILLER = 'the quick brown fox jumps over a lazy dog near the river bank at dawn'.repeat(4);
 
-describe('the SQLite count worker', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hamlet-count-worker-'));
+describe('the SQLite search worker', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hamlet-search-worker-'));
   const path = join(dir, 'search.db');
   let opened: OpenedDatabase;
   let index: SqliteSearchIndex;
-  let worker: CountWorker;
+  let worker: SearchWorker;
   /** The same file through a Kysely instance openDatabase did not register: counts in-thread. */
   let plain: Kysely<Database>;
   let plainIndex: SqliteSearchIndex;
@@ -73,7 +73,7 @@ describe('the SQLite count worker', () => {
   before(async () => {
     opened = await openDatabase(`sqlite:${path}`);
     index = new SqliteSearchIndex(opened.db);
-    worker = countWorkerOf(opened.db)!;
+    worker = searchWorkerOf(opened.db)!;
     for (const key of ['big', 'small'] as const) {
       const c = await opened.store.communities.create({
         slug: key,
@@ -99,11 +99,11 @@ describe('the SQLite count worker', () => {
   test('an in-memory database has no worker; a file does, started only when a count is needed', async () => {
     const memory = await openDatabase('sqlite::memory:');
     try {
-      assert.equal(countWorkerOf(memory.db), undefined);
+      assert.equal(searchWorkerOf(memory.db), undefined);
     } finally {
       await memory.store.close();
     }
-    assert.equal(countWorkerOf(plain), undefined);
+    assert.equal(searchWorkerOf(plain), undefined);
     assert.equal(worker.running, false, 'no search yet');
     // Fewer matches than the pool: no count, no worker.
     const few = await index.search(query([ids.small], 'lantern'));
@@ -142,6 +142,26 @@ describe('the SQLite count worker', () => {
     const shown = page.hits.filter((h) => solutions.has(h.topicId));
     assert.ok(shown.length > 0, 'solved topics are on the first page');
     for (const h of shown) assert.equal(h.postId, solutions.get(h.topicId));
+  });
+
+  test('a community ranked in two parts at once gives the pages and totals of one ranking', async () => {
+    assert.equal(await worker.whenReady(), true);
+    // Split from 2 topics: the worker ranks the newer half of `big` while this thread ranks the rest.
+    const split = new SqliteSearchIndex(opened.db, { splitFromTopics: 2 });
+    for (const text of ['lantern', 'lantern OR note', 'lantern -quick', 'fox lantern', 'note 7']) {
+      for (const limit of [10, 50]) {
+        const q = query([ids.big], text, limit);
+        const before = worker.answered;
+        const parts = await split.search(q);
+        assert.equal(worker.answered, before + 1, `${text}: the worker ranked its part`);
+        assert.deepEqual(parts, await plainIndex.search(q), `${text}, ${limit} a page`);
+        assert.deepEqual(await split.candidates(q, POOL), await plainIndex.candidates(q, POOL));
+        // A pool of 50: each part fills it, so each part counts its own topics.
+        assert.deepEqual(await split.candidates(q, 50), await plainIndex.candidates(q, 50));
+      }
+    }
+    const all = await split.search(query([ids.big], 'lantern'));
+    assert.equal(all.total, POOL + 60);
   });
 
   test('inside an open transaction the search counts in-thread, its uncommitted rows included', async () => {
@@ -207,7 +227,7 @@ describe('the SQLite count worker', () => {
   });
 
   test('a worker that fails to start (no such file) is an error observed, not a crash', async () => {
-    const broken = new CountWorker({
+    const broken = new SearchWorker({
       path: join(dir, 'missing.db'),
       connection: { inTransaction: false },
       beforeClose: () => undefined,
@@ -221,7 +241,7 @@ describe('the SQLite count worker', () => {
   test('closing the store ends the worker before its connection closes', async () => {
     const otherPath = join(dir, 'other.db');
     const other = await openDatabase(`sqlite:${otherPath}`);
-    const otherWorker = countWorkerOf(other.db)!;
+    const otherWorker = searchWorkerOf(other.db)!;
     assert.notEqual(otherWorker, worker, 'one worker per database');
     assert.equal(await otherWorker.whenReady(), true);
     const thread = otherWorker.threadForTests()!;
