@@ -102,14 +102,19 @@ export async function shoot(page: Page, journey: string, step: string): Promise<
 
 const axeResults: Record<string, { violations: number; serious: string[] }> = {};
 
+/** axe-core's violations on the page as it is now (every rule, colour contrast included). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await new AxeBuilder({ page }).analyze()).violations;
+}
+
+export type AxeViolation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
 /** axe-core on the page as it is now: no serious or critical violation (all findings are recorded). */
 export async function checkAxe(page: Page, pageType: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
+  const violations = await axeViolations(page);
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   axeResults[pageType] = {
-    violations: result.violations.length,
+    violations: violations.length,
     serious: serious.map(
       (v) =>
         `${v.id}: ${v.help} (${v.nodes

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
+import { axeViolations, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -77,8 +76,8 @@ export function designPass(title: string, pages: DesignPage[]): void {
             await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches),
             scheme === 'dark',
           );
-          const axe = await new AxeBuilder({ page }).analyze();
-          for (const v of axe.violations)
+          const violations = await axeViolations(page);
+          for (const v of violations)
             found.push(
               `${name}: ${v.id} (${v.nodes
                 .map((n) => n.target.join(' '))

@@ -10,11 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { raw } from '../mcp/http-client.ts';
-import { ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
+import { axeViolations, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 import { visible, WebClient } from './client.ts';
 
 const system = systemActor('test');
@@ -89,9 +88,9 @@ if (chromiumAvailable('private community sign-in in Chromium')) {
   async function check(page: Page, name: string): Promise<void> {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-    const axe = await new AxeBuilder({ page }).analyze();
+    const violations = await axeViolations(page);
     assert.deepEqual(
-      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       [],
       `${name}: axe violations`,
     );

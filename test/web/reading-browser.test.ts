@@ -6,11 +6,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { chromiumAvailable, launch, shoot } from './browser-kit.ts';
+import { axeViolations, chromiumAvailable, launch, shoot } from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -132,8 +131,8 @@ if (chromiumAvailable('bookmarks and history in Chromium')) {
           await page.evaluate(() =>
             document.querySelectorAll('details').forEach((d) => (d.open = true)),
           );
-          const axe = await new AxeBuilder({ page }).analyze();
-          for (const v of axe.violations)
+          const violations = await axeViolations(page);
+          for (const v of violations)
             found.push(
               `${path}: ${v.id} (${v.nodes
                 .map((n) => n.target.join(' '))

@@ -5,12 +5,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { png } from '../helpers/png.ts';
-import { chromiumAvailable, contextFor, launch, shoot } from './browser-kit.ts';
+import { axeViolations, chromiumAvailable, contextFor, launch, shoot } from './browser-kit.ts';
 
 const system = systemActor('test');
 
@@ -45,9 +44,9 @@ if (chromiumAvailable('uploads in Chromium')) {
       body: 'Show me what you mean.',
     });
     await page.goto(h.hostUrl('acme.localhost', `/t/${made.topic.slug}`));
-    const axe = await new AxeBuilder({ page }).analyze();
+    const violations = await axeViolations(page);
     assert.deepEqual(
-      axe.violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`),
+      violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`),
       [],
       'axe finds nothing on the composer with its file input',
     );
