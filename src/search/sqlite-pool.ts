@@ -1,8 +1,9 @@
 // The SQLite index's pool of best matches, the hot path of a search without filters: the best N
 // posts by weighted bm25, their facts and boosts (search_facts, migration 0023), the exact topic
-// total (on a file, counted by a worker thread while the pool is ranked: ./sqlite-search-worker.ts),
-// and the wider scan when the pool was too shallow for an exact page. The communities' classes
-// are cached per set of communities while the database does not change (its generation).
+// total, and the wider scan when the pool was too shallow for an exact page. On a file a worker
+// thread shares the first two (./sqlite-search-worker.ts): it ranks and counts part of a large
+// community, or counts while the pool is ranked. The communities' classes are cached per set of
+// communities while the database does not change (its generation).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { TtlCache } from './vocabulary.ts';
