@@ -69,7 +69,10 @@ export async function openHamlet(
   const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
   const services = createServices({
     store,
-    searchIndex: createSearchIndex(db, dialect),
+    searchIndex: createSearchIndex(db, dialect, {
+      onWorkerFailure: (reason) =>
+        logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
+    }),
     config,
     logger,
     search: { ...semantic?.options, observe: options.metrics?.search },

@@ -6,7 +6,13 @@ import type { Dialect } from '../store/repositories.ts';
 import type { SearchIndex } from './index.ts';
 import { PostgresSearchIndex } from './postgres-index.ts';
 import { SqliteSearchIndex } from './sqlite-index.ts';
+import type { PoolOptions } from './sqlite-pool.ts';
 
-export function createSearchIndex(db: Kysely<Database>, dialect: Dialect): SearchIndex {
-  return dialect === 'postgres' ? new PostgresSearchIndex(db) : new SqliteSearchIndex(db);
+/** `options`: SQLite's (where its worker's failures are reported, when it splits a ranking). */
+export function createSearchIndex(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  options: PoolOptions = {},
+): SearchIndex {
+  return dialect === 'postgres' ? new PostgresSearchIndex(db) : new SqliteSearchIndex(db, options);
 }

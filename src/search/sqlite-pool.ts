@@ -48,6 +48,8 @@ export const SPLIT_FROM_TOPICS = 20_000;
 export type PoolOptions = {
   /** From how many topics a community is ranked in two parts at once (default SPLIT_FROM_TOPICS). */
   splitFromTopics?: number;
+  /** Told why the worker failed (its work is then done on this thread for a while). */
+  onWorkerFailure?: (reason: string) => void;
 };
 
 /** The distinct topics of these matches (a rowid says its topic). */
@@ -73,7 +75,7 @@ export class SqlitePool {
     private readonly db: Kysely<Database>,
     options: PoolOptions = {},
   ) {
-    this.worker = searchWorkerOf(db);
+    this.worker = searchWorkerOf(db, options.onWorkerFailure);
     this.splitFromTopics = options.splitFromTopics ?? SPLIT_FROM_TOPICS;
   }
 

@@ -226,15 +226,18 @@ describe('the SQLite search worker', () => {
     assert.equal(await worker.whenReady(), false, 'no new worker right after a failure');
   });
 
-  test('a worker that fails to start (no such file) is an error observed, not a crash', async () => {
+  test('a worker that fails to start (no such file) is an error observed and reported, not a crash', async () => {
     const broken = new SearchWorker({
       path: join(dir, 'missing.db'),
       connection: { inTransaction: false },
       beforeClose: () => undefined,
     });
+    const reports: string[] = [];
+    broken.onFailure = (reason) => reports.push(reason);
     assert.equal(await broken.whenReady(), false);
     assert.equal(broken.running, false);
     assert.match(broken.lastError ?? '', /missing\.db|unable to open|does not exist/i);
+    assert.deepEqual(reports, [broken.lastError], 'the reason is told once');
     assert.equal(broken.count('"lantern"', [1]), undefined);
   });
 

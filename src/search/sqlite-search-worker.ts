@@ -86,12 +86,19 @@ type Reply = { ready: true } | { id: number; value?: unknown; error?: string };
 
 const workers = new WeakMap<SqliteFile, SearchWorker>();
 
-/** The search worker of the database behind `db`; undefined for in-memory SQLite (and PostgreSQL). */
-export function searchWorkerOf(db: Kysely<any>): SearchWorker | undefined {
+/**
+ * The search worker of the database behind `db`; undefined for in-memory SQLite (and PostgreSQL).
+ * `onFailure` is told why it failed (the first one given for a database is kept).
+ */
+export function searchWorkerOf(
+  db: Kysely<any>,
+  onFailure?: (reason: string) => void,
+): SearchWorker | undefined {
   const file = sqliteFileOf(db);
   if (!file) return undefined;
   let worker = workers.get(file);
   if (!worker) workers.set(file, (worker = new SearchWorker(file)));
+  worker.onFailure ??= onFailure;
   return worker;
 }
 
@@ -106,6 +113,8 @@ export class SearchWorker {
   /** Jobs the worker answered, and why it last failed (diagnostics, tests). */
   answered = 0;
   lastError?: string;
+  /** Told why the worker failed or a job of it did. */
+  onFailure?: (reason: string) => void;
 
   constructor(private readonly file: SqliteFile) {
     file.beforeClose(() => this.close());
@@ -166,7 +175,7 @@ export class SearchWorker {
         },
       });
     } catch (err) {
-      this.lastError = String(err);
+      this.failed(`did not start: ${String(err)}`);
       this.retryAt = Date.now() + RETRY_AFTER_MS;
       return;
     }
@@ -214,7 +223,7 @@ export class SearchWorker {
       for (const w of this.waiters.splice(0)) w(true);
       return;
     }
-    if (m.error !== undefined) this.lastError = m.error;
+    if (m.error !== undefined) this.failed(`a job failed: ${m.error}`);
     else this.answered++;
     this.settle(m.id, m.error === undefined ? m.value : undefined);
   }
@@ -232,12 +241,22 @@ export class SearchWorker {
     if (worker !== this.worker) return;
     // A thread's uncaught error arrives cloned, not always as an Error (nor with its message).
     const e = err as { message?: unknown; code?: unknown } | null;
-    this.lastError = String(e?.message ?? e?.code ?? err);
+    this.failed(String(e?.message ?? e?.code ?? err));
     if (!this.closed) this.retryAt = Date.now() + RETRY_AFTER_MS;
     this.stopped();
     // A worker that is still running (a message it could not read) is ended; its exit is ignored.
     worker.terminate().catch(() => undefined);
     worker.unref();
+  }
+
+  /** Why the worker (or a job) failed, kept and told; its work is done in-thread meanwhile. */
+  private failed(reason: string): void {
+    this.lastError = reason;
+    try {
+      this.onFailure?.(reason);
+    } catch {
+      // A report that throws changes nothing of the fallback.
+    }
   }
 
   /** No worker any more: every pending job and every waiter is answered. */
