@@ -71,10 +71,10 @@ export class SqliteSearchIndex implements SearchIndex {
    * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N); a second counts the
    * distinct topics of all matches (rowid >> 20, no lookup; not needed when the pool holds every
    * match). Both share the work with a second thread (./sqlite-search-worker.ts). Boosts and
-   * one-hit-per-topic then run over that pool only. The page is exact, not
-   * approximate: a post outside the pool has bm25 at most the pool's last one, so its boosted
-   * relevance is at most that × MAX_BOOST; every topic on the page must beat that bound, or the
-   * pool is widened (`widened`: one more scan, at most).
+   * one-hit-per-topic then run over that pool only. The page is exact, not approximate: a post
+   * outside the pool has bm25 at most the pool's last one, so its boosted relevance is at most
+   * that × MAX_BOOST; every topic on the page must beat that bound, or the pool is widened
+   * (`widened`: one more scan, at most).
    */
   private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
     const nos = await communityNumbers(this.db, q.communityIds);

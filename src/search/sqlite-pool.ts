@@ -66,8 +66,8 @@ export class SqlitePool {
   readonly classCache = new TtlCache<Classes>(4, 60_000);
   /** The second thread's share of the work (a file-backed database only). */
   private readonly worker: SearchWorker | undefined;
-  /** Community number → its highest topic number, and when it was read (where to split). */
-  private readonly topicCounts = new Map<number, { topics: number; at: number }>();
+  /** Community number → its highest topic number (where to split), read at most once a minute. */
+  private readonly topicCounts = new TtlCache<number>(1_000, 60_000);
 
   private readonly splitFromTopics: number;
 
@@ -140,15 +140,18 @@ export class SqlitePool {
     return { rows: merged(mine, other.rows, size), total: mineTotal + other.total };
   }
 
-  /** The community's highest topic number in the rowid layout, read at most once a minute. */
+  /**
+   * The community's highest topic number in the rowid layout. A stale one only moves where the
+   * range is split (newer topics fall in the worker's part), so it is kept by time, not generation.
+   */
   private async topicCount(no: number): Promise<number> {
-    const known = this.topicCounts.get(no);
-    if (known && Date.now() - known.at < 60_000) return known.topics;
+    const known = this.topicCounts.get(String(no), '');
+    if (known !== undefined) return known;
     const r = await sql<{
       topics: number | null;
     }>`select max(no) as topics from search_topics where community_no = ${no}`.execute(this.db);
     const topics = Number(r.rows[0]?.topics ?? 0);
-    this.topicCounts.set(no, { topics, at: Date.now() });
+    this.topicCounts.set(String(no), topics, '');
     return topics;
   }
 
