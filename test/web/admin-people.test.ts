@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { axeViolations, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
+import { axeFindings, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 import { Receiver, waitFor } from '../webhooks/receiver.ts';
 
 const system = systemActor('test');
@@ -81,12 +81,7 @@ if (chromiumAvailable('administration pages in Chromium')) {
   async function check(page: Page, name: string): Promise<void> {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-    const violations = await axeViolations(page);
-    assert.deepEqual(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: axe violations`,
-    );
+    assert.deepEqual(await axeFindings(page), [], `${name}: axe violations`);
     await screenshot(page, join(ARTIFACTS, `admin-${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 800 });
     await screenshot(page, join(ARTIFACTS, `admin-${name}-390.png`));

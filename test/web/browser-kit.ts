@@ -103,11 +103,23 @@ export async function shoot(page: Page, journey: string, step: string): Promise<
 const axeResults: Record<string, { violations: number; serious: string[] }> = {};
 
 /** axe-core's violations on the page as it is now (every rule, colour contrast included). */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return (await new AxeBuilder({ page }).analyze()).violations;
 }
 
-export type AxeViolation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+type AxeViolation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+/** The first elements a violation was found on, as CSS selectors. */
+const targetsOf = (v: AxeViolation) =>
+  v.nodes
+    .map((n) => n.target.join(' '))
+    .slice(0, 3)
+    .join(', ');
+
+/** Each axe-core violation on the page as it is now, as "rule (where)": none is what a test wants. */
+export async function axeFindings(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).map((v) => `${v.id} (${targetsOf(v)})`);
+}
 
 /** axe-core on the page as it is now: no serious or critical violation (all findings are recorded). */
 export async function checkAxe(page: Page, pageType: string): Promise<void> {
@@ -115,13 +127,7 @@ export async function checkAxe(page: Page, pageType: string): Promise<void> {
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   axeResults[pageType] = {
     violations: violations.length,
-    serious: serious.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')})`,
-    ),
+    serious: serious.map((v) => `${v.id}: ${v.help} (${targetsOf(v)})`),
   };
   assert.deepEqual(
     axeResults[pageType]!.serious,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { systemActor } from '../../src/domain/actor.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { axeViolations, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
+import { axeFindings, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -76,14 +76,7 @@ export function designPass(title: string, pages: DesignPage[]): void {
             await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches),
             scheme === 'dark',
           );
-          const violations = await axeViolations(page);
-          for (const v of violations)
-            found.push(
-              `${name}: ${v.id} (${v.nodes
-                .map((n) => n.target.join(' '))
-                .slice(0, 3)
-                .join(', ')})`,
-            );
+          for (const finding of await axeFindings(page)) found.push(`${name}: ${finding}`);
           const base = join(ARTIFACTS, `design-${name}-${scheme}`);
           await screenshot(page, `${base}-1280.png`);
           await page.setViewportSize({ width: 390, height: 800 });

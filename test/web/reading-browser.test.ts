@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
-import { axeViolations, chromiumAvailable, launch, shoot } from './browser-kit.ts';
+import { axeFindings, chromiumAvailable, launch, shoot } from './browser-kit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -131,14 +131,7 @@ if (chromiumAvailable('bookmarks and history in Chromium')) {
           await page.evaluate(() =>
             document.querySelectorAll('details').forEach((d) => (d.open = true)),
           );
-          const violations = await axeViolations(page);
-          for (const v of violations)
-            found.push(
-              `${path}: ${v.id} (${v.nodes
-                .map((n) => n.target.join(' '))
-                .slice(0, 3)
-                .join(', ')})`,
-            );
+          for (const finding of await axeFindings(page)) found.push(`${path}: ${finding}`);
           await page.setViewportSize({ width: 320, height: 700 });
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,
