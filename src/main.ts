@@ -67,12 +67,18 @@ export async function openHamlet(
     logger.debug({ embeddings: p }, 'search: post embeddings filled'),
   );
   const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
+  const searchIndex = createSearchIndex(db, dialect, {
+    onWorkerFailure: (reason) =>
+      logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
+  });
+  if (searchIndex.ranking?.kind === 'fts5')
+    logger.warn(
+      { reason: searchIndex.ranking.reason },
+      "SQLite search ranks with FTS5's bm25 (every community's statistics together): Hamlet's ranking function is not available",
+    );
   const services = createServices({
     store,
-    searchIndex: createSearchIndex(db, dialect, {
-      onWorkerFailure: (reason) =>
-        logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
-    }),
+    searchIndex,
     config,
     logger,
     search: { ...semantic?.options, observe: options.metrics?.search },

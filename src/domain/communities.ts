@@ -2,7 +2,7 @@
 // its owner), change its settings (administrators), find by slug, list the public ones.
 import { z } from 'zod';
 import type { Store } from '../store/repositories.ts';
-import type { Community, Keyset } from '../store/types.ts';
+import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { canRead, communityNotFound, requireCommunityAdmin } from './authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
@@ -201,15 +201,15 @@ export class CommunityService {
       .sort((a, b) => a.community.name.localeCompare(b.community.name));
   }
 
-  /** Every public community (the network searches them all), ordered by slug. */
-  async listAllPublic(): Promise<Community[]> {
-    const all: Community[] = [];
-    let after: Keyset | undefined;
-    do {
-      const page = await this.store.communities.listPublic({ after, limit: 500 });
-      all.push(...page.items);
-      after = page.next ?? undefined;
-    } while (after);
-    return all;
+  /** The public community of this slug, if there is one (the network reads nothing else). */
+  async publicBySlug(slug: string): Promise<Community | undefined> {
+    const c = await this.store.communities.getBySlug(slug.toLowerCase());
+    return c?.visibility === 'public' ? c : undefined;
+  }
+
+  /** The public communities among these slugs (one statement), in no particular order. */
+  async publicBySlugs(slugs: string[]): Promise<Community[]> {
+    const found = await this.store.communities.getBySlugs(slugs.map((s) => s.toLowerCase()));
+    return found.filter((c) => c.visibility === 'public');
   }
 }

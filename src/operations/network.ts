@@ -1,5 +1,6 @@
 // The network's operations on the apex host, over every PUBLIC community: reading needs no
-// credential; ask_community takes a person's user key and posts as that person.
+// credential; ask_community takes a person's user key and posts as that person. None of them lists
+// the network: a search reads the public posts its words match, a named community is read by slug.
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import {
@@ -15,6 +16,7 @@ import {
 } from '../domain/fields.ts';
 import type { Community } from '../store/types.ts';
 import type { Services } from '../services.ts';
+import type { SearchWithin } from '../search/service.ts';
 import { withSimilar } from './community.ts';
 import { beforePosting, notPosted } from './similar-solved.ts';
 import { defineOperation } from './operation.ts';
@@ -38,29 +40,26 @@ const slugList = z
   .optional()
   .describe('Only these communities (slugs). Default: every public community.');
 
-/** Public communities, optionally narrowed to some slugs; a slug that is not public is not_found. */
-async function publicCommunities(services: Services, only?: string[]): Promise<Community[]> {
-  const all = await services.communities.listAllPublic();
-  if (!only) return all;
-  const bySlug = new Map(all.map((c) => [c.slug, c]));
-  return only.map((s) => {
-    const c = bySlug.get(s);
-    if (!c)
-      throw new DomainError(
-        'not_found',
-        `No public community "${s}". Use find_community to discover communities.`,
-      );
-    return c;
-  });
+/** A public community by slug; a slug that is not one is not_found. */
+async function publicCommunity(services: Services, slugValue: string): Promise<Community> {
+  const c = await services.communities.publicBySlug(slugValue);
+  if (!c)
+    throw new DomainError(
+      'not_found',
+      `No public community "${slugValue}". Use find_community to discover communities.`,
+    );
+  return c;
 }
 
-async function publicCommunity(services: Services, slugValue: string): Promise<Community> {
-  return (await publicCommunities(services, [slugValue]))[0]!;
+/** Where a network search looks: the public communities named (each read by slug), or all of them. */
+async function networkScope(services: Services, only?: string[]): Promise<SearchWithin> {
+  if (!only) return 'public';
+  return Promise.all([...new Set(only)].map((s) => publicCommunity(services, s)));
 }
 
 /** On the network every result names its community, even when only one was searched. */
-function withCommunity<R extends { community?: string }>(results: R[], within: Community[]): R[] {
-  return within.length === 1
+function withCommunity<R extends { community?: string }>(results: R[], within: SearchWithin): R[] {
+  return within !== 'public' && within.length === 1
     ? results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug }))
     : results;
 }
@@ -93,12 +92,13 @@ export const searchNetwork = defineOperation({
   credential: 'none',
   mcp: true,
   run: async (ctx, { query, communities, mode, filters }) => {
-    const within = await publicCommunities(ctx.services, communities);
+    const within = await networkScope(ctx.services, communities);
     const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
-    await ctx.report.note(
-      'info',
-      `Searched ${within.length} public communit${within.length === 1 ? 'y' : 'ies'}: ${found.total} result(s).`,
-    );
+    const searched =
+      within === 'public'
+        ? 'every public community'
+        : `${within.length} public communit${within.length === 1 ? 'y' : 'ies'}`;
+    await ctx.report.note('info', `Searched ${searched}: ${found.total} result(s).`);
     return { ...found, results: withCommunity(found.results, within) };
   },
 });
@@ -129,19 +129,18 @@ export const findCommunity = defineOperation({
   credential: 'none',
   mcp: true,
   run: async (ctx, { subject, limit }) => {
-    const all = await publicCommunities(ctx.services);
     const words = tokens(subject);
-    // Content evidence: how many of the best search hits each community holds, and how good.
+    // Content evidence: how many of the network's best search hits each community holds, and how
+    // good; the candidates are the communities those hits are in.
     const hits = new Map<string, { count: number; score: number }>();
-    if (all.length) {
-      const found = await ctx.services.search.search(all, subject, { limit: 50 });
-      for (const r of found.results) {
-        const slugOf = r.community ?? all[0]!.slug; // a single-community search names none
-        const h = hits.get(slugOf) ?? { count: 0, score: 0 };
-        hits.set(slugOf, { count: h.count + 1, score: h.score + r.score });
-      }
+    const found = await ctx.services.search.search('public', subject, { limit: 50 });
+    for (const r of found.results) {
+      if (!r.community) continue;
+      const h = hits.get(r.community) ?? { count: 0, score: 0 };
+      hits.set(r.community, { count: h.count + 1, score: h.score + r.score });
     }
-    const scored = all.map((c) => {
+    const candidates = await ctx.services.communities.publicBySlugs([...hits.keys()]);
+    const scored = candidates.map((c) => {
       const meta = tokens(`${c.name} ${c.slug} ${c.description}`);
       const overlap = words.length
         ? words.filter((w) => meta.includes(w)).length / words.length
@@ -232,7 +231,7 @@ export const suggestNetworkAnswer = defineOperation({
   credential: 'none',
   mcp: true,
   run: async (ctx, { question: q, communities, limit }) => {
-    const within = await publicCommunities(ctx.services, communities);
+    const within = await networkScope(ctx.services, communities);
     const suggested = await ctx.services.search.suggestAnswer(within, q, limit, {
       askWith: 'ask_community',
     });

@@ -1,23 +1,26 @@
 // The conditions a search's filters put on each match (category, tags, solved_only, source_types,
 // author, since, until), written once for both engines. Each engine keeps the columns the filters
 // test beside its index (migration 0023) and names that row with an alias; only how a timestamp
-// parameter is written differs (PostgreSQL compares timestamptz, SQLite ISO text).
+// parameter is written differs (PostgreSQL compares timestamptz, SQLite ISO text). A category is
+// named by slug: in some communities, one of their few categories; across the network, each
+// match's own category is looked up (a list of every community's categories would grow with it).
 import { sql, type RawBuilder } from 'kysely';
-import type { IndexFilters } from './index.ts';
+import type { IndexFilters, SearchScope } from './index.ts';
 
 export function filterConditions(
   f: IndexFilters,
-  communityIds: readonly string[],
+  scope: SearchScope,
   alias: string,
   timestamp: (iso: string) => RawBuilder<unknown>,
 ): RawBuilder<unknown>[] {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
-  const communities = sql.join(communityIds);
+  /** The match's category is one of the scope's where `test` holds. */
+  const inCategories = (test: RawBuilder<unknown>) =>
+    scope.kind === 'public'
+      ? sql`exists (select 1 from categories k where k.id = ${col('category_id')} and ${test})`
+      : sql`${col('category_id')} in (select k.id from categories k where k.community_id in (${sql.join(scope.ids)}) and ${test})`;
   const where: RawBuilder<unknown>[] = [];
-  if (f.categorySlug)
-    where.push(
-      sql`${col('category_id')} in (select id from categories where community_id in (${communities}) and slug = ${f.categorySlug})`,
-    );
+  if (f.categorySlug) where.push(inCategories(sql`k.slug = ${f.categorySlug}`));
   if (f.solvedOnly) where.push(sql`${col('solution')} > 0`);
   // The author by name or by the start of any word of it ("justin" finds "Justin Mason"); the
   // column holds the name as the engine's lower() wrote it, so the words are folded the same way.
@@ -34,13 +37,13 @@ export function filterConditions(
   }
   // All three source types (or none named) is no filter at all.
   if (f.sourceTypes && f.sourceTypes.length < 3) {
-    const articles = sql`(select id from categories where community_id in (${communities}) and kind = 'knowledge_base')`;
+    const article = inCategories(sql`k.kind = 'knowledge_base'`);
     const kinds = f.sourceTypes.map((s) =>
       s === 'post'
         ? sql`${col('position')} > 1`
         : s === 'topic'
-          ? sql`(${col('position')} = 1 and ${col('category_id')} not in ${articles})`
-          : sql`(${col('position')} = 1 and ${col('category_id')} in ${articles})`,
+          ? sql`(${col('position')} = 1 and not (${article}))`
+          : sql`(${col('position')} = 1 and ${article})`,
     );
     where.push(sql`(${sql.join(kinds, sql` or `)})`);
   }

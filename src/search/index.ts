@@ -17,8 +17,15 @@ export type IndexFilters = {
   until?: string;
 };
 
+/**
+ * What a search reads: the posts of some communities (by id; what a caller authorized), or of
+ * every public community (the network), never listed: each engine marks public posts beside its
+ * index (migration 0110). Each scope is ranked by its own statistics.
+ */
+export type SearchScope = { kind: 'communities'; ids: string[] } | { kind: 'public' };
+
 export type IndexQuery = {
-  communityIds: string[];
+  scope: SearchScope;
   query: ParsedQuery;
   filters: IndexFilters;
   limit: number;
@@ -32,7 +39,7 @@ export type IndexQuery = {
   /**
    * How common each word is in the searched communities, as their learned lexicons know it (every
    * one of them learned): engines that weigh words themselves (PostgreSQL's idf) read it instead
-   * of counting documents per query. Absent: the engine counts.
+   * of counting documents per query. Absent: the engine counts, in the scope only.
    */
   frequencies?: Frequencies;
 };
@@ -91,19 +98,27 @@ export interface SearchIndex {
   /** The bare engine query (match + engine rank + limit, nothing else): the benchmark baseline. */
   bare(q: ParsedQuery, limit: number): Promise<string[]>;
   /**
-   * Of these words, the ones that match no document of these communities. `frequencies` (their
-   * learned lexicons, when known) may guide how the engine looks; the answer never depends on them.
+   * Of these words, the ones that match no document of the scope. `frequencies` (its learned
+   * lexicons, when known) may guide how the engine looks; the answer never depends on them.
    */
-  unmatched(words: string[], communityIds: string[], frequencies?: Frequencies): Promise<string[]>;
+  unmatched(words: string[], scope: SearchScope, frequencies?: Frequencies): Promise<string[]>;
   /**
-   * Index terms within one edit of the word that occur in these communities (most frequent there
-   * first), to stand in for a typo. Words of other communities never count, nor their frequency.
+   * Index terms within one edit of the word that occur in the scope (most frequent there first),
+   * to stand in for a typo. Words outside the scope never count, nor their frequency.
    */
-  corrections(word: string, communityIds: string[], max?: number): Promise<string[]>;
+  corrections(word: string, scope: SearchScope, max?: number): Promise<string[]>;
+  /**
+   * How many of the scope's documents hold each of these words (the engine's own matching), and
+   * how many documents it has: the statistics a search of several communities ranks by (counted
+   * per scope, cached a short while; never another scope's).
+   */
+  wordFrequencies(words: string[], scope: SearchScope): Promise<Frequencies>;
   /** Compares the index with the posts table (every post indexed with its current text, no extras). */
   verify(): Promise<IndexReport>;
   /** Fills the in-process caches a search would otherwise fill on first use (a service starting). */
   warm?(): Promise<void>;
+  /** How SQLite ranks (its own function with each search's statistics, or FTS5's bm25, and why). */
+  readonly ranking?: { kind: 'hamlet' } | { kind: 'fts5'; reason: string };
   /** Size of the in-process caches (./vocabulary.ts), for benchmarks and diagnostics. */
   cacheStats?(): Record<string, number>;
 }

@@ -13,6 +13,19 @@ export function idfOf(df: number, n: number): number {
 }
 
 /**
+ * The fewest documents an engine's idf assumes a scope has. A scope ranks by its own statistics,
+ * and in a community of five posts a word in two of them is not a common word, only a small
+ * sample: weighed as in a scope of this size, its matches score as a match does anywhere, while
+ * the order within the scope still follows its own counts. Larger scopes are unaffected.
+ */
+export const IDF_MIN_DOCUMENTS = 1000;
+
+/** The idf an engine ranks a scope's matches by (idfOf over at least IDF_MIN_DOCUMENTS documents). */
+export function engineIdf(df: number, n: number): number {
+  return idfOf(df, Math.max(n, IDF_MIN_DOCUMENTS));
+}
+
+/**
  * idf per rankable unit (each word group, then each phrase) from the learned lexicons: a word is
  * as common as the topics holding it, its typo alternatives added (an OR); a word our stemmer
  * splits, or a phrase, as its rarest term (an AND). Undefined when a unit has no term of ours (a
@@ -36,7 +49,7 @@ export function learnedIdf(q: ParsedQuery, f: Frequencies): number[] | undefined
     ...q.phrases.map((p) => rarest(p.join(' '))),
   ];
   if (dfs.some((d) => d === undefined)) return undefined;
-  return dfs.map((df) => idfOf(df!, f.topics));
+  return dfs.map((df) => engineIdf(df!, f.topics));
 }
 
 /**

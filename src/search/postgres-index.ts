@@ -4,13 +4,14 @@
 // idf(word) × ts_rank(weights, vector, word) — ts_rank alone has no inverse document frequency,
 // which lets common words drown the rare ones of a natural-language question. The idf comes from
 // the searched communities' learned lexicons when they are learned (no query, and a word's weight
-// in one community is never moved by another's text), else from capped document counts.
+// in one community is never moved by another's text), else from capped document counts in the
+// search's scope (a community's own; the network's public documents).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { isCorrection } from './query.ts';
 import { TtlCache } from './vocabulary.ts';
-import { headCandidates, rankedMatches, rankedPage } from './postgres-ranked.ts';
+import { headCandidates, rankedMatches, rankedPage, scopeCondition } from './postgres-ranked.ts';
 import type {
   Frequencies,
   IndexHit,
@@ -18,8 +19,9 @@ import type {
   IndexReport,
   PoolHit,
   SearchIndex,
+  SearchScope,
 } from './index.ts';
-import { heldBy, idfOf, learnedIdf } from './learned-idf.ts';
+import { engineIdf, heldBy, learnedIdf } from './learned-idf.ts';
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
@@ -27,6 +29,9 @@ export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
 const DF_CAP = 20_000;
 /** A query word in this share of the communities' topics is looked up without forcing the GIN index (unmatched). */
 const COMMON_SHARE = 0.02;
+
+/** A scope naming no community (nothing to search). */
+const isEmpty = (scope: SearchScope) => scope.kind === 'communities' && scope.ids.length === 0;
 
 function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown> {
   const parts = [
@@ -92,40 +97,71 @@ export class PostgresSearchIndex implements SearchIndex {
   constructor(readonly db: Kysely<Database>) {}
 
   /**
-   * idf per rankable unit: from the learned lexicons when the query carries them, else from capped
-   * document frequencies and the table's size. The counts are cached (bounded LRU) while
-   * search_documents does not change (its generation, migration 0011) and for at most a minute:
-   * a cached idf is the idf a fresh count would give.
+   * idf per rankable unit: from the learned lexicons when the query carries them, else from the
+   * scope's capped document frequencies and size (counts()).
    */
   private async idf(
-    q: Pick<IndexQuery, 'query' | 'frequencies'>,
+    q: Pick<IndexQuery, 'query' | 'frequencies' | 'scope'>,
     units: RawBuilder<unknown>[],
     keys: string[],
   ): Promise<number[]> {
     const learned = q.frequencies && learnedIdf(q.query, q.frequencies);
     if (learned) return learned;
+    const { n, df } = await this.counts(q.scope, units, keys);
+    return df.map((d) => engineIdf(d, n));
+  }
+
+  /**
+   * The scope's documents, and how many of them (at most DF_CAP) match each unit: a community's
+   * own, or the public documents' over the whole index's size (PostgreSQL's estimate of it, an
+   * aggregate that says nothing of any private post). The counts are cached (bounded LRU) while
+   * search_documents does not change (its generation, migration 0011) and for at most a minute:
+   * a cached count is the count a fresh one would give.
+   */
+  private async counts(
+    scope: SearchScope,
+    units: RawBuilder<unknown>[],
+    keys: string[],
+  ): Promise<{ n: number; df: number[] }> {
     const generation = await this.generation();
-    const cached = keys.map((k) => this.dfCache.get(k, generation));
-    let n = this.dfCache.get('#n', generation);
+    const at = scope.kind === 'public' ? 'public' : [...scope.ids].sort().join(',');
+    const cached = keys.map((k) => this.dfCache.get(`${at}\u0000${k}`, generation));
+    let n = this.dfCache.get(`#n\u0000${at}`, generation);
     const missing = units.flatMap((u, i) => (cached[i] === undefined ? [{ u, i }] : []));
     if (missing.length || n === undefined) {
+      const where = scopeCondition(scope);
       const counts = missing.map(
         ({ u, i }) =>
-          sql`(select count(*) from (select 1 from search_documents where vector @@ ${u} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
+          sql`(select count(*) from (select 1 from search_documents d where d.vector @@ ${u} and ${where} limit ${DF_CAP}) s) as ${sql.ref(`d${i}`)}`,
       );
+      const size =
+        scope.kind === 'public'
+          ? sql`(select case when c.reltuples < 20000 then (select count(*) from search_documents) else c.reltuples::bigint end
+             from pg_class c where c.oid = 'search_documents'::regclass)`
+          : sql`(select count(*) from search_documents d where ${where})`;
       const r = await sql<Record<string, string | number>>`
-        select ${counts.length ? sql`${sql.join(counts)},` : sql``}
-          (select case when c.reltuples < 20000 then (select count(*) from search_documents) else c.reltuples::bigint end
-             from pg_class c where c.oid = 'search_documents'::regclass) as n`.execute(this.db);
+        select ${counts.length ? sql`${sql.join(counts)},` : sql``} ${size} as n`.execute(this.db);
       const row = r.rows[0]!;
       n = Math.max(1, Number(row.n));
-      this.dfCache.set('#n', n, generation);
+      this.dfCache.set(`#n\u0000${at}`, n, generation);
       for (const { i } of missing) {
         cached[i] = Number(row[`d${i}`] ?? 0);
-        this.dfCache.set(keys[i]!, cached[i]!, generation);
+        this.dfCache.set(`${at}\u0000${keys[i]!}`, cached[i]!, generation);
       }
     }
-    return units.map((_, i) => idfOf(cached[i]!, n!));
+    return { n, df: cached.map((c) => c ?? 0) };
+  }
+
+  async wordFrequencies(words: string[], scope: SearchScope): Promise<Frequencies> {
+    const unique = [...new Set(words)];
+    const { units, keys } = components({
+      terms: unique.map((word) => ({ word, alternatives: [] })),
+      phrases: [],
+      excluded: [],
+    });
+    const { n, df } = await this.counts(scope, units, keys);
+    const byWord = new Map(unique.map((w, i) => [w, df[i]!]));
+    return { topics: n, df: (w) => Math.max(1, byWord.get(w) ?? 1) };
   }
 
   /** The index's change generation (migration 0011's sequence): O(1), no scan. */
@@ -150,7 +186,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /** Every match ranked in one statement (./postgres-ranked.ts): an exact keyset page and the topic total. */
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    if (isEmpty(q.scope)) return { hits: [], total: 0 };
     const { hits, total } = await rankedPage(this.db, q, await this.matches(q));
     // A page past the end has no row to carry the total: count it with the first page.
     if (hits.length === 0 && q.after)
@@ -167,7 +203,7 @@ export class PostgresSearchIndex implements SearchIndex {
     q: Omit<IndexQuery, 'after'>,
     pool: number,
   ): Promise<{ hits: PoolHit[]; total: number }> {
-    if (q.communityIds.length === 0) return { hits: [], total: 0 };
+    if (isEmpty(q.scope)) return { hits: [], total: 0 };
     return headCandidates(this.db, q, await this.matches(q), pool);
   }
 
@@ -199,36 +235,36 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   async unmatched(
     words: string[],
-    communityIds: string[],
+    scope: SearchScope,
     frequencies?: Frequencies,
   ): Promise<string[]> {
     if (words.length === 0) return [];
-    if (communityIds.length === 0) return [...words];
+    if (isEmpty(scope)) return [...words];
     const common = (w: string) => frequencies !== undefined && heldBy(w, frequencies, COMMON_SHARE);
     const missing = new Set(
       (
         await Promise.all([
           this.missing(
             words.filter((w) => !common(w)),
-            communityIds,
+            scope,
             true,
           ),
-          this.missing(words.filter(common), communityIds, false),
+          this.missing(words.filter(common), scope, false),
         ])
       ).flat(),
     );
     return words.filter((w) => missing.has(w));
   }
 
-  private async missing(words: string[], communityIds: string[], gin: boolean): Promise<string[]> {
+  private async missing(words: string[], scope: SearchScope, gin: boolean): Promise<string[]> {
     if (words.length === 0) return [];
-    const ids = sql.join(communityIds);
+    const where = scopeCondition(scope);
     const statement = sql<Record<string, boolean>>`select ${sql.join(
       words.map(
         (w, i) => sql`
       numnode(plainto_tsquery('english', ${w})) = 0 as ${sql.ref(`e${i}`)},
       case when numnode(plainto_tsquery('english', ${w})) = 0 then false
-        else exists (select 1 from search_documents where vector @@ plainto_tsquery('english', ${w}) and community_id in (${ids})) end as ${sql.ref(`h${i}`)}`,
+        else exists (select 1 from search_documents d where d.vector @@ plainto_tsquery('english', ${w}) and ${where}) end as ${sql.ref(`h${i}`)}`,
       ),
     )}`;
     const r = gin
@@ -243,11 +279,11 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * Candidates from search_terms (every community's lexemes), nearest by trigram distance, that
-   * pass the edit-distance test; each is then counted in the searched communities only (capped,
-   * cached per community set like the idf's) and kept when it occurs there, most frequent first.
+   * pass the edit-distance test; each is then counted in the scope only (capped, cached per scope
+   * like the idf's) and kept when it occurs there, most frequent first.
    */
-  async corrections(word: string, communityIds: string[], max = 3): Promise<string[]> {
-    if (word.length < 4 || communityIds.length === 0) return [];
+  async corrections(word: string, scope: SearchScope, max = 3): Promise<string[]> {
+    if (word.length < 4 || isEmpty(scope)) return [];
     if (this.trigram === undefined) {
       const r = await sql<{
         ok: boolean;
@@ -274,15 +310,16 @@ export class PostgresSearchIndex implements SearchIndex {
     const found = terms.filter((t) => isCorrection(word, t));
     if (found.length === 0) return [];
     const generation = await this.generation();
-    const scope = [...communityIds].sort().join(',');
+    const at = scope.kind === 'public' ? 'public' : [...scope.ids].sort().join(',');
+    const where = scopeCondition(scope);
     const counts = await Promise.all(
       found.map(async (t) => {
-        const key = `c:${scope}:${t}`;
+        const key = `c:${at}:${t}`;
         const hit = this.dfCache.get(key, generation);
         if (hit !== undefined) return [t, hit] as const;
         const r = await sql<{ n: string }>`
-        select count(*) as n from (select 1 from search_documents where vector @@ plainto_tsquery('simple', ${t})
-          and community_id in (${sql.join(communityIds)}) limit 1000) s`.execute(this.db);
+        select count(*) as n from (select 1 from search_documents d where d.vector @@ plainto_tsquery('simple', ${t})
+          and ${where} limit 1000) s`.execute(this.db);
         this.dfCache.set(key, Number(r.rows[0]!.n), generation);
         return [t, Number(r.rows[0]!.n)] as const;
       }),

@@ -14,7 +14,18 @@ import {
   type IndexHit,
   type IndexQuery,
   type PoolHit,
+  type SearchScope,
 } from './index.ts';
+
+/**
+ * The documents of a scope: some communities', or every public one's (the `public` mark kept on
+ * each document, migration 0110: one column tested per match, never a list of the network).
+ */
+export function scopeCondition(scope: SearchScope, alias = 'd'): RawBuilder<unknown> {
+  return scope.kind === 'public'
+    ? sql`${sql.ref(`${alias}.public`)}`
+    : sql`${sql.ref(`${alias}.community_id`)} in (${sql.join(scope.ids)})`;
+}
 
 /**
  * The filtered matches from search_documents alone (the columns the filters test are kept there,
@@ -31,8 +42,8 @@ export function rankedMatches(
 ): RawBuilder<unknown> {
   const where = [
     sql`d.vector @@ (${match})`,
-    sql`d.community_id in (${sql.join(q.communityIds)})`,
-    ...filterConditions(q.filters, q.communityIds, 'd', (iso) => sql`${iso}::timestamptz`),
+    scopeCondition(q.scope),
+    ...filterConditions(q.filters, q.scope, 'd', (iso) => sql`${iso}::timestamptz`),
   ];
   return sql`
     select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol, (${rank}) as rel

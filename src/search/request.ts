@@ -5,13 +5,13 @@ import type { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { searchFilters } from '../domain/fields.ts';
 import type { CursorShape } from '../domain/cursor.ts';
-import type { Frequencies, IndexFilters } from './index.ts';
+import type { Frequencies, IndexFilters, SearchScope } from './index.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchFilters, SearchMode } from './types.ts';
 
-/** What the engine is asked for a search: its communities, parsed query, filters and learned word frequencies. */
+/** What the engine is asked for a search: its scope, parsed query, filters and learned word frequencies. */
 export type EngineRequest = {
-  communityIds: string[];
+  scope: SearchScope;
   query: ParsedQuery;
   filters: IndexFilters;
   frequencies?: Frequencies;
@@ -59,11 +59,17 @@ export function badCursor(): DomainError {
   );
 }
 
-/** Binds a cursor to the search it came from (query, filters, mode, communities), not to limit. */
-export function listing(mode: SearchMode, query: string, f: CheckedFilters, ids: string[]): string {
+/** Binds a cursor to the search it came from (query, filters, mode, scope), not to limit. */
+export function listing(
+  mode: SearchMode,
+  query: string,
+  f: CheckedFilters,
+  scope: SearchScope,
+): string {
   const { cursor: _c, limit: _l, ...rest } = f;
+  const within = scope.kind === 'public' ? 'public' : [...scope.ids].sort();
   const hash = createHash('sha256')
-    .update(JSON.stringify([mode, query.trim(), rest, [...ids].sort()]))
+    .update(JSON.stringify([mode, query.trim(), rest, within]))
     .digest('base64url')
     .slice(0, 16);
   return `search:${hash}`;

@@ -3,8 +3,8 @@
 // (./profiles.ts), for questions worded differently from the post that answers them:
 //
 //   thread fields   BM25F over the topic's title, question (first post), accepted answer and
-//                   replies, each field with its own weight, idf from the community's learned
-//                   document frequencies (./lexicon.ts)
+//                   replies, each field with its own weight, idf from the search's statistics (a
+//                   community's learned document frequencies, ./lexicon.ts; the network's counted)
 //   feedback        RM3-style pseudo-relevance feedback: the terms that characterize the best
 //                   FEEDBACK_DOCS threads of the head join the question, weighted FEEDBACK_WEIGHT
 //   associations    each question term brings its learned related terms (./lexicon.ts), weighted
@@ -16,6 +16,7 @@
 // The final order blends the engine's relevance (normalized by the head's best) with the thread
 // score (normalized the same way); only the order within the head changes, never which topics
 // match or the total.
+import type { Frequencies } from './index.ts';
 import { idfOf } from './learned-idf.ts';
 import type { Learned } from './lexicon.ts';
 import { FIELDS as FIELD_NAMES, countsOf, decodeProfile, type Profile } from './profiles.ts';
@@ -54,14 +55,23 @@ const ASSOCIATION_WEIGHT = 0.1;
 /** What the re-ranking needs of a head entry. */
 export type HeadHit = { postId: string; topicId: string; communityId: string; raw: number };
 
+/**
+ * What a search knows of its scope's words: the learned lexicons (a search of one community; their
+ * associations and frequencies serve the optional parts), and the frequencies the thread fields
+ * are weighed by (the community's learned ones; a network search's counted ones; none yet: every
+ * word weighs the same).
+ */
+export type ScopeKnowledge = { learned: Map<string, Learned>; frequencies?: Frequencies };
+
 /** The head in its new order, each hit's raw relevance replaced by the blended one (same scale). */
 export function rerankHead<T extends HeadHit>(
   hits: T[],
   threads: Map<string, Profile>,
   query: ParsedQuery,
-  learned: Map<string, Learned>,
+  knowledge: ScopeKnowledge,
   options: RerankOptions = {},
 ): T[] {
+  const { learned, frequencies } = knowledge;
   if (options.threadFields === false || hits.length < 2) return hits;
   const fieldWeights = options.fieldWeights ?? FIELD_WEIGHTS;
   const threadWeight = options.threadWeight ?? THREAD_WEIGHT;
@@ -77,7 +87,7 @@ export function rerankHead<T extends HeadHit>(
   if (weights.size === 0) return hits;
   const own = [...weights.keys()];
   const models = [...learned.values()];
-  const dfOf = (term: string, communityId: string) => learned.get(communityId)?.df.get(term) ?? 1;
+  const dfOf = (term: string) => frequencies?.df(term) ?? 1;
 
   if (options.associations === true) {
     for (const w of own) {
@@ -123,7 +133,7 @@ export function rerankHead<T extends HeadHit>(
   const threadScore = (h: T) => {
     const t = threads.get(h.topicId);
     if (!t) return 0;
-    const n = learned.get(h.communityId)?.topics ?? hits.length;
+    const n = frequencies?.topics ?? hits.length;
     let s = 0;
     for (const [w, qw] of weights) {
       const c = countsOf(t, w);
@@ -133,7 +143,7 @@ export function rerankHead<T extends HeadHit>(
         if (c[f])
           tf += (fieldWeights[f]! * c[f]!) / (1 - B + (B * (t.lengths[f]! + 1)) / (avg[f]! + 1));
       }
-      if (tf > 0) s += (qw * idfOf(dfOf(w, h.communityId), n) * tf) / (K1 + tf);
+      if (tf > 0) s += (qw * idfOf(dfOf(w), n) * tf) / (K1 + tf);
     }
     return s;
   };

@@ -3,9 +3,8 @@
 // topic in the engine's order.
 import type { IndexHit, PoolHit, SearchIndex } from './index.ts';
 import { pageDetails } from './index.ts';
-import type { Learned } from './lexicon.ts';
 import type { Profiles } from './profiles.ts';
-import { HEAD, rerankHead, type RerankOptions } from './rerank.ts';
+import { HEAD, rerankHead, type RerankOptions, type ScopeKnowledge } from './rerank.ts';
 import type { EngineRequest } from './request.ts';
 import { withSignals, type SignalOptions, type SignalReader } from './signals.ts';
 
@@ -26,19 +25,43 @@ export type Reranking = {
 
 type Keyset = { key: number | string; id: string };
 
-/** The head, and every matching topic's count. */
+/**
+ * The head, and every matching topic's count. A head of several communities' topics is then
+ * diversified: at most PER_COMMUNITY of one community before every other has had its turn.
+ */
 export async function rerankedHead(
   r: Reranking,
   request: EngineRequest,
-  learned: Map<string, Learned>,
+  knowledge: ScopeKnowledge,
 ): Promise<{ head: PoolHit[]; total: number }> {
   const { hits: candidates, total } = await r.index.candidates(
     { ...request, limit: HEAD },
     HEAD_POOL,
   );
   const profiles = await r.profiles.read(candidates.map((h) => h.topicId));
-  const head = rerankHead(candidates, profiles, request.query, learned, r.ranking);
-  return { head: await withSignals(head, r.signals, r.signalOptions), total };
+  const head = rerankHead(candidates, profiles, request.query, knowledge, r.ranking);
+  const signalled = await withSignals(head, r.signals, r.signalOptions);
+  const single = request.scope.kind === 'communities' && request.scope.ids.length === 1;
+  return { head: single ? signalled : diversified(signalled, PER_COMMUNITY), total };
+}
+
+/** Topics of one community in each round of a diversified head. */
+export const PER_COMMUNITY = 3;
+
+/**
+ * The hits in rounds: each community's first `per` hits (in the order given) before anyone's
+ * next `per`, so a page shows many communities while their order within stays the ranking's.
+ */
+export function diversified<T extends { communityId: string }>(hits: T[], per: number): T[] {
+  const seen = new Map<string, number>();
+  return hits
+    .map((h, i) => {
+      const n = seen.get(h.communityId) ?? 0;
+      seen.set(h.communityId, n + 1);
+      return { h, round: Math.floor(n / per), i };
+    })
+    .sort((a, b) => a.round - b.round || a.i - b.i)
+    .map((x) => x.h);
 }
 
 /**
@@ -49,12 +72,12 @@ export async function rerankedHead(
 export async function rerankedPage(
   r: Reranking,
   request: EngineRequest,
-  learned: Map<string, Learned>,
+  knowledge: ScopeKnowledge,
   limit: number,
   headOffset: string | undefined,
   after: Keyset | undefined,
 ): Promise<[IndexHit[], number, Keyset | undefined]> {
-  const { head, total } = await rerankedHead(r, request, learned);
+  const { head, total } = await rerankedHead(r, request, knowledge);
   const offset = after && headOffset === undefined ? head.length : Number(headOffset ?? 0);
   const shown = await pageDetails(r.index.db, head.slice(offset, offset + limit));
   const need = limit - shown.length;

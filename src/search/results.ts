@@ -18,14 +18,15 @@ export function normalizeScore(raw: number, halfPoint: number): number {
   return Math.max(0.0001, round4(raw <= 0 ? 0 : raw / (raw + halfPoint)));
 }
 
+/** A hit of `community` as a result; `named`: the search spanned several communities, so it says which. */
 export function toResult(
   urls: UrlConfig,
   h: IndexHit,
-  communities: Community[],
+  community: Community,
+  named: boolean,
   q: ParsedQuery,
   score: number,
 ): SearchResult {
-  const community = communities.find((c) => c.id === h.communityId)!;
   const first = h.position === 1;
   const sourceType = first ? (h.categoryKind === 'knowledge_base' ? 'article' : 'topic') : 'post';
   const result: SearchResult = {
@@ -41,7 +42,7 @@ export function toResult(
     is_solution: h.solutionPostId === h.postId,
     created_at: new Date(h.createdAt).toISOString(),
   };
-  if (communities.length > 1) result.community = community.slug;
+  if (named) result.community = community.slug;
   return result;
 }
 

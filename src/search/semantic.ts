@@ -4,9 +4,8 @@
 // fails raises EmbedderUnavailable (the service then searches lexically, ./fallback.ts).
 import type { IndexHit } from './index.ts';
 import { cosine, reciprocalRankFusion, type Embedder } from './embedder.ts';
-import type { Learned } from './lexicon.ts';
 import { words, type ParsedQuery } from './query.ts';
-import { inHeadOrder } from './rerank.ts';
+import { inHeadOrder, type ScopeKnowledge } from './rerank.ts';
 import { rerankedHead, type Reranking } from './reranked.ts';
 import type { EngineRequest } from './request.ts';
 import { round4 } from './results.ts';
@@ -25,7 +24,7 @@ export type Semantic = Reranking & {
 export async function semanticOrder(
   s: Semantic,
   request: EngineRequest,
-  learned: Map<string, Learned>,
+  knowledge: ScopeKnowledge,
   query: string,
   mode: Exclude<SearchMode, 'lexical'>,
 ): Promise<{ hits: IndexHit[]; ordered: { id: string; score: number }[]; embedded: boolean }> {
@@ -83,7 +82,7 @@ export async function semanticOrder(
   const lexical =
     parsed.terms.length === 0 || s.ranking?.threadFields === false
       ? hits.map((h) => h.postId)
-      : inHeadOrder(hits, (await rerankedHead(s, request, learned)).head);
+      : inHeadOrder(hits, (await rerankedHead(s, request, knowledge)).head);
   const fused = reciprocalRankFusion([lexical, sims.map((x) => x.id)], k);
   const best = 2 / (k + 1);
   return {

@@ -1,19 +1,23 @@
 // SearchService: what MCP (search_community, suggest_answer, search_network) and REST call.
-// The caller has already authorized the communities it passes: one for a community search, the
-// public ones for the network. Validation errors are DomainError('invalid_argument') naming the
-// field and the fix. The parts: request.ts (filters, cursors), reranked.ts (the lexical order),
-// semantic.ts (semantic and hybrid), results.ts (hits as results), suggest.ts (suggest_answer).
+// The caller has already authorized what it passes: the communities of a community search (or the
+// few a network search names), or 'public' for every public community (the network, never listed:
+// a search's cost follows its matches). A search of one community ranks by that community's own
+// statistics; any other by its scope's (the network's: its public posts'). Validation errors are
+// DomainError('invalid_argument') naming the field and the fix. The parts: request.ts (filters,
+// cursors), reranked.ts (the lexical order), semantic.ts (semantic and hybrid), results.ts (hits as
+// results), suggest.ts (suggest_answer).
 import type { Store } from '../store/repositories.ts';
 import type { PostSignals } from '../store/votes.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
-import type { IndexHit, SearchIndex } from './index.ts';
+import type { Frequencies, IndexHit, SearchIndex, SearchScope } from './index.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import type { Embedder } from './embedder.ts';
-import { frequenciesOf, Lexicon, type Learned } from './lexicon.ts';
-import type { RerankOptions } from './rerank.ts';
+import { frequenciesOf, Lexicon } from './lexicon.ts';
+import type { RerankOptions, ScopeKnowledge } from './rerank.ts';
+import { contentTerms } from './terms.ts';
 import { Profiles } from './profiles.ts';
 import {
   badCursor,
@@ -61,16 +65,24 @@ export type SearchOptions = {
 
 type Keyset = { key: number | string; id: string };
 
+/** Where a search looks: these communities (the caller authorized them), or every public one. */
+export type SearchWithin = Community[] | 'public';
+
 /** A search once checked and parsed: what its lexical or semantic page is computed from. */
 type Prepared = {
-  communities: Community[];
+  within: SearchWithin;
   query: string;
   f: CheckedFilters;
-  ids: string[];
-  learned: Map<string, Learned>;
+  knowledge: ScopeKnowledge;
   parsed: ParsedQuery;
   request: EngineRequest;
 };
+
+/** A page's hits with their scores in [0, 1]. */
+type Scored = { hit: IndexHit; score: number }[];
+
+/** A page of results, and the communities they are in. */
+type Page = { response: SearchResponse; communities: Community[] };
 
 export class SearchService {
   private readonly halfPoint: number;
@@ -123,7 +135,7 @@ export class SearchService {
   }
 
   async search(
-    communities: Community[],
+    within: SearchWithin,
     query: string,
     filters: SearchFilters = {},
     mode: SearchMode = 'lexical',
@@ -135,25 +147,29 @@ export class SearchService {
       );
     }
     const started = performance.now();
-    const { response } = await this.find(communities, query, filters, mode);
+    const { response, communities } = await this.find(within, query, filters, mode);
     this.options.observe?.(mode, (performance.now() - started) / 1e3);
     return this.shown(communities, response);
   }
 
   async suggestAnswer(
-    communities: Community[],
+    within: SearchWithin,
     question: string,
     limit = 3,
     options: { askWith?: string } = {},
   ): Promise<SuggestResponse> {
     checkSuggestion(question, limit);
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const found = await this.find(communities, question, { limit: 20 }, mode);
-    const { parsed } = found;
+    const found = await this.find(within, question, { limit: 20 }, mode);
+    const { parsed, communities } = found;
     const response = await this.shown(communities, found.response);
     const askWith = options.askWith ?? 'create_topic';
     const { store, urls } = this;
-    return suggestFrom({ store, urls, communities, question, limit, askWith }, response, parsed);
+    return suggestFrom(
+      { store, urls, communities, named: within === 'public', question, limit, askWith },
+      response,
+      parsed,
+    );
   }
 
   /** The response without hidden posts (../domain/moderation/hidden.ts). */
@@ -168,11 +184,11 @@ export class SearchService {
    * so) while the embedder fails, and so does the next page of such a lexical answer.
    */
   private async find(
-    communities: Community[],
+    within: SearchWithin,
     query: string,
     filters: SearchFilters,
     mode: SearchMode,
-  ): Promise<{ response: SearchResponse; parsed: ParsedQuery }> {
+  ): Promise<{ response: SearchResponse; parsed: ParsedQuery; communities: Community[] }> {
     if (typeof query !== 'string')
       throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
     if (mode !== 'lexical' && mode !== 'semantic' && mode !== 'hybrid') {
@@ -186,36 +202,43 @@ export class SearchService {
     }
     const f = await this.byHandle(parseFilters(filters));
     void this.warm();
-    const ids = [...new Set(communities.map((c) => c.id))];
-    // What the communities' text taught, read once per search: typo expansion, the engine's idf and
-    // the re-ranked head all see the same lexicons.
-    const learned = this.lexicon.learned(ids);
-    const frequencies = frequenciesOf(learned, ids);
+    const scope: SearchScope =
+      within === 'public'
+        ? { kind: 'public' }
+        : { kind: 'communities', ids: [...new Set(within.map((c) => c.id))] };
+    // One community ranks by what its own text taught (its learned lexicon: typo expansion, the
+    // engine's idf, the re-ranked head); any other scope by the frequencies counted in it.
+    const one = scope.kind === 'communities' && scope.ids.length === 1 ? scope.ids : [];
+    const learned = this.lexicon.learned(one);
+    const frequencies = one.length ? frequenciesOf(learned, one) : undefined;
     const parsed =
       this.options.typoTolerance === false
         ? parseQuery(query)
-        : await expandTypos(this.index, parseQuery(query), ids, frequencies);
+        : await expandTypos(this.index, parseQuery(query), scope, frequencies);
     const search: Prepared = {
-      communities,
+      within,
       query,
       f,
-      ids,
-      learned,
+      knowledge: {
+        learned,
+        frequencies: one.length ? frequencies : await this.scopeFrequencies(parsed, scope),
+      },
       parsed,
-      request: { communityIds: ids, query: parsed, filters: indexFilters(f), frequencies },
+      request: { scope, query: parsed, filters: indexFilters(f), frequencies },
     };
+    const found = (page: Page) => ({ parsed, ...page });
     // By date there is no relevance to fuse: the lexical matches, newest first, in any mode.
     if (mode === 'lexical' || f.sort === 'newest')
-      return { parsed, response: await this.lexicalPage(search, f.cursor) };
+      return found(await this.lexicalPage(search, f.cursor));
     // A cursor of a lexical page (a fallback's) goes on lexically.
-    const lexicalCursor = f.cursor && cursorOf(listing('lexical', query, f, ids), f.cursor);
+    const lexicalCursor = f.cursor && cursorOf(listing('lexical', query, f, scope), f.cursor);
     if (!lexicalCursor) {
       if (!this.health.available()) this.health.skipped();
       else {
         try {
-          const { response, embedded } = await this.semanticPage(search, mode, f.cursor);
+          const { page, embedded } = await this.semanticPage(search, mode, f.cursor);
           if (embedded) this.health.succeeded();
-          return { parsed, response };
+          return found(page);
         } catch (err) {
           if (!(err instanceof EmbedderUnavailable)) throw err;
           this.health.failed(err);
@@ -226,15 +249,60 @@ export class SearchService {
     // cursor of neither listing is refused as in any search).
     if (f.cursor && !lexicalCursor)
       decodeCursor(
-        listing(mode, query, f, ids),
+        listing(mode, query, f, scope),
         f.cursor,
         CURSOR_SHAPES.byScore,
         CURSOR_SHAPES.byOffset,
       );
-    return {
-      parsed,
-      response: await this.lexicalPage(search, lexicalCursor ? f.cursor : undefined),
-    };
+    return found(await this.lexicalPage(search, lexicalCursor ? f.cursor : undefined));
+  }
+
+  /**
+   * How common the query's words are in a scope of several communities (counted there by the
+   * engine), by our stemmer's terms: what its re-ranked head weighs the thread fields by.
+   */
+  private async scopeFrequencies(
+    parsed: ParsedQuery,
+    scope: SearchScope,
+  ): Promise<Frequencies | undefined> {
+    const words = [
+      ...new Set([
+        ...parsed.terms.flatMap((t) => [t.word, ...t.alternatives]),
+        ...parsed.phrases.flat(),
+      ]),
+    ];
+    if (words.length === 0) return undefined;
+    const counted = await this.index.wordFrequencies(words, scope);
+    const byTerm = new Map<string, number>();
+    for (const w of words)
+      for (const t of contentTerms(w)) byTerm.set(t, Math.max(byTerm.get(t) ?? 1, counted.df(w)));
+    return { topics: counted.topics, df: (term) => byTerm.get(term) ?? 1 };
+  }
+
+  /**
+   * A page of scored hits as results, with the communities they are in: the ones searched, or for
+   * the network those of the page's hits, read by id (one statement; a community made private
+   * since its posts were ranked is left out, with its hits).
+   */
+  private async present(
+    p: Prepared,
+    scored: Scored,
+    page: Omit<SearchResponse, 'results'>,
+  ): Promise<Page> {
+    let communities: Community[];
+    if (p.within === 'public') {
+      const ids = [...new Set(scored.map((x) => x.hit.communityId))];
+      communities = (await this.store.communities.getByIds(ids)).filter(
+        (c) => c.visibility === 'public',
+      );
+    } else communities = p.within;
+    const byId = new Map(communities.map((c) => [c.id, c]));
+    const named = p.within === 'public' || p.within.length > 1;
+    const results = scored.flatMap(({ hit, score }) => {
+      const community = byId.get(hit.communityId);
+      return community ? [toResult(this.urls, hit, community, named, p.parsed, score)] : [];
+    });
+    return { response: { ...page, results }, communities };
   }
 
   /**
@@ -247,9 +315,9 @@ export class SearchService {
     return person ? { ...f, author: person.displayName } : f;
   }
 
-  private async lexicalPage(p: Prepared, cursor: string | undefined): Promise<SearchResponse> {
-    const { communities, query, f, ids, learned, parsed, request } = p;
-    const bound = listing('lexical', query, f, ids);
+  private async lexicalPage(p: Prepared, cursor: string | undefined): Promise<Page> {
+    const { query, f, knowledge, request } = p;
+    const bound = listing('lexical', query, f, request.scope);
     const after = decodeCursor(
       bound,
       cursor,
@@ -263,24 +331,22 @@ export class SearchService {
       throw badCursor();
     if (headOffset !== undefined && this.options.ranking?.threadFields === false) throw badCursor();
     const limit = f.limit ?? 10;
-    const respond = async (
-      page: IndexHit[],
-      total: number,
-      next?: Keyset,
-    ): Promise<SearchResponse> => ({
-      query,
-      mode: 'lexical',
-      total,
-      results: page.map((h) =>
-        toResult(this.urls, h, communities, parsed, normalizeScore(h.raw, this.halfPoint)),
-      ),
-      ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
-    });
+    const respond = (page: IndexHit[], total: number, next?: Keyset): Promise<Page> =>
+      this.present(
+        p,
+        page.map((hit) => ({ hit, score: normalizeScore(hit.raw, this.halfPoint) })),
+        {
+          query,
+          mode: 'lexical',
+          total,
+          ...(next ? { next_cursor: encodeCursor(bound, next) } : {}),
+        },
+      );
     const newest = f.sort === 'newest';
     if (newest && headOffset !== undefined) throw badCursor();
     if (!newest && this.options.ranking?.threadFields !== false)
       return respond(
-        ...(await rerankedPage(this.reranking, request, learned, limit, headOffset, after)),
+        ...(await rerankedPage(this.reranking, request, knowledge, limit, headOffset, after)),
       );
     // The engine's own order: by boosted relevance, or (newest) by the date of each topic's newest match.
     const { hits, total } = await this.index.search({
@@ -305,9 +371,9 @@ export class SearchService {
     p: Prepared,
     mode: 'semantic' | 'hybrid',
     cursor: string | undefined,
-  ): Promise<{ response: SearchResponse; embedded: boolean }> {
-    const { communities, query, f, ids, learned, parsed, request } = p;
-    const bound = listing(mode, query, f, ids);
+  ): Promise<{ page: Page; embedded: boolean }> {
+    const { query, f, knowledge, request } = p;
+    const bound = listing(mode, query, f, request.scope);
     const after = decodeCursor(
       bound,
       cursor,
@@ -331,20 +397,20 @@ export class SearchService {
         semanticPool: this.options.semanticPool,
       },
       request,
-      learned,
+      knowledge,
       query,
       mode,
     );
-    const page = ordered.slice(offset, offset + limit);
     const byId = new Map(pool.map((h) => [h.postId, h]));
-    const results = page.map(({ id, score }) =>
-      toResult(this.urls, byId.get(id)!, communities, parsed, score),
-    );
+    const scored = ordered
+      .slice(offset, offset + limit)
+      .map(({ id, score }) => ({ hit: byId.get(id)!, score }));
     const next =
       offset + limit < ordered.length
         ? { next_cursor: encodeCursor(bound, { key: offset + limit, id: 'o' }) }
         : {};
-    return { response: { query, mode, total: ordered.length, results, ...next }, embedded };
+    const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
+    return { page, embedded };
   }
 }
 

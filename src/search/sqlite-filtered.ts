@@ -1,6 +1,6 @@
-// SQLite searches with filters beyond the communities (category, tags, solved_only, source_types,
-// author, since, until): every match of the communities with the columns the filters test (kept
-// beside the index, migration 0023), in one statement. Used by ./sqlite-index.ts.
+// SQLite searches with filters beyond the scope (category, tags, solved_only, source_types, author,
+// since, until): every match in the scope with the columns the filters test (kept beside the
+// index, migration 0023), in one statement. Used by ./sqlite-index.ts.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
@@ -13,31 +13,21 @@ import {
   type IndexQuery,
   type PoolHit,
 } from './index.ts';
-
-/** FTS5 rowid layout (migration 0009): the topic of a match is rowid >> SLOT_BITS. */
-const SLOT_BITS = 20;
-
-/** bm25 column weights: topic title on the first post, the title repeated on replies, body. */
-export const SQLITE_WEIGHTS = [6, 1.5, 1] as const;
+import { SLOT_BITS, rankExpression, type Rank } from './sqlite-rowids.ts';
 
 /**
- * With filters, the matches of the communities (`range`: their FTS5 rowid range) that pass the
+ * With filters, the matches in the search's scope (`s.where`: its rowid condition) that pass the
  * filters, tested on search_facts (migration 0023: one small row per match, no post or topic
  * read): the FTS5 rowid (tie), engine relevance (rel) and solution (2: the accepted answer). The
  * rest of a match's facts is read for the rows that need it (boosts, ids: see `facts`). CROSS
  * JOIN fixes the join order (SQLite's rule): the FTS5 match first, then each match's facts.
  */
-function filteredHits(
-  q: Omit<IndexQuery, 'after'>,
-  match: string,
-  range: RawBuilder<unknown>,
-): RawBuilder<unknown> {
-  const where = filterConditions(q.filters, q.communityIds, 'x', (iso) => sql`${iso}`);
-  const [w1, w2, w3] = SQLITE_WEIGHTS;
+function filteredHits(q: Omit<IndexQuery, 'after'>, s: Scoped): RawBuilder<unknown> {
+  const where = filterConditions(q.filters, q.scope, 'x', (iso) => sql`${iso}`);
   return sql`
       select search_fts.rowid as tie, rel, x.solution
-      from (select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as rel from search_fts
-            where search_fts match ${match} and ${range}) search_fts
+      from (select rowid, ${rankExpression(s.rank)} as rel from search_fts
+            where search_fts match ${s.match} and ${s.where}) search_fts
       cross join search_facts x on x.rowid = search_fts.rowid
       ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`;
 }
@@ -47,12 +37,14 @@ const facts = sql`f.post_id, f.topic_id, f.community_id, case when h.solution = 
   h.rel * (case h.solution when 2 then ${sql.lit(SOLUTION_BOOST)} when 1 then ${sql.lit(SOLVED_TOPIC_BOOST)} else 1.0 end)
     * (1.0 + ${sql.lit(RECENCY_WEIGHT)} * max(0.0, min(1.0, (julianday(f.created_at) - 2451544.5) / 10957.0))) as raw`;
 
+/** A search's MATCH text, its scope's condition and how it ranks, as every statement here takes them. */
+export type Scoped = { match: string; where: RawBuilder<unknown>; rank: Rank };
+
 /** With filters: every match ranked (exact pages, keyset). */
 export async function filteredPage(
   db: Kysely<Database>,
   q: IndexQuery,
-  match: string,
-  range: RawBuilder<unknown>,
+  s: Scoped,
 ): Promise<{ hits: IndexHit[]; total: number }> {
   const after = q.after
     ? sql`where key < ${q.after.raw} or (key = ${q.after.raw} and post_id > ${q.after.id})`
@@ -61,7 +53,7 @@ export async function filteredPage(
   const newest = q.newest
     ? sql`, (julianday(f.created_at) - 2440587.5) * 86400000.0 as newest`
     : sql``;
-  const hits = sql`select h.tie, ${facts}${newest} from (${filteredHits(q, match, range)}) h cross join search_facts f on f.rowid = h.tie`;
+  const hits = sql`select h.tie, ${facts}${newest} from (${filteredHits(q, s)}) h cross join search_facts f on f.rowid = h.tie`;
   return topicPage(db, hits, after, q.limit, q.newest);
 }
 
@@ -73,8 +65,7 @@ export async function filteredPage(
 export async function filteredCandidates(
   db: Kysely<Database>,
   q: Omit<IndexQuery, 'after'>,
-  match: string,
-  range: RawBuilder<unknown>,
+  s: Scoped,
   pool: number,
 ): Promise<{ hits: PoolHit[]; total: number }> {
   const r = await sql<{
@@ -85,7 +76,7 @@ export async function filteredCandidates(
     raw: number;
     total: number;
   }>`
-    with hits as materialized (${filteredHits(q, match, range)}),
+    with hits as materialized (${filteredHits(q, s)}),
     pool as (select h.tie, ${facts} from (select * from hits order by rel desc, tie limit ${pool}) h cross join search_facts f on f.rowid = h.tie),
     answers as (
       select h.tie >> ${sql.lit(SLOT_BITS)} as topic, f.post_id from hits h cross join search_facts f on f.rowid = h.tie
@@ -113,6 +104,6 @@ export async function filteredCandidates(
     })),
     total: r.rows.length
       ? Number(r.rows[0]!.total)
-      : (await filteredPage(db, { ...q, limit: 1 }, match, range)).total,
+      : (await filteredPage(db, { ...q, limit: 1 }, s)).total,
   };
 }

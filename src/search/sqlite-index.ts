@@ -1,19 +1,25 @@
-// SQLite FTS5: bm25() over (title, context, body), boosts and filters in the same statement. The
+// SQLite FTS5: bm25 over (title, context, body) with the search's own statistics (hamlet_bm25:
+// ./sqlite-ranking.ts, ./sqlite-statistics.ts), boosts and filters in the same statement. The
 // index's entry points; the pool of best matches is ./sqlite-pool.ts, filtered pages
-// ./sqlite-filtered.ts, the rowid layout and MATCH text ./sqlite-rowids.ts.
+// ./sqlite-filtered.ts, the rowid layout, MATCH text and scope ./sqlite-rowids.ts.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { ParsedQuery } from './query.ts';
 import { Vocabulary } from './vocabulary.ts';
-import { filteredCandidates, filteredPage, SQLITE_WEIGHTS } from './sqlite-filtered.ts';
+import { filteredCandidates, filteredPage, type Scoped } from './sqlite-filtered.ts';
 import {
-  communityNumbers,
-  communityRange,
+  SQLITE_WEIGHTS,
   matchExpression,
+  matchQuery,
   quote,
-  rangeCondition,
+  rowidScope,
+  scopeCondition,
+  type Rank,
+  type RowidScope,
 } from './sqlite-rowids.ts';
-import { SqlitePool, upperBound, type PoolOptions } from './sqlite-pool.ts';
+import { SqlitePool, upperBound, type PoolOptions, type PoolSearch } from './sqlite-pool.ts';
+import { SqliteStatistics } from './sqlite-statistics.ts';
+import { loadRanking, type SqliteRanking } from './sqlite-ranking.ts';
 import { verifySqliteIndex } from './sqlite-verify.ts';
 import {
   MAX_BOOST,
@@ -21,11 +27,13 @@ import {
   hasFilters,
   pageDetails,
   pageOf,
+  type Frequencies,
   type IndexHit,
   type IndexQuery,
   type IndexReport,
   type PoolHit,
   type SearchIndex,
+  type SearchScope,
 } from './index.ts';
 
 export { SQLITE_WEIGHTS, matchExpression };
@@ -37,13 +45,22 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly engine = 'sqlite' as const;
   /** Index terms by first character with document frequencies, for typo correction (./vocabulary.ts). */
   readonly vocabulary: Vocabulary;
+  /** How this connection ranks: Hamlet's bm25 with each search's own statistics, or FTS5's. */
+  readonly ranking: SqliteRanking;
   /** The best matches of a search without filters, and the caches behind them. */
   private readonly pools: SqlitePool;
+  /** Each scope's size and its phrases' document counts (hamlet_bm25's statistics). */
+  private readonly statistics: SqliteStatistics;
   constructor(
     readonly db: Kysely<Database>,
     options: PoolOptions = {},
   ) {
-    this.pools = new SqlitePool(db, options);
+    this.ranking = loadRanking(db, options.ranking);
+    this.pools = new SqlitePool(db, {
+      ...options,
+      library: this.ranking.kind === 'hamlet' ? this.ranking.library : undefined,
+    });
+    this.statistics = new SqliteStatistics(db);
     this.vocabulary = new Vocabulary(
       async (lead) => {
         // fts5vocab answers a range scan; every term of the range is read with its document count.
@@ -60,28 +77,43 @@ export class SqliteSearchIndex implements SearchIndex {
     );
   }
 
+  /** The search's MATCH text, scope and rank (with the scope's statistics); undefined: nothing to search. */
+  private async scoped(q: Pick<IndexQuery, 'scope' | 'query'>): Promise<PoolSearch | undefined> {
+    const scope = await rowidScope(this.db, q.scope);
+    if (!scope) return undefined;
+    const { text, phrases } = matchQuery(q.query);
+    return {
+      match: text,
+      scope,
+      where: scopeCondition(scope),
+      rank: await this.rank(scope, phrases),
+    };
+  }
+
+  private async rank(scope: RowidScope, phrases: string[]): Promise<Rank> {
+    if (this.ranking.kind === 'fts5') return { kind: 'fts5' };
+    return { kind: 'hamlet', args: await this.statistics.rankArguments(scope, phrases) };
+  }
+
   async search(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    return hasFilters(q.filters) || q.newest ? this.filtered(q) : this.pooled(q);
+    const s = await this.scoped(q);
+    if (!s) return { hits: [], total: 0 };
+    return hasFilters(q.filters) || q.newest ? this.filtered(q, s) : this.pooled(q, s);
   }
 
   /**
-   * The hot path (no filters beyond the communities): everything it needs from every match is in
-   * the FTS5 rowid (community, topic). One statement ranks the matches in the communities' rowid
-   * ranges by weighted bm25 and keeps the best `pool` (FTS5's own top-N); a second counts the
-   * distinct topics of all matches (rowid >> 20, no lookup; not needed when the pool holds every
-   * match). Both share the work with a second thread (./sqlite-search-worker.ts). Boosts and
-   * one-hit-per-topic then run over that pool only. The page is exact, not approximate: a post
-   * outside the pool has bm25 at most the pool's last one, so its boosted relevance is at most
-   * that × MAX_BOOST; every topic on the page must beat that bound, or the pool is widened
-   * (`widened`: one more scan, at most).
+   * The hot path (no filters beyond the scope): everything it needs from every match is in the
+   * FTS5 rowid (community, topic). One statement ranks the matches in the scope by the search's
+   * rank and keeps the best `pool` (FTS5's own top-N); a second counts the distinct topics of all
+   * matches (rowid >> 20, no lookup; not needed when the pool holds every match). Both share the
+   * work with a second thread (./sqlite-search-worker.ts). Boosts and one-hit-per-topic then run
+   * over that pool only. The page is exact, not approximate: a post outside the pool has a rank at
+   * most the pool's last one, so its boosted relevance is at most that × MAX_BOOST; every topic on
+   * the page must beat that bound, or every match is ranked exactly (the filtered path's statement).
    */
-  private async pooled(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const nos = await communityNumbers(this.db, q.communityIds);
-    if (nos.length === 0) return { hits: [], total: 0 };
-    const match = matchExpression(q.query);
+  private async pooled(q: IndexQuery, s: PoolSearch): Promise<{ hits: IndexHit[]; total: number }> {
     const pool = Math.max(POOL, q.limit * 16);
-    const { rows, complete, facts, total, answers } = await this.pools.pool(match, nos, pool);
+    const { rows, complete, facts, total, answers } = await this.pools.pool(s, pool);
     const page = await pageOf(
       facts.hits,
       q,
@@ -91,22 +123,17 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     if (page) return { hits: await pageDetails(this.db, page), total };
     if (complete) throw new Error('search: a complete pool must give an exact page');
-    return {
-      hits: await pageDetails(this.db, await this.pools.widened(match, nos, q, pool)),
-      total,
-    };
+    return { hits: (await this.filtered(q, s)).hits, total };
   }
 
   async candidates(
     q: Omit<IndexQuery, 'after'>,
     pool: number,
   ): Promise<{ hits: PoolHit[]; total: number }> {
-    if (q.communityIds.length === 0) return { hits: [], total: 0 };
-    const nos = await communityNumbers(this.db, q.communityIds);
-    if (nos.length === 0) return { hits: [], total: 0 };
-    if (hasFilters(q.filters))
-      return filteredCandidates(this.db, q, matchExpression(q.query), rangeCondition(nos), pool);
-    const { facts, total, answers } = await this.pools.pool(matchExpression(q.query), nos, pool);
+    const s = await this.scoped(q);
+    if (!s) return { hits: [], total: 0 };
+    if (hasFilters(q.filters)) return filteredCandidates(this.db, q, s, pool);
+    const { facts, total, answers } = await this.pools.pool(s, pool);
     return {
       hits: (await pageOf(facts.hits, q, -Infinity, facts.outside, answers, true)) ?? [],
       total,
@@ -114,17 +141,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** With filters (or by date): every match ranked (exact pages, keyset). */
-  private async filtered(q: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
-    const range = await communityRange(this.db, q.communityIds);
-    if (!range) return { hits: [], total: 0 };
-    const match = matchExpression(q.query);
-    const { hits, total } = await filteredPage(this.db, q, match, range);
+  private async filtered(q: IndexQuery, s: Scoped): Promise<{ hits: IndexHit[]; total: number }> {
+    const { hits, total } = await filteredPage(this.db, q, s);
     // Total for a page past the end (the windowed count is not available without rows).
     if (hits.length === 0 && q.after)
       return {
         hits,
-        total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, match, range))
-          .total,
+        total: (await filteredPage(this.db, { ...q, after: undefined, limit: 1 }, s)).total,
       };
     return { hits, total };
   }
@@ -138,14 +161,14 @@ export class SqliteSearchIndex implements SearchIndex {
     return result.rows.map((r) => String(r.rowid));
   }
 
-  /** One statement for all words: a lookup (EXISTS) per word in the communities' rowid range. */
-  async unmatched(words: string[], communityIds: string[]): Promise<string[]> {
+  /** One statement for all words: a lookup (EXISTS) per word in the scope. */
+  async unmatched(words: string[], scope: SearchScope): Promise<string[]> {
     if (words.length === 0) return [];
-    const range = await communityRange(this.db, communityIds);
-    if (!range) return [...words];
+    const rowids = await rowidScope(this.db, scope);
+    if (!rowids) return [...words];
     const r = await sql<{ i: number }>`
       select j.key as i from json_each(${JSON.stringify(words.map(quote))}) j
-      where not exists (select 1 from search_fts where search_fts match j.value and ${range})`.execute(
+      where not exists (select 1 from search_fts where search_fts match j.value and ${scopeCondition(rowids)})`.execute(
       this.db,
     );
     return r.rows.map((x) => words[Number(x.i)]!);
@@ -155,16 +178,17 @@ export class SqliteSearchIndex implements SearchIndex {
    * Terms starting with the word's first letter, or its second (a typo in the first letter, or the
    * first two swapped), within one edit: candidates from the cached vocabulary (one fts5vocab range
    * scan per first letter, re-read when stale, see ./vocabulary.ts), which spans every community;
-   * each candidate is then counted in the searched communities only (capped), and ordered by that.
+   * each candidate is then counted in the scope only (capped), and ordered by that.
    */
-  async corrections(word: string, communityIds: string[], max = 3): Promise<string[]> {
-    const range = await communityRange(this.db, communityIds);
-    if (!range) return [];
+  async corrections(word: string, scope: SearchScope, max = 3): Promise<string[]> {
+    const rowids = await rowidScope(this.db, scope);
+    if (!rowids) return [];
+    const where = scopeCondition(rowids);
     return this.vocabulary.corrections(word, max, async (terms) => {
       const counted: [string, number][] = [];
       for (const t of terms) {
         const r = await sql<{ n: number }>`
-          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${range} limit ${CORRECTION_COUNT_CAP})`.execute(
+          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${where} limit ${CORRECTION_COUNT_CAP})`.execute(
           this.db,
         );
         const n = Number(r.rows[0]?.n ?? 0);
@@ -174,6 +198,12 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  async wordFrequencies(words: string[], scope: SearchScope): Promise<Frequencies> {
+    const rowids = await rowidScope(this.db, scope);
+    if (!rowids) return { topics: 0, df: () => 1 };
+    return this.statistics.frequencies(rowids, words);
+  }
+
   /** The typo-correction vocabulary of every first letter and digit (one fts5vocab range scan each). */
   async warm(): Promise<void> {
     await this.vocabulary.warm([...'abcdefghijklmnopqrstuvwxyz0123456789']);
@@ -181,15 +211,13 @@ export class SqliteSearchIndex implements SearchIndex {
 
   cacheStats(): Record<string, number> {
     const v = this.vocabulary.stats();
-    let classIds = 0;
-    for (const c of this.pools.classCache.values())
-      classIds += c.solvedTopics.size + c.answers.size;
+    const st = this.statistics.stats();
     return {
       vocabularySlices: v.slices,
       vocabularyTerms: v.terms,
       vocabularyBytes: v.bytes,
-      classEntries: this.pools.classCache.size,
-      classIds,
+      statisticsScopes: st.sizes,
+      statisticsCounts: st.counts,
     };
   }
   async verify(): Promise<IndexReport> {

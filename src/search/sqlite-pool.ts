@@ -1,24 +1,14 @@
 // The SQLite index's pool of best matches, the hot path of a search without filters: the best N
-// posts by weighted bm25, their facts and boosts (search_facts, migration 0023), the exact topic
-// total, and the wider scan when the pool was too shallow for an exact page. On a file a worker
-// thread shares the first two (./sqlite-search-worker.ts): it ranks and counts part of a large
-// community, or counts while the pool is ranked. The communities' classes are cached per set of
-// communities while the database does not change (its generation).
+// posts by the search's rank, their facts and boosts (search_facts, migration 0023), and the exact
+// topic total. On a file a worker thread shares the work (./sqlite-search-worker.ts): it ranks and
+// counts part of a large community, or counts while the pool is ranked.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { TtlCache } from './vocabulary.ts';
-import { SQLITE_WEIGHTS } from './sqlite-filtered.ts';
-import { COMMUNITY_SHIFT, SLOT_BITS, rangeCondition } from './sqlite-rowids.ts';
+import type { Scoped } from './sqlite-filtered.ts';
+import { SLOT_BITS, communitySpan, rankExpression, type RowidScope } from './sqlite-rowids.ts';
 import { searchWorkerOf, type SearchWorker } from './sqlite-search-worker.ts';
-import {
-  RECENCY_WEIGHT,
-  SOLUTION_BOOST,
-  SOLVED_TOPIC_BOOST,
-  boosted,
-  pageOf,
-  type IndexQuery,
-  type PoolHit,
-} from './index.ts';
+import { boosted, type PoolHit } from './index.ts';
 
 /** The recency boost's 30 years, in days, as the filtered SQL divides them. */
 const SPAN_DAYS = 10957;
@@ -28,7 +18,6 @@ export function upperBound(s: number, boost: number): number {
   return s > 0 ? s * boost : s;
 }
 
-type Classes = { solvedTopics: Set<number>; answers: Set<number>; recency: number };
 /** A pool's boosted hits, and its topics whose accepted answer is outside it (post id, FTS5 rowid). */
 type PoolFacts = {
   hits: PoolHit[];
@@ -37,6 +26,9 @@ type PoolFacts = {
 };
 
 type Ranked = { rowid: number; s: number };
+
+/** A search as the pool ranks it: its MATCH text, scope (and its condition) and rank. */
+export type PoolSearch = Scoped & { scope: RowidScope };
 
 /**
  * A community with fewer topics is ranked on one thread, the worker only counting: handing a part
@@ -50,6 +42,8 @@ export type PoolOptions = {
   splitFromTopics?: number;
   /** Told why the worker failed (its work is then done on this thread for a while). */
   onWorkerFailure?: (reason: string) => void;
+  /** 'fts5': rank with FTS5's own bm25 even where Hamlet's ranking function loads (tests). */
+  ranking?: 'hamlet' | 'fts5';
 };
 
 /** The distinct topics of these matches (a rowid says its topic). */
@@ -62,8 +56,6 @@ function merged(a: Ranked[], b: Ranked[], size: number): Ranked[] {
 }
 
 export class SqlitePool {
-  /** Per set of communities: solved topics, accepted answers, newest post's recency (widened()). */
-  readonly classCache = new TtlCache<Classes>(4, 60_000);
   /** The second thread's share of the work (a file-backed database only). */
   private readonly worker: SearchWorker | undefined;
   /** Community number → its highest topic number (where to split), read at most once a minute. */
@@ -73,25 +65,26 @@ export class SqlitePool {
 
   constructor(
     private readonly db: Kysely<Database>,
-    options: PoolOptions = {},
+    options: PoolOptions & { library?: string } = {},
   ) {
-    this.worker = searchWorkerOf(db, options.onWorkerFailure);
+    this.worker = searchWorkerOf(db, options.onWorkerFailure, options.library);
     this.splitFromTopics = options.splitFromTopics ?? SPLIT_FROM_TOPICS;
   }
 
   /**
-   * The best `size` matches (ranked) in the communities numbered `nos`, whether they are every
-   * match (complete), their facts, the exact topic total, and which accepted answers outside them
-   * match (answers, asked lazily): what a page or a head is cut from. With the worker up, one
-   * large community is ranked in two parts at once (halves()); several communities are ranked
-   * here while the worker counts. A complete pool needs no count (its topics are the total, and
-   * no answer outside it matches).
+   * The best `size` matches (ranked) of the search, whether they are every match (complete), their
+   * facts, the exact topic total, and which accepted answers outside them match (answers, asked
+   * lazily): what a page or a head is cut from. With the worker up, one large community is ranked
+   * in two parts at once (halves()); otherwise the worker counts while this thread ranks. A
+   * complete pool needs no count (its topics are the total, and no answer outside it matches).
    */
-  async pool(match: string, nos: number[], size: number) {
-    const range = rangeCondition(nos);
-    const parts = nos.length === 1 ? await this.halves(match, nos[0]!, size) : undefined;
-    const counting = parts ? undefined : this.worker?.count(match, nos);
-    const rows = parts?.rows ?? (await this.ranked(match, range, size));
+  async pool(s: PoolSearch, size: number) {
+    const parts =
+      s.scope.kind === 'communities' && s.scope.nos.length === 1
+        ? await this.halves(s, s.scope.nos[0]!, size)
+        : undefined;
+    const counting = parts ? undefined : this.worker?.count(s.match, s.scope);
+    const rows = parts?.rows ?? (await this.ranked(s, s.where, size));
     const complete = rows.length < size;
     const facts = await this.poolFacts(rows);
     if (complete)
@@ -103,13 +96,13 @@ export class SqlitePool {
         answers: async () => new Set<string>(),
       };
     const total =
-      parts?.total ?? (counting ? await counting : undefined) ?? (await this.counted(match, range));
+      parts?.total ?? (counting ? await counting : undefined) ?? (await this.counted(s, s.where));
     return {
       rows,
       complete,
       facts,
       total,
-      answers: (topicIds: string[]) => this.answersMatching(match, facts, topicIds),
+      answers: (topicIds: string[]) => this.answersMatching(s.match, facts, topicIds),
     };
   }
 
@@ -117,24 +110,24 @@ export class SqlitePool {
    * Community `no`'s best `size` matches and topic total from two parts of its rowid range at
    * once: the worker ranks (and counts) the newer topics while this thread does the older ones.
    * A topic's posts share its rowid prefix, so no topic is in both parts and the totals add up;
-   * bm25's statistics are the whole index's, so each part's scores are the ones a single ranking
+   * both parts rank with the same statistics, so each part's scores are the ones a single ranking
    * gives. Undefined (rank it here) when the worker cannot take its part or fails.
    */
   private async halves(
-    match: string,
+    s: PoolSearch,
     no: number,
     size: number,
   ): Promise<{ rows: Ranked[]; total: number } | undefined> {
     if (!this.worker) return undefined;
     const topics = await this.topicCount(no);
     if (topics < this.splitFromTopics) return undefined;
-    const lo = no * 2 ** COMMUNITY_SHIFT;
+    const [lo, hi] = communitySpan(no);
     const mid = lo + (Math.floor(topics / 2) + 1) * 2 ** SLOT_BITS;
-    const theirs = this.worker.half(match, mid, (no + 1) * 2 ** COMMUNITY_SHIFT - 1, size);
+    const theirs = this.worker.half(s.match, s.rank, mid, hi, size);
     if (!theirs) return undefined;
     const part = sql`search_fts.rowid between ${lo} and ${mid - 1}`;
-    const mine = await this.ranked(match, part, size);
-    const mineTotal = mine.length < size ? topicsOf(mine) : await this.counted(match, part);
+    const mine = await this.ranked(s, part, size);
+    const mineTotal = mine.length < size ? topicsOf(mine) : await this.counted(s, part);
     const other = await theirs;
     if (!other) return undefined;
     return { rows: merged(mine, other.rows, size), total: mineTotal + other.total };
@@ -155,101 +148,26 @@ export class SqlitePool {
     return topics;
   }
 
-  /** The best `pool` matches by weighted bm25 (FTS5's own top-N). */
-  private async ranked(match: string, range: RawBuilder<unknown>, pool: number): Promise<Ranked[]> {
-    const [w1, w2, w3] = SQLITE_WEIGHTS;
+  /** The best `pool` matches in `where` by the search's rank (FTS5's own top-N). */
+  private async ranked(s: PoolSearch, where: RawBuilder<unknown>, pool: number): Promise<Ranked[]> {
     const ranked = await sql<{ rowid: number; s: number }>`
-      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
-      from search_fts where search_fts match ${match} and ${range}
+      select rowid, ${rankExpression(s.rank)} as s
+      from search_fts where search_fts match ${s.match} and ${where}
       order by s desc, rowid limit ${pool}`.execute(this.db);
     return ranked.rows;
   }
 
   /**
-   * The distinct topics of all matches in `range`, in-thread: one scan of the matches without
-   * bm25, when the worker did not count (none started yet, which starts one; a transaction open;
+   * The distinct topics of all matches in `where`, in-thread: one scan of the matches without a
+   * rank, when the worker did not count (none started yet, which starts one; a transaction open;
    * it failed), or for this thread's part of a range.
    */
-  private async counted(match: string, range: RawBuilder<unknown>): Promise<number> {
+  private async counted(s: PoolSearch, where: RawBuilder<unknown>): Promise<number> {
     this.worker?.start();
     const r = await sql<{ total: number }>`
       select count(distinct search_fts.rowid >> ${sql.lit(SLOT_BITS)}) as total
-      from search_fts where search_fts match ${match} and ${range}`.execute(this.db);
+      from search_fts where search_fts match ${s.match} and ${where}`.execute(this.db);
     return Number(r.rows[0]?.total ?? 0);
-  }
-
-  /**
-   * The pool was too shallow (flat scores: the page does not beat the pool's last bm25 × MAX_BOOST).
-   * One more scan reads every match's rowid and bm25; the rowid says the topic, and one lookup of
-   * the communities' solved topics says which matches are accepted answers (× SOLUTION_BOOST at
-   * most) or replies in a solved topic (× SOLVED_TOPIC_BOOST): each match gets its own upper bound
-   * (class boost × the recency boost of the communities' newest post), much tighter than
-   * MAX_BOOST for most. Matches are taken in that order, ×4 more each time (no rescan), until the
-   * page beats the next one's bound.
-   */
-  async widened(match: string, nos: number[], q: IndexQuery, start: number): Promise<PoolHit[]> {
-    const range = rangeCondition(nos);
-    const [w1, w2, w3] = SQLITE_WEIGHTS;
-    const all = await sql<{ rowid: number; s: number }>`
-      select rowid, -bm25(search_fts, ${sql.lit(w1)}, ${sql.lit(w2)}, ${sql.lit(w3)}) as s
-      from search_fts where search_fts match ${match} and ${range}`.execute(this.db);
-    const { solvedTopics, answers, recency } = await this.classes(q.communityIds);
-    const rows = all.rows.map((r) => {
-      const rowid = Number(r.rowid);
-      const boost = answers.has(rowid)
-        ? SOLUTION_BOOST
-        : solvedTopics.has(Math.floor(rowid / 2 ** SLOT_BITS))
-          ? SOLVED_TOPIC_BOOST
-          : 1;
-      return { rowid, s: r.s, ub: upperBound(r.s, boost * recency) };
-    });
-    rows.sort((a, b) => b.ub - a.ub);
-    for (let k = start; ; k *= 4) {
-      const complete = k >= rows.length;
-      const facts = await this.poolFacts(rows.slice(0, k));
-      const page = await pageOf(
-        facts.hits,
-        q,
-        complete ? -Infinity : rows[k]!.ub,
-        facts.outside,
-        (topicIds) => this.answersMatching(match, facts, topicIds),
-      );
-      if (page) return page;
-      if (complete) throw new Error('search: a complete pool must give an exact page');
-    }
-  }
-
-  /**
-   * The communities' solved topics (as rowid >> 20) and accepted answers (rowids), and the largest
-   * recency boost any of their posts has. Cached while the database does not change (generation).
-   */
-  private async classes(communityIds: string[]): Promise<Classes> {
-    const key = [...communityIds].sort().join(',');
-    const generation = await this.generation();
-    const cached = this.classCache.get(key, generation);
-    if (cached) return cached;
-    const solved = await sql<{ topic: number; sol: number | null }>`
-      select (st.community_no << ${sql.lit(COMMUNITY_SHIFT - SLOT_BITS)}) | st.no as topic, s.rowid as sol
-      from topics t join search_topics st on st.topic_id = t.id left join search_rows s on s.post_id = t.solution_post_id
-      where t.community_id in (${sql.join(communityIds)}) and t.solution_post_id is not null`.execute(
-      this.db,
-    );
-    const newest = await sql<{ m: string | null }>`
-      select max((select max(p.created_at) from posts p where p.community_id = j.value)) as m
-      from json_each(${JSON.stringify(communityIds)}) j`.execute(this.db);
-    const m = newest.rows[0]?.m;
-    // As boosted() computes it for the newest post; the full boost when the date is not readable.
-    const days = m ? Date.parse(m) / 86_400_000 - 10_957 : NaN;
-    const recency = Number.isFinite(days)
-      ? 1.0 + RECENCY_WEIGHT * Math.max(0, Math.min(1, days / SPAN_DAYS))
-      : 1.0 + RECENCY_WEIGHT;
-    const classes: Classes = {
-      solvedTopics: new Set(solved.rows.map((r) => Number(r.topic))),
-      answers: new Set(solved.rows.flatMap((r) => (r.sol === null ? [] : [Number(r.sol)]))),
-      recency,
-    };
-    this.classCache.set(key, classes, generation);
-    return classes;
   }
 
   /** Rows this connection changed (triggers included) and commits by other connections: no scan. */
@@ -310,7 +228,7 @@ export class SqlitePool {
 
   /**
    * Of these topics (accepted answer outside the pool), those whose answer matches: a rowid lookup
-   * per answer, without bm25 (whose document counts FTS5 would recompute for every value).
+   * per answer, without a rank.
    */
   private async answersMatching(
     match: string,

@@ -14,6 +14,7 @@ import type { Database } from '../store/schema.ts';
 import type { AuthorRef } from '../store/types.ts';
 import { parseQuery } from './query.ts';
 import { SqliteSearchIndex } from './sqlite-index.ts';
+import { registerSqliteConnection } from '../store/sqlite-file.ts';
 import { SearchWorker, searchWorkerOf } from './sqlite-search-worker.ts';
 import { POOL, type IndexQuery } from './index.ts';
 
@@ -63,8 +64,8 @@ describe('the SQLite search worker', () => {
     });
   }
 
-  const query = (communityIds: string[], text: string, limit = 10): IndexQuery => ({
-    communityIds,
+  const query = (ids: string[], text: string, limit = 10): IndexQuery => ({
+    scope: { kind: 'communities', ids },
     query: parseQuery(text),
     filters: {},
     limit,
@@ -84,10 +85,12 @@ describe('the SQLite search worker', () => {
     }
     await fill(ids.big, POOL + 60, 12);
     await fill(ids.small, 40, 0);
-    plain = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: new BetterSqlite3(path, { readonly: true }) }),
-    });
+    const reader = new BetterSqlite3(path, { readonly: true });
+    plain = new Kysely<Database>({ dialect: new SqliteDialect({ database: reader }) });
+    // Ranked as the store's connection ranks (Hamlet's ranking function loaded into it).
+    registerSqliteConnection(plain, reader);
     plainIndex = new SqliteSearchIndex(plain);
+    assert.equal(plainIndex.ranking.kind, 'hamlet');
   });
 
   after(async () => {
@@ -203,7 +206,7 @@ describe('the SQLite search worker', () => {
         no: number;
       }>`select no from search_communities where community_id = ${ids.big}`.execute(opened.db)
     ).rows[0]!.no;
-    const pending = worker.count('"lantern"', [Number(nos)]);
+    const pending = worker.count('"lantern"', { kind: 'communities', nos: [Number(nos)] });
     assert.ok(pending, 'the worker took the count');
     const exited = once(thread, 'exit');
     // This test waits for the exit, which an unref()'d thread does not keep the event loop up for.
@@ -238,7 +241,7 @@ describe('the SQLite search worker', () => {
     assert.equal(broken.running, false);
     assert.match(broken.lastError ?? '', /missing\.db|unable to open|does not exist/i);
     assert.deepEqual(reports, [broken.lastError], 'the reason is told once');
-    assert.equal(broken.count('"lantern"', [1]), undefined);
+    assert.equal(broken.count('"lantern"', { kind: 'communities', nos: [1] }), undefined);
   });
 
   test('closing the store ends the worker before its connection closes', async () => {
@@ -253,7 +256,11 @@ describe('the SQLite search worker', () => {
     await exited;
     assert.equal(otherWorker.running, false);
     assert.equal(existsSync(`${otherPath}-wal`), false, "the store's connection closed last");
-    assert.equal(otherWorker.count('"lantern"', [1]), undefined, 'closed: no count');
+    assert.equal(
+      otherWorker.count('"lantern"', { kind: 'communities', nos: [1] }),
+      undefined,
+      'closed: no count',
+    );
     assert.equal(await otherWorker.whenReady(), false, 'closed: no new worker');
   });
 });

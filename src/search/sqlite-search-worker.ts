@@ -2,10 +2,10 @@
 // file-backed SQLite database, with its own read-only connection to the file (WAL: it reads the
 // last commit, beside the store's writer). On one thread the ranking of the pool and the exact
 // topic total ran one after the other, each a scan of every match; here the worker takes a share:
-//  - half(): the best N matches by weighted bm25 in one part of a community's rowid range, and
-//    that part's topic total, while the main thread ranks the other part (bm25's statistics are
-//    the whole index's, so the scores are the same whichever thread computes them);
-//  - count(): the exact topic total of matches in several communities, while the main thread ranks.
+//  - half(): the best N matches by the search's rank in one part of a community's rowid range, and
+//    that part's topic total, while the main thread ranks the other part (the rank's statistics
+//    are handed in, so the scores are the same whichever thread computes them);
+//  - count(): the exact topic total of matches in the scope, while the main thread ranks.
 //
 // The rules:
 //  - A job is the worker's only when the worker was started and the store's connection has no
@@ -18,13 +18,21 @@
 //  - It ends when the store closes (before the store's connection closes: ../store/sqlite-file.ts).
 //  - Its code is plain JavaScript evaluated in the thread (no loader needed in it, whatever runs
 //    the main thread: tsx, compiled JavaScript, Node 22 with its own better-sqlite3), and loads the
-//    better-sqlite3 the main thread resolves. Rowid bounds, communities' numbers and the MATCH text
-//    are bound parameters of statements prepared once; the SQL text holds only constants.
+//    better-sqlite3 the main thread resolves, and Hamlet's ranking functions when the main thread
+//    has them (./sqlite-ranking.ts). Rowid bounds, communities' numbers, the MATCH text and the
+//    rank's statistics are bound parameters of statements prepared once; the SQL text holds only
+//    constants.
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { sqliteFileOf, type SqliteFile } from '../store/sqlite-file.ts';
-import { COMMUNITY_SHIFT, SLOT_BITS } from './sqlite-rowids.ts';
-import { SQLITE_WEIGHTS } from './sqlite-filtered.ts';
+import {
+  COMMUNITY_SHIFT,
+  SLOT_BITS,
+  SQLITE_WEIGHTS,
+  type Rank,
+  type RowidScope,
+} from './sqlite-rowids.ts';
+import { RANKING_ENTRY_POINT } from './sqlite-ranking-source.ts';
 
 /** After the worker failed, how long searches count in-thread before another one is started. */
 export const RETRY_AFTER_MS = 30_000;
@@ -36,31 +44,49 @@ const BUSY_TIMEOUT_MS = 50;
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { fileURLToPath } = require('node:url');
-const { sqlite, path, slotBits, communityShift, weights, busyTimeout } = workerData;
-let one, many, rank;
+const { sqlite, path, library, entryPoint, slotBits, communityShift, weights, busyTimeout } = workerData;
+let db, one, many, everyPublic;
+const ranks = new Map();
 try {
   const Database = require(sqlite.startsWith('file:') ? fileURLToPath(sqlite) : sqlite);
-  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
+  db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
+  if (library) db.loadExtension(library, entryPoint);
   const count = 'select count(distinct rowid >> ' + Number(slotBits) + ') as total from search_fts where search_fts match ?';
   one = db.prepare(count + ' and rowid between ? and ?');
   many = db.prepare(count + ' and (rowid >> ' + Number(communityShift) + ') in (select value from json_each(?))');
-  rank = db.prepare('select rowid, -bm25(search_fts, ' + weights.map(Number).join(', ') + ') as s from search_fts where search_fts match ? and rowid between ? and ? order by s desc, rowid limit ?');
+  everyPublic = db.prepare(count + ' and exists (select 1 from search_communities sc where sc.no = (search_fts.rowid >> ' + Number(communityShift) + ') and sc.public = 1)');
 } catch (err) {
   // A plain Error crosses to the main thread with its message (a SqliteError arrives without it).
   throw new Error(String((err && err.message) || err));
 }
 const span = 2 ** Number(communityShift);
+const w = weights.map(Number).join(', ');
+// One statement per number of rank arguments (hamlet_bm25 takes one idf per phrase); FTS5's bm25: -1.
+function rankOf(args) {
+  const n = args ? args.length : -1;
+  let statement = ranks.get(n);
+  if (!statement) {
+    const rank = n < 0
+      ? '-bm25(search_fts, ' + w + ')'
+      : 'hamlet_bm25(search_fts, ?, ' + w + args.slice(1).map(() => ', ?').join('') + ')';
+    statement = db.prepare('select rowid, ' + rank + ' as s from search_fts where search_fts match ? and rowid between ? and ? order by s desc, rowid limit ?');
+    ranks.set(n, statement);
+  }
+  return statement;
+}
 function run(job) {
   if (job.kind === 'half') {
-    const rows = rank.all(job.match, job.lo, job.hi, job.size);
+    const rows = rankOf(job.args).all(...(job.args || []), job.match, job.lo, job.hi, job.size);
     const total = rows.length < job.size
       ? new Set(rows.map((r) => Math.floor(r.rowid / 2 ** Number(slotBits)))).size
       : Number(one.get(job.match, job.lo, job.hi).total);
     return { rows, total };
   }
-  const row = job.range.length === 1
-    ? one.get(job.match, job.range[0] * span, (job.range[0] + 1) * span - 1)
-    : many.get(job.match, JSON.stringify(job.range));
+  const row = job.range === 'public'
+    ? everyPublic.get(job.match)
+    : job.range.length === 1
+      ? one.get(job.match, job.range[0] * span, (job.range[0] + 1) * span - 1)
+      : many.get(job.match, JSON.stringify(job.range));
   return Number(row.total);
 }
 parentPort.on('message', (job) => {
@@ -79,8 +105,8 @@ parentPort.postMessage({ ready: true });
 export type Half = { rows: { rowid: number; s: number }[]; total: number };
 
 type Job =
-  | { kind: 'count'; match: string; range: number[] }
-  | { kind: 'half'; match: string; lo: number; hi: number; size: number };
+  | { kind: 'count'; match: string; range: number[] | 'public' }
+  | { kind: 'half'; match: string; args?: number[]; lo: number; hi: number; size: number };
 
 type Reply = { ready: true } | { id: number; value?: unknown; error?: string };
 
@@ -93,11 +119,12 @@ const workers = new WeakMap<SqliteFile, SearchWorker>();
 export function searchWorkerOf(
   db: Kysely<any>,
   onFailure?: (reason: string) => void,
+  library?: string,
 ): SearchWorker | undefined {
   const file = sqliteFileOf(db);
   if (!file) return undefined;
   let worker = workers.get(file);
-  if (!worker) workers.set(file, (worker = new SearchWorker(file)));
+  if (!worker) workers.set(file, (worker = new SearchWorker(file, library)));
   worker.onFailure ??= onFailure;
   return worker;
 }
@@ -116,25 +143,40 @@ export class SearchWorker {
   /** Told why the worker failed or a job of it did. */
   onFailure?: (reason: string) => void;
 
-  constructor(private readonly file: SqliteFile) {
+  /** `library`: Hamlet's ranking functions (./sqlite-ranking.ts), loaded into the worker's connection. */
+  constructor(
+    private readonly file: SqliteFile,
+    private readonly library?: string,
+  ) {
     file.beforeClose(() => this.close());
   }
 
   /**
-   * The number of distinct topics among the matches of `match` in the communities numbered
-   * `range` (the rowid layout's), counted by the worker; undefined when it is the caller's to count
-   * (no worker started, a transaction open on the store's connection, or the worker failed meanwhile).
+   * The number of distinct topics among the matches of `match` in the scope (communities by their
+   * numbers in the rowid layout, or every public one), counted by the worker; undefined when it is
+   * the caller's to count (no worker started, a transaction open on the store's connection, or the
+   * worker failed meanwhile).
    */
-  count(match: string, range: number[]): Promise<number | undefined> | undefined {
+  count(match: string, scope: RowidScope): Promise<number | undefined> | undefined {
+    const range = scope.kind === 'public' ? ('public' as const) : scope.nos;
     return this.post<number>({ kind: 'count', match, range });
   }
 
   /**
    * The best `size` matches of `match` with rowids in [lo, hi] (one part of a community's range),
-   * ordered by weighted bm25 then rowid, and the part's topic total; undefined as for count().
+   * ordered by `rank` then rowid, and the part's topic total; undefined as for count(), and when
+   * the rank is Hamlet's but the worker could not load its library.
    */
-  half(match: string, lo: number, hi: number, size: number): Promise<Half | undefined> | undefined {
-    return this.post<Half>({ kind: 'half', match, lo, hi, size });
+  half(
+    match: string,
+    rank: Rank,
+    lo: number,
+    hi: number,
+    size: number,
+  ): Promise<Half | undefined> | undefined {
+    if (rank.kind === 'hamlet' && !this.library) return undefined;
+    const args = rank.kind === 'hamlet' ? rank.args : undefined;
+    return this.post<Half>({ kind: 'half', match, args, lo, hi, size });
   }
 
   private post<T>(job: Job): Promise<T | undefined> | undefined {
@@ -168,6 +210,8 @@ export class SearchWorker {
         workerData: {
           sqlite: import.meta.resolve('better-sqlite3'),
           path: this.file.path,
+          library: this.library,
+          entryPoint: RANKING_ENTRY_POINT,
           slotBits: SLOT_BITS,
           communityShift: COMMUNITY_SHIFT,
           weights: SQLITE_WEIGHTS,

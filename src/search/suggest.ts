@@ -39,7 +39,10 @@ export function checkSuggestion(question: string, limit: number): void {
 export type Suggesting = {
   store: Store;
   urls: UrlConfig;
+  /** The communities the results are in (the ones searched, or for the network those found). */
   communities: Community[];
+  /** The search spanned the network: its results name their communities, even when all are one's. */
+  named?: boolean;
   question: string;
   limit: number;
   /** The operation the message tells the caller to ask with. */
@@ -52,11 +55,11 @@ export async function suggestFrom(
   found: SearchResponse,
   parsed: ParsedQuery,
 ): Promise<SuggestResponse> {
-  const { store, urls, communities, question, limit, askWith } = s;
+  const { store, urls, communities, named, question, limit, askWith } = s;
   const qWords = queryWords(parsed);
   const weight = (w: string) => (STOP_WORDS.has(w) ? 0.2 : Math.min(3, 0.5 + w.length / 4));
   const slugToCommunity = new Map(communities.map((c) => [c.slug, c]));
-  const single = communities.length === 1 ? communities[0] : undefined;
+  const single = communities.length === 1 && !named ? communities[0] : undefined;
 
   type Answer = SearchResult & { accepted: boolean };
   const accepted: { answer: Answer; fit: number }[] = [];

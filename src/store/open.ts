@@ -11,7 +11,7 @@ import { KyselyStore } from './kysely/store.ts';
 import { guardText } from './text-guard.ts';
 import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
 import { reusingStatements } from './sqlite-statements.ts';
-import { CloseHooks, registerSqliteFile } from './sqlite-file.ts';
+import { CloseHooks, registerSqliteConnection, registerSqliteFile } from './sqlite-file.ts';
 import { isCurrent, SchemaMismatchError } from './schema-version.ts';
 
 export type OpenOptions = {
@@ -112,6 +112,7 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
   // A file may be read by other connections of this process too (./sqlite-file.ts), closed first.
   const hooks = new CloseHooks();
   const db = new Kysely<Database>({ dialect: guardText(hooks.wrap(dialect)) });
+  registerSqliteConnection(db, database);
   if (!memory) registerSqliteFile(db, resolve(path), database, hooks);
   return { store: new KyselyStore(db, 'sqlite'), db, dialect: 'sqlite' };
 }

@@ -51,7 +51,11 @@ export { MissingRow, UniqueViolation } from './errors.ts';
 export interface CommunityDirectory {
   create(input: NewCommunity): Promise<Community>;
   getById(id: string): Promise<Community | undefined>;
+  /** The communities of these ids that exist, in no particular order (one statement). */
+  getByIds(ids: string[]): Promise<Community[]>;
   getBySlug(slug: string): Promise<Community | undefined>;
+  /** The communities of these slugs that exist, in no particular order (one statement). */
+  getBySlugs(slugs: string[]): Promise<Community[]>;
   getByDomain(domain: string): Promise<Community | undefined>;
   update(id: string, patch: CommunityPatch): Promise<Community | undefined>;
   /** Public communities ordered by slug. */

@@ -4,6 +4,7 @@
 // finish before that connection closes. An in-memory database has no such entry: nothing else can
 // open it. The work is done when the Kysely instance is destroyed (Store.close()), awaited, before
 // the connection closes, so the store's connection is the file's last (it checkpoints the WAL).
+// Any SQLite connection, in memory too, can have an extension loaded into it (search's ranking).
 import type { Dialect, Kysely } from 'kysely';
 import type { TransactionState } from './sqlite-lock.ts';
 
@@ -17,6 +18,24 @@ export type SqliteFile = {
 };
 
 const files = new WeakMap<Kysely<any>, SqliteFile>();
+
+/** What code beside the store may do with any SQLite connection openDatabase opened, file or memory. */
+export type SqliteConnection = {
+  /** Loads a SQLite extension (a shared library) into the connection. */
+  loadExtension(path: string, entryPoint?: string): unknown;
+};
+
+const connections = new WeakMap<Kysely<any>, SqliteConnection>();
+
+/** The connection behind this Kysely instance; undefined for PostgreSQL. */
+export function sqliteConnectionOf(db: Kysely<any>): SqliteConnection | undefined {
+  return connections.get(db);
+}
+
+/** Registers the connection behind `db` (every SQLite database openDatabase opens). */
+export function registerSqliteConnection(db: Kysely<any>, connection: SqliteConnection): void {
+  connections.set(db, connection);
+}
 
 /** The file behind this Kysely instance; undefined for PostgreSQL and in-memory SQLite. */
 export function sqliteFileOf(db: Kysely<any>): SqliteFile | undefined {

@@ -188,7 +188,7 @@ test('a 2026-07-28 client (the v2 SDK, pinned) reads the network and asks, mirro
   }
 });
 
-test('a 2026-07-28 search that asked for logs hears how many communities it covered, on its own stream', async () => {
+test('a 2026-07-28 search that asked for logs hears what it covered and found, on its own stream', async () => {
   const res = await fetch(h.hostUrl('localhost', '/api/mcp'), {
     method: 'POST',
     headers: {
@@ -216,7 +216,7 @@ test('a 2026-07-28 search that asked for logs hears how many communities it cove
   const messages = (await readSse(res)).map((e) => JSON.parse(e.data));
   assert.match(
     messages.find((m) => m.method === 'notifications/message')?.params.data,
-    /^Searched \d+ public communit(y|ies): \d+ result/,
+    /^Searched every public community: \d+ result/,
   );
   assert.equal(messages.at(-1).result.resultType, 'complete');
 });

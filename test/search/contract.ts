@@ -531,7 +531,10 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
         'a word only in a private community turned the typo correction off',
       );
       assert.equal(after.results[0]?.title, `About ${word}`);
-      assert.deepEqual(await search.index.unmatched([typed], [open.id]), [typed]);
+      assert.deepEqual(
+        await search.index.unmatched([typed], { kind: 'communities', ids: [open.id] }),
+        [typed],
+      );
     });
 
     test('network search: private communities never appear; each result names its community', async () => {

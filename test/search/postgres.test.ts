@@ -7,10 +7,18 @@ import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { defineSearchContract } from './contract.ts';
 import { defineEmbeddingsContract } from './embeddings-contract.ts';
 import { defineModerationSearchContract } from './moderation-contract.ts';
+import { defineScopeContract } from './scope-contract.ts';
 
 const setup = await freshPostgresDatabase('search');
 const embeddings = setup.ok ? await freshPostgresDatabase('embeddings') : setup;
 const moderation = setup.ok ? await freshPostgresDatabase('moderation_search') : setup;
+const scope = setup.ok ? await freshPostgresDatabase('search_scope') : setup;
+if (scope.ok)
+  defineScopeContract('postgres', {
+    url: scope.url,
+    open: () => openDatabase(scope.url),
+    cleanup: scope.drop,
+  });
 if (moderation.ok)
   defineModerationSearchContract('postgres', {
     url: moderation.url,

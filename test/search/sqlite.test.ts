@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/store/open.ts';
 import { defineSearchContract } from './contract.ts';
 import { defineEmbeddingsContract } from './embeddings-contract.ts';
 import { defineModerationSearchContract } from './moderation-contract.ts';
+import { defineScopeContract } from './scope-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-search-'));
 const url = `sqlite:${join(dir, 'search.db')}`;
@@ -20,3 +21,6 @@ defineModerationSearchContract('sqlite', {
   url: moderationUrl,
   open: () => openDatabase(moderationUrl),
 });
+
+const scopeUrl = `sqlite:${join(dir, 'scope.db')}`;
+defineScopeContract('sqlite', { url: scopeUrl, open: () => openDatabase(scopeUrl) });

@@ -97,6 +97,22 @@ export function defineStoreContract(engine: string, factory: StoreFactory): void
       assert.equal((await store.communities.getBySlug(s))?.id, created.id);
       assert.equal((await store.communities.getBySlug(s))?.description, 'Rockets');
       assert.equal(await store.communities.getBySlug(slug('nobody')), undefined);
+      // Several at once, by id or slug, in one statement: those that exist.
+      const other = await store.communities.create({
+        slug: slug('other'),
+        name: 'Other',
+        visibility: 'private',
+      });
+      const ids = (xs: { id: string }[]) => xs.map((x) => x.id).sort();
+      assert.deepEqual(
+        ids(await store.communities.getByIds([created.id, other.id, 'not-a-uuid'])),
+        [created.id, other.id].sort(),
+      );
+      assert.deepEqual(
+        ids(await store.communities.getBySlugs([s, other.slug, slug('nobody')])),
+        [created.id, other.id].sort(),
+      );
+      assert.deepEqual(await store.communities.getByIds([]), []);
       await assert.rejects(
         store.communities.create({ slug: s, name: 'Other', visibility: 'public' }),
         UniqueViolation,

@@ -38,6 +38,17 @@ export class KyselyCommunities implements CommunityDirectory {
     return row && communityFromRow(row);
   }
 
+  async getByIds(ids: string[]): Promise<Community[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('communities')
+      .selectAll()
+      .where('id', 'in', valid)
+      .execute();
+    return rows.map(communityFromRow);
+  }
+
   async getBySlug(slug: string): Promise<Community | undefined> {
     const row = await this.db
       .selectFrom('communities')
@@ -45,6 +56,16 @@ export class KyselyCommunities implements CommunityDirectory {
       .where('slug', '=', slug)
       .executeTakeFirst();
     return row && communityFromRow(row);
+  }
+
+  async getBySlugs(slugs: string[]): Promise<Community[]> {
+    if (slugs.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('communities')
+      .selectAll()
+      .where('slug', 'in', slugs)
+      .execute();
+    return rows.map(communityFromRow);
   }
 
   async getByDomain(domain: string): Promise<Community | undefined> {

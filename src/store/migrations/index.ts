@@ -40,6 +40,7 @@ import { bookmarksMigration } from './0102_bookmarks.ts';
 import { postRevisionsMigration } from './0103_post_revisions.ts';
 import { topicIndexesMigration } from './0104_topic_indexes.ts';
 import { categoryTopicCountsMigration } from './0105_category_topic_counts.ts';
+import { searchScopeMigration } from './0110_search_scope.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -80,6 +81,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0103_post_revisions': postRevisionsMigration(dialect),
     '0104_topic_indexes': topicIndexesMigration,
     '0105_category_topic_counts': categoryTopicCountsMigration(dialect),
+    '0110_search_scope': searchScopeMigration(dialect),
     '0098_uploads': uploadsMigration(dialect),
   };
 }
