@@ -1,8 +1,9 @@
 // Child-process entry of bench/real-server.ts: the database statements each case costs. Starts
 // Hamlet in this process exactly as `hamlet serve --demo` does (startHamlet with the demo, a fresh
 // demo key), on the database of the environment's DATABASE_URL, with the drivers counted per
-// request (query-counter.ts); then, asked for cases, sends each a few times to warm up and
-// `requests` more one after another, and answers the statements each of those requests sent.
+// request (query-counter.ts); then, asked for cases (the real-server bench's, by id, or the
+// caller's own requests), sends each a few times to warm up and `requests` more one after another,
+// and answers the statements each of those requests sent.
 // Its own process, so the counting hooks never touch the server whose speed is measured.
 import { Agent } from 'node:http';
 import { Writable } from 'node:stream';
@@ -12,8 +13,11 @@ import { freshDemoAgentKey } from '../../src/demo/demo-key.ts';
 import { startHamlet } from '../../src/main.ts';
 import { realCases } from './real-cases.ts';
 import { send } from './send.ts';
+import type { BenchRequest } from './servers.ts';
 
-export type CountRequest = { ids: string[]; requests: number };
+/** A request of the caller's own (path on the server, what to send), counted like a case. */
+export type CustomCase = { id: string; path: string; request: BenchRequest };
+export type CountRequest = { ids: string[]; requests: number; custom?: CustomCase[] };
 export type CaseCount = {
   id: string;
   mean: number;
@@ -50,9 +54,28 @@ async function settled(): Promise<void> {
   }
 }
 
-async function count(ids: string[], requests: number): Promise<CaseCount[]> {
+/** A custom case's answer is right when it is a 200 without a JSON-RPC or tool error. */
+function custom(c: CustomCase) {
+  return {
+    ...c,
+    check: (a: { status: number; text: string }) =>
+      a.status !== 200 || /"error"|"isError":true/.test(a.text)
+        ? `${a.status} ${a.text.slice(0, 200)}`
+        : undefined,
+  };
+}
+
+async function count(
+  ids: string[],
+  requests: number,
+  customCases: CustomCase[] = [],
+): Promise<CaseCount[]> {
   const out: CaseCount[] = [];
-  for (const c of realCases(demo!.key).filter((x) => ids.includes(x.id))) {
+  const cases = [
+    ...realCases(demo!.key).filter((x) => ids.includes(x.id)),
+    ...customCases.map(custom),
+  ];
+  for (const c of cases) {
     let problem: string | undefined;
     for (let i = 0; i < 3; i++) problem ??= c.check(await send(origin + c.path, c.request, agent));
     await settled();
@@ -74,7 +97,7 @@ async function count(ids: string[], requests: number): Promise<CaseCount[]> {
 }
 
 process.on('message', (msg: CountRequest) => {
-  count(msg.ids, msg.requests).then(
+  count(msg.ids, msg.requests, msg.custom).then(
     (counts) => process.send!({ counts } satisfies CountReply),
     (err: unknown) =>
       process.send!({

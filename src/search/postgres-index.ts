@@ -312,18 +312,20 @@ export class PostgresSearchIndex implements SearchIndex {
     const generation = await this.generation();
     const at = scope.kind === 'public' ? 'public' : [...scope.ids].sort().join(',');
     const where = scopeCondition(scope);
-    const counts = await Promise.all(
-      found.map(async (t) => {
-        const key = `c:${at}:${t}`;
-        const hit = this.dfCache.get(key, generation);
-        if (hit !== undefined) return [t, hit] as const;
-        const r = await sql<{ n: string }>`
-        select count(*) as n from (select 1 from search_documents d where d.vector @@ plainto_tsquery('simple', ${t})
-          and ${where} limit 1000) s`.execute(this.db);
-        this.dfCache.set(key, Number(r.rows[0]!.n), generation);
-        return [t, Number(r.rows[0]!.n)] as const;
-      }),
-    );
+    const key = (t: string) => `c:${at}:${t}`;
+    const missing = found.filter((t) => this.dfCache.get(key(t), generation) === undefined);
+    if (missing.length) {
+      // One statement for every candidate not counted yet.
+      const r = await sql<Record<string, string>>`select ${sql.join(
+        missing.map(
+          (t, i) =>
+            sql`(select count(*) from (select 1 from search_documents d where d.vector @@ plainto_tsquery('simple', ${t})
+          and ${where} limit 1000) s) as ${sql.ref(`n${i}`)}`,
+        ),
+      )}`.execute(this.db);
+      missing.forEach((t, i) => this.dfCache.set(key(t), Number(r.rows[0]![`n${i}`]), generation));
+    }
+    const counts = found.map((t) => [t, this.dfCache.get(key(t), generation) ?? 0] as const);
     return counts
       .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1])

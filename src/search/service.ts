@@ -7,7 +7,6 @@
 // cursors), reranked.ts (the lexical order), semantic.ts (semantic and hybrid), results.ts (hits as
 // results), suggest.ts (suggest_answer).
 import type { Store } from '../store/repositories.ts';
-import type { PostSignals } from '../store/votes.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
@@ -414,16 +413,17 @@ export class SearchService {
   }
 }
 
-/** The threads' votes and confirmations, summed per topic, each community through its scope. */
+/**
+ * The threads' votes and confirmations, summed per topic: one community's through its scope; the
+ * threads of several communities (the network's, all public) in one read over public threads.
+ */
 function threadSignals(store: Store): SignalReader {
   return async (threads) => {
-    const byCommunity = new Map<string, string[]>();
-    for (const t of threads)
-      byCommunity.set(t.communityId, [...(byCommunity.get(t.communityId) ?? []), t.topicId]);
-    const out = new Map<string, PostSignals>();
-    for (const [id, topics] of byCommunity)
-      for (const [k, v] of await store.community(id).votes.topicSignals(topics)) out.set(k, v);
-    return out;
+    const communities = new Set(threads.map((t) => t.communityId));
+    const topics = threads.map((t) => t.topicId);
+    if (communities.size === 1)
+      return store.community([...communities][0]!).votes.topicSignals(topics);
+    return store.publicThreads.signals(topics);
   };
 }
 

@@ -161,40 +161,42 @@ export class SqliteSearchIndex implements SearchIndex {
     return result.rows.map((r) => String(r.rowid));
   }
 
-  /** One statement for all words: a lookup (EXISTS) per word in the scope. */
+  /**
+   * The words none of the scope's documents holds: their document counts in the scope, which the
+   * ranking then reads too (one statement for all of them, kept a short while: ./sqlite-statistics.ts).
+   */
   async unmatched(words: string[], scope: SearchScope): Promise<string[]> {
     if (words.length === 0) return [];
     const rowids = await rowidScope(this.db, scope);
     if (!rowids) return [...words];
-    const r = await sql<{ i: number }>`
-      select j.key as i from json_each(${JSON.stringify(words.map(quote))}) j
-      where not exists (select 1 from search_fts where search_fts match j.value and ${scopeCondition(rowids)})`.execute(
-      this.db,
-    );
-    return r.rows.map((x) => words[Number(x.i)]!);
+    const counted = await this.statistics.frequencies(rowids, words);
+    return words.filter((w) => counted.df(w) === 0);
   }
 
   /**
    * Terms starting with the word's first letter, or its second (a typo in the first letter, or the
    * first two swapped), within one edit: candidates from the cached vocabulary (one fts5vocab range
    * scan per first letter, re-read when stale, see ./vocabulary.ts), which spans every community;
-   * each candidate is then counted in the scope only (capped), and ordered by that.
+   * the candidates are then counted in the scope only (capped; one statement for all of them), and
+   * ordered by that.
    */
   async corrections(word: string, scope: SearchScope, max = 3): Promise<string[]> {
     const rowids = await rowidScope(this.db, scope);
     if (!rowids) return [];
     const where = scopeCondition(rowids);
     return this.vocabulary.corrections(word, max, async (terms) => {
-      const counted: [string, number][] = [];
-      for (const t of terms) {
-        const r = await sql<{ n: number }>`
-          select count(*) as n from (select 1 from search_fts where search_fts match ${quote(t)} and ${where} limit ${CORRECTION_COUNT_CAP})`.execute(
-          this.db,
-        );
-        const n = Number(r.rows[0]?.n ?? 0);
-        if (n > 0) counted.push([t, n]);
-      }
-      return counted.sort((a, b) => b[1] - a[1]).map(([t]) => t);
+      if (terms.length === 0) return [];
+      const counts = terms.map(
+        (t, i) =>
+          sql`(select count(*) from (select 1 from search_fts where search_fts match ${quote(t)} and ${where} limit ${CORRECTION_COUNT_CAP})) as ${sql.ref(`n${i}`)}`,
+      );
+      const r = await sql<Record<string, number>>`select ${sql.join(counts)}`.execute(this.db);
+      const row = r.rows[0]!;
+      return terms
+        .map((t, i) => [t, Number(row[`n${i}`] ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([t]) => t);
     });
   }
 

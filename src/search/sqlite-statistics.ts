@@ -57,11 +57,14 @@ export class SqliteStatistics {
     return [size.avgdl, ...df.map((n) => engineIdf(n, size.docs))];
   }
 
-  /** How common each word is in the scope (its documents holding it), and its document count. */
+  /**
+   * How common each word is in the scope (its documents holding it: 0 for a word none holds; 1 for
+   * a word not asked about), and its document count.
+   */
   async frequencies(scope: RowidScope, words: string[]): Promise<Frequencies> {
     const [size, df] = await Promise.all([this.size(scope), this.documentCounts(scope, words)]);
     const byWord = new Map(words.map((w, i) => [w, df[i]!]));
-    return { topics: size.docs, df: (w) => Math.max(1, byWord.get(w) ?? 1) };
+    return { topics: size.docs, df: (w) => byWord.get(w) ?? 1 };
   }
 
   /** Entries held (diagnostics). */

@@ -42,8 +42,8 @@ import type { BookmarkRepository } from './bookmarks.ts';
 import type { PostRevisionRepository } from './post-revisions.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
-import type { VoteRepository } from './votes.ts';
-import type { ModerationRepository } from './moderation.ts';
+import type { PostSignals, VoteRepository } from './votes.ts';
+import type { HiddenPost, ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export { MissingRow, UniqueViolation } from './errors.ts';
@@ -214,9 +214,22 @@ export interface CommunityScope {
   readonly moderatorActions: ModeratorActionsRepository;
 }
 
+/**
+ * Reads over the threads of every public community at once (the network's pages hold topics of
+ * many communities): a private community's rows are never read, whatever ids are passed.
+ */
+export interface PublicThreads {
+  /** Votes and reports summed per topic, for the public ones among these topics. */
+  signals(topicIds: string[]): Promise<Map<string, PostSignals>>;
+  /** The hidden posts of the public ones among these topics. */
+  hidden(topicIds: string[]): Promise<HiddenPost[]>;
+}
+
 export interface Store {
   readonly dialect: Dialect;
   readonly communities: CommunityDirectory;
+  /** Reads over every public community's threads at once (the network's). */
+  readonly publicThreads: PublicThreads;
   readonly people: PeopleRepository;
   /** Credentials, sessions, user keys, agent keys by hash, the audit log (./identity.ts). */
   readonly identity: IdentityRepositories;

@@ -113,8 +113,9 @@ type Found = { source_type: string; source_id: string; topic_id: string; communi
 
 /**
  * Search results without hidden posts, nor any result of a topic whose question is hidden: search
- * shows nobody hidden posts (moderators find them in the review queue). One query per community
- * with results; none when nothing is hidden.
+ * shows nobody hidden posts (moderators find them in the review queue). One query: in the one
+ * community searched, or across the public communities of a network search's page; none when
+ * there are no results.
  */
 export async function withoutHidden<R extends Found>(
   store: Store,
@@ -122,17 +123,28 @@ export async function withoutHidden<R extends Found>(
   results: R[],
 ): Promise<R[]> {
   if (results.length === 0) return results;
-  const of = (r: R) =>
-    communities.length === 1 ? communities[0] : communities.find((c) => c.slug === r.community);
   const hiddenPosts = new Set<string>();
   const hiddenTopics = new Set<string>();
-  for (const community of communities) {
-    const topics = results.filter((r) => of(r)?.id === community.id).map((r) => r.topic_id);
-    if (topics.length === 0) continue;
-    for (const h of await store.community(community.id).moderation.hiddenInTopics(topics)) {
-      hiddenPosts.add(h.postId);
-      if (h.position === 1) hiddenTopics.add(h.topicId);
-    }
+  const topics = results.map((r) => r.topic_id);
+  const hidden =
+    communities.length > 1 && communities.every((c) => c.visibility === 'public')
+      ? await store.publicThreads.hidden(topics)
+      : (
+          await Promise.all(
+            communities.map((c) =>
+              store
+                .community(c.id)
+                .moderation.hiddenInTopics(
+                  results
+                    .filter((r) => communities.length === 1 || r.community === c.slug)
+                    .map((r) => r.topic_id),
+                ),
+            ),
+          )
+        ).flat();
+  for (const h of hidden) {
+    hiddenPosts.add(h.postId);
+    if (h.position === 1) hiddenTopics.add(h.topicId);
   }
   if (hiddenPosts.size === 0) return results;
   return results.filter(

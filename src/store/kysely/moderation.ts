@@ -41,7 +41,7 @@ function flagFromRow(r: Selectable<PostFlagsTable>): FlagRecord {
   };
 }
 
-function hiddenFromRow(r: Selectable<HiddenPostsTable>): HiddenPost {
+export function hiddenFromRow(r: Selectable<HiddenPostsTable>): HiddenPost {
   return {
     postId: r.post_id,
     topicId: r.topic_id,

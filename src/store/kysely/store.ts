@@ -40,9 +40,11 @@ import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
 import { KyselyVotes, votesDb } from './votes.ts';
 import { KyselyModeration, moderationDb } from './moderation.ts';
+import { KyselyPublicThreads } from './public-threads.ts';
 
 export class KyselyStore implements Store {
   readonly communities: KyselyCommunities;
+  readonly publicThreads: KyselyPublicThreads;
   readonly people: KyselyPeople;
   readonly identity: IdentityRepositories;
   readonly mcpSessions: KyselySessionStore;
@@ -61,6 +63,7 @@ export class KyselyStore implements Store {
     private readonly inTransaction = false,
   ) {
     this.communities = new KyselyCommunities(db);
+    this.publicThreads = new KyselyPublicThreads(db);
     this.people = new KyselyPeople(db);
     this.mcpSessions = new KyselySessionStore(db);
     this.mcpConfig = new KyselyCommunityMcpConfig(db);

@@ -31,7 +31,7 @@ const ZERO = {
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
-function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
+export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
   return {
     score: Number(r.score),
     ups: Number(r.up_count),

@@ -1,0 +1,66 @@
+// Reads over the threads of every public community at once, for the network (a search's page may
+// hold topics of many communities): each query joins the topic's community and keeps public ones
+// only, so a private community's rows are never read here, whatever ids a caller passes.
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { PublicThreads } from '../repositories.ts';
+import type { HiddenPost } from '../moderation.ts';
+import type { PostSignals, PostSignalsTable, VotesDatabase } from '../votes.ts';
+import type { ModerationDatabase } from '../moderation-schema.ts';
+import { isUuid } from '../ids.ts';
+import { hiddenFromRow } from './moderation.ts';
+import { signalsOf } from './votes.ts';
+
+/** The tables these reads join: a thread's rows and its community. */
+type Db = Kysely<Database & VotesDatabase & ModerationDatabase>;
+
+const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
+
+export class KyselyPublicThreads implements PublicThreads {
+  private readonly db: Db;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db as unknown as Db;
+  }
+
+  async signals(topicIds: string[]): Promise<Map<string, PostSignals>> {
+    const ids = uuids(topicIds);
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectFrom('post_signals as s')
+      .innerJoin('communities as c', 'c.id', 's.community_id')
+      .select((eb) => [
+        's.topic_id',
+        eb.fn.sum<number>('s.score').as('score'),
+        eb.fn.sum<number>('s.up_count').as('up_count'),
+        eb.fn.sum<number>('s.down_count').as('down_count'),
+        eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
+        eb.fn.sum<number>('s.worked_people').as('worked_people'),
+        eb.fn.sum<number>('s.failed_count').as('failed_count'),
+        eb.fn.max('s.last_worked_at').as('last_worked_at'),
+      ])
+      .where('c.visibility', '=', 'public')
+      .where('s.topic_id', 'in', ids)
+      .groupBy('s.topic_id')
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.topic_id,
+        signalsOf({ ...r, post_id: '', community_id: '' } as PostSignalsTable),
+      ]),
+    );
+  }
+
+  async hidden(topicIds: string[]): Promise<HiddenPost[]> {
+    const ids = uuids(topicIds);
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('hidden_posts as h')
+      .innerJoin('communities as c', 'c.id', 'h.community_id')
+      .selectAll('h')
+      .where('c.visibility', '=', 'public')
+      .where('h.topic_id', 'in', ids)
+      .execute();
+    return rows.map(hiddenFromRow);
+  }
+}
