@@ -423,7 +423,7 @@ function threadSignals(store: Store): SignalReader {
     const topics = threads.map((t) => t.topicId);
     if (communities.size === 1)
       return store.community([...communities][0]!).votes.topicSignals(topics);
-    return store.publicThreads.signals(topics);
+    return store.publicThreads.signals(threads);
   };
 }
 

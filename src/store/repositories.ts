@@ -219,11 +219,14 @@ export interface CommunityScope {
  * many communities): a private community's rows are never read, whatever ids are passed.
  */
 export interface PublicThreads {
-  /** Votes and reports summed per topic, for the public ones among these topics. */
-  signals(topicIds: string[]): Promise<Map<string, PostSignals>>;
-  /** The hidden posts of the public ones among these topics. */
-  hidden(topicIds: string[]): Promise<HiddenPost[]>;
+  /** Votes and reports summed per topic, for the public ones among these threads. */
+  signals(threads: readonly Thread[]): Promise<Map<string, PostSignals>>;
+  /** The hidden posts of the public ones among these threads. */
+  hidden(threads: readonly Thread[]): Promise<HiddenPost[]>;
 }
+
+/** A topic and its community (what the indexes of thread rows are keyed by). */
+export type Thread = { communityId: string; topicId: string };
 
 export interface Store {
   readonly dialect: Dialect;

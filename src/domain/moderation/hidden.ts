@@ -125,10 +125,15 @@ export async function withoutHidden<R extends Found>(
   if (results.length === 0) return results;
   const hiddenPosts = new Set<string>();
   const hiddenTopics = new Set<string>();
-  const topics = results.map((r) => r.topic_id);
+  const bySlug = new Map(communities.map((c) => [c.slug, c.id]));
+  const threads = results.flatMap((r) => {
+    const communityId =
+      communities.length === 1 ? communities[0]!.id : bySlug.get(r.community ?? '');
+    return communityId ? [{ communityId, topicId: r.topic_id }] : [];
+  });
   const hidden =
     communities.length > 1 && communities.every((c) => c.visibility === 'public')
-      ? await store.publicThreads.hidden(topics)
+      ? await store.publicThreads.hidden(threads)
       : (
           await Promise.all(
             communities.map((c) =>

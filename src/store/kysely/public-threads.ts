@@ -3,7 +3,7 @@
 // only, so a private community's rows are never read here, whatever ids a caller passes.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { PublicThreads } from '../repositories.ts';
+import type { PublicThreads, Thread } from '../repositories.ts';
 import type { HiddenPost } from '../moderation.ts';
 import type { PostSignals, PostSignalsTable, VotesDatabase } from '../votes.ts';
 import type { ModerationDatabase } from '../moderation-schema.ts';
@@ -16,6 +16,14 @@ type Db = Kysely<Database & VotesDatabase & ModerationDatabase>;
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
+/** The communities and the topics of these threads, each once (a thread is in its community's index range). */
+function keys(threads: readonly Thread[]): { communities: string[]; topics: string[] } {
+  return {
+    communities: uuids(threads.map((t) => t.communityId)),
+    topics: uuids(threads.map((t) => t.topicId)),
+  };
+}
+
 export class KyselyPublicThreads implements PublicThreads {
   private readonly db: Db;
 
@@ -23,9 +31,9 @@ export class KyselyPublicThreads implements PublicThreads {
     this.db = db as unknown as Db;
   }
 
-  async signals(topicIds: string[]): Promise<Map<string, PostSignals>> {
-    const ids = uuids(topicIds);
-    if (!ids.length) return new Map();
+  async signals(threads: readonly Thread[]): Promise<Map<string, PostSignals>> {
+    const { communities, topics } = keys(threads);
+    if (!topics.length) return new Map();
     const rows = await this.db
       .selectFrom('post_signals as s')
       .innerJoin('communities as c', 'c.id', 's.community_id')
@@ -40,7 +48,8 @@ export class KyselyPublicThreads implements PublicThreads {
         eb.fn.max('s.last_worked_at').as('last_worked_at'),
       ])
       .where('c.visibility', '=', 'public')
-      .where('s.topic_id', 'in', ids)
+      .where('s.community_id', 'in', communities)
+      .where('s.topic_id', 'in', topics)
       .groupBy('s.topic_id')
       .execute();
     return new Map(
@@ -51,15 +60,16 @@ export class KyselyPublicThreads implements PublicThreads {
     );
   }
 
-  async hidden(topicIds: string[]): Promise<HiddenPost[]> {
-    const ids = uuids(topicIds);
-    if (ids.length === 0) return [];
+  async hidden(threads: readonly Thread[]): Promise<HiddenPost[]> {
+    const { communities, topics } = keys(threads);
+    if (topics.length === 0) return [];
     const rows = await this.db
       .selectFrom('hidden_posts as h')
       .innerJoin('communities as c', 'c.id', 'h.community_id')
       .selectAll('h')
       .where('c.visibility', '=', 'public')
-      .where('h.topic_id', 'in', ids)
+      .where('h.community_id', 'in', communities)
+      .where('h.topic_id', 'in', topics)
       .execute();
     return rows.map(hiddenFromRow);
   }
