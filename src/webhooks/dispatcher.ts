@@ -4,7 +4,8 @@
 // and jitter, marks it failed when attempts run out or at once when the target is refused by policy
 // (not a public address: no retry changes that), or disables the endpoint on 410 Gone. A
 // dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
-// the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
+// the same webhook-id (at least once). It polls every second (reading when the next delivery falls
+// due, claiming only then) and wakes at once after a local commit.
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
 import type { WebhookSettings } from '../config/config.ts';
 import { withoutUrlSecrets, type Logger } from '../log.ts';
@@ -109,6 +110,9 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
+    // It claims only when a delivery is due: an idle dispatcher reads when the next one falls due
+    // and writes nothing. `due`: when the next delivery falls due (null: none pending; 0: look now).
+    let due: number | null = 0;
     while (this.running) {
       if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
         this.prunedAt = Date.now();
@@ -117,25 +121,38 @@ export class WebhookDispatcher {
         );
       }
       let handled = 0;
-      try {
-        handled = await this.runOnce();
-      } catch (err) {
-        this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
+      if (due !== null && due <= Date.now()) {
+        try {
+          handled = await this.runOnce();
+        } catch (err) {
+          this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
+        }
       }
-      if (handled < this.batch && this.running) {
-        // Until the next retry falls due, or the next poll (another instance may have enqueued).
-        const due = await this.deps.store.webhookQueue.nextDue().catch(() => null);
-        const wait =
-          due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeUp = undefined;
+      if (handled >= this.batch) {
+        due = 0; // a full batch: more may be due at once
+        continue;
       }
+      if (!this.running) break;
+      // Until the next retry falls due, or the next poll (another instance may have enqueued), or
+      // a local commit. When the database cannot say, it claims at the next poll (which reports).
+      const next = await this.deps.store.webhookQueue.nextDue().then(
+        (at) => ({ at }),
+        () => undefined,
+      );
+      due = next ? next.at : 0;
+      const wait =
+        next?.at === null || !next
+          ? this.pollMs
+          : Math.max(10, Math.min(this.pollMs, next.at - Date.now()));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        this.wakeUp = () => {
+          due = 0;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
     }
   }
 
