@@ -3,7 +3,7 @@
 // limits on its own. Each instance counts in memory and settles with the database once a second in
 // one statement (counted-buckets.ts), so a request costs no statement; the tolerance: over any
 // window a client gets at most the capacity, plus the refill, plus one allowance (a sixteenth of
-// the capacity, at most 64) per instance. Buckets under 32 are charged in the database, exactly.
+// the capacity) per instance. Buckets under 32 are charged in the database, exactly.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';

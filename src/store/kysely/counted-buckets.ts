@@ -3,9 +3,9 @@
 // (PostgreSQL) in one statement once a second, learning each bucket's level as it does. The rules:
 // - A request is admitted here when the bucket's level as last seen, refilled since, less what this
 //   instance spent since, holds its cost, and this instance's unsettled spending stays within the
-//   bucket's allowance: a sixteenth of its capacity, at most 64 tokens. A request that would go past
-//   the allowance settles its bucket first (one statement: only a burst of more than an allowance
-//   within a second from one client does that).
+//   bucket's allowance: a sixteenth of its capacity. A request that would go past the allowance
+//   settles its bucket first (one statement: only a client faster than an allowance a second does
+//   that, nearly four times its budget's pace; at its pace a client never does).
 // - The tolerance: each instance spends at most one allowance the others do not know of yet, so over
 //   any window a client gets at most the capacity, plus the refill, plus one allowance per
 //   instance (three instances, 300 a minute: at most 300 + refill + 3 × 18). What it took beyond
@@ -24,7 +24,6 @@ export type TokenSource = {
   settle(entries: Spent[]): Promise<Map<string, number>>;
 };
 
-const MAX_ALLOWANCE = 64;
 const ALLOWANCE_SHARE = 1 / 16;
 export const SETTLE_EVERY_MS = 1_000;
 const MAX_COUNTED = 50_000;
@@ -46,7 +45,7 @@ type Count = {
 
 /** The tokens an instance may spend from a bucket of `capacity` before settling (under 2: none). */
 export function allowanceOf(capacity: number): number {
-  return Math.min(MAX_ALLOWANCE, Math.floor(capacity * ALLOWANCE_SHARE));
+  return Math.floor(capacity * ALLOWANCE_SHARE);
 }
 
 export type CountedOptions = {
