@@ -110,9 +110,10 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
-    // It claims only when a delivery is due: an idle dispatcher reads when the next one falls due
-    // and writes nothing. `due`: when the next delivery falls due (null: none pending; 0: look now).
-    let due: number | null = 0;
+    // It claims only when a delivery is due: idle (or woken by a commit that queued nothing), it
+    // reads when the next delivery falls due and writes nothing. `due`: when the next one falls due
+    // (null: none pending; undefined: to be looked up).
+    let due: number | null | undefined;
     while (this.running) {
       if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
         this.prunedAt = Date.now();
@@ -120,40 +121,39 @@ export class WebhookDispatcher {
           this.deps.logger.warn({ err }, 'webhook retention pass failed'),
         );
       }
-      let handled = 0;
+      // Looked up after each poll (another instance may have queued deliveries), unless one is due.
+      if (due === null || due === undefined || due > Date.now()) due = await this.nextDue();
       if (due !== null && due <= Date.now()) {
+        let handled = 0;
         try {
           handled = await this.runOnce();
         } catch (err) {
           this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
         }
-      }
-      if (handled >= this.batch) {
-        due = 0; // a full batch: more may be due at once
-        continue;
+        if (handled >= this.batch) {
+          due = 0; // a full batch: more may be due at once
+          continue;
+        }
+        due = await this.nextDue();
       }
       if (!this.running) break;
-      // Until the next retry falls due, or the next poll (another instance may have enqueued), or
-      // a local commit. When the database cannot say, it claims at the next poll (which reports).
-      const next = await this.deps.store.webhookQueue.nextDue().then(
-        (at) => ({ at }),
-        () => undefined,
-      );
-      due = next ? next.at : 0;
       const wait =
-        next?.at === null || !next
-          ? this.pollMs
-          : Math.max(10, Math.min(this.pollMs, next.at - Date.now()));
+        due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait);
         this.wakeUp = () => {
-          due = 0;
+          due = undefined;
           clearTimeout(timer);
           resolve();
         };
       });
       this.wakeUp = undefined;
     }
+  }
+
+  /** When the next delivery falls due; when the database cannot say, the next poll claims (and reports). */
+  private async nextDue(): Promise<number | null> {
+    return this.deps.store.webhookQueue.nextDue().catch(() => Date.now() + this.pollMs);
   }
 
   private async deliver({ delivery, endpoint, event, leaseToken }: ClaimedDelivery): Promise<void> {
