@@ -8,7 +8,7 @@
 // A create_topic is counted beside them: a write, it must show (the counters see writes). On
 // PostgreSQL the rate limits are settled in the background, once a second for every budget in one
 // statement (src/store/kysely/counted-buckets.ts): those are counted apart and must not grow with
-// the requests. The budgets are high: a client bursting faster than an allowance (a sixteenth of
+// the requests. The budgets are high: a client bursting faster than an allowance (a thirty-second of
 // its budget) a second settles early, and this test sends as fast as it can.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

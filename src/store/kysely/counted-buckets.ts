@@ -3,15 +3,15 @@
 // (PostgreSQL) in one statement once a second, learning each bucket's level as it does. The rules:
 // - A request is admitted here when the bucket's level as last seen, refilled since, less what this
 //   instance spent since, holds its cost, and this instance's unsettled spending stays within the
-//   bucket's allowance: a sixteenth of its capacity. A request that would go past the allowance
-//   settles its bucket first (one statement: only a client faster than an allowance a second does
-//   that, nearly four times its budget's pace; at its pace a client never does).
+//   bucket's allowance: a thirty-second of its capacity. A request that would go past the
+//   allowance settles its bucket first (one statement: only a client faster than an allowance a
+//   second does that, nearly twice its budget's pace; at its pace a client never does).
 // - The tolerance: each instance spends at most one allowance the others do not know of yet, so over
 //   any window a client gets at most the capacity, plus the refill, plus one allowance per
-//   instance (three instances, 300 a minute: at most 300 + refill + 3 × 18). What it took beyond
+//   instance (three instances, 300 a minute: at most 300 + refill + 3 × 9). What it took beyond
 //   the bucket is owed: the shared level goes below zero and refills from there, so the rate holds
 //   on average. Nothing is refused early: an instance refuses by what the shared bucket said.
-// - A bucket whose allowance would be under 2 (capacity under 32: sign-ups, small budgets), a cost
+// - A bucket whose allowance would be under 2 (capacity under 64: sign-ups, small budgets), a cost
 //   larger than the allowance (a large batch), and give-backs to buckets not counted here go to the
 //   shared bucket directly, one statement each, exactly.
 // - At most MAX_COUNTED buckets are counted (beyond that new ones are charged directly); a bucket
@@ -24,7 +24,7 @@ export type TokenSource = {
   settle(entries: Spent[]): Promise<Map<string, number>>;
 };
 
-const ALLOWANCE_SHARE = 1 / 16;
+const ALLOWANCE_SHARE = 1 / 32;
 export const SETTLE_EVERY_MS = 1_000;
 const MAX_COUNTED = 50_000;
 /** Buckets per settling statement. */
