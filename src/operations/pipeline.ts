@@ -168,8 +168,8 @@ export class Pipeline {
 
   /**
    * The steps every call takes around its own work: authenticate, rate-limit per key, run `body`,
-   * audit a write. Content reads that are not catalogue operations (resources, prompts, completion) use it
-   * directly; `body` gets the actor and the audit record it may add targets to.
+   * audit a write. Content reads that are not catalogue operations (resources, prompts, completion)
+   * use it directly; `body` gets the actor and the audit record it may add targets to.
    */
   async guard<T>(
     caller: Caller,

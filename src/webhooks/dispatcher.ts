@@ -151,7 +151,7 @@ export class WebhookDispatcher {
     }
   }
 
-  /** When the next delivery falls due; when the database cannot say, the next poll claims (and reports). */
+  /** When the next delivery falls due; when the database cannot say, the next poll claims (and says). */
   private async nextDue(): Promise<number | null> {
     return this.deps.store.webhookQueue.nextDue().catch(() => Date.now() + this.pollMs);
   }

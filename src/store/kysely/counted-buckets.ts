@@ -6,8 +6,8 @@
 //   bucket's allowance: a thirty-second of its capacity. A request that would go past the
 //   allowance settles its bucket first (one statement: only a client faster than an allowance a
 //   second does that, nearly twice its budget's pace; at its pace a client never does).
-// - The tolerance: each instance spends at most one allowance the others do not know of yet, so over
-//   any window a client gets at most the capacity, plus the refill, plus one allowance per
+// - The tolerance: each instance spends at most one allowance the others do not know of yet, so
+//   over any window a client gets at most the capacity, plus the refill, plus one allowance per
 //   instance (three instances, 300 a minute: at most 300 + refill + 3 × 9). What it took beyond
 //   the bucket is owed: the shared level goes below zero and refills from there, so the rate holds
 //   on average. Nothing is refused early: an instance refuses by what the shared bucket said.

@@ -68,6 +68,8 @@ export class PostgresRateBuckets {
     const spent = sorted.map((e) => e.spent);
     const level = (tokens: string) =>
       sql`greatest(-i.capacity, least(i.capacity, ${sql.raw(tokens)}) - i.spent)`;
+    const refilled =
+      'l.tokens + extract(epoch from clock_timestamp() - l.updated_at) * i.per_second';
     const rows = await sql<{ bucket: string; tokens: number }>`
       with input as (
         select * from unnest(${names}::text[], ${capacities}::float8[], ${perSecond}::float8[],
@@ -77,7 +79,7 @@ export class PostgresRateBuckets {
         where b.bucket = any(${names}::text[]) order by b.bucket for update
       ), updated as (
         update rate_limit_buckets b
-        set tokens = ${level('l.tokens + extract(epoch from clock_timestamp() - l.updated_at) * i.per_second')},
+        set tokens = ${level(refilled)},
           updated_at = clock_timestamp()
         from locked l join input i on i.bucket = l.bucket
         where b.bucket = l.bucket
