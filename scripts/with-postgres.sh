@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on a loopback port (as the postgres user when run as root),
-# exports TEST_POSTGRES_URL for the command given, runs it, and stops the cluster afterwards.
+# exports TEST_POSTGRES_URL (and TEST_POSTGRES_LOG, the server's log file) for the command given,
+# runs it, and stops the cluster afterwards.
 set -euo pipefail
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$PGBIN" ]; then echo "with-postgres: PostgreSQL is not installed" >&2; exit 1; fi
@@ -12,4 +13,5 @@ as_pg "$PGBIN/initdb" -D "$DIR/data" -U postgres -A trust --no-sync >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" -l "$DIR/log" -w start >/dev/null
 trap 'as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
 export TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
+export TEST_POSTGRES_LOG="$DIR/log"
 "$@"

@@ -17,7 +17,7 @@ import {
   toPathForm,
 } from './domain/urls.ts';
 import { SharedLimiter, TokenBucketLimiter } from './domain/identity/rate-limit.ts';
-import { LeasedBuckets } from './store/kysely/leased-buckets.ts';
+import { CountedBuckets } from './store/kysely/counted-buckets.ts';
 import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
@@ -66,7 +66,7 @@ export async function openHamlet(
   const semantic = semanticSearch(config, db, (p) =>
     logger.debug({ embeddings: p }, 'search: post embeddings filled'),
   );
-  const limiter = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
+  const shared = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
   const searchIndex = createSearchIndex(db, dialect, {
     onWorkerFailure: (reason) =>
       logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
@@ -82,7 +82,7 @@ export async function openHamlet(
     config,
     logger,
     search: { ...semantic?.options, observe: options.metrics?.search },
-    limiter,
+    limiter: shared?.limiter,
   });
   return {
     store,
@@ -91,6 +91,7 @@ export async function openHamlet(
     poolStats,
     close: async () => {
       await semantic?.stop();
+      await shared?.close().catch(() => undefined);
       await store.close();
     },
   };
@@ -325,16 +326,21 @@ function onSignals(logger: Logger, close: () => Promise<void>): void {
 }
 
 /**
- * Several instances may serve one PostgreSQL: their rate limits are counted there, together, in
- * leases (a few tokens taken at once, so that a request costs no round trip; leased-buckets.ts);
- * each instance limits on its own while the database cannot count (said once a minute).
+ * Several instances may serve one PostgreSQL: their rate limits are counted there, together. Each
+ * instance counts in memory and settles its counts there once a second, in one statement, so that a
+ * request costs no write (counted-buckets.ts); each limits on its own while the database cannot
+ * count (said once a minute).
  */
-function sharedLimiter(db: Kysely<Database>, logger: Logger): SharedLimiter {
+function sharedLimiter(db: Kysely<Database>, logger: Logger) {
   let warnedAt = 0;
-  const shared = new LeasedBuckets(new PostgresRateBuckets(db));
-  return new SharedLimiter(shared, new TokenBucketLimiter(), (err) => {
+  const warn = (err: unknown) => {
     if (Date.now() - warnedAt < 60_000) return;
     warnedAt = Date.now();
     logger.warn({ err }, 'shared rate limits unavailable; limiting locally');
-  });
+  };
+  const counted = new CountedBuckets(new PostgresRateBuckets(db), { onError: warn });
+  return {
+    limiter: new SharedLimiter(counted, new TokenBucketLimiter(), warn),
+    close: () => counted.close(),
+  };
 }

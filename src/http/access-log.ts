@@ -1,12 +1,16 @@
 // One access-log line (level info, message "request") per HTTP request on every face, and the
 // request metrics beside it. A line says: face (mcp, rest, web, oauth, health, metrics), the HTTP
 // method and path (never the query), the operation (the route; on MCP the JSON-RPC method, the tool
-// of a tools/call, and for a batch the first of them with `messages`), the community's slug, the
-// HTTP status and on MCP `code` (a tool error's code or the JSON-RPC error code), the duration in
-// ms, the client address, and the request id: the client's `x-request-id` when it is sane (at most
-// 100 of [A-Za-z0-9._:@+=/-]), else a new one, echoed as `x-request-id` on every face. Headers,
-// cookies, bodies and query strings never reach the line.
+// of a tools/call, and for a batch the first of them with `messages`), the community's slug, who
+// the caller was once authenticated (`actor`: agent:<id> or person:<id>, and `key`: the
+// credential's display prefix, never the key), the HTTP status and on MCP `code` (a tool error's
+// code or the JSON-RPC error code), the duration in ms, the client address, and the request id: the
+// client's `x-request-id` when it is sane (at most 100 of [A-Za-z0-9._:@+=/-]), else a new one,
+// echoed as `x-request-id` on every face. Headers, cookies, bodies and query strings never reach
+// the line. Reads are recorded here only (the audit log keeps writes): the line is their record.
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Actor } from '../domain/actor.ts';
+import { notedActor } from '../web/actor-note.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { infoLines, type Logger } from '../log.ts';
@@ -17,6 +21,16 @@ import { METRICS_PATH } from './metrics-endpoint.ts';
 import { isRestPath } from './rest/unknown.ts';
 
 const SANE_REQUEST_ID = /^[\w.:@+=/-]{1,100}$/;
+const q = JSON.stringify;
+
+/** The line's `actor` and `key` fields (nothing for an anonymous caller). */
+function whoOf(actor: Actor | undefined): string {
+  const id =
+    actor?.kind === 'agent' ? actor.agentId : actor?.kind === 'person' ? actor.personId : undefined;
+  if (!actor || !id) return '';
+  const key = 'keyPrefix' in actor && actor.keyPrefix ? `,"key":${q(actor.keyPrefix)}` : '';
+  return `,"actor":${q(`${actor.kind}:${id}`)}${key}`;
+}
 
 /** The client's request id when it is sane, else a new one. */
 export function requestIdOf(incoming: string | string[] | undefined): string {
@@ -31,6 +45,7 @@ class McpAccess {
   tool: string | undefined = undefined;
   code: string | undefined = undefined;
   community: string | undefined = undefined;
+  actor: Actor | undefined = undefined;
   messages = 0;
   constructor(
     readonly requestId: string,
@@ -65,8 +80,6 @@ function faceOf(path: string): Face {
 
 export type AccessLog = ReturnType<typeof createAccessLog>;
 
-const q = JSON.stringify;
-
 export function createAccessLog(logger: Logger, metrics: Metrics) {
   const mcp = new WeakMap<IncomingMessage, McpAccess>();
   // Every field below is chosen here, none a secret: written without the redaction pass.
@@ -86,6 +99,11 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
     mcpCommunity(req: IncomingMessage, slug: string): void {
       const access = mcp.get(req);
       if (access) access.community = slug;
+    },
+    /** Who an MCP request's caller is, once authenticated (the first of a batch). */
+    mcpActor(req: IncomingMessage, actor: Actor): void {
+      const access = mcp.get(req);
+      if (access) access.actor ??= actor;
     },
     /** One JSON-RPC request of an MCP POST was answered (undefined: cancelled). */
     mcpAnswered(
@@ -124,6 +142,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
         if (access.tool !== undefined) m += `,"tool":${q(access.tool)}`;
         if (access.messages > 1) m += `,"messages":${access.messages}`;
         if (access.community !== undefined) m += `,"community":${q(access.community)}`;
+        m += whoOf(access.actor);
         m += `,"status":${status}`;
         if (access.code !== undefined) m += `,"code":${q(access.code)}`;
         write(`${m},"ms":${Math.round(ms)},"ip":${q(address)}`, 'request');
@@ -152,6 +171,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
           let m = `"face":"${face}","requestId":${q(requestId)},"http":${q(c.req.method)}`;
           m += `,"path":${q(path)},"operation":${q(operation)}`;
           if (community !== undefined) m += `,"community":${q(community)}`;
+          m += whoOf(notedActor(c));
           const ip = o.clientIp(c);
           m += `,"status":${status},"ms":${Math.round(ms)}`;
           write(ip === undefined ? m : `${m},"ip":${q(ip)}`, 'request');

@@ -71,6 +71,12 @@ export type TransportOptions = {
   streamLimits?: StreamLimits;
   /** Told of each JSON-RPC request answered (undefined: cancelled, or a listen stream opened). */
   onAnswered?: AnsweredHook;
+  /**
+   * A session in use has its last-seen time written at most this often (default 5 s): what keeps
+   * it from the idle sweep, so a small share of the idle time is enough, and a request that finds
+   * it recent enough writes nothing.
+   */
+  touchEveryMs?: number;
 };
 
 export class McpHttpTransport {
@@ -320,7 +326,8 @@ export class McpHttpTransport {
     )
       return undefined;
     const now = Date.now();
-    if (now - session.lastSeenAt > 5_000) await this.o.engine.sessions.touch(id, now);
+    if (now - session.lastSeenAt > (this.o.touchEveryMs ?? 5_000))
+      await this.o.engine.sessions.touch(id, now);
     return session;
   }
 }

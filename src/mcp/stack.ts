@@ -38,7 +38,14 @@ export function createMcpStack(options: McpStackOptions): McpStack {
   const hub = new StreamHub(options.sessions, options.bus);
   engine.setOutbox(hub.toSession);
   const streams = new StreamLimits(options.streamCaps);
-  const transport = new McpHttpTransport({ ...options, engine, hub, streamLimits: streams });
+  const transport = new McpHttpTransport({
+    // A tenth of the idle time, at most a minute: a session in use writes at most once a minute.
+    touchEveryMs: Math.min(60_000, options.sessionIdleMs / 10),
+    ...options,
+    engine,
+    hub,
+    streamLimits: streams,
+  });
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;

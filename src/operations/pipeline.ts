@@ -3,6 +3,9 @@
 //
 //   authenticate → rate-limit (per key) → validate → authorize → run → present → audit
 //
+// Only writes are audited: a read writes nothing, not even an audit row; the request's access-log
+// line records it (the face is told who the caller is, for that line).
+//
 // A caller without a credential learns that first, before anything about its arguments. Failures
 // come back as values (never thrown) carrying the domain's error code, so each face renders them
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
@@ -47,7 +50,6 @@ export type Caller = {
   /**
    * The face serves visitors without any credential (the web): they act as anonymous, so they read
    * public communities and nothing else (a private one answers not_found, as if it did not exist).
-   * Their reads are not audited (the audit log records who did what, not page views); writes are.
    */
   visitor?: boolean;
   /**
@@ -71,13 +73,15 @@ export type Caller = {
   reporter?: Reporter;
   /** Told the caller's per-key budget once it was charged (REST's RateLimit headers). */
   onRateLimit?: (state: RateState) => void;
+  /** Told who the caller is once authenticated (the request's access-log line names them). */
+  onAuthenticated?: (actor: Actor) => void;
 };
 
 /**
  * What a front door learned about a request beyond its credential and address, handed in with it
  * (on MCP as the request's opaque context): the address form, and what the connector verified.
  */
-export type RequestScope = Pick<Caller, 'pathForm' | 'connector'>;
+export type RequestScope = Pick<Caller, 'pathForm' | 'connector' | 'onAuthenticated'>;
 
 export type Issue = { path: string; message: string };
 /** 'ask': not a failure but a pause: the operation put `questions` to a caller that can answer them. */
@@ -98,7 +102,10 @@ export type Failure = {
 };
 export type Outcome<T> = { ok: true; value: T } | Failure;
 
-/** What to call the thing asked for in "… needs an agent key" (e.g. "This tool"). */
+/**
+ * What a call needs: its credential, its audit action, what to call the thing asked for in "… needs
+ * an agent key" (e.g. "This tool"), and whether it writes (only writes are audited).
+ */
 export type Guarded = { credential: Credential; action: string; what: string; write?: boolean };
 
 class InvalidArguments extends Error {
@@ -161,8 +168,8 @@ export class Pipeline {
 
   /**
    * The steps every call takes around its own work: authenticate, rate-limit per key, run `body`,
-   * audit. Content reads that are not catalogue operations (resources, prompts, completion) use it
-   * directly; `body` gets the actor and the audit record it may add targets to.
+   * audit a write. Content reads that are not catalogue operations (resources, prompts, completion)
+   * use it directly; `body` gets the actor and the audit record it may add targets to.
    */
   async guard<T>(
     caller: Caller,
@@ -172,6 +179,7 @@ export class Pipeline {
     let actor: Actor;
     try {
       actor = await this.authenticate(caller, what);
+      caller.onAuthenticated?.(actor);
       const state = await this.admit(actor);
       if (state) caller.onRateLimit?.(state);
       // Suspended: refused here; silenced: writes refused (with the reason and the end time).
@@ -181,7 +189,7 @@ export class Pipeline {
       return this.failure(err, 'authenticate', caller);
     }
     const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
-    const audited = what.write || !(caller.visitor && actor.kind === 'anonymous');
+    const audited = what.write === true;
     try {
       const value = await body(actor, audit);
       if (audited)
@@ -201,7 +209,7 @@ export class Pipeline {
       return { ok: true, value: pathForm ? this.urls.inPathForm(value) : value };
     } catch (err) {
       if (err instanceof QuestionsAsked) {
-        // The call asked and wrote nothing; it is recorded as a call that went well.
+        // The write asked and wrote nothing yet; it is recorded as a call that went well.
         audit.targets.asked = err.questions.map((q) => q.key).join(',');
         if (audited)
           await this.services.audit.call(

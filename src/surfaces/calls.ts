@@ -1,6 +1,7 @@
 // How Hamlet's MCP surfaces run requests through the call pipeline: catalogue operations become
 // tools, and the content methods (resources, prompts, completion, subscriptions) and the two-tool
-// mode's `search` are wrapped in the same authenticate → rate-limit → audit steps.
+// mode's `search` are wrapped in the same authenticate → rate-limit steps, and audited when they
+// change something.
 import type { Actor } from '../domain/actor.ts';
 import {
   codeOfRpc,
@@ -67,6 +68,7 @@ export function callerOf(ctx: RequestContext, community: Community | null): Call
     ip: ctx.clientIp,
     pathForm: scope?.pathForm,
     connector: scope?.connector,
+    onAuthenticated: scope?.onAuthenticated,
     interaction: interactionOf(ctx),
     reporter: reporterOf(ctx),
   };
@@ -162,8 +164,8 @@ export function operationTool(
 }
 
 /**
- * An engine-level tool (the two-tool mode's `search`) behind the pipeline: the caller authenticates
- * and is counted before its arguments are looked at, and the call is audited.
+ * An engine-level tool (the two-tool mode's `search`, a read) behind the pipeline: the caller
+ * authenticates and is counted before its arguments are looked at.
  */
 export function guardedTool(
   tool: ToolDef,
@@ -205,6 +207,14 @@ const WHAT: Record<string, string> = {
   'tasks/cancel': 'Cancelling a task',
 };
 
+/** The content methods that change something (a subscription, a task): audited as writes. */
+const CHANGES = new Set([
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'tasks/update',
+  'tasks/cancel',
+]);
+
 /** The name of a JSON-RPC error code in the engine's table. */
 function rpcName(code: number): string | undefined {
   return (Object.keys(ErrorCode) as (keyof typeof ErrorCode)[]).find(
@@ -230,7 +240,12 @@ export function contentGuard(
     let protocolError: RpcError | undefined;
     const outcome = await deps.pipeline.guard(
       callerOf(ctx, community),
-      { credential, action: `mcp:${method}`, what: WHAT[method] ?? 'This request' },
+      {
+        credential,
+        action: `mcp:${method}`,
+        what: WHAT[method] ?? 'This request',
+        write: CHANGES.has(method),
+      },
       async (actor) => {
         const scope = ctx.context as RequestScope | undefined;
         const guarded: GuardedScope = { ...scope, actor };

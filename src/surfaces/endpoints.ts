@@ -42,6 +42,8 @@ export type EndpointOptions = {
   ttlMs?: number;
   /** Told which community a request reached (its access-log line names it). */
   reached?: (req: IncomingMessage, slug: string) => void;
+  /** Told who a request's caller is once the pipeline authenticated them (for the same line). */
+  authenticated?: (req: IncomingMessage, actor: Actor) => void;
 };
 
 export function createEndpointResolver(o: EndpointOptions): {
@@ -87,9 +89,11 @@ export function createEndpointResolver(o: EndpointOptions): {
 
   return {
     async resolve(req, context) {
+      const authenticated = o.authenticated;
       const scope: RequestScope = {
         pathForm: addressedByPath((name) => header(req, name)),
         connector: (context as RequestScope | undefined)?.connector,
+        ...(authenticated ? { onAuthenticated: (actor) => authenticated(req, actor) } : {}),
       };
       const r = await o.resolveHost(req);
       if (r.kind === 'network') return { ...network, context: scope };

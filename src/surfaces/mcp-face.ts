@@ -39,6 +39,7 @@ export type McpFace = { mcp: McpStack; channel?: PgChannel; stop(): void };
 export type McpAccess = {
   mcpAnswered: AnsweredHook;
   mcpCommunity(req: IncomingMessage, slug: string): void;
+  mcpActor(req: IncomingMessage, actor: Actor): void;
 };
 
 export function createMcpFace(o: {
@@ -60,6 +61,7 @@ export function createMcpFace(o: {
     actorOf: (community, key, scope) =>
       door.actorOf(community, { key, connector: scope.connector }),
     reached: access?.mcpCommunity,
+    authenticated: access?.mcpActor,
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel =

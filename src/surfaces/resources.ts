@@ -1,6 +1,6 @@
 // The community server's prompts, resources and resource templates. Reading any of them needs the
-// community's agent key, like a tool call (the surface's contentGuard authenticates, counts and
-// audits each call; handlers read the actor with actorOf); listing them does not.
+// community's agent key, like a tool call (the surface's contentGuard authenticates and counts each
+// call; handlers read the actor with actorOf); listing them does not.
 import type { Community } from '../store/types.ts';
 import { ErrorCode, RpcError } from '../mcp/jsonrpc.ts';
 import type { RequestContext } from '../mcp/context.ts';

@@ -13,6 +13,7 @@ import type { Web, WebDeps, WebEnv, Where } from './context.ts';
 import { barePage } from './html.ts';
 import { page } from './respond.ts';
 import { formIsOurs, liveSession, takeFlash, visitorCsrf } from './session.ts';
+import { noteActor } from './actor-note.ts';
 import { accountRoutes } from './pages/account.ts';
 import { adminRoutes } from './pages/admin.ts';
 import { categoryAdminRoutes } from './pages/admin-categories.ts';
@@ -100,6 +101,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
       csrf: session ? deps.services.accounts.csrfToken(session.token) : visitorCsrf(c, deps),
     };
     c.set('web', ctx);
+    if (ctx.person) noteActor(c, ctx.person);
     try {
       await deps.services.rateLimits.checkIp(ip);
     } catch (err) {

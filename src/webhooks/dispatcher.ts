@@ -4,7 +4,8 @@
 // and jitter, marks it failed when attempts run out or at once when the target is refused by policy
 // (not a public address: no retry changes that), or disables the endpoint on 410 Gone. A
 // dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
-// the same webhook-id (at least once). It polls every second and wakes at once after a local commit.
+// the same webhook-id (at least once). It polls every second (reading when the next delivery falls
+// due, claiming only then) and wakes at once after a local commit.
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
 import type { WebhookSettings } from '../config/config.ts';
 import { withoutUrlSecrets, type Logger } from '../log.ts';
@@ -109,6 +110,10 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
+    // It claims only when a delivery is due: idle (or woken by a commit that queued nothing), it
+    // reads when the next delivery falls due and writes nothing. `due`: when the next one falls due
+    // (null: none pending; undefined: to be looked up).
+    let due: number | null | undefined;
     while (this.running) {
       if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
         this.prunedAt = Date.now();
@@ -116,27 +121,39 @@ export class WebhookDispatcher {
           this.deps.logger.warn({ err }, 'webhook retention pass failed'),
         );
       }
-      let handled = 0;
-      try {
-        handled = await this.runOnce();
-      } catch (err) {
-        this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
+      // Looked up after each poll (another instance may have queued deliveries), unless one is due.
+      if (due === null || due === undefined || due > Date.now()) due = await this.nextDue();
+      if (due !== null && due <= Date.now()) {
+        let handled = 0;
+        try {
+          handled = await this.runOnce();
+        } catch (err) {
+          this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
+        }
+        if (handled >= this.batch) {
+          due = 0; // a full batch: more may be due at once
+          continue;
+        }
+        due = await this.nextDue();
       }
-      if (handled < this.batch && this.running) {
-        // Until the next retry falls due, or the next poll (another instance may have enqueued).
-        const due = await this.deps.store.webhookQueue.nextDue().catch(() => null);
-        const wait =
-          due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeUp = undefined;
-      }
+      if (!this.running) break;
+      const wait =
+        due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        this.wakeUp = () => {
+          due = undefined;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
     }
+  }
+
+  /** When the next delivery falls due; when the database cannot say, the next poll claims (and says). */
+  private async nextDue(): Promise<number | null> {
+    return this.deps.store.webhookQueue.nextDue().catch(() => Date.now() + this.pollMs);
   }
 
   private async deliver({ delivery, endpoint, event, leaseToken }: ClaimedDelivery): Promise<void> {

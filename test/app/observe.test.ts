@@ -1,6 +1,6 @@
 // What an operator sees of a running Hamlet: one access-log line per request on every face (an MCP
-// request's line names its method, tool, community and outcome, and carries the request id the
-// response echoed), no secret a client sent in any line, and Prometheus text at GET /metrics for
+// request's line names its method, tool, community, caller and outcome, and carries the request id
+// the response echoed; reads are recorded there, not in the audit log), no secret a client sent in any line, and Prometheus text at GET /metrics for
 // the metrics token (401 without it, 403 with another, 404 when no token is configured) and on
 // HAMLET_METRICS_PORT without one, counting each MCP tools/call by tool and status; on PostgreSQL
 // the pool's connections too.
@@ -12,6 +12,7 @@ import { freePort } from '../helpers/serve.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { startTestHamlet } from './helpers.ts';
+import { DISPLAY_PREFIX_LENGTH, sha256Hex } from '../../src/domain/identity/secrets.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 let f: Fixture;
@@ -88,7 +89,12 @@ test('every MCP request gets an access-log line with the request id it echoed', 
         method: 'tools/call',
         params: { name: 'search_community', arguments: { query: 'webhooks' } },
       },
-      expect: { method: 'tools/call', tool: 'search_community', community: 'acme' },
+      expect: {
+        method: 'tools/call',
+        tool: 'search_community',
+        community: 'acme',
+        key: f.keys.reader.slice(0, DISPLAY_PREFIX_LENGTH),
+      },
     },
     {
       body: {
@@ -128,6 +134,9 @@ test('every MCP request gets an access-log line with the request id it echoed', 
       expect: { method: 'server/discover', status: 200 },
     },
   ];
+  const reader = (await f.h.store.identity.credentials.findAgentKeyByHash(
+    sha256Hex(f.keys.reader),
+  ))!;
   for (const call of calls) {
     const res = await mcp(call.body, call.headers);
     const id = res.headers['x-request-id'];
@@ -140,7 +149,42 @@ test('every MCP request gets an access-log line with the request id it echoed', 
     assert.equal(line.community, 'acme');
     assert.equal(typeof line.ms, 'number');
     for (const [k, v] of Object.entries(call.expect)) assert.equal(line[k], v, `${k} of ${id}`);
+    // A caller authenticated by the pipeline (a tool call) is named; its key never.
+    if (line.tool) assert.equal(line.actor, `agent:${reader.agentId}`);
   }
+});
+
+test('a read leaves no audit row: its access line says who read what, and how it went', async () => {
+  const before = (await f.h.store.identity.audit.list(f.acme.id, { limit: 500 })).items.length;
+  const res = await mcp({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_topic', arguments: { topic: 'no-such-topic-at-all' } },
+  });
+  const page = await raw(f.h.hostUrl('acme.localhost', '/'), {
+    headers: { cookie: f.keys.session.cookie, 'x-request-id': 'web-read-1' },
+  });
+  assert.equal(page.status, 200);
+  const rest = await raw(f.h.hostUrl('acme.localhost', '/api/v1/categories'), {
+    headers: { authorization: `Bearer ${f.keys.owner}`, 'x-request-id': 'rest-read-1' },
+  });
+  assert.equal(rest.status, 200);
+  const mcpLine = await accessLine(res.headers['x-request-id']!);
+  assert.deepEqual(
+    [mcpLine.tool, mcpLine.community, mcpLine.key, mcpLine.code],
+    ['get_topic', 'acme', f.keys.reader.slice(0, DISPLAY_PREFIX_LENGTH), 'not_found'],
+  );
+  const owner = (await f.h.store.people.getByEmail('owner@example.com'))!;
+  const webLine = await accessLine('web-read-1');
+  assert.equal(webLine.actor, `person:${owner.id}`);
+  const restLine = await accessLine('rest-read-1');
+  assert.deepEqual(
+    [restLine.actor, restLine.key, restLine.status],
+    [`person:${owner.id}`, f.keys.owner.slice(0, DISPLAY_PREFIX_LENGTH), 200],
+  );
+  const after = (await f.h.store.identity.audit.list(f.acme.id, { limit: 500 })).items.length;
+  assert.equal(after, before, 'no audit row for the three reads');
 });
 
 test('REST and web requests get their line too, and no secret reaches the log', async () => {

@@ -219,12 +219,13 @@ test('the journey from search to an accepted answer that search then finds', asy
   );
 });
 
-test('every tools/call is in the audit log once, with what it wrote, without the key', async () => {
+test('every writing tools/call is in the audit log once, with what it wrote, without the key; reads are not', async () => {
   const identity = h.services;
   const { entries } = await identity.audit.list(systemActor('test'), acme, { limit: 200 });
   const actions = entries.map((e) => e.action);
-  assert.ok(actions.includes('tool:search_community'));
+  assert.ok(!actions.includes('tool:search_community'), 'a read writes no audit row');
   assert.ok(actions.includes('tool:create_topic'));
+  assert.ok(actions.includes('tool:mark_solution'));
   // One entry per call, naming the write it made (no second entry of the write's own).
   assert.ok(
     entries.some((e) => e.action === 'tool:create_topic' && e.targets.write === 'topic.create'),

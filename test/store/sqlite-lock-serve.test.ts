@@ -57,8 +57,7 @@ test('a held write lock: heartbeat p99 under 250 ms, a read answers, a waiting w
   let releasedAt: number | undefined;
   const released = holder.released.then((t) => (releasedAt = t));
   const write = create('Written while the lock is held');
-  // A page that only reads (REST and MCP calls write an audit record) answers while the lock is
-  // held, with the write waiting.
+  // A page (a read: it writes nothing) answers while the lock is held, with the write waiting.
   const listed = await timed('/c/acme/');
   const beats: Timed[] = [];
   while (releasedAt === undefined) {

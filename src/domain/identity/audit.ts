@@ -1,5 +1,6 @@
-// The audit log: every write and every authenticated tool call — who (actor kind/id/name and key
-// prefix, never a key), what (action and target ids), when, and the outcome.
+// The audit log: every write, and every call of a tool that writes — who (actor kind/id/name and
+// key prefix, never a key), what (action and target ids), when, and the outcome. Reads write no
+// audit row: the access log records them (who, what, the outcome).
 import { z } from 'zod';
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';

@@ -8,13 +8,11 @@ import { DomainError } from '../errors.ts';
 import { isRole } from '../vocabulary.ts';
 import type { ConnectorRequest } from './connector-request.ts';
 import { inForce, sanctionMessage } from '../moderation/sanctions.ts';
+import { LAST_USE_EVERY_MS, LastUse } from './last-use.ts';
 import { keyKind, safeEqual, sha256Hex, wellFormedKey, DISPLAY_PREFIX_LENGTH } from './secrets.ts';
 
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
-
-/** last_used_at is written at most this often per key (keeps the hot path read-only). */
-const TOUCH_INTERVAL_MS = 60_000;
 
 /** `what` names what was asked for, e.g. "This tool" or "Reading this resource". */
 export function missingAgentKey(communitySlug: string, what = 'This request'): DomainError {
@@ -36,6 +34,9 @@ function day(iso: string): string {
 }
 
 export class AuthService {
+  /** Keys' last-use times, written at most once a minute each (keeps the hot path read-only). */
+  readonly lastUse = new LastUse();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock = systemClock,
@@ -240,11 +241,14 @@ export class AuthService {
     now: Date,
     write: (id: string, at: string, notBefore: string) => Promise<void>,
   ): Promise<void> {
-    if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < TOUCH_INTERVAL_MS) return;
+    if (!this.lastUse.due(key.id, key.lastUsedAt, now.getTime())) return;
     await write(
       key.id,
       now.toISOString(),
-      new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
-    );
+      new Date(now.getTime() - LAST_USE_EVERY_MS).toISOString(),
+    ).catch((err: unknown) => {
+      this.lastUse.failed(key.id);
+      throw err;
+    });
   }
 }

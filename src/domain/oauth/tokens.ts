@@ -13,6 +13,7 @@ import type { GrantRecord } from '../../store/oauth.ts';
 import { systemActor, type Actor, type PersonActor } from '../actor.ts';
 import type { AuditService } from '../identity/audit.ts';
 import type { AuthService } from '../identity/auth.ts';
+import { LAST_USE_EVERY_MS } from '../identity/last-use.ts';
 import { randomBase62, safeEqual, sha256Hex } from '../identity/secrets.ts';
 import { OAuthError } from './errors.ts';
 import type { SigningKeys } from './keys.ts';
@@ -20,8 +21,6 @@ import { intersectScopes, parseScopes, scopesForRole } from './scopes.ts';
 import { canonicalResource, resourceOf, type OAuthSite } from './site.ts';
 
 export const REFRESH_PREFIX = 'hmlt_rt_';
-/** last_used_at of a grant is written at most this often. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 export type TokenLifetimes = { accessTokenSeconds: number; refreshTokenDays: number };
 
@@ -298,12 +297,18 @@ export class TokenService {
       );
     }
     const now = this.now();
-    if (!grant.lastUsedAt || now.getTime() - Date.parse(grant.lastUsedAt) >= TOUCH_INTERVAL_MS) {
-      await this.store.oauth.touchGrant(
-        grant.id,
-        now.toISOString(),
-        new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
-      );
+    // The connection's last use, at most once a minute (the keys' LastUse, by grant id).
+    if (this.auth.lastUse.due(`oauth:${grant.id}`, grant.lastUsedAt, now.getTime())) {
+      await this.store.oauth
+        .touchGrant(
+          grant.id,
+          now.toISOString(),
+          new Date(now.getTime() - LAST_USE_EVERY_MS).toISOString(),
+        )
+        .catch((err: unknown) => {
+          this.auth.lastUse.failed(`oauth:${grant.id}`);
+          throw err;
+        });
     }
     const scopes = intersectScopes(String(claims.scope ?? '').split(' '), grant.scopes, allowed);
     return {

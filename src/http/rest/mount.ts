@@ -31,6 +31,7 @@ import { API_PREFIX, honoPath, REST_ROUTES, type RestRoute, type Server } from '
 import { addressedByPath, communityPath } from '../../domain/urls.ts';
 import { sessionToken } from '../../web/session.ts';
 import { withResponseHeaders } from '../../web/response-headers.ts';
+import { noteActor } from '../../web/actor-note.ts';
 import { credentialOf, honoHeaders } from '../front-door.ts';
 
 export type RestDeps = {
@@ -232,6 +233,7 @@ async function handle(
     asked: 'This endpoint',
     pathForm: addressedByPath((name) => c.req.header(name)),
     onRateLimit: (s) => (budgets.key = s),
+    onAuthenticated: (actor) => noteActor(c, actor),
   };
   if (!caller.credential) {
     const session = await sessionPerson(c, deps);
