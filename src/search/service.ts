@@ -11,12 +11,11 @@ import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
-import type { Frequencies, IndexHit, SearchIndex, SearchScope } from './index.ts';
+import type { IndexHit, SearchIndex } from './index.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import type { Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon } from './lexicon.ts';
 import type { RerankOptions, ScopeKnowledge } from './rerank.ts';
-import { contentTerms } from './terms.ts';
 import { Profiles } from './profiles.ts';
 import {
   badCursor,
@@ -30,10 +29,19 @@ import {
 } from './request.ts';
 import { rerankedPage, type Reranking } from './reranked.ts';
 import { semanticOrder } from './semantic.ts';
-import { HALF_POINT, normalizeScore, toResult, type UrlConfig } from './results.ts';
+import { HALF_POINT, normalizeScore, type UrlConfig } from './results.ts';
 import { checkSuggestion, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
-import type { SignalOptions, SignalReader } from './signals.ts';
+import type { SignalOptions } from './signals.ts';
+import {
+  presentPage,
+  scopeFrequencies,
+  scopeOf,
+  threadSignals,
+  type Page,
+  type Scored,
+  type SearchWithin,
+} from './scope.ts';
 import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
@@ -64,8 +72,7 @@ export type SearchOptions = {
 
 type Keyset = { key: number | string; id: string };
 
-/** Where a search looks: these communities (the caller authorized them), or every public one. */
-export type SearchWithin = Community[] | 'public';
+export type { SearchWithin } from './scope.ts';
 
 /** A search once checked and parsed: what its lexical or semantic page is computed from. */
 type Prepared = {
@@ -76,12 +83,6 @@ type Prepared = {
   parsed: ParsedQuery;
   request: EngineRequest;
 };
-
-/** A page's hits with their scores in [0, 1]. */
-type Scored = { hit: IndexHit; score: number }[];
-
-/** A page of results, and the communities they are in. */
-type Page = { response: SearchResponse; communities: Community[] };
 
 export class SearchService {
   private readonly halfPoint: number;
@@ -201,10 +202,7 @@ export class SearchService {
     }
     const f = await this.byHandle(parseFilters(filters));
     void this.warm();
-    const scope: SearchScope =
-      within === 'public'
-        ? { kind: 'public' }
-        : { kind: 'communities', ids: [...new Set(within.map((c) => c.id))] };
+    const scope = scopeOf(within);
     // One community ranks by what its own text taught (its learned lexicon: typo expansion, the
     // engine's idf, the re-ranked head); any other scope by the frequencies counted in it.
     const one = scope.kind === 'communities' && scope.ids.length === 1 ? scope.ids : [];
@@ -220,7 +218,7 @@ export class SearchService {
       f,
       knowledge: {
         learned,
-        frequencies: one.length ? frequencies : await this.scopeFrequencies(parsed, scope),
+        frequencies: one.length ? frequencies : await scopeFrequencies(this.index, parsed, scope),
       },
       parsed,
       request: { scope, query: parsed, filters: indexFilters(f), frequencies },
@@ -256,52 +254,8 @@ export class SearchService {
     return found(await this.lexicalPage(search, lexicalCursor ? f.cursor : undefined));
   }
 
-  /**
-   * How common the query's words are in a scope of several communities (counted there by the
-   * engine), by our stemmer's terms: what its re-ranked head weighs the thread fields by.
-   */
-  private async scopeFrequencies(
-    parsed: ParsedQuery,
-    scope: SearchScope,
-  ): Promise<Frequencies | undefined> {
-    const words = [
-      ...new Set([
-        ...parsed.terms.flatMap((t) => [t.word, ...t.alternatives]),
-        ...parsed.phrases.flat(),
-      ]),
-    ];
-    if (words.length === 0) return undefined;
-    const counted = await this.index.wordFrequencies(words, scope);
-    const byTerm = new Map<string, number>();
-    for (const w of words)
-      for (const t of contentTerms(w)) byTerm.set(t, Math.max(byTerm.get(t) ?? 1, counted.df(w)));
-    return { topics: counted.topics, df: (term) => byTerm.get(term) ?? 1 };
-  }
-
-  /**
-   * A page of scored hits as results, with the communities they are in: the ones searched, or for
-   * the network those of the page's hits, read by id (one statement; a community made private
-   * since its posts were ranked is left out, with its hits).
-   */
-  private async present(
-    p: Prepared,
-    scored: Scored,
-    page: Omit<SearchResponse, 'results'>,
-  ): Promise<Page> {
-    let communities: Community[];
-    if (p.within === 'public') {
-      const ids = [...new Set(scored.map((x) => x.hit.communityId))];
-      communities = (await this.store.communities.getByIds(ids)).filter(
-        (c) => c.visibility === 'public',
-      );
-    } else communities = p.within;
-    const byId = new Map(communities.map((c) => [c.id, c]));
-    const named = p.within === 'public' || p.within.length > 1;
-    const results = scored.flatMap(({ hit, score }) => {
-      const community = byId.get(hit.communityId);
-      return community ? [toResult(this.urls, hit, community, named, p.parsed, score)] : [];
-    });
-    return { response: { ...page, results }, communities };
+  private async present(p: Prepared, scored: Scored, page: Omit<SearchResponse, 'results'>) {
+    return presentPage({ store: this.store, urls: this.urls }, p.within, p.parsed, scored, page);
   }
 
   /**
@@ -411,20 +365,6 @@ export class SearchService {
     const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
     return { page, embedded };
   }
-}
-
-/**
- * The threads' votes and confirmations, summed per topic: one community's through its scope; the
- * threads of several communities (the network's, all public) in one read over public threads.
- */
-function threadSignals(store: Store): SignalReader {
-  return async (threads) => {
-    const communities = new Set(threads.map((t) => t.communityId));
-    const topics = threads.map((t) => t.topicId);
-    if (communities.size === 1)
-      return store.community([...communities][0]!).votes.topicSignals(topics);
-    return store.publicThreads.signals(threads);
-  };
 }
 
 /** Whether `cursor` is one that the listing `bound` handed out. */
