@@ -55,12 +55,17 @@ const percentile = (xs: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-async function timed(url: string, req: BenchRequest, agent: Agent): Promise<number> {
+/** Matching topics of the searches answered (each answer's `total`). */
+const matched = new Map<string, number[]>();
+
+async function timed(url: string, req: BenchRequest, agent: Agent, kind?: string): Promise<number> {
   const t = performance.now();
   const a = await send(url, req, agent);
   const took = performance.now() - t;
   if (a.status !== 200 || /"isError":true|"error":\{/.test(a.text))
     throw new Error(`${url}: ${a.status} ${a.text.slice(0, 300)}`);
+  const total = /"total":(\d+)/.exec(a.text)?.[1];
+  if (kind && total) matched.set(kind, [...(matched.get(kind) ?? []), Number(total)]);
   return took;
 }
 
@@ -115,8 +120,8 @@ async function measure(engine: string, databaseUrl: string, corpus: NetworkCorpu
     const one: number[] = [];
     for (let r = 0; r < ROUNDS; r++)
       for (const q of QUERIES) {
-        net.push(await timed(network, networkSearch(q), agent));
-        one.push(await timed(community, communitySearch(q), agent));
+        net.push(await timed(network, networkSearch(q), agent, 'network'));
+        one.push(await timed(community, communitySearch(q), agent, 'community'));
       }
     const worstBeat = await beat.stop();
     const find: number[] = [];
@@ -137,11 +142,12 @@ async function measure(engine: string, databaseUrl: string, corpus: NetworkCorpu
     console.log(
       `  built in ${corpus.buildSeconds.toFixed(1)} s (profiles ${corpus.profileSeconds.toFixed(1)} s); serve started in ${startSeconds.toFixed(1)} s`,
     );
+    const topics = (kind: string) => percentile(matched.get(kind) ?? [0], 50);
     console.log(
-      `  search_network   p50 ${ms(p50)}  p95 ${ms(percentile(net, 95))}  (${net.length} searches)`,
+      `  search_network   p50 ${ms(p50)}  p95 ${ms(percentile(net, 95))}  (${net.length} searches, ${topics('network')} topics matched p50)`,
     );
     console.log(
-      `  search_community p50 ${ms(ref)}  p95 ${ms(percentile(one, 95))}  (reference: one community)`,
+      `  search_community p50 ${ms(ref)}  p95 ${ms(percentile(one, 95))}  (reference: one community, ${topics('community')} topics matched p50)`,
     );
     console.log(
       `  network/community = ${(p50 / ref).toFixed(2)}× p50 (target ≤ 2×)  ${p50 / ref <= 2 ? 'PASS' : 'MISS'}`,

@@ -69,13 +69,15 @@ function topicsOf(n: number, count: number, rank: (rand: () => number) => number
 }
 
 /**
- * Search words a client of the first community might send: pairs of its words of mid frequency
- * (Zipf ranks 300-5,000, each in a fraction of a percent of the network's posts), so that both the
- * community and the network match them; the same every run.
+ * Search words a client of the first community might send: pairs of its words of middling
+ * frequency (Zipf ranks 1,000-10,000: each in about 0.2-3% of the network's posts), so that both
+ * the community and the network match them; the same every run.
  */
 function queriesOf(topics: { title: number[]; body: number[] }[], count: number): string[] {
   const mid = [
-    ...new Set(topics.flatMap((t) => [...t.title, ...t.body]).filter((r) => r >= 300 && r < 5_000)),
+    ...new Set(
+      topics.flatMap((t) => [...t.title, ...t.body]).filter((r) => r >= 1_000 && r < 10_000),
+    ),
   ];
   const rand = random(99);
   const pick = () => wordOf(mid[Math.floor(rand() * mid.length)]!);

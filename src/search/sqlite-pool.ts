@@ -184,7 +184,7 @@ export class SqlitePool {
   /**
    * A pool's hits with their boosts, from each match's search_facts row (migration 0023: one small
    * row, no post or topic read), and the topics whose accepted answer is not in the pool (topic →
-   * the answer's post id and rowid; read only for topics solved by another post).
+   * the answer's post id and rowid; looked up only for topics solved by another post).
    */
   private async poolFacts(rows: { rowid: number; s: number }[]): Promise<PoolFacts> {
     const out: PoolFacts = { hits: [], outside: new Map(), outsideRowid: new Map() };
@@ -200,9 +200,9 @@ export class SqlitePool {
       solutionRowid: number | null;
     }>`
       select x.rowid, x.post_id as "postId", x.topic_id as "topicId", x.community_id as "communityId", x.created_at as "createdAt", x.solution,
-        t.solution_post_id as "solutionPostId", s.rowid as "solutionRowid"
-      from search_facts x left join topics t on x.solution = 1 and t.id = x.topic_id left join search_rows s on s.post_id = t.solution_post_id
-      where x.rowid in (select value from json_each(${JSON.stringify(rows.map((r) => r.rowid))}))`.execute(
+        case when x.solution = 1 then (select t.solution_post_id from topics t where t.id = x.topic_id) end as "solutionPostId",
+        case when x.solution = 1 then (select s.rowid from topics t join search_rows s on s.post_id = t.solution_post_id where t.id = x.topic_id) end as "solutionRowid"
+      from json_each(${JSON.stringify(rows.map((r) => r.rowid))}) j cross join search_facts x on x.rowid = j.value`.execute(
       this.db,
     );
     const byRowid = new Map(facts.rows.map((f) => [Number(f.rowid), f]));
