@@ -55,13 +55,29 @@ type Model = Learned & { builtAt: number; bytes: number; associations: boolean }
 export type LexiconOptions = {
   /** Learn term associations too (they are only used by RerankOptions.associations). */
   associations?: boolean;
+  /** Bounds of what is kept in memory (defaults MAX_BYTES, MAX_MODELS). */
+  maxBytes?: number;
+  maxModels?: number;
 };
 
+/**
+ * What one instance keeps in memory: the lexicons of the communities searched most recently, up to
+ * MAX_BYTES (estimated) and MAX_MODELS of them; a community dropped is read again from its stored
+ * row when next searched. When each was last checked is kept for MAX_CHECKS communities.
+ */
+const MAX_BYTES = 32 * 1024 * 1024;
+const MAX_MODELS = 2_000;
+const MAX_CHECKS = 10_000;
+
 export class Lexicon {
+  /** Least recently used first. */
   private readonly models = new Map<string, Model>();
+  private bytes = 0;
   private readonly building = new Map<string, Promise<void>>();
   private readonly checkedAt = new Map<string, number>();
   private readonly associations: boolean;
+  private readonly maxBytes: number;
+  private readonly maxModels: number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -69,6 +85,8 @@ export class Lexicon {
     options: LexiconOptions = {},
   ) {
     this.associations = options.associations ?? false;
+    this.maxBytes = options.maxBytes ?? MAX_BYTES;
+    this.maxModels = options.maxModels ?? MAX_MODELS;
   }
 
   /** What is known of these communities so far; starts a check where one is due. Never waits. */
@@ -76,14 +94,38 @@ export class Lexicon {
     const out = new Map<string, Learned>();
     for (const id of communityIds) {
       const m = this.models.get(id);
-      if (m) out.set(id, m);
+      if (m) {
+        out.set(id, m);
+        this.models.delete(id);
+        this.models.set(id, m);
+      }
       const now = Date.now();
       if (!this.building.has(id) && now - (this.checkedAt.get(id) ?? 0) >= CHECK_EVERY_MS) {
+        this.checkedAt.delete(id);
         this.checkedAt.set(id, now);
+        while (this.checkedAt.size > MAX_CHECKS)
+          this.checkedAt.delete(this.checkedAt.keys().next().value!);
         this.refresh(id).catch(() => {});
       }
     }
     return out;
+  }
+
+  /** Keeps a community's model (most recently used), dropping the least recently used past the bounds. */
+  private keep(communityId: string, model: Model): void {
+    const old = this.models.get(communityId);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.models.delete(communityId);
+    }
+    this.models.set(communityId, model);
+    this.bytes += model.bytes;
+    for (const [id, m] of this.models) {
+      if ((this.bytes <= this.maxBytes && this.models.size <= this.maxModels) || id === communityId)
+        break;
+      this.models.delete(id);
+      this.bytes -= m.bytes;
+    }
   }
 
   /** Waits until these communities' lexicons are current (read from storage, or learned and stored). */
@@ -94,12 +136,8 @@ export class Lexicon {
   /** Memory held by the lexicons in this instance (estimate: strings as UTF-16, map entries ~80 bytes). */
   stats(): { communities: number; terms: number; bytes: number } {
     let terms = 0;
-    let bytes = 0;
-    for (const m of this.models.values()) {
-      terms += m.df.size;
-      bytes += m.bytes;
-    }
-    return { communities: this.models.size, terms, bytes };
+    for (const m of this.models.values()) terms += m.df.size;
+    return { communities: this.models.size, terms, bytes: this.bytes };
   }
 
   private async refresh(communityId: string): Promise<void> {
@@ -135,10 +173,7 @@ export class Lexicon {
         );
         const f = full.rows[0];
         if (f)
-          this.models.set(
-            communityId,
-            this.model(communityId, decodeKnowledge(f), Number(f.built_at)),
-          );
+          this.keep(communityId, this.model(communityId, decodeKnowledge(f), Number(f.built_at)));
         return;
       }
       // The profiles first made current: what is learned reflects every post written so far.
@@ -163,7 +198,7 @@ export class Lexicon {
             .doUpdateSet({ posts, topics: knowledge.topics, built_at: builtAt, df, related }),
         )
         .execute();
-      this.models.set(communityId, this.model(communityId, knowledge, builtAt));
+      this.keep(communityId, this.model(communityId, knowledge, builtAt));
     })();
     this.building.set(communityId, p);
     return p.finally(() => this.building.delete(communityId));
