@@ -9,6 +9,10 @@
 //   SEARCH_EVAL_BASELINE=run.json …        compare with a saved run (e.g. of the previous commit)
 //   SEARCH_EVAL_DB=/tmp/ham.db …           keep (and reuse) the SQLite file
 //   SEARCH_EVAL_VERBOSE=1 …                prints each question's rank and the top results of misses
+//   SEARCH_EVAL_FILLER=5000 …              first adds 5,000 small public communities (short posts cut
+//                                          from the corpus's own text): a community's own ranking
+//                                          must not change with them
+//   SEARCH_EVAL_SCOPE=network …            searches every public community (search_network), not ham
 //   SEARCH_EVAL_EMBEDDINGS_URL=http://127.0.0.1:8765/v1 SEARCH_EVAL_EMBEDDINGS_MODEL=use-lite-512 …
 //                                          an OpenAI-compatible endpoint for the http-* configurations
 //                                          (e.g. ./local-embedding-server.ts); every post is embedded
@@ -24,6 +28,7 @@ import { EmbeddingBackfill, OpenAIEmbedder, PostVectors } from '../../src/search
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/schema.ts';
 import type { SearchMode } from '../../src/search/types.ts';
+import { addFillerCommunities } from '../../test/helpers/filler-communities.ts';
 
 type Question = { q: string; threads: string[]; kind?: string };
 type Config = { options: SearchOptions | (() => Promise<SearchOptions>); mode: SearchMode };
@@ -110,6 +115,38 @@ const dir =
 const url = process.env.DATABASE_URL ?? `sqlite:${keep ?? join(dir!, 'quality.db')}`;
 const verbose = process.env.SEARCH_EVAL_VERBOSE === '1';
 const { store, community, searchService, db } = await loadHam(url);
+const filler = Number(process.env.SEARCH_EVAL_FILLER ?? 0);
+if (filler > 0 && !(await store.communities.getBySlug('filler-0'))) {
+  const started = performance.now();
+  // Short posts cut from the corpus's own posts (seeded): the same words, other statistics.
+  const texts: string[] = [];
+  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+    const page = await store.community(community.id).topics.list({
+      sort: 'created',
+      limit: 1000,
+      after: cursor ? JSON.parse(cursor) : undefined,
+    });
+    for (const t of page.items) texts.push(t.title);
+    cursor = page.next ? JSON.stringify(page.next) : undefined;
+  }
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const snippet = () => {
+    const words = Array.from({ length: 4 }, () => texts[Math.floor(next() * texts.length)]!)
+      .join(' ')
+      .split(/\s+/);
+    return words.slice(0, 8 + Math.floor(next() * 20)).join(' ');
+  };
+  await addFillerCommunities(db as Kysely<Database>, {
+    count: filler,
+    prefix: 'filler',
+    topics: () => [1, 2, 3].map(() => ({ title: snippet().slice(0, 120), body: snippet() })),
+  });
+  console.log(
+    `added ${filler} communities of 3 short topics in ${((performance.now() - started) / 1e3).toFixed(1)} s`,
+  );
+}
+const within = process.env.SEARCH_EVAL_SCOPE === 'network' ? ('public' as const) : [community];
 
 /** nDCG@10 with binary relevance; `relevant` topics exist in the corpus with a labelled title. */
 function ndcg(titles: string[], gold: Set<string>, relevant: number): number {
@@ -230,7 +267,7 @@ try {
       for (const { q, threads } of questions) {
         const gold = new Set(threads.map(norm));
         const relevant = [...gold].reduce((s, t) => s + (titleCount.get(t) ?? 0), 0);
-        const r = await service.search([community], q, { limit: 10 }, mode);
+        const r = await service.search(within, q, { limit: 10 }, mode);
         const titles = r.results.map((x) => x.title);
         const rank = titles.findIndex((t) => gold.has(norm(t))) + 1;
         out.push({ rank, ndcg: ndcg(titles, gold, relevant) });

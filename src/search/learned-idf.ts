@@ -26,6 +26,16 @@ export function engineIdf(df: number, n: number): number {
 }
 
 /**
+ * FTS5's bm25 idf, ln((N − n + 0.5) / (n + 0.5)), at least 1e-6 (a word in half the documents or
+ * more weighs next to nothing), over at least IDF_MIN_DOCUMENTS documents: what SQLite ranks by,
+ * with the scope's own counts.
+ */
+export function fts5Idf(df: number, n: number): number {
+  const docs = Math.max(n, IDF_MIN_DOCUMENTS);
+  return Math.max(1e-6, Math.log((docs - df + 0.5) / (df + 0.5)));
+}
+
+/**
  * idf per rankable unit (each word group, then each phrase) from the learned lexicons: a word is
  * as common as the topics holding it, its typo alternatives added (an OR); a word our stemmer
  * splits, or a phrase, as its rarest term (an AND). Undefined when a unit has no term of ours (a

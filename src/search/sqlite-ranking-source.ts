@@ -11,8 +11,8 @@
 //     Larger is better (FTS5's bm25() is negated).
 //
 //   hamlet_doclen(sz)
-//     The tokens of one row of search_fts_docsize: the sum of its column sizes (one varint each),
-//     what a community's average document length is computed from.
+//     The tokens of one row of search_fts_docsize: the sum of its column sizes (one SQLite varint
+//     each), what a community's average document length is computed from.
 //
 // Embedded as text so that it builds wherever Hamlet runs (a checkout, a bundle, an installed
 // package) from the one sqlite3ext.h better-sqlite3 ships.
@@ -67,13 +67,18 @@ static void hamletDoclen(sqlite3_context *ctx, int nVal, sqlite3_value **apVal) 
   sqlite3_int64 total = 0;
   int i = 0;
   (void)nVal;
+  /* SQLite's varints (FTS5's record format): 7 bits a byte, most significant first, the high bit
+     set while more follow; a ninth byte gives all its 8 bits. */
   while (p && i < n) {
     sqlite3_uint64 v = 0;
-    int shift = 0;
-    while (i < n) {
+    int k;
+    for (k = 0; k < 9 && i < n; k++) {
       unsigned char c = p[i++];
-      if (shift < 63) v |= (sqlite3_uint64)(c & 0x7f) << shift;
-      shift += 7;
+      if (k == 8) {
+        v = (v << 8) | c;
+        break;
+      }
+      v = (v << 7) | (c & 0x7f);
       if (!(c & 0x80)) break;
     }
     total += (sqlite3_int64)v;

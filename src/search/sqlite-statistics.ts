@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { Frequencies } from './index.ts';
-import { engineIdf } from './learned-idf.ts';
+import { fts5Idf } from './learned-idf.ts';
 import { TtlCache } from './vocabulary.ts';
 import {
   communitySpan,
@@ -28,17 +28,22 @@ export const PUBLIC_COUNT_CAP = 200_000;
 
 type Size = { docs: number; avgdl: number };
 
-/** The varints of a blob (FTS5's record format), in order. */
+/**
+ * The varints of a blob, in order, in FTS5's record format (SQLite's varints: 7 bits a byte, most
+ * significant first, the high bit set while more follow; a ninth byte gives all its 8 bits).
+ */
 export function varints(blob: Uint8Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < blob.length;) {
     let v = 0;
-    let scale = 1;
-    for (;;) {
+    for (let k = 0; k < 9 && i < blob.length; k++) {
       const c = blob[i++]!;
-      v += (c & 0x7f) * scale;
-      scale *= 128;
-      if (!(c & 0x80) || i >= blob.length) break;
+      if (k === 8) {
+        v = v * 256 + c;
+        break;
+      }
+      v = v * 128 + (c & 0x7f);
+      if (!(c & 0x80)) break;
     }
     out.push(v);
   }
@@ -54,7 +59,7 @@ export class SqliteStatistics {
   /** hamlet_bm25's arguments after the table: the scope's average length, one idf per phrase. */
   async rankArguments(scope: RowidScope, phrases: string[]): Promise<number[]> {
     const [size, df] = await Promise.all([this.size(scope), this.documentCounts(scope, phrases)]);
-    return [size.avgdl, ...df.map((n) => engineIdf(n, size.docs))];
+    return [size.avgdl, ...df.map((n) => fts5Idf(n, size.docs))];
   }
 
   /**
