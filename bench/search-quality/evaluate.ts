@@ -9,9 +9,9 @@
 //   SEARCH_EVAL_BASELINE=run.json …        compare with a saved run (e.g. of the previous commit)
 //   SEARCH_EVAL_DB=/tmp/ham.db …           keep (and reuse) the SQLite file
 //   SEARCH_EVAL_VERBOSE=1 …                prints each question's rank and the top results of misses
-//   SEARCH_EVAL_FILLER=5000 …              first adds 5,000 small public communities (short posts cut
-//                                          from the corpus's own text): a community's own ranking
-//                                          must not change with them
+//   SEARCH_EVAL_FILLER=5000 …              first adds 5,000 small public communities (short posts of
+//                                          everyday words and subjects of their own): a community's
+//                                          own ranking must not change with them
 //   SEARCH_EVAL_SCOPE=network …            searches every public community (search_network), not ham
 //   SEARCH_EVAL_EMBEDDINGS_URL=http://127.0.0.1:8765/v1 SEARCH_EVAL_EMBEDDINGS_MODEL=use-lite-512 …
 //                                          an OpenAI-compatible endpoint for the http-* configurations
@@ -29,6 +29,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/schema.ts';
 import type { SearchMode } from '../../src/search/types.ts';
 import { addFillerCommunities } from '../../test/helpers/filler-communities.ts';
+import { VOCABULARY, wordOf } from '../lib/network-corpus.ts';
 
 type Question = { q: string; threads: string[]; kind?: string };
 type Config = { options: SearchOptions | (() => Promise<SearchOptions>); mode: SearchMode };
@@ -118,29 +119,28 @@ const { store, community, searchService, db } = await loadHam(url);
 const filler = Number(process.env.SEARCH_EVAL_FILLER ?? 0);
 if (filler > 0 && !(await store.communities.getBySlug('filler-0'))) {
   const started = performance.now();
-  // Short posts cut from the corpus's own posts (seeded): the same words, other statistics.
-  const texts: string[] = [];
-  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-    const page = await store.community(community.id).topics.list({
-      sort: 'created',
-      limit: 1000,
-      after: cursor ? JSON.parse(cursor) : undefined,
-    });
-    for (const t of page.items) texts.push(t.title);
-    cursor = page.next ? JSON.stringify(page.next) : undefined;
-  }
+  // Short posts of other communities: everyday English words and words of their own subjects
+  // (the scale bench's Zipfian vocabulary), seeded. They change every statistic of the table (its
+  // size, lengths and common words) without being about the corpus's threads.
+  const everyday =
+    'time people year day thing world life hand part place week case point number group problem fact work home water room money story month lot right study book eye job word business issue side kind head house service friend power hour game line end member law car city community name team minute idea kid body information back parent face level office door health person art war history party result change morning reason research girl guy moment air teacher force education'.split(
+      ' ',
+    );
   let seed = 11;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const snippet = () => {
-    const words = Array.from({ length: 4 }, () => texts[Math.floor(next() * texts.length)]!)
-      .join(' ')
-      .split(/\s+/);
-    return words.slice(0, 8 + Math.floor(next() * 20)).join(' ');
-  };
+  const word = () =>
+    next() < 0.3
+      ? everyday[Math.floor(next() * everyday.length)]!
+      : wordOf(Math.floor(VOCABULARY * next() ** 3));
+  const snippet = (n: number) => Array.from({ length: n }, word).join(' ');
   await addFillerCommunities(db as Kysely<Database>, {
     count: filler,
     prefix: 'filler',
-    topics: () => [1, 2, 3].map(() => ({ title: snippet().slice(0, 120), body: snippet() })),
+    topics: () =>
+      [1, 2, 3].map(() => ({
+        title: snippet(4 + Math.floor(next() * 5)),
+        body: snippet(8 + Math.floor(next() * 22)),
+      })),
   });
   console.log(
     `added ${filler} communities of 3 short topics in ${((performance.now() - started) / 1e3).toFixed(1)} s`,
