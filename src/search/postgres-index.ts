@@ -25,6 +25,8 @@ import { engineIdf, heldBy, learnedIdf } from './learned-idf.ts';
 
 /** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
+/** How long a count (a unit's documents in a scope, a scope's size) is reused. */
+const COUNTS_TTL_MS = 60_000;
 /** Document frequencies are counted up to this many documents (keeps the count cheap on big data). */
 const DF_CAP = 20_000;
 /** A query word in this share of the communities' topics is looked up without forcing the GIN index (unmatched). */
@@ -90,10 +92,8 @@ function rankExpression(
 export class PostgresSearchIndex implements SearchIndex {
   readonly engine = 'postgres' as const;
   private trigram: boolean | undefined;
-  /** Capped document frequencies per rankable unit (and '#n', the table size), see idf(). */
-  private readonly dfCache = new TtlCache<number>(20_000, 60_000);
-  private noGeneration = false;
-  private uncached = 0;
+  /** Capped document frequencies per scope and rankable unit (and '#n', the scope's size): counts(). */
+  private readonly dfCache = new TtlCache<number>(20_000, COUNTS_TTL_MS);
   constructor(readonly db: Kysely<Database>) {}
 
   /**
@@ -115,18 +115,17 @@ export class PostgresSearchIndex implements SearchIndex {
    * The scope's documents, and how many of them (at most DF_CAP) match each unit: a community's
    * own, or the public documents' over the whole index's size (PostgreSQL's estimate of it, an
    * aggregate that says nothing of any private post). The counts are cached (bounded LRU) while
-   * search_documents does not change (its generation, migration 0011) and for at most a minute:
-   * a cached count is the count a fresh one would give.
+   * for a minute (COUNTS_TTL_MS), as SQLite's are: a few posts written meanwhile move an idf by
+   * next to nothing, and a cached count costs no statement.
    */
   private async counts(
     scope: SearchScope,
     units: RawBuilder<unknown>[],
     keys: string[],
   ): Promise<{ n: number; df: number[] }> {
-    const generation = await this.generation();
     const at = scope.kind === 'public' ? 'public' : [...scope.ids].sort().join(',');
-    const cached = keys.map((k) => this.dfCache.get(`${at}\u0000${k}`, generation));
-    let n = this.dfCache.get(`#n\u0000${at}`, generation);
+    const cached = keys.map((k) => this.dfCache.get(`${at}\u0000${k}`, ''));
+    let n = this.dfCache.get(`#n\u0000${at}`, '');
     const missing = units.flatMap((u, i) => (cached[i] === undefined ? [{ u, i }] : []));
     if (missing.length || n === undefined) {
       const where = scopeCondition(scope);
@@ -143,10 +142,10 @@ export class PostgresSearchIndex implements SearchIndex {
         select ${counts.length ? sql`${sql.join(counts)},` : sql``} ${size} as n`.execute(this.db);
       const row = r.rows[0]!;
       n = Math.max(1, Number(row.n));
-      this.dfCache.set(`#n\u0000${at}`, n, generation);
+      this.dfCache.set(`#n\u0000${at}`, n, '');
       for (const { i } of missing) {
         cached[i] = Number(row[`d${i}`] ?? 0);
-        this.dfCache.set(`${at}\u0000${keys[i]!}`, cached[i]!, generation);
+        this.dfCache.set(`${at}\u0000${keys[i]!}`, cached[i]!, '');
       }
     }
     return { n, df: cached.map((c) => c ?? 0) };
@@ -162,22 +161,6 @@ export class PostgresSearchIndex implements SearchIndex {
     const { n, df } = await this.counts(scope, units, keys);
     const byWord = new Map(unique.map((w, i) => [w, df[i]!]));
     return { topics: n, df: (w) => Math.max(1, byWord.get(w) ?? 1) };
-  }
-
-  /** The index's change generation (migration 0011's sequence): O(1), no scan. */
-  private async generation(): Promise<string> {
-    if (this.noGeneration) return `none:${++this.uncached}`;
-    try {
-      const r = await sql<{
-        v: string;
-        c: boolean;
-      }>`select last_value as v, is_called as c from search_generation`.execute(this.db);
-      return `${r.rows[0]!.v}:${r.rows[0]!.c}`;
-    } catch {
-      // Without the sequence nothing is cached (every generation is new).
-      this.noGeneration = true;
-      return `none:${++this.uncached}`;
-    }
   }
 
   cacheStats(): Record<string, number> {
@@ -309,11 +292,10 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     const found = terms.filter((t) => isCorrection(word, t));
     if (found.length === 0) return [];
-    const generation = await this.generation();
     const at = scope.kind === 'public' ? 'public' : [...scope.ids].sort().join(',');
     const where = scopeCondition(scope);
     const key = (t: string) => `c:${at}:${t}`;
-    const missing = found.filter((t) => this.dfCache.get(key(t), generation) === undefined);
+    const missing = found.filter((t) => this.dfCache.get(key(t), '') === undefined);
     if (missing.length) {
       // One statement for every candidate not counted yet.
       const r = await sql<Record<string, string>>`select ${sql.join(
@@ -323,9 +305,9 @@ export class PostgresSearchIndex implements SearchIndex {
           and ${where} limit 1000) s) as ${sql.ref(`n${i}`)}`,
         ),
       )}`.execute(this.db);
-      missing.forEach((t, i) => this.dfCache.set(key(t), Number(r.rows[0]![`n${i}`]), generation));
+      missing.forEach((t, i) => this.dfCache.set(key(t), Number(r.rows[0]![`n${i}`]), ''));
     }
-    const counts = found.map((t) => [t, this.dfCache.get(key(t), generation) ?? 0] as const);
+    const counts = found.map((t) => [t, this.dfCache.get(key(t), '') ?? 0] as const);
     return counts
       .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1])
