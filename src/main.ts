@@ -35,7 +35,7 @@ import { startMail } from './domain/mail/start.ts';
 import type { McpStack } from './mcp/stack.ts';
 import { readinessCheck } from './store/readiness.ts';
 import type { SurfaceDeps } from './surfaces/calls.ts';
-import { createMcpFace } from './surfaces/mcp-face.ts';
+import { createMcpFace, type CacheFill } from './surfaces/mcp-face.ts';
 import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 
@@ -101,6 +101,8 @@ export type Hamlet = Opened & {
   server: Server;
   mcp: McpStack;
   url: string;
+  /** How full each per-community cache of the instance is, and the most it holds. */
+  caches(): Record<string, CacheFill>;
   /** The metrics' own server (HAMLET_METRICS_PORT), if any. */
   metricsServer?: Server;
 };
@@ -113,6 +115,8 @@ export type StartOptions = {
   handleSignals?: boolean;
   /** Apply pending migrations first (default true); false refuses a schema at another version. */
   migrate?: boolean;
+  /** Smaller limits for the per-community caches than their defaults (tests fill them cheaply). */
+  cacheLimits?: { hosts?: number; communities?: number };
 };
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
@@ -129,9 +133,18 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const urls = urlsOf(config);
   const pipeline = new Pipeline(services, urls, logger);
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
-  const door = createFrontDoor({ store, services, config });
+  const limits = options.cacheLimits ?? {};
+  const door = createFrontDoor({ store, services, config, maxHosts: limits.hosts });
   const access = createAccessLog(logger, metrics);
-  const mcpFace = createMcpFace({ config, store, deps, door, logger, access });
+  const mcpFace = createMcpFace({
+    config,
+    store,
+    deps,
+    door,
+    logger,
+    access,
+    maxCommunities: limits.communities,
+  });
   const { mcp, channel } = mcpFace;
   const app = createFaces({
     config,
@@ -175,7 +188,8 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     logger.info('Hamlet stopped');
   });
   if (options.handleSignals ?? true) onSignals(logger, close);
-  return { server, store, services, logger, mcp, url, metricsServer, close };
+  const caches = () => ({ ...door.caches(), ...mcpFace.caches() });
+  return { server, store, services, logger, mcp, url, metricsServer, caches, close };
 }
 
 /** `run` started at the first call; every later call gets the same promise. */

@@ -37,10 +37,12 @@ function layerOf(file: string): string {
 // operations on services and the domain; the domain on the store. The MCP engine is a library
 // under the faces: it imports nothing of Hamlet, and the store implements its session-store port.
 // outbound (the one guarded client for calls to other servers) is a library too, under the domain.
-const BASE = ['config', 'log', 'version'];
+// config, log, version and bounded-cache (the one size-limited cache) are leaves every layer uses.
+const BASE = ['config', 'log', 'version', 'bounded-cache'];
 const ALLOWED: Record<string, string[]> = {
   config: [],
   log: [],
+  'bounded-cache': [],
   version: [],
   mcp: [],
   outbound: [],

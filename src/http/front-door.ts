@@ -5,6 +5,7 @@
 // these into the Caller it hands the pipeline.
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import { BoundedCache } from '../bounded-cache.ts';
 import type { Config } from '../config/config.ts';
 import { anonymous, type Actor } from '../domain/actor.ts';
 import { isAccessToken, type ConnectorRequest } from '../domain/identity/connector-request.ts';
@@ -54,10 +55,18 @@ export const honoHeaders =
 
 /** How long a host → community answer is reused. */
 const HOST_TTL_MS = 5_000;
+/** Host answers kept at most (the least recently used goes first): bounded however many hosts are asked. */
+export const MAX_CACHED_HOSTS = 10_000;
 
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
 
-export function createFrontDoor(o: { store: Store; services: Services; config: Config }) {
+export function createFrontDoor(o: {
+  store: Store;
+  services: Services;
+  config: Config;
+  /** Host answers kept at most (default MAX_CACHED_HOSTS). */
+  maxHosts?: number;
+}) {
   const { store, services, config } = o;
   const secure = config.publicScheme === 'https';
   // Proxies whose X-Forwarded-For is believed: none unless HAMLET_TRUST_PROXY=1.
@@ -67,7 +76,11 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
       { host: headers('host'), 'x-forwarded-host': headers('x-forwarded-host') },
       config.trustProxy,
     );
-  const hosts = new Map<string, { at: number; value: Promise<CommunityResolution> }>();
+  const maxHosts = o.maxHosts ?? MAX_CACHED_HOSTS;
+  const hosts = new BoundedCache<string, Promise<CommunityResolution>>({
+    maxEntries: maxHosts,
+    ttlMs: HOST_TTL_MS,
+  });
   // A changed community (made private, renamed) is seen at once by the next request here.
   services.communities.onChange.add(() => hosts.clear());
 
@@ -94,10 +107,9 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
     const name = hostOf(headers);
     const key = (name ?? '').toLowerCase();
     const hit = hosts.get(key);
-    if (hit && Date.now() - hit.at < HOST_TTL_MS) return hit.value;
-    if (hosts.size > 10_000) hosts.clear(); // unknown hosts must not grow this without bound
+    if (hit) return hit;
     const value = resolveCommunityHost(store, name, config.baseDomain);
-    hosts.set(key, { at: Date.now(), value });
+    hosts.set(key, value);
     value.catch(() => hosts.delete(key));
     return value;
   }
@@ -113,6 +125,8 @@ export function createFrontDoor(o: { store: Store; services: Services; config: C
     actorOf,
     /** Drops cached host answers (a community changed). */
     forget: () => hosts.clear(),
+    /** How full the host cache is, and its limit. */
+    caches: () => ({ hosts: { size: hosts.size, max: maxHosts } }),
     /** One text per client address on every face (IPv4-mapped IPv6 as IPv4); limits bucket it. */
     addressOf: (req: IncomingMessage) => canonicalAddress(clientIp(req, proxyHops)),
     proxyHops,

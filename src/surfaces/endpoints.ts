@@ -4,8 +4,10 @@
 // host answers exactly as an unknown host does. The host is resolved by the front door's one cached
 // resolver; beside it, a community's MCP configuration and key checks are kept briefly and built
 // surfaces until the community or its configuration changes: they are on every request's path, and
-// building a surface converts every tool schema.
+// building a surface converts every tool schema. Each of these caches holds a bounded number of
+// communities (the least recently used goes first), so memory does not grow with the network.
 import { createHash } from 'node:crypto';
+import { BoundedCache } from '../bounded-cache.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../domain/actor.ts';
 import { canRead } from '../domain/authorization.ts';
@@ -44,37 +46,46 @@ export type EndpointOptions = {
   reached?: (req: IncomingMessage, slug: string) => void;
   /** Told who a request's caller is once the pipeline authenticated them (for the same line). */
   authenticated?: (req: IncomingMessage, actor: Actor) => void;
+  /** Communities whose configuration and built surface are kept (default CACHED_COMMUNITIES). */
+  maxCommunities?: number;
 };
+
+/** Communities whose MCP configuration and built surface are kept at most, by default. */
+export const CACHED_COMMUNITIES = 1_000;
+/** Key checks (a key found to read a private community) kept at most. */
+export const CACHED_KEY_CHECKS = 10_000;
+
+/** How full the caches are, for tests and memory reports. */
+export type EndpointCacheSizes = { configs: number; surfaces: number; readers: number };
 
 export function createEndpointResolver(o: EndpointOptions): {
   /** The endpoint, with the request's RequestScope as its context (`context`: the connector's). */
   resolve(req: IncomingMessage, context?: unknown): Promise<Endpoint | undefined>;
   forget(communityId?: string): void;
+  sizes(): EndpointCacheSizes;
 } {
   const ttl = o.ttlMs ?? 5_000;
-  type Configured = { at: number; config: CommunityMcpConfig; configAt: number };
-  /** community id → its MCP configuration in force, and when it was read. */
-  const configs = new Map<string, Configured>();
-  const surfaces = new Map<string, { version: string; surface: Surface }>();
+  const maxEntries = o.maxCommunities ?? CACHED_COMMUNITIES;
+  type Configured = { config: CommunityMcpConfig; configAt: number };
+  /** community id → its MCP configuration in force (read at most `ttl` ago). */
+  const configs = new BoundedCache<string, Configured>({ maxEntries, ttlMs: ttl });
+  const surfaces = new BoundedCache<string, { version: string; surface: Surface }>({ maxEntries });
   const network: Endpoint = { scope: NETWORK_SCOPE, surface: networkSurface(o.deps) };
-  /** "<community id>:<hash of a key>" → when that key was last found to read that community. */
-  const readers = new Map<string, number>();
+  /** "<community id>:<hash of a key>" → that key was found to read that community (within `ttl`). */
+  const readers = new BoundedCache<string, true>({ maxEntries: CACHED_KEY_CHECKS, ttlMs: ttl });
 
   /** Whether the request carries a key that may read the private `community`. */
   async function mayRead(
     community: Community,
     req: IncomingMessage,
     scope: RequestScope,
-    now: number,
   ): Promise<boolean> {
     const key = credentialOf(req);
     if (!key) return false;
     const cacheKey = `${community.id}:${createHash('sha256').update(key).digest('base64url')}`;
-    const seen = readers.get(cacheKey);
-    if (seen !== undefined && now - seen <= ttl) return true;
+    if (readers.get(cacheKey)) return true;
     if (!canRead(await o.actorOf(community, key, scope), community)) return false;
-    if (readers.size > 10_000) readers.clear();
-    readers.set(cacheKey, now);
+    readers.set(cacheKey, true);
     return true;
   }
 
@@ -98,13 +109,12 @@ export function createEndpointResolver(o: EndpointOptions): {
       const r = await o.resolveHost(req);
       if (r.kind === 'network') return { ...network, context: scope };
       if (r.kind === 'unknown') return undefined;
-      const now = Date.now();
-      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, scope, now)))
+      if (r.community.visibility === 'private' && !(await mayRead(r.community, req, scope)))
         return undefined;
       let configured = configs.get(r.community.id);
-      if (!configured || now - configured.at > ttl) {
+      if (!configured) {
         const loaded = await o.deps.services.mcpConfig.load(r.community.id);
-        configured = { at: now, config: loaded.config, configAt: loaded.updatedAt };
+        configured = { config: loaded.config, configAt: loaded.updatedAt };
         configs.set(r.community.id, configured);
       }
       o.reached?.(req, r.community.slug);
@@ -125,5 +135,6 @@ export function createEndpointResolver(o: EndpointOptions): {
         surfaces.clear();
       }
     },
+    sizes: () => ({ configs: configs.size, surfaces: surfaces.size, readers: readers.size }),
   };
 }

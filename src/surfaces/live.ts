@@ -3,6 +3,7 @@
 // lists changed when the community's MCP configuration changes (resources too: its skills are served
 // as resources) (here, in the CLI, or on another
 // instance over the same database).
+import { BoundedCache } from '../bounded-cache.ts';
 import type { ContentEvent } from '../domain/events.ts';
 import type { Logger } from '../log.ts';
 import type { McpStack } from '../mcp/stack.ts';
@@ -10,10 +11,16 @@ import type { Store } from '../store/repositories.ts';
 import { communityScope } from './endpoints.ts';
 import { resourceUris } from './resources.ts';
 
+/** Community slugs kept for resource URIs (a slug is read again once pushed out). */
+export const CACHED_SLUGS = 10_000;
+
 /** notifications/resources/updated for the topic (and article) resources a content event touched. */
-export function topicUpdates(store: Store, mcp: McpStack): (event: ContentEvent) => Promise<void> {
-  const slugs = new Map<string, string>();
-  return async (event) => {
+export function topicUpdates(
+  store: Store,
+  mcp: McpStack,
+): { notify: (event: ContentEvent) => Promise<void>; cachedSlugs: () => number } {
+  const slugs = new BoundedCache<string, string>({ maxEntries: CACHED_SLUGS });
+  const notify = async (event: ContentEvent) => {
     if (!('topicId' in event)) return;
     let slug = slugs.get(event.communityId);
     if (!slug) {
@@ -29,6 +36,7 @@ export function topicUpdates(store: Store, mcp: McpStack): (event: ContentEvent)
         await mcp.engine.notifyResourceUpdated(scope, resourceUris.article(slug, topic.slug));
     }
   };
+  return { notify, cachedSlugs: () => slugs.size };
 }
 
 /**

@@ -15,8 +15,13 @@ import { openPgChannel, type PgChannel } from '../store/pg-channel.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { SurfaceDeps } from './calls.ts';
-import { createEndpointResolver, NO_COMMUNITY } from './endpoints.ts';
-import { topicUpdates, watchMcpConfig } from './live.ts';
+import {
+  CACHED_COMMUNITIES,
+  CACHED_KEY_CHECKS,
+  createEndpointResolver,
+  NO_COMMUNITY,
+} from './endpoints.ts';
+import { CACHED_SLUGS, topicUpdates, watchMcpConfig } from './live.ts';
 
 /** MCP sessions one credential may hold (the longest idle makes room), and event streams per session. */
 const SESSIONS_PER_KEY = 50;
@@ -33,7 +38,16 @@ export type McpDoor = {
   proxyHops: number;
 };
 
-export type McpFace = { mcp: McpStack; channel?: PgChannel; stop(): void };
+export type McpFace = {
+  mcp: McpStack;
+  channel?: PgChannel;
+  /** How full each of the face's per-community caches is, and its limit. */
+  caches(): Record<string, CacheFill>;
+  stop(): void;
+};
+
+/** A cache's entries now and the most it holds. */
+export type CacheFill = { size: number; max: number };
 
 /** Where the MCP face reports what each request came to (the access log and metrics). */
 export type McpAccess = {
@@ -49,8 +63,11 @@ export function createMcpFace(o: {
   door: McpDoor;
   logger: Logger;
   access?: McpAccess;
+  /** Communities whose MCP configuration and surface are kept at most (default CACHED_COMMUNITIES). */
+  maxCommunities?: number;
 }): McpFace {
   const { config, store, deps, door, logger, access } = o;
+  const maxCommunities = o.maxCommunities ?? CACHED_COMMUNITIES;
   const endpoints = createEndpointResolver({
     deps,
     resolveHost: (req: IncomingMessage) =>
@@ -62,6 +79,7 @@ export function createMcpFace(o: {
       door.actorOf(community, { key, connector: scope.connector }),
     reached: access?.mcpCommunity,
     authenticated: access?.mcpActor,
+    maxCommunities,
   });
   // Several instances over one PostgreSQL share session traffic through LISTEN/NOTIFY.
   const channel =
@@ -99,15 +117,24 @@ export function createMcpFace(o: {
     },
     logger,
   });
-  const notifyTopic = topicUpdates(store, mcp);
+  const topics = topicUpdates(store, mcp);
   deps.services.events.subscribe((event) => {
-    void notifyTopic(event).catch((err: unknown) =>
-      logger.warn({ err }, 'resource update notification failed'),
-    );
+    void topics
+      .notify(event)
+      .catch((err: unknown) => logger.warn({ err }, 'resource update notification failed'));
   });
   return {
     mcp,
     channel,
+    caches: () => {
+      const sizes = endpoints.sizes();
+      return {
+        mcpConfigs: { size: sizes.configs, max: maxCommunities },
+        mcpSurfaces: { size: sizes.surfaces, max: maxCommunities },
+        mcpKeyChecks: { size: sizes.readers, max: CACHED_KEY_CHECKS },
+        resourceSlugs: { size: topics.cachedSlugs(), max: CACHED_SLUGS },
+      };
+    },
     stop: () => {
       mcp.stop();
       stopWatching();

@@ -7,6 +7,7 @@
 // the same webhook-id (at least once). It polls every second (reading when the next delivery falls
 // due, claiming only then) and wakes at once after a local commit.
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
+import { BoundedCache } from '../bounded-cache.ts';
 import type { WebhookSettings } from '../config/config.ts';
 import { withoutUrlSecrets, type Logger } from '../log.ts';
 import type { Services } from '../services.ts';
@@ -33,12 +34,14 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Events forgotten per statement batch, and batches per pass: a long backlog is worked off over passes. */
 const PRUNE_BATCH = 500;
 const PRUNE_BATCHES = 20;
+/** Community slugs kept for rendering events (one is read again once pushed out). */
+const CACHED_SLUGS = 10_000;
 
 export class WebhookDispatcher {
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
-  private readonly slugs = new Map<string, string>();
+  private readonly slugs = new BoundedCache<string, string>({ maxEntries: CACHED_SLUGS });
   private readonly policy: RetryPolicy;
   private readonly pollMs: number;
   private readonly batch: number;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.ts';
-import { startHamlet, type Hamlet } from '../../src/main.ts';
+import { startHamlet, type Hamlet, type StartOptions } from '../../src/main.ts';
 import { freePort } from '../helpers/serve.ts';
 import { postgresTemplateIfEmpty, sqliteFromTemplate } from '../helpers/template.ts';
 
@@ -25,6 +25,8 @@ export type TestHamletOptions = {
   demo?: boolean;
   /** Copy a new SQLite database from the template (default true); false migrates and seeds it. */
   template?: boolean;
+  /** Smaller limits for the per-community caches (startHamlet's cacheLimits). */
+  cacheLimits?: StartOptions['cacheLimits'];
 };
 
 export async function startTestHamlet(
@@ -85,6 +87,7 @@ async function startOnFreePort(
         logDestination: sink,
         handleSignals: false,
         demo: options.demo,
+        cacheLimits: options.cacheLimits,
       });
     } catch (err) {
       if (attempt >= 5 || env.PORT || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')
