@@ -55,8 +55,11 @@ export const honoHeaders =
 
 /** How long a host → community answer is reused. */
 const HOST_TTL_MS = 5_000;
-/** Host answers kept at most (the least recently used goes first): bounded however many hosts are asked. */
-export const MAX_CACHED_HOSTS = 10_000;
+/**
+ * Host answers kept at most (the least recently used goes first), bounded however many hosts are
+ * asked: each holds its community (guidelines included), and an answer is good for 5 s only.
+ */
+export const MAX_CACHED_HOSTS = 2_000;
 
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
 

@@ -109,6 +109,42 @@ type Listed = {
 const listings = new WeakMap<Surface, Listed>();
 
 /**
+ * Tool lists already made, by what they are made of: surfaces that list the same tools (one server
+ * per tenant, each with the same tools) share one list and its serialised text rather than each
+ * holding its own (a tool list with its schemas is tens of kilobytes). Tools are the same when their
+ * listed fields are the same strings and the same schema objects. At most MAX_SHARED_LISTS; emptied
+ * when full.
+ */
+const sharedToolLists = new Map<string, unknown[]>();
+const MAX_SHARED_LISTS = 64;
+const objectIds = new WeakMap<object, number>();
+let lastObjectId = 0;
+
+/** A short text that is the same for the same string, number or object (by identity). */
+function identityOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? '';
+  let id = objectIds.get(value);
+  if (id === undefined) objectIds.set(value, (id = ++lastObjectId));
+  return `#${id}`;
+}
+
+function sharedToolList(tools: ToolDef[]): unknown[] {
+  const key = tools
+    .map((t) =>
+      [t.name, t.title, t.description, t.inputSchema, t.outputSchema, t.annotations, t._meta]
+        .map(identityOf)
+        .join('\u0000'),
+    )
+    .join('\u0001');
+  const known = sharedToolLists.get(key);
+  if (known) return known;
+  if (sharedToolLists.size >= MAX_SHARED_LISTS) sharedToolLists.clear();
+  const list = frozenJson(tools.map(listedTool));
+  sharedToolLists.set(key, list);
+  return list;
+}
+
+/**
  * The public metadata of a surface's tools, prompts, resources and templates (recomputed when a list
  * is replaced), each list serialised once (frozenJson: the lists are never changed once made).
  */
@@ -119,7 +155,7 @@ function listed(surface: Surface): Listed {
     l = {
       from,
       sizes: from.map((list) => list.length),
-      tools: frozenJson(surface.tools.map(listedTool)),
+      tools: sharedToolList(surface.tools),
       prompts: frozenJson(
         surface.prompts.map(({ name, title, description, arguments: args }) => ({
           name,

@@ -132,20 +132,38 @@ export function failureResult(failure: Failure, tool: string): ToolResult {
   return errorResult(structured);
 }
 
+type ListedParts = Pick<ToolDef, 'inputSchema' | 'outputSchema' | 'annotations'>;
+/**
+ * What an operation's tool lists, made once per operation: every community's tool shares these
+ * objects, so each community's server holds none of its own (and the engine shares the list).
+ */
+const listedParts = new WeakMap<AnyOperation, ListedParts>();
+
+function listedPartsOf(op: AnyOperation): ListedParts {
+  let parts = listedParts.get(op);
+  if (!parts) {
+    const schemas = jsonSchemasOf(op);
+    parts = {
+      inputSchema: schemas.input,
+      outputSchema: withFailureShape(schemas.output, FAILURE_SCHEMA),
+      annotations: annotationsOf(op),
+    };
+    listedParts.set(op, parts);
+  }
+  return parts;
+}
+
 /** A catalogue operation as an MCP tool: its arguments reach the pipeline unvalidated (auth first). */
 export function operationTool(
   op: AnyOperation,
   deps: SurfaceDeps,
   community: Community | null,
 ): ToolDef {
-  const schemas = jsonSchemasOf(op);
   return {
     name: op.name,
     title: op.title,
     description: op.description,
-    inputSchema: schemas.input,
-    outputSchema: withFailureShape(schemas.output, FAILURE_SCHEMA),
-    annotations: annotationsOf(op),
+    ...listedPartsOf(op),
     checkOutput: (structured) => {
       const parsed = op.output.safeParse(structured);
       return parsed.success ? undefined : describeIssues(parsed.error);

@@ -50,8 +50,12 @@ export type EndpointOptions = {
   maxCommunities?: number;
 };
 
-/** Communities whose MCP configuration and built surface are kept at most, by default. */
-export const CACHED_COMMUNITIES = 1_000;
+/**
+ * Communities whose MCP configuration and built surface are kept at most, by default. A surface
+ * holds about 30 KB of its own (its instructions, skills, prompts, resources and the tools'
+ * closures; the tool list itself is shared) and takes about 1 ms to build again.
+ */
+export const CACHED_COMMUNITIES = 500;
 /** Key checks (a key found to read a private community) kept at most. */
 export const CACHED_KEY_CHECKS = 10_000;
 
