@@ -10,6 +10,7 @@ import { addStarterCategory, STARTER_GUIDELINES } from './community-defaults.ts'
 import { DomainError } from './errors.ts';
 import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
 import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
+import { subjectWords } from './subject-words.ts';
 import { parse, translateStoreError } from './validate.ts';
 import { communityView, type CommunityView } from './views.ts';
 
@@ -211,5 +212,29 @@ export class CommunityService {
   async publicBySlugs(slugs: string[]): Promise<Community[]> {
     const found = await this.store.communities.getBySlugs(slugs.map((s) => s.toLowerCase()));
     return found.filter((c) => c.visibility === 'public');
+  }
+
+  /**
+   * The public communities whose slug, name or description hold the words of `subject` (stemmed;
+   * stop words and one-letter words left out), best first, at most `limit` (1-100). `score` is the
+   * share of the subject's words the community holds (0-1], `matched` how many; within one score
+   * the engine's weight orders them (slug and name above the description), then the slug. Reads
+   * only the communities that match; a community made private is never among them from then on.
+   */
+  async matchPublic(
+    subject: string,
+    limit: number,
+  ): Promise<Array<{ community: Community; score: number; matched: number }>> {
+    const data = parse(
+      z.object({ subject: z.string().max(2000), limit: z.number().int().min(1).max(100) }),
+      { subject, limit },
+    );
+    const words = subjectWords(data.subject);
+    const found = await this.store.communities.matchPublic(words, data.limit);
+    return found.map(({ community, matched }) => ({
+      community,
+      matched,
+      score: Math.min(1, matched / words.length),
+    }));
   }
 }

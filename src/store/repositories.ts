@@ -15,6 +15,7 @@ import type {
   CategoryPatch,
   CategoryWithCount,
   Community,
+  CommunityMatch,
   CommunityPatch,
   ImportedMessage,
   Keyset,
@@ -62,6 +63,12 @@ export interface CommunityDirectory {
   listPublic(page: { after?: Keyset; limit: number }): Promise<Page<Community, Keyset>>;
   /** Every community (CLI / admin use), ordered by slug. */
   listAll(): Promise<Community[]>;
+  /**
+   * At most `limit` public communities whose slug, name or description hold any of `words` (each
+   * one lower-case word; stemmed by the engine), best first: the most words matched, then the
+   * engine's weight, then the slug. Reads only the communities that match.
+   */
+  matchPublic(words: string[], limit: number): Promise<CommunityMatch[]>;
 }
 
 /** People are not community-scoped: one person can later be a member of many communities. */

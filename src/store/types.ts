@@ -22,6 +22,9 @@ export type Community = {
   updatedAt: string;
 };
 
+/** A public community and how many of the words asked for it holds (CommunityDirectory.matchPublic). */
+export type CommunityMatch = { community: Community; matched: number };
+
 export type Person = {
   id: string;
   displayName: string;

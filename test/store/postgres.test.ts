@@ -10,6 +10,7 @@ import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
 import { defineReadingContract } from './reading-contract.ts';
 import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
+import { defineDirectoryContract } from './directory-contract.ts';
 
 const setup = await freshPostgresDatabase('store');
 if (setup.ok) {
@@ -44,6 +45,14 @@ if (setup.ok) {
   else
     test('store contract: bookmarks and post revisions (postgres)', () =>
       assert.fail(reading.reason));
+  const directory = await freshPostgresDatabase('directory');
+  if (directory.ok)
+    defineDirectoryContract('postgres', {
+      open: () => openStore(directory.url),
+      cleanup: directory.drop,
+    });
+  else
+    test('store contract: the directory at scale (postgres)', () => assert.fail(directory.reason));
 } else if (setup.fail) {
   test('store contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

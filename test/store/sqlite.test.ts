@@ -9,6 +9,7 @@ import { defineModerationContract } from './moderation-contract.ts';
 import { defineWebContract } from './web-contract.ts';
 import { defineReadingContract } from './reading-contract.ts';
 import { defineModeratorActionsContract } from './moderator-actions-contract.ts';
+import { defineDirectoryContract } from './directory-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-store-'));
 defineStoreContract('sqlite', {
@@ -39,4 +40,9 @@ const readingDir = mkdtempSync(join(tmpdir(), 'hamlet-store-reading-'));
 defineReadingContract('sqlite', {
   open: () => openStore(`sqlite:${join(readingDir, 'hamlet.db')}`),
   cleanup: async () => rmSync(readingDir, { recursive: true, force: true }),
+});
+const directoryDir = mkdtempSync(join(tmpdir(), 'hamlet-store-directory-'));
+defineDirectoryContract('sqlite', {
+  open: () => openStore(`sqlite:${join(directoryDir, 'hamlet.db')}`),
+  cleanup: async () => rmSync(directoryDir, { recursive: true, force: true }),
 });

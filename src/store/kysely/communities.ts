@@ -1,15 +1,27 @@
-// The directory of communities: by id, slug or custom domain, and the public ones in slug order.
+// The directory of communities: by id, slug or custom domain, the public ones in slug order, and
+// the public ones whose words match a subject's (community-text.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { CommunityDirectory } from '../repositories.ts';
-import type { Community, CommunityPatch, Keyset, NewCommunity, Page } from '../types.ts';
+import type { CommunityDirectory, Dialect } from '../repositories.ts';
+import type {
+  Community,
+  CommunityMatch,
+  CommunityPatch,
+  Keyset,
+  NewCommunity,
+  Page,
+} from '../types.ts';
 import { newId, isUuid } from '../ids.ts';
 import { nowIso } from '../time.ts';
 import { uniquely } from '../errors.ts';
 import { communityFromRow } from './rows.ts';
+import { matchPublicCommunities } from './community-text.ts';
 
 export class KyselyCommunities implements CommunityDirectory {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   async create(input: NewCommunity): Promise<Community> {
     const now = nowIso();
@@ -110,5 +122,9 @@ export class KyselyCommunities implements CommunityDirectory {
   async listAll(): Promise<Community[]> {
     const rows = await this.db.selectFrom('communities').selectAll().orderBy('slug').execute();
     return rows.map(communityFromRow);
+  }
+
+  matchPublic(words: string[], limit: number): Promise<CommunityMatch[]> {
+    return matchPublicCommunities(this.db, this.dialect, words, limit);
   }
 }

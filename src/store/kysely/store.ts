@@ -62,7 +62,7 @@ export class KyselyStore implements Store {
     /** Set on the store handed to a transaction callback: nested transaction() calls join it. */
     private readonly inTransaction = false,
   ) {
-    this.communities = new KyselyCommunities(db);
+    this.communities = new KyselyCommunities(db, dialect);
     this.publicThreads = new KyselyPublicThreads(db);
     this.people = new KyselyPeople(db);
     this.mcpSessions = new KyselySessionStore(db);

@@ -41,6 +41,7 @@ import { postRevisionsMigration } from './0103_post_revisions.ts';
 import { topicIndexesMigration } from './0104_topic_indexes.ts';
 import { categoryTopicCountsMigration } from './0105_category_topic_counts.ts';
 import { searchScopeMigration } from './0110_search_scope.ts';
+import { communityTextMigration } from './0111_community_text.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -83,6 +84,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0105_category_topic_counts': categoryTopicCountsMigration(dialect),
     '0110_search_scope': searchScopeMigration(dialect),
     '0098_uploads': uploadsMigration(dialect),
+    '0111_community_text': communityTextMigration(dialect),
   };
 }
 
