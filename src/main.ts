@@ -52,7 +52,7 @@ export type Opened = {
 
 export async function openHamlet(
   config: Config,
-  options: OpenOptions & { logger?: Logger; metrics?: Metrics } = {},
+  options: OpenOptions & { logger?: Logger; metrics?: Metrics; sitemapUrlsPerFile?: number } = {},
 ): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const { store, db, dialect, poolStats } = await openDatabase(config.databaseUrl, {
@@ -83,6 +83,7 @@ export async function openHamlet(
     logger,
     search: { ...semantic?.options, observe: options.metrics?.search },
     limiter: shared?.limiter,
+    sitemapUrlsPerFile: options.sitemapUrlsPerFile,
   });
   return {
     store,
@@ -117,6 +118,8 @@ export type StartOptions = {
   migrate?: boolean;
   /** Smaller limits for the per-community caches than their defaults (tests fill them cheaply). */
   cacheLimits?: { hosts?: number; communities?: number };
+  /** URLs per sitemap file, smaller than the default 50,000 (tests page with a few rows). */
+  sitemapUrlsPerFile?: number;
 };
 
 export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
@@ -127,6 +130,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     metrics,
     migrate: options.migrate ?? true,
     requireCurrentSchema: true,
+    sitemapUrlsPerFile: options.sitemapUrlsPerFile,
   });
   const { store, services } = opened;
   if (options.demo) await seedDemo(opened);

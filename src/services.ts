@@ -38,6 +38,7 @@ import { FlagService } from './domain/moderation/flags.ts';
 import { ReviewService } from './domain/moderation/review.ts';
 import { SanctionService } from './domain/moderation/sanctions.ts';
 import { ModerationSettingsService } from './domain/moderation/settings.ts';
+import { SitemapService } from './domain/sitemaps.ts';
 
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
@@ -81,6 +82,8 @@ export type Services = {
   /** Suspending and silencing people and agents. */
   sanctions: SanctionService;
   moderationSettings: ModerationSettingsService;
+  /** What crawlers read: the public communities and topics, in files of a bounded size. */
+  sitemaps: SitemapService;
 };
 
 export type ServiceDeps = {
@@ -91,6 +94,8 @@ export type ServiceDeps = {
   clock?: Clock;
   limiter?: RateLimiter;
   search?: SearchOptions;
+  /** URLs per sitemap file (default SITEMAP_URLS_PER_FILE; smaller in tests). */
+  sitemapUrlsPerFile?: number;
 };
 
 export function createServices(deps: ServiceDeps): Services {
@@ -172,6 +177,7 @@ export function createServices(deps: ServiceDeps): Services {
     review: new ReviewService(store, config, approvals, flags),
     sanctions: new SanctionService(store, clock),
     moderationSettings: new ModerationSettingsService(store),
+    sitemaps: new SitemapService(store, config, deps.sitemapUrlsPerFile),
   };
 }
 

@@ -22,6 +22,7 @@ import { UPLOAD_OPERATIONS } from './uploads.ts';
 import { MODERATOR_ACTION_OPERATIONS } from './moderator-actions.ts';
 import { PEOPLE_COMMUNITY_OPERATIONS, PEOPLE_NETWORK_OPERATIONS } from './people.ts';
 import { WEB_COMMUNITY_OPERATIONS, WEB_NETWORK_OPERATIONS } from './web-communities.ts';
+import { SITEMAP_COMMUNITY_OPERATIONS, SITEMAP_NETWORK_OPERATIONS } from './sitemaps.ts';
 
 /** Every operation a community host serves (its nine MCP tools first). */
 export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
@@ -42,6 +43,7 @@ export const COMMUNITY_CATALOGUE: readonly AnyOperation[] = [
   ...BOOKMARK_OPERATIONS,
   ...UPLOAD_OPERATIONS,
   ...MODERATOR_ACTION_OPERATIONS,
+  ...SITEMAP_COMMUNITY_OPERATIONS,
 ];
 
 /**
@@ -57,6 +59,7 @@ export const NETWORK_CATALOGUE: readonly AnyOperation[] = [
   ...PEOPLE_NETWORK_OPERATIONS,
   ...WEB_NETWORK_OPERATIONS,
   ...ACCOUNT_MAIL_OPERATIONS,
+  ...SITEMAP_NETWORK_OPERATIONS,
 ];
 
 export const CATALOGUE: readonly AnyOperation[] = [...COMMUNITY_CATALOGUE, ...NETWORK_CATALOGUE];

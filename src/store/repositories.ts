@@ -19,6 +19,8 @@ import type {
   CommunityPatch,
   ImportedMessage,
   Keyset,
+  ListedCommunity,
+  ListedEntry,
   NewCategory,
   NewCommunity,
   NewPost,
@@ -69,6 +71,10 @@ export interface CommunityDirectory {
    * engine's weight, then the slug. Reads only the communities that match.
    */
   matchPublic(words: string[], limit: number): Promise<CommunityMatch[]>;
+  /** The last ordinal given to a community (migration 0112; 0 when none): how far files go. */
+  lastOrdinal(): Promise<number>;
+  /** The public communities whose ordinal is in (after, through], in ordinal order. */
+  publicByOrdinal(after: number, through: number): Promise<ListedCommunity[]>;
 }
 
 /** People are not community-scoped: one person can later be a member of many communities. */
@@ -120,6 +126,10 @@ export interface TopicRepository {
   setTags(id: string, tags: string[]): Promise<void>;
   /** Distinct tags in use, most used first (for completion). */
   listTags(limit: number): Promise<{ tag: string; count: number }[]>;
+  /** The last ordinal given to a topic of this community (migration 0112; 0 when none). */
+  lastOrdinal(): Promise<number>;
+  /** The listed topics (neither deleted nor merged) whose ordinal is in (after, through]. */
+  listedByOrdinal(after: number, through: number): Promise<Array<ListedEntry & { id: string }>>;
 }
 
 /**

@@ -26,7 +26,14 @@ export interface CommunitiesTable {
   custom_domain: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Its place in creation order among all communities, given by the database (migration 0112). */
+  ordinal: ListingOrdinal;
+  /** The last ordinal given to one of its topics (migration 0112); kept by a trigger. */
+  topic_ordinals: ColumnType<number | string, never, never>;
 }
+
+/** An ordinal the database gives on insert (a trigger or a sequence, migration 0112); read only. */
+type ListingOrdinal = ColumnType<number | string | null, never, never>;
 
 export interface PeopleTable {
   id: string;
@@ -82,6 +89,8 @@ export interface TopicsTable {
   delete_reason: Later<string>;
   duplicate_of: Later<string>;
   merged_into: Later<string>;
+  /** Its place in its community's creation order, given by the database (migration 0112). */
+  ordinal: ListingOrdinal;
 }
 
 export interface TopicTagsTable {

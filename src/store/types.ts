@@ -22,6 +22,11 @@ export type Community = {
   updatedAt: string;
 };
 
+/** One entry of a listing read in files by ordinal (a sitemap): its slug and when it last changed. */
+export type ListedEntry = { slug: string; updatedAt: string };
+/** A public community as a listing file (a sitemap) gives it: where it is served, its last change. */
+export type ListedCommunity = ListedEntry & { customDomain: string | null };
+
 /** A public community and how many of the words asked for it holds (CommunityDirectory.matchPublic). */
 export type CommunityMatch = { community: Community; matched: number };
 

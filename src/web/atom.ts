@@ -62,3 +62,12 @@ export function sitemap(urls: Array<{ loc: string; lastmod?: string }>): string 
     .join('')}</urlset>
 `;
 }
+
+/** A sitemap index: the absolute URLs of the sitemap files a site's pages are listed in. */
+export function sitemapIndex(files: string[]): string {
+  return `<?xml version="1.0" encoding="utf-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${files
+    .map((loc) => `<sitemap><loc>${xml(loc)}</loc></sitemap>`)
+    .join('')}</sitemapindex>
+`;
+}

@@ -26,6 +26,7 @@ import { askRoutes } from './pages/ask.ts';
 import { writeRoutes } from './pages/write.ts';
 import { authRoutes } from './pages/auth.ts';
 import { feedRoutes, mountFavicon } from './pages/feeds.ts';
+import { sitemapRoutes } from './pages/sitemaps.ts';
 import { handoffRoutes } from './pages/handoff.ts';
 import { homeRoutes } from './pages/home.ts';
 import { networkRoutes } from './pages/network.ts';
@@ -140,9 +141,10 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     await next();
   });
 
-  // Feeds first: `/t/<slug>.atom` and `/categories/<slug>.atom` are not pages.
+  // Feeds and sitemaps first: `/t/<slug>.atom` and `/categories/<slug>.atom` are not pages.
   for (const routes of [
     feedRoutes,
+    sitemapRoutes,
     authRoutes,
     handoffRoutes,
     notificationRoutes,

@@ -27,6 +27,8 @@ export type TestHamletOptions = {
   template?: boolean;
   /** Smaller limits for the per-community caches (startHamlet's cacheLimits). */
   cacheLimits?: StartOptions['cacheLimits'];
+  /** URLs per sitemap file (startHamlet's sitemapUrlsPerFile). */
+  sitemapUrlsPerFile?: number;
 };
 
 export async function startTestHamlet(
@@ -88,6 +90,7 @@ async function startOnFreePort(
         handleSignals: false,
         demo: options.demo,
         cacheLimits: options.cacheLimits,
+        sitemapUrlsPerFile: options.sitemapUrlsPerFile,
       });
     } catch (err) {
       if (attempt >= 5 || env.PORT || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')

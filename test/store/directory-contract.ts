@@ -1,12 +1,17 @@
 // What every Store adapter does for the network's directory at scale: public communities matched by
 // the words of their slug, name and description through the index of migration 0111 (stemmed;
 // most words matched first, then slug and name above the description), never a private community,
-// and a change of visibility, name or description seen by the very next match.
+// and a change of visibility, name or description seen by the very next match; ordinals (migration
+// 0112) given in creation order, per community for topics, distinct even when topics are created
+// at once, and the sitemap files read by ordinal range (public and listed rows only).
 // sqlite.test.ts and postgres.test.ts run it against a real engine each.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { systemActor, anonymous } from '../../src/domain/actor.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
+import { SitemapService } from '../../src/domain/sitemaps.ts';
+import type { AuthorRef } from '../../src/store/types.ts';
 import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
@@ -120,6 +125,133 @@ export function defineDirectoryContract(engine: string, factory: StoreFactory): 
       );
       assert.deepEqual(await service.matchPublic('the of and', 5), []);
       await assert.rejects(service.matchPublic(a, 0), { code: 'invalid_argument' });
+    });
+
+    const person: AuthorRef = { kind: 'person', id: null, name: 'Ada' };
+    async function withTopics(n: number, visibility: 'public' | 'private' = 'public') {
+      const c = await community({ visibility });
+      const scope = store.community(c.id);
+      const category = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
+      const topics = [];
+      for (let i = 0; i < n; i++)
+        topics.push(
+          await scope.topics.create({
+            categoryId: category.id,
+            slug: `t-${i}-${randomBytes(3).toString('hex')}`,
+            title: `Topic number ${i}`,
+            author: person,
+          }),
+        );
+      return { community: c, scope, category, topics };
+    }
+
+    test('ordinals: communities in creation order, topics per community; files read by range', async () => {
+      const before = await store.communities.lastOrdinal();
+      const a = await community();
+      await community({ visibility: 'private' });
+      const b = await community();
+      assert.equal(await store.communities.lastOrdinal(), before + 3);
+      assert.deepEqual(
+        (await store.communities.publicByOrdinal(before, before + 3)).map((c) => c.slug),
+        [a.slug, b.slug],
+        'in ordinal order, without the private one',
+      );
+      assert.deepEqual(
+        (await store.communities.publicByOrdinal(before + 1, before + 2)).map((c) => c.slug),
+        [],
+        'only the range asked for',
+      );
+
+      const one = await withTopics(4);
+      const two = await withTopics(2);
+      assert.equal(await one.scope.topics.lastOrdinal(), 4);
+      assert.equal(await two.scope.topics.lastOrdinal(), 2, 'each community counts its own');
+      const listed = await one.scope.topics.listedByOrdinal(0, 4);
+      assert.deepEqual(
+        listed.map((t) => t.slug),
+        one.topics.map((t) => t.slug),
+      );
+      assert.deepEqual(
+        (await one.scope.topics.listedByOrdinal(1, 3)).map((t) => t.slug),
+        one.topics.slice(1, 3).map((t) => t.slug),
+      );
+      await one.scope.moderatorActions.setTopic(one.topics[0]!.id, {
+        deleted: { at: new Date().toISOString(), by: 'Mo', reason: 'Spam.' },
+      });
+      await one.scope.moderatorActions.setTopic(one.topics[3]!.id, {
+        mergedInto: one.topics[2]!.id,
+      });
+      assert.deepEqual(
+        (await one.scope.topics.listedByOrdinal(0, 4)).map((t) => t.slug),
+        [one.topics[1]!.slug, one.topics[2]!.slug],
+        'neither deleted nor merged away',
+      );
+      assert.match(listed[0]!.updatedAt, /^\d{4}-\d{2}-\d{2}T/);
+    });
+
+    test('topics created at the same time in one community get distinct ordinals', async () => {
+      const { scope, category } = await withTopics(0);
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          scope.topics.create({
+            categoryId: category.id,
+            slug: `at-once-${i}`,
+            title: `Created at once ${i}`,
+            author: person,
+          }),
+        ),
+      );
+      assert.equal(await scope.topics.lastOrdinal(), 12);
+      assert.equal((await scope.topics.listedByOrdinal(0, 12)).length, 12);
+    });
+
+    test('SitemapService: files of at most N, counted from the last ordinal; public content only', async () => {
+      const sitemaps = new SitemapService(
+        store,
+        {
+          publicScheme: 'https',
+          baseDomain: 'example.org',
+          port: 443,
+          publicOrigin: 'https://example.org',
+        },
+        2,
+      );
+      const { community: c, topics } = await withTopics(5);
+      assert.equal(
+        await sitemaps.networkFiles(),
+        Math.ceil((await store.communities.lastOrdinal()) / 2),
+      );
+      const last = await sitemaps.networkFile(await sitemaps.networkFiles());
+      assert.ok(last.entries.length <= 2);
+      assert.ok(
+        last.entries.some((e) => e.url === `https://${c.slug}.example.org`),
+        'the newest community is in the last file',
+      );
+      assert.equal(await sitemaps.communityFiles(anonymous, c), 3);
+      const files = [];
+      for (let f = 1; f <= 3; f++)
+        files.push((await sitemaps.communityFile(anonymous, c, f)).entries);
+      assert.deepEqual(
+        files.map((entries) => entries.length),
+        [2, 2, 1],
+      );
+      assert.deepEqual(
+        files.flat().map((e) => e.url),
+        topics.map((t) => `https://${c.slug}.example.org/t/${t.slug}`),
+      );
+      await assert.rejects(sitemaps.communityFile(anonymous, c, 4), { code: 'not_found' });
+      await assert.rejects(sitemaps.communityFile(anonymous, c, 0), { code: 'not_found' });
+      const secret = await withTopics(1, 'private');
+      await assert.rejects(sitemaps.communityFiles(anonymous, secret.community), {
+        code: 'not_found',
+      });
+      await assert.rejects(sitemaps.communityFiles(systemActor(), secret.community), {
+        code: 'not_found',
+      });
     });
   });
 }

@@ -1,7 +1,7 @@
 // What feed readers, crawlers and link previews get from a community's web: Atom feeds (parsed
 // with a maintained feed parser) of the latest topics, a category, a tag and a topic, each
-// advertised by its page; canonical host-form links and Open Graph tags in the head; a sitemap of
-// public content only; robots.txt; the site icon. A private community shows none of it to a visitor.
+// advertised by its page; canonical host-form links and Open Graph tags in the head; a sitemap
+// index of files of public content only; robots.txt; the site icon. A private community shows none of it to a visitor.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFeed } from '@rowanmanning/feed-parser';
@@ -105,11 +105,32 @@ test('the head: canonical host-form URL (also through the path form), descriptio
   assert.equal(feed, '/c/acme/latest.atom', 'the path form links its feed in the path form');
 });
 
-test('sitemap.xml lists the public community’s pages and topics; the apex lists public communities only', async () => {
-  const res = await acme('/sitemap.xml');
-  assert.equal(res.status, 200);
-  assert.match(res.headers['content-type'] ?? '', /^application\/xml/);
-  const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+/** The <loc> values of a sitemap or sitemap index. */
+const locsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+
+/** Every URL a sitemap index lists, read through its files (each checked to be a urlset). */
+async function sitemapUrls(host: string): Promise<string[]> {
+  const index = await raw(h.hostUrl(host, '/sitemap.xml'));
+  assert.equal(index.status, 200);
+  assert.match(index.headers['content-type'] ?? '', /^application\/xml/);
+  assert.match(
+    index.text,
+    /<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/,
+  );
+  const urls: string[] = [];
+  for (const file of locsOf(index.text)) {
+    const u = new URL(file);
+    assert.equal(u.host, `${host}:${h.port}`, 'the files are on the host the index was asked on');
+    const res = await raw(h.hostUrl(host, u.pathname));
+    assert.equal(res.status, 200, file);
+    assert.match(res.text, /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+    urls.push(...locsOf(res.text));
+  }
+  return urls;
+}
+
+test('sitemap.xml is an index of files listing the public community’s pages and topics; the apex’s lists public communities only', async () => {
+  const locs = await sitemapUrls('acme.localhost');
   assert.ok(locs.includes(`${origin()}/`));
   assert.ok(locs.includes(`${origin()}/t/${TOPIC}`));
   assert.ok(
@@ -117,9 +138,9 @@ test('sitemap.xml lists the public community’s pages and topics; the apex list
     'only this community',
   );
   assert.equal(new Set(locs).size, locs.length, 'no URL twice');
-  const apex = await raw(h.hostUrl('localhost', '/sitemap.xml'));
-  assert.match(apex.text, /acme/);
-  assert.doesNotMatch(apex.text, /skunkworks/);
+  const apex = await sitemapUrls('localhost');
+  assert.ok(apex.some((l) => /acme/.test(l)));
+  assert.ok(!apex.some((l) => /skunkworks/.test(l)));
   assert.match((await acme('/robots.txt')).text, new RegExp(`Sitemap: ${origin()}/sitemap.xml`));
 });
 
@@ -127,6 +148,8 @@ test('a private community: no feed, no sitemap and a robots.txt that disallows e
   const skunk = (path: string) => raw(h.hostUrl('skunkworks.localhost', path));
   assert.equal((await skunk('/latest.atom')).status, 404);
   assert.equal((await skunk('/sitemap.xml')).status, 404);
+  for (const file of ['/sitemaps/pages.xml', '/sitemaps/topics-1.xml'])
+    assert.equal((await skunk(file)).status, 404, file);
   assert.equal((await raw(`http://localhost:${h.port}/c/skunkworks/latest.atom`)).status, 404);
   const robots = await skunk('/robots.txt');
   assert.equal(robots.text, 'User-agent: *\nDisallow: /\n');

@@ -1,5 +1,6 @@
-// The directory of communities: by id, slug or custom domain, the public ones in slug order, and
-// the public ones whose words match a subject's (community-text.ts).
+// The directory of communities: by id, slug or custom domain, the public ones in slug order, the
+// public ones whose words match a subject's (community-text.ts), and in files by ordinal
+// (listing-files.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { CommunityDirectory, Dialect } from '../repositories.ts';
@@ -8,6 +9,7 @@ import type {
   CommunityMatch,
   CommunityPatch,
   Keyset,
+  ListedCommunity,
   NewCommunity,
   Page,
 } from '../types.ts';
@@ -16,6 +18,7 @@ import { nowIso } from '../time.ts';
 import { uniquely } from '../errors.ts';
 import { communityFromRow } from './rows.ts';
 import { matchPublicCommunities } from './community-text.ts';
+import { lastCommunityOrdinal, publicCommunitiesByOrdinal } from './listing-files.ts';
 
 export class KyselyCommunities implements CommunityDirectory {
   constructor(
@@ -126,5 +129,13 @@ export class KyselyCommunities implements CommunityDirectory {
 
   matchPublic(words: string[], limit: number): Promise<CommunityMatch[]> {
     return matchPublicCommunities(this.db, this.dialect, words, limit);
+  }
+
+  lastOrdinal(): Promise<number> {
+    return lastCommunityOrdinal(this.db);
+  }
+
+  publicByOrdinal(after: number, through: number): Promise<ListedCommunity[]> {
+    return publicCommunitiesByOrdinal(this.db, after, through);
   }
 }

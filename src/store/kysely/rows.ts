@@ -60,7 +60,10 @@ export function authorColumns(author: AuthorRef): AuthorColumns {
   };
 }
 
-export function communityFromRow(row: Selectable<CommunitiesTable>): Community {
+/** A community row; the ordinals the database gives (migration 0112) are not part of a Community. */
+type CommunityRow = Omit<Selectable<CommunitiesTable>, 'ordinal' | 'topic_ordinals'>;
+
+export function communityFromRow(row: CommunityRow): Community {
   return {
     id: row.id,
     slug: row.slug,
@@ -118,6 +121,7 @@ type TopicRow = Moderation<
   | 'delete_reason'
   | 'duplicate_of'
   | 'merged_into'
+  | 'ordinal'
 >;
 type PostRow = Moderation<Selectable<PostsTable>, 'deleted_at' | 'deleted_by' | 'delete_reason'>;
 

@@ -1,13 +1,23 @@
-// Topics of one community: create, look up by id or slug, keyset-paginated listings, tags.
+// Topics of one community: create, look up by id or slug, keyset-paginated listings, tags, and
+// the listed ones in files by ordinal (listing-files.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Dialect, TopicRepository } from '../repositories.ts';
-import type { Keyset, NewTopic, Page, Topic, TopicPatch, TopicQuery } from '../types.ts';
+import type {
+  Keyset,
+  ListedEntry,
+  NewTopic,
+  Page,
+  Topic,
+  TopicPatch,
+  TopicQuery,
+} from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
 import { MissingRow, uniquely } from '../errors.ts';
 import { authorColumns, categoryFromRow, topicFromRow } from './rows.ts';
 import { compiledOnce } from './compiled-once.ts';
+import { lastTopicOrdinal, listedTopicsByOrdinal } from './listing-files.ts';
 
 const SORT_COLUMN = { latest: 'last_posted_at', created: 'created_at', top: 'post_count' } as const;
 
@@ -216,6 +226,14 @@ export class KyselyTopics implements TopicRepository {
       .limit(limit)
       .execute();
     return rows.map((r) => ({ tag: r.tag, count: Number(r.n) }));
+  }
+
+  lastOrdinal(): Promise<number> {
+    return lastTopicOrdinal(this.db, this.communityId);
+  }
+
+  listedByOrdinal(after: number, through: number): Promise<Array<ListedEntry & { id: string }>> {
+    return listedTopicsByOrdinal(this.db, this.communityId, after, through);
   }
 
   private async tagsOfMany(ids: string[]): Promise<Map<string, string[]>> {

@@ -42,6 +42,7 @@ import { topicIndexesMigration } from './0104_topic_indexes.ts';
 import { categoryTopicCountsMigration } from './0105_category_topic_counts.ts';
 import { searchScopeMigration } from './0110_search_scope.ts';
 import { communityTextMigration } from './0111_community_text.ts';
+import { listingOrdinalsMigration } from './0112_listing_ordinals.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -85,6 +86,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0110_search_scope': searchScopeMigration(dialect),
     '0098_uploads': uploadsMigration(dialect),
     '0111_community_text': communityTextMigration(dialect),
+    '0112_listing_ordinals': listingOrdinalsMigration(dialect),
   };
 }
 

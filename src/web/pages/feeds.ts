@@ -1,13 +1,13 @@
 // What machines read from a community's web: Atom feeds of the latest topics, of a category, of a
-// tag and of one topic's posts (each advertised by its HTML page), the sitemap of a public
-// community, robots.txt (a private community disallows everything) and the site icon. Everything
+// tag and of one topic's posts (each advertised by its HTML page), robots.txt (a private community
+// disallows everything; a public one names its sitemap, ./sitemaps.ts) and the site icon. Everything
 // is read through the same operations as the pages, so a feed shows exactly what its visitor may
 // read: a private community's feeds answer 404 to a reader without access, as its pages do.
 import type { Context, Hono } from 'hono';
+import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import { getTopic, listCategories, listTopics } from '../../operations/community.ts';
-import { listCommunities } from '../../operations/web-communities.ts';
 import type { OutputOf } from '../../operations/operation.ts';
-import { atomFeed, sitemap, type AtomEntry } from '../atom.ts';
+import { atomFeed, type AtomEntry } from '../atom.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { FAVICON_ICO } from '../favicon.ts';
 import { failurePage, notFound } from '../respond.ts';
@@ -15,14 +15,16 @@ import type { ShownPost } from './parts.ts';
 
 const ATOM = 'application/atom+xml; charset=utf-8';
 const FEED_ENTRIES = 30;
-/** Topics a sitemap lists at most (the most recently active): a bounded answer on any community. */
-export const SITEMAP_TOPICS = 5_000;
 
 type ListedTopic = OutputOf<typeof listTopics>['topics'][number];
 
 /** The absolute URL of `path` in the community, in the form the request came in. */
-function absolute(c: Context, web: Web, path: string): string {
-  return new URL(href(web, path), c.req.url).toString();
+export function absolute(c: Context, web: Web, path: string): string {
+  const base = new URL(c.req.url);
+  // In the path form the HTTP front rewrote Host; the request addressed the host it kept aside.
+  const addressed = c.req.header(PATH_FORM_HOST_HEADER);
+  if (addressed) base.host = addressed;
+  return new URL(href(web, path), base).toString();
 }
 
 function topicEntry(t: ListedTopic): AtomEntry {
@@ -118,35 +120,6 @@ export function feedRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       fallbackUpdated: topic.created_at,
     });
     return c.body(body, 200, { 'content-type': ATOM });
-  });
-
-  app.get('/sitemap.xml', async (c) => {
-    const web = c.get('web');
-    const urls: Array<{ loc: string; lastmod?: string }> = [];
-    if (web.where.kind === 'network') {
-      const got = await call(deps, web, listCommunities, { limit: 100 });
-      if (!got.ok) return failurePage(c, web, got);
-      for (const k of got.value.communities) urls.push({ loc: k.web_url });
-    } else {
-      // Only public content: a private community has no sitemap, whoever asks.
-      if (web.where.community.visibility !== 'public') return notFound(c, web);
-      urls.push({ loc: absolute(c, web, '/') });
-      const categories = await call(deps, web, listCategories, {});
-      if (!categories.ok) return failurePage(c, web, categories);
-      for (const k of categories.value.categories)
-        urls.push({ loc: absolute(c, web, `/categories/${k.slug}`) });
-      let cursor: string | undefined;
-      for (let listed = 0; listed < SITEMAP_TOPICS;) {
-        const page = await call(deps, web, listTopics, { sort: 'latest', limit: 100, cursor });
-        if (!page.ok) return failurePage(c, web, page);
-        for (const t of page.value.topics.slice(0, SITEMAP_TOPICS - listed))
-          urls.push({ loc: t.url, lastmod: t.last_posted_at ?? t.updated_at });
-        listed += page.value.topics.length;
-        if (!page.value.next_cursor) break;
-        cursor = page.value.next_cursor;
-      }
-    }
-    return c.body(sitemap(urls), 200, { 'content-type': 'application/xml; charset=utf-8' });
   });
 
   app.get('/robots.txt', (c) => {
