@@ -37,7 +37,9 @@ const opts = readOptions({
     help: 'the checkout whose serve is measured (and seeds its database)',
   },
   touch: { default: 'home,tools,initialize', help: 'which requests touch each community' },
+  idle: { default: '20', help: 'seconds the server is left idle before the last RSS reading' },
 });
+const idleSeconds = Number(opts.idle);
 const touching = new Set(opts.touch.split(',').filter(Boolean));
 const count = Math.round(positiveNumber('communities', opts.communities));
 const concurrency = Math.round(positiveNumber('concurrency', opts.concurrency));
@@ -45,14 +47,19 @@ const checkout = resolve(opts.checkout);
 const PREFIX = 'scale';
 
 /** What a server preloaded with lib/gc-on-signal.cjs holds once its garbage is collected (MB). */
-async function collected(pid: number, file: string): Promise<{ rss: number; heap: number }> {
+async function collected(pid: number, file: string): Promise<Collected> {
   rmSync(file, { force: true });
   process.kill(pid, 'SIGUSR2');
   for (let waited = 0; waited < 10_000; waited += 50) {
     await new Promise((r) => setTimeout(r, 50));
     try {
-      const m = JSON.parse(readFileSync(file, 'utf8')) as { rss: number; heapUsed: number };
-      return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20 };
+      const m = JSON.parse(readFileSync(file, 'utf8')) as NodeJS.MemoryUsage;
+      return {
+        rss: m.rss / 2 ** 20,
+        heap: m.heapUsed / 2 ** 20,
+        heapTotal: m.heapTotal / 2 ** 20,
+        external: m.external / 2 ** 20,
+      };
     } catch {
       // Not written yet (or half written): wait on.
     }
@@ -153,13 +160,15 @@ async function touch(agent: Agent, origin: string, port: string, n: number): Pro
   }
 }
 
-type Collected = { rss: number; heap: number };
+type Collected = { rss: number; heap: number; heapTotal: number; external: number };
 type Run = {
   engine: string;
   seedMs: number;
   start: number;
   samples: number[];
   ms: number;
+  /** RSS after the server was left idle a while at the end. */
+  idle: number;
   /** After a full collection, at start and at the end. */
   live: [Collected, Collected];
 };
@@ -218,8 +227,11 @@ async function measure(engine: string, databaseUrl: string, dir: string): Promis
     await Promise.all(Array.from({ length: concurrency }, worker));
     const ms = performance.now() - began;
     samples.push(rssMb(serve.pid));
+    // Idle, V8 gives back heap it no longer needs (its memory reducer): what a quiet server holds.
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    const idle = rssMb(serve.pid);
     const liveEnd = await collected(serve.pid, memoryFile);
-    return { engine, seedMs: seeded.ms, start, samples, ms, live: [liveStart, liveEnd] };
+    return { engine, seedMs: seeded.ms, start, samples, ms, idle, live: [liveStart, liveEnd] };
   } finally {
     agent.destroy();
     const errors = await serve.stop();
@@ -255,8 +267,11 @@ for (const engine of opts.engines.split(',').filter(Boolean)) {
         `${run.samples.map((s) => s.toFixed(0)).join(' ')} MB\n` +
         `  after − start = ${mb(end - run.start)} (peak − start ${mb(peak - run.start)}; target ≤ ${TARGET_MB} MB) ` +
         `${end - run.start <= TARGET_MB ? 'PASS' : 'MISS'}\n` +
+        `  after ${idleSeconds} s idle: RSS ${mb(run.idle)} (${mb(run.idle - run.start)} above start)\n` +
         `  after a full collection: RSS ${mb(run.live[0].rss)} → ${mb(run.live[1].rss)}, ` +
         `heap used ${mb(run.live[0].heap)} → ${mb(run.live[1].heap)} ` +
+        `(of ${mb(run.live[0].heapTotal)} → ${mb(run.live[1].heapTotal)} reserved; ` +
+        `external ${mb(run.live[0].external)} → ${mb(run.live[1].external)}) ` +
         `(live growth ${mb(run.live[1].heap - run.live[0].heap)})`,
     );
   } catch (err) {
