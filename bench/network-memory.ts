@@ -91,7 +91,7 @@ async function send(
   }
 }
 
-function sendOnce(
+async function sendOnce(
   agent: Agent,
   origin: string,
   path: string,

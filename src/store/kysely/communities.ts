@@ -127,15 +127,15 @@ export class KyselyCommunities implements CommunityDirectory {
     return rows.map(communityFromRow);
   }
 
-  matchPublic(words: string[], limit: number): Promise<CommunityMatch[]> {
+  async matchPublic(words: string[], limit: number): Promise<CommunityMatch[]> {
     return matchPublicCommunities(this.db, this.dialect, words, limit);
   }
 
-  lastOrdinal(): Promise<number> {
+  async lastOrdinal(): Promise<number> {
     return lastCommunityOrdinal(this.db);
   }
 
-  publicByOrdinal(after: number, through: number): Promise<ListedCommunity[]> {
+  async publicByOrdinal(after: number, through: number): Promise<ListedCommunity[]> {
     return publicCommunitiesByOrdinal(this.db, after, through);
   }
 }

@@ -228,11 +228,14 @@ export class KyselyTopics implements TopicRepository {
     return rows.map((r) => ({ tag: r.tag, count: Number(r.n) }));
   }
 
-  lastOrdinal(): Promise<number> {
+  async lastOrdinal(): Promise<number> {
     return lastTopicOrdinal(this.db, this.communityId);
   }
 
-  listedByOrdinal(after: number, through: number): Promise<Array<ListedEntry & { id: string }>> {
+  async listedByOrdinal(
+    after: number,
+    through: number,
+  ): Promise<Array<ListedEntry & { id: string }>> {
     return listedTopicsByOrdinal(this.db, this.communityId, after, through);
   }
 
