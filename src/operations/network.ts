@@ -64,13 +64,6 @@ function withCommunity<R extends { community?: string }>(results: R[], within: S
     : results;
 }
 
-function tokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 2);
-}
-
 export const searchNetwork = defineOperation({
   name: 'search_network',
   server: 'network',
@@ -129,9 +122,10 @@ export const findCommunity = defineOperation({
   credential: 'none',
   mcp: true,
   run: async (ctx, { subject, limit }) => {
-    const words = tokens(subject);
-    // Content evidence: how many of the network's best search hits each community holds, and how
-    // good; the candidates are the communities those hits are in.
+    // Two kinds of evidence, each read through an index (never a list of the network): the
+    // communities whose slug, name or description hold the subject's words, and how many of the
+    // network's best search hits each community holds, and how good.
+    const named = await ctx.services.communities.matchPublic(subject, 100);
     const hits = new Map<string, { count: number; score: number }>();
     const found = await ctx.services.search.search('public', subject, { limit: 50 });
     for (const r of found.results) {
@@ -139,17 +133,20 @@ export const findCommunity = defineOperation({
       const h = hits.get(r.community) ?? { count: 0, score: 0 };
       hits.set(r.community, { count: h.count + 1, score: h.score + r.score });
     }
-    const candidates = await ctx.services.communities.publicBySlugs([...hits.keys()]);
+    const overlap = new Map(named.map((m) => [m.community.slug, m.score]));
+    const known = new Set(named.map((m) => m.community.slug));
+    const candidates = [
+      ...named.map((m) => m.community),
+      ...(await ctx.services.communities.publicBySlugs(
+        [...hits.keys()].filter((s) => !known.has(s)),
+      )),
+    ];
     const scored = candidates.map((c) => {
-      const meta = tokens(`${c.name} ${c.slug} ${c.description}`);
-      const overlap = words.length
-        ? words.filter((w) => meta.includes(w)).length / words.length
-        : 0;
       const h = hits.get(c.slug) ?? { count: 0, score: 0 };
       return {
         c,
         matches: h.count,
-        score: Math.min(1, 0.6 * overlap + 0.4 * Math.min(1, h.score / 3)),
+        score: Math.min(1, 0.6 * (overlap.get(c.slug) ?? 0) + 0.4 * Math.min(1, h.score / 3)),
       };
     });
     return {

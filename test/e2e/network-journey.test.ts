@@ -112,6 +112,19 @@ test('search the network, find the community, read the topic, ask as a person', 
   }
 });
 
+test('find_community finds a community by its name and description before it has any post', async () => {
+  await h.services.communities.create(systemActor('test'), {
+    slug: 'quokka-keepers',
+    name: 'Quokka keepers',
+    description: 'Feeding and housing quokkas in captivity',
+  });
+  const found = await call(reader, 'find_community', { subject: 'housing quokkas' });
+  const first = found.structuredContent.communities[0];
+  assert.equal(first.slug, 'quokka-keepers');
+  assert.equal(first.matches, 0, 'no content yet: matched on its description alone');
+  assert.ok(first.score > 0);
+});
+
 test('a private community is invisible from the network', async () => {
   const search = await call(reader, 'search_network', { query: 'Project Falcon launch checklist' });
   assert.ok(
