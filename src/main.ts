@@ -4,7 +4,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
-import { openDatabase, type OpenOptions, type PoolStats } from './store/open.ts';
+import {
+  openDatabase,
+  type OpenOptions,
+  type PoolStats,
+  type ReplicaOptions,
+} from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
@@ -22,6 +27,7 @@ import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
 import { Pipeline } from './operations/pipeline.ts';
+import { readRouting, type ReadRouting } from './operations/read-routing.ts';
 import { createFaces } from './http/faces.ts';
 import { createFrontDoor, type FrontDoor } from './http/front-door.ts';
 import { createHttpServer } from './http/server.ts';
@@ -47,6 +53,8 @@ export type Opened = {
   services: Services;
   logger: Logger;
   poolStats?: () => PoolStats;
+  /** With PostgreSQL standbys (HAMLET_DATABASE_REPLICA_URL): which services each operation runs on. */
+  reads?: ReadRouting;
   close(): Promise<void>;
 };
 
@@ -55,11 +63,12 @@ export async function openHamlet(
   options: OpenOptions & { logger?: Logger; metrics?: Metrics; sitemapUrlsPerFile?: number } = {},
 ): Promise<Opened> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { store, db, dialect, poolStats } = await openDatabase(config.databaseUrl, {
+  const { store, db, dialect, poolStats, replicas } = await openDatabase(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
     poolSize: config.postgres.poolSize,
     connectTimeoutMs: config.postgres.connectTimeoutMs,
     onConnectionError: (err) => logger.warn({ err }, 'PostgreSQL connection lost; reconnecting'),
+    replicas: replicaOptions(config, logger),
     ...options,
   });
   // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
@@ -67,29 +76,40 @@ export async function openHamlet(
     logger.debug({ embeddings: p }, 'search: post embeddings filled'),
   );
   const shared = dialect === 'postgres' ? sharedLimiter(db, logger) : undefined;
-  const searchIndex = createSearchIndex(db, dialect, {
-    onWorkerFailure: (reason) =>
-      logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
-  });
-  if (searchIndex.ranking?.kind === 'fts5')
+  const servicesOver = (
+    over: { store: Store; db: Kysely<Database> },
+    events?: Services['events'],
+  ) =>
+    createServices({
+      store: over.store,
+      searchIndex: createSearchIndex(over.db, dialect, {
+        onWorkerFailure: (reason) =>
+          logger.warn({ reason }, 'search worker failed; searching on the main thread for now'),
+      }),
+      config,
+      logger,
+      search: { ...semantic?.options, observe: options.metrics?.search },
+      limiter: shared?.limiter,
+      sitemapUrlsPerFile: options.sitemapUrlsPerFile,
+      events,
+    });
+  const services = servicesOver({ store, db });
+  const ranking = services.search.index.ranking;
+  if (ranking?.kind === 'fts5')
     logger.warn(
-      { reason: searchIndex.ranking.reason },
+      { reason: ranking.reason },
       "SQLite search ranks with FTS5's bm25 (every community's statistics together): Hamlet's ranking function is not available",
     );
-  const services = createServices({
-    store,
-    searchIndex,
-    config,
-    logger,
-    search: { ...semantic?.options, observe: options.metrics?.search },
-    limiter: shared?.limiter,
-    sitemapUrlsPerFile: options.sitemapUrlsPerFile,
-  });
+  // With standbys, reads run on a second set of services over the replica-routing store.
+  const reads = replicas
+    ? readRouting(services, servicesOver(replicas, services.events), replicas.writers)
+    : undefined;
   return {
     store,
     services,
     logger,
     poolStats,
+    reads,
     close: async () => {
       await semantic?.stop();
       await shared?.close().catch(() => undefined);
@@ -135,7 +155,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   const { store, services } = opened;
   if (options.demo) await seedDemo(opened);
   const urls = urlsOf(config);
-  const pipeline = new Pipeline(services, urls, logger);
+  const pipeline = new Pipeline(services, urls, logger, opened.reads);
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
   const limits = options.cacheLimits ?? {};
   const door = createFrontDoor({ store, services, config, maxHosts: limits.hosts });
@@ -341,6 +361,23 @@ function onSignals(logger: Logger, close: () => Promise<void>): void {
       );
     });
   }
+}
+
+/** HAMLET_DATABASE_REPLICA_URL's standbys, each change of their state logged (never a password). */
+function replicaOptions(config: Config, logger: Logger): ReplicaOptions | undefined {
+  if (!config.postgres.replicaUrls.length) return undefined;
+  return {
+    urls: config.postgres.replicaUrls,
+    maxLagMs: config.postgres.replicaMaxLagMs,
+    onState: (standby, state, why) =>
+      state === 'ready'
+        ? logger.info({ standby, why }, 'PostgreSQL standby takes reads')
+        : logger.warn(
+            { standby, state, why },
+            'PostgreSQL standby takes no reads; reading on the primary',
+          ),
+    onProblem: (problem) => logger.warn({ problem }, 'recent writers channel'),
+  };
 }
 
 /**

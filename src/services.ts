@@ -96,14 +96,21 @@ export type ServiceDeps = {
   search?: SearchOptions;
   /** URLs per sitemap file (default SITEMAP_URLS_PER_FILE; smaller in tests). */
   sitemapUrlsPerFile?: number;
+  /**
+   * The events of another set of services over the same data (the one over the replica-routing
+   * store, src/main.ts): shared, so that one set of subscribers hears every write.
+   */
+  events?: ContentEvents;
 };
 
 export function createServices(deps: ServiceDeps): Services {
   const { store, config, logger } = deps;
   const clock = deps.clock ?? systemClock;
-  const events = new ContentEvents((err, event) =>
-    logger?.error({ err, event: event.type }, 'content event listener failed'),
-  );
+  const events =
+    deps.events ??
+    new ContentEvents((err, event) =>
+      logger?.error({ err, event: event.type }, 'content event listener failed'),
+    );
   const content = new ContentService(store, config, events);
   const audit = new AuditService(store, logger);
   const auth = new AuthService(store, clock, logger);

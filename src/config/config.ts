@@ -2,6 +2,7 @@
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { unknownVariables } from './unknown-variables.ts';
+import { urlList } from './pg-urls.ts';
 
 const schema = z
   .object({
@@ -27,6 +28,29 @@ const schema = z
     HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
     HAMLET_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     HAMLET_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+    HAMLET_DATABASE_REPLICA_URL: z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          const urls = urlList(v);
+          if (urls.length) return urls;
+        } catch {
+          // said below
+        }
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'HAMLET_DATABASE_REPLICA_URL must be one or more postgres:// URLs of hot standbys, separated by commas (postgres://u@standby1:5432/db,postgres://u@standby2:5432/db)',
+        });
+        return z.NEVER;
+      })
+      .optional(),
+    HAMLET_DATABASE_REPLICA_MAX_LAG_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(3_000),
     HAMLET_SQLITE_SYNCHRONOUS: z
       .string()
       .toUpperCase()
@@ -159,6 +183,10 @@ const schema = z
       path: ['HAMLET_PUBLIC_SCHEME'],
     },
   )
+  .refine((e) => !e.HAMLET_DATABASE_REPLICA_URL || !e.DATABASE_URL.startsWith('sqlite:'), {
+    message: 'HAMLET_DATABASE_REPLICA_URL needs DATABASE_URL to be a postgres:// URL (the primary)',
+    path: ['HAMLET_DATABASE_REPLICA_URL'],
+  })
   .refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
     message:
       'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
@@ -177,8 +205,17 @@ export type Config = {
   trustProxy: boolean;
   /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
   trustedProxyHops: number;
-  /** PostgreSQL: connections per instance, and how long getting one may take before a query fails. */
-  postgres: { poolSize: number; connectTimeoutMs: number };
+  /**
+   * PostgreSQL: connections per instance (per server), how long getting one may take before a
+   * query fails, and the hot standbys plain reads may go to (one URL each; empty: none) while at
+   * most `replicaMaxLagMs` behind the primary.
+   */
+  postgres: {
+    poolSize: number;
+    connectTimeoutMs: number;
+    replicaUrls: string[];
+    replicaMaxLagMs: number;
+  };
   /** SQLite's synchronous pragma under WAL: what a commit survives (see the README's Durability). */
   sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
   publicScheme: 'http' | 'https';
@@ -279,7 +316,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
     trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
-    postgres: { poolSize: e.HAMLET_PG_POOL_SIZE, connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS },
+    postgres: {
+      poolSize: e.HAMLET_PG_POOL_SIZE,
+      connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS,
+      replicaUrls: e.HAMLET_DATABASE_REPLICA_URL ?? [],
+      replicaMaxLagMs: e.HAMLET_DATABASE_REPLICA_MAX_LAG_MS,
+    },
     sqliteSynchronous: e.HAMLET_SQLITE_SYNCHRONOUS,
     publicScheme: e.HAMLET_PUBLIC_ORIGIN?.scheme ?? e.HAMLET_PUBLIC_SCHEME ?? 'http',
     ...(e.HAMLET_PUBLIC_ORIGIN ? { publicOrigin: e.HAMLET_PUBLIC_ORIGIN.origin } : {}),

@@ -26,6 +26,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
 import type { AuditNote, Credential, Operation, OperationContext, Urls } from './operation.ts';
+import type { ReadRouting } from './read-routing.ts';
 import {
   QuestionsAsked,
   SILENT,
@@ -127,6 +128,8 @@ export class Pipeline {
     private readonly services: Services,
     private readonly urls: Urls,
     private readonly logger: Logger,
+    /** With PostgreSQL standbys: which services each operation runs on (./read-routing.ts). */
+    private readonly reads?: ReadRouting,
   ) {}
 
   /** Runs one catalogue operation for `caller` with the raw `args`; the output is the presented result. */
@@ -151,7 +154,7 @@ export class Pipeline {
         const ctx: OperationContext = {
           actor,
           community: caller.community,
-          services: this.services,
+          services: this.reads?.servicesFor(actor, op.write ?? false) ?? this.services,
           urls: this.urls,
           ip: caller.ip,
           showsHtml: caller.showsHtml ?? false,
@@ -161,7 +164,9 @@ export class Pipeline {
         };
         if (op.scope) requireScope(actor, op.scope);
         await op.authorize?.(ctx as never, parsed.data);
-        return op.run(ctx as never, parsed.data);
+        const result = await op.run(ctx as never, parsed.data);
+        if (op.write) await this.reads?.wrote(actor);
+        return result;
       },
     );
   }

@@ -1,8 +1,9 @@
 // openDatabase(databaseUrl): the only place that builds a database connection. Only the wiring root
 // (src/main.ts), the CLI and tests call it; everything else receives the Store (and search its index).
+// PostgreSQL with several hosts, or with standbys for reads, runs over ./pg-routing.ts.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -13,6 +14,13 @@ import { SQLITE_LOCK_WAIT, waitForLock } from './sqlite-lock.ts';
 import { reusingStatements } from './sqlite-statements.ts';
 import { CloseHooks, registerSqliteConnection, registerSqliteFile } from './sqlite-file.ts';
 import { isCurrent, SchemaMismatchError } from './schema-version.ts';
+import { hostOf } from '../config/pg-urls.ts';
+import { PgHosts } from './pg-hosts.ts';
+import { PrimaryPools, ServerPool } from './pg-pools.ts';
+import { routingDialect } from './pg-routing.ts';
+import { lsnOf, Standbys, type StandbyState } from './pg-standbys.ts';
+import { openPgChannel } from './pg-channel.ts';
+import { RecentWriters, WRITERS_CHANNEL } from './recent-writers.ts';
 
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
@@ -42,6 +50,21 @@ export type OpenOptions = {
    * OFF: no fsync at all (a crash of the machine may corrupt the database); for throwaway data.
    */
   sqliteSynchronous?: SqliteSynchronous;
+  /** PostgreSQL hot standbys that take plain reads of the replica-routing store (OpenedDatabase.replicas). */
+  replicas?: ReplicaOptions;
+};
+
+export type ReplicaOptions = {
+  /** One URL per standby (src/store/pg-hosts.ts urlList). */
+  urls: string[];
+  /** A standby further behind the primary than this takes no reads. */
+  maxLagMs: number;
+  /** How often replay positions are polled (default 200 ms). */
+  pollMs?: number;
+  /** Told when a standby becomes ready, lagging or down, by `host:port`. */
+  onState?: (host: string, state: StandbyState, why: string) => void;
+  /** Told about a problem of the channel that shares recent writers between instances. */
+  onProblem?: (problem: string) => void;
 };
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
@@ -56,6 +79,11 @@ export type OpenedDatabase = {
   dialect: Dialect;
   /** PostgreSQL: the pool's state now (for metrics). */
   poolStats?: () => PoolStats;
+  /**
+   * With OpenOptions.replicas: a Store and Kysely instance over the same data whose plain reads go
+   * to a standby that may take them (./pg-routing.ts), and who wrote lately (whose reads must not).
+   */
+  replicas?: { store: Store; db: Kysely<Database>; writers: RecentWriters; standbys: Standbys };
 };
 
 export async function openDatabase(
@@ -79,6 +107,8 @@ export async function openDatabase(
     await opened.store.close().catch(() => undefined);
     throw err;
   }
+  // Polled from now on: a standby takes reads once it replayed the schema just made.
+  opened.replicas?.standbys.start();
   return opened;
 }
 
@@ -118,22 +148,83 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
 }
 
 function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    // A connection the network silently dropped is found out instead of waited on forever.
-    keepAlive: true,
-    application_name: 'hamlet',
-  });
-  observePoolErrors(pool, options.onConnectionError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
-  const poolStats = () => ({
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-  });
-  return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres', poolStats };
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const makePool = (u: string, name: string, timeoutMs: number, onError?: (err: Error) => void) => {
+    const pool = new pg.Pool({
+      connectionString: u,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: timeoutMs,
+      // A connection the network silently dropped is found out instead of waited on forever.
+      keepAlive: true,
+      application_name: name,
+    });
+    observePoolErrors(pool, onError ?? (() => undefined));
+    return pool;
+  };
+  const hosts = new PgHosts(url, connectTimeoutMs);
+  if (!hosts.multiple && !options.replicas?.urls.length) {
+    const pool = makePool(url, 'hamlet', connectTimeoutMs, options.onConnectionError);
+    const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
+    const poolStats = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres', poolStats };
+  }
+  const primary = new PrimaryPools(hosts, (u) =>
+    makePool(u, 'hamlet', connectTimeoutMs, options.onConnectionError),
+  );
+  const closing: Array<() => Promise<void>> = [];
+  let closed: Promise<void> | undefined;
+  const routes = {
+    primary,
+    close: () =>
+      (closed ??= (async () => {
+        for (const close of closing) await close();
+        await primary.end();
+      })()),
+  };
+  const db = new Kysely<Database>({ dialect: guardText(routingDialect(routes)) });
+  const opened: OpenedDatabase = {
+    store: new KyselyStore(db, 'postgres'),
+    db,
+    dialect: 'postgres',
+    poolStats: () => primary.stats(),
+  };
+  const replicas = options.replicas;
+  if (replicas?.urls.length) {
+    // A standby that cannot be reached is given up quickly: its reads go to the primary.
+    const standbyTimeoutMs = Math.min(connectTimeoutMs, 2_000);
+    const channel = openPgChannel(url, WRITERS_CHANNEL, {
+      onProblem: replicas.onProblem,
+      connectTimeoutMs,
+    });
+    const standbys = new Standbys(
+      replicas.urls.map((u) => new ServerPool(u, makePool(u, 'hamlet replica', standbyTimeoutMs))),
+      async () => {
+        const r = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(db);
+        return lsnOf(r.rows[0]?.lsn);
+      },
+      {
+        maxLagMs: replicas.maxLagMs,
+        pollMs: replicas.pollMs,
+        mayRead: () => channel.state() === 'listening',
+        onState: (server, state, why) => replicas.onState?.(hostOf(server.url), state, why),
+      },
+    );
+    const writers = new RecentWriters(standbys, db, channel);
+    closing.push(
+      async () => channel.close(),
+      async () => standbys.stop(),
+    );
+    void writers.listen().catch((err: unknown) => replicas.onProblem?.(String(err)));
+    const readDb = new Kysely<Database>({
+      dialect: guardText(routingDialect({ ...routes, standbys })),
+    });
+    opened.replicas = { store: new KyselyStore(readDb, 'postgres'), db: readDb, writers, standbys };
+  }
+  return opened;
 }
 
 /**

@@ -3,9 +3,12 @@
 // between instances behind one database. The listening connection is kept up for as long as the
 // channel is open: whenever it drops (the server restarted, the backend was terminated, the network
 // failed) or cannot be made, it is tried again with a capped backoff, for ever; after each reconnect
-// the `onReconnect` handlers hear that notifications may have been missed meanwhile.
+// the `onReconnect` handlers hear that notifications may have been missed meanwhile. A URL listing
+// several hosts connects to the one not in recovery (LISTEN and NOTIFY work on the primary only),
+// looked for again whenever a connection is lost, so the channel follows a failover.
 import pg from 'pg';
 import { observePoolErrors } from './open.ts';
+import { isConnectionError, PgHosts } from './pg-hosts.ts';
 
 export type ListenerState = 'connecting' | 'listening' | 'reconnecting' | 'closed';
 
@@ -40,14 +43,25 @@ export function openPgChannel(
   const minRetryMs = options.minRetryMs ?? 100;
   const maxRetryMs = options.maxRetryMs ?? 2_000;
   const connectionTimeoutMillis = options.connectTimeoutMs ?? 5_000;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 2,
-    connectionTimeoutMillis,
-    keepAlive: true,
-    application_name: 'hamlet notify',
-  });
-  observePoolErrors(pool, (err) => onProblem(`NOTIFY connection lost (${err.message})`));
+  const hosts = new PgHosts(url, connectionTimeoutMillis);
+  // NOTIFY's pool, made for the primary's URL (again after a failover).
+  let notifier: { url: string; pool: pg.Pool } | undefined;
+  const notifyPool = async (): Promise<pg.Pool> => {
+    const primary = await hosts.primary();
+    if (closed()) throw new Error('The channel is closed.');
+    if (notifier?.url === primary) return notifier.pool;
+    void notifier?.pool.end().catch(() => undefined);
+    const pool = new pg.Pool({
+      connectionString: primary,
+      max: 2,
+      connectionTimeoutMillis,
+      keepAlive: true,
+      application_name: 'hamlet notify',
+    });
+    observePoolErrors(pool, (err) => onProblem(`NOTIFY connection lost (${err.message})`));
+    notifier = { url: primary, pool };
+    return pool;
+  };
   const handlers: Array<(payload: string) => void> = [];
   const reconnectHandlers: Array<() => void> = [];
   let state: ListenerState = 'connecting';
@@ -64,7 +78,7 @@ export function openPgChannel(
    */
   async function connect(): Promise<{ client: pg.Client; gone: Promise<string> }> {
     const client = new pg.Client({
-      connectionString: url,
+      connectionString: await hosts.primary(),
       connectionTimeoutMillis,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
@@ -91,6 +105,7 @@ export function openPgChannel(
       return { client, gone };
     } catch (err) {
       release(client);
+      hosts.forget();
       throw err;
     }
   }
@@ -150,6 +165,7 @@ export function openPgChannel(
       const why = await connected.gone;
       listener = undefined;
       release(connected.client);
+      hosts.forget();
       if (closed()) break;
       // The first attempt is at once (a terminated backend's server is still up); failures back off.
       state = 'reconnecting';
@@ -166,7 +182,12 @@ export function openPgChannel(
 
   return {
     async publish(payload) {
-      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+      try {
+        await (await notifyPool()).query('select pg_notify($1, $2)', [channel, payload]);
+      } catch (err) {
+        if (isConnectionError(err)) hosts.forget();
+        throw err;
+      }
     },
     async listen(handler) {
       handlers.push(handler);
@@ -184,7 +205,7 @@ export function openPgChannel(
       listener = undefined;
       await l?.end().catch(() => undefined);
       await running;
-      await pool.end().catch(() => undefined);
+      await notifier?.pool.end().catch(() => undefined);
     },
   };
 }

@@ -33,19 +33,28 @@ export function postgresBin(): string | undefined {
   return versions.length ? join(root, versions.at(-1)!, 'bin') : undefined;
 }
 
-export async function startPgServer(): Promise<PgServer> {
+/** Runs a PostgreSQL program (as the postgres user when root); what it printed. */
+export type AsPg = (cmd: string, args: string[]) => Promise<{ stdout: string; stderr: string }>;
+
+/** A temporary directory the postgres user owns, and how to run PostgreSQL's programs there. */
+export async function pgWorkspace(prefix: string): Promise<{ dir: string; asPg: AsPg }> {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed (/usr/lib/postgresql/*/bin)');
   const root = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'hamlet-fault-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   if (root) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     chownSync(dir, Number(stdout.trim()), -1);
   }
-  const asPg = (cmd: string, args: string[]) =>
+  const asPg: AsPg = (cmd, args) =>
     root
       ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args])
       : run(join(bin, cmd), args);
+  return { dir, asPg };
+}
+
+export async function startPgServer(): Promise<PgServer> {
+  const { dir, asPg } = await pgWorkspace('hamlet-fault-pg-');
   const data = join(dir, 'data');
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
