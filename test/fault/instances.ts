@@ -1,4 +1,4 @@
-// Three `hamlet serve` processes over one PostgreSQL database, as an operator runs them (each on
+// Three `hamlet serve` processes (or as many as named) over one PostgreSQL database, as an operator runs them (each on
 // its own port, no proxy: the fault suite talks to each instance directly). Every exit is recorded,
 // with the end of the instance's stderr, so a test can say which instance died and why.
 import type { ChildProcess } from 'node:child_process';
@@ -21,17 +21,25 @@ export type Instances = {
   stop(): Promise<void>;
 };
 
-/** Starts the three at once (the database already migrated and seeded by the caller). */
+/**
+ * Starts the three at once (the database already migrated and seeded by the caller); `names` and
+ * `envOf` (settings of one instance only) for other sets.
+ */
 export async function startInstances(
   databaseUrl: string,
   env: Record<string, string>,
+  names: string[] = ['A', 'B', 'C'],
+  envOf: (name: string) => Record<string, string> = () => ({}),
 ): Promise<Instances> {
   const started: ChildProcess[] = [];
   const exits: string[] = [];
   const common = { ...env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1' };
   const instance = async (name: string): Promise<Instance> => {
     const port = await freePort();
-    const served = await serveProcess({ ...common, PORT: String(port) }, { started });
+    const served = await serveProcess(
+      { ...common, ...envOf(name), PORT: String(port) },
+      { started },
+    );
     let tail = '';
     served.child.stderr!.on('data', (c: Buffer) => (tail = (tail + String(c)).slice(-4000)));
     served.child.once('exit', (code, signal) =>
@@ -47,7 +55,7 @@ export async function startInstances(
     };
   };
   try {
-    const list = await Promise.all(['A', 'B', 'C'].map(async (name) => instance(name)));
+    const list = await Promise.all(names.map(async (name) => instance(name)));
     return {
       list,
       exits,

@@ -2,6 +2,7 @@
 // with its own idempotency key, retrying a write that failed with the same key (as a careful agent
 // does) until it is acknowledged or the load stops. Afterwards every acknowledged write must be in
 // the database exactly once.
+import assert from 'node:assert/strict';
 import { callTool } from '../security/mcp.ts';
 import type { Instance } from './instances.ts';
 
@@ -56,4 +57,25 @@ export function startLoad(instances: Instance[], key: string, label: string, per
 async function pace(started: number, perSecond: number): Promise<void> {
   const wait = started + 1000 / perSecond - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+}
+
+/**
+ * Every acknowledged write of `load` (`label`) is stored exactly once in the database `query`
+ * reads; returns how many are stored.
+ */
+export async function exactlyOnce(
+  load: Load,
+  label: string,
+  query: <R extends { title: string; n: string }>(text: string, values: unknown[]) => Promise<R[]>,
+): Promise<number> {
+  const rows = await query(
+    `select title, count(*) as n from topics where title like $1 group by title`,
+    [`Fault ${label} write %`],
+  );
+  const stored = new Map(rows.map((r) => [r.title, Number(r.n)]));
+  const lost = load.acked.filter((w) => !stored.has(w.title)).map((w) => w.title);
+  const doubled = rows.filter((r) => Number(r.n) > 1).map((r) => `${r.title} ×${r.n}`);
+  assert.deepEqual(lost, [], `acknowledged but not stored: ${lost.length}`);
+  assert.deepEqual(doubled, [], 'stored more than once');
+  return load.acked.filter((w) => stored.get(w.title) === 1).length;
 }

@@ -8,7 +8,7 @@
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startInstances, readyWithin, type Instances } from './instances.ts';
-import { startLoad, type Load } from './load.ts';
+import { exactlyOnce, startLoad, type Load } from './load.ts';
 import { postgresBin, startPgServer, type PgServer } from './pg-server.ts';
 import { seedCommunity } from './seed.ts';
 import { createTopic, listenFor, reply, until } from './streams.ts';
@@ -102,7 +102,7 @@ if (missing) {
       );
       const updateMs = Math.round(performance.now() - updateStarted);
 
-      const present = await exactlyOnce(finished, label);
+      const present = await exactlyOnce(finished, label, server.query);
       assert.deepEqual(instances.exits, [], 'no instance exited');
       t.diagnostic(
         `fault (${label}): ${what}; /readyz 200 again ${ready.join('/')} ms after the database ` +
@@ -116,20 +116,6 @@ if (missing) {
       stream.close();
       await load?.stop();
     }
-  }
-
-  /** Every acknowledged write of the round is stored once; returns how many are stored. */
-  async function exactlyOnce(load: Load, label: string): Promise<number> {
-    const rows = await server.query<{ title: string; n: string }>(
-      `select title, count(*) as n from topics where title like $1 group by title`,
-      [`Fault ${label} write %`],
-    );
-    const stored = new Map(rows.map((r) => [r.title, Number(r.n)]));
-    const lost = load.acked.filter((w) => !stored.has(w.title)).map((w) => w.title);
-    const doubled = rows.filter((r) => Number(r.n) > 1).map((r) => `${r.title} ×${r.n}`);
-    assert.deepEqual(lost, [], `acknowledged but not stored: ${lost.length}`);
-    assert.deepEqual(doubled, [], 'stored more than once');
-    return load.acked.filter((w) => stored.get(w.title) === 1).length;
   }
 
   test('the database restarts under load (pg_ctl restart -m fast): every instance recovers', async (t) => {

@@ -5,7 +5,11 @@ import { loadConfig } from '../../src/config/config.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { openHamlet } from '../../src/main.ts';
 
-export async function seedCommunity(databaseUrl: string): Promise<{ key: string }> {
+/** `reader`: also an agent that may only read (a caller who never writes). */
+export async function seedCommunity(
+  databaseUrl: string,
+  options: { reader?: boolean } = {},
+): Promise<{ key: string; readerKey?: string }> {
   const opened = await openHamlet(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
   try {
     const acme = await opened.store.communities.create({
@@ -24,7 +28,12 @@ export async function seedCommunity(databaseUrl: string): Promise<{ key: string 
       name: 'fault-writer',
       scopes: ['topic:create', 'post:create'],
     });
-    return { key };
+    if (!options.reader) return { key };
+    const reader = await opened.services.agents.create(systemActor('fault'), acme, {
+      name: 'fault-reader',
+      scopes: [],
+    });
+    return { key, readerKey: reader.key };
   } finally {
     await opened.close();
   }
