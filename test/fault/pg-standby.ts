@@ -44,19 +44,18 @@ export function replicationMissing(): string | undefined {
 }
 
 /**
- * Starts the primary (with `primarySettings`, e.g. synchronous_standby_names) and its standby
- * (with `standbySettings`, e.g. recovery_min_apply_delay). Settings are `name=value` without
- * spaces or shell characters.
+ * Starts the primary and its standby (with `standbySettings`, e.g. recovery_min_apply_delay:
+ * `name=value` without spaces or shell characters). `synchronous`: a commit on the primary waits
+ * until the standby has it (synchronous_standby_names, set once the standby streams).
  */
 export async function startReplicated(
-  primarySettings: string[] = [],
-  standbySettings: string[] = [],
+  options: { standbySettings?: string[]; synchronous?: boolean } = {},
 ): Promise<Replicated> {
   const { dir, asPg } = await pgWorkspace('hamlet-replica-pg-');
   const nodes: PgNode[] = [];
   try {
     const [primaryPort, standbyPort] = [await freePort(), await freePort()];
-    const primary = node('primary', primaryPort, primarySettings);
+    const primary = node('primary', primaryPort, []);
     await asPg('initdb', [
       '-D',
       join(dir, 'primary'),
@@ -73,9 +72,23 @@ export async function startReplicated(
       ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
       ...['-D', join(dir, 'standby'), '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
     ]);
-    const standby = node('standby', standbyPort, standbySettings);
+    const standby = node('standby', standbyPort, options.standbySettings ?? []);
     await standby.start();
     nodes.push(standby);
+    if (options.synchronous) {
+      await queryOn(primaryPort, 'postgres', `alter system set synchronous_standby_names = '*'`);
+      await queryOn(primaryPort, 'postgres', 'select pg_reload_conf()');
+      for (let waited = 0; ; waited += 50) {
+        const rows = await queryOn<{ n: string }>(
+          primaryPort,
+          'postgres',
+          `select count(*) as n from pg_stat_replication where sync_state = 'sync'`,
+        );
+        if (Number(rows[0]!.n) > 0) break;
+        if (waited > 10_000) throw new Error('the standby did not become synchronous in 10 s');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     return {
       primary,
       standby,

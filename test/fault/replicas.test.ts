@@ -29,7 +29,9 @@ if (missing) {
   let startup = '';
   before(async () => {
     const started = performance.now();
-    pg = await startReplicated([], [`recovery_min_apply_delay=${APPLY_DELAY_MS}ms`]);
+    pg = await startReplicated({
+      standbySettings: [`recovery_min_apply_delay=${APPLY_DELAY_MS}ms`],
+    });
     const pgMs = Math.round(performance.now() - started);
     const seeded = await seedCommunity(pg.primary.url, { reader: true });
     writer = seeded.key;
