@@ -59,10 +59,11 @@ test('`hamlet serve` with a misspelled variable does not start, and says what wa
 });
 
 test('the PostgreSQL pool size and connect timeout are settings', () => {
-  assert.deepEqual(loadConfig({}).postgres, { poolSize: 10, connectTimeoutMs: 5000 });
+  const none = { replicaUrls: [], replicaMaxLagMs: 3000 };
+  assert.deepEqual(loadConfig({}).postgres, { poolSize: 10, connectTimeoutMs: 5000, ...none });
   assert.deepEqual(
     loadConfig({ HAMLET_PG_POOL_SIZE: '25', HAMLET_PG_CONNECT_TIMEOUT_MS: '1500' }).postgres,
-    { poolSize: 25, connectTimeoutMs: 1500 },
+    { poolSize: 25, connectTimeoutMs: 1500, ...none },
   );
   assert.throws(() => loadConfig({ HAMLET_PG_POOL_SIZE: '0' }), /HAMLET_PG_POOL_SIZE/);
 });
