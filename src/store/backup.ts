@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { PgHosts } from './pg-hosts.ts';
 /** How long a backup step waits for a lock another connection holds (a checkpoint, say). */
 const BACKUP_BUSY_TIMEOUT_MS = 10_000;
 /** A step of this many pages copies whatever remains, in one read transaction, however it grew. */
@@ -112,9 +113,12 @@ export function hasTool(name: string): boolean {
 export const pgDumpArgs = (file: string) => ['--format=custom', '--no-owner', `--file=${file}`];
 export const pgRestoreArgs = ['--no-owner', '--exit-on-error', '--single-transaction'];
 
-/** Runs pg_dump into `file` (written whole or not at all). */
+/**
+ * Runs pg_dump into `file` (written whole or not at all). A DATABASE_URL listing several hosts is
+ * dumped from (and restored into) the one that takes writes.
+ */
 export async function backupPostgres(databaseUrl: string, file: string): Promise<BackupResult> {
-  const { dbname, env } = pgTool(databaseUrl);
+  const { dbname, env } = pgTool(await new PgHosts(databaseUrl).primary());
   const partial = `${file}.partial`;
   try {
     await run('pg_dump', [...pgDumpArgs(partial), `--dbname=${dbname}`], env);
@@ -126,7 +130,8 @@ export async function backupPostgres(databaseUrl: string, file: string): Promise
 }
 
 /** Runs pg_restore of `file` into the database `databaseUrl` names, which must be empty. */
-export async function restorePostgres(databaseUrl: string, file: string): Promise<void> {
+export async function restorePostgres(urlGiven: string, file: string): Promise<void> {
+  const databaseUrl = await new PgHosts(urlGiven).primary();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -149,7 +149,7 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
 
 function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const makePool = (u: string, name: string, timeoutMs: number, onError?: (err: Error) => void) => {
+  const makePool: MakePool = (u, name, timeoutMs, onError) => {
     const pool = new pg.Pool({
       connectionString: u,
       max: options.poolSize ?? 10,
@@ -172,6 +172,24 @@ function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
     });
     return { store: new KyselyStore(db, 'postgres'), db, dialect: 'postgres', poolStats };
   }
+  return openRouted(url, hosts, options, makePool);
+}
+
+type MakePool = (
+  url: string,
+  name: string,
+  timeoutMs: number,
+  onError?: (err: Error) => void,
+) => pg.Pool;
+
+/** PostgreSQL over ./pg-routing.ts: DATABASE_URL's primary among its hosts, and any standbys. */
+function openRouted(
+  url: string,
+  hosts: PgHosts,
+  options: OpenOptions,
+  makePool: MakePool,
+): OpenedDatabase {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const primary = new PrimaryPools(hosts, (u) =>
     makePool(u, 'hamlet', connectTimeoutMs, options.onConnectionError),
   );
@@ -193,37 +211,36 @@ function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
     poolStats: () => primary.stats(),
   };
   const replicas = options.replicas;
-  if (replicas?.urls.length) {
-    // A standby that cannot be reached is given up quickly: its reads go to the primary.
-    const standbyTimeoutMs = Math.min(connectTimeoutMs, 2_000);
-    const channel = openPgChannel(url, WRITERS_CHANNEL, {
-      onProblem: replicas.onProblem,
-      connectTimeoutMs,
-    });
-    const standbys = new Standbys(
-      replicas.urls.map((u) => new ServerPool(u, makePool(u, 'hamlet replica', standbyTimeoutMs))),
-      async () => {
-        const r = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(db);
-        return lsnOf(r.rows[0]?.lsn);
-      },
-      {
-        maxLagMs: replicas.maxLagMs,
-        pollMs: replicas.pollMs,
-        mayRead: () => channel.state() === 'listening',
-        onState: (server, state, why) => replicas.onState?.(hostOf(server.url), state, why),
-      },
-    );
-    const writers = new RecentWriters(standbys, db, channel);
-    closing.push(
-      async () => channel.close(),
-      async () => standbys.stop(),
-    );
-    void writers.listen().catch((err: unknown) => replicas.onProblem?.(String(err)));
-    const readDb = new Kysely<Database>({
-      dialect: guardText(routingDialect({ ...routes, standbys })),
-    });
-    opened.replicas = { store: new KyselyStore(readDb, 'postgres'), db: readDb, writers, standbys };
-  }
+  if (!replicas?.urls.length) return opened;
+  // A standby that cannot be reached is given up quickly: its reads go to the primary.
+  const standbyTimeoutMs = Math.min(connectTimeoutMs, 2_000);
+  const channel = openPgChannel(url, WRITERS_CHANNEL, {
+    onProblem: replicas.onProblem,
+    connectTimeoutMs,
+  });
+  const standbys = new Standbys(
+    replicas.urls.map((u) => new ServerPool(u, makePool(u, 'hamlet replica', standbyTimeoutMs))),
+    async () => {
+      const r = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(db);
+      return lsnOf(r.rows[0]?.lsn);
+    },
+    {
+      maxLagMs: replicas.maxLagMs,
+      pollMs: replicas.pollMs,
+      mayRead: () => channel.state() === 'listening',
+      onState: (server, state, why) => replicas.onState?.(hostOf(server.url), state, why),
+    },
+  );
+  const writers = new RecentWriters(standbys, db, channel);
+  closing.push(
+    async () => channel.close(),
+    async () => standbys.stop(),
+  );
+  void writers.listen().catch((err: unknown) => replicas.onProblem?.(String(err)));
+  const readDb = new Kysely<Database>({
+    dialect: guardText(routingDialect({ ...routes, standbys })),
+  });
+  opened.replicas = { store: new KyselyStore(readDb, 'postgres'), db: readDb, writers, standbys };
   return opened;
 }
 

@@ -1,13 +1,14 @@
 // A Kysely dialect over a PostgreSQL primary (found among DATABASE_URL's hosts, ./pg-pools.ts) and,
 // for the replica-routing store, its hot standbys (./pg-standbys.ts). Where each statement runs:
 //  - a plain read (./statement-kinds.ts) outside a transaction, on a connection that has not yet
-//    needed the primary: on a standby that may take reads now, else on the primary; one that fails
-//    there for want of the standby (connection lost, recovery conflict, an unlogged table) runs
-//    again on the primary, the standby set aside until a poll finds it well;
+//    needed the primary: on a standby that may take reads now, else on the primary. One that fails
+//    there for want of the standby (see standbyCannot) runs again on the primary; a standby whose
+//    connection failed is set aside until a poll finds it well;
 //  - a transaction declared read only, or opening with transaction-local settings and then
 //    reading (how search tunes the planner for one statement): on a standby, begun when its first
-//    statement comes (the settings replayed there); the same failures move it to the primary,
-//    settings replayed, unless it asked for an isolation level above read committed;
+//    statement comes, the settings replayed there. The same failures move it to the primary,
+//    settings replayed, unless it asked for an isolation level above read committed (its later
+//    statements see the primary's data, as a read-committed transaction's may);
 //  - everything else (writes, locks, other transactions) on the primary; a connection that sent
 //    one statement there keeps it for the rest, so session state stays where it was made.
 // A write made through the replica-routing store sends later reads of the tables it wrote to the
