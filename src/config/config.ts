@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { unknownVariables } from './unknown-variables.ts';
-import { urlList } from './pg-urls.ts';
+import { standbysNeedPostgres, standbyUrls } from './pg-urls.ts';
 
 const schema = z
   .object({
@@ -28,23 +28,7 @@ const schema = z
     HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
     HAMLET_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     HAMLET_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
-    HAMLET_DATABASE_REPLICA_URL: z
-      .string()
-      .transform((v, ctx) => {
-        try {
-          const urls = urlList(v);
-          if (urls.length) return urls;
-        } catch {
-          // said below
-        }
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'HAMLET_DATABASE_REPLICA_URL must be one or more postgres:// URLs of hot standbys, separated by commas (postgres://u@standby1:5432/db,postgres://u@standby2:5432/db)',
-        });
-        return z.NEVER;
-      })
-      .optional(),
+    HAMLET_DATABASE_REPLICA_URL: standbyUrls.optional(),
     HAMLET_DATABASE_REPLICA_MAX_LAG_MS: z.coerce
       .number()
       .int()
@@ -183,10 +167,7 @@ const schema = z
       path: ['HAMLET_PUBLIC_SCHEME'],
     },
   )
-  .refine((e) => !e.HAMLET_DATABASE_REPLICA_URL || !e.DATABASE_URL.startsWith('sqlite:'), {
-    message: 'HAMLET_DATABASE_REPLICA_URL needs DATABASE_URL to be a postgres:// URL (the primary)',
-    path: ['HAMLET_DATABASE_REPLICA_URL'],
-  })
+  .refine(standbysNeedPostgres.check, standbysNeedPostgres.options)
   .refine((e) => !e.HAMLET_EMBEDDINGS_URL || e.HAMLET_EMBEDDINGS_MODEL, {
     message:
       'HAMLET_EMBEDDINGS_MODEL must name the embedding model when HAMLET_EMBEDDINGS_URL is set',
@@ -205,14 +186,11 @@ export type Config = {
   trustProxy: boolean;
   /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
   trustedProxyHops: number;
-  /**
-   * PostgreSQL: connections per instance (per server), how long getting one may take before a
-   * query fails, and the hot standbys plain reads may go to (one URL each; empty: none) while at
-   * most `replicaMaxLagMs` behind the primary.
-   */
+  /** PostgreSQL: connections per instance and server, how long getting one may take before a query fails. */
   postgres: {
     poolSize: number;
     connectTimeoutMs: number;
+    /** Hot standbys that take plain reads (one URL each) while at most replicaMaxLagMs behind. */
     replicaUrls: string[];
     replicaMaxLagMs: number;
   };

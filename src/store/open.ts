@@ -16,7 +16,7 @@ import { CloseHooks, registerSqliteConnection, registerSqliteFile } from './sqli
 import { isCurrent, SchemaMismatchError } from './schema-version.ts';
 import { hostOf } from '../config/pg-urls.ts';
 import { PgHosts } from './pg-hosts.ts';
-import { PrimaryPools, ServerPool } from './pg-pools.ts';
+import { observePoolErrors, PrimaryPools, ServerPool } from './pg-pools.ts';
 import { routingDialect } from './pg-routing.ts';
 import { lsnOf, Standbys, type StandbyState } from './pg-standbys.ts';
 import { openPgChannel } from './pg-channel.ts';
@@ -242,15 +242,4 @@ function openRouted(
   });
   opened.replicas = { store: new KyselyStore(readDb, 'postgres'), db: readDb, writers, standbys };
   return opened;
-}
-
-/**
- * Every error a pool's connections emit is observed: the pool re-emits an idle client's, and each
- * client it hands out gets its own listener, since a client checked out by a query (or held by a
- * transaction) emits on itself only, and an 'error' event nobody listens to ends the process. The
- * query running on it rejects as well; the pool drops the broken client when it is released.
- */
-export function observePoolErrors(pool: pg.Pool, onError: (err: Error) => void): void {
-  pool.on('error', () => undefined); // an idle client's error: its own listener has it already
-  pool.on('connect', (client) => client.on('error', onError));
 }

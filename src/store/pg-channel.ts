@@ -7,7 +7,7 @@
 // several hosts connects to the one not in recovery (LISTEN and NOTIFY work on the primary only),
 // looked for again whenever a connection is lost, so the channel follows a failover.
 import pg from 'pg';
-import { observePoolErrors } from './open.ts';
+import { observePoolErrors } from './pg-pools.ts';
 import { isConnectionError, PgHosts } from './pg-hosts.ts';
 
 export type ListenerState = 'connecting' | 'listening' | 'reconnecting' | 'closed';

@@ -88,3 +88,14 @@ export class PrimaryPools {
     await Promise.all([...this.pools.values()].map(async (p) => p.end()));
   }
 }
+
+/**
+ * Every error a pool's connections emit is observed: the pool re-emits an idle client's, and each
+ * client it hands out gets its own listener, since a client checked out by a query (or held by a
+ * transaction) emits on itself only, and an 'error' event nobody listens to ends the process. The
+ * query running on it rejects as well; the pool drops the broken client when it is released.
+ */
+export function observePoolErrors(pool: pg.Pool, onError: (err: Error) => void): void {
+  pool.on('error', () => undefined); // an idle client's error: its own listener has it already
+  pool.on('connect', (client) => client.on('error', onError));
+}
