@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { callTool } from '../security/mcp.ts';
 import type { Instance } from './instances.ts';
 
-export type Acked = { title: string; topicId?: string; approvalId?: string };
+/** An acknowledged write; `started` and `at`: when its successful attempt began and was answered. */
+export type Acked = {
+  title: string;
+  topicId?: string;
+  approvalId?: string;
+  started: number;
+  at: number;
+};
 
 export type Load = {
   acked: Acked[];
@@ -36,7 +43,13 @@ export function startLoad(instances: Instance[], key: string, label: string, per
         const answer = await callTool(url, 'create_topic', args, key).catch(() => undefined);
         if (answer?.isError === false) {
           const s = answer.structured;
-          load.acked.push({ title, topicId: s.topic?.id, approvalId: s.approval_id });
+          load.acked.push({
+            title,
+            topicId: s.topic?.id,
+            approvalId: s.approval_id,
+            started,
+            at: Date.now(),
+          });
           await pace(started, perSecond);
           break;
         }
