@@ -4,12 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.ts';
 import { createLogger, type Logger } from './log.ts';
-import {
-  openDatabase,
-  type OpenOptions,
-  type PoolStats,
-  type ReplicaOptions,
-} from './store/open.ts';
+import { openDatabase, type OpenOptions, type PoolStats } from './store/open.ts';
 import type { Store } from './store/repositories.ts';
 import { createSearchIndex } from './search/engine.ts';
 import { semanticSearch } from './search/embeddings.ts';
@@ -27,7 +22,7 @@ import { PostgresRateBuckets } from './store/kysely/rate-buckets.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from './store/schema.ts';
 import { Pipeline } from './operations/pipeline.ts';
-import { readRouting, type ReadRouting } from './operations/read-routing.ts';
+import { readRouting, standbysOf, type ReadRouting } from './operations/read-routing.ts';
 import { createFaces } from './http/faces.ts';
 import { createFrontDoor, type FrontDoor } from './http/front-door.ts';
 import { createHttpServer } from './http/server.ts';
@@ -68,7 +63,7 @@ export async function openHamlet(
     poolSize: config.postgres.poolSize,
     connectTimeoutMs: config.postgres.connectTimeoutMs,
     onConnectionError: (err) => logger.warn({ err }, 'PostgreSQL connection lost; reconnecting'),
-    replicas: replicaOptions(config, logger),
+    replicas: standbysOf(config, logger),
     ...options,
   });
   // Semantic/hybrid search only with HAMLET_EMBEDDINGS_*: post vectors are filled in the background.
@@ -361,23 +356,6 @@ function onSignals(logger: Logger, close: () => Promise<void>): void {
       );
     });
   }
-}
-
-/** HAMLET_DATABASE_REPLICA_URL's standbys, each change of their state logged (never a password). */
-function replicaOptions(config: Config, logger: Logger): ReplicaOptions | undefined {
-  if (!config.postgres.replicaUrls.length) return undefined;
-  return {
-    urls: config.postgres.replicaUrls,
-    maxLagMs: config.postgres.replicaMaxLagMs,
-    onState: (standby, state, why) =>
-      state === 'ready'
-        ? logger.info({ standby, why }, 'PostgreSQL standby takes reads')
-        : logger.warn(
-            { standby, state, why },
-            'PostgreSQL standby takes no reads; reading on the primary',
-          ),
-    onProblem: (problem) => logger.warn({ problem }, 'recent writers channel'),
-  };
 }
 
 /**

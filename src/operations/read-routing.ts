@@ -4,9 +4,13 @@
 // on whichever instance: src/store/recent-writers.ts); every other read runs on the services over
 // the replica-routing store, whose plain reads go to a standby that may take them
 // (src/store/pg-routing.ts). Decided from the call's own facts, handed in by the pipeline: the
-// operation (`write` in the catalogue) and the authenticated actor.
+// operation (`write` in the catalogue) and the authenticated actor. standbysOf: which standbys, from
+// the configuration, each change of their state logged.
+import type { Config } from '../config/config.ts';
 import type { Actor } from '../domain/actor.ts';
+import type { Logger } from '../log.ts';
 import type { Services } from '../services.ts';
+import type { ReplicaOptions } from '../store/open.ts';
 
 /** Who wrote lately (src/store/recent-writers.ts), by writer id. */
 export type Writers = {
@@ -42,4 +46,21 @@ function writerOf(actor: Actor): string | undefined {
   if (actor.kind === 'agent') return `a:${actor.agentId}`;
   if (actor.kind === 'person') return `p:${actor.personId}`;
   return undefined;
+}
+
+/** HAMLET_DATABASE_REPLICA_URL's standbys, each change of their state logged (never a password). */
+export function standbysOf(config: Config, logger: Logger): ReplicaOptions | undefined {
+  if (!config.postgres.replicaUrls.length) return undefined;
+  return {
+    urls: config.postgres.replicaUrls,
+    maxLagMs: config.postgres.replicaMaxLagMs,
+    onState: (standby, state, why) =>
+      state === 'ready'
+        ? logger.info({ standby, why }, 'PostgreSQL standby takes reads')
+        : logger.warn(
+            { standby, state, why },
+            'PostgreSQL standby takes no reads; reading on the primary',
+          ),
+    onProblem: (problem) => logger.warn({ problem }, 'recent writers channel'),
+  };
 }
