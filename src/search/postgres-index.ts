@@ -251,10 +251,13 @@ export class PostgresSearchIndex implements SearchIndex {
       ),
     )}`;
     const r = gin
-      ? await this.db.transaction().execute(async (tx) => {
-          await sql`set local enable_seqscan = off`.execute(tx);
-          return statement.execute(tx);
-        })
+      ? await this.db
+          .transaction()
+          .setAccessMode('read only')
+          .execute(async (tx) => {
+            await sql`set local enable_seqscan = off`.execute(tx);
+            return statement.execute(tx);
+          })
       : await statement.execute(this.db);
     const row = r.rows[0]!;
     return words.filter((_, i) => !row[`e${i}`] && !row[`h${i}`]);
