@@ -11,6 +11,7 @@ export default tseslint.config(
       'data/**',
       'results/**',
       'test-artifacts/**',
+      '.tmp/**',
       '**/*.js',
       '**/*.mjs',
     ],
