@@ -2,9 +2,9 @@
 // values (its own results, or sanitized Markdown through the one door) pass as markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { html, joinHtml, sanitizedHtml, type Html, type HtmlValue } from './template.ts';
+import { html, joinHtml, markupOf, sanitizedHtml, type Html, type HtmlValue } from './template.ts';
 
-const text = (h: Html) => String(h);
+const text = (h: Html) => markupOf(h);
 
 test('every character that can open markup or end an attribute is escaped in text', () => {
   assert.equal(

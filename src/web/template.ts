@@ -19,16 +19,22 @@ function esc(text: string): string {
 }
 
 /**
- * Markup that is safe to send. Its text is private (a value of another shape is never one), and
- * only this module makes one; String(h) is the markup.
+ * Markup that is safe to send. Its text is private (a value of another shape is never one), only
+ * this module makes one, and it never turns into text by accident: in a plain `${}` or a `+` it
+ * would lose what makes it safe, so that throws. markupOf(h) reads it on purpose.
  */
 class SafeHtml {
   readonly #markup: string;
   constructor(markup: string) {
     this.#markup = markup;
   }
-  toString(): string {
-    return this.#markup;
+  static markupOf(h: SafeHtml): string {
+    return h.#markup;
+  }
+  toString(): never {
+    throw new TypeError(
+      'Html is not text: put it in an html`…` template, or read it with markupOf',
+    );
   }
 }
 
@@ -38,7 +44,7 @@ export type Html = SafeHtml;
 export type HtmlValue = Html | string | number | null | undefined | false | readonly HtmlValue[];
 
 function render(value: HtmlValue): string {
-  if (value instanceof SafeHtml) return value.toString();
+  if (value instanceof SafeHtml) return SafeHtml.markupOf(value);
   if (typeof value === 'string') return esc(value);
   if (typeof value === 'number') return String(value);
   if (value === null || value === undefined || value === false) return '';
@@ -68,4 +74,9 @@ export function joinHtml(items: readonly HtmlValue[], separator: Html | string):
  */
 export function sanitizedHtml(markup: string): Html {
   return new SafeHtml(markup);
+}
+
+/** The markup, to send as the response body (or to look into, as the layout does). */
+export function markupOf(h: Html): string {
+  return SafeHtml.markupOf(h);
 }
