@@ -30,9 +30,6 @@ export function postForm(web: Web, action: string, inner: Html, attrs?: Html): H
   return html`<form method="post" action="${action}"${attrs ? html` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${web.csrf}">${inner}</form>`;
 }
 
-/** The attribute of a form shown inline (a one-button form in running text or a table cell). */
-export const INLINE = html`class="inline"`;
-
 function nav(web: Web): Html {
   const links: Html[] = [];
   const community =
@@ -61,7 +58,7 @@ function nav(web: Web): Html {
         web,
         href(web, '/signout'),
         html`<button type="submit" class="link">Sign out</button>`,
-        INLINE,
+        html`class="inline"`,
       ),
     );
   } else {

@@ -71,6 +71,14 @@ test('sanitized Markdown passes through its one door; a plain string never does'
   assert.throws(() => html(strings), TypeError);
 });
 
+test('an Html never turns into text by accident; markupOf reads it on purpose', () => {
+  const h = html`<b>${'x'}</b>`;
+  assert.throws(() => `${h as unknown as string}`, TypeError);
+  assert.throws(() => String(h), TypeError);
+  assert.throws(() => [h].join(''), TypeError);
+  assert.equal(markupOf(h), '<b>x</b>');
+});
+
 test('a template with nothing interpolated is its markup, newlines and all', () => {
   assert.equal(
     text(html`<svg viewBox="0 0 1 1"><path d="M0 0"/></svg>

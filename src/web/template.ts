@@ -4,6 +4,8 @@
 // never becomes markup by being interpolated; markup that is already safe (a post's Markdown,
 // rendered and sanitized by sanitize-html) enters through one greppable door, `sanitizedHtml`.
 // Constant markup (icons, fixed fragments) needs no door: an html`…` with nothing interpolated.
+// Prettier leaves these templates as written (embeddedLanguageFormatting is off): formatted as
+// HTML, their whitespace, and so the pages' bytes, would change.
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
