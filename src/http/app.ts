@@ -6,6 +6,7 @@ import type { Logger } from '../log.ts';
 import { createAccessLog, type AccessLog } from './access-log.ts';
 import { createMetrics } from './metrics.ts';
 import { barePage, hostPage } from '../web/html.ts';
+import { html, markupOf, type Html } from '../web/template.ts';
 import { securityHeaders } from '../web/security.ts';
 import { inputErrorOf } from '../domain/validate.ts';
 import {
@@ -34,7 +35,7 @@ export type AppDeps = {
   /** The operator's routes, which every host reaches before the host check (GET /metrics). */
   operator?: (app: Hono) => void;
   /** More of the unknown-host page (HTML), e.g. a way for members of a private community in. */
-  unknownHostExtra?: (c: Context) => string;
+  unknownHostExtra?: (c: Context) => Html;
   /** The agent documentation served at /llms. */
   llms: (section?: string) => { found: boolean; text: string };
   /** Public URLs are https (HSTS is sent). */
@@ -88,9 +89,11 @@ export function createApp(deps: AppDeps): Hono {
       // Crawlers are kept off an address that serves nothing (a private community's host too).
       if (c.req.path === '/robots.txt') return c.text('User-agent: *\nDisallow: /\n');
       return c.html(
-        hostPage(
-          'Not found',
-          `<h1>Not found</h1><p>This address does not belong to any Hamlet community.</p>${deps.unknownHostExtra?.(c) ?? ''}`,
+        markupOf(
+          hostPage(
+            'Not found',
+            html`<h1>Not found</h1><p>This address does not belong to any Hamlet community.</p>${deps.unknownHostExtra?.(c)}`,
+          ),
         ),
         404,
       );
@@ -106,21 +109,30 @@ export function createApp(deps: AppDeps): Hono {
 
   deps.mount?.(app);
 
-  app.notFound((c) => c.html(barePage('Not found', 'There is nothing at this address.'), 404));
+  app.notFound((c) =>
+    c.html(markupOf(barePage('Not found', 'There is nothing at this address.')), 404),
+  );
   app.onError((err, c) => {
     const rest = isRestPath(c.req.path);
     // Input no engine can store (the NUL character) that reached the store: the caller's mistake.
     if (inputErrorOf(err) && rest) return unstorableInputResponse();
     if (inputErrorOf(err))
       return c.html(
-        barePage('Bad request', 'The address or the form carried characters that are not allowed.'),
+        markupOf(
+          barePage(
+            'Bad request',
+            'The address or the form carried characters that are not allowed.',
+          ),
+        ),
         400,
       );
     // One line per route and error, then counts (src/log.ts): an outage is not a stack per request.
     deps.logger.error({ err, kind: `${c.req.method} ${c.req.routePath}` }, 'unhandled error');
     if (rest) return internalErrorResponse();
     return c.html(
-      barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),
+      markupOf(
+        barePage('Server error', 'Something went wrong on our side. Try again in a moment.'),
+      ),
       500,
     );
   });

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { changed, diffHtml, tokens, wordDiff } from './diff.ts';
+import { markupOf } from './template.ts';
 
 /** The after-text rebuilt from the parts, and the before-text (spacing as in the after-text). */
 const sides = (parts: ReturnType<typeof wordDiff>) => ({
@@ -67,14 +68,14 @@ test('two long texts rewritten throughout fall back to removed, then added', () 
 });
 
 test('as HTML: escaped, <del> and <ins> each said in words, marks ending at their last word', () => {
-  const html = diffHtml(wordDiff('use <b> here', 'use <i> here'));
+  const html = markupOf(diffHtml(wordDiff('use <b> here', 'use <i> here')));
   assert.equal(
     html,
     '<div class="diff">use <del><span class="visually-hidden">[removed: </span>&lt;b&gt;<span class="visually-hidden">]</span></del> <ins><span class="visually-hidden">[added: </span>&lt;i&gt;<span class="visually-hidden">]</span></ins> here</div>',
   );
   // A removal glued to the addition after it (the last word changed) keeps them apart.
   assert.match(
-    diffHtml(wordDiff('next week.', 'next month.'), 'span'),
+    markupOf(diffHtml(wordDiff('next week.', 'next month.'), 'span')),
     /^<span class="diff">next <del>.*week\..*<\/del> <ins>.*month\..*<\/ins><\/span>$/,
   );
 });

@@ -4,7 +4,7 @@
 // of table (two long texts rewritten throughout) the differing middle is shown as removed, then
 // added. As HTML, removals are <del> and additions <ins>, each also said in words to screen
 // readers and marked by line-through and underline (not by colour alone).
-import { esc } from './html.ts';
+import { html, type Html } from './template.ts';
 
 export type DiffPart = { kind: 'same' | 'added' | 'removed'; text: string };
 
@@ -88,19 +88,22 @@ export function changed(parts: DiffPart[]): boolean {
  * ends at its last word (the whitespace after it is left outside); a removal right before an
  * addition keeps a space between the two.
  */
-export function diffHtml(parts: DiffPart[], tag: 'div' | 'span' = 'div'): string {
-  const mark = (tag: 'ins' | 'del', said: string, text: string) => {
+export function diffHtml(parts: DiffPart[], tag: 'div' | 'span' = 'div'): Html {
+  const mark = (kind: 'added' | 'removed', text: string) => {
     const words = text.trimEnd();
     const after = text.slice(words.length);
-    return `<${tag}><span class="visually-hidden">[${said}: </span>${esc(words)}<span class="visually-hidden">]</span></${tag}>${esc(after)}`;
+    const hidden = (said: string) => html`<span class="visually-hidden">${said}</span>`;
+    return kind === 'added'
+      ? html`<ins>${hidden('[added: ')}${words}${hidden(']')}</ins>${after}`
+      : html`<del>${hidden('[removed: ')}${words}${hidden(']')}</del>${after}`;
   };
-  const inner = parts
-    .map((p, i) => {
-      if (p.kind === 'same') return esc(p.text);
-      if (p.kind === 'added') return mark('ins', 'added', p.text);
-      const glued = parts[i + 1]?.kind === 'added' && !/\s$/.test(p.text);
-      return mark('del', 'removed', p.text) + (glued ? ' ' : '');
-    })
-    .join('');
-  return `<${tag} class="diff">${inner}</${tag}>`;
+  const inner = parts.map((p, i) => {
+    if (p.kind === 'same') return p.text;
+    if (p.kind === 'added') return mark('added', p.text);
+    const glued = parts[i + 1]?.kind === 'added' && !/\s$/.test(p.text);
+    return html`${mark('removed', p.text)}${glued ? ' ' : ''}`;
+  });
+  return tag === 'div'
+    ? html`<div class="diff">${inner}</div>`
+    : html`<span class="diff">${inner}</span>`;
 }

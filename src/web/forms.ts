@@ -5,7 +5,7 @@
 import type { AnyOperation } from '../operations/operation.ts';
 import type { Failure, Issue } from '../operations/pipeline.ts';
 import { inputFromStrings } from '../operations/string-input.ts';
-import { esc } from './html.ts';
+import { html, joinHtml, type Html } from './template.ts';
 
 export type FormData = Record<string, string | File | (string | File)[]>;
 
@@ -63,23 +63,24 @@ export type FieldSpec = {
   autocomplete?: string;
   /** The id of the control (default f-<name>); the title field of /ask is "title" for the script. */
   id?: string;
-  attrs?: string;
+  /** More attributes of the control (limits such as maxlength, data- hooks for scripts). */
+  attrs?: Html;
 };
 
 /** One labelled control with its hint and its error message. */
-export function field(f: FieldSpec, issues?: Issue[]): string {
+export function field(f: FieldSpec, issues?: Issue[]): Html {
   const id = f.id ?? idOf(f.name);
   const error = errorFor(issues, f.name);
   const described = [f.hint ? `${id}-hint` : '', error ? `${id}-error` : '']
     .filter(Boolean)
     .join(' ');
-  const common = `id="${id}" name="${esc(f.name)}"${f.required ? ' required' : ''}${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}${f.autocomplete ? ` autocomplete="${esc(f.autocomplete)}"` : ''}${f.attrs ? ` ${f.attrs}` : ''}`;
+  const common = html`id="${id}" name="${f.name}"${f.required ? html` required` : ''}${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}${f.autocomplete ? html` autocomplete="${f.autocomplete}"` : ''}${f.attrs ? html` ${f.attrs}` : ''}`;
   const control = f.options
-    ? `<select ${common}>${f.options.map((o) => `<option value="${esc(o.value)}"${o.value === f.value ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</select>`
+    ? html`<select ${common}>${f.options.map((o) => html`<option value="${o.value}"${o.value === f.value ? html` selected` : ''}>${o.label}</option>`)}</select>`
     : f.rows
-      ? `<textarea ${common} rows="${f.rows}">${esc(f.value ?? '')}</textarea>`
-      : `<input type="${f.type ?? 'text'}" ${common} value="${esc(f.value ?? '')}">`;
-  return `<div class="field"><label for="${id}">${esc(f.label)}</label>${f.hint ? `<p class="hint" id="${id}-hint">${esc(f.hint)}</p>` : ''}${error ? `<p class="field-error" id="${id}-error">${esc(error)}</p>` : ''}${control}</div>`;
+      ? html`<textarea ${common} rows="${f.rows}">${f.value ?? ''}</textarea>`
+      : html`<input type="${f.type ?? 'text'}" ${common} value="${f.value ?? ''}">`;
+  return html`<div class="field"><label for="${id}">${f.label}</label>${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}${control}</div>`;
 }
 
 /** A group of checkboxes (one name, many values) under a legend. */
@@ -89,41 +90,35 @@ export function checkboxes(
   options: Array<{ value: string; label: string }>,
   checked: readonly string[],
   issues?: Issue[],
-): string {
+  /** The start of the boxes' ids (default f-<name>), when one page holds the group more than once. */
+  idBase = idOf(name),
+): Html {
   const error = errorFor(issues, name);
-  const boxes = options
-    .map((o, i) => {
-      const id = `${idOf(name)}-${i}`;
-      return `<span class="check"><input type="checkbox" id="${id}" name="${esc(name)}" value="${esc(o.value)}"${checked.includes(o.value) ? ' checked' : ''}><label for="${id}">${esc(o.label)}</label></span>`;
-    })
-    .join(' ');
-  return `<fieldset><legend>${esc(legend)}</legend>${error ? `<p class="field-error">${esc(error)}</p>` : ''}${boxes}</fieldset>`;
+  const boxes = options.map((o, i) => {
+    const id = `${idBase}-${i}`;
+    return html`<span class="check"><input type="checkbox" id="${id}" name="${name}" value="${o.value}"${checked.includes(o.value) ? html` checked` : ''}><label for="${id}">${o.label}</label></span>`;
+  });
+  return html`<fieldset><legend>${legend}</legend>${error ? html`<p class="field-error">${error}</p>` : ''}${joinHtml(boxes, ' ')}</fieldset>`;
 }
 
 /** One checkbox with its own label. */
-export function checkbox(name: string, label: string, checked: boolean): string {
-  const id = idOf(name);
-  return `<div class="field"><input type="checkbox" id="${id}" name="${esc(name)}" value="on"${checked ? ' checked' : ''}> <label for="${id}" class="inline-label">${esc(label)}</label></div>`;
+export function checkbox(name: string, label: string, checked: boolean, id = idOf(name)): Html {
+  return html`<div class="field"><input type="checkbox" id="${id}" name="${name}" value="on"${checked ? html` checked` : ''}> <label for="${id}" class="inline-label">${label}</label></div>`;
 }
 
 /**
  * What went wrong with a submitted form, for the top of the page: the pipeline's message, and each
  * field's issue linked to its field (labels name the fields; without one, the field's name).
  */
-export function failureSummary(
-  f: Failure | undefined,
-  labels: Record<string, string> = {},
-): string {
-  if (!f) return '';
+export function failureSummary(f: Failure | undefined, labels: Record<string, string> = {}): Html {
+  if (!f) return html``;
   if (f.issues?.length) {
-    const items = f.issues
-      .map(
-        (i) =>
-          `<li><a href="#${idOf(i.path)}">${esc(labels[i.path] ?? i.path)}</a>: ${esc(i.message)}</li>`,
-      )
-      .join('');
+    const items = f.issues.map(
+      (i) =>
+        html`<li><a href="#${idOf(i.path)}">${labels[i.path] ?? i.path}</a>: ${i.message}</li>`,
+    );
     const lead = f.stage === 'validate' ? 'Some fields need a change:' : f.message;
-    return `<div class="notice error" role="alert"><p>${esc(lead)}</p><ul>${items}</ul></div>`;
+    return html`<div class="notice error" role="alert"><p>${lead}</p><ul>${items}</ul></div>`;
   }
-  return `<div class="notice error" role="alert"><p>${esc(f.message)}</p></div>`;
+  return html`<div class="notice error" role="alert"><p>${f.message}</p></div>`;
 }

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plainExcerpt, relativeTime, when } from './html.ts';
+import { markupOf } from './template.ts';
 
 const now = Date.parse('2026-12-02T12:00:00.000Z');
 
@@ -14,7 +15,7 @@ test('times read as a person says them, then as a date; the exact time is on hov
   assert.equal(ago(12 * 86_400_000), '12 days ago');
   assert.equal(relativeTime('2025-03-04T10:00:00.000Z', now), 'Mar 4, 2025');
   assert.equal(
-    when('2026-12-02T11:55:00.000Z', now),
+    markupOf(when('2026-12-02T11:55:00.000Z', now)),
     '<time datetime="2026-12-02T11:55:00.000Z" title="2026-12-02 11:55 UTC">5 min ago</time>',
   );
 });

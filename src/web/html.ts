@@ -1,24 +1,18 @@
-// Server-rendered HTML: escaping and the page layout. Every page is plain semantic HTML that works
-// without JavaScript; user content arrives sanitized (rendered Markdown) or is escaped here. The
-// layout carries the skip link, the navigation a visitor's role allows, and the page's notices.
+// The page layout: the document around every page, with the skip link, the navigation a visitor's
+// role allows and the page's notices; and the small parts every page shares (a POST form with its
+// token, times, counts). Every page is plain semantic HTML that works without JavaScript, built by
+// the html template (template.ts), which escapes all text it is handed.
 import { canRead, roleAtLeast } from '../domain/authorization.ts';
 import { isRole } from '../domain/vocabulary.ts';
 import { href, type Notice, type Web } from './context.ts';
 import { asset } from './assets.ts';
+import { html, markupOf, type Html } from './template.ts';
 
-/** Escapes text for HTML element content and attribute values. */
-export function esc(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-export function notice(n: Notice | undefined): string {
-  if (!n) return '';
+export function notice(n: Notice | undefined): Html {
+  if (!n) return html``;
   return n.kind === 'error'
-    ? `<div class="notice error" role="alert"><p>${esc(n.text)}</p></div>`
-    : `<div class="notice ok" role="status"><p>${esc(n.text)}</p></div>`;
+    ? html`<div class="notice error" role="alert"><p>${n.text}</p></div>`
+    : html`<div class="notice ok" role="status"><p>${n.text}</p></div>`;
 }
 
 /** The signed-in person's role in the community of the request, if any. */
@@ -28,45 +22,43 @@ export function roleHere(web: Web) {
   return isRole(role) ? role : undefined;
 }
 
-/** A hidden CSRF field and a POST form around `inner`. */
-
 /** The notification bell: a drawing in the text colour (an emoji needs a font many systems lack). */
-const BELL =
-  '<svg class="icon" aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 16 16"><path fill="currentColor" d="M8 1.5a1 1 0 0 1 1 1v.6A4.5 4.5 0 0 1 12.5 7.5v2.7l1.3 1.9a.6.6 0 0 1-.5.9H2.7a.6.6 0 0 1-.5-.9l1.3-1.9V7.5A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1ZM6.3 14h3.4a1.7 1.7 0 0 1-3.4 0Z"/></svg>';
+const BELL = html`<svg class="icon" aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 16 16"><path fill="currentColor" d="M8 1.5a1 1 0 0 1 1 1v.6A4.5 4.5 0 0 1 12.5 7.5v2.7l1.3 1.9a.6.6 0 0 1-.5.9H2.7a.6.6 0 0 1-.5-.9l1.3-1.9V7.5A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1ZM6.3 14h3.4a1.7 1.7 0 0 1-3.4 0Z"/></svg>`;
 
-export function postForm(web: Web, action: string, inner: string, attrs = ''): string {
-  return `<form method="post" action="${esc(action)}"${attrs ? ` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${esc(web.csrf)}">${inner}</form>`;
+/** A POST form around `inner`, with its hidden form-token field; `attrs` are the form's own. */
+export function postForm(web: Web, action: string, inner: Html, attrs?: Html): Html {
+  return html`<form method="post" action="${action}"${attrs ? html` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${web.csrf}">${inner}</form>`;
 }
 
-function nav(web: Web): string {
-  const links: string[] = [];
+function nav(web: Web): Html {
+  const links: Html[] = [];
   const community =
     web.where.kind === 'community' &&
     canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const role = roleHere(web);
-  links.push(`<a href="${esc(href(web, '/search'))}">Search</a>`);
+  links.push(html`<a href="${href(web, '/search')}">Search</a>`);
   if (community) {
-    links.push(`<a href="${esc(href(web, '/ask'))}">Ask a question</a>`);
-    if (role) links.push(`<a href="${esc(href(web, '/write'))}">Write an article</a>`);
+    links.push(html`<a href="${href(web, '/ask')}">Ask a question</a>`);
+    if (role) links.push(html`<a href="${href(web, '/write')}">Write an article</a>`);
     if (roleAtLeast(role, 'moderator'))
-      links.push(`<a href="${esc(href(web, '/review'))}">Review</a>`);
-    if (roleAtLeast(role, 'admin')) links.push(`<a href="${esc(href(web, '/admin'))}">Admin</a>`);
+      links.push(html`<a href="${href(web, '/review')}">Review</a>`);
+    if (roleAtLeast(role, 'admin')) links.push(html`<a href="${href(web, '/admin')}">Admin</a>`);
   }
   if (web.person && community) {
     const n = web.unread ?? 0;
-    links.push(`<a href="${esc(href(web, '/bookmarks'))}">Bookmarks</a>`);
+    links.push(html`<a href="${href(web, '/bookmarks')}">Bookmarks</a>`);
     links.push(
-      `<a href="${esc(href(web, '/notifications'))}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
+      html`<a href="${href(web, '/notifications')}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
     );
   }
   if (web.person) {
-    links.push(`<a href="${esc(href(web, '/account'))}">${esc(web.person.displayName)}</a>`);
+    links.push(html`<a href="${href(web, '/account')}">${web.person.displayName}</a>`);
     links.push(
       postForm(
         web,
         href(web, '/signout'),
-        '<button type="submit" class="link">Sign out</button>',
-        'class="inline"',
+        html`<button type="submit" class="link">Sign out</button>`,
+        html`class="inline"`,
       ),
     );
   } else {
@@ -75,11 +67,11 @@ function nav(web: Web): string {
         ? ''
         : `?next=${encodeURIComponent(web.path)}`;
     links.push(
-      `<a href="${esc(href(web, '/signin') + next)}">Sign in</a>`,
-      `<a href="${esc(href(web, '/signup'))}">Sign up</a>`,
+      html`<a href="${href(web, '/signin') + next}">Sign in</a>`,
+      html`<a href="${href(web, '/signup')}">Sign up</a>`,
     );
   }
-  return `<nav aria-label="Main"><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></nav>`;
+  return html`<nav aria-label="Main"><ul>${links.map((l) => html`<li>${l}</li>`)}</ul></nav>`;
 }
 
 /** What a page tells search engines, link previews and feed readers about itself. */
@@ -93,7 +85,7 @@ export type PageMeta = {
 
 export type PageOptions = {
   title: string;
-  body: string;
+  body: Html;
   notice?: Notice;
   status?: number;
   meta?: PageMeta;
@@ -111,56 +103,44 @@ export function plainExcerpt(markdown: string, max = 200): string {
 }
 
 /** The head's description, canonical link, Open Graph tags and feed link (readable pages only). */
-function headMeta(web: Web, site: string, o: PageOptions): string {
+function headMeta(web: Web, site: string, o: PageOptions): Html {
   const m = o.meta;
-  if (!m || (o.status ?? 200) !== 200) return '';
-  const tags = [`<link rel="canonical" href="${esc(web.canonical)}">`];
-  if (m.description) tags.push(`<meta name="description" content="${esc(m.description)}">`);
-  tags.push(
-    `<meta property="og:title" content="${esc(o.title)}">`,
-    `<meta property="og:type" content="${m.type ?? 'website'}">`,
-    `<meta property="og:url" content="${esc(web.canonical)}">`,
-    `<meta property="og:site_name" content="${esc(site)}">`,
-  );
-  if (m.description) tags.push(`<meta property="og:description" content="${esc(m.description)}">`);
-  if (m.feed)
-    tags.push(
-      `<link rel="alternate" type="application/atom+xml" title="${esc(m.feed.title)}" href="${esc(m.feed.href)}">`,
-    );
-  return tags.join('');
+  if (!m || (o.status ?? 200) !== 200) return html``;
+  return html`<link rel="canonical" href="${web.canonical}">${m.description ? html`<meta name="description" content="${m.description}">` : ''}<meta property="og:title" content="${o.title}"><meta property="og:type" content="${m.type ?? 'website'}"><meta property="og:url" content="${web.canonical}"><meta property="og:site_name" content="${site}">${m.description ? html`<meta property="og:description" content="${m.description}">` : ''}${m.feed ? html`<link rel="alternate" type="application/atom+xml" title="${m.feed.title}" href="${m.feed.href}">` : ''}`;
 }
 
 /** The whole document. The community's name shows only to those who may read the community. */
-export function layout(web: Web, o: PageOptions): string {
+export function layout(web: Web, o: PageOptions): Html {
   const readable =
     web.where.kind === 'community' &&
     canRead(web.person ?? { kind: 'anonymous' }, web.where.community);
   const site = readable && web.where.kind === 'community' ? web.where.community.name : 'Hamlet';
   // A page with a copy button (pages/copyable.ts) gets the script that runs it.
-  const wanted = [...(web.scripts ?? []), ...(o.body.includes(' data-copy="') ? ['copy.js'] : [])];
-  const scripts = wanted.map((s) => `<script src="${esc(asset(s))}" defer></script>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
-<title>${esc(o.title)}${site === o.title || site === 'Hamlet' ? '' : ` · ${esc(site)}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
-<body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${esc(href(web, '/'))}">${esc(site)}</a>${readable ? '' : web.where.kind === 'network' ? ' <span class="meta">network</span>' : ''}</p>${nav(web)}</header>
+  const copy = markupOf(o.body).includes(' data-copy="');
+  const wanted = [...(web.scripts ?? []), ...(copy ? ['copy.js'] : [])];
+  const scripts = wanted.map((s) => html`<script src="${asset(s)}" defer></script>`);
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${o.title}${site === o.title || site === 'Hamlet' ? '' : ` · ${site}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${asset('hamlet.css')}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
+<body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${href(web, '/')}">${site}</a>${readable ? '' : web.where.kind === 'network' ? html` <span class="meta">network</span>` : ''}</p>${nav(web)}</header>
 <main id="main" tabindex="-1">${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
 }
 
 /** A bare page (unknown hosts, server errors): no navigation, nothing of any community. */
-export function barePage(title: string, message: string, extraHtml = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
-<title>${esc(title)} · Hamlet</title><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"></head>
-<body><main id="main"><h1>${esc(title)}</h1><p>${esc(message)}</p>${extraHtml}</main></body></html>`;
+export function barePage(title: string, message: string, extra?: Html): Html {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${title} · Hamlet</title><link rel="stylesheet" href="${asset('hamlet.css')}"></head>
+<body><main id="main"><h1>${title}</h1><p>${message}</p>${extra}</main></body></html>`;
 }
 
 /**
  * A page of the site's look (header, main, footer, the stylesheet) for addresses that resolve to no
  * community the visitor may see: it carries nothing of any community, only what the URL says.
  */
-export function hostPage(title: string, bodyHtml: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
-<title>${esc(title)} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${esc(asset('hamlet.css'))}"><meta name="robots" content="noindex"></head>
+export function hostPage(title: string, body: Html): Html {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${title} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${asset('hamlet.css')}"><meta name="robots" content="noindex"></head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site">Hamlet</p></header>
-<main id="main" tabindex="-1">${bodyHtml}</main><footer><p class="meta">Hamlet: a forum for people and agents.</p></footer></body></html>`;
+<main id="main" tabindex="-1">${body}</main><footer><p class="meta">Hamlet: a forum for people and agents.</p></footer></body></html>`;
 }
 
 const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
@@ -179,9 +159,9 @@ export function relativeTime(iso: string, now = Date.now()): string {
 }
 
 /** `<time>`: how long ago for the reader, the exact time (UTC) on hover and in the attribute. */
-export function when(iso: string, now = Date.now()): string {
+export function when(iso: string, now = Date.now()): Html {
   const exact = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  return `<time datetime="${esc(iso)}" title="${esc(exact)}">${esc(relativeTime(iso, now))}</time>`;
+  return html`<time datetime="${iso}" title="${exact}">${relativeTime(iso, now)}</time>`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

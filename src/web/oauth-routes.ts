@@ -16,12 +16,12 @@ import {
 } from '../operations/oauth.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from './context.ts';
 import { text, type FormData } from './forms.ts';
-import { esc } from './html.ts';
 import { connectionsTable, consentBody, formActionSource, policyForm } from './oauth-pages.ts';
 import { adminGate, adminNav } from './pages/admin.ts';
 import { copyable, mcpUrls } from './pages/copyable.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from './respond.ts';
 import { cspWithFormAction } from './security.ts';
+import { html } from './template.ts';
 
 const AUTHORIZATION_FIELDS = [
   'response_type',
@@ -44,7 +44,7 @@ function cannotConnect(
   return page(c, web, {
     title: 'Cannot connect this app',
     status,
-    body: `<h1>Cannot connect this app</h1><div class="notice error" role="alert"><p>${esc(message)}</p></div>`,
+    body: html`<h1>Cannot connect this app</h1><div class="notice error" role="alert"><p>${message}</p></div>`,
   });
 }
 
@@ -144,7 +144,7 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     });
     return page(c, web, {
       title: 'Connected apps',
-      body: `<h1>Connected apps</h1><p>Apps that act for you in this community. Disconnecting one stops it at its next request.</p>${table}`,
+      body: html`<h1>Connected apps</h1><p>Apps that act for you in this community. Disconnecting one stops it at its next request.</p>${table}`,
     });
   });
 
@@ -162,8 +162,8 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       everyone: true,
       revokeAction: (id) => href(web, `/admin/apps/${id}/revoke`),
     });
-    const connector = `<p>Apps such as Claude or ChatGPT connect to this community with its connector URL:</p>${copyable(mcpUrls(deps, web).connector, 'connector-url', 'the connector URL')}`;
-    const body = `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${connector}${table}${policyForm(web, policy.value)}`;
+    const connector = html`<p>Apps such as Claude or ChatGPT connect to this community with its connector URL:</p>${copyable(mcpUrls(deps, web).connector, 'connector-url', 'the connector URL')}`;
+    const body = html`<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${connector}${table}${policyForm(web, policy.value)}`;
     return page(c, web, { title: 'Connected apps', body });
   });
 
@@ -203,7 +203,7 @@ export function oauthRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       return page(c, web, {
         title: 'Connected apps',
         status: 400,
-        body: `<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${policyForm(web, policy, saved)}`,
+        body: html`<h1>Connected apps</h1>${adminNav(web, '/admin/apps')}${policyForm(web, policy, saved)}`,
       });
     }
     return redirectWith(c, deps, href(web, '/admin/apps'), {

@@ -4,12 +4,13 @@
 import type { Context } from 'hono';
 import type { Failure } from '../operations/pipeline.ts';
 import { href, statusOf, type Notice, type Web, type WebDeps } from './context.ts';
-import { esc, layout, type PageOptions } from './html.ts';
+import { layout, type PageOptions } from './html.ts';
+import { html, markupOf } from './template.ts';
 import { setFlash } from './session.ts';
 
 export function page(c: Context, web: Web, o: PageOptions): Response {
   if (web.person) c.header('cache-control', 'no-store');
-  return c.html(layout(web, o), (o.status ?? 200) as 200);
+  return c.html(markupOf(layout(web, o)), (o.status ?? 200) as 200);
 }
 
 /** Nothing here, or nothing this visitor may see: one answer for both, so nothing leaks. */
@@ -21,7 +22,7 @@ export function notFound(
   return page(c, web, {
     title: 'Not found',
     status: 404,
-    body: `<h1>Not found</h1><p>${esc(message)}</p>`,
+    body: html`<h1>Not found</h1><p>${message}</p>`,
   });
 }
 
@@ -38,12 +39,12 @@ export function failurePage(
   if (f.retryAfterSeconds) c.header('retry-after', String(f.retryAfterSeconds));
   const signIn =
     f.code === 'unauthorized' && !web.person
-      ? `<p><a href="${esc(signInHref(web))}">Sign in</a> to continue.</p>`
+      ? html`<p><a href="${signInHref(web)}">Sign in</a> to continue.</p>`
       : '';
   return page(c, web, {
     title,
     status: statusOf(f),
-    body: `<h1>${esc(title)}</h1><div class="notice error" role="alert"><p>${esc(f.message)}</p></div>${signIn}`,
+    body: html`<h1>${title}</h1><div class="notice error" role="alert"><p>${f.message}</p></div>${signIn}`,
   });
 }
 

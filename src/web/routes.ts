@@ -43,6 +43,7 @@ import { emailRoutes } from './pages/email.ts';
 import { mailAdminRoutes } from './pages/admin-mail.ts';
 import { uploadRoutes } from './pages/uploads.ts';
 import { bytesText } from '../domain/writes/upload-file.ts';
+import { html, markupOf } from './template.ts';
 
 export type { WebDeps } from './context.ts';
 
@@ -67,14 +68,20 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();
   const formLimit = bodyLimit({
     maxSize: MAX_FORM_BYTES,
-    onError: (c) => c.html(barePage('Too large', 'The form is larger than any post may be.'), 413),
+    onError: (c) =>
+      c.html(markupOf(barePage('Too large', 'The form is larger than any post may be.')), 413),
   });
   const { maxBytes } = deps.services.uploads.limits();
   const fileLimit = bodyLimit({
     maxSize: MAX_FORM_BYTES + maxBytes,
     onError: (c) =>
       c.html(
-        barePage('Too large', `The file is larger than the ${bytesText(maxBytes)} a file may be.`),
+        markupOf(
+          barePage(
+            'Too large',
+            `The file is larger than the ${bytesText(maxBytes)} a file may be.`,
+          ),
+        ),
         413,
       ),
   });
@@ -83,7 +90,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     const where = await whereOf(c, deps);
     if (!where)
       return c.html(
-        barePage('Not found', 'There is nothing at this address, or it is not public.'),
+        markupOf(barePage('Not found', 'There is nothing at this address, or it is not public.')),
         404,
       );
     const ip = deps.clientIp(c);
@@ -111,7 +118,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
       return page(c, ctx, {
         title: 'Slow down',
         status: 429,
-        body: `<h1>Slow down</h1><p>${err.message}</p>`,
+        body: html`<h1>Slow down</h1><p>${err.message}</p>`,
       });
     }
     if (c.req.method === 'POST') {

@@ -25,28 +25,36 @@ import {
   text,
   type FormData,
 } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { daysAttrs, keyTable, shownOnce } from './account.ts';
 import { adminGate, adminNav } from './admin.ts';
 import { copyable, mcpUrls } from './copyable.ts';
+import { html, joinHtml, type Html } from '../template.ts';
 
 type Agent = OutputOf<typeof listAgents>['agents'][number];
 type AgentKey = OutputOf<typeof listAgentKeys>['keys'][number];
 
 const SCOPE_OPTIONS = SCOPES.map((s) => ({ value: s, label: s }));
 
-function agentSection(web: Web, a: Agent, keys: AgentKey[]): string {
+function agentSection(web: Web, a: Agent, keys: AgentKey[]): Html {
   const mine = keys.filter((k) => k.agent_id === a.id);
-  return `<section class="queued" aria-labelledby="agent-${esc(a.id)}"><h2 id="agent-${esc(a.id)}">${esc(a.name)}</h2>
-<p class="meta">Since ${when(a.created_at)} · ${a.trusted ? 'trusted: its writes skip the approval queue' : 'its writes follow the approval policy'} · scopes: ${a.scopes.length ? a.scopes.map((s) => `<code>${esc(s)}</code>`).join(' ') : 'read only'}</p>
+  return html`<section class="queued" aria-labelledby="agent-${a.id}"><h2 id="agent-${a.id}">${a.name}</h2>
+<p class="meta">Since ${when(a.created_at)} · ${a.trusted ? 'trusted: its writes skip the approval queue' : 'its writes follow the approval policy'} · scopes: ${
+    a.scopes.length
+      ? joinHtml(
+          a.scopes.map((s) => html`<code>${s}</code>`),
+          ' ',
+        )
+      : 'read only'
+  }</p>
 ${keyTable(web, mine, href(web, '/admin/agents/keys/revoke'), `Keys of ${a.name}`)}
-${postForm(web, href(web, '/admin/agents/keys'), `<input type="hidden" name="agent" value="${esc(a.id)}"><button type="submit" class="secondary">Mint a new key for ${esc(a.name)}</button>`)}
-<details><summary>Change the access of ${esc(a.name)}</summary>
+${postForm(web, href(web, '/admin/agents/keys'), html`<input type="hidden" name="agent" value="${a.id}"><button type="submit" class="secondary">Mint a new key for ${a.name}</button>`)}
+<details><summary>Change the access of ${a.name}</summary>
 ${postForm(
   web,
   href(web, '/admin/agents/access'),
-  `<input type="hidden" name="agent" value="${esc(a.id)}">${checkboxes('scopes', 'Scopes', SCOPE_OPTIONS, a.scopes).replaceAll('f-scopes-', `f-scopes-${a.id}-`)}${checkbox('trusted', 'Trusted (writes skip the approval queue)', a.trusted).replaceAll('f-trusted', `f-trusted-${a.id}`)}
+  html`<input type="hidden" name="agent" value="${a.id}">${checkboxes('scopes', 'Scopes', SCOPE_OPTIONS, a.scopes, undefined, `f-scopes-${a.id}`)}${checkbox('trusted', 'Trusted (writes skip the approval queue)', a.trusted, `f-trusted-${a.id}`)}
 <div class="actions"><button type="submit">Save access</button></div>`,
 )}</details>${sanctionControl(web, 'agent', a.id, a.name, '/admin/agents')}</section>`;
 }
@@ -65,20 +73,20 @@ async function agentsPage(
   if (!keys.ok) return failurePage(c, web, keys);
   const values = o.values ?? {};
   const issues = o.failure?.issues;
-  const list = agents.value.agents.map((a) => agentSection(web, a, keys.value.keys)).join('');
+  const list = agents.value.agents.map((a) => agentSection(web, a, keys.value.keys));
   const urls = mcpUrls(deps, web);
-  const body = `<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}${failureSummary(o.failure)}
+  const body = html`<h1>Agents and keys</h1>${adminNav(web, '/admin/agents')}${failureSummary(o.failure)}
 ${o.minted ? shownOnce(o.minted.key, `The key of ${o.minted.agent}: give it to the agent as Authorization: Bearer <key>.`) : ''}
 <h2 id="connect">Where agents connect</h2>
 <p>With an agent key (<code>Authorization: Bearer &lt;key&gt;</code>), the MCP endpoint:</p>${copyable(urls.keyed, 'mcp-url', 'the MCP endpoint')}
 <p>MCP hosts that sign in with OAuth (Claude, ChatGPT, …), the connector URL:</p>${copyable(urls.connector, 'connector-url', 'the connector URL')}
 <h2>Agents</h2>
-${list || '<p>No agents yet.</p>'}
+${list.length ? list : html`<p>No agents yet.</p>`}
 <h2>Create an agent</h2>
 ${postForm(
   web,
   href(web, '/admin/agents'),
-  `${field({ name: 'name', label: 'Name', hint: 'A name people recognise, unique in this community.', value: text(values, 'name'), required: true }, issues)}
+  html`${field({ name: 'name', label: 'Name', hint: 'A name people recognise, unique in this community.', value: text(values, 'name'), required: true }, issues)}
 ${checkboxes('scopes', 'Scopes (reading needs none)', SCOPE_OPTIONS, ([] as unknown[]).concat(values.scopes ?? []) as string[], issues)}
 ${checkbox('trusted', 'Trusted (writes skip the approval queue)', text(values, 'trusted') === 'on')}
 ${field({ name: 'expires_in_days', label: 'First key expires after (days)', hint: 'Leave empty for a key that does not expire.', type: 'number', value: text(values, 'expires_in_days'), attrs: daysAttrs }, issues)}
@@ -121,9 +129,9 @@ export function agentAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     // Revoking asks first, without JavaScript: the same form again with confirm=yes.
     if (text(form, 'confirm') !== 'yes') {
       const key = text(form, 'key');
-      const body = `<h1>Revoke this key?</h1>
+      const body = html`<h1>Revoke this key?</h1>
 <div class="notice error" role="alert"><p>The key stops working at once: every agent or host using it is refused from then on.</p></div>
-${postForm(web, href(web, '/admin/agents/keys/revoke'), `<input type="hidden" name="key" value="${esc(key)}"><input type="hidden" name="confirm" value="yes"><div class="actions"><button type="submit" class="danger">Revoke the key</button> <a href="${esc(href(web, '/admin/agents'))}">Cancel</a></div>`)}`;
+${postForm(web, href(web, '/admin/agents/keys/revoke'), html`<input type="hidden" name="key" value="${key}"><input type="hidden" name="confirm" value="yes"><div class="actions"><button type="submit" class="danger">Revoke the key</button> <a href="${href(web, '/admin/agents')}">Cancel</a></div>`)}`;
       return page(c, web, { title: 'Revoke this key?', body });
     }
     const revoked = await call(deps, web, revokeAgentKey, formArgs(revokeAgentKey, form));

@@ -9,9 +9,10 @@ import type { Failure } from '../../operations/pipeline.ts';
 import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
+import { html, type Html } from '../template.ts';
 
 type Category = OutputOf<typeof listCategories>['categories'][number];
 
@@ -26,10 +27,10 @@ const APPROVALS = [
 ];
 
 /** The fields of a category's form; `key` keeps the ids of each form on the page apart. */
-function categoryFields(key: string, c: Partial<Category>, failure?: Failure): string {
+function categoryFields(key: string, c: Partial<Category>, failure?: Failure): Html {
   const issues = failure?.issues;
   const id = (name: string) => `f-${key}-${name}`;
-  return `${field({ name: 'name', id: id('name'), label: 'Name', value: c.name ?? '', required: true }, issues)}
+  return html`${field({ name: 'name', id: id('name'), label: 'Name', value: c.name ?? '', required: true }, issues)}
 ${field({ name: 'slug', id: id('slug'), label: 'Slug', hint: 'Its address, /categories/<slug>: a-z, 0-9 and "-". Empty: made from the name.', value: c.slug ?? '' }, issues)}
 ${field({ name: 'description', id: id('description'), label: 'Description', rows: 2, value: c.description ?? '' }, issues)}
 ${field({ name: 'kind', id: id('kind'), label: 'Kind', hint: 'Changes only while the category holds no topic.', value: c.kind ?? 'discussion', options: KINDS }, issues)}
@@ -37,7 +38,7 @@ ${field({ name: 'approval_policy', id: id('approval'), label: 'New topics', valu
 ${field({ name: 'position', id: id('position'), label: 'Place in the order', hint: '1 is listed first.', type: 'number', value: c.position ? String(c.position) : '' }, issues)}`;
 }
 
-function categorySection(web: Web, c: Category, all: Category[]): string {
+function categorySection(web: Web, c: Category, all: Category[]): Html {
   const targets = all.filter((o) => o.id !== c.id && o.kind === c.kind);
   const moveTo = c.topic_count
     ? field({
@@ -48,19 +49,19 @@ function categorySection(web: Web, c: Category, all: Category[]): string {
       })
     : '';
   const deletable = c.topic_count === 0 || targets.length > 0;
-  return `<section class="queued" aria-labelledby="cat-${esc(c.id)}"><h2 id="cat-${esc(c.id)}">${c.position}. ${esc(c.name)}</h2>
-<p class="meta"><code>${esc(c.slug)}</code> · ${esc(c.kind === 'knowledge_base' ? 'knowledge base' : 'discussion')} · new topics: ${esc(c.approval_policy)} · ${c.topic_count} topic${c.topic_count === 1 ? '' : 's'}</p>
-<details><summary>Change ${esc(c.name)}</summary>
-${postForm(web, href(web, '/admin/categories/update'), `<input type="hidden" name="category" value="${esc(c.id)}">${categoryFields(c.id, c)}<div class="actions"><button type="submit">Save ${esc(c.name)}</button></div>`)}</details>
-<details><summary>Delete ${esc(c.name)}</summary>
+  return html`<section class="queued" aria-labelledby="cat-${c.id}"><h2 id="cat-${c.id}">${c.position}. ${c.name}</h2>
+<p class="meta"><code>${c.slug}</code> · ${c.kind === 'knowledge_base' ? 'knowledge base' : 'discussion'} · new topics: ${c.approval_policy} · ${c.topic_count} topic${c.topic_count === 1 ? '' : 's'}</p>
+<details><summary>Change ${c.name}</summary>
+${postForm(web, href(web, '/admin/categories/update'), html`<input type="hidden" name="category" value="${c.id}">${categoryFields(c.id, c)}<div class="actions"><button type="submit">Save ${c.name}</button></div>`)}</details>
+<details><summary>Delete ${c.name}</summary>
 ${
   deletable
     ? postForm(
         web,
         href(web, '/admin/categories/delete'),
-        `<input type="hidden" name="category" value="${esc(c.id)}">${moveTo}<div class="actions"><button type="submit" class="danger">Delete ${esc(c.name)}</button></div>`,
+        html`<input type="hidden" name="category" value="${c.id}">${moveTo}<div class="actions"><button type="submit" class="danger">Delete ${c.name}</button></div>`,
       )
-    : `<p>It holds topics and no other ${esc(c.kind)} category can take them: add one first.</p>`
+    : html`<p>It holds topics and no other ${c.kind} category can take them: add one first.</p>`
 }</details></section>`;
 }
 
@@ -77,13 +78,13 @@ async function categoriesPage(
   if (!listed.ok) return failurePage(c, web, listed);
   const all = listed.value.categories;
   const v = o.values ?? {};
-  const body = `<h1>Categories</h1>${adminNav(web, '/admin/categories')}${failureSummary(o.failure)}
-${all.map((cat) => categorySection(web, cat, all)).join('') || '<p>No categories yet: add one, or nobody can ask a question.</p>'}
+  const body = html`<h1>Categories</h1>${adminNav(web, '/admin/categories')}${failureSummary(o.failure)}
+${all.length ? all.map((cat) => categorySection(web, cat, all)) : html`<p>No categories yet: add one, or nobody can ask a question.</p>`}
 <h2 id="new">Add a category</h2>
 ${postForm(
   web,
   href(web, '/admin/categories'),
-  `${categoryFields(
+  html`${categoryFields(
     'new',
     {
       name: text(v, 'name'),

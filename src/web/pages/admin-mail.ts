@@ -12,50 +12,49 @@ import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
+import { html, type Html } from '../template.ts';
 
 type Queue = OutputOf<typeof listMailQueue>;
 
-function queueTable(web: Web, q: Queue): string {
-  if (!q.mails.length) return '<p>No mail yet.</p>';
-  const rows = q.mails
-    .map((m) => {
-      const state =
-        m.status === 'sent'
-          ? `sent ${when(m.sent_at ?? m.created_at)}`
-          : m.status === 'pending'
-            ? `pending (attempt ${m.attempts + 1}${m.next_attempt_at ? `, ${when(m.next_attempt_at)}` : ''})`
-            : 'failed';
-      const again =
-        m.status === 'sent'
-          ? ''
-          : postForm(
-              web,
-              href(web, '/admin/mail/retry'),
-              `<input type="hidden" name="id" value="${esc(m.id)}"><button type="submit">Send again</button>`,
-              'class="inline"',
-            );
-      return `<tr><td data-label="Queued">${when(m.created_at)}</td><td data-label="To">${esc(m.to)}</td><td data-label="Subject">${esc(m.subject)}<br><span class="meta">${esc(m.kind)}</span></td><td data-label="State">${esc(state)}${m.last_error ? `<br><span class="meta">${esc(m.last_error)}</span>` : ''}</td><td${again ? ' data-label="Action"' : ''}>${again}</td></tr>`;
-    })
-    .join('');
-  return `<div class="table-wrap"><table class="data cards"><caption class="meta">Mails of this community, newest first</caption><thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+function queueTable(web: Web, q: Queue): Html {
+  if (!q.mails.length) return html`<p>No mail yet.</p>`;
+  const rows = q.mails.map((m) => {
+    const state =
+      m.status === 'sent'
+        ? html`sent ${when(m.sent_at ?? m.created_at)}`
+        : m.status === 'pending'
+          ? html`pending (attempt ${m.attempts + 1}${m.next_attempt_at ? html`, ${when(m.next_attempt_at)}` : ''})`
+          : 'failed';
+    const again =
+      m.status === 'sent'
+        ? ''
+        : postForm(
+            web,
+            href(web, '/admin/mail/retry'),
+            html`<input type="hidden" name="id" value="${m.id}"><button type="submit">Send again</button>`,
+            html`class="inline"`,
+          );
+    return html`<tr><td data-label="Queued">${when(m.created_at)}</td><td data-label="To">${m.to}</td><td data-label="Subject">${m.subject}<br><span class="meta">${m.kind}</span></td><td data-label="State">${state}${m.last_error ? html`<br><span class="meta">${m.last_error}</span>` : ''}</td><td${again ? html` data-label="Action"` : ''}>${again}</td></tr>`;
+  });
+  return html`<div class="table-wrap"><table class="data cards"><caption class="meta">Mails of this community, newest first</caption><thead><tr><th scope="col">Queued</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">State</th><th scope="col"><span class="meta">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-function mailPage(web: Web, q: Queue, failure?: Failure): string {
+function mailPage(web: Web, q: Queue, failure?: Failure): Html {
   const state = q.mail_enabled
-    ? `<p>Mail is on: it goes to <code>${esc(q.transport)}</code>, from <code>${esc(q.from)}</code>.</p>`
-    : `<div class="notice" role="status"><p>Mail is off: ${esc(q.transport)}. Set <code>HAMLET_SMTP_URL</code> to turn it on.</p></div>`;
+    ? html`<p>Mail is on: it goes to <code>${q.transport}</code>, from <code>${q.from}</code>.</p>`
+    : html`<div class="notice" role="status"><p>Mail is off: ${q.transport}. Set <code>HAMLET_SMTP_URL</code> to turn it on.</p></div>`;
   const c = q.counts;
-  return `<h1>Mail</h1>${adminNav(web, '/admin/mail')}${failureSummary(failure, { email: "Member's e-mail address" })}${state}
+  return html`<h1>Mail</h1>${adminNav(web, '/admin/mail')}${failureSummary(failure, { email: "Member's e-mail address" })}${state}
 <p>${c.sent} sent, ${c.pending} pending, ${c.failed} failed.</p>
 ${queueTable(web, q)}
 <h2>Send a password reset link</h2>
 ${postForm(
   web,
   href(web, '/admin/mail/reset'),
-  `${field({ name: 'email', label: "Member's e-mail address", type: 'email', required: true }, failure?.issues)}
+  html`${field({ name: 'email', label: "Member's e-mail address", type: 'email', required: true }, failure?.issues)}
 <div class="actions"><button type="submit">Send the link</button></div>`,
 )}
 <h2>Unconfirmed addresses</h2>
@@ -63,7 +62,7 @@ ${postForm(
 ${postForm(
   web,
   href(web, '/admin/mail/unverified'),
-  `<input type="hidden" name="allowed" value="${q.unverified_may_post ? 'false' : 'true'}"><button type="submit">${q.unverified_may_post ? 'Require a confirmed address' : 'Let unconfirmed accounts post'}</button>`,
+  html`<input type="hidden" name="allowed" value="${q.unverified_may_post ? 'false' : 'true'}"><button type="submit">${q.unverified_may_post ? 'Require a confirmed address' : 'Let unconfirmed accounts post'}</button>`,
 )}`;
 }
 

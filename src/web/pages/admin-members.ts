@@ -14,44 +14,45 @@ import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav, confirmPage } from './admin.ts';
 import { moreLink } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 type Member = OutputOf<typeof listMembers>['members'][number];
 
 /** The actions of one row: remove a role holder, give a role to someone without one, sanctions. */
-function actions(web: Web, m: Member): string {
-  const form = (fields: string, button: string) =>
+function actions(web: Web, m: Member): Html {
+  const form = (fields: Html | string, button: Html) =>
     postForm(
       web,
       href(web, m.role ? '/admin/members/remove' : '/admin/members'),
-      `${fields}${button}`,
-      'class="inline"',
+      html`${fields}${button}`,
+      html`class="inline"`,
     );
-  const email = m.email ? `<input type="hidden" name="email" value="${esc(m.email)}">` : '';
+  const email = m.email ? html`<input type="hidden" name="email" value="${m.email}">` : '';
   const main = !m.email
     ? ''
     : m.role
       ? form(
           email,
-          `<button type="submit" class="danger" aria-label="Remove ${esc(m.display_name)}">Remove</button>`,
+          html`<button type="submit" class="danger" aria-label="Remove ${m.display_name}">Remove</button>`,
         )
       : form(
-          `${email}<input type="hidden" name="role" value="member">`,
-          `<button type="submit" class="secondary" aria-label="Make ${esc(m.display_name)} a member">Make member</button>`,
+          html`${email}<input type="hidden" name="role" value="member">`,
+          html`<button type="submit" class="secondary" aria-label="Make ${m.display_name} a member">Make member</button>`,
         );
   const sanction =
     m.role === null || m.role === 'member'
       ? sanctionControl(web, 'person', m.person_id, m.display_name, '/admin/members')
       : '';
-  return `<div class="row-actions">${main}${sanction}</div>`;
+  return html`<div class="row-actions">${main}${sanction}</div>`;
 }
 
-function memberRow(web: Web, m: Member): string {
-  const role = m.role ? esc(m.role) : '<span class="meta">no role (posted here)</span>';
-  return `<tr><th scope="row" data-label="Name"><a href="${esc(href(web, `/u/${m.person_id}`))}">${esc(m.display_name)}</a></th><td data-label="E-mail">${esc(m.email ?? '')}</td><td data-label="Role">${role}</td><td data-label="Joined">${when(m.since)}</td><td data-label="Actions">${actions(web, m)}</td></tr>`;
+function memberRow(web: Web, m: Member): Html {
+  const role = m.role ? m.role : html`<span class="meta">no role (posted here)</span>`;
+  return html`<tr><th scope="row" data-label="Name"><a href="${href(web, `/u/${m.person_id}`)}">${m.display_name}</a></th><td data-label="E-mail">${m.email ?? ''}</td><td data-label="Role">${role}</td><td data-label="Joined">${when(m.since)}</td><td data-label="Actions">${actions(web, m)}</td></tr>`;
 }
 
 async function membersPage(
@@ -64,13 +65,13 @@ async function membersPage(
   const cursor = c.req.query('cursor') || undefined;
   const listed = await call(deps, web, listMembers, cursor ? { cursor } : {});
   if (!listed.ok) return failurePage(c, web, listed);
-  const rows = listed.value.members.map((m) => memberRow(web, m)).join('');
+  const rows = listed.value.members.map((m) => memberRow(web, m));
   const roleOptions = ROLES.map((r) => ({ value: r, label: r }));
   const email = typeof values.email === 'string' ? values.email : '';
   const first = cursor
-    ? `<p><a href="${esc(href(web, '/admin/members'))}">Back to the newest members</a></p>`
+    ? html`<p><a href="${href(web, '/admin/members')}">Back to the newest members</a></p>`
     : '';
-  const body = `<h1>Members</h1>${adminNav(web, '/admin/members')}${failureSummary(failure)}
+  const body = html`<h1>Members</h1>${adminNav(web, '/admin/members')}${failureSummary(failure)}
 <p class="meta">Everyone who holds a role here, and everyone who posted here without one; newest first.</p>
 ${first}<div class="table-wrap"><table class="data cards" id="members"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="meta">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>
 ${moreLink(web, '/admin/members', {}, listed.value.next_cursor, 'Older members')}
@@ -79,7 +80,7 @@ ${moreLink(web, '/admin/members', {}, listed.value.next_cursor, 'Older members')
 ${postForm(
   web,
   href(web, '/admin/members'),
-  `${field({ name: 'email', label: 'E-mail address of the account', type: 'email', value: email, required: true }, failure?.issues)}
+  html`${field({ name: 'email', label: 'E-mail address of the account', type: 'email', value: email, required: true }, failure?.issues)}
 ${field({ name: 'role', label: 'Role', options: roleOptions, value: typeof values.role === 'string' ? values.role : 'member' }, failure?.issues)}
 <div class="actions"><button type="submit">Save</button></div>`,
 )}`;

@@ -14,10 +14,11 @@ import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { checkboxes, checkedValues, failureSummary, field, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { shownOnce } from './account.ts';
 import { adminGate, adminNav, confirmPage } from './admin.ts';
+import { html, joinHtml, type Html } from '../template.ts';
 
 type Endpoint = OutputOf<typeof listWebhooks>['webhooks'][number];
 type Delivery = OutputOf<typeof listWebhookDeliveries>['deliveries'][number];
@@ -31,20 +32,21 @@ const outcome = (d: Delivery): string =>
     .filter(Boolean)
     .join(' · ');
 
-function endpointSection(web: Web, e: Endpoint, deliveries: Delivery[]): string {
+function endpointSection(web: Web, e: Endpoint, deliveries: Delivery[]): Html {
   const last = deliveries[0];
   const log = deliveries.length
-    ? `<div class="table-wrap"><table class="data cards"><caption class="meta">Recent deliveries to ${esc(e.url)}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead><tbody>${deliveries
-        .map(
-          (d) =>
-            `<tr><td data-label="Time">${when(d.created_at)}</td><td data-label="Event"><code>${esc(d.event)}</code></td><td data-label="Status">${esc(outcome(d))}</td><td data-label="Attempts">${d.attempts}</td></tr>`,
-        )
-        .join('')}</tbody></table></div>`
-    : '<p class="meta">Nothing delivered yet.</p>';
-  return `<section class="queued" aria-labelledby="hook-${esc(e.id)}"><h2 id="hook-${esc(e.id)}">${esc(e.url)}</h2>
-<p class="meta">${e.active ? 'Active' : `Off${e.disabled_reason ? ` (${esc(e.disabled_reason)})` : ''}`} · events: ${e.events.map((v) => `<code>${esc(v)}</code>`).join(' ')} · last delivery: ${last ? esc(outcome(last)) : 'none yet'}</p>
-${e.description ? `<p>${esc(e.description)}</p>` : ''}${log}
-${postForm(web, href(web, '/admin/webhooks/delete'), `<input type="hidden" name="webhook" value="${esc(e.id)}"><button type="submit" class="danger" aria-label="Delete the webhook ${esc(e.url)}">Delete</button>`, 'class="inline"')}</section>`;
+    ? html`<div class="table-wrap"><table class="data cards"><caption class="meta">Recent deliveries to ${e.url}</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th></tr></thead><tbody>${deliveries.map(
+        (d) =>
+          html`<tr><td data-label="Time">${when(d.created_at)}</td><td data-label="Event"><code>${d.event}</code></td><td data-label="Status">${outcome(d)}</td><td data-label="Attempts">${d.attempts}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="meta">Nothing delivered yet.</p>`;
+  return html`<section class="queued" aria-labelledby="hook-${e.id}"><h2 id="hook-${e.id}">${e.url}</h2>
+<p class="meta">${e.active ? 'Active' : `Off${e.disabled_reason ? ` (${e.disabled_reason})` : ''}`} · events: ${joinHtml(
+    e.events.map((v) => html`<code>${v}</code>`),
+    ' ',
+  )} · last delivery: ${last ? outcome(last) : 'none yet'}</p>
+${e.description ? html`<p>${e.description}</p>` : ''}${log}
+${postForm(web, href(web, '/admin/webhooks/delete'), html`<input type="hidden" name="webhook" value="${e.id}"><button type="submit" class="danger" aria-label="Delete the webhook ${e.url}">Delete</button>`, html`class="inline"`)}</section>`;
 }
 
 async function webhooksPage(
@@ -55,7 +57,7 @@ async function webhooksPage(
   const web = c.get('web');
   const listed = await call(deps, web, listWebhooks, {});
   if (!listed.ok) return failurePage(c, web, listed);
-  const sections: string[] = [];
+  const sections: Html[] = [];
   for (const e of listed.value.webhooks) {
     const log = await call(deps, web, listWebhookDeliveries, { webhook: e.id, limit: RECENT });
     if (!log.ok) return failurePage(c, web, log);
@@ -64,14 +66,14 @@ async function webhooksPage(
   const values = o.values ?? {};
   const issues = o.failure?.issues;
   const checked = checkedValues(values, 'events');
-  const body = `<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}${failureSummary(o.failure)}
+  const body = html`<h1>Webhooks</h1>${adminNav(web, '/admin/webhooks')}${failureSummary(o.failure)}
 ${o.secret ? shownOnce(o.secret, 'The signing secret of the new webhook: the receiver checks each delivery’s signature with it.') : ''}
-${sections.join('') || '<p>No webhooks yet.</p>'}
+${sections.length ? sections : html`<p>No webhooks yet.</p>`}
 <h2>Add a webhook</h2>
 ${postForm(
   web,
   href(web, '/admin/webhooks'),
-  `${field({ name: 'url', label: 'URL', hint: 'Where to send events: a public http:// or https:// address.', value: text(values, 'url'), required: true }, issues)}
+  html`${field({ name: 'url', label: 'URL', hint: 'Where to send events: a public http:// or https:// address.', value: text(values, 'url'), required: true }, issues)}
 ${checkboxes('events', 'Events to send', EVENT_OPTIONS, checked, issues)}
 ${field({ name: 'description', label: 'What it is for (optional)', value: text(values, 'description') }, issues)}
 <div class="actions"><button type="submit">Add webhook</button></div>`,

@@ -3,8 +3,9 @@
 import type { Context, Hono } from 'hono';
 import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
+import { html, type Html } from '../template.ts';
 
 export const ADMIN_SECTIONS = [
   {
@@ -47,8 +48,8 @@ export const ADMIN_SECTIONS = [
 ] as const;
 
 /** The administration pages' sub-navigation. */
-export function adminNav(web: Web, current: string): string {
-  return `<nav aria-label="Administration"><ul class="tabs">${ADMIN_SECTIONS.map((s) => `<li><a href="${esc(href(web, s.path))}"${s.path === current ? ' aria-current="page"' : ''}>${esc(s.label)}</a></li>`).join('')}</ul></nav>`;
+export function adminNav(web: Web, current: string): Html {
+  return html`<nav aria-label="Administration"><ul class="tabs">${ADMIN_SECTIONS.map((s) => html`<li><a href="${href(web, s.path)}"${s.path === current ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul></nav>`;
 }
 
 /** Community pages for signed-in people only; undefined when the handler may go on. */
@@ -68,11 +69,11 @@ export function adminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!allowed.ok) return failurePage(c, web, allowed);
     const items = ADMIN_SECTIONS.map(
       (s) =>
-        `<li><a href="${esc(href(web, s.path))}">${esc(s.label)}</a><br><span class="meta">${esc(s.about)}</span></li>`,
-    ).join('');
+        html`<li><a href="${href(web, s.path)}">${s.label}</a><br><span class="meta">${s.about}</span></li>`,
+    );
     return page(c, web, {
       title: 'Administration',
-      body: `<h1>Administration</h1><ul class="topics">${items}</ul>`,
+      body: html`<h1>Administration</h1><ul class="topics">${items}</ul>`,
     });
   });
 }
@@ -89,11 +90,11 @@ export function confirmPage(
   o: { title: string; text: string; yes: string },
 ): Response {
   const web = c.get('web');
-  const hidden = Object.entries({ ...fields, confirm: 'yes' })
-    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
-    .join('');
-  const body = `<h1>${esc(o.title)}</h1>${adminNav(web, section)}
-<div class="notice error" role="alert"><p>${esc(o.text)}</p></div>
-${postForm(web, href(web, action), `${hidden}<div class="actions"><button type="submit" class="danger">${esc(o.yes)}</button> <a href="${esc(href(web, section))}">Cancel</a></div>`)}`;
+  const hidden = Object.entries({ ...fields, confirm: 'yes' }).map(
+    ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
+  );
+  const body = html`<h1>${o.title}</h1>${adminNav(web, section)}
+<div class="notice error" role="alert"><p>${o.text}</p></div>
+${postForm(web, href(web, action), html`${hidden}<div class="actions"><button type="submit" class="danger">${o.yes}</button> <a href="${href(web, section)}">Cancel</a></div>`)}`;
   return page(c, web, { title: o.title, body });
 }

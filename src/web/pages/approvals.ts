@@ -18,55 +18,57 @@ import {
   type WebEnv,
 } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { author, topicHref } from './parts.ts';
+import { html, sanitizedHtml, type Html } from '../template.ts';
 
 /** A queued write as list_approvals, approve and reject return it. */
 type Approval = OutputOf<typeof listApprovals>['approvals'][number];
 
 /** The queued write as readers would see it once published. */
-function preview(web: Web, a: Approval): string {
+function preview(web: Web, a: Approval): Html {
   // The payload is the write as submitted, of the shape its kind takes (src/domain/writes/).
   const p = (a.payload ?? {}) as Record<string, unknown>;
   const tags = Array.isArray(p.tags) ? (p.tags as unknown[]).map(String) : [];
   const body =
     typeof p.body === 'string'
-      ? `<div class="post-body preview">${renderBody(p.body).html}</div>`
+      ? html`<div class="post-body preview">${sanitizedHtml(renderBody(p.body).html)}</div>`
       : '';
-  const topicLink = (ref: string) => `<a href="${esc(topicHref(web, ref))}">${esc(ref)}</a>`;
+  const topicLink = (ref: string) => html`<a href="${topicHref(web, ref)}">${ref}</a>`;
   switch (a.kind) {
     case 'topic.create':
-      return `<p class="meta">New question in ${esc(String(p.category))}${tags.length ? ` · tags: ${esc(tags.join(', '))}` : ''}</p><h3>${esc(String(p.title))}</h3>${body}`;
+      return html`<p class="meta">New question in ${String(p.category)}${tags.length ? ` · tags: ${tags.join(', ')}` : ''}</p><h3>${String(p.title)}</h3>${body}`;
     case 'article.write':
-      return `<p class="meta">Article in ${esc(String(p.category))}</p><h3>${esc(String(p.title))}</h3>${body}`;
+      return html`<p class="meta">Article in ${String(p.category)}</p><h3>${String(p.title)}</h3>${body}`;
     case 'post.create':
-      return `<p class="meta">Reply to ${topicLink(String(p.topic))}</p>${body}`;
+      return html`<p class="meta">Reply to ${topicLink(String(p.topic))}</p>${body}`;
     case 'solution.mark':
-      return `<p>Accept the post <a href="${esc(topicHref(web, String(p.topic), String(p.post)))}">${esc(String(p.post))}</a> as the answer of ${topicLink(String(p.topic))}.</p>`;
+      return html`<p>Accept the post <a href="${topicHref(web, String(p.topic), String(p.post))}">${String(p.post)}</a> as the answer of ${topicLink(String(p.topic))}.</p>`;
     default:
-      return `<pre>${esc(JSON.stringify(p, null, 2))}</pre>`;
+      return html`<pre>${JSON.stringify(p, null, 2)}</pre>`;
   }
 }
 
-export function approvalCard(web: Web, a: Approval): string {
+/** One queued write; `why` (the review queue's) says why it is there, under its first line. */
+export function approvalCard(web: Web, a: Approval, why?: string): Html {
   const slug = web.where.kind === 'community' ? web.where.community.slug : '';
   const who = author(web, {
     ...a.submitted_by,
     label: a.submitted_by.kind === 'agent' ? agentLabel(a.submitted_by.name, slug) : undefined,
   });
   const decided = a.decided_by
-    ? `<p class="meta">${esc(a.status)} by ${esc(a.decided_by.name)}${a.decided_at ? ` · ${when(a.decided_at)}` : ''}${a.reason ? `: ${esc(a.reason)}` : ''}</p>`
+    ? html`<p class="meta">${a.status} by ${a.decided_by.name}${a.decided_at ? html` · ${when(a.decided_at)}` : ''}${a.reason ? `: ${a.reason}` : ''}</p>`
     : '';
   const published = a.result?.topic
-    ? `<p><a href="${esc(topicHref(web, a.result.topic.slug, a.result.post?.id))}">See it published</a></p>`
+    ? html`<p><a href="${topicHref(web, a.result.topic.slug, a.result.post?.id)}">See it published</a></p>`
     : '';
   const decide =
     a.status === 'pending'
-      ? `<div class="actions">${postForm(web, href(web, `/approvals/${a.approval_id}/approve`), `<button type="submit">Approve and publish</button>`, 'class="inline"')}</div>
-${postForm(web, href(web, `/approvals/${a.approval_id}/reject`), `${field({ name: 'reason', id: `reason-${a.approval_id}`, label: 'Reason for rejecting', hint: 'The submitter reads it.', rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Reject</button></div>`)}`
+      ? html`<div class="actions">${postForm(web, href(web, `/approvals/${a.approval_id}/approve`), html`<button type="submit">Approve and publish</button>`, html`class="inline"`)}</div>
+${postForm(web, href(web, `/approvals/${a.approval_id}/reject`), html`${field({ name: 'reason', id: `reason-${a.approval_id}`, label: 'Reason for rejecting', hint: 'The submitter reads it.', rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Reject</button></div>`)}`
       : '';
-  return `<section class="queued" id="approval-${esc(a.approval_id)}" aria-label="${esc(a.kind)} by ${esc(a.submitted_by.name)}"><p class="meta">${who} · submitted ${when(a.submitted_at)} · <span class="badge pending">${esc(a.status)}</span></p>
+  return html`<section class="queued" id="approval-${a.approval_id}" aria-label="${a.kind} by ${a.submitted_by.name}"><p class="meta">${who} · submitted ${when(a.submitted_at)} · <span class="badge pending">${a.status}</span></p>${why === undefined ? '' : html`<p class="why">Why it is here: ${why}</p>`}
 ${preview(web, a)}${decided}${published}${decide}</section>`;
 }
 
@@ -84,17 +86,15 @@ async function queuePage(
   });
   if (!listed.ok) return failurePage(c, web, listed);
   const approvals = listed.value.approvals;
-  const tabs = APPROVAL_STATUSES.filter((s) => s !== 'approved')
-    .map(
-      (s) =>
-        `<li><a href="${esc(`${href(web, '/approvals')}?status=${s}`)}"${s === status ? ' aria-current="page"' : ''}>${esc(s)}</a></li>`,
-    )
-    .join('');
+  const tabs = APPROVAL_STATUSES.filter((s) => s !== 'approved').map(
+    (s) =>
+      html`<li><a href="${`${href(web, '/approvals')}?status=${s}`}"${s === status ? html` aria-current="page"` : ''}>${s}</a></li>`,
+  );
   const more = listed.value.next_cursor
-    ? `<p><a href="${esc(`${href(web, '/approvals')}?status=${status}&cursor=${encodeURIComponent(listed.value.next_cursor)}`)}">More</a></p>`
+    ? html`<p><a href="${`${href(web, '/approvals')}?status=${status}&cursor=${encodeURIComponent(listed.value.next_cursor)}`}">More</a></p>`
     : '';
-  const body = `<h1>Approval queue</h1><nav aria-label="Status"><ul class="tabs">${tabs}</ul></nav>
-${approvals.length ? approvals.map((a) => approvalCard(web, a)).join('') : `<p>No ${esc(status)} writes.</p>`}${more}`;
+  const body = html`<h1>Approval queue</h1><nav aria-label="Status"><ul class="tabs">${tabs}</ul></nav>
+${approvals.length ? approvals.map((a) => approvalCard(web, a)) : html`<p>No ${status} writes.</p>`}${more}`;
   return page(c, web, { title: 'Approval queue', body, notice: o.notice, status: o.status });
 }
 

@@ -9,10 +9,11 @@ import { createTopic, listCategories, suggestAnswer } from '../../operations/com
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { resultHref, topicHref } from './parts.ts';
 import { attachChosen, attachField } from './uploads.ts';
+import { html, type Html } from '../template.ts';
 
 type Similar = { title: string; href: string; solved: boolean };
 
@@ -35,17 +36,15 @@ async function similarTo(deps: WebDeps, web: Web, title: string): Promise<Simila
   return out;
 }
 
-function similarList(items: Similar[], checked: boolean): string {
+function similarList(items: Similar[], checked: boolean): Html {
   if (!items.length)
     return checked
-      ? '<p role="status">No similar questions found: go ahead and post yours.</p>'
-      : '';
-  return `<h2>Similar questions</h2><p class="hint">One of these may already answer yours.</p><ul class="topics">${items
-    .map(
-      (i) =>
-        `<li><a href="${esc(i.href)}">${esc(i.title)}</a>${i.solved ? ' <span class="badge">Solved</span>' : ''}</li>`,
-    )
-    .join('')}</ul>`;
+      ? html`<p role="status">No similar questions found: go ahead and post yours.</p>`
+      : html``;
+  return html`<h2>Similar questions</h2><p class="hint">One of these may already answer yours.</p><ul class="topics">${items.map(
+    (i) =>
+      html`<li><a href="${i.href}">${i.title}</a>${i.solved ? html` <span class="badge">Solved</span>` : ''}</li>`,
+  )}</ul>`;
 }
 
 async function askPage(
@@ -68,23 +67,23 @@ async function askPage(
     .filter((k) => k.kind !== 'knowledge_base')
     .map((k) => ({ value: k.slug, label: k.name }));
   const articles = categories.value.categories.some((k) => k.kind === 'knowledge_base')
-    ? ` Writing down something you know instead? <a href="${esc(href(web, '/write'))}">Write an article</a>.`
+    ? html` Writing down something you know instead? <a href="${href(web, '/write')}">Write an article</a>.`
     : '';
   const issues = o.failure?.issues;
   web.scripts = ['ask.js'];
-  const body = `<h1>Ask a question</h1>
+  const body = html`<h1>Ask a question</h1>
 <p>Search first: most questions have been asked before. Say what you tried, what happened (exact error text) and what you expected.${articles}</p>
 ${failureSummary(o.failure)}
 ${postForm(
   web,
   href(web, '/ask'),
-  `${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options[0]?.value, required: true }, issues)}
-${field({ name: 'title', id: 'title', label: 'Title', hint: `A specific, searchable title: ${lengths(LIMITS.title)}.`, value: text(values, 'title'), required: true, attrs: `maxlength="${LIMITS.title.max}" autocomplete="off"` }, issues)}
+  html`${field({ name: 'category', label: 'Category', options, value: text(values, 'category') || options[0]?.value, required: true }, issues)}
+${field({ name: 'title', id: 'title', label: 'Title', hint: `A specific, searchable title: ${lengths(LIMITS.title)}.`, value: text(values, 'title'), required: true, attrs: html`maxlength="${LIMITS.title.max}" autocomplete="off"` }, issues)}
 <div id="similar-live" aria-live="polite">${similarList(o.similar ?? [], Boolean(o.checked))}</div>
 ${field({ name: 'body', label: 'Your question', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 12, value: text(values, 'body'), required: true }, issues)}
 ${field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(values, 'tags') }, issues)}
 <div class="actions"><button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button><button type="submit" name="action" value="post">Post your question</button></div>${attachField(deps)}`,
-  `data-similar="${esc(href(web, '/ask/similar'))}" enctype="multipart/form-data"`,
+  html`data-similar="${href(web, '/ask/similar')}" enctype="multipart/form-data"`,
 )}`;
   return page(c, web, { title: 'Ask a question', body, status: o.status, notice: o.notice });
 }
@@ -129,7 +128,7 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (outcome.value.status === 'pending_approval') {
       return page(c, web, {
         title: 'Waiting for approval',
-        body: `<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>A moderator of this community reviews it before it is published. Nothing is public until then; it will appear in the community once it is approved.</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
+        body: html`<h1>Your question is waiting for approval</h1><div class="notice ok" role="status"><p>A moderator of this community reviews it before it is published. Nothing is public until then; it will appear in the community once it is approved.</p></div><p><a href="${href(web, '/')}">Back to the community</a></p>`,
       });
     }
     const topic = outcome.value.topic;

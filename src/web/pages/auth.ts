@@ -12,43 +12,44 @@ import { signUp } from '../../operations/people.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../session.ts';
 import { continueLink } from './handoff.ts';
 import { keepAfterSignIn } from './kept-text.ts';
+import { html, type Html } from '../template.ts';
 
-function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): string {
-  return `<h1>Sign in</h1>${failureSummary(failure)}
+function signInForm(web: Web, next: string, values: { email?: string }, failure?: Failure): Html {
+  return html`<h1>Sign in</h1>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, '/signin'),
-  `<input type="hidden" name="next" value="${esc(next)}">
+  html`<input type="hidden" name="next" value="${next}">
 ${field({ name: 'email', label: 'E-mail address', type: 'email', value: values.email, required: true, autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <div class="actions"><button type="submit">Sign in</button></div>`,
 )}
-<p><a href="${esc(href(web, '/password/forgot'))}">Forgot your password?</a> No account yet? <a href="${esc(href(web, '/signup'))}">Sign up</a>.</p>${
+<p><a href="${href(web, '/password/forgot')}">Forgot your password?</a> No account yet? <a href="${href(web, '/signup')}">Sign up</a>.</p>${
     // On a community's own host: one account serves every community of this site.
     web.where.kind === 'community' && web.where.base === ''
-      ? `
+      ? html`
 ${continueLink(next)}`
       : ''
   }`;
 }
 
-function signUpForm(web: Web, values: FormData, failure?: Failure): string {
-  return `<h1>Create an account</h1>${failureSummary(failure)}
+function signUpForm(web: Web, values: FormData, failure?: Failure): Html {
+  return html`<h1>Create an account</h1>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, '/signup'),
-  `${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
+  html`${field({ name: 'name', label: 'Your name', hint: 'Shown on your posts.', value: text(values, 'name'), required: true, autocomplete: 'name' }, failure?.issues)}
 ${field({ name: 'handle', label: 'Your @handle (optional)', hint: 'How people mention you: 2-30 of a-z, 0-9, "_" and "-". Left empty, one is made from your name.', value: text(values, 'handle'), autocomplete: 'nickname' }, failure?.issues)}
 ${field({ name: 'email', label: 'E-mail address', hint: 'You sign in with it; it is never shown to others.', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
 ${field({ name: 'password', label: 'Password', hint: `At least ${LIMITS.password.min} characters.`, type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Create account</button></div>`,
 )}
-<p>Already have one? <a href="${esc(href(web, '/signin'))}">Sign in</a>.</p>`;
+<p>Already have one? <a href="${href(web, '/signin')}">Sign in</a>.</p>`;
 }
 
 export function authRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { avatar, colourOf, initials } from './avatar.ts';
+import { markupOf } from '../template.ts';
 
 test('initials come from the first two words of the name', () => {
   assert.equal(initials('Ada Lovelace'), 'AL');
@@ -14,13 +15,13 @@ test('initials come from the first two words of the name', () => {
 test('the colour is fixed by the id, whatever the name', () => {
   const id = '0190a1b2-0000-7000-8000-000000000001';
   assert.equal(colourOf(id), colourOf(id));
-  const a = avatar({ id, name: 'Ada', kind: 'person' });
-  const b = avatar({ id, name: 'Ada Renamed', kind: 'person' });
+  const a = markupOf(avatar({ id, name: 'Ada', kind: 'person' }));
+  const b = markupOf(avatar({ id, name: 'Ada Renamed', kind: 'person' }));
   assert.equal(/av-(\d+)/.exec(a)![1], /av-(\d+)/.exec(b)![1]);
   const colours = new Set(Array.from({ length: 60 }, (_, i) => colourOf(`person-${i}`)));
   assert.ok(colours.size >= 8, `${colours.size} colours over 60 ids`);
   assert.match(
-    avatar({ id: null, name: '<b>', kind: 'agent' }),
+    markupOf(avatar({ id: null, name: '<b>', kind: 'agent' })),
     /class="avatar av-\d+ agent" aria-hidden="true">B</,
   );
 });

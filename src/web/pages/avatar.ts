@@ -2,7 +2,7 @@
 // their id (or name), so everyone keeps theirs on every page. Colours are classes of the stylesheet
 // (the CSP allows no inline style); decorative beside the name, so hidden from screen readers.
 import { createHash } from 'node:crypto';
-import { esc } from '../html.ts';
+import { html, type Html } from '../template.ts';
 import type { Author } from './parts.ts';
 
 export const AVATAR_COLOURS = 12;
@@ -22,7 +22,7 @@ export function colourOf(key: string): number {
   return createHash('sha256').update(key).digest()[0]! % AVATAR_COLOURS;
 }
 
-export function avatar(a: Pick<Author, 'id' | 'name' | 'kind'>): string {
+export function avatar(a: Pick<Author, 'id' | 'name' | 'kind'>): Html {
   const kind = a.kind === 'agent' ? ' agent' : '';
-  return `<span class="avatar av-${colourOf(a.id ?? a.name)}${kind}" aria-hidden="true">${esc(initials(a.name))}</span>`;
+  return html`<span class="avatar av-${colourOf(a.id ?? a.name)}${kind}" aria-hidden="true">${initials(a.name)}</span>`;
 }

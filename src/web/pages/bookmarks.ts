@@ -7,9 +7,10 @@ import { listBookmarks, setBookmark } from '../../operations/bookmarks.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
-import { esc, plainExcerpt, postForm, when } from '../html.ts';
+import { plainExcerpt, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { author, moreLink, topicHref, type Post, type Topic } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 type Bookmark = OutputOf<typeof listBookmarks>['bookmarks'][number];
 
@@ -38,29 +39,29 @@ export function bookmarkButton(
   post: Post | undefined,
   marked: Set<string>,
   what: string,
-): string {
-  if (!web.person) return '';
+): Html {
+  if (!web.person) return html``;
   const pressed = marked.has(post?.id ?? topic.id);
   return postForm(
     web,
     href(web, `/t/${topic.slug}/bookmark`),
-    `${post ? `<input type="hidden" name="post" value="${esc(post.id)}">` : ''}<input type="hidden" name="bookmarked" value="${pressed ? 'false' : 'true'}"><button type="submit" class="secondary bookmark" aria-pressed="${pressed}">Bookmark<span class="visually-hidden"> ${esc(what)}${pressed ? ' (bookmarked: press again to remove the bookmark)' : ''}</span></button>`,
-    'class="inline"',
+    html`${post ? html`<input type="hidden" name="post" value="${post.id}">` : ''}<input type="hidden" name="bookmarked" value="${pressed ? 'false' : 'true'}"><button type="submit" class="secondary bookmark" aria-pressed="${pressed ? 'true' : 'false'}">Bookmark<span class="visually-hidden"> ${what}${pressed ? ' (bookmarked: press again to remove the bookmark)' : ''}</span></button>`,
+    html`class="inline"`,
   );
 }
 
-function item(web: Web, b: Bookmark): string {
+function item(web: Web, b: Bookmark): Html {
   const link = topicHref(web, b.topic.slug, b.post?.id);
   const what = b.post
-    ? `<p class="meta">${b.post.position === 1 ? 'The question' : 'A reply'} by ${author(web, b.post.author)}</p><p>${esc(plainExcerpt(b.post.excerpt, 200))}</p>`
-    : '<p class="meta">The whole topic</p>';
+    ? html`<p class="meta">${b.post.position === 1 ? 'The question' : 'A reply'} by ${author(web, b.post.author)}</p><p>${plainExcerpt(b.post.excerpt, 200)}</p>`
+    : html`<p class="meta">The whole topic</p>`;
   const remove = postForm(
     web,
     href(web, `/t/${b.topic.slug}/bookmark`),
-    `${b.post ? `<input type="hidden" name="post" value="${esc(b.post.id)}">` : ''}<input type="hidden" name="bookmarked" value="false"><input type="hidden" name="back" value="bookmarks"><button type="submit" class="link">Remove<span class="visually-hidden"> the bookmark of ${esc(b.topic.title)}</span></button>`,
-    'class="inline"',
+    html`${b.post ? html`<input type="hidden" name="post" value="${b.post.id}">` : ''}<input type="hidden" name="bookmarked" value="false"><input type="hidden" name="back" value="bookmarks"><button type="submit" class="link">Remove<span class="visually-hidden"> the bookmark of ${b.topic.title}</span></button>`,
+    html`class="inline"`,
   );
-  return `<li><a href="${esc(link)}">${esc(b.topic.title)}</a>${what}<p class="meta">Bookmarked ${when(b.created_at)} · ${remove}</p></li>`;
+  return html`<li><a href="${link}">${b.topic.title}</a>${what}<p class="meta">Bookmarked ${when(b.created_at)} · ${remove}</p></li>`;
 }
 
 export function bookmarkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -73,9 +74,9 @@ export function bookmarkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       cursor: c.req.query('cursor') || undefined,
     });
     if (!got.ok) return failurePage(c, web, got);
-    const items = got.value.bookmarks.map((b) => item(web, b)).join('');
-    const body = `<h1>Bookmarks</h1><p class="meta">Only you see your bookmarks. The newest come first.</p>
-${items ? `<ul class="bookmarks">${items}</ul>` : `<p>${c.req.query('cursor') ? 'No more bookmarks.' : 'No bookmarks yet. Press “Bookmark” on a topic or a post to keep it here.'}</p>`}${moreLink(web, '/bookmarks', {}, got.value.next_cursor, 'Older bookmarks')}`;
+    const items = got.value.bookmarks.map((b) => item(web, b));
+    const body = html`<h1>Bookmarks</h1><p class="meta">Only you see your bookmarks. The newest come first.</p>
+${items.length ? html`<ul class="bookmarks">${items}</ul>` : html`<p>${c.req.query('cursor') ? 'No more bookmarks.' : 'No bookmarks yet. Press “Bookmark” on a topic or a post to keep it here.'}</p>`}${moreLink(web, '/bookmarks', {}, got.value.next_cursor, 'Older bookmarks')}`;
     return page(c, web, { title: 'Bookmarks', body });
   });
 

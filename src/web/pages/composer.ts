@@ -10,7 +10,8 @@ import { discardDraft, getDraft, saveDraft } from '../../operations/drafts.ts';
 import type { Issue } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, relativeTime } from '../html.ts';
+import { relativeTime } from '../html.ts';
+import { html, markupOf, sanitizedHtml, type Html } from '../template.ts';
 
 /** What a press of the composer's buttons asks for: `post` unless one of the others. */
 export type ComposerAction = 'post' | 'preview' | 'draft' | 'discard' | 'attach';
@@ -26,8 +27,8 @@ export type ComposerSpec = {
   rows: number;
   value: string;
   issues?: Issue[];
-  /** The posted text rendered (after Preview). */
-  preview?: string;
+  /** The posted text rendered (after Preview; empty: there was nothing to render). */
+  preview?: Html;
   submit: string;
   /** Where the script saves the draft while one types (omitted: no drafts here). */
   draftHref?: string;
@@ -39,23 +40,20 @@ export type ComposerSpec = {
    * The file field (./uploads.ts attachField; omitted: this place takes no files), after the
    * buttons: the text's Tab goes on to posting, and posting stays the form's first (default) button.
    */
-  attach?: string;
+  attach?: Html;
 };
 
 /** The Markdown field, its preview, and the buttons (Post, Preview, Save draft, Discard draft). */
-export function composer(s: ComposerSpec): string {
+export function composer(s: ComposerSpec): Html {
   const preview =
     s.preview === undefined
       ? ''
-      : `<section class="preview" aria-labelledby="preview-h"><h3 id="preview-h">Preview</h3><div class="post-body">${s.preview || '<p class="meta">Nothing to preview yet.</p>'}</div></section>`;
+      : html`<section class="preview" aria-labelledby="preview-h"><h3 id="preview-h">Preview</h3><div class="post-body">${markupOf(s.preview) ? s.preview : html`<p class="meta">Nothing to preview yet.</p>`}</div></section>`;
   const draft = s.draftHref
-    ? `<button type="submit" name="action" value="draft" class="secondary" formnovalidate>Save draft</button>${s.hasDraft ? '<button type="submit" name="action" value="discard" class="secondary" formnovalidate>Discard draft</button>' : ''}`
+    ? html`<button type="submit" name="action" value="draft" class="secondary" formnovalidate>Save draft</button>${s.hasDraft ? html`<button type="submit" name="action" value="discard" class="secondary" formnovalidate>Discard draft</button>` : ''}`
     : '';
-  const data = [
-    s.draftHref ? ` data-draft="${esc(s.draftHref)}"` : '',
-    s.handlesHref ? ` data-handles="${esc(s.handlesHref)}"` : '',
-  ].join('');
-  return `<div class="composer"${data}>${field(
+  const data = html`${s.draftHref ? html` data-draft="${s.draftHref}"` : ''}${s.handlesHref ? html` data-handles="${s.handlesHref}"` : ''}`;
+  return html`<div class="composer"${data}>${field(
     {
       name: 'body',
       label: s.label,
@@ -63,17 +61,17 @@ export function composer(s: ComposerSpec): string {
       rows: s.rows,
       value: s.value,
       required: true,
-      attrs: 'data-composer',
+      attrs: html`data-composer`,
     },
     s.issues,
   )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}
-<div class="actions"><button type="submit" name="action" value="post">${esc(s.submit)}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>${s.attach ?? ''}`;
+<div class="actions"><button type="submit" name="action" value="post">${s.submit}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>${s.attach}`;
 }
 
-/** The posted Markdown as readers will see it (sanitized like every post). */
-export function previewOf(form: FormData): string {
+/** The posted Markdown as readers will see it (sanitized like every post); empty when none. */
+export function previewOf(form: FormData): Html {
   const body = text(form, 'body').trim();
-  return body ? renderMarkdown(body) : '';
+  return body ? sanitizedHtml(renderMarkdown(body)) : html``;
 }
 
 /** The person's saved draft at this place (a topic, or undefined: a new topic), if any. */

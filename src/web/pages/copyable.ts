@@ -2,11 +2,11 @@
 // beside it a Copy button that scripts/copy.ts reveals and runs (hidden without JavaScript), which
 // announces "Copied" in a live region. The layout loads the script on pages that carry one.
 import { href, type Web, type WebDeps } from '../context.ts';
-import { esc } from '../html.ts';
+import { html, type Html } from '../template.ts';
 
 /** `value` in a code box with its Copy button; `id` names the box, `what` the button's purpose. */
-export function copyable(value: string, id: string, what: string, secret = false): string {
-  return `<p class="copyable"><code class="${secret ? 'secret' : 'value'}" id="${esc(id)}">${esc(value)}</code> <button type="button" class="secondary copy" data-copy="${esc(id)}" hidden>Copy<span class="visually-hidden"> ${esc(what)}</span></button> <span class="copy-status" role="status" aria-live="polite"></span></p>`;
+export function copyable(value: string, id: string, what: string, secret = false): Html {
+  return html`<p class="copyable"><code class="${secret ? 'secret' : 'value'}" id="${id}">${value}</code> <button type="button" class="secondary copy" data-copy="${id}" hidden>Copy<span class="visually-hidden"> ${what}</span></button> <span class="copy-status" role="status" aria-live="polite"></span></p>`;
 }
 
 /**

@@ -15,38 +15,39 @@ import {
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
+import { html, type Html } from '../template.ts';
 
 /** The account page's e-mail section: the address, whether it is confirmed, and the change form. */
-export async function emailSection(deps: WebDeps, web: Web, failure?: Failure): Promise<string> {
+export async function emailSection(deps: WebDeps, web: Web, failure?: Failure): Promise<Html> {
   const me = await call(deps, web, myEmail, {});
-  if (!me.ok) return '';
+  if (!me.ok) return html``;
   const { email, verified, mail_enabled, mail_off } = me.value;
   const state = !mail_enabled
-    ? '<p class="meta">This Hamlet sends no e-mail, so addresses are not confirmed here.</p>'
+    ? html`<p class="meta">This Hamlet sends no e-mail, so addresses are not confirmed here.</p>`
     : mail_off
-      ? `<p class="error">Mail to ${esc(email)} is off: it bounced ${mail_off.hard_bounces} times${mail_off.reason ? ` (last: ${esc(mail_off.reason)})` : ''}, so no notification mail is sent to it. Once the mailbox works again, confirm the address to turn mail back on.</p>${postForm(web, href(web, '/account/verify'), '<button type="submit">Mail me a confirmation link</button>', 'class="inline"')}`
+      ? html`<p class="error">Mail to ${email} is off: it bounced ${mail_off.hard_bounces} times${mail_off.reason ? ` (last: ${mail_off.reason})` : ''}, so no notification mail is sent to it. Once the mailbox works again, confirm the address to turn mail back on.</p>${postForm(web, href(web, '/account/verify'), html`<button type="submit">Mail me a confirmation link</button>`, html`class="inline"`)}`
       : verified
-        ? '<p>Confirmed.</p>'
-        : `<p>Not confirmed yet: open the link we mailed you.</p>${postForm(web, href(web, '/account/verify'), '<button type="submit">Mail me a new link</button>', 'class="inline"')}`;
+        ? html`<p>Confirmed.</p>`
+        : html`<p>Not confirmed yet: open the link we mailed you.</p>${postForm(web, href(web, '/account/verify'), html`<button type="submit">Mail me a new link</button>`, html`class="inline"`)}`;
   const change = mail_enabled
-    ? `${failureSummary(failure)}${postForm(
+    ? html`${failureSummary(failure)}${postForm(
         web,
         href(web, '/account/email'),
-        `${field({ name: 'new_email', label: 'New e-mail address', type: 'email', required: true, autocomplete: 'email' }, failure?.issues)}
+        html`${field({ name: 'new_email', label: 'New e-mail address', type: 'email', required: true, autocomplete: 'email' }, failure?.issues)}
 ${field({ name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Change address</button></div>`,
       )}`
     : '';
-  return `<h2>E-mail address</h2><p>You sign in with <strong>${esc(email)}</strong>.</p>${state}${change}`;
+  return html`<h2>E-mail address</h2><p>You sign in with <strong>${email}</strong>.</p>${state}${change}`;
 }
 
 function spendPage(web: Web, action: string, title: string, button: string, token: string) {
-  return `<h1>${esc(title)}</h1>${postForm(
+  return html`<h1>${title}</h1>${postForm(
     web,
     href(web, action),
-    `<input type="hidden" name="token" value="${esc(token)}"><div class="actions"><button type="submit">${esc(button)}</button></div>`,
+    html`<input type="hidden" name="token" value="${token}"><div class="actions"><button type="submit">${button}</button></div>`,
   )}`;
 }
 
@@ -74,7 +75,7 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       if (!spent.ok) return failurePage(c, web, spent);
       return page(c, web, {
         title,
-        body: `<h1>${esc(title)}</h1><p>${esc(done(spent.value.email))}</p><p><a href="${esc(href(web, web.person ? '/account' : '/signin'))}">Continue</a></p>`,
+        body: html`<h1>${title}</h1><p>${done(spent.value.email)}</p><p><a href="${href(web, web.person ? '/account' : '/signin')}">Continue</a></p>`,
       });
     });
   };
@@ -95,13 +96,13 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/mail/unsubscribe', (c) => {
     const web = c.get('web');
-    const q = (n: string) => esc(c.req.query(n) ?? '');
+    const q = (n: string) => c.req.query(n) ?? '';
     return page(c, web, {
       title: 'Unsubscribe',
-      body: `<h1>Stop these mails?</h1>${postForm(
+      body: html`<h1>Stop these mails?</h1>${postForm(
         web,
         href(web, '/mail/unsubscribe'),
-        `<input type="hidden" name="p" value="${q('p')}"><input type="hidden" name="k" value="${q('k')}"><input type="hidden" name="s" value="${q('s')}"><div class="actions"><button type="submit">Unsubscribe</button></div>`,
+        html`<input type="hidden" name="p" value="${q('p')}"><input type="hidden" name="k" value="${q('k')}"><input type="hidden" name="s" value="${q('s')}"><div class="actions"><button type="submit">Unsubscribe</button></div>`,
       )}`,
     });
   });
@@ -121,11 +122,11 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       return page(c, web, {
         title: 'Unsubscribe',
         status: 400,
-        body: '<h1>This link is not valid</h1><p>Use the link of the mail exactly as it came, or change your mail settings on your account page.</p>',
+        body: html`<h1>This link is not valid</h1><p>Use the link of the mail exactly as it came, or change your mail settings on your account page.</p>`,
       });
     return page(c, web, {
       title: 'Unsubscribed',
-      body: '<h1>Unsubscribed</h1><p>You will get no more mails of this kind.</p>',
+      body: html`<h1>Unsubscribed</h1><p>You will get no more mails of this kind.</p>`,
     });
   });
 
@@ -151,7 +152,7 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       return page(c, web, {
         title: 'Your account',
         status: statusOf(asked),
-        body: `<h1>Your account</h1>${await emailSection(deps, web, asked)}`,
+        body: html`<h1>Your account</h1>${await emailSection(deps, web, asked)}`,
       });
     return redirectWith(c, deps, href(web, '/account'), {
       kind: 'ok',

@@ -18,7 +18,8 @@ import { HANDOFF_TICKET_MS } from '../../domain/identity/accounts.ts';
 import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import type { Services } from '../../services.ts';
 import type { WebDeps, WebEnv } from '../context.ts';
-import { barePage, esc } from '../html.ts';
+import { barePage } from '../html.ts';
+import { html, markupOf, type Html } from '../template.ts';
 import { page, redirectWith, safeNext } from '../respond.ts';
 import { setFlash, setHandoffState, setSessionCookie, takeHandoffState } from '../session.ts';
 
@@ -55,17 +56,19 @@ export function apexOf(host: string | undefined, baseDomain: string): string | u
 }
 
 /** The link the sign-in page and the unknown-host page offer on a host one label under the apex. */
-export function continueLink(next: string): string {
-  return `<p>Signed in on the main site already? <a href="${esc(`/session/continue?next=${encodeURIComponent(next)}`)}">Continue with that account</a>.</p>`;
+export function continueLink(next: string): Html {
+  return html`<p>Signed in on the main site already? <a href="${`/session/continue?next=${encodeURIComponent(next)}`}">Continue with that account</a>.</p>`;
 }
 
 /** Steps 1 and 3, on the community's host, before the host check. */
 export function mountHandoff(app: Hono, deps: HandoffDeps): void {
   const failed = (c: Context) =>
     c.html(
-      barePage(
-        'Sign-in did not complete',
-        'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.',
+      markupOf(
+        barePage(
+          'Sign-in did not complete',
+          'It expired, was already used, or was started in another browser. Go back and choose "Continue with that account" again.',
+        ),
       ),
       400,
     );
@@ -106,7 +109,7 @@ export function handoffRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       page(c, web, {
         title: 'Not one of ours',
         status: 400,
-        body: '<h1>That address is not a community you can open here</h1><p>Signing in is only handed to the communities of this site that your account may read.</p>',
+        body: html`<h1>That address is not a community you can open here</h1><p>Signing in is only handed to the communities of this site that your account may read.</p>`,
       });
     const state = c.req.query('state') ?? '';
     let back: URL | undefined;

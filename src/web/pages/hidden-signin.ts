@@ -17,7 +17,8 @@ import { isDomainError } from '../../domain/errors.ts';
 import { RateLimitedError } from '../../domain/identity/rate-limit.ts';
 import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import { field } from '../forms.ts';
-import { esc, hostPage } from '../html.ts';
+import { hostPage } from '../html.ts';
+import { html, markupOf, type Html } from '../template.ts';
 import { safeNext } from '../respond.ts';
 import { formIsOurs, sessionToken, setSessionCookie, visitorCsrf } from '../session.ts';
 import { apexOf, continueLink, type HandoffDeps } from './handoff.ts';
@@ -50,12 +51,12 @@ function baseOf(c: Context, deps: HiddenSignInDeps): string | undefined {
  * (on a host, its own /signin, and the apex's account through ./handoff.ts; in the path form, on
  * any slug alike, the apex's sign-in, whose directory then lists the person's communities).
  */
-export function hiddenHostOffer(c: Context, deps: HiddenSignInDeps): string {
+export function hiddenHostOffer(c: Context, deps: HiddenSignInDeps): Html {
   const pathForm = c.req.header(PATH_FORM_HOST_HEADER) !== undefined;
-  if (!pathForm && baseOf(c, deps) === undefined) return '';
-  const offer = `<p>A private community shows only to its members, once they have signed in.</p>
+  if (!pathForm && baseOf(c, deps) === undefined) return html``;
+  const offer = html`<p>A private community shows only to its members, once they have signed in.</p>
 <p><a class="button" href="/signin">Sign in</a></p>`;
-  return pathForm ? offer : `${offer}${continueLink(new URL(c.req.url).pathname)}`;
+  return pathForm ? offer : html`${offer}${continueLink(new URL(c.req.url).pathname)}`;
 }
 
 function signInPage(
@@ -64,19 +65,15 @@ function signInPage(
   next: string,
   o: { email?: string; error?: string } = {},
 ): string {
-  const error = o.error
-    ? `<div class="notice error" role="alert"><p>${esc(o.error)}</p></div>`
-    : '';
-  return hostPage(
-    'Sign in',
-    `<h1>Sign in</h1>${error}
+  const error = o.error && html`<div class="notice error" role="alert"><p>${o.error}</p></div>`;
+  const body = html`<h1>Sign in</h1>${error}
 <p>Members of a private community see it here once signed in.</p>
-<form method="post" action="${esc(`${base}/signin`)}"><input type="hidden" name="_csrf" value="${esc(csrf)}"><input type="hidden" name="next" value="${esc(next)}">
+<form method="post" action="${`${base}/signin`}"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="next" value="${next}">
 ${field({ name: 'email', label: 'E-mail address', type: 'email', value: o.email, required: true, autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <div class="actions"><button type="submit">Sign in</button></div></form>
-${base === '' ? continueLink(next) : ''}`,
-  );
+${base === '' ? continueLink(next) : ''}`;
+  return markupOf(hostPage('Sign in', body));
 }
 
 export function mountHiddenSignIn(app: Hono, deps: HiddenSignInDeps): void {
@@ -96,7 +93,10 @@ export function mountHiddenSignIn(app: Hono, deps: HiddenSignInDeps): void {
     if (base === undefined) return next();
     c.header('cache-control', 'no-store');
     if (Number(c.req.header('content-length') ?? 0) > MAX_FORM_BYTES)
-      return c.html(hostPage('Too large', '<h1>Too large</h1><p>The form is too large.</p>'), 413);
+      return c.html(
+        markupOf(hostPage('Too large', html`<h1>Too large</h1><p>The form is too large.</p>`)),
+        413,
+      );
     const form = await c.req.parseBody();
     const str = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
     const email = str('email');

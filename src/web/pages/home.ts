@@ -7,19 +7,20 @@ import { listCategories, listTopics } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { getProfile } from '../../operations/people.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { esc, plural, when } from '../html.ts';
+import { plural, when } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
 import { author, moreLink, topicHref, topicList } from './parts.ts';
 import { pageOf, pager } from './pager.ts';
+import { html, type Html } from '../template.ts';
 
 const TOPICS_PER_PAGE = 30;
 
-function categoryList(web: Web, categories: OutputOf<typeof listCategories>['categories']): string {
+function categoryList(web: Web, categories: OutputOf<typeof listCategories>['categories']): Html {
   const items = categories.map(
     (c) =>
-      `<li><a href="${esc(href(web, `/categories/${c.slug}`))}">${esc(c.name)}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? `<br><span class="meta">${esc(c.description)}</span>` : ''}</li>`,
+      html`<li><a href="${href(web, `/categories/${c.slug}`)}">${c.name}</a> <span class="meta">${c.kind === 'knowledge_base' ? 'knowledge base · ' : ''}${plural(c.topic_count, c.kind === 'knowledge_base' ? 'article' : 'topic')}</span>${c.description ? html`<br><span class="meta">${c.description}</span>` : ''}</li>`,
   );
-  return `<ul class="topics">${items.join('')}</ul>`;
+  return html`<ul class="topics">${items}</ul>`;
 }
 
 const FILTERS = [
@@ -48,11 +49,11 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!latest.ok) return failurePage(c, web, latest);
     if (!unanswered.ok) return failurePage(c, web, unanswered);
     if (!solved.ok) return failurePage(c, web, solved);
-    const body = `<h1>${esc(community.name)}</h1>${community.description ? `<p>${esc(community.description)}</p>` : ''}
-<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="home-q">Search ${esc(community.name)}</label><input type="search" id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
-<p><a class="button" href="${esc(href(web, '/ask'))}">Ask a question</a></p>
+    const body = html`<h1>${community.name}</h1>${community.description ? html`<p>${community.description}</p>` : ''}
+<form method="get" action="${href(web, '/search')}" role="search" class="field"><label for="home-q">Search ${community.name}</label><input type="search" id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
+<p><a class="button" href="${href(web, '/ask')}">Ask a question</a></p>
 <h2>Categories</h2>${categoryList(web, categories.value.categories)}
-<h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? `<p><a href="${esc(href(web, '/latest'))}">All topics</a></p>` : ''}
+<h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? html`<p><a href="${href(web, '/latest')}">All topics</a></p>` : ''}
 <h2>Unanswered</h2>${topicList(web, unanswered.value.topics, 'Every question has a reply.')}
 <h2>Recently solved</h2>${topicList(web, solved.value.topics, 'No accepted answers yet.')}`;
     return page(c, web, {
@@ -97,11 +98,11 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const tab = (key: string, value: string, label: string, current: string) => {
       const q = new URLSearchParams({ ...(filter ? { filter } : {}), sort, [key]: value });
       if (!value) q.delete(key);
-      return `<li><a href="${esc(`${href(web, path)}?${q}`)}"${value === current ? ' aria-current="page"' : ''}>${esc(label)}</a></li>`;
+      return html`<li><a href="${`${href(web, path)}?${q}`}"${value === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
     };
-    const body = `<h1>${esc(title)}</h1>${cat?.description ? `<p>${esc(cat.description)}</p>` : ''}
-<nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? '')).join('')}</ul></nav>
-<nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort)).join('')}</ul></nav>
+    const body = html`<h1>${title}</h1>${cat?.description ? html`<p>${cat.description}</p>` : ''}
+<nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? ''))}</ul></nav>
+<nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort))}</ul></nav>
 ${topicList(web, topics.value.topics)}${
       cursor
         ? moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')
@@ -143,15 +144,13 @@ ${topicList(web, topics.value.topics)}${
     });
     if (!profile.ok) return failurePage(c, web, profile);
     const p = profile.value;
-    const posts = p.posts
-      .map(
-        (post) =>
-          `<li><a href="${esc(topicHref(web, post.topic.slug, post.is_question ? undefined : post.id))}">${esc(post.topic.title)}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? ' <span class="badge">Accepted answer</span>' : ''}</li>`,
-      )
-      .join('');
+    const posts = p.posts.map(
+      (post) =>
+        html`<li><a href="${topicHref(web, post.topic.slug, post.is_question ? undefined : post.id)}">${post.topic.title}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? html` <span class="badge">Accepted answer</span>` : ''}</li>`,
+    );
     const who = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
-    const body = `<h1>${esc(p.name)}</h1>${p.handle ? `<p class="meta handle">@${esc(p.handle)}</p>` : ''}<p>${who}${p.role ? ` · ${esc(p.role)}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
-<h2>Posts</h2>${posts ? `<ul class="topics">${posts}</ul>` : '<p>No posts yet.</p>'}${moreLink(web, `/u/${p.id}`, {}, p.next_cursor, 'Older posts')}`;
+    const body = html`<h1>${p.name}</h1>${p.handle ? html`<p class="meta handle">@${p.handle}</p>` : ''}<p>${who}${p.role ? ` · ${p.role}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
+<h2>Posts</h2>${posts.length ? html`<ul class="topics">${posts}</ul>` : html`<p>No posts yet.</p>`}${moreLink(web, `/u/${p.id}`, {}, p.next_cursor, 'Older posts')}`;
     return page(c, web, { title: p.name, body });
   });
 }

@@ -12,9 +12,10 @@ import {
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page } from '../respond.ts';
 import { moreLink } from './parts.ts';
+import { html } from '../template.ts';
 
 async function newCommunityPage(
   c: Context<WebEnv>,
@@ -23,11 +24,11 @@ async function newCommunityPage(
 ): Promise<Response> {
   const web = c.get('web');
   const issues = failure?.issues;
-  const body = `<h1>Create a community</h1><p>You become its owner. It starts with one category, “General”.</p>${failureSummary(failure)}
+  const body = html`<h1>Create a community</h1><p>You become its owner. It starts with one category, “General”.</p>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, '/new'),
-  `${field({ name: 'name', label: 'Name', value: text(values, 'name'), required: true }, issues)}
+  html`${field({ name: 'name', label: 'Name', value: text(values, 'name'), required: true }, issues)}
 ${field({ name: 'slug', label: 'Address', hint: `Its host name: ${lengths(LIMITS.communitySlug)} of a-z, 0-9 and "-".`, value: text(values, 'slug'), required: true }, issues)}
 ${field({ name: 'description', label: 'What it is about', rows: 3, value: text(values, 'description') }, issues)}
 ${field(
@@ -57,33 +58,29 @@ export function networkRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       cursor: c.req.query('cursor') || undefined,
     });
     if (!listed.ok) return failurePage(c, web, listed);
-    const items = listed.value.communities
-      .map(
-        (k) =>
-          `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a>${k.description ? `<br><span class="meta">${esc(k.description)}</span>` : ''}<br><span class="meta">MCP: <code>${esc(k.mcp_url)}</code></span></li>`,
-      )
-      .join('');
+    const items = listed.value.communities.map(
+      (k) =>
+        html`<li><a href="${k.web_url}">${k.name}</a>${k.description ? html`<br><span class="meta">${k.description}</span>` : ''}<br><span class="meta">MCP: <code>${k.mcp_url}</code></span></li>`,
+    );
     const mine = web.person ? await call(deps, web, listMyCommunities, {}) : undefined;
     if (mine && !mine.ok) return failurePage(c, web, mine);
     const own = mine?.value.communities ?? [];
     const yours = web.person
-      ? `<h2 id="yours">Your communities</h2>${
+      ? html`<h2 id="yours">Your communities</h2>${
           own.length
-            ? `<ul class="topics" aria-labelledby="yours">${own
-                .map(
-                  (k) =>
-                    `<li><a href="${esc(k.web_url)}">${esc(k.name)}</a> <span class="badge">${esc(k.visibility)}</span><br><span class="meta">Your role: ${esc(k.role)}</span></li>`,
-                )
-                .join('')}</ul>`
-            : '<p>You do not belong to any community yet: open a public one below and take part, or ask an administrator to add you.</p>'
+            ? html`<ul class="topics" aria-labelledby="yours">${own.map(
+                (k) =>
+                  html`<li><a href="${k.web_url}">${k.name}</a> <span class="badge">${k.visibility}</span><br><span class="meta">Your role: ${k.role}</span></li>`,
+              )}</ul>`
+            : html`<p>You do not belong to any community yet: open a public one below and take part, or ask an administrator to add you.</p>`
         }`
       : '';
     const create = allowed
-      ? `<p><a class="button secondary" href="${esc(href(web, '/new'))}">Create a community</a></p>`
+      ? html`<p><a class="button secondary" href="${href(web, '/new')}">Create a community</a></p>`
       : '';
-    const body = `<h1>Hamlet communities</h1><p>Forums and knowledge bases for people and AI agents. Search them all at once, or open one.</p>
-<form method="get" action="${esc(href(web, '/search'))}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
-${create}${yours}<h2>Public communities</h2>${items ? `<ul class="topics">${items}</ul>` : '<p>No public communities yet.</p>'}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
+    const body = html`<h1>Hamlet communities</h1><p>Forums and knowledge bases for people and AI agents. Search them all at once, or open one.</p>
+<form method="get" action="${href(web, '/search')}" role="search" class="field"><label for="net-q">Search every public community</label><input type="search" id="net-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
+${create}${yours}<h2>Public communities</h2>${items.length ? html`<ul class="topics">${items}</ul>` : html`<p>No public communities yet.</p>`}${moreLink(web, '/', {}, listed.value.next_cursor)}`;
     return page(c, web, { title: 'Hamlet communities', body });
   });
 
@@ -105,7 +102,7 @@ ${create}${yours}<h2>Public communities</h2>${items ? `<ul class="topics">${item
     // The new community lives on its own host, where this session does not reach: sign in there.
     return page(c, web, {
       title: 'Community created',
-      body: `<h1>${esc(created.value.name)} is ready</h1><div class="notice ok" role="status"><p>You are its owner.</p></div><p>Open it at <a href="${esc(created.value.web_url)}">${esc(created.value.web_url)}</a> and sign in there. Agents connect to <code>${esc(created.value.mcp_url)}</code>.</p>`,
+      body: html`<h1>${created.value.name} is ready</h1><div class="notice ok" role="status"><p>You are its owner.</p></div><p>Open it at <a href="${created.value.web_url}">${created.value.web_url}</a> and sign in there. Agents connect to <code>${created.value.mcp_url}</code>.</p>`,
     });
   });
 }

@@ -15,9 +15,10 @@ import {
 } from '../../operations/notifications.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { moreLink } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 const LEVELS = [
   { value: 'watch', label: 'Watching: every new post' },
@@ -33,19 +34,19 @@ const EMAIL = [
 ];
 
 /** The topic page's control: how the signed-in person follows this topic (empty for visitors). */
-export async function watchControl(deps: WebDeps, web: Web, topicSlug: string): Promise<string> {
-  if (!web.person) return '';
+export async function watchControl(deps: WebDeps, web: Web, topicSlug: string): Promise<Html> {
+  if (!web.person) return html``;
   const got = await call(deps, web, getWatchLevel, { topic: topicSlug });
-  if (!got.ok) return '';
+  if (!got.ok) return html``;
   const options = LEVELS.map(
     (l) =>
-      `<option value="${l.value}"${l.value === got.value.level ? ' selected' : ''}>${esc(l.label)}</option>`,
-  ).join('');
+      html`<option value="${l.value}"${l.value === got.value.level ? ' selected' : ''}>${l.label}</option>`,
+  );
   return postForm(
     web,
     href(web, `/t/${topicSlug}/level`),
-    `<label for="f-watch-level">Notifications for this topic</label> <select id="f-watch-level" name="level">${options}</select> <button type="submit" class="secondary">Save</button>`,
-    'class="inline watch-level"',
+    html`<label for="f-watch-level">Notifications for this topic</label> <select id="f-watch-level" name="level">${options}</select> <button type="submit" class="secondary">Save</button>`,
+    html`class="inline watch-level"`,
   );
 }
 
@@ -59,29 +60,27 @@ export function notificationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       cursor: c.req.query('cursor') || undefined,
     });
     if (!got.ok) return failurePage(c, web, got);
-    const items = got.value.notifications
-      .map((n) => {
-        const label = n.url ? `<a href="${esc(n.url)}">${esc(n.text)}</a>` : esc(n.text);
-        const mark = n.read_at
-          ? ''
-          : postForm(
-              web,
-              href(web, '/notifications/read'),
-              `<input type="hidden" name="ids" value="${esc(n.id)}"><button type="submit" class="link">Mark read</button>`,
-              'class="inline"',
-            );
-        return `<li class="${n.read_at ? 'read' : 'unread'}">${n.read_at ? '' : '<span class="badge">New</span> '}${label} <span class="meta">${when(n.created_at)}</span> ${mark}</li>`;
-      })
-      .join('');
+    const items = got.value.notifications.map((n) => {
+      const label = n.url ? html`<a href="${n.url}">${n.text}</a>` : n.text;
+      const mark = n.read_at
+        ? ''
+        : postForm(
+            web,
+            href(web, '/notifications/read'),
+            html`<input type="hidden" name="ids" value="${n.id}"><button type="submit" class="link">Mark read</button>`,
+            html`class="inline"`,
+          );
+      return html`<li class="${n.read_at ? 'read' : 'unread'}">${n.read_at ? '' : html`<span class="badge">New</span> `}${label} <span class="meta">${when(n.created_at)}</span> ${mark}</li>`;
+    });
     const all = got.value.unread_count
       ? postForm(
           web,
           href(web, '/notifications/read'),
-          '<input type="hidden" name="all" value="true"><button type="submit" class="secondary">Mark all read</button>',
+          html`<input type="hidden" name="all" value="true"><button type="submit" class="secondary">Mark all read</button>`,
         )
       : '';
-    const body = `<h1>Notifications</h1><p>${got.value.unread_count} unread · <a href="${esc(href(web, '/account/notifications'))}">Preferences</a></p>${all}
-${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies to your topics, @mentions of you and news of what you watch show here.</p>'}${moreLink(web, '/notifications', {}, got.value.next_cursor, 'Older notifications')}`;
+    const body = html`<h1>Notifications</h1><p>${got.value.unread_count} unread · <a href="${href(web, '/account/notifications')}">Preferences</a></p>${all}
+${items.length ? html`<ul class="notifications">${items}</ul>` : html`<p>Nothing yet. Replies to your topics, @mentions of you and news of what you watch show here.</p>`}${moreLink(web, '/notifications', {}, got.value.next_cursor, 'Older notifications')}`;
     return page(c, web, { title: 'Notifications', body });
   });
 
@@ -122,7 +121,7 @@ ${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies t
     if (web.where.kind !== 'community')
       return page(c, web, {
         title: 'Notification preferences',
-        body: '<h1>Notification preferences</h1><p>Notifications are kept per community: open this page on the community you want to set them for.</p>',
+        body: html`<h1>Notification preferences</h1><p>Notifications are kept per community: open this page on the community you want to set them for.</p>`,
       });
     const [prefs, categories] = await Promise.all([
       call(deps, web, getNotificationPreferences, {}),
@@ -131,28 +130,26 @@ ${items ? `<ul class="notifications">${items}</ul>` : '<p>Nothing yet. Replies t
     if (!prefs.ok) return failurePage(c, web, prefs);
     if (!categories.ok) return failurePage(c, web, categories);
     const levelOf = new Map(prefs.value.categories.map((x) => [x.category_id, x.level]));
-    const rows = categories.value.categories
-      .map((cat) =>
-        postForm(
-          web,
-          href(web, '/account/notifications/category'),
-          `<input type="hidden" name="category" value="${esc(cat.slug)}">${field({ name: `level-${cat.slug}`, label: cat.name, options: LEVELS, value: levelOf.get(cat.id) ?? 'normal' })}<button type="submit" class="secondary">Save<span class="visually-hidden"> ${esc(cat.name)}</span></button>`,
-          'class="category-level"',
-        ),
-      )
-      .join('');
+    const rows = categories.value.categories.map((cat) =>
+      postForm(
+        web,
+        href(web, '/account/notifications/category'),
+        html`<input type="hidden" name="category" value="${cat.slug}">${field({ name: `level-${cat.slug}`, label: cat.name, options: LEVELS, value: levelOf.get(cat.id) ?? 'normal' })}<button type="submit" class="secondary">Save<span class="visually-hidden"> ${cat.name}</span></button>`,
+        html`class="category-level"`,
+      ),
+    );
     const handle = prefs.value.handle ?? '';
-    const body = `<h1>Notification preferences</h1>
+    const body = html`<h1>Notification preferences</h1>
 <h2>E-mail</h2>${postForm(
       web,
       href(web, '/account/notifications'),
-      `${field({ name: 'email_frequency', label: 'E-mail me about this community', options: EMAIL, value: prefs.value.email })}<div class="actions"><button type="submit">Save</button></div>`,
+      html`${field({ name: 'email_frequency', label: 'E-mail me about this community', options: EMAIL, value: prefs.value.email })}<div class="actions"><button type="submit">Save</button></div>`,
     )}
 <h2>Categories</h2><p class="meta">Watching a category notifies you of every new topic and post in it; muting it silences its topics (a level you set on a topic comes first).</p>${rows}
 <h2>Your @handle</h2>${postForm(
       web,
       href(web, '/account/handle'),
-      `${field({ name: 'handle', label: 'Handle', value: handle, hint: 'Others @mention you by it: 2-30 characters of a-z, 0-9, "_" and "-".', required: true })}<div class="actions"><button type="submit">Change handle</button></div>`,
+      html`${field({ name: 'handle', label: 'Handle', value: handle, hint: 'Others @mention you by it: 2-30 characters of a-z, 0-9, "_" and "-".', required: true })}<div class="actions"><button type="submit">Change handle</button></div>`,
     )}`;
     return page(c, web, { title: 'Notification preferences', body });
   });

@@ -5,7 +5,8 @@ import type { getTopic, replyToTopic, searchCommunity } from '../../operations/c
 import type { OutputOf } from '../../operations/operation.ts';
 import type { Rendered } from '../../operations/present.ts';
 import { href, type Notice, type Web } from '../context.ts';
-import { esc, plural, when } from '../html.ts';
+import { plural, when } from '../html.ts';
+import { html, type Html } from '../template.ts';
 
 /** A topic, a post and an author as get_topic (and list_topics, edit_post, …) return them. */
 export type Topic = OutputOf<typeof getTopic>['topic'];
@@ -20,14 +21,14 @@ export type SearchResult = OutputOf<typeof searchCommunity>['results'][number];
  * An author's name (linked to their profile) and, for agents, the agent badge and label; for a
  * person who wrote through a connected app, its label ("posted by Ada via Claude").
  */
-export function author(web: Web, a: Author): string {
+export function author(web: Web, a: Author): Html {
   const name =
     a.id && a.kind !== 'system'
-      ? `<a href="${esc(href(web, `/u/${a.id}`))}">${esc(a.name)}</a>`
-      : esc(a.name);
-  if (a.kind === 'person' && a.label) return `${name} <span class="meta">(${esc(a.label)})</span>`;
+      ? html`<a href="${href(web, `/u/${a.id}`)}">${a.name}</a>`
+      : html`${a.name}`;
+  if (a.kind === 'person' && a.label) return html`${name} <span class="meta">(${a.label})</span>`;
   if (a.kind !== 'agent') return name;
-  return `${name} <span class="badge agent">Agent</span> <span class="meta">(${esc(a.label ?? `posted by agent ${a.name}`)})</span>`;
+  return html`${name} <span class="badge agent">Agent</span> <span class="meta">(${a.label ?? `posted by agent ${a.name}`})</span>`;
 }
 
 /** After a write: where it landed (or that it waits for a moderator), as a notice. */
@@ -54,20 +55,22 @@ export function topicHref(web: Web, slug: string, postId?: string): string {
   return href(web, `/t/${slug}`) + (postId ? `#post-${postId}` : '');
 }
 
-export function topicList(web: Web, topics: Topic[], empty = 'Nothing here yet.'): string {
-  if (!topics.length) return `<p>${esc(empty)}</p>`;
+export function topicList(web: Web, topics: Topic[], empty = 'Nothing here yet.'): Html {
+  if (!topics.length) return html`<p>${empty}</p>`;
   const items = topics.map((t) => {
     const state = t.is_article
       ? 'article'
-      : `${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? ' <span class="badge">Solved</span>' : ''}`;
-    return `<li><a href="${esc(topicHref(web, t.slug))}">${esc(t.title)}</a><br><span class="meta">${esc(t.category.name)} · ${state} · by ${author(web, t.author)} · ${when(t.last_posted_at)}${t.status === 'closed' ? ' · closed' : ''}</span></li>`;
+      : html`${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? html` <span class="badge">Solved</span>` : ''}`;
+    return html`<li><a href="${topicHref(web, t.slug)}">${t.title}</a><br><span class="meta">${t.category.name} · ${state} · by ${author(web, t.author)} · ${when(t.last_posted_at)}${t.status === 'closed' ? ' · closed' : ''}</span></li>`;
   });
-  return `<ul class="topics">${items.join('')}</ul>`;
+  return html`<ul class="topics">${items}</ul>`;
 }
 
 /** A search snippet: plain text whose matched words come marked **like this**, as <mark>. */
-export function highlight(snippet: string): string {
-  return esc(snippet).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
+export function highlight(snippet: string): Html {
+  // split() with a capture group: the marked words are at the odd places.
+  const parts = snippet.split(/\*\*(.+?)\*\*/);
+  return html`${parts.map((part, i) => (i % 2 ? html`<mark>${part}</mark>` : part))}`;
 }
 
 /** Where a result leads, on the host form of this request: its path (and post anchor) under our base. */
@@ -79,12 +82,12 @@ export function resultHref(web: Web, r: Pick<SearchResult, 'url' | 'community'>)
 
 const AGENT_SUFFIX = ' (agent)';
 
-export function resultList(web: Web, results: SearchResult[]): string {
+export function resultList(web: Web, results: SearchResult[]): Html {
   const items = results.map((r) => {
     const agent = r.author.endsWith(AGENT_SUFFIX);
     const who = agent
-      ? `${esc(r.author.slice(0, -AGENT_SUFFIX.length))} <span class="badge agent">Agent</span>`
-      : esc(r.author);
+      ? html`${r.author.slice(0, -AGENT_SUFFIX.length)} <span class="badge agent">Agent</span>`
+      : r.author;
     const kind =
       r.source_type === 'post'
         ? r.is_solution
@@ -93,10 +96,10 @@ export function resultList(web: Web, results: SearchResult[]): string {
         : r.source_type === 'article'
           ? 'article'
           : 'question';
-    return `<li><a href="${esc(resultHref(web, r))}">${esc(r.title)}</a>${r.is_solution ? ' <span class="badge">Solved</span>' : ''}
-<p class="snippet">${highlight(r.snippet)}</p><span class="meta">${r.community ? `${esc(r.community)} · ` : ''}${esc(r.category)} · ${kind} by ${who} · ${when(r.created_at)}</span></li>`;
+    return html`<li><a href="${resultHref(web, r)}">${r.title}</a>${r.is_solution ? html` <span class="badge">Solved</span>` : ''}
+<p class="snippet">${highlight(r.snippet)}</p><span class="meta">${r.community ? `${r.community} · ` : ''}${r.category} · ${kind} by ${who} · ${when(r.created_at)}</span></li>`;
   });
-  return `<ol class="topics">${items.join('')}</ol>`;
+  return html`<ol class="topics">${items}</ol>`;
 }
 
 /** A link to the next page: the current query with `cursor` replaced. */
@@ -106,10 +109,10 @@ export function moreLink(
   params: Record<string, string | undefined>,
   cursor: string | null | undefined,
   label = 'More',
-): string {
-  if (!cursor) return '';
+): Html {
+  if (!cursor) return html``;
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
   q.set('cursor', cursor);
-  return `<p><a href="${esc(`${href(web, path)}?${q}`)}">${esc(label)}</a></p>`;
+  return html`<p><a href="${`${href(web, path)}?${q}`}">${label}</a></p>`;
 }

@@ -8,27 +8,28 @@ import { requestPasswordReset, resetPassword } from '../../operations/account-ma
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { page, redirectWith } from '../respond.ts';
+import { html, type Html } from '../template.ts';
 
-function forgotForm(web: Web, values: FormData, failure?: Failure): string {
-  return `<h1>Forgot your password?</h1>${failureSummary(failure)}
+function forgotForm(web: Web, values: FormData, failure?: Failure): Html {
+  return html`<h1>Forgot your password?</h1>${failureSummary(failure)}
 <p>Give the address you sign in with: we mail it a link to choose a new password (valid one hour).</p>
 ${postForm(
   web,
   href(web, '/password/forgot'),
-  `${field({ name: 'email', label: 'E-mail address', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
+  html`${field({ name: 'email', label: 'E-mail address', type: 'email', value: text(values, 'email'), required: true, autocomplete: 'email' }, failure?.issues)}
 <div class="actions"><button type="submit">Mail me a link</button></div>`,
 )}
-<p><a href="${esc(href(web, '/signin'))}">Back to sign in</a></p>`;
+<p><a href="${href(web, '/signin')}">Back to sign in</a></p>`;
 }
 
-function resetForm(web: Web, token: string, failure?: Failure): string {
-  return `<h1>Choose a new password</h1>${failureSummary(failure)}
+function resetForm(web: Web, token: string, failure?: Failure): Html {
+  return html`<h1>Choose a new password</h1>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, '/password/reset'),
-  `<input type="hidden" name="token" value="${esc(token)}">
+  html`<input type="hidden" name="token" value="${token}">
 ${field({ name: 'password', label: 'New password', hint: `At least ${LIMITS.password.min} characters. Every session of yours ends.`, type: 'password', required: true, autocomplete: 'new-password' }, failure?.issues)}
 <div class="actions"><button type="submit">Set the new password</button></div>`,
 )}`;
@@ -55,7 +56,7 @@ export function passwordRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     // The same answer whether or not the address has an account.
     return page(c, web, {
       title: 'Check your mail',
-      body: `<h1>Check your mail</h1><p>If ${esc(asked.value.email)} has an account here, a link to choose a new password is on its way; it works once, for one hour.</p><p><a href="${esc(href(web, '/signin'))}">Back to sign in</a></p>`,
+      body: html`<h1>Check your mail</h1><p>If ${asked.value.email} has an account here, a link to choose a new password is on its way; it works once, for one hour.</p><p><a href="${href(web, '/signin')}">Back to sign in</a></p>`,
     });
   });
 

@@ -7,32 +7,32 @@ import { listPostRevisions } from '../../operations/people.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { call, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { changed, diffHtml, wordDiff } from '../diff.ts';
-import { esc, when } from '../html.ts';
+import { when } from '../html.ts';
+import { html, type Html } from '../template.ts';
 import { failurePage, notFound, page } from '../respond.ts';
 import { author, topicHref, type Author } from './parts.ts';
 
 type Version = OutputOf<typeof listPostRevisions>['revisions'][number];
 
 /** How the marks read, once above the versions. */
-export const DIFF_LEGEND =
-  '<p class="meta diff-legend">Changes from the version before: <del>removed words</del> are struck through, <ins>added words</ins> are underlined.</p>';
+export const DIFF_LEGEND = html`<p class="meta diff-legend">Changes from the version before: <del>removed words</del> are struck through, <ins>added words</ins> are underlined.</p>`;
 
 /** What changed from `prev` to `cur`: the title (when it did) and the body, or that nothing did. */
 export function versionChanges(
   prev: { title: string | null; body: string },
   cur: { title: string | null; body: string },
-): string {
+): Html {
   const title =
-    prev.title !== null && cur.title !== null && prev.title !== cur.title
-      ? `<p class="diff-title"><strong>Title:</strong> ${diffHtml(wordDiff(prev.title, cur.title), 'span')}</p>`
-      : '';
+    prev.title !== null &&
+    cur.title !== null &&
+    prev.title !== cur.title &&
+    html`<p class="diff-title"><strong>Title:</strong> ${diffHtml(wordDiff(prev.title, cur.title), 'span')}</p>`;
   const body = wordDiff(prev.body, cur.body);
-  return (
-    title +
-    (changed(body)
+  return html`${title}${
+    changed(body)
       ? diffHtml(body)
-      : `<p class="meta">${title ? 'The text did not change.' : 'Nothing changed but the spacing.'}</p>`)
-  );
+      : html`<p class="meta">${title ? 'The text did not change.' : 'Nothing changed but the spacing.'}</p>`
+  }`;
 }
 
 /** One version: heading, author and time, its changes (after the first), and its full text. */
@@ -41,19 +41,21 @@ export function versionSection(
   v: { revision: number; title: string | null; body: string; author: Author; created_at: string },
   prev: { title: string | null; body: string } | undefined,
   noun: string,
-  fullText: string,
-): string {
+  fullText: Html,
+): Html {
   const id = `v-${v.revision}`;
-  const changes = prev ? versionChanges(prev, v) : `<p class="meta">The first ${noun} kept.</p>`;
-  return `<section class="queued version" aria-labelledby="${id}"><h2 id="${id}">${noun[0]!.toUpperCase()}${noun.slice(1)} ${v.revision}${v.title ? `: ${esc(v.title)}` : ''}</h2><p class="meta">${author(web, v.author)} · ${when(v.created_at)}</p>${changes}<details><summary>The full text of ${noun} ${v.revision}</summary>${fullText}</details></section>`;
+  const changes = prev
+    ? versionChanges(prev, v)
+    : html`<p class="meta">The first ${noun} kept.</p>`;
+  return html`<section class="queued version" aria-labelledby="${id}"><h2 id="${id}">${noun[0]!.toUpperCase()}${noun.slice(1)} ${v.revision}${v.title ? `: ${v.title}` : ''}</h2><p class="meta">${author(web, v.author)} · ${when(v.created_at)}</p>${changes}<details><summary>The full text of ${noun} ${v.revision}</summary>${fullText}</details></section>`;
 }
 
-function historyBody(web: Web, h: OutputOf<typeof listPostRevisions>): string {
+function historyBody(web: Web, h: OutputOf<typeof listPostRevisions>): Html {
   const what = h.post.position === 1 ? 'question' : 'reply';
   const versions: Version[] = h.revisions;
   const lost = h.complete
     ? ''
-    : `<p class="notice">This ${what} was edited before its versions were kept: the earlier ones are lost, and its history starts with the version it had on ${when(versions[0]!.created_at)}.</p>`;
+    : html`<p class="notice">This ${what} was edited before its versions were kept: the earlier ones are lost, and its history starts with the version it had on ${when(versions[0]!.created_at)}.</p>`;
   const items = versions
     .map((v, i) =>
       versionSection(
@@ -61,13 +63,12 @@ function historyBody(web: Web, h: OutputOf<typeof listPostRevisions>): string {
         v,
         versions[i - 1],
         'version',
-        `<div class="version-text">${esc(v.body)}</div>`,
+        html`<div class="version-text">${v.body}</div>`,
       ),
     )
-    .reverse()
-    .join('');
+    .reverse();
   const count = versions.length === 1 ? 'one version' : `${versions.length} versions`;
-  return `<h1>History of the ${what}</h1><p class="meta">In <a href="${esc(topicHref(web, h.topic.slug, h.post.id))}">${esc(h.topic.title)}</a> · ${count}, newest first</p>${lost}${versions.length > 1 ? DIFF_LEGEND : ''}${items}`;
+  return html`<h1>History of the ${what}</h1><p class="meta">In <a href="${topicHref(web, h.topic.slug, h.post.id)}">${h.topic.title}</a> · ${count}, newest first</p>${lost}${versions.length > 1 ? DIFF_LEGEND : ''}${items}`;
 }
 
 export function postHistoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

@@ -18,10 +18,11 @@ import { LIMITS } from '../../domain/fields.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, postForm, when } from '../html.ts';
+import { postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { approvalCard } from './approvals.ts';
 import { author, topicHref, type ShownPost, type Topic } from './parts.ts';
+import { html, joinHtml, sanitizedHtml, type Html } from '../template.ts';
 
 type Item = OutputOf<typeof reviewQueue>['items'][number];
 
@@ -34,12 +35,12 @@ const REASON_LABELS: Record<(typeof FLAG_REASONS)[number], string> = {
 };
 
 /** The flag form under a post (not under one's own): a reason, a note, one button. */
-export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string): string {
+export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string): Html {
   const id = `flag-${p.id}`;
-  return `<details class="flag"><summary>Flag<span class="visually-hidden"> this ${esc(role.toLowerCase())}</span></summary>${postForm(
+  return html`<details class="flag"><summary>Flag<span class="visually-hidden"> this ${role.toLowerCase()}</span></summary>${postForm(
     web,
     href(web, `/t/${topic.slug}/flag`),
-    `<input type="hidden" name="post" value="${esc(p.id)}">${field({ name: 'reason', id: `${id}-reason`, label: 'What is wrong with it?', options: FLAG_REASONS.map((r) => ({ value: r, label: REASON_LABELS[r] })), required: true })}${field({ name: 'note', id: `${id}-note`, label: 'Note for the moderators', hint: 'Optional, except for "something else".', rows: 2 })}<div class="actions"><button type="submit" class="secondary">Send flag</button></div>`,
+    html`<input type="hidden" name="post" value="${p.id}">${field({ name: 'reason', id: `${id}-reason`, label: 'What is wrong with it?', options: FLAG_REASONS.map((r) => ({ value: r, label: REASON_LABELS[r] })), required: true })}${field({ name: 'note', id: `${id}-note`, label: 'Note for the moderators', hint: 'Optional, except for "something else".', rows: 2 })}<div class="actions"><button type="submit" class="secondary">Send flag</button></div>`,
   )}</details>`;
 }
 
@@ -47,34 +48,33 @@ export function flagControl(web: Web, topic: Topic, p: ShownPost, role: string):
  * The signed-in person's own replies to this topic that wait for a moderator ("awaiting approval",
  * with why) or were rejected (with the moderator's reason), shown in place after the posts.
  */
-export async function awaitingApproval(deps: WebDeps, web: Web, topic: Topic): Promise<string> {
-  if (!web.person) return '';
+export async function awaitingApproval(deps: WebDeps, web: Web, topic: Topic): Promise<Html> {
+  if (!web.person) return html``;
   const got = await call(deps, web, myQueuedReplies, { topic: topic.id });
-  if (!got.ok || got.value.writes.length === 0) return '';
-  return got.value.writes
-    .map(({ approval: a, why }) => {
-      const body = (a.payload as { body?: unknown } | null)?.body;
-      const state =
-        a.status === 'pending'
-          ? `<span class="badge pending">Awaiting approval</span> · ${esc(why)}`
-          : `<span class="badge">Not published</span> · ${esc(a.message)}`;
-      return `<article class="queued" id="approval-${esc(a.approval_id)}" aria-label="Your reply, ${a.status === 'pending' ? 'awaiting approval' : 'not published'}"><p class="meta">You · ${when(a.submitted_at)} · ${state}</p>${typeof body === 'string' ? `<div class="post-body preview">${renderBody(body).html}</div>` : ''}</article>`;
-    })
-    .join('\n');
+  if (!got.ok || got.value.writes.length === 0) return html``;
+  const cards = got.value.writes.map(({ approval: a, why }) => {
+    const body = (a.payload as { body?: unknown } | null)?.body;
+    const state =
+      a.status === 'pending'
+        ? html`<span class="badge pending">Awaiting approval</span> · ${why}`
+        : html`<span class="badge">Not published</span> · ${a.message}`;
+    return html`<article class="queued" id="approval-${a.approval_id}" aria-label="Your reply, ${a.status === 'pending' ? 'awaiting approval' : 'not published'}"><p class="meta">You · ${when(a.submitted_at)} · ${state}</p>${typeof body === 'string' ? html`<div class="post-body preview">${sanitizedHtml(renderBody(body).html)}</div>` : ''}</article>`;
+  });
+  return joinHtml(cards, '\n');
 }
 
 /** Above a hidden post, for moderators only (readers are not shown the post at all). */
-export function hiddenBanner(web: Web, p: ShownPost): string {
+export function hiddenBanner(web: Web, p: ShownPost): Html {
   const h = (
     p as ShownPost & { hidden?: { cause: string; note: string | null; by: string; at: string } }
   ).hidden;
-  if (!h) return '';
-  const why = h.cause === 'flags' ? 'by flags from trusted members' : `by ${esc(h.by)}`;
-  return `<div class="notice error" role="note"><p>Hidden from readers ${why} · ${when(h.at)}${h.note ? `: ${esc(h.note)}` : ''}. Only moderators see it.</p>${postForm(
+  if (!h) return html``;
+  const why = h.cause === 'flags' ? 'by flags from trusted members' : `by ${h.by}`;
+  return html`<div class="notice error" role="note"><p>Hidden from readers ${why} · ${when(h.at)}${h.note ? `: ${h.note}` : ''}. Only moderators see it.</p>${postForm(
     web,
     href(web, `/review/flags/${p.id}/dismiss`),
-    '<button type="submit" class="secondary">Show it again</button>',
-    'class="inline"',
+    html`<button type="submit" class="secondary">Show it again</button>`,
+    html`class="inline"`,
   )}</div>`;
 }
 
@@ -88,12 +88,12 @@ export function sanctionControl(
   id: string,
   name: string,
   back: string,
-): string {
+): Html {
   const f = `sanction-${id}`;
-  return `<details class="sanction"><summary>Suspend or silence<span class="visually-hidden"> ${esc(name)}</span></summary>${postForm(
+  return html`<details class="sanction"><summary>Suspend or silence<span class="visually-hidden"> ${name}</span></summary>${postForm(
     web,
     href(web, '/moderation/sanctions'),
-    `<input type="hidden" name="subject_kind" value="${kind}"><input type="hidden" name="subject" value="${esc(id)}"><input type="hidden" name="back" value="${esc(back)}">${field(
+    html`<input type="hidden" name="subject_kind" value="${kind}"><input type="hidden" name="subject" value="${id}"><input type="hidden" name="back" value="${back}">${field(
       {
         name: 'mode',
         id: `${f}-mode`,
@@ -103,28 +103,26 @@ export function sanctionControl(
           { value: 'silenced', label: 'Silence: may read, not write' },
         ],
       },
-    )}${field({ name: 'days', id: `${f}-days`, label: 'For how many days', type: 'number', value: '7', required: true, attrs: `min="${LIMITS.sanctionDays.min}" max="${LIMITS.sanctionDays.max}"` })}${field({ name: 'reason', id: `${f}-reason`, label: 'Reason', hint: `${name} is shown it, with the end time.`, rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Apply to ${esc(name)}</button></div>`,
+    )}${field({ name: 'days', id: `${f}-days`, label: 'For how many days', type: 'number', value: '7', required: true, attrs: html`min="${LIMITS.sanctionDays.min}" max="${LIMITS.sanctionDays.max}"` })}${field({ name: 'reason', id: `${f}-reason`, label: 'Reason', hint: `${name} is shown it, with the end time.`, rows: 2, required: true })}<div class="actions"><button type="submit" class="danger">Apply to ${name}</button></div>`,
   )}</details>`;
 }
 
-function flagCard(web: Web, i: Item): string {
+function flagCard(web: Web, i: Item): Html {
   const post = i.post!;
   const topic = i.topic!;
-  const flags = (i.flags ?? [])
-    .map(
-      (f) =>
-        `<li><strong>${esc(f.reason)}</strong> by ${esc(f.by.name)}${f.by.kind === 'agent' ? ' (agent)' : ''}${f.trusted ? ' · trusted' : ''} · ${when(f.at)}${f.note ? `: “${esc(f.note)}”` : ''}</li>`,
-    )
-    .join('');
+  const flags = (i.flags ?? []).map(
+    (f) =>
+      html`<li><strong>${f.reason}</strong> by ${f.by.name}${f.by.kind === 'agent' ? ' (agent)' : ''}${f.trusted ? ' · trusted' : ''} · ${when(f.at)}${f.note ? `: “${f.note}”` : ''}</li>`,
+  );
   const decide = (decision: 'hide' | 'dismiss', label: string, cls: string) =>
     postForm(
       web,
       href(web, `/review/flags/${post.id}/${decision}`),
-      `${field({ name: 'reason', id: `${decision}-${post.id}`, label: decision === 'hide' ? 'Note to the author' : 'Note to the flaggers', hint: 'Optional.', rows: 2 })}<div class="actions"><button type="submit" class="${cls}">${label}</button></div>`,
+      html`${field({ name: 'reason', id: `${decision}-${post.id}`, label: decision === 'hide' ? 'Note to the author' : 'Note to the flaggers', hint: 'Optional.', rows: 2 })}<div class="actions"><button type="submit" class="${cls}">${label}</button></div>`,
     );
-  return `<section class="queued" id="flag-${esc(post.id)}" aria-label="Flagged post by ${esc(post.author.name)}"><p class="meta">${author(web, post.author)} in <a href="${esc(topicHref(web, topic.slug, post.id))}">${esc(topic.title)}</a>${i.hidden ? ' · <span class="badge pending">hidden</span>' : ''}</p>
-<p class="why">Why it is here: ${esc(i.why)}</p><ul class="flags">${flags}</ul>
-<div class="post-body preview">${renderBody(post.body).html}</div>${decide('hide', 'Hide the post', 'danger')}${decide('dismiss', 'Keep it shown', 'secondary')}</section>`;
+  return html`<section class="queued" id="flag-${post.id}" aria-label="Flagged post by ${post.author.name}"><p class="meta">${author(web, post.author)} in <a href="${topicHref(web, topic.slug, post.id)}">${topic.title}</a>${i.hidden ? html` · <span class="badge pending">hidden</span>` : ''}</p>
+<p class="why">Why it is here: ${i.why}</p><ul class="flags">${flags}</ul>
+<div class="post-body preview">${sanitizedHtml(renderBody(post.body).html)}</div>${decide('hide', 'Hide the post', 'danger')}${decide('dismiss', 'Keep it shown', 'secondary')}</section>`;
 }
 
 async function reviewPage(c: Context<WebEnv>, deps: WebDeps, notice?: Notice): Promise<Response> {
@@ -134,22 +132,17 @@ async function reviewPage(c: Context<WebEnv>, deps: WebDeps, notice?: Notice): P
   if (!listed.ok) return failurePage(c, web, listed);
   const items = listed.value.items;
   const cards = items.map((i) =>
-    i.kind === 'approval' && i.approval
-      ? approvalCard(web, i.approval).replace(
-          '</p>',
-          `</p><p class="why">Why it is here: ${esc(i.why)}</p>`,
-        )
-      : flagCard(web, i),
+    i.kind === 'approval' && i.approval ? approvalCard(web, i.approval, i.why) : flagCard(web, i),
   );
   const sanctions = await call(deps, web, listSanctions, {});
   const rows = sanctions.ok
     ? sanctions.value.sanctions.map(
         (s) =>
-          `<li>${esc(s.subject.name)}${s.subject.kind === 'agent' ? ' (agent)' : ''}: ${esc(s.mode)} until ${when(s.ends_at)} by ${esc(s.by)}: ${esc(s.reason)} ${postForm(web, href(web, '/moderation/sanctions/lift'), `<input type="hidden" name="subject_kind" value="${s.subject.kind}"><input type="hidden" name="subject" value="${esc(s.subject.id)}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${esc(s.subject.name)}</span></button>`, 'class="inline"')}</li>`,
+          html`<li>${s.subject.name}${s.subject.kind === 'agent' ? ' (agent)' : ''}: ${s.mode} until ${when(s.ends_at)} by ${s.by}: ${s.reason} ${postForm(web, href(web, '/moderation/sanctions/lift'), html`<input type="hidden" name="subject_kind" value="${s.subject.kind}"><input type="hidden" name="subject" value="${s.subject.id}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${s.subject.name}</span></button>`, html`class="inline"`)}</li>`,
       )
     : [];
-  const body = `<h1>Review queue</h1><p>Queued writes and flagged posts, oldest first. <a href="${esc(href(web, '/approvals'))}">Queued writes by status</a></p>
-${cards.length ? cards.join('') : '<p>Nothing to review.</p>'}${rows.length ? `<h2>Suspended and silenced</h2><ul>${rows.join('')}</ul>` : ''}`;
+  const body = html`<h1>Review queue</h1><p>Queued writes and flagged posts, oldest first. <a href="${href(web, '/approvals')}">Queued writes by status</a></p>
+${cards.length ? cards : html`<p>Nothing to review.</p>`}${rows.length ? html`<h2>Suspended and silenced</h2><ul>${rows}</ul>` : ''}`;
   return page(c, web, { title: 'Review queue', body, notice });
 }
 

@@ -17,9 +17,10 @@ import {
   text,
   type FormData,
 } from '../forms.ts';
-import { esc, plural } from '../html.ts';
+import { plural } from '../html.ts';
 import { failurePage, page } from '../respond.ts';
 import { moreLink, resultList } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 type Categories = OutputOf<typeof listCategories>['categories'];
 
@@ -84,7 +85,7 @@ function searchForm(
   form: FormData,
   categories: Categories | undefined,
   failure?: Failure,
-): string {
+): Html {
   const issues = failure?.issues;
   const v = (name: string) => text(form, `filters.${name}`);
   const categoryField = categories
@@ -106,8 +107,8 @@ function searchForm(
       ? ([] as string[]).concat(form['filters.source_types'] as string[])
       : []
   ) as string[];
-  return `<form method="get" action="${esc(href(web, '/search'))}" role="search">
-${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: `maxlength="${LIMITS.searchQuery.max}"` }, issues)}
+  return html`<form method="get" action="${href(web, '/search')}" role="search">
+${field({ name: 'q', label: 'Search for', type: 'search', value: text(form, 'query'), required: true, attrs: html`maxlength="${LIMITS.searchQuery.max}"` }, issues)}
 <details${FILTERS.some((f) => form[`filters.${f}`]) ? ' open' : ''}><summary>Filters</summary>
 ${categoryField}
 ${field({ name: 'tags', label: 'Tags', hint: 'Topics with all of these tags, separated by commas.', value: v('tags') }, issues)}
@@ -155,7 +156,10 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     }
     const title = inCommunity ? 'Search' : 'Search every public community';
     if (!text(form, 'query').trim())
-      return page(c, web, { title, body: `<h1>${title}</h1>${searchForm(web, form, categories)}` });
+      return page(c, web, {
+        title,
+        body: html`<h1>${title}</h1>${searchForm(web, form, categories)}`,
+      });
 
     const op = inCommunity ? searchCommunity : searchNetwork;
     const found = await call(deps, web, op, formArgs(op, form));
@@ -165,7 +169,7 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       return page(c, web, {
         title,
         status: 400,
-        body: `<h1>${title}</h1>${failureSummary(failure, FIELD_LABELS)}${searchForm(web, form, categories, failure)}`,
+        body: html`<h1>${title}</h1>${failureSummary(failure, FIELD_LABELS)}${searchForm(web, form, categories, failure)}`,
       });
     }
     // Results name their category by slug: shown by its name, as the filter lists it.
@@ -176,9 +180,9 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     }));
     const params: Record<string, string | undefined> = { q: text(form, 'query') };
     for (const f of [...FILTERS, 'sort'] as const) params[f] = queries[f]?.join(',');
-    const body = `<h1>${title}</h1>${searchForm(web, form, categories)}
-<h2 id="results">Results</h2><p role="status">${plural(found.value.total, 'topic')} found for “${esc(text(form, 'query'))}”.</p>
-${results.length ? resultList(web, results) : '<p>Nothing matched. Try fewer or other words, or remove a filter.</p>'}
+    const body = html`<h1>${title}</h1>${searchForm(web, form, categories)}
+<h2 id="results">Results</h2><p role="status">${plural(found.value.total, 'topic')} found for “${text(form, 'query')}”.</p>
+${results.length ? resultList(web, results) : html`<p>Nothing matched. Try fewer or other words, or remove a filter.</p>`}
 ${moreLink(web, '/search', params, found.value.next_cursor, 'More results')}`;
     return page(c, web, { title: `${text(form, 'query')} · Search`, body });
   });

@@ -13,9 +13,10 @@ import { getCommunitySettings, updateCommunitySettings } from '../../operations/
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, page, redirectWith } from '../respond.ts';
 import { adminGate, adminNav } from './admin.ts';
+import { html, type Html } from '../template.ts';
 
 /** The MCP configuration document as get_mcp_config returns it. */
 type McpConfig = OutputOf<typeof getMcpConfig>;
@@ -28,7 +29,7 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 /** What an agent connecting to this community's MCP server will see with `config`. */
-function surfacePreview(config: McpConfig): string {
+function surfacePreview(config: McpConfig): Html {
   const tools =
     config.tool_mode === 'two-tool'
       ? [
@@ -46,10 +47,10 @@ function surfacePreview(config: McpConfig): string {
     ...BUILT_IN_PROMPTS.map((p) => ({ name: p, description: 'built in' })),
     ...config.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
   ];
-  return `<section class="preview" aria-labelledby="preview-title"><h3 id="preview-title">What an agent will see</h3>
-<p><strong>${tools.length} tools</strong> (${esc(config.tool_mode)} mode):</p><ul>${tools.map((t) => `<li><code>${esc(t.name)}</code>: ${esc(t.title)}</li>`).join('')}</ul>
-<p><strong>${prompts.length} prompts</strong>:</p><ul>${prompts.map((p) => `<li><code>${esc(p.name)}</code>${p.description ? `: ${esc(p.description)}` : ''}</li>`).join('')}</ul>
-${config.instructions ? `<p><strong>Added to the instructions</strong>:</p><pre>${esc(config.instructions)}</pre>` : '<p>No instructions added.</p>'}</section>`;
+  return html`<section class="preview" aria-labelledby="preview-title"><h3 id="preview-title">What an agent will see</h3>
+<p><strong>${tools.length} tools</strong> (${config.tool_mode} mode):</p><ul>${tools.map((t) => html`<li><code>${t.name}</code>: ${t.title}</li>`)}</ul>
+<p><strong>${prompts.length} prompts</strong>:</p><ul>${prompts.map((p) => html`<li><code>${p.name}</code>${p.description ? `: ${p.description}` : ''}</li>`)}</ul>
+${config.instructions ? html`<p><strong>Added to the instructions</strong>:</p><pre>${config.instructions}</pre>` : html`<p>No instructions added.</p>`}</section>`;
 }
 
 type State = {
@@ -84,7 +85,7 @@ async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): P
         label: m === 'auto' ? 'Published at once' : 'Queued for a moderator',
       })),
     }),
-  ).join('');
+  );
   const mcpText = s.mcpText ?? JSON.stringify(mcp.value, null, 2);
   // Whichever form failed, its summary comes first on the page, linked to the fields to fix.
   const labels = {
@@ -95,12 +96,12 @@ async function settingsPage(c: Context<WebEnv>, deps: WebDeps, s: State = {}): P
     visibility: 'Visibility',
     ...KIND_LABEL,
   };
-  const body = `<h1>Settings</h1>${adminNav(web, '/admin/settings')}${failureSummary(s.failure, labels)}
+  const body = html`<h1>Settings</h1>${adminNav(web, '/admin/settings')}${failureSummary(s.failure, labels)}
 <h2 id="community">Community</h2>
 ${postForm(
   web,
   href(web, '/admin/settings'),
-  `${field({ name: 'name', label: 'Name', value: val('name', st.name), required: true }, f('settings')?.issues)}
+  html`${field({ name: 'name', label: 'Name', value: val('name', st.name), required: true }, f('settings')?.issues)}
 ${field({ name: 'description', label: 'Description', rows: 2, value: val('description', st.description) }, f('settings')?.issues)}
 ${field({ name: 'guidelines', label: 'Guidelines', hint: 'Markdown. Agents read them too.', rows: 6, value: val('guidelines', st.guidelines) }, f('settings')?.issues)}
 ${field(
@@ -119,12 +120,12 @@ ${field(
 <div class="actions"><button type="submit">Save settings</button></div>`,
 )}
 <h2 id="policies">Approval policies</h2><p>Writes by members and agents; moderators and trusted agents always publish at once.</p>
-${postForm(web, href(web, '/admin/settings/policies'), `${policyFields}<div class="actions"><button type="submit">Save policies</button></div>`)}
+${postForm(web, href(web, '/admin/settings/policies'), html`${policyFields}<div class="actions"><button type="submit">Save policies</button></div>`)}
 <h2 id="mcp">MCP configuration</h2>
 ${postForm(
   web,
   href(web, '/admin/settings/mcp'),
-  `${field({ name: 'config', label: 'Configuration (JSON)', hint: 'tool_mode ("full" or "two-tool"), search_limit, instructions, prompts. Connected agents hear about a change.', rows: 12, value: mcpText }, f('mcp')?.issues)}
+  html`${field({ name: 'config', label: 'Configuration (JSON)', hint: 'tool_mode ("full" or "two-tool"), search_limit, instructions, prompts. Connected agents hear about a change.', rows: 12, value: mcpText }, f('mcp')?.issues)}
 <div class="actions"><button type="submit" name="action" value="preview" class="secondary">Preview</button><button type="submit" name="action" value="save">Save configuration</button></div>`,
 )}
 ${surfacePreview(s.preview ?? mcp.value)}`;

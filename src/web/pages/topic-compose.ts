@@ -6,7 +6,6 @@ import type { Context, Hono } from 'hono';
 import type { Failure } from '../../operations/pipeline.ts';
 import type { Notice, Web, WebDeps, WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
-import { esc } from '../html.ts';
 import { redirectWith } from '../respond.ts';
 import {
   autosave,
@@ -19,11 +18,12 @@ import {
 } from './composer.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
 import { attachChosen } from './uploads.ts';
+import { html, joinHtml, type Html } from '../template.ts';
 
 type Render = (
   c: Context,
   deps: WebDeps,
-  o: { values?: FormData; failure?: Failure; notice?: Notice; preview?: string; status?: number },
+  o: { values?: FormData; failure?: Failure; notice?: Notice; preview?: Html; status?: number },
 ) => Promise<Response>;
 
 /** The canonical address of a post (what a reply's link to it keeps, whatever form it was read in). */
@@ -57,8 +57,8 @@ export async function composeState(
   web: Web,
   topic: Topic,
   posts: ShownPost[],
-  o: { values?: FormData; preview?: string },
-): Promise<{ values: FormData; preview?: string; hasDraft: boolean; notice?: Notice }> {
+  o: { values?: FormData; preview?: Html },
+): Promise<{ values: FormData; preview?: Html; hasDraft: boolean; notice?: Notice }> {
   if (o.values) {
     if (web.person) web.scripts = [...(web.scripts ?? []), 'composer.js'];
     return { values: o.values, preview: o.preview, hasDraft: o.preview !== undefined };
@@ -119,18 +119,21 @@ export async function composerStep(
 }
 
 /** "Reply" and "Quote" beside a post (for people who may reply), and the replies linking to it. */
-export function replyLinks(web: Web, topic: Topic, p: ShownPost, posts: ShownPost[]): string {
+export function replyLinks(web: Web, topic: Topic, p: ShownPost, posts: ShownPost[]): Html {
   const anchor = `#post-${p.id}`;
   const replies = posts.filter(
     (r) => r.id !== p.id && r.position > p.position && r.body.includes(anchor),
   );
   const listed = replies.length
-    ? `<p class="meta replies">Replies to this: ${replies.map((r) => `<a href="#post-${esc(r.id)}">${esc(r.author.name)}</a>`).join(', ')}</p>`
-    : '';
+    ? html`<p class="meta replies">Replies to this: ${joinHtml(
+        replies.map((r) => html`<a href="#post-${r.id}">${r.author.name}</a>`),
+        ', ',
+      )}</p>`
+    : html``;
   if (!web.person || topic.is_article || topic.status === 'closed') return listed;
   const here = topicHref(web, topic.slug);
-  const who = esc(p.author.name);
-  return `${listed}<p class="post-tools meta"><a href="${esc(`${here}?reply_to=${p.id}#reply`)}">Reply<span class="visually-hidden"> to ${who}</span></a> · <a href="${esc(`${here}?quote=${p.id}#reply`)}" data-quote="${esc(p.id)}">Quote<span class="visually-hidden"> ${who}</span></a></p>`;
+  const who = p.author.name;
+  return html`${listed}<p class="post-tools meta"><a href="${`${here}?reply_to=${p.id}#reply`}">Reply<span class="visually-hidden"> to ${who}</span></a> · <a href="${`${here}?quote=${p.id}#reply`}" data-quote="${p.id}">Quote<span class="visually-hidden"> ${who}</span></a></p>`;
 }
 
 export function topicComposeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

@@ -11,10 +11,11 @@ import type { Rendered } from '../../operations/present.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { topicHref, writeNotice, type Post, type Topic } from './parts.ts';
 import { DIFF_LEGEND, versionSection } from './post-history.ts';
+import { html, sanitizedHtml, type Html } from '../template.ts';
 
 /** The topic and one of its posts, paging through get_topic until the post turns up. */
 async function topicWithPost(
@@ -43,7 +44,7 @@ async function topicWithPost(
   };
 }
 
-function editForm(web: Web, topic: Topic, post: Post, values: FormData, failure?: Failure): string {
+function editForm(web: Web, topic: Topic, post: Post, values: FormData, failure?: Failure): Html {
   const title = post.is_question
     ? field(
         {
@@ -55,12 +56,12 @@ function editForm(web: Web, topic: Topic, post: Post, values: FormData, failure?
         failure?.issues,
       )
     : '';
-  return `<h1>Edit your ${post.is_question ? 'question' : 'reply'}</h1><p class="meta">In <a href="${esc(topicHref(web, topic.slug))}">${esc(topic.title)}</a></p>${failureSummary(failure)}
+  return html`<h1>Edit your ${post.is_question ? 'question' : 'reply'}</h1><p class="meta">In <a href="${topicHref(web, topic.slug)}">${topic.title}</a></p>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/edit/${post.id}`),
-  `${title}${field({ name: 'body', label: 'Body', hint: 'Markdown.', rows: 12, value: text(values, 'body') || post.body, required: true }, failure?.issues)}
-<div class="actions"><button type="submit">Save changes</button> <a class="button secondary" href="${esc(topicHref(web, topic.slug, post.id))}">Cancel</a></div>`,
+  html`${title}${field({ name: 'body', label: 'Body', hint: 'Markdown.', rows: 12, value: text(values, 'body') || post.body, required: true }, failure?.issues)}
+<div class="actions"><button type="submit">Save changes</button> <a class="button secondary" href="${topicHref(web, topic.slug, post.id)}">Cancel</a></div>`,
 )}`;
 }
 
@@ -70,12 +71,12 @@ function reviseForm(
   body: string,
   values: FormData,
   failure?: Failure,
-): string {
-  return `<h1>Revise “${esc(topic.title)}”</h1><p>Every revision is kept; the approval policy for articles applies.</p>${failureSummary(failure)}
+): Html {
+  return html`<h1>Revise “${topic.title}”</h1><p>Every revision is kept; the approval policy for articles applies.</p>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/revise`),
-  `${field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues)}
+  html`${field({ name: 'title', label: 'Title', value: text(values, 'title') || topic.title, required: true }, failure?.issues)}
 ${field({ name: 'body', label: 'Article', hint: 'Markdown, the whole article.', rows: 16, value: text(values, 'body') || body, required: true }, failure?.issues)}
 ${field({ name: 'tags', label: 'Tags', hint: `Up to ${LIMITS.tags.max}, separated by commas.`, value: text(values, 'tags') || topic.tags.join(', ') }, failure?.issues)}
 <div class="actions"><button type="submit">Save revision</button></div>`,
@@ -169,14 +170,13 @@ export function topicEditRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
           r,
           revisions[i - 1],
           'revision',
-          `<div class="post-body preview">${r.html}</div>`,
+          html`<div class="post-body preview">${sanitizedHtml(r.html)}</div>`,
         ),
       )
-      .reverse()
-      .join('');
+      .reverse();
     return page(c, web, {
       title: 'History',
-      body: `<h1>History of the article</h1><p><a href="${esc(topicHref(web, slug))}">Back to the article</a></p>${revisions.length > 1 ? DIFF_LEGEND : ''}${items || '<p>No revisions.</p>'}`,
+      body: html`<h1>History of the article</h1><p><a href="${topicHref(web, slug)}">Back to the article</a></p>${revisions.length > 1 ? DIFF_LEGEND : ''}${items.length ? items : html`<p>No revisions.</p>`}`,
     });
   });
 }

@@ -8,9 +8,10 @@ import { LIMITS } from '../../domain/fields.ts';
 import { confirmAnswer, getVoteSettings, myFeedback, votePost } from '../../operations/feedback.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, redirectWith, signInHref } from '../respond.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 /** What the reader did on this page's posts, and whether the community takes downvotes. */
 export type Feedback = {
@@ -47,21 +48,21 @@ export function voteControl(
   p: ShownPost,
   fb: Feedback,
   own: boolean,
-): string {
-  const score = `<span class="score">${scoreText(p.score ?? 0)}</span>`;
+): Html {
+  const score = html`<span class="score">${scoreText(p.score ?? 0)}</span>`;
   if (!web.person)
-    return `<p class="votes meta">${score} · <a href="${esc(signInHref(web))}">Sign in to vote</a></p>`;
-  if (own) return `<p class="votes meta">${score}</p>`;
+    return html`<p class="votes meta">${score} · <a href="${signInHref(web)}">Sign in to vote</a></p>`;
+  if (own) return html`<p class="votes meta">${score}</p>`;
   const mine = fb.votes.get(p.id) ?? 0;
   const button = (value: 1 | -1, label: string) => {
     const pressed = mine === value;
-    return `<button type="submit" name="value" value="${pressed ? 0 : value}" class="secondary" aria-pressed="${pressed}">${label}${pressed ? '<span class="visually-hidden"> (press again to take your vote back)</span>' : ''}</button>`;
+    return html`<button type="submit" name="value" value="${pressed ? 0 : value}" class="secondary" aria-pressed="${pressed ? 'true' : 'false'}">${label}${pressed ? html`<span class="visually-hidden"> (press again to take your vote back)</span>` : ''}</button>`;
   };
   return postForm(
     web,
     href(web, `/t/${topic.slug}/vote`),
-    `<input type="hidden" name="post" value="${esc(p.id)}">${button(1, 'Upvote')} ${score}${fb.downvotes ? ` ${button(-1, 'Downvote')}` : ''}`,
-    'class="votes"',
+    html`<input type="hidden" name="post" value="${p.id}">${button(1, 'Upvote')} ${score}${fb.downvotes ? html` ${button(-1, 'Downvote')}` : ''}`,
+    html`class="votes"`,
   );
 }
 
@@ -72,26 +73,26 @@ export function outcomeControl(
   p: ShownPost,
   fb: Feedback,
   own: boolean,
-): string {
-  if (p.is_question) return '';
+): Html {
+  if (p.is_question) return html``;
   const summary = p.confirmations?.summary
-    ? `<p class="confirmations meta">${esc(p.confirmations.summary)}</p>`
-    : '';
+    ? html`<p class="confirmations meta">${p.confirmations.summary}</p>`
+    : html``;
   if (!p.is_solution || !web.person || own) return summary;
   const said = fb.outcomes.get(p.id);
   const note = `note-${p.id}`;
   const form = postForm(
     web,
     href(web, `/t/${topic.slug}/outcome`),
-    `<input type="hidden" name="post" value="${esc(p.id)}">${said === undefined ? '' : `<p class="meta">You reported that this ${said ? 'worked' : 'did not work'} for you.</p>`}
-<button type="submit" name="worked" value="true" class="secondary"${said === true ? ' aria-pressed="true"' : ''}>This worked</button>
+    html`<input type="hidden" name="post" value="${p.id}">${said === undefined ? '' : html`<p class="meta">You reported that this ${said ? 'worked' : 'did not work'} for you.</p>`}
+<button type="submit" name="worked" value="true" class="secondary"${said === true ? html` aria-pressed="true"` : ''}>This worked</button>
 <details><summary>It did not work</summary>
-<label for="${esc(note)}">What did you try, and what happened? <span class="hint">(optional, up to ${LIMITS.outcomeNote.max} characters; the asker and the topic's watchers read it)</span></label>
-<textarea id="${esc(note)}" name="note" rows="3" maxlength="${LIMITS.outcomeNote.max}"></textarea>
+<label for="${note}">What did you try, and what happened? <span class="hint">(optional, up to ${LIMITS.outcomeNote.max} characters; the asker and the topic's watchers read it)</span></label>
+<textarea id="${note}" name="note" rows="3" maxlength="${LIMITS.outcomeNote.max}"></textarea>
 <button type="submit" name="worked" value="false" class="secondary">Report that it did not work</button></details>`,
-    'class="outcome"',
+    html`class="outcome"`,
   );
-  return summary + form;
+  return html`${summary}${form}`;
 }
 
 export function topicFeedbackRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

@@ -11,86 +11,93 @@ import * as m from '../../operations/moderator-actions.ts';
 import type { AnyOperation, OutputOf } from '../../operations/operation.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { esc, postForm, roleHere, when } from '../html.ts';
+import { postForm, roleHere, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { topicHref, type Post, type Topic } from './parts.ts';
+import { html, joinHtml, type Html } from '../template.ts';
 
 type TopicPage = OutputOf<typeof getTopic>;
 
 export const isModerator = (web: Web): boolean => roleAtLeast(roleHere(web), 'moderator');
 
 /** What readers are told about the topic's moderation, above its posts. */
-export function moderationNotices(web: Web, got: TopicPage): string {
+export function moderationNotices(web: Web, got: TopicPage): Html {
   const t = got.topic;
-  const out: string[] = [];
+  const out: Html[] = [];
   if (t.deleted)
     out.push(
-      `<p class="notice error">Deleted by ${esc(t.deleted.by)}: ${esc(t.deleted.reason)} (${when(t.deleted.at)}). Only moderators see it.</p>`,
+      html`<p class="notice error">Deleted by ${t.deleted.by}: ${t.deleted.reason} (${when(t.deleted.at)}). Only moderators see it.</p>`,
     );
   if (got.duplicate_of)
     out.push(
-      `<p class="notice">Closed as a duplicate of <a href="${esc(topicHref(web, slugOf(got.duplicate_of.url)))}">${esc(got.duplicate_of.title)}</a>: the answer is there.</p>`,
+      html`<p class="notice">Closed as a duplicate of <a href="${topicHref(web, slugOf(got.duplicate_of.url))}">${got.duplicate_of.title}</a>: the answer is there.</p>`,
     );
   if (t.merged_into)
     out.push(
-      `<p class="notice">Merged into <a href="${esc(topicHref(web, t.merged_into))}">another topic</a>: its posts are there now.</p>`,
+      html`<p class="notice">Merged into <a href="${topicHref(web, t.merged_into)}">another topic</a>: its posts are there now.</p>`,
     );
   if (t.locked)
-    out.push('<p class="notice">Locked by a moderator: no new replies and no edits.</p>');
+    out.push(html`<p class="notice">Locked by a moderator: no new replies and no edits.</p>`);
   if (got.duplicates?.length)
     out.push(
-      `<p class="meta">Also asked as: ${got.duplicates.map((d) => `<a href="${esc(topicHref(web, slugOf(d.url)))}">${esc(d.title)}</a>`).join(', ')}</p>`,
+      html`<p class="meta">Also asked as: ${joinHtml(
+        got.duplicates.map((d) => html`<a href="${topicHref(web, slugOf(d.url))}">${d.title}</a>`),
+        ', ',
+      )}</p>`,
     );
-  return out.join('\n');
+  return joinHtml(out, '\n');
 }
 
-/** A deleted post's notice (moderators only are shown deleted posts) and its moderator controls. */
+/**
+ * A deleted post's notice (moderators only are shown deleted posts) and its moderator controls;
+ * undefined where there are none (not a moderator, or the question).
+ */
 export function postModeration(
   web: Web,
   topic: Topic,
   post: Post & { deleted?: { by: string; reason: string } },
-): string {
-  if (!isModerator(web) || post.is_question) return '';
+): Html | undefined {
+  if (!isModerator(web) || post.is_question) return undefined;
   if (post.deleted)
-    return `<p class="notice error">Deleted by ${esc(post.deleted.by)}: ${esc(post.deleted.reason)}.</p>${postForm(web, href(web, `/t/${topic.slug}/restore-post/${post.id}`), '<button type="submit" class="secondary">Restore this reply</button>', 'class="inline"')}`;
-  return `<a href="${esc(href(web, `/t/${topic.slug}/delete-post/${post.id}`))}">Delete<span class="visually-hidden"> this reply</span>…</a>`;
+    return html`<p class="notice error">Deleted by ${post.deleted.by}: ${post.deleted.reason}.</p>${postForm(web, href(web, `/t/${topic.slug}/restore-post/${post.id}`), html`<button type="submit" class="secondary">Restore this reply</button>`, html`class="inline"`)}`;
+  return html`<a href="${href(web, `/t/${topic.slug}/delete-post/${post.id}`)}">Delete<span class="visually-hidden"> this reply</span>…</a>`;
 }
 
 const slugOf = (url: string) => decodeURIComponent(new URL(url).pathname.split('/t/')[1] ?? '');
 
-function action(web: Web, topic: Topic, name: string, label: string, extra = ''): string {
+function action(web: Web, topic: Topic, name: string, label: string): Html {
   return postForm(
     web,
     href(web, `/t/${topic.slug}/moderate/${name}`),
-    `${extra}<button type="submit" class="secondary">${esc(label)}</button>`,
-    'class="inline"',
+    html`<button type="submit" class="secondary">${label}</button>`,
+    html`class="inline"`,
   );
 }
 
 /** The moderator controls under a topic: one small form per action. */
-export function moderatorPanel(web: Web, topic: Topic): string {
-  if (!isModerator(web)) return '';
+export function moderatorPanel(web: Web, topic: Topic): Html {
+  if (!isModerator(web)) return html``;
   if (topic.deleted)
-    return `<section aria-labelledby="moderate"><h2 id="moderate">Moderate</h2>${action(web, topic, 'restore', 'Restore this topic')}</section>`;
+    return html`<section aria-labelledby="moderate"><h2 id="moderate">Moderate</h2>${action(web, topic, 'restore', 'Restore this topic')}</section>`;
   const toggles = [
     topic.status === 'closed'
       ? action(web, topic, 'reopen', 'Reopen')
       : action(web, topic, 'close', 'Close'),
     topic.locked ? action(web, topic, 'unlock', 'Unlock') : action(web, topic, 'lock', 'Lock'),
     topic.pinned ? action(web, topic, 'unpin', 'Unpin') : action(web, topic, 'pin', 'Pin'),
-  ].join(' ');
+  ];
   const one = (name: string, label: string, f: Parameters<typeof field>[0]) =>
     postForm(
       web,
       href(web, `/t/${topic.slug}/moderate/${name}`),
-      `${field(f)}<div class="actions"><button type="submit" class="secondary">${esc(label)}</button></div>`,
+      html`${field(f)}<div class="actions"><button type="submit" class="secondary">${label}</button></div>`,
     );
-  return `<section aria-labelledby="moderate"><h2 id="moderate">Moderate</h2>
-<div class="actions">${toggles}</div>
+  return html`<section aria-labelledby="moderate"><h2 id="moderate">Moderate</h2>
+<div class="actions">${joinHtml(toggles, ' ')}</div>
 ${one('move', 'Move', { name: 'category', id: 'moderate-category', label: 'Move to category (slug)', value: topic.category.slug, required: true })}
 ${one('tags', 'Save tags', { name: 'tags', id: 'moderate-tags', label: 'Tags', hint: 'Separated by commas.', value: topic.tags.join(', ') })}
 ${one('duplicate', 'Close as duplicate', { name: 'of', id: 'moderate-of', label: 'Duplicate of (the original topic, slug or id)', required: true })}
-<p><a href="${esc(href(web, `/t/${topic.slug}/merge`))}">Merge into another topic…</a> · <a href="${esc(href(web, `/t/${topic.slug}/delete`))}">Delete this topic…</a> · <a href="${esc(href(web, '/moderation'))}">Moderation log</a></p></section>`;
+<p><a href="${href(web, `/t/${topic.slug}/merge`)}">Merge into another topic…</a> · <a href="${href(web, `/t/${topic.slug}/delete`)}">Delete this topic…</a> · <a href="${href(web, '/moderation')}">Moderation log</a></p></section>`;
 }
 
 const SIMPLE: Record<string, { op: AnyOperation; action: ModeratorAction; done: string }> = {
@@ -129,16 +136,16 @@ function confirmPage(
     question: string;
     verb: string;
     cancel: string;
-    extra?: string;
+    extra?: Html;
     error?: string;
   },
 ): Response {
-  const body = `<h1>${esc(o.title)}</h1><p>${o.question}</p>${o.error ? `<p class="notice error" role="alert">${esc(o.error)}</p>` : ''}
+  const body = html`<h1>${o.title}</h1><p>${o.question}</p>${o.error ? html`<p class="notice error" role="alert">${o.error}</p>` : ''}
 ${postForm(
   web,
   c.req.path,
-  `${o.extra ?? ''}${field({ name: 'reason', id: 'confirm-reason', label: 'Reason', hint: 'Shown in the moderation log and to other moderators.', rows: 3, required: true })}
-<div class="actions"><button type="submit" class="danger">${esc(o.verb)}</button> <a class="button secondary" href="${esc(o.cancel)}">Cancel</a></div>`,
+  html`${o.extra}${field({ name: 'reason', id: 'confirm-reason', label: 'Reason', hint: 'Shown in the moderation log and to other moderators.', rows: 3, required: true })}
+<div class="actions"><button type="submit" class="danger">${o.verb}</button> <a class="button secondary" href="${o.cancel}">Cancel</a></div>`,
 )}`;
   return page(c, web, { title: o.title, body, status: o.error ? 400 : 200 });
 }
@@ -166,7 +173,7 @@ export function topicModerationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       needsPerson(c, web) ??
       confirmPage(c, web, {
         title: 'Delete this topic?',
-        question: `“${esc(got.value.topic.title)}” will be hidden from visitors, agents and search. Moderators can still see and restore it.`,
+        question: `“${got.value.topic.title}” will be hidden from visitors, agents and search. Moderators can still see and restore it.`,
         verb: 'Delete',
         cancel: topicHref(web, got.value.topic.slug),
       })
@@ -195,7 +202,7 @@ export function topicModerationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       needsPerson(c, web) ??
       confirmPage(c, web, {
         title: 'Merge this topic?',
-        question: `Every post of “${esc(got.value.topic.title)}” moves to the end of the topic you name; this one is left closed, pointing there.`,
+        question: `Every post of “${got.value.topic.title}” moves to the end of the topic you name; this one is left closed, pointing there.`,
         verb: 'Merge',
         cancel: topicHref(web, got.value.topic.slug),
         extra: field({
@@ -231,7 +238,7 @@ export function topicModerationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       needsPerson(c, web) ??
       confirmPage(c, web, {
         title: 'Delete this reply?',
-        question: `The reply will be hidden from visitors, agents and search in “${esc(got.value.topic.title)}”. Moderators can still see and restore it.`,
+        question: `The reply will be hidden from visitors, agents and search in “${got.value.topic.title}”. Moderators can still see and restore it.`,
         verb: 'Delete',
         cancel: topicHref(web, got.value.topic.slug, c.req.param('post')),
       })
@@ -270,19 +277,17 @@ export function topicModerationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       limit: 50,
     });
     if (!listed.ok) return failurePage(c, web, listed);
-    const rows = listed.value.entries
-      .map(
-        (e) =>
-          `<tr><td>${when(e.created_at)}</td><td>${esc(e.by.name)}${e.by.kind === 'agent' ? ' (agent)' : ''}</td><td>${esc(e.action.replace('_', ' '))}</td><td>${e.topic_id ? `<a href="${esc(topicHref(web, e.topic_id, e.post_id ?? undefined))}">${esc(e.target)}</a>` : esc(e.target)}${e.detail ? ` <span class="meta">${esc(e.detail)}</span>` : ''}</td><td>${esc(e.reason)}</td></tr>`,
-      )
-      .join('');
+    const rows = listed.value.entries.map(
+      (e) =>
+        html`<tr><td>${when(e.created_at)}</td><td>${e.by.name}${e.by.kind === 'agent' ? ' (agent)' : ''}</td><td>${e.action.replace('_', ' ')}</td><td>${e.topic_id ? html`<a href="${topicHref(web, e.topic_id, e.post_id ?? undefined)}">${e.target}</a>` : e.target}${e.detail ? html` <span class="meta">${e.detail}</span>` : ''}</td><td>${e.reason}</td></tr>`,
+    );
     const more = listed.value.next_cursor
-      ? `<p><a href="${esc(`${href(web, '/moderation')}?cursor=${encodeURIComponent(listed.value.next_cursor)}`)}">Older actions</a></p>`
+      ? html`<p><a href="${`${href(web, '/moderation')}?cursor=${encodeURIComponent(listed.value.next_cursor)}`}">Older actions</a></p>`
       : '';
-    const body = `<h1>Moderation log</h1>${
-      rows
-        ? `<table><caption class="visually-hidden">Moderator actions, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Reason</th></tr></thead><tbody>${rows}</tbody></table>`
-        : '<p>No moderator action yet.</p>'
+    const body = html`<h1>Moderation log</h1>${
+      rows.length
+        ? html`<table><caption class="visually-hidden">Moderator actions, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Target</th><th scope="col">Reason</th></tr></thead><tbody>${rows}</tbody></table>`
+        : html`<p>No moderator action yet.</p>`
     }${more}`;
     return page(c, web, { title: 'Moderation log', body });
   });

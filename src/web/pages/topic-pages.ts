@@ -4,6 +4,7 @@
 import type { Web } from '../context.ts';
 import { moreLink, type ShownPost, type Topic } from './parts.ts';
 import { pager } from './pager.ts';
+import { html, type Html } from '../template.ts';
 
 export const POSTS_PER_PAGE = 30;
 
@@ -14,24 +15,20 @@ export function topicPager(
   posts: ShownPost[],
   nextCursor: string | null,
   byCursor: boolean,
-): string {
+): Html {
   const total = topic.reply_count + 1;
   const first = posts[0]?.position ?? 1;
   const last = posts.at(-1)?.position ?? 0;
   // Reached by a cursor: the page is the one its first post falls on.
   const current = byCursor ? Math.ceil(first / POSTS_PER_PAGE) : page;
   const cut = nextCursor && last < Math.min(total, current * POSTS_PER_PAGE);
-  const rest = cut
-    ? moreLink(web, `/t/${topic.slug}`, {}, nextCursor, 'More posts of this page')
-    : '';
-  return (
-    rest +
-    pager(web, {
-      path: `/t/${topic.slug}`,
-      page: current,
-      perPage: POSTS_PER_PAGE,
-      total,
-      noun: ['post', 'posts'],
-    })
-  );
+  const rest = cut && moreLink(web, `/t/${topic.slug}`, {}, nextCursor, 'More posts of this page');
+  const pages = pager(web, {
+    path: `/t/${topic.slug}`,
+    page: current,
+    perPage: POSTS_PER_PAGE,
+    total,
+    noun: ['post', 'posts'],
+  });
+  return html`${rest}${pages}`;
 }

@@ -11,7 +11,7 @@ import { getTopic, markSolution, replyToTopic } from '../../operations/community
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, lengths, text, type FormData } from '../forms.ts';
-import { esc, plainExcerpt, postForm, roleHere, when } from '../html.ts';
+import { plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
 import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
 import { topicEditRoutes } from './topic-edit.ts';
@@ -38,6 +38,7 @@ import {
   voteControl,
   type Feedback,
 } from './topic-feedback.ts';
+import { html, joinHtml, sanitizedHtml, type Html } from '../template.ts';
 
 /** What the signed-in person may do to a post of this topic. */
 function abilities(web: Web, topic: Topic, post: Post, now: number) {
@@ -66,7 +67,7 @@ function postArticle(
   now: number,
   fb: Feedback,
   marked: Set<string>,
-): string {
+): Html {
   const can = abilities(web, topic, p, now);
   const own = can.own;
   const role = p.is_question
@@ -76,14 +77,14 @@ function postArticle(
     : p.is_solution
       ? 'Accepted answer'
       : 'Reply';
-  const actions: string[] = [];
+  const actions: Html[] = [];
   if (can.accept && !p.is_solution) {
     actions.push(
       postForm(
         web,
         href(web, `/t/${topic.slug}/accept`),
-        `<input type="hidden" name="post" value="${esc(p.id)}"><button type="submit" class="secondary">Accept this answer</button>`,
-        'class="inline"',
+        html`<input type="hidden" name="post" value="${p.id}"><button type="submit" class="secondary">Accept this answer</button>`,
+        html`class="inline"`,
       ),
     );
   }
@@ -92,8 +93,8 @@ function postArticle(
       postForm(
         web,
         href(web, `/t/${topic.slug}/unaccept`),
-        '<button type="submit" class="secondary">Withdraw acceptance</button>',
-        'class="inline"',
+        html`<button type="submit" class="secondary">Withdraw acceptance</button>`,
+        html`class="inline"`,
       ),
     );
   }
@@ -103,17 +104,17 @@ function postArticle(
   if (moderation) actions.push(moderation);
   if (can.edit)
     actions.push(
-      `<a href="${esc(href(web, `/t/${topic.slug}/edit/${p.id}`))}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
+      html`<a href="${href(web, `/t/${topic.slug}/edit/${p.id}`)}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
-  return `<article id="post-${esc(p.id)}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${esc(p.author.name)}">
-<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? ` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? ' · <span class="badge">Accepted answer</span>' : ''} · <a href="#post-${esc(p.id)}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
-${hiddenBanner(web, p)}<div class="post-body">${p.html}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? `<div class="actions">${actions.join('')}</div>` : ''}</article>`;
+  return html`<article id="post-${p.id}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${p.author.name}">
+<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} · <a href="#post-${p.id}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? html`<div class="actions">${actions}</div>` : ''}</article>`;
 }
 
 /** "edited <when>", linked to the post's history (an article's: its revisions). */
-function editedLink(web: Web, topic: Topic, p: ShownPost, role: string, at: string): string {
+function editedLink(web: Web, topic: Topic, p: ShownPost, role: string, at: string): Html {
   const to = topic.is_article ? `/t/${topic.slug}/revisions` : `/t/${topic.slug}/history/${p.id}`;
-  return `<a href="${esc(href(web, to))}">edited ${when(at)}<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
+  return html`<a href="${href(web, to)}">edited ${when(at)}<span class="visually-hidden">: the history of this ${role.toLowerCase()}</span></a>`;
 }
 
 function replyForm(
@@ -121,18 +122,18 @@ function replyForm(
   topic: Topic,
   values: FormData,
   failure: Failure | undefined,
-  compose: { preview?: string; hasDraft?: boolean; attach?: string },
-): string {
+  compose: { preview?: Html; hasDraft?: boolean; attach?: Html },
+): Html {
   if (topic.is_article) {
     // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
     return roleHere(web)
-      ? `<p><a href="${esc(href(web, `/t/${topic.slug}/revise`))}">Revise this article</a> · <a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`
-      : `<p><a href="${esc(href(web, `/t/${topic.slug}/revisions`))}">History</a></p>`;
+      ? html`<p><a href="${href(web, `/t/${topic.slug}/revise`)}">Revise this article</a> · <a href="${href(web, `/t/${topic.slug}/revisions`)}">History</a></p>`
+      : html`<p><a href="${href(web, `/t/${topic.slug}/revisions`)}">History</a></p>`;
   }
-  if (topic.locked) return '<p>This topic is locked: it takes no new replies.</p>';
-  if (topic.status === 'closed') return '<p>This topic is closed: it takes no new replies.</p>';
-  if (!web.person) return `<p><a href="${esc(signInHref(web))}">Sign in</a> to reply.</p>`;
-  return `<h2 id="reply">Your reply</h2>${failureSummary(failure)}
+  if (topic.locked) return html`<p>This topic is locked: it takes no new replies.</p>`;
+  if (topic.status === 'closed') return html`<p>This topic is closed: it takes no new replies.</p>`;
+  if (!web.person) return html`<p><a href="${signInHref(web)}">Sign in</a> to reply.</p>`;
+  return html`<h2 id="reply">Your reply</h2>${failureSummary(failure)}
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/reply`),
@@ -149,7 +150,7 @@ ${postForm(
     handlesHref: href(web, '/api/v1/handles'),
     attach: compose.attach,
   }),
-  'enctype="multipart/form-data"',
+  html`enctype="multipart/form-data"`,
 )}`;
 }
 
@@ -161,7 +162,7 @@ export async function renderTopic(
     failure?: Failure;
     notice?: Notice;
     status?: number;
-    preview?: string;
+    preview?: Html;
   } = {},
 ): Promise<Response> {
   const web = c.get('web') as Web;
@@ -192,21 +193,32 @@ export async function renderTopic(
   const solution = posts.find((p) => p.is_solution);
   const jump =
     topic.solution_post_id && !cursor
-      ? `<p class="notice ok"><a href="#post-${esc(topic.solution_post_id)}">${solution ? 'Jump to the accepted answer' : 'This topic has an accepted answer'}</a></p>`
+      ? html`<p class="notice ok"><a href="#post-${topic.solution_post_id}">${solution ? 'Jump to the accepted answer' : 'This topic has an accepted answer'}</a></p>`
       : '';
   const tags = topic.tags.length
-    ? ` · tags: ${topic.tags.map((t) => `<a href="${esc(href(web, `/tags/${encodeURIComponent(t)}`))}">${esc(t)}</a>`).join(', ')}`
+    ? html` · tags: ${joinHtml(
+        topic.tags.map(
+          (t) => html`<a href="${href(web, `/tags/${encodeURIComponent(t)}`)}">${t}</a>`,
+        ),
+        ', ',
+      )}`
     : '';
   const [compose, fb, marked] = await Promise.all([
     composeState(c, deps, web, topic, posts, o),
     feedbackOf(deps, web, posts),
     bookmarkedAmong(deps, web, topic, posts),
   ]);
-  const body = `<nav aria-label="Breadcrumb" class="meta"><a href="${esc(href(web, '/'))}">Home</a> › <a href="${esc(href(web, `/categories/${topic.category.slug}`))}">${esc(topic.category.name)}</a></nav>
-<h1>${esc(topic.title)}</h1>
-<p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? '<span class="badge">Solved</span>' : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
+  const body = html`<nav aria-label="Breadcrumb" class="meta"><a href="${href(web, '/')}">Home</a> › <a href="${href(web, `/categories/${topic.category.slug}`)}">${topic.category.name}</a></nav>
+<h1>${topic.title}</h1>
+<p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? html`<span class="badge">Solved</span>` : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${moderationNotices(web, got.value)}
-${await watchControl(deps, web, topic.slug)}${web.person ? `<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${posts.map((p) => postArticle(web, topic, p, now, fb, marked) + replyLinks(web, topic, p, posts)).join('\n')}
+${await watchControl(deps, web, topic.slug)}${web.person ? html`<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${joinHtml(
+    posts.map(
+      (p) =>
+        html`${postArticle(web, topic, p, now, fb, marked)}${replyLinks(web, topic, p, posts)}`,
+    ),
+    '\n',
+  )}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
 ${replyForm(web, topic, compose.values, o.failure, { ...compose, attach: attachField(deps) })}

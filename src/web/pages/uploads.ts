@@ -11,7 +11,8 @@ import { ALLOWED_KINDS } from '../../domain/uploads/content-check.ts';
 import { uploadFile } from '../../operations/uploads.ts';
 import { call, type Notice, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
-import { barePage, esc } from '../html.ts';
+import { barePage } from '../html.ts';
+import { html, markupOf, type Html } from '../template.ts';
 
 export const UPLOAD_CSP = "default-src 'none'; sandbox";
 
@@ -23,9 +24,9 @@ function chosenFile(form: FormData): File | undefined {
 }
 
 /** The composer's file field: a visible label, what is taken, and the Attach button. */
-export function attachField(deps: WebDeps): string {
+export function attachField(deps: WebDeps): Html {
   const { maxBytes } = deps.services.uploads.limits();
-  return `<div class="field attach"><label for="f-file">Attach a file (optional)</label><input type="file" id="f-file" name="file" aria-describedby="f-file-hint" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,text/markdown,.md,application/zip"><button type="submit" name="action" value="attach" class="secondary" formnovalidate>Attach</button><p class="hint" id="f-file-hint">${esc(ALLOWED_KINDS)}, up to ${esc(bytesText(maxBytes))}. Attach adds a link to it to your text (images show in the post).</p></div>`;
+  return html`<div class="field attach"><label for="f-file">Attach a file (optional)</label><input type="file" id="f-file" name="file" aria-describedby="f-file-hint" accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,text/markdown,.md,application/zip"><button type="submit" name="action" value="attach" class="secondary" formnovalidate>Attach</button><p class="hint" id="f-file-hint">${ALLOWED_KINDS}, up to ${bytesText(maxBytes)}. Attach adds a link to it to your text (images show in the post).</p></div>`;
 }
 
 /**
@@ -51,17 +52,20 @@ export async function attachChosen(
 }
 
 /** The post HTML with its upload URLs in the request's own form (`/c/<slug>/uploads/…`). */
-export function localUploads(deps: WebDeps, web: Web, html: string): string {
-  if (web.where.kind !== 'community' || !web.where.base) return html;
+export function localUploads(deps: WebDeps, web: Web, markup: string): string {
+  if (web.where.kind !== 'community' || !web.where.base) return markup;
   const canonical = `${deps.canonicalOrigin(web.where.community.slug)}/uploads/`;
-  return html.split(`"${canonical}`).join(`"${web.where.base}/uploads/`);
+  return markup.split(`"${canonical}`).join(`"${web.where.base}/uploads/`);
 }
 
 export function uploadRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/uploads/:id/:name', async (c) => {
     const web = c.get('web');
     const missing = () =>
-      c.html(barePage('Not found', 'There is nothing at this address, or it is not public.'), 404);
+      c.html(
+        markupOf(barePage('Not found', 'There is nothing at this address, or it is not public.')),
+        404,
+      );
     if (web.where.kind !== 'community') return missing();
     const found = await deps.services.uploads.open(
       web.person ?? anonymous,

@@ -7,7 +7,7 @@ import { createTopic, listCategories } from '../../operations/community.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, lengths, text, type FormData } from '../forms.ts';
-import { esc, postForm } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import {
   autosave,
@@ -21,12 +21,13 @@ import {
   savedDraft,
 } from './composer.ts';
 import { topicHref } from './parts.ts';
+import { html, type Html } from '../template.ts';
 
 async function writePage(
   c: Context<WebEnv>,
   deps: WebDeps,
   values: FormData | undefined,
-  o: { failure?: Failure; status?: number; preview?: string; notice?: Notice } = {},
+  o: { failure?: Failure; status?: number; preview?: Html; notice?: Notice } = {},
 ): Promise<Response> {
   const web = c.get('web');
   const categories = await call(deps, web, listCategories, {});
@@ -47,14 +48,14 @@ async function writePage(
   }
   const issues = o.failure?.issues;
   web.scripts = ['composer.js'];
-  const body = `<h1>Write an article</h1>
+  const body = html`<h1>Write an article</h1>
 <p>An article explains one thing well, for readers who arrive from a search. Members can revise it later; every revision is kept.</p>
 ${failureSummary(o.failure)}
 ${postForm(
   web,
   href(web, '/write'),
-  `${field({ name: 'category', label: 'Knowledge base', options, value: text(form, 'category') || options[0]!.value, required: true }, issues)}
-${field({ name: 'title', label: 'Title', hint: `What the article explains: ${lengths(LIMITS.title)}.`, value: text(form, 'title'), required: true, attrs: `maxlength="${LIMITS.title.max}"` }, issues)}
+  html`${field({ name: 'category', label: 'Knowledge base', options, value: text(form, 'category') || options[0]!.value, required: true }, issues)}
+${field({ name: 'title', label: 'Title', hint: `What the article explains: ${lengths(LIMITS.title)}.`, value: text(form, 'title'), required: true, attrs: html`maxlength="${LIMITS.title.max}"` }, issues)}
 ${composer({ label: 'Article', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 16, value: text(form, 'body'), issues, preview: o.preview, submit: 'Publish the article', draftHref: draftHref(web), hasDraft })}
 ${field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(form, 'tags') }, issues)}`,
 )}`;
@@ -100,7 +101,7 @@ export function writeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (outcome.value.status === 'pending_approval')
       return page(c, web, {
         title: 'Waiting for review',
-        body: `<h1>Your article is waiting for review</h1><div class="notice ok" role="status"><p>A moderator of this community reviews it before it is published. Nothing is public until then; it will appear in the knowledge base once it is approved.</p></div><p><a href="${esc(href(web, '/'))}">Back to the community</a></p>`,
+        body: html`<h1>Your article is waiting for review</h1><div class="notice ok" role="status"><p>A moderator of this community reviews it before it is published. Nothing is public until then; it will appear in the knowledge base once it is approved.</p></div><p><a href="${href(web, '/')}">Back to the community</a></p>`,
       });
     const topic = outcome.value.topic;
     return redirectWith(c, deps, topic ? topicHref(web, topic.slug) : href(web, '/'), {
