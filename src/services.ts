@@ -139,7 +139,10 @@ export function createServices(deps: ServiceDeps): Services {
     logger,
   );
   const accountLinks = new AccountLinks(store, mailer, clock, logger);
-  const approvals = new ApprovalService(store, config, events, audit);
+  const writes = new WriteService(store, config, events, audit, (personId, community) =>
+    accountLinks.requireMayPost(personId, community),
+  );
+  const approvals = new ApprovalService(store, writes, audit);
   const flags = new FlagService(store, config);
   return {
     events,
@@ -172,9 +175,7 @@ export function createServices(deps: ServiceDeps): Services {
     accountLinks,
     mail: new MailService(store, mailer, config.mail.smtpUrl ?? ''),
     agents: new AgentService(store, clock, logger),
-    writes: new WriteService(store, config, events, audit, (personId, community) =>
-      accountLinks.requireMayPost(personId, community),
-    ),
+    writes,
     approvals,
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),

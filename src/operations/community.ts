@@ -212,16 +212,17 @@ export const createTopic = defineOperation({
   run: async (ctx, { idempotency_key, ...payload }) => {
     // Checked, loaded and authorized before looking for similar topics; the scope depends on the
     // category (a knowledge base takes articles: article:write).
+    // A retry of a write already made (its idempotency key) is answered before anything else.
     const writes = ctx.services.writes;
-    const prepared = await writes.prepare(ctx.actor, ctx.community, 'topic.create', payload);
-    const check = await beforePosting(ctx, ctx.community, payload);
-    if (!check.post) return notPosted(check.similar);
-    await ctx.report.progress(2, 3, 'Posting the question');
-    const outcome = await writes.run(prepared, {
+    const prepared = await writes.prepare(ctx.actor, ctx.community, 'topic.create', payload, {
       idempotencyKey: idempotency_key,
       ip: ctx.ip,
       audit: ctx.audit,
     });
+    const check = prepared.answered ? undefined : await beforePosting(ctx, ctx.community, payload);
+    if (check && !check.post) return notPosted(check.similar);
+    await ctx.report.progress(2, 3, 'Posting the question');
+    const outcome = await writes.run(prepared);
     await ctx.report.progress(
       3,
       3,
@@ -232,7 +233,7 @@ export const createTopic = defineOperation({
         outcome,
         outcome.kind === 'article.write' ? 'The article was written.' : 'The topic was created.',
       ),
-      check.similar,
+      check?.similar ?? [],
     );
   },
 });

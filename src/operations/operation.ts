@@ -49,7 +49,18 @@ export type OperationContext<C extends Community | null = Community | null> = {
 };
 
 /** What a call's audit entry records beyond who, what and when. */
-export type AuditNote = { communityId: string | null; targets: Record<string, string | undefined> };
+/**
+ * The audit entry of a call that writes: what the write touched is added to `targets`; the write
+ * runner writes the entry itself inside the write's transaction (then `recorded`), else the
+ * pipeline writes it once the call ends.
+ */
+export type AuditNote = {
+  communityId: string | null;
+  targets: Record<string, string | undefined>;
+  action?: string;
+  ip?: string | null;
+  recorded?: boolean;
+};
 
 export type Annotations = {
   readOnlyHint?: boolean;

@@ -193,11 +193,16 @@ export class Pipeline {
     } catch (err) {
       return this.failure(err, 'authenticate', caller);
     }
-    const audit: AuditNote = { communityId: caller.community?.id ?? null, targets: {} };
+    const audit: AuditNote = {
+      communityId: caller.community?.id ?? null,
+      targets: {},
+      action: what.action,
+      ip: caller.ip,
+    };
     const audited = what.write === true;
     try {
       const value = await body(actor, audit);
-      if (audited)
+      if (audited && !audit.recorded)
         await this.services.audit.call(
           actor,
           {
@@ -216,7 +221,7 @@ export class Pipeline {
       if (err instanceof QuestionsAsked) {
         // The write asked and wrote nothing yet; it is recorded as a call that went well.
         audit.targets.asked = err.questions.map((q) => q.key).join(',');
-        if (audited)
+        if (audited && !audit.recorded)
           await this.services.audit.call(
             actor,
             {
@@ -235,7 +240,7 @@ export class Pipeline {
           questions: err.questions,
         };
       }
-      if (audited)
+      if (audited && !audit.recorded)
         await this.services.audit.call(
           actor,
           {

@@ -6,7 +6,7 @@ import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/vi
 import type { TopicWithPosts } from '../domain/content.ts';
 import { confirmationSummary, type PostSignals } from '../domain/feedback/signals.ts';
 import type { TopicLink } from '../domain/moderation-reads.ts';
-import type { WrittenContent } from '../domain/writes/apply.ts';
+import type { WrittenContent } from '../domain/writes/written.ts';
 import type { ApprovalView } from '../domain/writes/approvals.ts';
 import type { WriteResult } from '../domain/writes/write-service.ts';
 import type { Urls } from './operation.ts';

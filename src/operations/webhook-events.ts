@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { WebhookEventRecord } from '../store/webhooks.ts';
 import type { PostView, TopicView } from '../domain/views.ts';
-import type { WrittenContent } from '../domain/writes/apply.ts';
+import type { WrittenContent } from '../domain/writes/written.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from '../domain/webhooks/outbox.ts';
 import { getApproval } from './community.ts';
 import { presentPost, presentTopic, presentWritten } from './present.ts';

@@ -16,7 +16,7 @@ import { pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { parse } from '../validate.ts';
 import { postView, topicView, type HiddenNotice, type PostView, type TopicView } from '../views.ts';
 import type { ApprovalService, ApprovalView } from '../writes/approvals.ts';
-import { NOUN } from '../writes/apply.ts';
+import { NOUN } from '../writes/content-writes.ts';
 import type { WriteKind } from '../vocabulary.ts';
 import type { FlagService, HideOutcome } from './flags.ts';
 import { hiddenNotice } from './hidden.ts';

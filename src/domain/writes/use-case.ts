@@ -1,79 +1,71 @@
-// The shape every write takes, one file per kind beside this one (topic-create.ts, post-create.ts,
-// solution-mark.ts, article-write.ts): a contract (the payload's schema), what it loads once before
-// the policy decides, and how it writes its rows (and outbox entries) inside the runner's
-// transaction. The runner (./write-service.ts) adds the rest of the steps in order: policy (with a
-// named reason) → transaction {idempotency ledger, rows, outbox} → events after commit → audit.
+// The shape every write takes (one file per kind beside this one), run by the one runner
+// (./runner.ts): who may attempt it at all (guard, before anything is read) → a contract (the
+// payload's schema) → load what the write needs, once → a policy that refuses with what to do, or
+// applies or queues the write with a named reason → the rows and outbox entries, inside the
+// runner's transaction → what its audit entry keeps. Capabilities are declared, not separate
+// runners: `idempotent` (an idempotency key replays the first answer), `queue` (a write its policy
+// may hold for a moderator), `route` (what it loaded makes it another kind: a new topic in a
+// knowledge base is an article).
 import type { z } from 'zod';
+import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
-import type { ContentService } from '../content.ts';
-import type { Loaded } from '../content-lookup.ts';
-import {
-  markSolutionSchema,
-  replySchema,
-  createTopicSchema,
-  upsertArticleSchema,
-} from '../content-inputs.ts';
-import { parse } from '../validate.ts';
-import type { WriteKind } from '../vocabulary.ts';
-import type { PostView, TopicView } from '../views.ts';
-import type { MentionReport } from '../notifications/produce.ts';
+import type { ContentEvent } from '../events.ts';
+import type { AuditOutcome } from '../../store/identity.ts';
 
-export type { Loaded };
-
-/** What an applied write produced: the topic and/or post, and an article's revision. */
-export type WrittenContent = {
-  topic?: TopicView;
-  post?: PostView;
-  revision?: number;
-  created?: boolean;
-  /** Who the post's @mentions notified, and who they could not (people who cannot read it). */
-  mentions?: MentionReport;
+/** What every step of a write sees: who writes, where (null: no community, an account's own), the store. */
+export type WriteContext<C extends Community | null = Community> = {
+  actor: Actor;
+  community: C;
+  store: Store;
+  config: Config;
 };
 
-/** The schema of each kind's payload: what its author gives (the queue stores its output). */
-export const WRITE_CONTRACTS = {
-  'topic.create': createTopicSchema,
-  'post.create': replySchema,
-  'solution.mark': markSolutionSchema,
-  'article.write': upsertArticleSchema,
-} as const;
-
-/** The typed payload of each kind, as its contract parsed it. */
-export type WritePayload = { [K in WriteKind]: z.output<(typeof WRITE_CONTRACTS)[K]> };
-
-/** One write: its kind and that kind's payload (a union keyed by kind). */
-export type WriteCommand<K extends WriteKind = WriteKind> = {
-  [P in K]: { kind: P; payload: WritePayload[P] };
-}[K];
-
-export type WriteUseCase<K extends WriteKind> = {
-  kind: K;
-  /** How the actor's message names the write ("Your new topic is queued …"). */
-  noun: string;
-  /** Reads what the write needs (not_found naming where to find valid ones); nothing is written. */
-  load(store: Store, community: Community, payload: WritePayload[K]): Promise<Loaded>;
-  /** Writes the rows and outbox entries through `content`, bound to the runner's transaction. */
-  apply(
-    content: ContentService,
-    actor: Actor,
-    community: Community,
-    payload: WritePayload[K],
-    loaded: Loaded,
-  ): Promise<WrittenContent>;
+/**
+ * Inside the runner's transaction: `tx` (and `store`) is the transaction's store; `emit` holds an
+ * event back until the commit.
+ */
+export type WriteStep<C extends Community | null = Community> = WriteContext<C> & {
+  tx: Store;
+  emit(event: ContentEvent): void;
 };
 
-/** `payload` checked against the contract of `kind`: the typed command, or invalid_argument. */
-export function commandOf(kind: WriteKind, payload: unknown): WriteCommand {
-  switch (kind) {
-    case 'topic.create':
-      return { kind, payload: parse(WRITE_CONTRACTS[kind], payload) };
-    case 'post.create':
-      return { kind, payload: parse(WRITE_CONTRACTS[kind], payload) };
-    case 'solution.mark':
-      return { kind, payload: parse(WRITE_CONTRACTS[kind], payload) };
-    case 'article.write':
-      return { kind, payload: parse(WRITE_CONTRACTS[kind], payload) };
-  }
-}
+/** Why a write applies at once or waits for a moderator: shown to the actor and kept. */
+export type Decision = { mode: 'apply' | 'queue'; reason: string };
+
+/**
+ * What the audit entry of a write keeps: the ids it touched, and (its own entry) whether it only
+ * queued, or recorded a refusal (`error` with the refusal's code).
+ */
+export type AuditRecord = {
+  targets: Record<string, string | undefined>;
+  outcome?: AuditOutcome;
+  errorCode?: string;
+};
+
+export type UseCase<I, L, R, C extends Community | null = Community> = {
+  /** The write's name: its audit action ("topic.create", "category.update", "vote.set"). */
+  readonly name: string;
+  /** The payload's schema: what its author gives. */
+  readonly contract: z.ZodType<I>;
+  /** An idempotency key replays the first answer (the ledger keeps it under `ledgerKind ?? name`). */
+  readonly idempotent?: boolean;
+  readonly ledgerKind?: string;
+  /** Refuses an actor who may not attempt this write at all, before the payload is looked at. */
+  guard?(ctx: WriteContext<C>): Promise<void>;
+  /** Reads what the write needs, once, before the policy; nothing is written (not_found says where to look). */
+  load(ctx: WriteContext<C>, input: I): Promise<L>;
+  /** The use case that takes the write over, given what was loaded (its guard and contract then apply). */
+  route?(loaded: L): UseCase<I, L, R, C> | undefined;
+  /** Refuses (a DomainError saying what to do), or applies or queues the write, with its reason. */
+  policy(ctx: WriteContext<C>, input: I, loaded: L): Promise<Decision>;
+  /** The rows and outbox entries. */
+  apply(step: WriteStep<C>, input: I, loaded: L, reason: string): Promise<R>;
+  /** The write held for a moderator (only a use case with this step may be queued). */
+  queue?(step: WriteStep<C>, input: I, loaded: L, reason: string): Promise<R>;
+  /** What the audit entry keeps of the answer. */
+  audit(result: R, input: I): AuditRecord;
+  /** An answer as the ledger returns it (older records may need reading into today's shape). */
+  replayed?(stored: R): R;
+};
