@@ -15,7 +15,11 @@ import { realCases } from './real-cases.ts';
 import { send } from './send.ts';
 import type { BenchRequest } from './servers.ts';
 
-/** A request of the caller's own (path on the server, what to send), counted like a case. */
+/**
+ * A request of the caller's own (path on the server, what to send), counted like a case; "{n}" in
+ * its body becomes a number new to every request (writes that must not repeat themselves), "{key}"
+ * in a header the demo agent's key.
+ */
 export type CustomCase = { id: string; path: string; request: BenchRequest };
 export type CountRequest = { ids: string[]; requests: number; custom?: CustomCase[] };
 export type CaseCount = {
@@ -65,6 +69,9 @@ function custom(c: CustomCase) {
   };
 }
 
+/** Requests sent so far (the "{n}" of custom cases). */
+let sent = 0;
+
 async function count(
   ids: string[],
   requests: number,
@@ -77,11 +84,18 @@ async function count(
   ];
   for (const c of cases) {
     let problem: string | undefined;
-    for (let i = 0; i < 3; i++) problem ??= c.check(await send(origin + c.path, c.request, agent));
+    const request = () => ({
+      ...c.request,
+      headers: Object.fromEntries(
+        Object.entries(c.request.headers).map(([k, v]) => [k, v.replaceAll('{key}', demo!.key)]),
+      ),
+      body: c.request.body?.replaceAll('{n}', String(++sent)),
+    });
+    for (let i = 0; i < 3; i++) problem ??= c.check(await send(origin + c.path, request(), agent));
     await settled();
     tallies = [];
     for (let i = 0; i < requests; i++)
-      problem ??= c.check(await send(origin + c.path, c.request, agent));
+      problem ??= c.check(await send(origin + c.path, request(), agent));
     await settled();
     const q = tallies.map((t) => t.statements.length);
     out.push({

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
-import type { Category, Community, TopicSort, TopicFilter } from '../store/types.ts';
+import type { Category, Community, Topic, TopicSort, TopicFilter } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireCommunityAdmin, requireRead, requireWrite } from './authorization.ts';
 import { listArticleRevisions, upsertArticle, type ArticleResult } from './articles.ts';
@@ -145,7 +145,7 @@ export class ContentService {
     community: Community,
     data: z.output<typeof createTopicSchema>,
     loaded: Loaded,
-  ): Promise<{ topic: TopicView; post: PostView }> {
+  ): Promise<{ topic: TopicView; post: PostView; about: Topic }> {
     const author = authorFor(actor, data);
     const rendered = renderWritten(this.config, community, data.body, loaded);
     const result = await this.store.transaction(async (tx) => {
@@ -177,7 +177,7 @@ export class ContentService {
         post: postView(this.config, community, fresh, post),
       };
       await recordWebhookEvent(tx, community.id, 'topic.created', () => views);
-      return views;
+      return { ...views, about: fresh };
     });
     this.emit({
       type: 'topic.created',

@@ -1,8 +1,8 @@
 // suggest_answer: a question's search results turned into the best accepted answers (a topic's
 // accepted answer stands in for the topic), with a confidence and a plain statement of what was
 // found, or of what to do when nothing fits.
-import type { Store } from '../store/repositories.ts';
-import type { Community } from '../store/types.ts';
+import type { Store, TopicHeader } from '../store/repositories.ts';
+import type { Community, Post } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
 import { topicUrl } from '../domain/urls.ts';
@@ -64,16 +64,31 @@ export async function suggestFrom(
   type Answer = SearchResult & { accepted: boolean };
   const accepted: { answer: Answer; fit: number }[] = [];
   const others: { answer: Answer; fit: number }[] = [];
+  // Each community's topics, then the accepted answers that are not the results themselves: a
+  // statement each (per community), not one per result.
+  const communityOf = (r: { community?: string }) =>
+    single ?? slugToCommunity.get(r.community ?? '');
+  const headers = new Map<string, TopicHeader>();
+  const solutions = new Map<string, Post>();
+  for (const community of single ? [single] : communities) {
+    const mine = found.results.filter((r) => communityOf(r) === community);
+    if (mine.length === 0) continue;
+    const scope = store.community(community.id);
+    const got = await scope.topics.headers(mine.map((r) => r.topic_id));
+    for (const [id, h] of got) headers.set(id, h);
+    const wanted = mine.flatMap((r) => {
+      const sol = got.get(r.topic_id)?.solutionPostId;
+      return sol && !r.is_solution ? [sol] : [];
+    });
+    for (const [id, p] of await scope.posts.getByIds(wanted)) solutions.set(id, p);
+  }
   for (const r of found.results) {
-    const community = single ?? slugToCommunity.get(r.community ?? '');
-    if (!community) continue;
-    const topic = await store.community(community.id).topics.getById(r.topic_id);
-    if (!topic) continue;
+    const community = communityOf(r);
+    const topic = headers.get(r.topic_id);
+    if (!community || !topic) continue;
     const questionText = `${topic.title} ${r.source_type === 'post' ? '' : r.snippet}`;
     if (topic.solutionPostId) {
-      const post = r.is_solution
-        ? undefined
-        : await store.community(community.id).posts.getById(topic.solutionPostId);
+      const post = r.is_solution ? undefined : solutions.get(topic.solutionPostId);
       const text = post ? plainText(post.body) : '';
       const answer: Answer = post
         ? {
@@ -118,22 +133,40 @@ export async function suggestFrom(
     message = `Found ${chosen.length} accepted answer${chosen.length === 1 ? '' : 's'} that match this question; the first is the closest.`;
   }
   // An answer that is a post shows its own votes and reports; a topic or article (no accepted
-  // answer) shows its first post's votes and the reports on the thread's answers.
-  const answers = [];
-  for (const { answer } of chosen) {
-    const community = single ?? slugToCommunity.get(answer.community ?? '');
-    const votes = community && store.community(community.id).votes;
-    let shown = shownSignals(NO_SIGNALS, NO_SIGNALS);
-    if (votes && answer.source_type === 'post') {
-      const own = (await votes.signals([answer.source_id])).get(answer.source_id) ?? NO_SIGNALS;
-      shown = shownSignals(own, own);
-    } else if (votes) {
-      const first = await store.community(community.id).posts.getFirst(answer.topic_id);
-      const own = (first && (await votes.signals([first.id])).get(first.id)) || NO_SIGNALS;
-      const thread = (await votes.topicSignals([answer.topic_id])).get(answer.topic_id);
-      shown = shownSignals(own, thread ?? NO_SIGNALS);
+  // answer) shows its first post's votes and the reports on the thread's answers. Read per
+  // community: the posts' and first posts' signals, and the threads', a statement each.
+  const shownOf = new Map<Answer, ReturnType<typeof shownSignals>>();
+  for (const community of single ? [single] : communities) {
+    const mine = chosen.map((c) => c.answer).filter((a) => communityOf(a) === community);
+    if (mine.length === 0) continue;
+    const scope = store.community(community.id);
+    const threads = mine.filter((a) => a.source_type !== 'post').map((a) => a.topic_id);
+    const firsts = await scope.posts.firstOf(threads);
+    const postIds = [
+      ...mine.filter((a) => a.source_type === 'post').map((a) => a.source_id),
+      ...[...firsts.values()].map((p) => p.id),
+    ];
+    const own = await scope.votes.signals(postIds);
+    const threadSignals = threads.length ? await scope.votes.topicSignals(threads) : new Map();
+    for (const a of mine) {
+      if (a.source_type === 'post') {
+        const s = own.get(a.source_id) ?? NO_SIGNALS;
+        shownOf.set(a, shownSignals(s, s));
+      } else {
+        const first = firsts.get(a.topic_id);
+        shownOf.set(
+          a,
+          shownSignals(
+            (first && own.get(first.id)) || NO_SIGNALS,
+            threadSignals.get(a.topic_id) ?? NO_SIGNALS,
+          ),
+        );
+      }
     }
-    answers.push({ ...answer, ...shown });
   }
+  const answers = chosen.map(({ answer }) => ({
+    ...answer,
+    ...(shownOf.get(answer) ?? shownSignals(NO_SIGNALS, NO_SIGNALS)),
+  }));
   return { question, confidence, answers, message };
 }

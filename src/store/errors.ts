@@ -30,6 +30,13 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
+/** SQLite (SQLITE_CONSTRAINT_FOREIGNKEY) and PostgreSQL (23503) foreign key violations. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Runs a write and turns a unique violation into UniqueViolation(what). */
 export async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {

@@ -112,11 +112,21 @@ export interface CategoryRepository {
   delete(id: string): Promise<boolean>;
 }
 
+/** What a search answer names of a topic: where it is, its title, its accepted answer. */
+export type TopicHeader = {
+  id: string;
+  slug: string;
+  title: string;
+  solutionPostId: string | null;
+};
+
 export interface TopicRepository {
   /** Creates the topic only (postCount 0); add the first post with posts.create. */
   create(input: NewTopic): Promise<Topic>;
   getById(id: string): Promise<Topic | undefined>;
   getBySlug(slug: string): Promise<Topic | undefined>;
+  /** The slug, title and accepted answer of each of these topics that exists (one statement). */
+  headers(ids: string[]): Promise<Map<string, TopicHeader>>;
   /** True if no topic of this community uses the slug. */
   slugAvailable(slug: string): Promise<boolean>;
   /** Slugs of this community equal to `base` or of the form `base-<n>` (to pick a free one). */
@@ -142,6 +152,10 @@ export interface PostRepository {
   /** Appends a post: position = topic's post count + 1, bumps the topic's counters atomically. */
   create(input: NewPost): Promise<Post>;
   getById(id: string): Promise<Post | undefined>;
+  /** Those of these posts that exist, by id (one statement). */
+  getByIds(ids: string[]): Promise<Map<string, Post>>;
+  /** The first post (question / article body) of each of these topics, by topic id (one statement). */
+  firstOf(topicIds: string[]): Promise<Map<string, Post>>;
   /**
    * Posts of a topic by position: `limit` of them, or with `bytes` only as many leading ones as fit
    * in its budget (one at least; sizes read first, so posts past the budget are never loaded).

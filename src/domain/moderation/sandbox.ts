@@ -52,6 +52,9 @@ export async function withTrust<D extends Decision>(
     return decision;
   if (actor.kind !== 'person' && actor.kind !== 'agent') return decision;
   const settings = await moderationSettings(store, community);
+  // An agent outside the sandbox writing at once: its trust could change nothing.
+  if (actor.kind === 'agent' && !settings.sandbox.agents && decision.mode === 'auto')
+    return decision;
   const trust = await trustOf(store, actor, community, settings);
   if (trust.level === 'trusted') {
     // Writes through a connected app stay under the approval policy whatever the person's trust.

@@ -59,11 +59,12 @@ export async function notifyWritten(
   const self = actor.kind === 'person' ? actor.id : null;
   const candidates: Candidate[] = [];
   const mentions = loaded.mentions ?? [];
+  const levels = await levelsAround(tx, community, topic);
   if (kind === 'topic.create' && written.post) {
     if (self) await scope.notifications.setLevelIfUnset(self, 'topic', topic.id, 'watch');
     for (const m of mentions)
       if (m.kind === 'person') candidates.push({ personId: m.id, kind: 'mentioned' });
-    for (const w of await watchers(tx, community, topic, ['watch'], 'category'))
+    for (const w of watchers(levels, ['watch'], 'category'))
       candidates.push({ personId: w, kind: 'watched_topic' });
   } else if (kind === 'post.create' && written.post) {
     if (self) await scope.notifications.setLevelIfUnset(self, 'topic', topic.id, 'track');
@@ -76,14 +77,14 @@ export async function notifyWritten(
     }
     if (topic.author.kind === 'person' && topic.author.id)
       candidates.push({ personId: topic.author.id, kind: 'replied' });
-    for (const w of await watchers(tx, community, topic, ['watch']))
+    for (const w of watchers(levels, ['watch']))
       candidates.push({ personId: w, kind: 'watched_post' });
   } else if (kind === 'solution.mark' && written.topic?.solutionPostId) {
     // The topic as loaded predates the mark: the accepted post is the one the write returned.
     const post = await scope.posts.getById(written.topic.solutionPostId);
     if (post?.author.kind === 'person' && post.author.id)
       candidates.push({ personId: post.author.id, kind: 'solution_accepted' });
-    for (const w of await watchers(tx, community, topic, ['watch', 'track']))
+    for (const w of watchers(levels, ['watch', 'track']))
       candidates.push({ personId: w, kind: 'topic_solved' });
   } else return undefined;
 
@@ -92,7 +93,7 @@ export async function notifyWritten(
   const { may, allowed } = await readers(
     tx,
     community,
-    topic,
+    levels,
     candidates.map((c) => c.personId),
   );
   const chosen = new Map<string, NotificationKind>();
@@ -201,10 +202,11 @@ export async function notifyOutcomeFailed(
   reporter: AuthorRef,
   note: string,
 ): Promise<void> {
-  const people = new Set(await watchers(tx, community, topic, ['watch', 'track']));
+  const levels = await levelsAround(tx, community, topic);
+  const people = new Set(watchers(levels, ['watch', 'track']));
   if (topic.author.kind === 'person' && topic.author.id) people.add(topic.author.id);
   if (reporter.kind === 'person' && reporter.id) people.delete(reporter.id);
-  const { allowed } = await readers(tx, community, topic, [...people]);
+  const { allowed } = await readers(tx, community, levels, [...people]);
   await tx.community(community.id).notifications.add(
     [...allowed].map((recipientId) => ({
       recipientId,
@@ -220,24 +222,23 @@ export async function notifyOutcomeFailed(
 }
 
 /** People whose level on the topic (or, where they set none there, on its category) is in `levels`. */
-async function watchers(
-  tx: Store,
-  community: Community,
-  topic: Topic,
-  levels: WatchLevel[],
-  only?: 'category',
-): Promise<string[]> {
-  const rows = await tx.community(community.id).notifications.levelsOn(
-    only
-      ? [{ kind: 'category', id: topic.categoryId }]
-      : [
-          { kind: 'topic', id: topic.id },
-          { kind: 'category', id: topic.categoryId },
-        ],
-  );
+type LevelRow = { personId: string; targetKind: string; level: string };
+
+/** The watch levels set on the topic and on its category (one read for every use below). */
+async function levelsAround(tx: Store, community: Community, topic: Topic): Promise<LevelRow[]> {
+  return tx.community(community.id).notifications.levelsOn([
+    { kind: 'topic', id: topic.id },
+    { kind: 'category', id: topic.categoryId },
+  ]);
+}
+
+/** Who watches at one of `levels`: a level on the topic wins over the category's (`only`: the category's alone). */
+function watchers(rows: LevelRow[], levels: WatchLevel[], only?: 'category'): string[] {
   const effective = new Map<string, string>();
-  for (const r of rows)
+  for (const r of rows) {
+    if (only && r.targetKind !== 'category') continue;
     if (r.targetKind === 'topic' || !effective.has(r.personId)) effective.set(r.personId, r.level);
+  }
   return [...effective]
     .filter(([, level]) => isWatchLevel(level) && levels.includes(level))
     .map(([id]) => id);
@@ -247,19 +248,17 @@ async function watchers(
 async function readers(
   tx: Store,
   community: Community,
-  topic: Topic,
+  rows: LevelRow[],
   personIds: string[],
 ): Promise<{ may: Set<string>; allowed: Set<string> }> {
-  const notes = tx.community(community.id).notifications;
+  if (personIds.length === 0) return { may: new Set(), allowed: new Set() };
   const may =
-    community.visibility === 'public' ? new Set(personIds) : await notes.members(personIds);
-  const levels = await notes.levelsOn([
-    { kind: 'topic', id: topic.id },
-    { kind: 'category', id: topic.categoryId },
-  ]);
+    community.visibility === 'public'
+      ? new Set(personIds)
+      : await tx.community(community.id).notifications.members(personIds);
   const topicLevel = new Map<string, string>();
   const categoryLevel = new Map<string, string>();
-  for (const r of levels)
+  for (const r of rows)
     (r.targetKind === 'topic' ? topicLevel : categoryLevel).set(r.personId, r.level);
   const allowed = new Set(
     [...may].filter((id) => (topicLevel.get(id) ?? categoryLevel.get(id) ?? 'normal') !== 'mute'),

@@ -6,7 +6,7 @@
 // who it notifies) and one answer (WriteResult). Each kind gives its contract, noun, load and rows.
 import type { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
-import type { Category, Community } from '../../store/types.ts';
+import type { Category, Community, Topic } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import {
   authorOf,
@@ -40,13 +40,14 @@ export type ContentKind<K extends WriteKind, S extends z.ZodType> = {
   noun: string;
   contract: S;
   load(store: Store, community: Community, payload: z.output<S>): Promise<Loaded>;
+  /** The rows; `about`: the topic as written, when the load had none (who is told reads it). */
   rows(
     content: ContentService,
     actor: Actor,
     community: Community,
     payload: z.output<S>,
     loaded: Loaded,
-  ): Promise<WrittenContent>;
+  ): Promise<WrittenContent & { about?: Topic }>;
 };
 
 /** A content write as the runner's use case: `Loaded` and the kind's payload. */
@@ -115,7 +116,7 @@ export function contentWrite<K extends WriteKind, S extends z.ZodType>(
   options: { scopeAfterLoad?: boolean } = {},
 ): ContentUseCase {
   const rows = async (step: WriteStep, payload: unknown, loaded: Loaded) => {
-    const written = await spec.rows(
+    const { about, ...written } = await spec.rows(
       contentOn(step),
       step.actor,
       step.community,
@@ -127,7 +128,7 @@ export function contentWrite<K extends WriteKind, S extends z.ZodType>(
       spec.kind,
       authorOf(step.actor),
       written,
-      loaded,
+      about ? { ...loaded, topic: about } : loaded,
     );
     return asJson(mentions ? { ...written, mentions } : written);
   };

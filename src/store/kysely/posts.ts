@@ -59,6 +59,23 @@ export class KyselyPosts implements PostRepository {
     return row && postFromRow(row);
   }
 
+  async getByIds(ids: string[]): Promise<Map<string, Post>> {
+    const valid = [...new Set(ids.filter(isUuid))];
+    if (valid.length === 0) return new Map();
+    const rows = await this.scoped().where('id', 'in', valid).execute();
+    return new Map(rows.map((r) => [r.id, postFromRow(r)]));
+  }
+
+  async firstOf(topicIds: string[]): Promise<Map<string, Post>> {
+    const valid = [...new Set(topicIds.filter(isUuid))];
+    if (valid.length === 0) return new Map();
+    const rows = await this.scoped()
+      .where('topic_id', 'in', valid)
+      .where('position', '=', 1)
+      .execute();
+    return new Map(rows.map((r) => [r.topic_id, postFromRow(r)]));
+  }
+
   async listByTopic(
     topicId: string,
     page: { after?: Keyset; limit: number; bytes?: PageBytes },

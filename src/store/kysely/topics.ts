@@ -2,7 +2,7 @@
 // the listed ones in files by ordinal (listing-files.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { Dialect, TopicRepository } from '../repositories.ts';
+import type { Dialect, TopicHeader, TopicRepository } from '../repositories.ts';
 import type {
   Keyset,
   ListedEntry,
@@ -14,7 +14,7 @@ import type {
 } from '../types.ts';
 import { isUuid, newId } from '../ids.ts';
 import { nowIso, toIso } from '../time.ts';
-import { MissingRow, uniquely } from '../errors.ts';
+import { isForeignKeyViolation, MissingRow, uniquely } from '../errors.ts';
 import { authorColumns, categoryFromRow, topicFromRow } from './rows.ts';
 import { compiledOnce } from './compiled-once.ts';
 import { lastTopicOrdinal, listedTopicsByOrdinal } from './listing-files.ts';
@@ -61,13 +61,6 @@ export class KyselyTopics implements TopicRepository {
 
   async create(input: NewTopic): Promise<Topic> {
     if (!isUuid(input.categoryId)) throw new MissingRow('category');
-    const category = await this.db
-      .selectFrom('categories')
-      .select('id')
-      .where('community_id', '=', this.communityId)
-      .where('id', '=', input.categoryId)
-      .executeTakeFirst();
-    if (!category) throw new MissingRow('category');
     const at = input.createdAt ? toIso(input.createdAt) : nowIso();
     const row = {
       id: newId(),
@@ -83,7 +76,15 @@ export class KyselyTopics implements TopicRepository {
       updated_at: at,
       last_posted_at: at,
     };
-    await uniquely('topic slug', () => this.db.insertInto('topics').values(row).execute());
+    // The category must be this community's: the composite foreign key (community, category) says so.
+    await uniquely('topic slug', async () => {
+      try {
+        await this.db.insertInto('topics').values(row).execute();
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw new MissingRow('category');
+        throw err;
+      }
+    });
     const tags = input.tags ?? [];
     if (tags.length) await this.setTags(row.id, tags);
     return topicFromRow(row, [...tags].sort());
@@ -96,6 +97,23 @@ export class KyselyTopics implements TopicRepository {
 
   async getBySlug(slug: string): Promise<Topic | undefined> {
     return this.one('slug', slug);
+  }
+
+  async headers(ids: string[]): Promise<Map<string, TopicHeader>> {
+    const valid = [...new Set(ids.filter(isUuid))];
+    if (valid.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('topics')
+      .select(['id', 'slug', 'title', 'solution_post_id'])
+      .where('community_id', '=', this.communityId)
+      .where('id', 'in', valid)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { id: r.id, slug: r.slug, title: r.title, solutionPostId: r.solution_post_id },
+      ]),
+    );
   }
 
   async slugAvailable(slug: string): Promise<boolean> {
