@@ -1,7 +1,7 @@
 // Drafts: a person's unsent reply to a topic (or new topic), kept on the server so that it comes
 // back on their next visit, on another device, after signing out or after a form expired. Only the
-// person reads and writes their own; saving and discarding are personal writes (../writes/draft-save.ts),
-// run by the one runner.
+// person reads and writes their own; saving and discarding are personal writes run by the one
+// runner (../writes/draft-save.ts).
 import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
 import type { Draft, DraftPlace } from '../../store/drafts.ts';
