@@ -81,11 +81,11 @@ export const setBookmark = defineOperation({
   }),
   credential: 'community',
   write: true,
-  run: async (ctx, input) => {
-    const out = await ctx.services.bookmarks.write(ctx.actor, ctx.community, bookmarkSet, input);
-    Object.assign(ctx.audit.targets, { topic_id: out.topic_id });
-    return out;
-  },
+  run: (ctx, input) =>
+    ctx.services.bookmarks.write(ctx.actor, ctx.community, bookmarkSet, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const BOOKMARK_OPERATIONS = [setBookmark, listBookmarks];

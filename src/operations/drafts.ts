@@ -55,11 +55,13 @@ export const saveDraft = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const out = await ctx.services.drafts.write(ctx.actor, ctx.community, draftSave, {
-      topic: input.topic,
-      title: input.subject ?? '',
-      body: input.body,
-    });
+    const out = await ctx.services.drafts.write(
+      ctx.actor,
+      ctx.community,
+      draftSave,
+      { topic: input.topic, title: input.subject ?? '', body: input.body },
+      { ip: ctx.ip, audit: ctx.audit },
+    );
     return { draft: present(out.draft), reason: out.reason };
   },
 });
@@ -73,7 +75,13 @@ export const discardDraft = defineOperation({
   output: z.object({ discarded: z.boolean(), reason: selfReason }),
   credential: 'community',
   write: true,
-  run: (ctx, input) => ctx.services.drafts.write(ctx.actor, ctx.community, draftDiscard, input),
+  run: async (ctx, input) => {
+    const out = await ctx.services.drafts.write(ctx.actor, ctx.community, draftDiscard, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
+    return { discarded: out.discarded, reason: out.reason };
+  },
 });
 
 export const DRAFT_OPERATIONS = [getDraft, saveDraft, discardDraft];

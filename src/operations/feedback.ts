@@ -35,13 +35,10 @@ export const votePost = defineOperation({
   mcp: true,
   toolset: 'feedback',
   run: async (ctx, input) => {
-    const out = await ctx.services.feedback.write(
-      ctx.actor,
-      ctx.community,
-      voteSet,
-      input,
-      ctx.audit,
-    );
+    const out = await ctx.services.feedback.write(ctx.actor, ctx.community, voteSet, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return {
       post_id: out.post_id,
       value: out.value,
@@ -77,13 +74,10 @@ export const confirmAnswer = defineOperation({
   mcp: true,
   toolset: 'feedback',
   run: async (ctx, input) => {
-    const out = await ctx.services.feedback.write(
-      ctx.actor,
-      ctx.community,
-      outcomeReport,
-      input,
-      ctx.audit,
-    );
+    const out = await ctx.services.feedback.write(ctx.actor, ctx.community, outcomeReport, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return {
       post_id: out.post_id,
       worked: out.worked,

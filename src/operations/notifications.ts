@@ -93,7 +93,10 @@ export const markNotificationsRead = defineOperation({
   credential: 'community',
   write: true,
   run: (ctx, input) =>
-    ctx.services.notifications.write(ctx.actor, ctx.community, notificationsRead, input),
+    ctx.services.notifications.write(ctx.actor, ctx.community, notificationsRead, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const setWatchLevel = defineOperation({
@@ -116,7 +119,10 @@ export const setWatchLevel = defineOperation({
   credential: 'community',
   write: true,
   run: (ctx, input) =>
-    ctx.services.notifications.write(ctx.actor, ctx.community, watchLevelSet, input),
+    ctx.services.notifications.write(ctx.actor, ctx.community, watchLevelSet, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const getWatchLevel = defineOperation({
@@ -174,9 +180,13 @@ export const setNotificationPreferences = defineOperation({
   credential: 'community',
   write: true,
   run: (ctx, input) =>
-    ctx.services.notifications.write(ctx.actor, ctx.community, notificationPreferencesSet, {
-      email: input.email_frequency,
-    }),
+    ctx.services.notifications.write(
+      ctx.actor,
+      ctx.community,
+      notificationPreferencesSet,
+      { email: input.email_frequency },
+      { ip: ctx.ip, audit: ctx.audit },
+    ),
 });
 
 export const setMyHandle = defineOperation({
@@ -189,7 +199,11 @@ export const setMyHandle = defineOperation({
   output: z.object({ handle: z.string(), reason: selfReason }),
   credential: 'community',
   write: true,
-  run: (ctx, input) => ctx.services.notifications.write(ctx.actor, ctx.community, handleSet, input),
+  run: (ctx, input) =>
+    ctx.services.notifications.write(ctx.actor, ctx.community, handleSet, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const suggestHandles = defineOperation({

@@ -48,8 +48,10 @@ export const uploadFile = defineOperation({
   scope: 'post:create',
   write: true,
   run: async (ctx, input) => {
-    const upload = await ctx.services.uploads.upload(ctx.actor, ctx.community, input);
-    ctx.audit.targets.upload = upload.id;
+    const upload = await ctx.services.uploads.upload(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { upload: presentUpload(upload) };
   },
 });

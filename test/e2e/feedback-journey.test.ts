@@ -2,7 +2,8 @@
 // community turns the toolset on (a community without it keeps the nine); the agent searches, uses
 // an accepted answer, confirms it worked, and the next search (suggest_answer: search_community
 // keeps the seed's result shape) shows the confirmation; another
-// agent's "did not work" report with a note reaches the topic's watchers as a notification.
+// agent's "did not work" report with a note reaches the topic's watchers as a notification; each
+// report is in the audit log once.
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -109,4 +110,17 @@ test('search, use the answer, confirm it worked; the next search shows it; a fai
     /failing-bot says an answer in .* did not work for them: “DATABASE_URL with sslmode=require/,
   );
   assert.equal(note.postId, answerId);
+
+  // Each report is audited once, as the call, naming the write, the topic and the post.
+  const { items } = await h.store.identity.audit.list(acme.id, { limit: 100 });
+  const reports = items.filter((e) => /outcome|confirm_answer/.test(e.action));
+  assert.deepEqual(
+    reports.map((e) => [e.action, e.actorName, e.outcome, e.targets]),
+    ['failing-bot', 'journey-bot'].map((who) => [
+      'tool:confirm_answer',
+      who,
+      'ok',
+      { write: 'answer.outcome', topic_id: hit.topic_id, post_id: answerId },
+    ]),
+  );
 });

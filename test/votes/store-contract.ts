@@ -1,14 +1,19 @@
 // Votes and "this worked" reports on one engine: one vote per person, changeable and removable,
 // downvotes only where the community allows them, agents refused, 20 parallel voters and 20
 // parallel reporters counted exactly, the signals summed per topic. Run through the use cases
-// (src/domain/writes/vote-set.ts, outcome-report.ts) over a real store of each engine.
+// (src/domain/writes/vote-set.ts, outcome-report.ts), run by the one runner, over a real store of
+// each engine.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Actor } from '../../src/domain/actor.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { runFeedbackWrite } from '../../src/domain/writes/feedback-write.ts';
+import { ContentEvents } from '../../src/domain/events.ts';
+import { AuditService } from '../../src/domain/identity/audit.ts';
+import { WriteRunner } from '../../src/domain/writes/runner.ts';
+import type { UseCase } from '../../src/domain/writes/use-case.ts';
+import type { Community } from '../../src/store/types.ts';
 import { outcomeReport } from '../../src/domain/writes/outcome-report.ts';
 import { voteSet } from '../../src/domain/writes/vote-set.ts';
 import type { Store } from '../../src/store/repositories.ts';
@@ -57,13 +62,24 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       const p = await store.people.create({ displayName: name });
       return { kind: 'person', personId: p.id, displayName: name };
     };
-    const deps = () => ({ store, config });
+    /** One use case run by the runner over this engine's store. */
+    const run = <I, L, R>(
+      actor: Actor,
+      community: Community,
+      useCase: UseCase<I, L, R>,
+      payload: unknown,
+    ): Promise<R> =>
+      new WriteRunner({
+        store,
+        config,
+        events: new ContentEvents(),
+        audit: new AuditService(store),
+      }).run(useCase, actor, community, payload);
 
     test('one vote per person: changed, taken back, counted once', async () => {
       const t = await thread();
       const ada = await person('Ada');
-      const vote = (value: number) =>
-        runFeedbackWrite(deps(), ada, t.community, voteSet, { post: t.answer.id, value });
+      const vote = (value: number) => run(ada, t.community, voteSet, { post: t.answer.id, value });
       assert.equal((await vote(1)).signals.score, 1);
       assert.equal((await vote(1)).signals.score, 1, 'the same vote again counts once');
       await assert.rejects(
@@ -90,7 +106,7 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       const asker = { kind: 'person', id: t.asker.id };
       assert.equal(await t.scope.votes.scoreReceived(asker), 0);
       for (const name of ['Bea', 'Cy'])
-        await runFeedbackWrite(deps(), await person(name), t.community, voteSet, {
+        await run(await person(name), t.community, voteSet, {
           post: question.id,
           value: 1,
         });
@@ -109,13 +125,13 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
         name: 'bot',
       };
       await assert.rejects(
-        runFeedbackWrite(deps(), bot, t.community, voteSet, { post: t.answer.id, value: 1 }),
+        run(bot, t.community, voteSet, { post: t.answer.id, value: 1 }),
         (e: DomainError) => e.code === 'forbidden' && /confirm_answer/.test(e.message),
       );
       const asker: Actor = { kind: 'person', personId: t.asker.id, displayName: 'Asker' };
       const question = (await t.scope.posts.getFirst(t.topic.id))!;
       await assert.rejects(
-        runFeedbackWrite(deps(), asker, t.community, voteSet, { post: question.id, value: 1 }),
+        run(asker, t.community, voteSet, { post: question.id, value: 1 }),
         (e: DomainError) => e.code === 'forbidden',
       );
     });
@@ -124,17 +140,14 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       const t = await thread();
       const voters = await Promise.all(Array.from({ length: 20 }, (_, i) => person(`V${i}`)));
       await Promise.all(
-        voters.map((v) =>
-          runFeedbackWrite(deps(), v, t.community, voteSet, { post: t.answer.id, value: 1 }),
-        ),
+        voters.map((v) => run(v, t.community, voteSet, { post: t.answer.id, value: 1 })),
       );
       const agents = await Promise.all(
         Array.from({ length: 20 }, (_, i) => t.scope.agents.create({ name: `a${i}` })),
       );
       await Promise.all(
         agents.map((a, i) =>
-          runFeedbackWrite(
-            deps(),
+          run(
             { kind: 'agent', agentId: a.id, communityId: t.community.id, name: a.name },
             t.community,
             outcomeReport,
@@ -157,7 +170,7 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       const t = await thread();
       const ada = await person('Ada');
       const report = (worked: boolean, note?: string) =>
-        runFeedbackWrite(deps(), ada, t.community, outcomeReport, {
+        run(ada, t.community, outcomeReport, {
           post: t.answer.id,
           worked,
           note,
@@ -172,7 +185,7 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
       assert.equal((await report(false, 'still fails on 2.x')).changed, false);
       const question = (await t.scope.posts.getFirst(t.topic.id))!;
       await assert.rejects(
-        runFeedbackWrite(deps(), ada, t.community, outcomeReport, {
+        run(ada, t.community, outcomeReport, {
           post: question.id,
           worked: true,
         }),
@@ -183,7 +196,7 @@ export function defineVotesContract(engine: string, factory: StoreFactory): void
     test('a "did not work" note notifies the topic\'s author, not the reporter', async () => {
       const t = await thread();
       const ada = await person('Ada');
-      await runFeedbackWrite(deps(), ada, t.community, outcomeReport, {
+      await run(ada, t.community, outcomeReport, {
         post: t.answer.id,
         worked: false,
         note: 'The flag was removed in 3.0',

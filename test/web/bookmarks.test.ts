@@ -74,6 +74,15 @@ test('bookmark a topic and a reply, list them, remove them; they are private', a
   assert.match(keptReply.text, /The post is in your bookmarks\./);
   assert.deepEqual(pressed(keptReply.text), ['true', 'false', 'true']);
   assert.match(keptReply.text, /press again to remove the bookmark/);
+  // Each bookmark call is audited once, naming the write and what it bookmarked.
+  const topicId = (await h.store.community(acme.id).topics.getBySlug(slug))!.id;
+  const audited = (await h.store.identity.audit.list(acme.id, { limit: 50 })).items
+    .filter((e) => e.actorName === 'Ada Reader' && e.action.includes('bookmark'))
+    .map((e) => [e.action, e.outcome, e.targets]);
+  assert.deepEqual(audited, [
+    ['tool:bookmark', 'ok', { write: 'bookmark.set', topic_id: topicId, post_id: reply }],
+    ['tool:bookmark', 'ok', { write: 'bookmark.set', topic_id: topicId }],
+  ]);
 
   const list = await ada.get('/bookmarks');
   const items = [...list.text.matchAll(/<li><a href="(\/t\/[^"]+)">/g)].map((m) => m[1]);

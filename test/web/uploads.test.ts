@@ -199,10 +199,12 @@ test('a file over the size limit is refused; the quota is per community; other b
   const far = await send(text(700_000), 'huge.txt');
   assert.equal(far.status, 413, 'past the upload bound, the body is not read');
 
+  const kept: string[] = [];
   for (const i of [1, 2]) {
     const ok = await send(text(500_000), `part${i}.txt`);
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json().upload.content_type, 'text/plain; charset=utf-8');
+    kept.push(ok.json().upload.id);
   }
   const full = await send(text(500_000), 'part3.txt');
   assert.equal(full.status, 409, full.text);
@@ -215,6 +217,29 @@ test('a file over the size limit is refused; the quota is per community; other b
     file: new File([text(500_000)], 'room.txt'),
   });
   assert.equal(elsewhere.byteSize, 500_000, 'another community has its own quota');
+
+  // Each call is audited once: the kept files by id, the one past the quota as refused; a write
+  // outside a call (the system's, here) has an entry of its own.
+  const acme = (await h.store.communities.getBySlug('acme'))!;
+  const audited = (await h.store.identity.audit.list(acme.id, { limit: 50 })).items.filter(
+    (e) => e.action === 'tool:upload_file',
+  );
+  assert.deepEqual(
+    audited
+      .filter((e) => e.outcome === 'ok')
+      .map((e) => e.targets.upload)
+      .sort(),
+    [...kept].sort(),
+  );
+  assert.deepEqual(
+    audited.filter((e) => e.outcome === 'error').map((e) => e.errorCode),
+    ['conflict', 'invalid_argument'],
+  );
+  const own = (await h.store.identity.audit.list(skunkworks.id, { limit: 50 })).items;
+  assert.deepEqual(
+    own.filter((e) => e.action === 'upload.create').map((e) => [e.targets.upload, e.outcome]),
+    [[elsewhere.id, 'ok']],
+  );
 
   // The upload bound is the upload route's alone: other REST bodies and web forms keep theirs.
   const topic = await h.get('acme', '/api/v1/topics', {

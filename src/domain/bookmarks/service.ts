@@ -18,7 +18,8 @@ import { mayRead } from '../moderation-reads.ts';
 import { topicUrl } from '../urls.ts';
 import { parse } from '../validate.ts';
 import { authorView, type AuthorView } from '../views.ts';
-import { runPersonalWrite, type PersonalWrite } from '../writes/personal-write.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import type { UseCase } from '../writes/use-case.ts';
 
 export type BookmarkView = {
   id: string;
@@ -52,6 +53,7 @@ export class BookmarkService {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
+    private readonly runner: WriteRunner,
   ) {}
 
   /**
@@ -87,15 +89,15 @@ export class BookmarkService {
     };
   }
 
-  /** Runs the bookmark write (bookmark.set). */
-  async write<S extends z.ZodType, L, O>(
+  /** Runs the bookmark write (bookmark.set) through the runner. */
+  async write<I, L, R>(
     actor: Actor,
     community: Community,
-    use: PersonalWrite<S, L, O>,
+    use: UseCase<I, L, R>,
     input: unknown,
-  ): Promise<O & { reason: 'self' }> {
-    requireBookmarker(actor, community);
-    return runPersonalWrite(this.store, actor, community, use, input);
+    options: RunOptions = {},
+  ): Promise<R> {
+    return this.runner.run(use, actor, community, input, options);
   }
 
   /** The bookmarks as views, without those whose topic or post the actor may not read now. */

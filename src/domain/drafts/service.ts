@@ -1,6 +1,7 @@
 // Drafts: a person's unsent reply to a topic (or new topic), kept on the server so that it comes
 // back on their next visit, on another device, after signing out or after a form expired. Only the
-// person reads and writes their own; saving and discarding are personal writes (../writes/).
+// person reads and writes their own; saving and discarding are personal writes run by the one
+// runner (../writes/draft-save.ts).
 import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
 import type { Draft, DraftPlace } from '../../store/drafts.ts';
@@ -10,7 +11,8 @@ import { findTopic } from '../content-lookup.ts';
 import { topicRef } from '../fields.ts';
 import { requirePersonHere } from '../notifications/person.ts';
 import { parse } from '../validate.ts';
-import { runPersonalWrite, type PersonalWrite } from '../writes/personal-write.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import type { UseCase } from '../writes/use-case.ts';
 
 export type DraftView = { topicId: string | null; title: string; body: string; updatedAt: string };
 
@@ -35,7 +37,10 @@ export function draftView(d: Draft): DraftView {
 }
 
 export class DraftService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly runner: WriteRunner,
+  ) {}
 
   /** The person's draft at that place, or null. */
   async get(actor: Actor, community: Community, topic?: string): Promise<DraftView | null> {
@@ -47,12 +52,13 @@ export class DraftService {
   }
 
   /** Runs one of the draft writes (draft.save, draft.discard). */
-  async write<S extends z.ZodType, L, O>(
+  async write<I, L, R>(
     actor: Actor,
     community: Community,
-    use: PersonalWrite<S, L, O>,
+    use: UseCase<I, L, R>,
     input: unknown,
-  ): Promise<O & { reason: 'self' }> {
-    return runPersonalWrite(this.store, actor, community, use, input);
+    options: RunOptions = {},
+  ): Promise<R> {
+    return this.runner.run(use, actor, community, input, options);
   }
 }

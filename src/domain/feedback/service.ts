@@ -1,7 +1,6 @@
-// Votes and "this worked" reports: the writes (./../writes/vote-set.ts, outcome-report.ts, run by
-// runFeedbackWrite), the vote settings, and the reads that attach each post's signals and the
+// Votes and "this worked" reports: the writes (../writes/vote-set.ts, outcome-report.ts, run by
+// the one runner), the vote settings, and the reads that attach each post's signals and the
 // reader's own vote to what they see.
-import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
@@ -9,35 +8,27 @@ import { requireRead } from '../authorization.ts';
 import type { AuditService } from '../identity/audit.ts';
 import type { PostView } from '../views.ts';
 import { runAdminWrite, type AdminWriteOptions } from '../writes/admin-write.ts';
-import { runFeedbackWrite, type FeedbackWrite } from '../writes/feedback-write.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import type { UseCase } from '../writes/use-case.ts';
 import { voteSettingsSet } from '../writes/vote-settings-set.ts';
 import { NO_SIGNALS } from './signals.ts';
-import type { z } from 'zod';
-
-type AuditNote = { communityId: string | null; targets: Record<string, string | undefined> };
 
 export class FeedbackService {
   constructor(
     private readonly store: Store,
-    private readonly config: Config,
     private readonly audit: AuditService,
+    private readonly runner: WriteRunner,
   ) {}
 
-  async write<S extends z.ZodType, O>(
+  /** Runs one feedback write (a vote, an outcome report) through the runner. */
+  async write<I, L, R>(
     actor: Actor,
     community: Community,
-    use: FeedbackWrite<S, O>,
+    use: UseCase<I, L, R>,
     input: unknown,
-    audit?: AuditNote,
-  ): Promise<O & { reason: string }> {
-    return runFeedbackWrite(
-      { store: this.store, config: this.config },
-      actor,
-      community,
-      use,
-      input,
-      audit,
-    );
+    options: RunOptions = {},
+  ): Promise<R> {
+    return this.runner.run(use, actor, community, input, options);
   }
 
   /** The posts with their signals attached (none: zero). */

@@ -18,7 +18,8 @@ import { topicUrl } from '../urls.ts';
 import { parse } from '../validate.ts';
 import type { EmailFrequency, NotificationKind, WatchLevel } from './vocabulary.ts';
 import { isWatchLevel } from './vocabulary.ts';
-import { runPersonalWrite, type PersonalWrite } from '../writes/personal-write.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import type { UseCase } from '../writes/use-case.ts';
 
 export type NotificationView = {
   id: string;
@@ -84,6 +85,7 @@ export class NotificationService {
   constructor(
     private readonly store: Store,
     private readonly config: Config,
+    private readonly runner: WriteRunner,
   ) {}
 
   /** Whom an "@" and these letters may mention here (readers of the community only). */
@@ -138,14 +140,15 @@ export class NotificationService {
     };
   }
 
-  /** Runs one of the person's own writes (../writes/personal-write.ts) on this store. */
-  async write<S extends z.ZodType, L, O>(
+  /** Runs one of the person's own writes (../writes/personal-write.ts) through the runner. */
+  async write<I, L, R>(
     actor: Actor,
     community: Community,
-    use: PersonalWrite<S, L, O>,
+    use: UseCase<I, L, R>,
     input: unknown,
-  ): Promise<O & { reason: 'self' }> {
-    return runPersonalWrite(this.store, actor, community, use, input);
+    options: RunOptions = {},
+  ): Promise<R> {
+    return this.runner.run(use, actor, community, input, options);
   }
 
   /** The bell's number: 0 for anyone who has no notifications here (visitors, agents). */

@@ -1,4 +1,5 @@
-// Uploads: files people attach to posts. Writing one is the use case ../writes/upload-file.ts;
+// Uploads: files people attach to posts. Writing one is the use case ../writes/upload-file.ts, run
+// by the one runner, its bytes stored once they are checked and before its transaction;
 // reading one back is for those who may read the community (a private community's files only for
 // its members and agents), from this community only: another community's id is not found here.
 import type { Config } from '../../config/config.ts';
@@ -8,7 +9,8 @@ import type { Upload } from '../../store/uploads.ts';
 import type { UploadBytes } from '../../store/upload-bytes.ts';
 import type { Actor } from '../actor.ts';
 import { canRead } from '../authorization.ts';
-import { uploadFile } from '../writes/upload-file.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import { uploadCreate, type UploadPrepared, type UploadUseCase } from '../writes/upload-file.ts';
 import { isImage, uploadMarkdown, uploadUrl } from './links.ts';
 
 export type UploadView = {
@@ -26,12 +28,17 @@ export type UploadView = {
 };
 
 export class UploadService {
+  private readonly create: UploadUseCase;
+
   constructor(
     private readonly store: Store,
     private readonly config: Config,
     private readonly bytes: UploadBytes,
-    private readonly mayPost?: (personId: string, community: Community) => Promise<void>,
-  ) {}
+    private readonly runner: WriteRunner,
+    mayPost?: (personId: string, community: Community) => Promise<void>,
+  ) {
+    this.create = uploadCreate({ settings: config.uploads, mayPost });
+  }
 
   /** The largest file, and what one community's files may take together. */
   limits(): { maxBytes: number; quotaBytes: number } {
@@ -53,20 +60,26 @@ export class UploadService {
     };
   }
 
-  /** Checks and keeps a file (`input`: `{file, filename?}`); its view. */
-  async upload(actor: Actor, community: Community, input: unknown): Promise<UploadView> {
-    const stored = await uploadFile(
-      {
-        store: this.store,
-        bytes: this.bytes,
-        settings: this.config.uploads,
-        mayPost: this.mayPost,
-      },
-      actor,
-      community,
-      input,
-    );
-    return this.view(community, stored);
+  /**
+   * Checks and keeps a file (`input`: `{file, filename?}`); its view. The bytes are stored once
+   * checked, before the record's transaction, and removed again when the record is not written.
+   */
+  async upload(
+    actor: Actor,
+    community: Community,
+    input: unknown,
+    options: RunOptions = {},
+  ): Promise<UploadView> {
+    const begun = await this.runner.begin(this.create, actor, community, input, options);
+    if (!('run' in begun)) return this.view(community, begun.answered);
+    const { record, bytes } = begun.loaded as UploadPrepared;
+    try {
+      await this.bytes.put(community.id, record.id, bytes);
+      return this.view(community, await begun.run());
+    } catch (err) {
+      await this.bytes.remove(community.id, record.id);
+      throw err;
+    }
   }
 
   /**

@@ -5,52 +5,48 @@
 // or hidden. A bookmark is the person's own: nobody queues or approves it.
 import { z } from 'zod';
 import type { BookmarkTarget } from '../../store/bookmarks.ts';
-import type { Post, Topic } from '../../store/types.ts';
+import { requireBookmarker } from '../bookmarks/service.ts';
 import { mayRead } from '../moderation-reads.ts';
 import { findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { recordId, topicRef } from '../fields.ts';
-import type { PersonalWrite } from './personal-write.ts';
-
-const contract = z.object({
-  topic: topicRef.optional(),
-  post: recordId.optional(),
-  bookmarked: z.boolean(),
-});
-
-type Loaded = { topic: Topic; post: Post | undefined };
+import { personalWrite } from './personal-write.ts';
 
 const noPost = (id: string) =>
   new DomainError('not_found', `No post "${id}" here. Use a post id from get_topic.`);
 
-export const bookmarkSet: PersonalWrite<
-  typeof contract,
-  Loaded,
-  { kind: 'topic' | 'post'; id: string; topic_id: string; bookmarked: boolean; changed: boolean }
-> = {
-  kind: 'bookmark.set',
-  contract,
-  load: async (store, community, input) => {
+export const bookmarkSet = personalWrite({
+  name: 'bookmark.set',
+  contract: z.object({
+    topic: topicRef.optional(),
+    post: recordId.optional(),
+    bookmarked: z.boolean(),
+  }),
+  guard: (ctx) => void requireBookmarker(ctx.actor, ctx.community),
+  /** The topic (and post) named, when the person may read it now. */
+  load: async ({ store, community }, person, input) => {
     if (Boolean(input.topic) === Boolean(input.post))
       throw new DomainError('invalid_argument', 'Name either a "topic" or a "post" (one).');
     const scope = store.community(community.id);
-    if (input.topic) return { topic: await findTopic(scope, input.topic), post: undefined };
-    const post = await scope.posts.getById(input.post!);
-    if (!post) throw noPost(input.post!);
-    return { topic: (await scope.topics.getById(post.topicId))!, post };
-  },
-  apply: async (tx, person, community, input, { topic, post }) => {
-    if (!(await mayRead(tx, person, community, topic, post)))
+    const post = input.post ? await scope.posts.getById(input.post) : undefined;
+    if (input.post && !post) throw noPost(input.post);
+    const topic = post
+      ? (await scope.topics.getById(post.topicId))!
+      : await findTopic(scope, input.topic!);
+    if (!(await mayRead(store, person, community, topic, post)))
       throw post
         ? noPost(post.id)
         : new DomainError(
             'not_found',
             `No topic "${input.topic}" in this community. Use a topic id or slug from list_topics or search.`,
           );
+    return { topic, post };
+  },
+  apply: async (step, person, input, { topic, post }) => {
     const target: BookmarkTarget = post
       ? { kind: 'post', id: post.id }
       : { kind: 'topic', id: topic.id };
-    const bookmarks = tx.community(community.id).bookmarks;
+    const bookmarks = step.tx.community(step.community.id).bookmarks;
     const changed = input.bookmarked
       ? (await bookmarks.add(person.personId, target)).created
       : await bookmarks.remove(person.personId, target);
@@ -62,4 +58,8 @@ export const bookmarkSet: PersonalWrite<
       changed,
     };
   },
-};
+  targets: (out) => ({
+    topic_id: out.topic_id,
+    post_id: out.kind === 'post' ? out.id : undefined,
+  }),
+});

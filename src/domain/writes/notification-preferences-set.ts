@@ -2,16 +2,17 @@
 // a daily or weekly digest, never). Stored here; the mail side reads it when it sends.
 import { z } from 'zod';
 import { EMAIL_FREQUENCIES } from '../notifications/vocabulary.ts';
-import type { PersonalWrite } from './personal-write.ts';
+import { personalWrite } from './personal-write.ts';
 
-const contract = z.object({ email: z.enum(EMAIL_FREQUENCIES) });
-
-export const notificationPreferencesSet: PersonalWrite<typeof contract, null, { email: string }> = {
-  kind: 'notification_preferences.set',
-  contract,
+export const notificationPreferencesSet = personalWrite({
+  name: 'notification_preferences.set',
+  contract: z.object({ email: z.enum(EMAIL_FREQUENCIES) }),
   load: async () => null,
-  apply: async (tx, person, community, input) => {
-    await tx.community(community.id).notifications.setEmailPreference(person.personId, input.email);
+  apply: async (step, person, input) => {
+    await step.tx
+      .community(step.community.id)
+      .notifications.setEmailPreference(person.personId, input.email);
     return { email: input.email };
   },
-};
+  targets: () => ({}),
+});

@@ -2,17 +2,15 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { recordId } from '../fields.ts';
-import type { PersonalWrite } from './personal-write.ts';
+import { personalWrite } from './personal-write.ts';
 
-const contract = z.object({
-  ids: z.array(recordId).max(100, 'at most 100 ids at once').optional(),
-  all: z.boolean().optional(),
-});
-
-export const notificationsRead: PersonalWrite<typeof contract, null, { marked: number }> = {
-  kind: 'notifications.read',
-  contract,
-  load: async (_store, _community, input) => {
+export const notificationsRead = personalWrite({
+  name: 'notifications.read',
+  contract: z.object({
+    ids: z.array(recordId).max(100, 'at most 100 ids at once').optional(),
+    all: z.boolean().optional(),
+  }),
+  load: async (_ctx, _person, input) => {
     if (!input.all && !input.ids?.length)
       throw new DomainError(
         'invalid_argument',
@@ -20,13 +18,14 @@ export const notificationsRead: PersonalWrite<typeof contract, null, { marked: n
       );
     return null;
   },
-  apply: async (tx, person, community, input) => ({
-    marked: await tx
-      .community(community.id)
+  apply: async (step, person, input) => ({
+    marked: await step.tx
+      .community(step.community.id)
       .notifications.markRead(
         person.personId,
         input.all ? null : (input.ids ?? []),
         new Date().toISOString(),
       ),
   }),
-};
+  targets: () => ({}),
+});

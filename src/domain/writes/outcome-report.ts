@@ -7,23 +7,16 @@ import { z } from 'zod';
 import { authorOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { outcomeNote, recordId } from '../fields.ts';
-import type { PostSignals } from '../feedback/signals.ts';
 import { notifyOutcomeFailed } from '../notifications/produce.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { postView, topicView } from '../views.ts';
-import type { FeedbackWrite } from './feedback-write.ts';
 import { categoryOf } from '../content-lookup.ts';
+import { feedbackWrite } from './feedback-write.ts';
 
-const contract = z.object({ post: recordId, worked: z.boolean(), note: outcomeNote.optional() });
-
-export const outcomeReport: FeedbackWrite<
-  typeof contract,
-  { post_id: string; worked: boolean; changed: boolean; signals: PostSignals }
-> = {
-  kind: 'answer.outcome',
-  contract,
-  postOf: (input) => input.post,
-  policy: async (_store, actor, _community, { post }) => {
+export const outcomeReport = feedbackWrite({
+  name: 'answer.outcome',
+  contract: z.object({ post: recordId, worked: z.boolean(), note: outcomeNote.optional() }),
+  policy: async ({ actor }, { post }) => {
     if (actor.kind !== 'person' && actor.kind !== 'agent')
       throw new DomainError(
         'forbidden',
@@ -39,7 +32,7 @@ export const outcomeReport: FeedbackWrite<
       throw new DomainError('forbidden', 'You cannot report on your own answer.');
     return 'outcome';
   },
-  apply: async (tx, { config, actor, community }, { post, topic }, input) => {
+  apply: async ({ tx, config, actor, community }, { post, topic }, input) => {
     const author = authorOf(actor);
     const reporter = { kind: author.kind as 'person' | 'agent', id: author.id!, name: author.name };
     const note = input.note ?? null;
@@ -64,4 +57,4 @@ export const outcomeReport: FeedbackWrite<
     }
     return { post_id: post.id, worked: input.worked, changed, signals };
   },
-};
+});

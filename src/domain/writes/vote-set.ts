@@ -7,20 +7,13 @@ import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { DomainError } from '../errors.ts';
 import { recordId, voteValue } from '../fields.ts';
 import { postView, topicView } from '../views.ts';
-import type { PostSignals } from '../feedback/signals.ts';
-import type { FeedbackWrite } from './feedback-write.ts';
 import { categoryOf } from '../content-lookup.ts';
+import { feedbackWrite } from './feedback-write.ts';
 
-const contract = z.object({ post: recordId, value: voteValue });
-
-export const voteSet: FeedbackWrite<
-  typeof contract,
-  { post_id: string; value: number; previous: number; signals: PostSignals }
-> = {
-  kind: 'post.vote',
-  contract,
-  postOf: (input) => input.post,
-  policy: async (store, actor, community, { post }, input) => {
+export const voteSet = feedbackWrite({
+  name: 'post.vote',
+  contract: z.object({ post: recordId, value: voteValue }),
+  policy: async ({ store, actor, community }, { post }, input) => {
     if (actor.kind !== 'person')
       throw new DomainError(
         'forbidden',
@@ -35,7 +28,7 @@ export const voteSet: FeedbackWrite<
       );
     return 'vote';
   },
-  apply: async (tx, { config, actor, community }, { post, topic }, input) => {
+  apply: async ({ tx, config, actor, community }, { post, topic }, input) => {
     const personId = actor.kind === 'person' ? actor.personId : '';
     const { previous, signals } = await tx
       .community(community.id)
@@ -51,4 +44,4 @@ export const voteSet: FeedbackWrite<
       });
     return { post_id: post.id, value: input.value, previous, signals };
   },
-};
+});

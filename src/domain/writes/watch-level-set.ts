@@ -6,24 +6,18 @@ import { findCategory, findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { topicRef } from '../fields.ts';
 import { WATCH_LEVELS } from '../notifications/vocabulary.ts';
-import type { PersonalWrite } from './personal-write.ts';
-
-const contract = z.object({
-  topic: topicRef.optional(),
-  category: z.string().trim().min(1).max(100).optional(),
-  level: z.enum([...WATCH_LEVELS, 'default']),
-});
+import { personalWrite } from './personal-write.ts';
 
 type Target = { kind: 'topic'; row: Topic } | { kind: 'category'; row: Category };
 
-export const watchLevelSet: PersonalWrite<
-  typeof contract,
-  Target,
-  { target: 'topic' | 'category'; id: string; level: string }
-> = {
-  kind: 'watch.set',
-  contract,
-  load: async (store, community, input) => {
+export const watchLevelSet = personalWrite({
+  name: 'watch.set',
+  contract: z.object({
+    topic: topicRef.optional(),
+    category: z.string().trim().min(1).max(100).optional(),
+    level: z.enum([...WATCH_LEVELS, 'default']),
+  }),
+  load: async ({ store, community }, _person, input): Promise<Target> => {
     if (Boolean(input.topic) === Boolean(input.category))
       throw new DomainError('invalid_argument', 'Name either a "topic" or a "category" (one).');
     const scope = store.community(community.id);
@@ -31,9 +25,9 @@ export const watchLevelSet: PersonalWrite<
       ? { kind: 'topic', row: await findTopic(scope, input.topic) }
       : { kind: 'category', row: await findCategory(scope, community, input.category!) };
   },
-  apply: async (tx, person, community, input, target) => {
-    await tx
-      .community(community.id)
+  apply: async (step, person, input, target) => {
+    await step.tx
+      .community(step.community.id)
       .notifications.setLevel(
         person.personId,
         target.kind,
@@ -42,4 +36,5 @@ export const watchLevelSet: PersonalWrite<
       );
     return { target: target.kind, id: target.row.id, level: input.level };
   },
-};
+  targets: (out) => ({ [`${out.target}_id`]: out.id }),
+});
