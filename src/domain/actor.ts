@@ -7,6 +7,7 @@
 // Credential details (./identity/auth.ts fills them in) are optional so that internal callers and
 // tests can still build a bare actor: a missing `scopes` means "no scopes", `roles` means "unknown,
 // look the membership up".
+import type { Sanction } from '../store/moderation.ts';
 import type { Role, Scope } from './vocabulary.ts';
 
 /**
@@ -50,6 +51,11 @@ export type AgentActor = {
   keyPrefix?: string;
   /** Id of the agent key used: rate limits count per key. */
   keyId?: string;
+  /**
+   * The agent's sanction in force when its key was checked (read with the key, in the same
+   * statement): null for none; absent when not known (then it is read where it matters).
+   */
+  sanction?: Sanction | null;
 };
 
 export type Actor =

@@ -23,8 +23,8 @@ async function closeMatches(
   title: string,
   body: string,
 ): Promise<SimilarSolved[]> {
-  const suggested = await ctx.services.search.suggestAnswer(
-    [community],
+  const suggested = await ctx.services.search.closeSolved(
+    community,
     `${title}\n${body}`.slice(0, 2000),
     3,
   );

@@ -30,7 +30,7 @@ import {
 import { rerankedPage, type Reranking } from './reranked.ts';
 import { semanticOrder } from './semantic.ts';
 import { HALF_POINT, normalizeScore, type UrlConfig } from './results.ts';
-import { checkSuggestion, suggestFrom } from './suggest.ts';
+import { checkSuggestion, closeSolved, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
 import type { SignalOptions } from './signals.ts';
 import {
@@ -170,6 +170,15 @@ export class SearchService {
       response,
       parsed,
     );
+  }
+
+  /**
+   * The solved topics of `community` that answer `question` most closely (./suggest.ts,
+   * closeSolved): the check before a new question is posted.
+   */
+  async closeSolved(community: Community, question: string, limit = 3): Promise<SuggestResponse> {
+    const { store, urls, index, lexicon, halfPoint } = this;
+    return closeSolved({ store, urls, index, lexicon, halfPoint }, community, question, limit);
   }
 
   /** The response without hidden posts (../domain/moderation/hidden.ts). */

@@ -6,8 +6,11 @@ import type { Community, Post } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
 import { topicUrl } from '../domain/urls.ts';
-import { queryWords, STOP_WORDS, type ParsedQuery } from './query.ts';
-import { authorName, round4, type UrlConfig } from './results.ts';
+import { parseQuery, queryWords, STOP_WORDS, type ParsedQuery } from './query.ts';
+import { authorName, normalizeScore, round4, toResult, type UrlConfig } from './results.ts';
+import type { SearchIndex } from './index.ts';
+import { frequenciesOf, type Lexicon } from './lexicon.ts';
+import { withoutHidden } from '../domain/moderation/hidden.ts';
 import { coverage, makeSnippet, plainText } from './snippet.ts';
 import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 import { NO_SIGNALS } from '../store/votes.ts';
@@ -47,6 +50,8 @@ export type Suggesting = {
   limit: number;
   /** The operation the message tells the caller to ask with. */
   askWith: string;
+  /** Each answer's votes and reports (default true; a check that only wants the answers skips them). */
+  signals?: boolean;
 };
 
 /** The answers among `found` (the question's search, with the query as it was searched). */
@@ -136,7 +141,7 @@ export async function suggestFrom(
   // answer) shows its first post's votes and the reports on the thread's answers. Read per
   // community: the posts' and first posts' signals, and the threads', a statement each.
   const shownOf = new Map<Answer, ReturnType<typeof shownSignals>>();
-  for (const community of single ? [single] : communities) {
+  for (const community of s.signals === false ? [] : single ? [single] : communities) {
     const mine = chosen.map((c) => c.answer).filter((a) => communityOf(a) === community);
     if (mine.length === 0) continue;
     const scope = store.community(community.id);
@@ -169,4 +174,51 @@ export async function suggestFrom(
     ...(shownOf.get(answer) ?? shownSignals(NO_SIGNALS, NO_SIGNALS)),
   }));
   return { question, confidence, answers, message };
+}
+
+/**
+ * The solved topics of `community` that answer `question` most closely, as suggest_answer would
+ * show them but from the engine's ranking of solved topics alone (no re-ranked head, typo
+ * expansion or signals): the check before a new question is posted, in a handful of statements.
+ */
+export async function closeSolved(
+  deps: {
+    store: Store;
+    urls: UrlConfig;
+    index: SearchIndex;
+    lexicon: Lexicon;
+    halfPoint: number;
+  },
+  community: Community,
+  question: string,
+  limit: number,
+): Promise<SuggestResponse> {
+  checkSuggestion(question, limit);
+  const { store, urls, index, lexicon, halfPoint } = deps;
+  const parsed = parseQuery(question);
+  const ids = [community.id];
+  const { hits } = await index.search({
+    scope: { kind: 'communities', ids },
+    query: parsed,
+    filters: { solvedOnly: true },
+    frequencies: frequenciesOf(lexicon.learned(ids), ids),
+    limit: 10,
+  });
+  const found = hits.map((h) =>
+    toResult(urls, h, community, false, parsed, normalizeScore(h.raw, halfPoint)),
+  );
+  const results = await withoutHidden(store, [community], found);
+  return suggestFrom(
+    {
+      store,
+      urls,
+      communities: [community],
+      question,
+      limit,
+      askWith: 'create_topic',
+      signals: false,
+    },
+    { query: question, mode: 'lexical', total: results.length, results },
+    parsed,
+  );
 }

@@ -143,6 +143,7 @@ export class AuthService {
       trusted: agent!.trusted,
       keyPrefix: key.prefix,
       keyId: key.id,
+      sanction: sanction ?? null,
     };
   }
 

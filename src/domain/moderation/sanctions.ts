@@ -93,7 +93,11 @@ export class SanctionService {
           ? { kind: 'agent' as const, id: actor.agentId }
           : undefined;
     if (!subject) return;
-    const s = await sanctionInForce(this.store, community, subject.kind, subject.id, this.clock());
+    // An agent's key was read with its sanction: known, unless it has ended since.
+    const s =
+      actor.kind === 'agent' && actor.sanction !== undefined
+        ? inForce(actor.sanction ?? undefined, this.clock())
+        : await sanctionInForce(this.store, community, subject.kind, subject.id, this.clock());
     if (s && (s.mode === 'suspended' || write))
       throw new DomainError('forbidden', sanctionMessage(s, community));
   }
