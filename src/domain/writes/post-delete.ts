@@ -14,6 +14,7 @@ const deleteContract = z.object({
 });
 const restoreContract = z.object({ post: recordId, reason: moderationReason.default('') });
 
+/** The post a moderator names (not_found says where to find post ids). */
 async function findPost(scope: CommunityScope, ref: string): Promise<Post> {
   const post = await scope.posts.getById(ref);
   if (!post)
@@ -29,7 +30,8 @@ async function postNow(scope: CommunityScope, loaded: Post): Promise<Post> {
   return (await scope.posts.getById(loaded.id)) ?? loaded;
 }
 
-function topicOf(scope: CommunityScope, post: Post): Promise<Topic> {
+/** The post's topic, read in the action's transaction. */
+async function topicOf(scope: CommunityScope, post: Post): Promise<Topic> {
   return changed(scope.topics.getById(post.topicId));
 }
 
