@@ -1,20 +1,15 @@
 // Moderators' actions on topics and posts (close, reopen, lock, unlock, pin, unpin, delete,
-// restore, delete and restore a post, move, tags, duplicate, merge), each one write of ./writes/
-// run by the moderators' runner (./writes/moderator-write.ts), and the moderation log they leave.
-import type { Config } from '../config/config.ts';
+// restore, delete and restore a post, move, tags, duplicate, merge), each one use case of ./writes/
+// (their shared steps: ./writes/moderator-write.ts) run by the one write runner, and the moderation
+// log they leave.
 import type { ModerationEntry } from '../store/moderator-actions.ts';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireModerator } from './authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
-import type { AuditService } from './identity/audit.ts';
-import {
-  runModeratorWrite,
-  type ModerationResult,
-  type ModeratorWrite,
-  type ModeratorWriteOptions,
-} from './writes/moderator-write.ts';
+import type { ModerationResult, ModeratorUseCase } from './writes/moderator-write.ts';
+import type { RunOptions, WriteRunner } from './writes/runner.ts';
 import { postDelete, postRestore } from './writes/post-delete.ts';
 import { topicClose, topicReopen } from './writes/topic-close.ts';
 import { topicDelete, topicRestore } from './writes/topic-delete.ts';
@@ -49,27 +44,22 @@ export type ModeratorAction = keyof typeof MODERATOR_ACTIONS;
 export class ModerationService {
   constructor(
     private readonly store: Store,
-    private readonly audit: AuditService,
-    private readonly config: Config,
+    private readonly runner: WriteRunner,
   ) {}
 
-  /** Runs one moderator action (the payload is checked against the action's contract). */
+  /**
+   * Runs one moderator action (the payload is checked against the action's contract); its audit
+   * entry is `options.audit`, the call's, when given.
+   */
   async act(
     action: ModeratorAction,
     actor: Actor,
     community: Community,
     payload: unknown,
-    options?: ModeratorWriteOptions,
+    options?: RunOptions,
   ): Promise<ModerationResult> {
-    const write = MODERATOR_ACTIONS[action] as ModeratorWrite<never, unknown>;
-    return runModeratorWrite(
-      { store: this.store, audit: this.audit, config: this.config },
-      write,
-      actor,
-      community,
-      payload,
-      options,
-    );
+    const useCase = MODERATOR_ACTIONS[action] as ModeratorUseCase<unknown, unknown>;
+    return this.runner.run(useCase, actor, community, payload, options);
   }
 
   /** One page of the moderation log, newest first: moderators (and agents that moderate) only. */

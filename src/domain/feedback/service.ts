@@ -5,9 +5,7 @@ import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { requireRead } from '../authorization.ts';
-import type { AuditService } from '../identity/audit.ts';
 import type { PostView } from '../views.ts';
-import { runAdminWrite, type AdminWriteOptions } from '../writes/admin-write.ts';
 import type { RunOptions, WriteRunner } from '../writes/runner.ts';
 import type { UseCase } from '../writes/use-case.ts';
 import { voteSettingsSet } from '../writes/vote-settings-set.ts';
@@ -16,7 +14,6 @@ import { NO_SIGNALS } from './signals.ts';
 export class FeedbackService {
   constructor(
     private readonly store: Store,
-    private readonly audit: AuditService,
     private readonly runner: WriteRunner,
   ) {}
 
@@ -76,19 +73,13 @@ export class FeedbackService {
     return { downvotes: await this.store.community(community.id).votes.downvotes() };
   }
 
+  /** Administrators only; its audit entry is `options.audit`, the call's, when given. */
   async setSettings(
     actor: Actor,
     community: Community,
     input: unknown,
-    options: AdminWriteOptions = {},
+    options: RunOptions = {},
   ): Promise<{ downvotes: boolean }> {
-    return runAdminWrite(
-      { store: this.store, audit: this.audit },
-      voteSettingsSet,
-      actor,
-      community,
-      input,
-      options,
-    );
+    return this.runner.run(voteSettingsSet, actor, community, input, options);
   }
 }

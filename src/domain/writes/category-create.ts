@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { slugify } from '../slug.ts';
 import { translateStoreError } from '../validate.ts';
 import { categoryView, type CategoryView } from '../views.ts';
-import type { AdminWrite } from './admin-write.ts';
+import { byAdministrator } from './admin-write.ts';
 import { categoryFields as f, placeAt, storedApproval } from './category-fields.ts';
+import type { UseCase } from './use-case.ts';
 
 const contract = z.object({
   name: f.name,
@@ -16,16 +17,17 @@ const contract = z.object({
   position: f.position.optional(),
 });
 
-export const categoryCreate: AdminWrite<typeof contract, string, CategoryView> = {
-  action: 'category.create',
-  what: 'create categories',
+export const categoryCreate: UseCase<z.output<typeof contract>, string, CategoryView> = {
+  name: 'category.create',
   contract,
+  ...byAdministrator('create categories'),
   // The slug given, or one made from the name (always a valid path slug).
-  load: async (_tx, _community, input) => input.slug ?? slugify(input.name, 'category'),
-  apply: async (tx, community, input, slug) => {
+  load: async (_ctx, input) => input.slug ?? slugify(input.name, 'category'),
+  apply: async ({ tx, community }, input, slug) => {
+    const scope = tx.community(community.id);
     let created;
     try {
-      created = await tx.community(community.id).categories.create({
+      created = await scope.categories.create({
         slug,
         name: input.name,
         description: input.description,
@@ -39,8 +41,9 @@ export const categoryCreate: AdminWrite<typeof contract, string, CategoryView> =
         '',
       );
     }
-    if (input.position !== undefined) await placeAt(tx, community, created, input.position);
-    const placed = (await tx.community(community.id).categories.getById(created.id)) ?? created;
-    return { result: categoryView(placed), targets: { category_id: created.id } };
+    if (input.position === undefined) return categoryView(created);
+    await placeAt(tx, community, created, input.position);
+    return categoryView((await scope.categories.getById(created.id)) ?? created);
   },
+  audit: (category) => ({ targets: { category_id: category.id } }),
 };

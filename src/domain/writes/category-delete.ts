@@ -5,32 +5,35 @@ import { z } from 'zod';
 import type { Category } from '../../store/types.ts';
 import { findCategory } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
-import type { AdminWrite } from './admin-write.ts';
+import { byAdministrator } from './admin-write.ts';
 import { categoryFields as f } from './category-fields.ts';
+import type { UseCase } from './use-case.ts';
 
 const contract = z.object({ category: f.ref, move_to: f.ref.optional() });
 
-type Loaded = { category: Category; target?: Category; held: number };
+type Loaded = { category: Category; target?: Category };
 export type CategoryDeleted = { deleted: Category; movedTo: Category | null; moved: number };
 
-export const categoryDelete: AdminWrite<typeof contract, Loaded, CategoryDeleted> = {
-  action: 'category.delete',
-  what: 'delete categories',
+export const categoryDelete: UseCase<z.output<typeof contract>, Loaded, CategoryDeleted> = {
+  name: 'category.delete',
   contract,
-  load: async (tx, community, input) => {
-    const scope = tx.community(community.id);
+  ...byAdministrator('delete categories'),
+  load: async ({ store, community }, input) => {
+    const scope = store.community(community.id);
     const category = await findCategory(scope, community, input.category);
     const target =
       input.move_to === undefined ? undefined : await findCategory(scope, community, input.move_to);
-    return { category, target, held: await scope.categories.topicCount(category.id) };
+    return { category, target };
   },
-  apply: async (tx, community, _input, { category, target, held }) => {
+  apply: async ({ tx, community }, _input, { category, target }) => {
     const scope = tx.community(community.id);
     if (target?.id === category.id)
       throw new DomainError(
         'invalid_argument',
         `move_to names the category being deleted ("${category.slug}"): name another category.`,
       );
+    // Counted in the transaction: a topic posted meanwhile is moved (or refuses the delete), never lost.
+    const held = await scope.categories.topicCount(category.id);
     if (held > 0 && !target)
       throw new DomainError(
         'conflict',
@@ -44,9 +47,7 @@ export const categoryDelete: AdminWrite<typeof contract, Loaded, CategoryDeleted
     const moved =
       held > 0 && target ? await scope.categories.moveTopics(category.id, target.id) : 0;
     await scope.categories.delete(category.id);
-    return {
-      result: { deleted: category, movedTo: held > 0 ? (target ?? null) : null, moved },
-      targets: { category_id: category.id, moved_to: held > 0 ? target?.id : undefined },
-    };
+    return { deleted: category, movedTo: held > 0 ? (target ?? null) : null, moved };
   },
+  audit: (r) => ({ targets: { category_id: r.deleted.id, moved_to: r.movedTo?.id } }),
 };

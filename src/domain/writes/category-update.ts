@@ -7,8 +7,9 @@ import { findCategory } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { translateStoreError } from '../validate.ts';
 import { categoryView, type CategoryView } from '../views.ts';
-import type { AdminWrite } from './admin-write.ts';
+import { byAdministrator } from './admin-write.ts';
 import { categoryFields as f, placeAt, storedApproval } from './category-fields.ts';
+import type { UseCase } from './use-case.ts';
 
 const contract = z.object({
   category: f.ref,
@@ -20,15 +21,16 @@ const contract = z.object({
   position: f.position.optional(),
 });
 
-export const categoryUpdate: AdminWrite<typeof contract, Category, CategoryView> = {
-  action: 'category.update',
-  what: 'change categories',
+export const categoryUpdate: UseCase<z.output<typeof contract>, Category, CategoryView> = {
+  name: 'category.update',
   contract,
-  load: (tx, community, input) =>
-    findCategory(tx.community(community.id), community, input.category),
-  apply: async (tx, community, input, category) => {
+  ...byAdministrator('change categories'),
+  load: ({ store, community }, input) =>
+    findCategory(store.community(community.id), community, input.category),
+  apply: async ({ tx, community }, input, category) => {
     const scope = tx.community(community.id);
     if (input.kind !== undefined && input.kind !== category.kind) {
+      // Counted in the transaction: a topic posted meanwhile keeps the kind as it is.
       const held = await scope.categories.topicCount(category.id);
       if (held > 0)
         throw new DomainError(
@@ -53,7 +55,7 @@ export const categoryUpdate: AdminWrite<typeof contract, Category, CategoryView>
       );
     }
     if (input.position !== undefined) await placeAt(tx, community, category, input.position);
-    const updated = (await scope.categories.getById(category.id)) ?? category;
-    return { result: categoryView(updated), targets: { category_id: category.id } };
+    return categoryView((await scope.categories.getById(category.id)) ?? category);
   },
+  audit: (category) => ({ targets: { category_id: category.id } }),
 };

@@ -1,26 +1,26 @@
-// The shape of a moderator's action on a topic or a post (one file per action beside this one:
-// topic-close.ts, topic-lock.ts, topic-pin.ts, topic-delete.ts, post-delete.ts, topic-move.ts,
-// topic-tags.ts, topic-duplicate.ts, topic-merge.ts) and its runner. The steps, in order: policy
-// (the moderator rule, src/domain/authorization.ts, refused with what to do) → contract → transaction
-// {load, rows, one moderation log entry, the `topic.moderated` webhook event} → one audit entry (the
-// caller's when it audits the call itself: the pipeline). Nothing is queued and nothing replays:
-// moderators act on content others wrote, at once.
-import { z } from 'zod';
-import type { Config } from '../../config/config.ts';
-import type { Store } from '../../store/repositories.ts';
+// A moderator's actions on a topic or a post (one file per action beside this one: topic-close.ts,
+// topic-lock.ts, topic-pin.ts, topic-delete.ts, post-delete.ts, topic-move.ts, topic-tags.ts,
+// topic-duplicate.ts, topic-merge.ts) as use cases of the one runner (./runner.ts). They share the
+// moderator rule (the guard: moderators and up, agents with "topic:moderate", the system; the
+// policy names which), the answer (the topic and post as the faces show them) and what a change
+// leaves in its transaction: one moderation log entry and the `topic.moderated` webhook event. An
+// action that finds its target already as asked ("unchanged": a retry, a second moderator) writes
+// nothing, logs nothing and sends nothing. Each action gives its contract, what it loads (by
+// reference, before the transaction: not_found says where to look) and its rows, which decide on
+// the target as the transaction reads it again (topicNow, liveTopicNow: a second moderator, or a
+// read served before the first one's change, must not change it twice). Nothing is queued and
+// nothing replays: moderators act on content others wrote, at once.
+import type { z } from 'zod';
+import type { CommunityScope } from '../../store/repositories.ts';
 import type { ModerationEntry } from '../../store/moderator-actions.ts';
 import type { Community, Post, Topic } from '../../store/types.ts';
-import type { Actor } from '../actor.ts';
 import { authorOf, requireModerator } from '../authorization.ts';
 import { categoryOf, findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { moderationReason, topicRef } from '../fields.ts';
-import type { AuditService } from '../identity/audit.ts';
-import { errorOutcome } from '../identity/audit.ts';
-import { parse } from '../validate.ts';
 import { postView, topicView, type PostView, type TopicView } from '../views.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
-import type { CallAudit } from './write-service.ts';
+import type { UseCase } from './use-case.ts';
 
 /** Who acted, and when: the name the log, the notices and the webhook show. */
 export type Moderator = { kind: 'person' | 'agent' | 'system'; id: string | null; name: string };
@@ -31,28 +31,31 @@ export type Moderator = { kind: 'person' | 'agent' | 'system'; id: string | null
  */
 export type Moderated = { topic: Topic; post?: Post; detail?: string; unchanged?: boolean };
 
-export type ModeratorWrite<C extends z.ZodType, L> = {
+/** Inside an action's transaction: the community's scope on it, who acts, and when. */
+export type ModeratorStep = {
+  scope: CommunityScope;
+  community: Community;
+  moderator: Moderator;
+  at: string;
+};
+
+/** One moderator action: its name, contract, what it loads and its rows. */
+export type ModeratorKind<I extends { reason?: string }, L> = {
   /** The log's and the webhook's action ("close", "delete_post", …); audited as "topic.<action>". */
   action: string;
   /** What the refusal says a non-moderator may not do ("close topics"). */
   what: string;
-  contract: C;
-  /** Reads what the action needs inside its transaction (not_found naming where to find valid ones). */
-  load(tx: Store, community: Community, input: z.output<C>): Promise<L>;
-  /** Writes its rows (none when the target already is as asked: `unchanged`). */
-  apply(
-    tx: Store,
-    community: Community,
-    input: z.output<C>,
-    loaded: L,
-    by: { moderator: Moderator; at: string },
-  ): Promise<Moderated>;
+  contract: z.ZodType<I>;
+  /** Finds what the action names, before the transaction (not_found naming where to find valid ones). */
+  load(scope: CommunityScope, community: Community, input: I): Promise<L>;
+  /** Writes its rows (none when the target, read again here, already is as asked: `unchanged`). */
+  apply(step: ModeratorStep, input: I, loaded: L): Promise<Moderated>;
 };
-
-export type ModeratorWriteOptions = { ip?: string | null; audit?: CallAudit };
 
 /** An action's result: the topic (and post) as the faces present them, and its log entry (none when unchanged). */
 export type ModerationResult = { topic: TopicView; post?: PostView; entry: ModerationEntry | null };
+
+export type ModeratorUseCase<I, L> = UseCase<I, L, ModerationResult>;
 
 /** Every action's topic and reason fields. */
 export const onTopic = {
@@ -60,9 +63,8 @@ export const onTopic = {
   reason: moderationReason.default(''),
 };
 
-/** The topic an action is on; one merged away is a pointer, and takes no action but a restore. */
-export async function loadTopic(tx: Store, community: Community, ref: string): Promise<Topic> {
-  const topic = await findTopic(tx.community(community.id), ref);
+/** Refuses a topic merged away: it is a pointer, and takes no action but a restore. */
+function notMerged(topic: Topic): Topic {
   if (topic.moderation.mergedInto)
     throw new DomainError(
       'conflict',
@@ -71,65 +73,75 @@ export async function loadTopic(tx: Store, community: Community, ref: string): P
   return topic;
 }
 
-/** The topic after a change the store made (it exists: it was loaded in the same transaction). */
-export async function changed(tx: Store, community: Community, id: string): Promise<Topic> {
-  return (await tx.community(community.id).topics.getById(id))!;
+/** The topic an action is on (one merged away is refused). */
+export async function loadTopic(scope: CommunityScope, ref: string): Promise<Topic> {
+  return notMerged(await findTopic(scope, ref));
 }
 
-/** Runs one moderator action: policy → contract → transaction {load, rows, log, event} → audit. */
-export async function runModeratorWrite<C extends z.ZodType, L>(
-  deps: { store: Store; audit: AuditService; config: Config },
-  write: ModeratorWrite<C, L>,
-  actor: Actor,
-  community: Community,
-  payload: unknown,
-  options: ModeratorWriteOptions = {},
-): Promise<ModerationResult> {
-  const action = `topic.${write.action}`;
-  const record = (event: Parameters<AuditService['record']>[1]) =>
-    options.audit ? undefined : deps.audit.record(actor, event);
-  try {
-    await requireModerator(deps.store, actor, community, write.what);
-    const input = parse(write.contract, payload) as z.output<C> & { reason?: string };
-    const { kind, id, name } = authorOf(actor);
-    const moderator: Moderator = { kind, id, name };
-    const result = await deps.store.transaction(async (tx) => {
+/** The topic as the action's transaction reads it (it was found before: it still exists). */
+export async function topicNow(scope: CommunityScope, loaded: Topic): Promise<Topic> {
+  return changed(scope.topics.getById(loaded.id));
+}
+
+/** The topic as the transaction reads it, refused if it was merged away meanwhile. */
+export async function liveTopicNow(scope: CommunityScope, loaded: Topic): Promise<Topic> {
+  return notMerged(await topicNow(scope, loaded));
+}
+
+/** The topic a store change answered (it exists: it was read in the same transaction). */
+export async function changed(answer: Promise<Topic | undefined>): Promise<Topic> {
+  const topic = await answer;
+  if (!topic) throw new Error('a topic read in this transaction is gone');
+  return topic;
+}
+
+/** The use case of a moderator action: moderator rule → contract → load → rows, log, event. */
+export function moderatorWrite<I extends { reason?: string }, L>(
+  kind: ModeratorKind<I, L>,
+): ModeratorUseCase<I, L> {
+  return {
+    name: `topic.${kind.action}`,
+    contract: kind.contract,
+    guard: (ctx) => requireModerator(ctx.store, ctx.actor, ctx.community, kind.what),
+    load: (ctx, input) => kind.load(ctx.store.community(ctx.community.id), ctx.community, input),
+    policy: async (ctx) => ({
+      mode: 'apply',
+      reason: ctx.actor.kind === 'system' ? 'system' : 'moderator',
+    }),
+    async apply(step, input, loaded) {
+      const { tx, community, config } = step;
       const scope = tx.community(community.id);
-      const loaded = await write.load(tx, community, input);
-      const done = await write.apply(tx, community, input, loaded, {
-        moderator,
-        at: new Date().toISOString(),
-      });
-      const reason = input.reason ?? '';
-      const category = await categoryOf(scope, done.topic);
-      const topic = topicView(deps.config, community, done.topic, category);
-      const post = done.post && postView(deps.config, community, done.topic, done.post);
+      const { kind: by, id, name } = authorOf(step.actor);
+      const moderator: Moderator = { kind: by, id, name };
+      const done = await kind.apply(
+        { scope, community, moderator, at: new Date().toISOString() },
+        input,
+        loaded,
+      );
+      const topic = topicView(config, community, done.topic, await categoryOf(scope, done.topic));
+      const post = done.post && postView(config, community, done.topic, done.post);
       if (done.unchanged) return { topic, post, entry: null };
+      const reason = input.reason ?? '';
+      const detail = done.detail ?? '';
       const entry = await scope.moderatorActions.log({
-        action: write.action,
+        action: kind.action,
         actor: moderator,
         topicId: done.topic.id,
         postId: done.post?.id ?? null,
         targetTitle: done.topic.title,
-        detail: done.detail ?? '',
+        detail,
         reason,
       });
       await recordWebhookEvent(tx, community.id, 'topic.moderated', () => ({
         topic,
         ...(post ? { post } : {}),
-        action: write.action,
+        action: kind.action,
         by: moderator,
         reason,
-        detail: done.detail ?? '',
+        detail,
       }));
       return { topic, post, entry };
-    });
-    const targets = { topic_id: result.topic.id, post_id: result.post?.id };
-    if (options.audit) Object.assign(options.audit.targets, targets);
-    await record({ communityId: community.id, action, targets, outcome: 'ok', ip: options.ip });
-    return result;
-  } catch (err) {
-    await record({ communityId: community.id, action, ip: options.ip, ...errorOutcome(err) });
-    throw err;
-  }
+    },
+    audit: (r) => ({ targets: { topic_id: r.topic.id, post_id: r.post?.id } }),
+  };
 }

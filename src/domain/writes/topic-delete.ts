@@ -2,10 +2,9 @@
 // to visitors and agents (not found; out of listings and search), shown to moderators with a
 // "deleted by X: why" notice; restoring brings it back, search included (migration 0089).
 import { z } from 'zod';
-import type { Topic } from '../../store/types.ts';
 import { findTopic } from '../content-lookup.ts';
 import { moderationReason, topicRef } from '../fields.ts';
-import { onTopic, type ModeratorWrite } from './moderator-write.ts';
+import { changed, moderatorWrite, onTopic, topicNow } from './moderator-write.ts';
 
 const deleteContract = z.object({
   topic: topicRef,
@@ -13,31 +12,27 @@ const deleteContract = z.object({
 });
 const restoreContract = z.object(onTopic);
 
-export const topicDelete: ModeratorWrite<typeof deleteContract, Topic> = {
+export const topicDelete = moderatorWrite({
   action: 'delete',
   what: 'delete topics',
   contract: deleteContract,
-  load: (tx, community, input) => findTopic(tx.community(community.id), input.topic),
-  apply: async (tx, community, input, topic, { moderator, at }) => {
+  load: (scope, _community, input) => findTopic(scope, input.topic),
+  apply: async ({ scope, moderator, at }, input, loaded) => {
+    const topic = await topicNow(scope, loaded);
     if (topic.moderation.deleted) return { topic, unchanged: true };
     const deleted = { at, by: moderator.name, reason: input.reason };
-    return {
-      topic: (await tx.community(community.id).moderatorActions.setTopic(topic.id, { deleted }))!,
-    };
+    return { topic: await changed(scope.moderatorActions.setTopic(topic.id, { deleted })) };
   },
-};
+});
 
-export const topicRestore: ModeratorWrite<typeof restoreContract, Topic> = {
+export const topicRestore = moderatorWrite({
   action: 'restore',
   what: 'restore deleted topics',
   contract: restoreContract,
-  load: (tx, community, input) => findTopic(tx.community(community.id), input.topic),
-  apply: async (tx, community, _input, topic) => {
+  load: (scope, _community, input) => findTopic(scope, input.topic),
+  apply: async ({ scope }, _input, loaded) => {
+    const topic = await topicNow(scope, loaded);
     if (!topic.moderation.deleted) return { topic, unchanged: true };
-    return {
-      topic: (await tx
-        .community(community.id)
-        .moderatorActions.setTopic(topic.id, { deleted: null }))!,
-    };
+    return { topic: await changed(scope.moderatorActions.setTopic(topic.id, { deleted: null })) };
   },
-};
+});

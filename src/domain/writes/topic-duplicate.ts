@@ -6,26 +6,34 @@ import type { Topic } from '../../store/types.ts';
 import { findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { topicRef } from '../fields.ts';
-import { changed, loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
+import {
+  changed,
+  liveTopicNow,
+  loadTopic,
+  moderatorWrite,
+  onTopic,
+  topicNow,
+} from './moderator-write.ts';
 
 const contract = z.object({ ...onTopic, of: topicRef });
 
-type Loaded = { topic: Topic; original: Topic };
-
-export const topicDuplicate: ModeratorWrite<typeof contract, Loaded> = {
+export const topicDuplicate = moderatorWrite({
   action: 'duplicate',
   what: 'close topics as duplicates',
   contract,
-  load: async (tx, community, input) => ({
-    topic: await loadTopic(tx, community, input.topic),
-    original: await findTopic(tx.community(community.id), input.of),
+  load: async (scope, _community, input): Promise<{ topic: Topic; original: Topic }> => ({
+    topic: await loadTopic(scope, input.topic),
+    original: await findTopic(scope, input.of),
   }),
-  apply: async (tx, community, _input, { topic, original }) => {
-    if (original.id === topic.id)
+  apply: async ({ scope }, _input, loaded) => {
+    if (loaded.original.id === loaded.topic.id)
       throw new DomainError(
         'invalid_argument',
         'A topic cannot duplicate itself: name another topic in "of".',
       );
+    // Both as they are now: two moderators must not make two topics duplicates of each other.
+    const topic = await liveTopicNow(scope, loaded.topic);
+    const original = await topicNow(scope, loaded.original);
     if (original.moderation.deleted || original.moderation.mergedInto)
       throw new DomainError(
         'conflict',
@@ -38,9 +46,10 @@ export const topicDuplicate: ModeratorWrite<typeof contract, Loaded> = {
       );
     if (topic.status === 'closed' && topic.moderation.duplicateOf === original.id)
       return { topic, unchanged: true };
-    const scope = tx.community(community.id);
     await scope.topics.update(topic.id, { status: 'closed' });
-    await scope.moderatorActions.setTopic(topic.id, { duplicateOf: original.id });
-    return { topic: await changed(tx, community, topic.id), detail: `of: ${original.title}` };
+    return {
+      topic: await changed(scope.moderatorActions.setTopic(topic.id, { duplicateOf: original.id })),
+      detail: `of: ${original.title}`,
+    };
   },
-};
+});

@@ -1,37 +1,30 @@
 // topic.lock / topic.unlock: a locked topic takes no new replies and no edits (closing only stops
 // replies); unlocking leaves its open/closed status as it was.
 import { z } from 'zod';
-import type { Topic } from '../../store/types.ts';
-import { loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
+import { changed, liveTopicNow, loadTopic, moderatorWrite, onTopic } from './moderator-write.ts';
 
 const contract = z.object(onTopic);
 
-export const topicLock: ModeratorWrite<typeof contract, Topic> = {
+export const topicLock = moderatorWrite({
   action: 'lock',
   what: 'lock topics',
   contract,
-  load: (tx, community, input) => loadTopic(tx, community, input.topic),
-  apply: async (tx, community, _input, topic, { at }) => {
+  load: (scope, _community, input) => loadTopic(scope, input.topic),
+  apply: async ({ scope, at }, _input, loaded) => {
+    const topic = await liveTopicNow(scope, loaded);
     if (topic.moderation.lockedAt) return { topic, unchanged: true };
-    return {
-      topic: (await tx
-        .community(community.id)
-        .moderatorActions.setTopic(topic.id, { lockedAt: at }))!,
-    };
+    return { topic: await changed(scope.moderatorActions.setTopic(topic.id, { lockedAt: at })) };
   },
-};
+});
 
-export const topicUnlock: ModeratorWrite<typeof contract, Topic> = {
+export const topicUnlock = moderatorWrite({
   action: 'unlock',
   what: 'unlock topics',
   contract,
-  load: (tx, community, input) => loadTopic(tx, community, input.topic),
-  apply: async (tx, community, _input, topic) => {
+  load: (scope, _community, input) => loadTopic(scope, input.topic),
+  apply: async ({ scope }, _input, loaded) => {
+    const topic = await liveTopicNow(scope, loaded);
     if (!topic.moderation.lockedAt) return { topic, unchanged: true };
-    return {
-      topic: (await tx
-        .community(community.id)
-        .moderatorActions.setTopic(topic.id, { lockedAt: null }))!,
-    };
+    return { topic: await changed(scope.moderatorActions.setTopic(topic.id, { lockedAt: null })) };
   },
-};
+});

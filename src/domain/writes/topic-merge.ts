@@ -6,32 +6,39 @@ import type { Topic } from '../../store/types.ts';
 import { categoryOf, findTopic } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { topicRef } from '../fields.ts';
-import { changed, loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
+import {
+  changed,
+  liveTopicNow,
+  loadTopic,
+  moderatorWrite,
+  onTopic,
+  topicNow,
+} from './moderator-write.ts';
 
 const contract = z.object({ ...onTopic, into: topicRef });
 
-type Loaded = { topic: Topic; target: Topic; articles: boolean };
-
-export const topicMerge: ModeratorWrite<typeof contract, Loaded> = {
+export const topicMerge = moderatorWrite({
   action: 'merge',
   what: 'merge topics',
   contract,
-  load: async (tx, community, input) => {
-    const scope = tx.community(community.id);
-    const topic = await loadTopic(tx, community, input.topic);
-    const target = await findTopic(scope, input.into);
-    const kinds = await Promise.all(
-      [topic, target].map(async (t) => (await categoryOf(scope, t)).kind),
-    );
-    return { topic, target, articles: kinds.includes('knowledge_base') };
-  },
-  apply: async (tx, community, _input, { topic, target, articles }) => {
-    if (target.id === topic.id)
+  load: async (scope, _community, input): Promise<{ topic: Topic; target: Topic }> => ({
+    topic: await loadTopic(scope, input.topic),
+    target: await findTopic(scope, input.into),
+  }),
+  apply: async ({ scope }, _input, loaded) => {
+    if (loaded.target.id === loaded.topic.id)
       throw new DomainError(
         'invalid_argument',
         'A topic cannot be merged into itself: name another topic in "into".',
       );
-    if (articles)
+    // Both as they are now: of two moderators merging these two topics into each other at once,
+    // the second finds the first's pointer and is refused.
+    const topic = await liveTopicNow(scope, loaded.topic);
+    const target = await topicNow(scope, loaded.target);
+    const kinds = await Promise.all(
+      [topic, target].map(async (t) => (await categoryOf(scope, t)).kind),
+    );
+    if (kinds.includes('knowledge_base'))
       throw new DomainError(
         'invalid_argument',
         'Knowledge-base articles are not merged: revise the article instead.',
@@ -41,13 +48,13 @@ export const topicMerge: ModeratorWrite<typeof contract, Loaded> = {
         'conflict',
         `"${target.title}" is ${target.moderation.deleted ? 'deleted' : 'merged into another topic'}: merge into a live topic.`,
       );
-    const scope = tx.community(community.id);
     const moved = await scope.moderatorActions.mergePosts(topic.id, target.id);
     await scope.topics.update(topic.id, { status: 'closed' });
-    await scope.moderatorActions.setTopic(topic.id, { mergedInto: target.id, pinnedAt: null });
     return {
-      topic: await changed(tx, community, topic.id),
+      topic: await changed(
+        scope.moderatorActions.setTopic(topic.id, { mergedInto: target.id, pinnedAt: null }),
+      ),
       detail: `into: ${target.title} (${moved} post${moved === 1 ? '' : 's'} moved)`,
     };
   },
-};
+});

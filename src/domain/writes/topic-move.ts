@@ -5,36 +5,32 @@ import type { Category, Topic } from '../../store/types.ts';
 import { categoryOf, findCategory } from '../content-lookup.ts';
 import { DomainError } from '../errors.ts';
 import { categoryRef } from '../fields.ts';
-import { changed, loadTopic, onTopic, type ModeratorWrite } from './moderator-write.ts';
+import { changed, liveTopicNow, loadTopic, moderatorWrite, onTopic } from './moderator-write.ts';
 
 const contract = z.object({ ...onTopic, category: categoryRef });
 
-type Loaded = { topic: Topic; from: Category; to: Category };
-
-export const topicMove: ModeratorWrite<typeof contract, Loaded> = {
+export const topicMove = moderatorWrite({
   action: 'move',
   what: 'move topics',
   contract,
-  load: async (tx, community, input) => {
-    const scope = tx.community(community.id);
-    const topic = await loadTopic(tx, community, input.topic);
-    return {
-      topic,
-      from: await categoryOf(scope, topic),
-      to: await findCategory(scope, community, input.category),
-    };
-  },
-  apply: async (tx, community, _input, { topic, from, to }) => {
+  load: async (scope, community, input): Promise<{ topic: Topic; to: Category }> => ({
+    topic: await loadTopic(scope, input.topic),
+    to: await findCategory(scope, community, input.category),
+  }),
+  apply: async ({ scope }, _input, loaded) => {
+    const { to } = loaded;
+    // Where it is now (another moderator may have moved it since it was loaded).
+    const topic = await liveTopicNow(scope, loaded.topic);
+    const from = await categoryOf(scope, topic);
     if (from.id === to.id) return { topic, unchanged: true };
     if (from.kind !== to.kind)
       throw new DomainError(
         'invalid_argument',
         `"${to.slug}" is a ${to.kind} category and "${topic.title}" is in a ${from.kind} one: move it to a category of the same kind.`,
       );
-    await tx.community(community.id).topics.update(topic.id, { categoryId: to.id });
     return {
-      topic: await changed(tx, community, topic.id),
+      topic: await changed(scope.topics.update(topic.id, { categoryId: to.id })),
       detail: `from ${from.name} to ${to.name}`,
     };
   },
-};
+});
