@@ -9,7 +9,7 @@ import type { Category, Community, Topic, TopicSort, TopicFilter } from '../stor
 import type { Actor } from './actor.ts';
 import { requireCommunityAdmin, requireRead, requireWrite } from './authorization.ts';
 import { listArticleRevisions, upsertArticle, type ArticleResult } from './articles.ts';
-import { clearSolution, editPost, markSolution, renderWritten } from './content-changes.ts';
+import { markSolution, renderWritten } from './content-changes.ts';
 import {
   createCategorySchema,
   createTopicSchema,
@@ -341,25 +341,6 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<TopicView> {
     return markSolution(this.context(), actor, community, data, loaded);
-  }
-
-  /** Withdraws the accepted answer (same people as accepting one); the topic is unsolved again. */
-  async clearSolution(
-    actor: Actor,
-    community: Community,
-    input: { topic: string },
-  ): Promise<TopicView> {
-    return clearSolution(this.context(), actor, community, input);
-  }
-
-  /** Replaces a post's body (and, for the question, the topic's title): see ./content-changes.ts. */
-  async editPost(
-    actor: Actor,
-    community: Community,
-    input: { post: string; body: string; title?: string },
-    now = new Date(),
-  ): Promise<{ topic: TopicView; post: PostView }> {
-    return editPost(this.context(), actor, community, input, now);
   }
 
   /**

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { LIMITS, pathSlug, questionBody, span, tags, title, topicRef } from '../domain/fields.ts';
 import { DomainError } from '../domain/errors.ts';
+import { solutionClear } from '../domain/writes/solution-clear.ts';
 import { defineOperation } from './operation.ts';
 import { presentAuthor, presentTopic, presentWrite } from './present.ts';
 import { authorOut, idempotencyKey, topicOut, writeOutput } from './schemas.ts';
@@ -91,8 +92,13 @@ export const unmarkSolution = defineOperation({
   scope: 'solution:mark',
   write: true,
   run: async (ctx, input) => {
-    const topic = await ctx.services.content.clearSolution(ctx.actor, ctx.community, input);
-    ctx.audit.targets.topic_id = topic.id;
+    const topic = await ctx.services.writes.runner.run(
+      solutionClear,
+      ctx.actor,
+      ctx.community,
+      input,
+      { ip: ctx.ip, audit: ctx.audit },
+    );
     return { topic: presentTopic(topic) };
   },
 });

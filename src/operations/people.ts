@@ -16,6 +16,7 @@ import {
 } from '../domain/fields.ts';
 import { EDIT_WINDOW_MS } from '../domain/authorization.ts';
 import type { Profile } from '../domain/profiles.ts';
+import { postEdit } from '../domain/writes/post-edit.ts';
 import { defineOperation } from './operation.ts';
 import { presentAuthor, presentPost, presentTopic } from './present.ts';
 import { authorOut, postOut, topicOut } from './schemas.ts';
@@ -97,8 +98,10 @@ export const editPost = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const edited = await ctx.services.content.editPost(ctx.actor, ctx.community, input);
-    Object.assign(ctx.audit.targets, { topic_id: edited.topic.id, post_id: edited.post.id });
+    const edited = await ctx.services.writes.runner.run(postEdit, ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { topic: presentTopic(edited.topic), post: presentPost(edited.post) };
   },
 });

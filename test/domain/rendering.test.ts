@@ -9,6 +9,10 @@ import { loadConfig } from '../../src/config/config.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
 import { ContentService } from '../../src/domain/content.ts';
+import { ContentEvents } from '../../src/domain/events.ts';
+import { AuditService } from '../../src/domain/identity/audit.ts';
+import { postEdit } from '../../src/domain/writes/post-edit.ts';
+import { WriteRunner } from '../../src/domain/writes/runner.ts';
 import { renderMarkdown } from '../../src/domain/markdown.ts';
 import { RENDER_LIMITS, RENDERER_VERSION } from '../../src/domain/rendering.ts';
 import type { PostView } from '../../src/domain/views.ts';
@@ -21,11 +25,18 @@ const system = systemActor('test');
 const SYSTEM_AUTHOR: AuthorRef = { kind: 'system', id: null, name: 'test' };
 let store: Store;
 let content: ContentService;
+let runner: WriteRunner;
 let acme: Community;
 
 before(async () => {
   store = await openStore('sqlite::memory:');
   content = new ContentService(store, config);
+  runner = new WriteRunner({
+    store,
+    config,
+    events: new ContentEvents(),
+    audit: new AuditService(store),
+  });
   const communities = new CommunityService(store);
   await communities.create(system, { slug: 'acme', name: 'Acme' });
   acme = await communities.require(system, 'acme');
@@ -106,7 +117,10 @@ test('a post rendered by an older renderer (or never) is rendered on read and wr
 test('an edit stores the new render; an article and each revision keep theirs', async () => {
   const topic = await topicOf(['Before the edit, a question.', 'first answer']);
   const reply = (await scope().posts.listByTopic(topic.id, { limit: 10 })).items[1]!;
-  const edited = await content.editPost(system, acme, { post: reply.id, body: 'second *answer*' });
+  const edited = await runner.run(postEdit, system, acme, {
+    post: reply.id,
+    body: 'second *answer*',
+  });
   assert.equal(edited.post.html, '<p>second <em>answer</em></p>\n');
   assert.equal((await scope().posts.getById(reply.id))!.rendered?.html, edited.post.html);
 

@@ -10,6 +10,7 @@ import { operationNamed } from '../../src/operations/catalogue.ts';
 import { Pipeline, type Caller } from '../../src/operations/pipeline.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
+import { postEdit } from '../../src/domain/writes/post-edit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'a long enough password';
@@ -67,18 +68,25 @@ test('a post is editable by its author within the window, then no more', async (
   assert.equal(tooShort.ok, false);
   const late = new Date(Date.parse(post.createdAt) + EDIT_WINDOW_MS + 1000);
   await assert.rejects(
-    h.services.content.editPost(author, acme, { post: post.id, body: 'Too late for this.' }, late),
+    h.services.writes.runner.run(
+      postEdit,
+      author,
+      acme,
+      { post: post.id, body: 'Too late for this.' },
+      { now: late },
+    ),
     /can be edited for 24 hours after posting/,
   );
   const moderator = {
     ...(await person('mod-edit@example.org')),
     roles: { [acme.id]: 'moderator' as const },
   };
-  await h.services.content.editPost(
+  await h.services.writes.runner.run(
+    postEdit,
     moderator,
     acme,
     { post: post.id, body: 'A moderator may fix it later.' },
-    late,
+    { now: late },
   );
 });
 

@@ -10,6 +10,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { axeFindings, chromiumAvailable, launch, shoot } from './browser-kit.ts';
+import { postEdit } from '../../src/domain/writes/post-edit.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -44,7 +45,7 @@ if (chromiumAvailable('bookmarks and history in Chromium')) {
       topic: slug,
       body: 'Press **Bookmark** under it; your bookmarks are in the header.',
     });
-    await h.services.content.editPost(rea, acme, {
+    await h.services.writes.runner.run(postEdit, rea, acme, {
       post: question,
       title: 'How do I keep a good reply to read later?',
       body: 'I read a good answer and want to find it again next month, on another computer.',

@@ -40,6 +40,8 @@ export type RunOptions = {
   idempotencyKey?: string | null;
   ip?: string | null;
   audit?: CallAudit;
+  /** The time to judge the write at (default: now). */
+  now?: Date;
 };
 
 export type RunnerDeps = {
@@ -89,7 +91,13 @@ export class WriteRunner {
     options: RunOptions = {},
   ): Promise<Begun<R>> {
     const { store } = this.deps;
-    const ctx: WriteContext<C> = { actor, community, store, config: this.deps.config };
+    const ctx: WriteContext<C> = {
+      actor,
+      community,
+      store,
+      config: this.deps.config,
+      now: options.now ?? new Date(),
+    };
     let useCase = first;
     try {
       await useCase.guard?.(ctx);

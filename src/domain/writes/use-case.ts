@@ -20,6 +20,8 @@ export type WriteContext<C extends Community | null = Community> = {
   community: C;
   store: Store;
   config: Config;
+  /** The time the write is judged at (edit windows, sanctions): now, unless the caller says. */
+  now: Date;
 };
 
 /**
