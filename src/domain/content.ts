@@ -171,7 +171,7 @@ export class ContentService {
         rendered,
         createdAt: data.createdAt,
       });
-      const fresh = (await scope.topics.getById(topic.id))!;
+      const fresh = withFirstPost(topic, post);
       const views = {
         topic: topicView(this.config, community, fresh, category),
         post: postView(this.config, community, fresh, post),
@@ -377,4 +377,18 @@ export class ContentService {
   private emit(event: ContentEvent): void {
     this.events.emit(event);
   }
+}
+
+/**
+ * A topic just created, as its first post left it (what the post's insert changed: one post, its
+ * time as the last activity): no need to read it again.
+ */
+function withFirstPost(topic: Topic, post: { createdAt: string }): Topic {
+  const later = (a: string, b: string) => (Date.parse(a) < Date.parse(b) ? b : a);
+  return {
+    ...topic,
+    postCount: topic.postCount + 1,
+    updatedAt: later(topic.updatedAt, post.createdAt),
+    lastPostedAt: later(topic.lastPostedAt, post.createdAt),
+  };
 }

@@ -89,23 +89,16 @@ export async function headCandidates(
   hits: RawBuilder<unknown>,
   pool: number,
 ): Promise<{ hits: PoolHit[]; total: number }> {
-  // The planner costs ts_rank like one operator (it walks the document's positions), so on big
-  // matches it judges the serial scan cheaper than passing every match from parallel workers; a
-  // lower transfer cost, for this statement only, restores the parallel scan. With the rank
-  // computed once (rankedMatches), ~20% off this statement at 100k posts (47 questions, 2 cores).
-  const r = await db
-    .transaction()
-    .setAccessMode('read only')
-    .execute(async (tx) => {
-      await sql`select set_config('parallel_tuple_cost', '0.01', true)`.execute(tx);
-      return sql<{
-        post_id: string;
-        topic_id: string;
-        community_id: string;
-        sol: boolean;
-        raw: number;
-        total: string | number;
-      }>`
+  // The statement runs with the session's parallel_tuple_cost (0.01, set when the connection is
+  // opened: ../store/open.ts), which gives its scan of every match parallel workers.
+  const r = await sql<{
+    post_id: string;
+    topic_id: string;
+    community_id: string;
+    sol: boolean;
+    raw: number;
+    total: string | number;
+  }>`
     with hits as materialized (${hits}),
     pool as (select post_id, topic_id, community_id, sol, ${boostedRaw} as raw from hits order by rel desc, post_id limit ${pool}),
     -- Only the pooled topics' answers (the planner, misjudging the pool's size, would otherwise scan
@@ -121,8 +114,7 @@ export async function headCandidates(
       from best b left join answers a on a.topic_id = b.topic_id where b.rn = 1 order by b.raw desc, 1 limit ${q.limit}
     )
     select post_id, topic_id, community_id, sol, raw, (select count(*) from (select topic_id from hits group by topic_id) g) as total
-    from page order by raw desc, post_id`.execute(tx);
-    });
+    from page order by raw desc, post_id`.execute(db);
   return {
     hits: r.rows.map((x) => ({
       postId: x.post_id,

@@ -83,12 +83,22 @@ export class KyselyPosts implements PostRepository {
     if (!isUuid(topicId)) return { items: [], next: null };
     if (page.bytes) {
       const from = page.after ? Number(page.after.key) : 0;
-      const last = await this.lastThatFits(topicId, from, page.limit, page.bytes);
-      if (last === null) return { items: [], next: null };
-      const rows = await postsBetween(this.db, this.communityId, topicId, from, last.position);
-      const items = rows.map(postFromRow);
+      const rows = await postsThatFit[page.bytes.of](
+        this.db,
+        this.communityId,
+        topicId,
+        from,
+        page.limit + 1,
+      );
+      // The next `limit` posts that fit in the budget (one at least), and whether more follow.
+      const fit = rows.filter(
+        (r) =>
+          Number(r.n) <= page.limit && (Number(r.n) === 1 || Number(r.running) <= page.bytes!.max),
+      );
+      const items = fit.map(postFromRow);
       const end = items[items.length - 1];
-      return { items, next: last.more && end ? { key: end.position, id: end.id } : null };
+      const more = rows.length > 0 && Number(rows[0]!.window) > fit.length;
+      return { items, next: more && end ? { key: end.position, id: end.id } : null };
     }
     let q = this.scoped().where('topic_id', '=', topicId);
     if (page.after) q = q.where('position', '>', Number(page.after.key));
@@ -102,28 +112,6 @@ export class KyselyPosts implements PostRepository {
       items,
       next: rows.length > page.limit && last ? { key: last.position, id: last.id } : null,
     };
-  }
-
-  /**
-   * The position of the last of the next `limit` posts that fit in `bytes` (one post at least), and
-   * whether more posts follow it; null when there are none. Reads the sizes only, not the posts.
-   */
-  private async lastThatFits(
-    topicId: string,
-    after: number,
-    limit: number,
-    bytes: PageBytes,
-  ): Promise<{ position: number; more: boolean } | null> {
-    const sizes = await postSizes[bytes.of](this.db, this.communityId, topicId, after, limit + 1);
-    let total = 0;
-    let taken = 0;
-    for (const row of sizes.slice(0, limit)) {
-      total += Number(row.bytes);
-      if (taken > 0 && total > bytes.max) break;
-      taken++;
-    }
-    if (taken === 0) return null;
-    return { position: Number(sizes[taken - 1]!.position), more: sizes.length > taken };
   }
 
   async getFirst(topicId: string): Promise<Post | undefined> {
@@ -179,34 +167,38 @@ export class KyselyPosts implements PostRepository {
 }
 
 /** The posts of a topic after one position up to another, in order: a page once its end is known. */
-const postsBetween = compiledOnce(
-  (db: Kysely<Database>, communityId: string, topicId: string, after: number, last: number) =>
-    db
-      .selectFrom('posts')
-      .selectAll()
-      .where('community_id', '=', communityId)
-      .where('topic_id', '=', topicId)
-      .where('position', '>', after)
-      .where('position', '<=', last)
-      .orderBy('position'),
-);
-
-/** The sizes of a topic's next posts after a position (in Markdown or as shown in HTML). */
-const postSizes = {
-  body: sizesOf(sql<number>`octet_length(body)`),
-  html: sizesOf(sql<number>`octet_length(coalesce(html, body))`),
+/**
+ * A topic's next posts after a position (`limit` at most), each with its size (in Markdown or as
+ * shown in HTML), its rank `n`, the running total of sizes `running` and how many the window holds:
+ * one statement, whose rows past a page's byte budget the caller leaves (they are few: the
+ * budget's posts and the first past it, at most `limit`).
+ */
+const postsThatFit = {
+  body: fitting(sql<number>`octet_length(body)`),
+  html: fitting(sql<number>`octet_length(coalesce(html, body))`),
 };
 
-function sizesOf(size: RawBuilder<number>) {
+function fitting(size: RawBuilder<number>) {
   return compiledOnce(
     (db: Kysely<Database>, communityId: string, topicId: string, after: number, limit: number) =>
       db
-        .selectFrom('posts')
-        .select(['position', size.as('bytes')])
-        .where('community_id', '=', communityId)
-        .where('topic_id', '=', topicId)
-        .where('position', '>', after)
-        .orderBy('position')
-        .limit(limit),
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('posts')
+            .selectAll()
+            .where('community_id', '=', communityId)
+            .where('topic_id', '=', topicId)
+            .where('position', '>', after)
+            .orderBy('position')
+            .limit(limit)
+            .as('p'),
+        )
+        .selectAll('p')
+        .select([
+          sql<number>`row_number() over (order by p.position)`.as('n'),
+          sql<number>`sum(${size}) over (order by p.position)`.as('running'),
+          sql<number>`count(*) over ()`.as('window'),
+        ])
+        .orderBy('p.position'),
   );
 }
