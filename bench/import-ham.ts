@@ -9,7 +9,6 @@ import { openStore } from '../src/store/open.ts';
 import { CommunityService } from '../src/domain/communities.ts';
 import { systemActor } from '../src/domain/actor.ts';
 import { importMail } from '../src/import/mail/importer.ts';
-import { ContentService } from '../src/domain/content.ts';
 import { hamCorpusDirs } from '../src/import/ham-corpus.ts';
 import { progressReporter } from '../src/import/progress.ts';
 
@@ -25,20 +24,28 @@ const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'bench.db')}` });
 const store = await openStore(config.databaseUrl);
 try {
   await new CommunityService(store).create(systemActor('bench'), { slug: 'ham', name: 'Ham' });
-  const first = await importMail(store, new ContentService(store, config), {
-    communitySlug: 'ham',
-    paths: dirs,
-    onProgress: progressReporter(),
-  });
+  const first = await importMail(
+    store,
+    { config },
+    {
+      communitySlug: 'ham',
+      paths: dirs,
+      onProgress: progressReporter(),
+    },
+  );
   console.log(
     `first run:  ${first.messages} messages (${first.files} files, ${first.skippedFiles} non-mail skipped, ${first.duplicates} duplicates), ` +
       `${first.threads} threads, ${first.topicsCreated} topics, ${first.postsCreated} posts, ${first.peopleCreated} people, ` +
       `${(first.durationMs / 1000).toFixed(1)} s (${Math.round(first.messages / (first.durationMs / 1000))} messages/s)`,
   );
-  const second = await importMail(store, new ContentService(store, config), {
-    communitySlug: 'ham',
-    paths: dirs,
-  });
+  const second = await importMail(
+    store,
+    { config },
+    {
+      communitySlug: 'ham',
+      paths: dirs,
+    },
+  );
   console.log(
     `second run: ${second.topicsCreated} topics, ${second.postsCreated} posts imported; ${second.alreadyImported} already imported; ` +
       `${(second.durationMs / 1000).toFixed(1)} s`,

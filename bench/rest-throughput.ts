@@ -64,10 +64,11 @@ const env = {
 };
 
 // The data: the demo communities, an agent that may reply, and one topic to read and reply to.
-const opened = await openHamlet(loadConfig(env));
+const config = loadConfig(env);
+const opened = await openHamlet(config);
 await opened.store.migrate();
 const { ensureDemoCommunity } = await import('../src/demo/demo.ts');
-await ensureDemoCommunity(opened.store, opened.services);
+await ensureDemoCommunity(opened.store, opened.services, config);
 const acme = (await opened.store.communities.getBySlug('acme'))!;
 const { key } = await opened.services.agents.create(systemActor('bench'), acme, {
   name: 'bench-bot',

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { systemActor } from '../src/domain/actor.ts';
+import { writeApplied } from '../src/domain/writes/applied.ts';
 import { startTestHamlet } from '../test/app/helpers.ts';
 import { freshPostgresDatabase } from '../test/store/pg-database.ts';
 
@@ -67,7 +68,7 @@ const loaded = mb();
 const heldConnections = await connections();
 const before = await size();
 for (let i = 0; i < 1000; i++)
-  await h.services.content.createTopic(systemActor('sizing'), acme, {
+  await writeApplied(h.services.writes, systemActor('sizing'), acme, 'topic.create', {
     category: 'general',
     title: `Sizing topic number ${i} about deployment`,
     body: `A post of a typical length: ${'some words about running Hamlet in production, '.repeat(8)}`,

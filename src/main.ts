@@ -148,7 +148,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     sitemapUrlsPerFile: options.sitemapUrlsPerFile,
   });
   const { store, services } = opened;
-  if (options.demo) await seedDemo(opened);
+  if (options.demo) await seedDemo(opened, config);
   const urls = urlsOf(config);
   const pipeline = new Pipeline(services, urls, logger, opened.reads);
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
@@ -280,9 +280,9 @@ async function observeInstance(
     : undefined;
 }
 
-async function seedDemo({ store, services, logger }: Opened): Promise<void> {
+async function seedDemo({ store, services, logger }: Opened, config: Config): Promise<void> {
   const { ensureDemoCommunity } = await import('./demo/demo.ts');
-  const demo = await ensureDemoCommunity(store, services);
+  const demo = await ensureDemoCommunity(store, services, config);
   logger.info({ demo }, demo.created ? 'demo communities created' : 'demo community already there');
 }
 

@@ -13,7 +13,7 @@ test('ensureDemoCommunity creates acme (public) and skunkworks (private) once, w
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:' });
   const { store, services } = await openHamlet(config, { logger: createLogger('silent') });
   try {
-    const result = await ensureDemoCommunity(store, services);
+    const result = await ensureDemoCommunity(store, services, config);
     assert.equal(result.created, true);
     const { communities, content } = services;
     const acme = await communities.require(anonymous, 'acme');
@@ -68,7 +68,7 @@ test('ensureDemoCommunity creates acme (public) and skunkworks (private) once, w
       ['acme'],
     );
 
-    const again = await ensureDemoCommunity(store, services);
+    const again = await ensureDemoCommunity(store, services, config);
     assert.equal(again.created, false);
     assert.equal(
       (await content.listTopics(anonymous, acme, { category: 'docs' })).topics.length,

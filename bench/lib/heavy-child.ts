@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.ts';
 import { systemActor } from '../../src/domain/actor.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 import { startHamlet } from '../../src/main.ts';
 
 const replies = Number(process.argv[2] ?? 29);
@@ -48,7 +49,8 @@ const category = (await hamlet.services.content.listCategories(system, acme)).fi
   (c) => c.kind === 'discussion',
 )!;
 const written = performance.now();
-const { topic } = await hamlet.services.content.createTopic(system, acme, {
+const { writes } = hamlet.services;
+const { topic } = await writeApplied(writes, system, acme, 'topic.create', {
   category: category.slug,
   title: `Heavy topic of Markdown tables ${Date.now()}`,
   body: table(kb * 1000, 0),
@@ -57,7 +59,7 @@ let markdown = kb * 1000;
 for (let i = 1; i <= replies; i++) {
   const body = table(kb * 1000, i);
   markdown += body.length;
-  await hamlet.services.content.reply(system, acme, { topic: topic.id, body });
+  await writeApplied(writes, system, acme, 'post.create', { topic: topic.id, body });
 }
 process.send!({
   port: new URL(hamlet.url).port,

@@ -7,7 +7,6 @@ import type { Community } from '../../src/store/types.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { importMail } from '../../src/import/mail/importer.ts';
-import { ContentService } from '../../src/domain/content.ts';
 import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
 import { createSearchIndex } from '../../src/search/engine.ts';
 import { SearchService, type SearchOptions } from '../../src/search/service.ts';
@@ -33,7 +32,7 @@ export async function loadHam(databaseUrl: string): Promise<Ham> {
     await new CommunityService(store).create(systemActor('bench'), { slug: 'ham', name: 'Ham' });
     community = (await store.communities.getBySlug('ham'))!;
   }
-  await importMail(store, new ContentService(store, config), { communitySlug: 'ham', paths: dirs });
+  await importMail(store, { config }, { communitySlug: 'ham', paths: dirs });
   const searchService = (options?: SearchOptions) =>
     new SearchService(store, createSearchIndex(db, dialect), config, options);
   return { store, config, community, db, searchService };

@@ -30,13 +30,17 @@ export const importMailCommand: Command = {
       throw new UsageError('--batch-size must be a positive whole number.');
     }
     await withHamlet(async (store, config, services) => {
-      const report = await importMail(store, services.content, {
-        communitySlug: values.community!,
-        categorySlug: values.category,
-        paths: positionals,
-        batchSize,
-        onProgress: progressReporter(cliIo().stderr),
-      });
+      const report = await importMail(
+        store,
+        { config, events: services.events },
+        {
+          communitySlug: values.community!,
+          categorySlug: values.category,
+          paths: positionals,
+          batchSize,
+          onProgress: progressReporter(cliIo().stderr),
+        },
+      );
       console.log(
         `Imported ${report.postsCreated} posts in ${report.topicsCreated} new topics from ${report.messages} messages ` +
           `(${report.threads} threads, ${report.alreadyImported} already imported, ${report.duplicates} duplicates, ` +

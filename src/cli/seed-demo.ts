@@ -10,7 +10,7 @@ export const seedDemoCommand: Command = {
   async run(args) {
     parseCommandArgs(args, {}, 'hamlet seed demo');
     await withHamlet(async (store, config, services) => {
-      const result = await ensureDemoCommunity(store, services);
+      const result = await ensureDemoCommunity(store, services, config);
       if (!result.created) {
         console.log(`${result.reason} Nothing to do.`);
         return;

@@ -1,17 +1,19 @@
 // The demo: a public community "acme" (categories, knowledge-base articles, Q&A, an agent's labelled
 // reply, plus a bounded slice of a real mailing-list archive) and a private community "skunkworks".
 // Created once: when "acme" exists, nothing is touched. `hamlet seed demo` and `serve --demo` call it.
+// Every write goes through the write runner: the operator's as the system (the asker's questions
+// carry her as their author), the helper agent's reply as that agent.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Config } from '../config/config.ts';
+import type { Services } from '../services.ts';
 import type { Store } from '../store/repositories.ts';
 import { UniqueViolation } from '../store/errors.ts';
 import { systemActor, type Actor } from '../domain/actor.ts';
-import type { CommunityService } from '../domain/communities.ts';
-import type { CommunityMcpService } from '../domain/community-mcp.ts';
-import type { ContentService } from '../domain/content.ts';
 import { DomainError } from '../domain/errors.ts';
+import { writeApplied } from '../domain/writes/applied.ts';
 import { DEMO_ARTICLES, DEMO_GUIDELINES, DEMO_QUESTIONS } from './demo-content.ts';
-import { importMail, type MailImportReport } from '../import/mail/importer.ts';
+import { importMail, type ImportDeps, type MailImportReport } from '../import/mail/importer.ts';
 import { hamCorpusDirs } from '../import/ham-corpus.ts';
 import type { Thread } from '../import/mail/thread.ts';
 
@@ -34,18 +36,21 @@ export type DemoResult =
 const DEMO_MAIL_FILES = 500;
 const DEMO_MAIL_THREADS = 40;
 
+/** The services the demo writes through. */
+export type DemoServices = Pick<
+  Services,
+  'communities' | 'content' | 'categories' | 'writes' | 'mcpConfig' | 'events'
+>;
+
 export async function ensureDemoCommunity(
   store: Store,
-  services: {
-    communities: CommunityService;
-    content: ContentService;
-    mcpConfig: CommunityMcpService;
-  },
+  services: DemoServices,
+  config: Config,
 ): Promise<DemoResult> {
   if (await store.communities.getBySlug('acme'))
     return { created: false, reason: 'The demo community "acme" already exists.' };
   const system = systemActor('demo');
-  const { communities, content } = services;
+  const { communities, content, categories, writes } = services;
   try {
     await communities.create(system, {
       slug: 'acme',
@@ -63,17 +68,17 @@ export async function ensureDemoCommunity(
   const acme = await communities.require(system, 'acme');
   // The demo shows every tool: the feedback and moderation toolsets are on beside the default nine.
   await services.mcpConfig.set(system, acme, { toolsets: ['feedback', 'moderation'] });
-  await content.createCategory(system, acme, {
+  await categories.create(system, acme, {
     slug: 'support',
     name: 'Support',
     description: 'Ask for help; accept the answer that solved it.',
   });
-  await content.createCategory(system, acme, {
+  await categories.create(system, acme, {
     slug: 'general',
     name: 'General',
     description: 'Everything else, including the mailing-list archive.',
   });
-  await content.createCategory(system, acme, {
+  await categories.create(system, acme, {
     slug: 'docs',
     name: 'Docs',
     kind: 'knowledge_base',
@@ -81,7 +86,7 @@ export async function ensureDemoCommunity(
   });
 
   for (const article of DEMO_ARTICLES) {
-    await content.upsertArticle(system, acme, {
+    await writeApplied(writes, system, acme, 'article.write', {
       category: 'docs',
       slug: article.slug,
       title: article.title,
@@ -91,23 +96,31 @@ export async function ensureDemoCommunity(
   }
   const helper = await agentActor(store, acme.id, 'acme-helper');
   const asker = await store.people.create({ displayName: 'Dana (demo)' });
-  const person: Actor = { kind: 'person', personId: asker.id, displayName: asker.displayName };
+  const author = { personId: asker.id, displayName: asker.displayName };
   let topics = 0;
   for (const q of DEMO_QUESTIONS) {
-    const { topic } = await content.createTopic(person, acme, {
+    const { topic } = await writeApplied(writes, system, acme, 'topic.create', {
       category: q.category,
       title: q.title,
       body: q.body,
       tags: [...q.tags],
+      author,
     });
     topics++;
     if (q.answer) {
-      const reply = await content.reply(helper, acme, { topic: topic.id, body: q.answer });
-      if (q.solved) await content.markSolution(person, acme, { topic: topic.id, post: reply.id });
+      const { post } = await writeApplied(writes, helper, acme, 'post.create', {
+        topic: topic.id,
+        body: q.answer,
+      });
+      if (q.solved)
+        await writeApplied(writes, system, acme, 'solution.mark', {
+          topic: topic.id,
+          post: post.id,
+        });
     }
   }
 
-  const imported = await importDemoMail(store, content);
+  const imported = await importDemoMail(store, { config, events: services.events });
 
   await communities
     .create(system, {
@@ -121,8 +134,8 @@ export async function ensureDemoCommunity(
     });
   const skunkworks = await communities.require(system, 'skunkworks');
   if ((await content.listCategories(system, skunkworks)).length === 0) {
-    await content.createCategory(system, skunkworks, { slug: 'projects', name: 'Projects' });
-    await content.createTopic(system, skunkworks, {
+    await categories.create(system, skunkworks, { slug: 'projects', name: 'Projects' });
+    await writeApplied(writes, system, skunkworks, 'topic.create', {
       category: 'projects',
       title: 'Project Falcon: launch checklist',
       body: 'Internal only. Nothing here is visible from the network.',
@@ -142,22 +155,25 @@ export async function ensureDemoCommunity(
   };
 }
 
+/** The demo's replying agent (no key: it never calls in), granted the one scope it writes with. */
 async function agentActor(store: Store, communityId: string, name: string): Promise<Actor> {
   const scope = store.community(communityId);
+  const scopes = ['post:create'];
   let agent = await scope.agents.getByName(name);
   if (!agent) {
     try {
       agent = await scope.agents.create({ name });
+      await scope.access.agents.setGrant(agent.id, { scopes, trusted: false });
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
       agent = (await scope.agents.getByName(name))!;
     }
   }
-  return { kind: 'agent', agentId: agent.id, communityId, name };
+  return { kind: 'agent', agentId: agent.id, communityId, name, scopes };
 }
 
 /** A bounded slice of the ham corpus: the first files of one group, conversations of 2+ messages. */
-async function importDemoMail(store: Store, content: ContentService): Promise<DemoImport> {
+async function importDemoMail(store: Store, deps: ImportDeps): Promise<DemoImport> {
   const dirs = hamCorpusDirs();
   if (!dirs) return null; // production install without dev dependencies: the hand-written content is the demo
   const dir = dirs[0]!;
@@ -166,7 +182,7 @@ async function importDemoMail(store: Store, content: ContentService): Promise<De
     .sort()
     .slice(0, DEMO_MAIL_FILES)
     .map((f) => join(dir, f));
-  const report = await importMail(store, content, {
+  const report = await importMail(store, deps, {
     communitySlug: 'acme',
     categorySlug: 'general',
     paths: files,

@@ -46,14 +46,6 @@ export const WRITE_INPUTS = {
   }),
 } satisfies Record<WriteKind, z.ZodObject>;
 
-export const createCategorySchema = z.object({
-  slug: pathSlug.optional(),
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(2000).default(''),
-  kind: z.enum(['discussion', 'knowledge_base']).default('discussion'),
-  position: z.number().int().min(0).max(10_000).optional(),
-});
-
 export const createTopicSchema = WRITE_INPUTS['topic.create'].extend(systemOnly);
 export const replySchema = WRITE_INPUTS['post.create'].extend(systemOnly);
 export const markSolutionSchema = WRITE_INPUTS['solution.mark'];
@@ -86,7 +78,4 @@ export const listTopicsSchema = z.object({
   limit: pageLimit(100, 20),
 });
 
-export type CreateTopicInput = z.input<typeof createTopicSchema>;
-export type ReplyInput = z.input<typeof replySchema>;
 export type ListTopicsInput = z.input<typeof listTopicsSchema>;
-export type UpsertArticleInput = z.input<typeof upsertArticleSchema>;

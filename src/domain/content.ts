@@ -1,27 +1,26 @@
 // Categories, topics, posts and solutions of one community, and (through ./articles.ts) its
 // knowledge-base articles. Every method takes the acting Actor and the (already resolved)
-// Community, validates its input (./content-inputs.ts, built from ./fields.ts), checks access
-// (./authorization.ts), works through `store.community(community.id)` only, and returns views.
+// Community, works through `store.community(community.id)` only, and returns views. The reads
+// validate their input (./content-inputs.ts, built from ./fields.ts) and check access
+// (./authorization.ts) themselves; the write* methods write the rows of a new topic, reply,
+// accepted answer or article for the write runner (./writes/), which validated, loaded and
+// authorized the write first: nothing else calls them (test/architecture.test.ts checks it).
 import type { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import type { CommunityScope, Store } from '../store/repositories.ts';
 import type { Category, Community, Topic, TopicSort, TopicFilter } from '../store/types.ts';
 import type { Actor } from './actor.ts';
-import { requireCommunityAdmin, requireRead, requireWrite } from './authorization.ts';
+import { requireRead } from './authorization.ts';
 import { listArticleRevisions, upsertArticle, type ArticleResult } from './articles.ts';
 import { markSolution, renderWritten } from './content-changes.ts';
 import {
-  createCategorySchema,
   createTopicSchema,
   getTopicSchema,
   listTopicsSchema,
   markSolutionSchema,
   replySchema,
   upsertArticleSchema,
-  type CreateTopicInput,
   type ListTopicsInput,
-  type ReplyInput,
-  type UpsertArticleInput,
 } from './content-inputs.ts';
 import {
   authorFor,
@@ -43,11 +42,10 @@ import {
   type TopicLink,
 } from './moderation-reads.ts';
 import { ContentEvents, type ContentEvent } from './events.ts';
-import { slugify } from './slug.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { fitPage, RENDER_LIMITS, type Shown } from './rendering.ts';
 import { shownInTopic, shownTopics } from './moderation/hidden.ts';
-import { parse, translateStoreError } from './validate.ts';
+import { parse } from './validate.ts';
 import {
   categoryView,
   postView,
@@ -61,10 +59,7 @@ export {
   TOPIC_FILTERS,
   TOPIC_SORTS,
   WRITE_INPUTS,
-  type CreateTopicInput,
   type ListTopicsInput,
-  type ReplyInput,
-  type UpsertArticleInput,
 } from './content-inputs.ts';
 
 /** A keyset's id where only its position counts (posts are paged by position alone). */
@@ -86,14 +81,6 @@ export class ContentService {
     readonly events: ContentEvents = new ContentEvents(),
   ) {}
 
-  /**
-   * The same service bound to a transaction the caller opened (the importer commits a whole thread
-   * at once). Its events fire when each call returns, i.e. before the caller's commit.
-   */
-  withStore(tx: Store): ContentService {
-    return new ContentService(tx, this.config, this.events);
-  }
-
   private scope(community: Community, store: Store = this.store): CommunityScope {
     return store.community(community.id);
   }
@@ -105,35 +92,6 @@ export class ContentService {
     requireRead(actor, community);
     const categories = await this.scope(community).categories.listWithCounts();
     return categories.map((c) => ({ ...categoryView(c), topicCount: c.topicCount }));
-  }
-
-  async createCategory(
-    actor: Actor,
-    community: Community,
-    input: z.input<typeof createCategorySchema>,
-  ): Promise<CategoryView> {
-    await requireCommunityAdmin(this.store, actor, community, 'create categories');
-    const data = parse(createCategorySchema, input);
-    const slug = data.slug ?? slugify(data.name, 'category');
-    try {
-      return categoryView(await this.scope(community).categories.create({ ...data, slug }));
-    } catch (err) {
-      translateStoreError(
-        err,
-        `A category with slug "${slug}" already exists in "${community.slug}". Choose another slug.`,
-        '',
-      );
-    }
-  }
-
-  /** A new topic, checked: may the actor write here, and is the input valid. */
-  async createTopic(
-    actor: Actor,
-    community: Community,
-    input: CreateTopicInput,
-  ): Promise<{ topic: TopicView; post: PostView }> {
-    requireWrite(actor, community);
-    return this.writeTopic(actor, community, parse(createTopicSchema, input), {});
   }
 
   /**
@@ -186,12 +144,6 @@ export class ContentService {
       postId: result.post.id,
     });
     return result;
-  }
-
-  /** A reply, checked: may the actor write here, and is the input valid. */
-  async reply(actor: Actor, community: Community, input: ReplyInput): Promise<PostView> {
-    requireWrite(actor, community);
-    return this.writeReply(actor, community, parse(replySchema, input), {});
   }
 
   /** The rows of a reply, for a caller that has authorized the write and parsed its payload. */
@@ -324,15 +276,6 @@ export class ContentService {
     };
   }
 
-  async markSolution(
-    actor: Actor,
-    community: Community,
-    input: z.input<typeof markSolutionSchema>,
-  ): Promise<TopicView> {
-    requireWrite(actor, community);
-    return this.writeSolution(actor, community, parse(markSolutionSchema, input), {});
-  }
-
   /** Accepts the answer, for a caller that has authorized the write and parsed its payload. */
   async writeSolution(
     actor: Actor,
@@ -341,19 +284,6 @@ export class ContentService {
     loaded: Loaded,
   ): Promise<TopicView> {
     return markSolution(this.context(), actor, community, data, loaded);
-  }
-
-  /**
-   * Creates the article (a topic in a knowledge_base category whose first post is the body) or,
-   * when the slug exists, replaces its title/body. Every call keeps a revision.
-   */
-  async upsertArticle(
-    actor: Actor,
-    community: Community,
-    input: UpsertArticleInput,
-  ): Promise<ArticleResult> {
-    requireWrite(actor, community);
-    return this.writeArticle(actor, community, parse(upsertArticleSchema, input), {});
   }
 
   /** Writes the article, for a caller that has authorized the write and parsed its payload. */

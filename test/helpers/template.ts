@@ -39,7 +39,7 @@ async function build(databaseUrl: string, kind: TemplateKind): Promise<void> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' });
   const opened = await openHamlet(config, { poolSize: 2 });
   try {
-    if (kind === 'demo') await ensureDemoCommunity(opened.store, opened.services);
+    if (kind === 'demo') await ensureDemoCommunity(opened.store, opened.services, config);
   } finally {
     await opened.close();
   }

@@ -10,7 +10,6 @@ import { openStore } from '../../src/store/open.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { importMail } from '../../src/import/mail/importer.ts';
-import { ContentService } from '../../src/domain/content.ts';
 import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { snapshot } from './snapshot.ts';
@@ -40,16 +39,24 @@ if (!setup.ok) {
               name: 'Lists',
             });
             const paths = [ham![2]!]; // hard-ham-1
-            const first = await importMail(store, new ContentService(store, config), {
-              communitySlug: 'lists',
-              paths,
-              batchSize: 50,
-            });
+            const first = await importMail(
+              store,
+              { config: config },
+              {
+                communitySlug: 'lists',
+                paths,
+                batchSize: 50,
+              },
+            );
             assert.equal(first.postsCreated, 250);
-            const second = await importMail(store, new ContentService(store, config), {
-              communitySlug: 'lists',
-              paths,
-            });
+            const second = await importMail(
+              store,
+              { config: config },
+              {
+                communitySlug: 'lists',
+                paths,
+              },
+            );
             assert.deepEqual([second.postsCreated, second.alreadyImported], [0, 250]);
             snaps.push(await snapshot(store, 'lists'));
           } finally {

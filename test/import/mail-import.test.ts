@@ -10,11 +10,16 @@ import { loadConfig } from '../../src/config/config.ts';
 import { openStore } from '../../src/store/open.ts';
 import { CommunityService } from '../../src/domain/communities.ts';
 import { ContentService } from '../../src/domain/content.ts';
+import { CategoryService } from '../../src/domain/categories.ts';
+import { ContentEvents } from '../../src/domain/events.ts';
+import { AuditService } from '../../src/domain/identity/audit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
+import { WriteService } from '../../src/domain/writes/write-service.ts';
 import { anonymous, systemActor } from '../../src/domain/actor.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { importMail } from '../../src/import/mail/importer.ts';
 import { hamCorpusDirs } from '../../src/import/ham-corpus.ts';
-import { answer, followUp, noId, question, sameSubjectNewTopic } from './fixtures.ts';
+import { answer, bytes, followUp, noId, question, sameSubjectNewTopic } from './fixtures.ts';
 import { snapshot } from './snapshot.ts';
 import { childScript } from '../helpers/child-script.ts';
 import { sqliteFromTemplate } from '../helpers/template.ts';
@@ -54,10 +59,14 @@ test('fixtures import into topics and posts with original dates, authors by name
 
   const { config, store } = await freshStore('fixtures');
   try {
-    const report = await importMail(store, new ContentService(store, config), {
-      communitySlug: 'lists',
-      paths: [dir, mbox],
-    });
+    const report = await importMail(
+      store,
+      { config: config },
+      {
+        communitySlug: 'lists',
+        paths: [dir, mbox],
+      },
+    );
     assert.equal(report.skippedFiles, 1);
     assert.equal(report.duplicates, 1); // the question is in both the directory and the mbox
     assert.deepEqual(
@@ -110,10 +119,14 @@ test('fixtures import into topics and posts with original dates, authors by name
       /<p>The café installer stops with an error\.<br \/>\n# this shell comment/,
     );
 
-    const again = await importMail(store, new ContentService(store, config), {
-      communitySlug: 'lists',
-      paths: [dir, mbox],
-    });
+    const again = await importMail(
+      store,
+      { config: config },
+      {
+        communitySlug: 'lists',
+        paths: [dir, mbox],
+      },
+    );
     assert.deepEqual(
       [again.topicsCreated, again.postsCreated, again.peopleCreated, again.alreadyImported],
       [0, 0, 0, 5],
@@ -127,17 +140,85 @@ test('fixtures import into topics and posts with original dates, authors by name
 test('a reply arriving in a later import joins the topic of its parent', async () => {
   const { config, store } = await freshStore('later');
   try {
-    await importMail(store, new ContentService(store, config), {
-      communitySlug: 'lists',
-      messages: [{ source: 'q', raw: question }],
-    });
-    const report = await importMail(store, new ContentService(store, config), {
-      communitySlug: 'lists',
-      messages: [{ source: 'a', raw: answer }],
-    });
+    await importMail(
+      store,
+      { config: config },
+      {
+        communitySlug: 'lists',
+        messages: [{ source: 'q', raw: question }],
+      },
+    );
+    const report = await importMail(
+      store,
+      { config: config },
+      {
+        communitySlug: 'lists',
+        messages: [{ source: 'a', raw: answer }],
+      },
+    );
     assert.deepEqual([report.topicsCreated, report.postsCreated], [0, 1]);
     const snap = await snapshot(store, 'lists');
     assert.deepEqual([snap.topics, snap.posts], [1, 2]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('imported history notifies nobody and queues nothing: an @mention of a real person, a watched category', async () => {
+  const { config, store } = await freshStore('history');
+  try {
+    const lists = (await store.communities.getBySlug('lists'))!;
+    const scope = store.community(lists.id);
+    const system = systemActor('test');
+    const dana = await store.people.create({ displayName: 'Dana', handle: 'dana' });
+    await new CategoryService(store, new AuditService(store)).create(system, lists, {
+      slug: 'archive',
+      name: 'Archive',
+    });
+    const archive = (await scope.categories.getBySlug('archive'))!;
+    await scope.notifications.setLevel(dana.id, 'category', archive.id, 'watch');
+    // Every write of the community would wait for a moderator: the system's writes do not.
+    for (const kind of ['topic.create', 'post.create'])
+      await scope.access.policies.set(kind, 'approval');
+    const mail = (id: string, date: string, extra: string, body: string) =>
+      bytes(
+        `From: Old Timer <old@example.org>\nSubject: Re: Who runs the build box?\nDate: ${date}\nMessage-ID: <${id}@example.org>\n${extra}Content-Type: text/plain\n\n${body}\n`,
+      );
+    const report = await importMail(
+      store,
+      { config },
+      {
+        communitySlug: 'lists',
+        categorySlug: 'archive',
+        messages: [
+          {
+            source: 'q',
+            raw: mail('h1', 'Mon, 02 Sep 2002 09:00:00 +0000', '', 'Ask @dana, she set it up.'),
+          },
+          {
+            source: 'a',
+            raw: mail(
+              'h2',
+              'Mon, 02 Sep 2002 11:00:00 +0000',
+              'In-Reply-To: <h1@example.org>\n',
+              'Thanks @dana, it works again.',
+            ),
+          },
+        ],
+      },
+    );
+    assert.deepEqual([report.topicsCreated, report.postsCreated], [1, 2]);
+    assert.equal(await scope.notifications.unreadCount(dana.id), 0);
+    assert.equal((await scope.access.approvals.list({ limit: 10 })).items.length, 0);
+
+    // The same mention written today, without an original date, does notify her.
+    const writes = new WriteService(store, config, new ContentEvents(), new AuditService(store));
+    await writeApplied(writes, system, lists, 'topic.create', {
+      category: 'archive',
+      title: 'Who runs the build box now?',
+      body: 'Ask @dana, she set it up.',
+    });
+    assert.equal(await scope.notifications.unreadCount(dana.id), 1); // mentioned (she watches it too)
   } finally {
     await store.close();
   }
@@ -147,25 +228,33 @@ test('bad targets are refused with what to do', async () => {
   const { config, store } = await freshStore('errors');
   try {
     await assert.rejects(
-      importMail(store, new ContentService(store, config), { communitySlug: 'nope', paths: [tmp] }),
+      importMail(store, { config: config }, { communitySlug: 'nope', paths: [tmp] }),
       (e: unknown) =>
         e instanceof DomainError &&
         e.code === 'not_found' &&
         /hamlet community create nope/.test(e.message),
     );
     await assert.rejects(
-      importMail(store, new ContentService(store, config), {
-        communitySlug: 'lists',
-        categorySlug: 'missing',
-        paths: [tmp],
-      }),
+      importMail(
+        store,
+        { config: config },
+        {
+          communitySlug: 'lists',
+          categorySlug: 'missing',
+          paths: [tmp],
+        },
+      ),
       (e: unknown) => e instanceof DomainError && /No category "missing"/.test(e.message),
     );
     await assert.rejects(
-      importMail(store, new ContentService(store, config), {
-        communitySlug: 'lists',
-        paths: [join(tmp, 'absent')],
-      }),
+      importMail(
+        store,
+        { config: config },
+        {
+          communitySlug: 'lists',
+          paths: [join(tmp, 'absent')],
+        },
+      ),
       /Cannot read/,
     );
   } finally {
@@ -231,11 +320,15 @@ test(
     assert.match(resumed.output, /"alreadyImported":[1-9]/);
     // The reference: one clean run (in this process: no crash to survive).
     const clean = await freshStore('clean');
-    await importMail(clean.store, new ContentService(clean.store, clean.config), {
-      communitySlug: 'lists',
-      paths: corpus,
-      batchSize: 1000,
-    });
+    await importMail(
+      clean.store,
+      { config: clean.config },
+      {
+        communitySlug: 'lists',
+        paths: corpus,
+        batchSize: 1000,
+      },
+    );
 
     const a = await openStore(crashed.config.databaseUrl);
     const b = clean.store;
@@ -256,10 +349,14 @@ test(
   async () => {
     const { config, store } = await freshStore('ham');
     try {
-      const first = await importMail(store, new ContentService(store, config), {
-        communitySlug: 'lists',
-        paths: ham!,
-      });
+      const first = await importMail(
+        store,
+        { config: config },
+        {
+          communitySlug: 'lists',
+          paths: ham!,
+        },
+      );
       // 4150 ham messages (each also shipped as a JSON copy, which is not mail and is skipped).
       assert.equal(first.messages, 4150);
       assert.equal(first.skippedFiles, 4150);
@@ -274,10 +371,14 @@ test(
         'topics keep their 2001/2002 dates',
       );
 
-      const second = await importMail(store, new ContentService(store, config), {
-        communitySlug: 'lists',
-        paths: ham!,
-      });
+      const second = await importMail(
+        store,
+        { config: config },
+        {
+          communitySlug: 'lists',
+          paths: ham!,
+        },
+      );
       assert.deepEqual(
         [second.topicsCreated, second.postsCreated, second.alreadyImported],
         [0, 0, 4150],

@@ -5,6 +5,7 @@
 //
 // Never notified: the one who acted, anyone whose level on the topic (or, unset there, its
 // category) is mute, and anyone who may not read the community (a private one: members only).
+// History (a write carrying its original date) notifies nobody.
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
@@ -45,14 +46,20 @@ const POST_LINK = /#post-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 type Written = { topic?: TopicView; post?: PostView };
 
-/** The notifications of an applied write (topic.create, post.create, solution.mark). */
+/**
+ * The notifications of an applied write (topic.create, post.create, solution.mark). A write that
+ * carries its original date (`originalDate`: history, such as an imported mail archive; only the
+ * system may give one) notifies nobody: no one is told today, nor mailed, of what was said then.
+ */
 export async function notifyWritten(
   { tx, config, community }: { tx: Store; config: Config; community: Community },
   kind: string,
   actor: AuthorRef,
   written: Written,
   loaded: Loaded,
+  originalDate: string | undefined,
 ): Promise<MentionReport | undefined> {
+  if (originalDate !== undefined) return undefined;
   const scope = tx.community(community.id);
   const topic = loaded.topic ?? (written.topic && (await scope.topics.getById(written.topic.id)));
   if (!topic) return undefined;

@@ -129,6 +129,7 @@ export function contentWrite<K extends WriteKind, S extends z.ZodType>(
       authorOf(step.actor),
       written,
       about ? { ...loaded, topic: about } : loaded,
+      (payload as { createdAt?: string }).createdAt,
     );
     return asJson(mentions ? { ...written, mentions } : written);
   };

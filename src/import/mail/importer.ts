@@ -10,12 +10,15 @@
 import type { Store } from '../../store/repositories.ts';
 import type { Category, Community } from '../../store/types.ts';
 import { systemActor } from '../../domain/actor.ts';
-import type { ContentService } from '../../domain/content.ts';
+import { CategoryService } from '../../domain/categories.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { AuditService } from '../../domain/identity/audit.ts';
 import { parseMessage, type MailMessage } from './message.ts';
 import { readMessages, type RawMessage } from './sources.ts';
 import { threadMessages, type Thread } from './thread.ts';
-import { defaultLimits, writeThreads } from './writer.ts';
+import { defaultLimits, writeThreads, type ImportDeps } from './writer.ts';
+
+export type { ImportDeps } from './writer.ts';
 
 export type ImportProgress = {
   phase: 'reading' | 'threading' | 'importing';
@@ -57,10 +60,13 @@ const DEFAULT_CATEGORY = {
   description: 'Threads imported from the mailing list archive.',
 };
 
-/** `content` is the process's content service: its events (search, notifications) see the import. */
+/**
+ * `deps.events` are the process's content events: they hear each batch once it commits (search,
+ * MCP updates). Every message is written through the write runner as the system.
+ */
 export async function importMail(
   store: Store,
-  content: ContentService,
+  deps: ImportDeps,
   options: MailImportOptions,
 ): Promise<MailImportReport> {
   const started = Date.now();
@@ -72,7 +78,7 @@ export async function importMail(
       `No community "${options.communitySlug}". Create it first: hamlet community create ${options.communitySlug} --name "…"`,
     );
   }
-  const category = await resolveCategory(store, content, community, options.categorySlug);
+  const category = await resolveCategory(store, deps, community, options.categorySlug);
 
   const read = options.messages
     ? { messages: options.messages, skippedFiles: [] }
@@ -114,7 +120,7 @@ export async function importMail(
 
   const total = threads.reduce((n, t) => n + t.messages.length, 0);
   progress({ phase: 'importing', done: 0, total });
-  const target = { content, community, category };
+  const target = { deps, community, category };
   await writeThreads(store, target, threads, defaultLimits(store, options.batchSize), (c, done) => {
     report.topicsCreated += c.topicsCreated;
     report.postsCreated += c.postsCreated;
@@ -128,7 +134,7 @@ export async function importMail(
 
 async function resolveCategory(
   store: Store,
-  content: ContentService,
+  deps: ImportDeps,
   community: Community,
   slug: string | undefined,
 ): Promise<Category> {
@@ -149,6 +155,10 @@ async function resolveCategory(
   }
   const existing = await scope.categories.getBySlug(DEFAULT_CATEGORY.slug);
   if (existing) return existing;
-  await content.createCategory(systemActor('import'), community, DEFAULT_CATEGORY);
+  await new CategoryService(store, new AuditService(store, deps.logger)).create(
+    systemActor('import'),
+    community,
+    DEFAULT_CATEGORY,
+  );
   return (await scope.categories.getBySlug(DEFAULT_CATEGORY.slug))!;
 }

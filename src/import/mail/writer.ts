@@ -4,13 +4,22 @@
 // take the write lock. Every message is recorded by key in the transaction that writes its post, so
 // a run cut anywhere (even by SIGKILL) resumes where it stopped: a re-run skips recorded messages
 // and continues the thread's topic. A transaction that fails ends the run (nothing is retried).
+//
+// Each message is one write through the write runner, bound to the batch's transaction, as the
+// system with the message's author and date: history, which no policy queues and nobody is
+// notified of. The runner's events are held until the batch commits, then published.
 import { createHash } from 'node:crypto';
+import type { Config } from '../../config/config.ts';
+import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Category, Community } from '../../store/types.ts';
 import { lockGapMs } from '../../store/sqlite-lock.ts';
 import { systemActor } from '../../domain/actor.ts';
-import type { ContentService } from '../../domain/content.ts';
+import { ContentEvents, type ContentEvent } from '../../domain/events.ts';
 import { LIMITS } from '../../domain/fields.ts';
+import { AuditService } from '../../domain/identity/audit.ts';
+import { writeApplied } from '../../domain/writes/applied.ts';
+import { WriteService } from '../../domain/writes/write-service.ts';
 import { cleanBody, cleanSubject } from './clean.ts';
 import type { MailMessage } from './message.ts';
 import type { Thread } from './thread.ts';
@@ -39,7 +48,17 @@ export function defaultLimits(store: Store, maxPosts = 200): WriteLimits {
 /** What the run knows of a thread once it first reached it: its topic and its recorded messages. */
 type ThreadState = { topicId: string | undefined; recorded: Set<string>; fallbackDate: string };
 
-export type WriteTarget = { content: ContentService; community: Community; category: Category };
+/** What the import writes with: the configuration, and the events that hear each committed batch. */
+export type ImportDeps = { config: Config; events?: ContentEvents; logger?: Logger };
+
+export type WriteTarget = { deps: ImportDeps; community: Community; category: Category };
+
+/** The write runner on the batch's transaction: its writes join it, its events wait in `held`. */
+function writesOn(tx: Store, deps: ImportDeps, held: ContentEvent[]): WriteService {
+  const events = new ContentEvents();
+  events.subscribe((e) => held.push(e));
+  return new WriteService(tx, deps.config, events, new AuditService(tx, deps.logger));
+}
 
 /**
  * Writes `threads` in order; `committed(counts, messagesDone)` follows each commit, with the counts
@@ -59,7 +78,8 @@ export async function writeThreads(
     const start = cursor;
     const result = await store.transaction(async (tx) => {
       const counts = zero();
-      const content = target.content.withStore(tx);
+      const held: ContentEvent[] = [];
+      const writes = writesOn(tx, target.deps, held);
       const until = Date.now() + limits.maxMs;
       const at = { ...start };
       let steps = 0;
@@ -69,7 +89,7 @@ export async function writeThreads(
         const state = states.get(thread)!;
         const message = thread.messages[at.message]!;
         if (state.recorded.has(message.key)) counts.alreadyImported++;
-        else await writeMessage(tx, content, target, state, message, counts);
+        else await writeMessage(tx, writes, target, state, message, counts);
         steps++;
         if (++at.message === thread.messages.length) {
           states.delete(thread);
@@ -81,8 +101,9 @@ export async function writeThreads(
         counts.postsCreated < limits.maxPosts &&
         Date.now() < until
       );
-      return { counts, at, steps };
+      return { counts, at, steps, held };
     });
+    for (const e of result.held) target.deps.events?.emit(e);
     cursor = result.at;
     done += result.steps;
     committed(result.counts, done);
@@ -130,7 +151,7 @@ async function loadStates(
 
 async function writeMessage(
   tx: Store,
-  content: ContentService,
+  writes: WriteService,
   target: WriteTarget,
   state: ThreadState,
   message: MailMessage,
@@ -148,19 +169,20 @@ async function writeMessage(
   );
   const { topicId, postId } =
     existing === undefined
-      ? await content
-          .createTopic(actor, community, {
-            category: category.id,
-            title: titleOf(message.subject),
-            body,
-            tags: message.listId ? [tagOf(message.listId)].filter((t) => t.length > 0) : [],
-            createdAt,
-            author,
-          })
-          .then((created) => ({ topicId: created.topic.id, postId: created.post.id }))
-      : await content
-          .reply(actor, community, { topic: existing, body, createdAt, author })
-          .then((post) => ({ topicId: existing, postId: post.id }));
+      ? await writeApplied(writes, actor, community, 'topic.create', {
+          category: category.id,
+          title: titleOf(message.subject),
+          body,
+          tags: message.listId ? [tagOf(message.listId)].filter((t) => t.length > 0) : [],
+          createdAt,
+          author,
+        }).then((created) => ({ topicId: created.topic.id, postId: created.post.id }))
+      : await writeApplied(writes, actor, community, 'post.create', {
+          topic: existing,
+          body,
+          createdAt,
+          author,
+        }).then(({ post }) => ({ topicId: existing, postId: post.id }));
   if (existing === undefined) counts.topicsCreated++;
   counts.postsCreated++;
   await tx
