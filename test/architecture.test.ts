@@ -1,5 +1,6 @@
 // The shape of the source tree, checked: dependencies point one way (faces → operations → domain →
-// store), the MCP engine knows nothing of Hamlet, no import cycles, no file in src/ over 400 lines.
+// store), the MCP engine knows nothing of Hamlet, no import cycles, no file in src/ over 400 lines,
+// and the rows of a write are written through the write runner only (no side door).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -7,11 +8,11 @@ import { dirname, join, normalize, relative } from 'node:path';
 
 const ROOT = 'src';
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
+function sourceFiles(dir: string, out: string[] = [], tests = false): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
+    if (statSync(path).isDirectory()) sourceFiles(path, out, tests);
+    else if (name.endsWith('.ts') && (tests || !name.endsWith('.test.ts'))) out.push(path);
   }
   return out;
 }
@@ -130,4 +131,27 @@ test('no file in src/ is over 400 lines', () => {
 test('every file in src/ starts with a comment saying what it is for', () => {
   const bare = files.filter((f) => !/^\s*\/\//.test(readFileSync(f, 'utf8')));
   assert.deepEqual(bare, []);
+});
+
+test('only the write runner (src/domain/writes/) calls the ContentService write methods: no side door', () => {
+  // The methods that write a new topic, reply, accepted answer or article without checking who may:
+  // the runner has validated, loaded, authorized and decided the policy before it calls them.
+  const methods = [
+    ...readFileSync(join(ROOT, 'domain', 'content.ts'), 'utf8').matchAll(
+      /^ {2}async (write[A-Z]\w*)\(/gm,
+    ),
+  ].map((m) => m[1]!);
+  assert.deepEqual(
+    ['writeTopic', 'writeReply', 'writeSolution', 'writeArticle'].filter(
+      (m) => !methods.includes(m),
+    ),
+    [],
+    'the write methods left src/domain/content.ts: point this check at where they are now',
+  );
+  const call = new RegExp(`\\.(?:${methods.join('|')})\\(`);
+  const callers = ['src', 'test', 'bench', 'scripts']
+    .flatMap((dir) => sourceFiles(dir, [], true))
+    .filter((f) => !f.startsWith(join(ROOT, 'domain', 'writes') + '/'))
+    .filter((f) => call.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(callers, [], 'write through services.writes.execute (or writeApplied) instead');
 });

@@ -10,6 +10,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { INITIALIZE, readSse, rpc } from '../mcp/http-client.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startTestHamlet } from './helpers.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 test('an MCP session survives a restart, with its log level and subscriptions', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hamlet-restart-'));
@@ -65,7 +66,7 @@ test('an MCP session survives a restart, with its log level and subscriptions', 
       });
       const reading = readSse(events, (e) => e.some((x) => x.data.includes('resources/updated')));
       const reply = (topic: string) =>
-        second.services.content.reply(systemActor('test'), acme, {
+        writeApplied(second.services.writes, systemActor('test'), acme, 'post.create', {
           topic: topic.slice('hamlet://acme/topics/'.length),
           body: 'A reply after the restart.',
         });

@@ -63,8 +63,8 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       const slug = `c-${randomBytes(4).toString('hex')}`;
       await communities.create(system, { slug, name: slug });
       const c = await communities.require(system, slug);
-      await content.createCategory(system, c, { name: 'Support' });
-      await content.createCategory(system, c, { name: 'Docs', kind: 'knowledge_base' });
+      await ids.categories.create(system, c, { name: 'Support' });
+      await ids.categories.create(system, c, { name: 'Docs', kind: 'knowledge_base' });
       return c;
     }
 
@@ -526,7 +526,7 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       const slug = `p-${randomBytes(4).toString('hex')}`;
       await communities.create(system, { slug, name: slug, visibility: 'private' });
       const c = await communities.require(system, slug);
-      await content.createCategory(system, c, { name: 'Support' });
+      await ids.categories.create(system, c, { name: 'Support' });
       await ids.approvals.setPolicy(system, c, { kind: 'topic.create', mode: 'approval' });
       const email = `leaver-${randomBytes(3).toString('hex')}@example.org`;
       await ids.accounts.createUser(system, { email, password: 'long enough pw' });

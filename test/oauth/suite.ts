@@ -66,7 +66,7 @@ export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
       const slug = `c-${randomBytes(4).toString('hex')}`;
       await s.communities.create(system, { slug, name: slug, visibility });
       const community = (await store.communities.getBySlug(slug))!;
-      await s.content.createCategory(system, community, { name: 'Support' });
+      await s.categories.create(system, community, { name: 'Support' });
       return { community, issuer: `http://${slug}.hamlet.test:8787` };
     }
 

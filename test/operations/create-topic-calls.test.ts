@@ -72,7 +72,7 @@ before(async () => {
   );
   await services.communities.create(system, { slug: 'acme', name: 'Acme' });
   acme = (await db.store.communities.getBySlug('acme'))!;
-  await services.content.createCategory(system, acme, { name: 'Support' });
+  await services.categories.create(system, acme, { name: 'Support' });
   ({ key } = await services.agents.create(system, acme, {
     name: 'asker',
     scopes: ['topic:create'],

@@ -109,13 +109,13 @@ const question = {
 type DomainCall = (value: unknown) => Promise<unknown>;
 const domain: Record<string, DomainCall> = {
   'topic.title': (v) =>
-    h.services.content.createTopic(system, acme, { ...question, title: v as string }),
+    h.services.writes.execute(system, acme, 'topic.create', { ...question, title: v }),
   'topic.body': (v) =>
-    h.services.content.createTopic(system, acme, { ...question, body: v as string }),
+    h.services.writes.execute(system, acme, 'topic.create', { ...question, body: v }),
   'topic.tags': (v) =>
-    h.services.content.createTopic(system, acme, { ...question, tags: v as string[] }),
+    h.services.writes.execute(system, acme, 'topic.create', { ...question, tags: v }),
   'reply.body': (v) =>
-    h.services.content.reply(system, acme, { topic: topicId, body: v as string }),
+    h.services.writes.execute(system, acme, 'post.create', { topic: topicId, body: v }),
   'search.query': (v) => h.services.search.search([acme], v as string),
   'search.tags': (v) => h.services.search.search([acme], 'limits', { tags: v as string[] }),
   'search.limit': (v) => h.services.search.search([acme], 'limits', { limit: v as number }),

@@ -11,6 +11,7 @@ import { Pipeline, type Caller } from '../../src/operations/pipeline.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { postEdit } from '../../src/domain/writes/post-edit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'a long enough password';
@@ -49,7 +50,7 @@ after(() => h.stop());
 
 test('a post is editable by its author within the window, then no more', async () => {
   const author = await person('editor@example.org');
-  const { post } = await h.services.content.createTopic(author, acme, {
+  const { post } = await writeApplied(h.services.writes, author, acme, 'topic.create', {
     category: 'support',
     title: 'Editing within the window',
     body: 'The first version of it.',

@@ -17,6 +17,7 @@ import { runCli, spawnCli } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
 import { postgresFromTemplate } from '../helpers/template.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 
@@ -31,7 +32,7 @@ async function backupUnderWrites(source: string, target: string, dir: string): P
     const acme = (await h.store.communities.getBySlug('acme'))!;
     const writer = (async () => {
       while (writing) {
-        await h.services.content.createTopic(system, acme, {
+        await writeApplied(h.services.writes, system, acme, 'topic.create', {
           category: 'general',
           title: `Written during the backup, number ${written + 1}`,
           body: `Marker quokka${written + 1} so that search can find exactly this one.`,
@@ -94,7 +95,7 @@ async function backupUnderWrites(source: string, target: string, dir: string): P
     const latest = await services.search.search([acme], `quokka${held}`);
     assert.equal(latest.results[0]?.title, `Written during the backup, number ${held}`);
     assert.ok((await services.search.search([acme], 'webhook signature')).results.length > 0);
-    const after = await services.content.createTopic(system, acme, {
+    const after = await writeApplied(services.writes, system, acme, 'topic.create', {
       category: 'general',
       title: 'Written after the restore',
       body: 'The restored database takes writes.',

@@ -17,6 +17,7 @@ import { openHamlet } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/open.ts';
 import { runCli } from '../helpers/cli.ts';
 import { postgresFromTemplate, sqliteFromTemplate } from '../helpers/template.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const OLDER = '0061_author_via';
 
@@ -133,7 +134,7 @@ async function serves(url: string, copied: { topicId: string; title: string }): 
     }
     const found = await services.search.search([acme], 'webhook signature');
     assert.ok(found.results.length > 0, 'search finds the demo content');
-    const written = await services.content.createTopic(systemActor('test'), acme, {
+    const written = await writeApplied(services.writes, systemActor('test'), acme, 'topic.create', {
       category: 'general',
       title: `After the upgrade ${randomUUID()}`,
       body: 'Writes land on the upgraded schema.',

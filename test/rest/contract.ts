@@ -251,7 +251,7 @@ export function defineRestContract(
 
     test('pagination to the end through Link headers, and ETags', async () => {
       const { api, keys } = f;
-      await f.h.services.content.createCategory(systemActor('test'), f.acme, {
+      await f.h.services.categories.create(systemActor('test'), f.acme, {
         slug: 'paging',
         name: 'Paging',
       });

@@ -154,7 +154,7 @@ export function moderationTests(fixture: () => Fixture): void {
     const list = await api.call('GET', '/topics', { key: keys.reader });
     assert.equal(list.json.topics[0].id, t.id, 'a pinned topic is listed first');
     await api.call('POST', `/topics/${t.id}/unpin`, { ...owner, body: {} });
-    await h.services.content.createCategory(systemActor('test'), acme, {
+    await h.services.categories.create(systemActor('test'), acme, {
       slug: 'scheduling',
       name: 'Scheduling',
     });

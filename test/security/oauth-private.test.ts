@@ -75,7 +75,7 @@ eachEngine('a private community is an unknown one to the OAuth faces', async (en
     await h.services.communities.create(system, { slug: 'open', name: 'Open' });
     const vault = (await h.store.communities.getBySlug('vault'))!;
     const open = (await h.store.communities.getBySlug('open'))!;
-    await h.services.content.createCategory(system, vault, { name: 'Support' });
+    await h.services.categories.create(system, vault, { name: 'Support' });
     const tool = (await h.services.oauth.clients.register(vault, {
       client_name: 'Tool',
       redirect_uris: ['http://127.0.0.1/callback'],

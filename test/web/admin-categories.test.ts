@@ -8,6 +8,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { visible, WebClient } from './client.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -74,7 +75,7 @@ test('administrators manage categories on /admin/categories', async () => {
   assert.equal((await order())[0], 'billing');
   assert.match(visible(moved.text), /1\. Billing and plans/);
 
-  await h.services.content.createTopic(system, acme, {
+  await writeApplied(h.services.writes, system, acme, 'topic.create', {
     category: 'billing',
     title: 'Charged twice in one month',
     body: 'The invoice shows the same plan twice.',

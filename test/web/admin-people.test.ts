@@ -15,6 +15,7 @@ import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { axeFindings, ARTIFACTS, chromiumAvailable, launch, screenshot } from './browser-kit.ts';
 import { Receiver, waitFor } from '../webhooks/receiver.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -53,9 +54,11 @@ if (chromiumAvailable('administration pages in Chromium')) {
       password: PASSWORD,
       name: 'Pat Poster',
     });
-    await h.services.content.createTopic(
+    await writeApplied(
+      h.services.writes,
       { kind: 'person', personId: pat.id, displayName: 'Pat Poster' },
       acme,
+      'topic.create',
       { category: 'support', title: 'A question from Pat', body: 'Pat has not been given a role.' },
     );
     const { token } = await h.services.accounts.signIn({
@@ -186,7 +189,7 @@ if (chromiumAvailable('administration pages in Chromium')) {
       await page.getByRole('button', { name: 'Add webhook' }).click();
       assert.match(await copies(page, 'new-key'), /^whsec_/);
       await check(page, 'webhooks-secret');
-      await h.services.content.createTopic(system, acme, {
+      await writeApplied(h.services.writes, system, acme, 'topic.create', {
         category: 'support',
         title: 'A topic for the webhook log',
         body: 'The webhook should hear about this one.',

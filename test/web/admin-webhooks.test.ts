@@ -10,6 +10,7 @@ import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 import { visible, WebClient } from './client.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -72,7 +73,7 @@ test('administrators add, watch and delete webhooks on /admin/webhooks; members 
   assert.ok(!listed.text.includes(secret!), 'never shown again');
 
   // A new topic is delivered: the receiver hears it and the delivery appears in the webhook's log.
-  await h.services.content.createTopic(system, acme, {
+  await writeApplied(h.services.writes, system, acme, 'topic.create', {
     category: 'support',
     title: 'A topic for the webhook log',
     body: 'The webhook should hear about this one.',

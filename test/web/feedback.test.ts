@@ -9,6 +9,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { visible, WebClient } from './client.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -35,15 +36,21 @@ async function thread(
   title: string,
   answer: string,
 ) {
-  const made = await h.services.content.createTopic(asker.actor, acme, {
+  const made = await writeApplied(h.services.writes, asker.actor, acme, 'topic.create', {
     category: 'support',
     title,
     body: `${title}: what we tried, what happened.`,
   });
-  const reply = await h.services.content.reply(answerer.actor, acme, {
-    topic: made.topic.id,
-    body: answer,
-  });
+  const { post: reply } = await writeApplied(
+    h.services.writes,
+    answerer.actor,
+    acme,
+    'post.create',
+    {
+      topic: made.topic.id,
+      body: answer,
+    },
+  );
   return { reply, path: `/t/${made.topic.slug}` };
 }
 

@@ -8,6 +8,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { checkAxe, chromiumAvailable, contextFor, launch } from './browser-kit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -40,7 +41,7 @@ if (chromiumAvailable('@handle hint in Chromium')) {
       password: PASSWORD,
     });
     const page = await (await contextFor(browser, h, 'acme.localhost', token)).newPage();
-    const made = await h.services.content.createTopic(system, acme, {
+    const made = await writeApplied(h.services.writes, system, acme, 'topic.create', {
       category: 'support',
       title: 'Who knows the exporter best?',
       body: 'Someone should look at this.',

@@ -19,6 +19,7 @@ import {
   shoot,
   writeReport,
 } from './browser-kit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -112,7 +113,7 @@ if (chromiumAvailable('moderation journey in Chromium')) {
       await shoot(mia, 'flag', '04-member-told');
 
       // The moderator closes the topic as a duplicate of an older one, from the topic page.
-      const original = await h.services.content.createTopic(system, acme, {
+      const original = await writeApplied(h.services.writes, system, acme, 'topic.create', {
         category: 'support',
         title: 'How do I check the signature of a webhook delivery?',
         body: 'Which header carries it, and what is signed?',

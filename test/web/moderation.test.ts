@@ -12,6 +12,7 @@ import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { raw } from '../mcp/http-client.ts';
 import { checkAxe, chromiumAvailable, contextFor, launch } from './browser-kit.ts';
 import { visible, WebClient } from './client.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -33,12 +34,12 @@ async function person(email: string, role: 'moderator' | 'member') {
 }
 
 async function topic(title: string) {
-  const made = await h.services.content.createTopic(system, acme, {
+  const made = await writeApplied(h.services.writes, system, acme, 'topic.create', {
     category: 'support',
     title,
     body: 'What we tried, what happened, what we expected.',
   });
-  const reply = await h.services.content.reply(system, acme, {
+  const { post: reply } = await writeApplied(h.services.writes, system, acme, 'post.create', {
     topic: made.topic.id,
     body: 'A reply someone found rude.',
   });

@@ -9,6 +9,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { WebClient } from './client.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -118,7 +119,7 @@ test('a post edited before versions were kept says so; one never edited has one 
 
 test("an article's history shows each revision's changes", async () => {
   for (const body of ['Install Hamlet with npm.', 'Install Hamlet with npm and start it.'])
-    await h.services.content.upsertArticle(system, acme, {
+    await writeApplied(h.services.writes, system, acme, 'article.write', {
       category: 'docs',
       slug: 'history-article',
       title: 'Installing',

@@ -11,6 +11,7 @@ import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { axeFindings, chromiumAvailable, launch, shoot } from './browser-kit.ts';
 import { postEdit } from '../../src/domain/writes/post-edit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
@@ -51,7 +52,7 @@ if (chromiumAvailable('bookmarks and history in Chromium')) {
       body: 'I read a good answer and want to find it again next month, on another computer.',
     });
     for (const body of ['Install Hamlet with npm.', 'Install Hamlet with npm, then start it.'])
-      await h.services.content.upsertArticle(system, acme, {
+      await writeApplied(h.services.writes, system, acme, 'article.write', {
         category: 'docs',
         slug: 'reading-article',
         title: 'Installing Hamlet',

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { fileHamlet, type FileHamlet } from '../helpers/in-process.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const PER_FILE = 3;
 const hamlet = fileHamlet({}, { sitemapUrlsPerFile: PER_FILE });
@@ -68,7 +69,7 @@ test('a community: its pages file and topic files of at most N, listed topics on
   for (let i = 1; i <= 8; i++)
     topics.push(
       (
-        await h.services.content.createTopic(system, community, {
+        await writeApplied(h.services.writes, system, community, 'topic.create', {
           category: 'general',
           title: `Sitemap paging question number ${i}`,
           body: `What happens to question ${i} in the sitemap?`,

@@ -10,6 +10,7 @@ import type { Community } from '../../src/store/types.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { png } from '../helpers/png.ts';
 import { axeFindings, chromiumAvailable, contextFor, launch, shoot } from './browser-kit.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
 
@@ -38,7 +39,7 @@ if (chromiumAvailable('uploads in Chromium')) {
     await h.services.accounts.addMember(system, acme, { email, role: 'member' });
     const { token } = await h.services.accounts.createWebSession(person.id);
     const page = await (await contextFor(browser, h, 'acme.localhost', token)).newPage();
-    const made = await h.services.content.createTopic(system, acme, {
+    const made = await writeApplied(h.services.writes, system, acme, 'topic.create', {
       category: 'support',
       title: 'Which colour should the logo be?',
       body: 'Show me what you mean.',

@@ -11,6 +11,7 @@ import { signatureHeaders } from '../../src/domain/webhooks/signing.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startTestHamlet, type TestHamlet } from '../app/helpers.ts';
 import { Receiver, waitFor } from './receiver.ts';
+import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-whcli-'));
 const env = { DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, HAMLET_WEBHOOK_ALLOW_PRIVATE: '1' };
@@ -26,7 +27,7 @@ before(async () => {
     name: 'Acme',
     visibility: 'public',
   });
-  await h.services.content.createCategory(systemActor('test'), acme, {
+  await h.services.categories.create(systemActor('test'), acme, {
     slug: 'support',
     name: 'Support',
   });
@@ -59,7 +60,7 @@ test('add, list, deliveries, redeliver, remove', async () => {
   );
 
   const acme = (await h.store.communities.getBySlug('acme'))!;
-  await h.services.content.createTopic(systemActor('test'), acme, {
+  await writeApplied(h.services.writes, systemActor('test'), acme, 'topic.create', {
     category: 'support',
     title: 'A topic for the CLI hook',
     body: 'Delivered to the endpoint the CLI added.',

@@ -56,7 +56,7 @@ test('after SIGKILL mid-dispatch every event is delivered at least once, a repea
     visibility: 'public',
   });
   const acme = (await opened.store.communities.getBySlug(community.slug))!;
-  await opened.services.content.createCategory(system, acme, { slug: 'support', name: 'Support' });
+  await opened.services.categories.create(system, acme, { slug: 'support', name: 'Support' });
   await opened.services.webhooks.create(system, acme, {
     url: rx.url('/hook'),
     events: ['topic.created'],

@@ -3,6 +3,7 @@
 // tell "authenticated but not allowed" (forbidden) from "not authenticated" (unauthorized) and
 // nothing is written.
 import { systemActor } from '../../../src/domain/actor.ts';
+import { writeApplied } from '../../../src/domain/writes/applied.ts';
 import type { TestHamlet } from '../../app/helpers.ts';
 
 /** Text only the private community holds: no answer to anyone else may contain it. */
@@ -35,13 +36,13 @@ export async function world(
     name: 'Globex',
     visibility: 'public',
   });
-  await h.services.content.createCategory(system, globex, { slug: 'general', name: 'General' });
-  const globexTopic = await h.services.content.createTopic(system, globex, {
+  await h.services.categories.create(system, globex, { slug: 'general', name: 'General' });
+  const globexTopic = await writeApplied(h.services.writes, system, globex, 'topic.create', {
     category: 'general',
     title: 'Widgets that spin too fast',
     body: 'Our widgets spin too fast after the update.',
   });
-  const secret = await h.services.content.createTopic(system, skunk, {
+  const secret = await writeApplied(h.services.writes, system, skunk, 'topic.create', {
     category: 'projects',
     title: 'Orbital launch checklist',
     body: 'The zqxjleak countdown starts at T-10.',
