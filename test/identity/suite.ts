@@ -701,6 +701,9 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       } while (cursor);
       const rows = all.map((e) => [e.action, e.outcome, e.errorCode]);
       assert.deepEqual(rows.reverse(), [
+        // The fixture's categories (community()): written by the system, audited like every write.
+        ['category.create', 'ok', null],
+        ['category.create', 'ok', null],
         ['topic.create', 'ok', null],
         ['post.create', 'error', 'forbidden'],
         ['policy.set', 'ok', null],
