@@ -32,7 +32,7 @@ function code(expected: string) {
 }
 
 /** A write through the runner as `actor`: what it wrote (it must apply at once). */
-function write<K extends WriteKind>(
+async function write<K extends WriteKind>(
   actor: Actor,
   community: Community,
   kind: K,
