@@ -52,7 +52,7 @@ before(async () => {
   await communities.create(system, { slug: 'secret', name: 'Secret', visibility: 'private' });
   acme = await communities.require(system, 'acme');
   secret = await communities.require(system, 'secret');
-  const categories = new CategoryService(store, new AuditService(store));
+  const categories = new CategoryService(writes.runner);
   await categories.create(system, acme, { name: 'Support', description: 'Ask here' });
   await categories.create(system, acme, { name: 'Docs', kind: 'knowledge_base' });
   await categories.create(system, secret, { name: 'General' });

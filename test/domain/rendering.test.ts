@@ -45,7 +45,7 @@ before(async () => {
   const communities = new CommunityService(store);
   await communities.create(system, { slug: 'acme', name: 'Acme' });
   acme = await communities.require(system, 'acme');
-  const categories = new CategoryService(store, new AuditService(store));
+  const categories = new CategoryService(writes.runner);
   await categories.create(system, acme, { name: 'Support' });
   await categories.create(system, acme, { name: 'Docs', kind: 'knowledge_base' });
 });

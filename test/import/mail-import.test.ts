@@ -171,7 +171,8 @@ test('imported history notifies nobody and queues nothing: an @mention of a real
     const scope = store.community(lists.id);
     const system = systemActor('test');
     const dana = await store.people.create({ displayName: 'Dana', handle: 'dana' });
-    await new CategoryService(store, new AuditService(store)).create(system, lists, {
+    const writes = new WriteService(store, config, new ContentEvents(), new AuditService(store));
+    await new CategoryService(writes.runner).create(system, lists, {
       slug: 'archive',
       name: 'Archive',
     });
@@ -212,7 +213,6 @@ test('imported history notifies nobody and queues nothing: an @mention of a real
     assert.equal((await scope.access.approvals.list({ limit: 10 })).items.length, 0);
 
     // The same mention written today, without an original date, does notify her.
-    const writes = new WriteService(store, config, new ContentEvents(), new AuditService(store));
     await writeApplied(writes, system, lists, 'topic.create', {
       category: 'archive',
       title: 'Who runs the build box now?',

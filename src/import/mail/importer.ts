@@ -12,7 +12,9 @@ import type { Category, Community } from '../../store/types.ts';
 import { systemActor } from '../../domain/actor.ts';
 import { CategoryService } from '../../domain/categories.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { ContentEvents } from '../../domain/events.ts';
 import { AuditService } from '../../domain/identity/audit.ts';
+import { WriteService } from '../../domain/writes/write-service.ts';
 import { parseMessage, type MailMessage } from './message.ts';
 import { readMessages, type RawMessage } from './sources.ts';
 import { threadMessages, type Thread } from './thread.ts';
@@ -155,7 +157,13 @@ async function resolveCategory(
   }
   const existing = await scope.categories.getBySlug(DEFAULT_CATEGORY.slug);
   if (existing) return existing;
-  await new CategoryService(store, new AuditService(store, deps.logger)).create(
+  const writes = new WriteService(
+    store,
+    deps.config,
+    deps.events ?? new ContentEvents(),
+    new AuditService(store, deps.logger),
+  );
+  await new CategoryService(writes.runner).create(
     systemActor('import'),
     community,
     DEFAULT_CATEGORY,
