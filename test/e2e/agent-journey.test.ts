@@ -230,6 +230,8 @@ test('every writing tools/call is in the audit log once, with what it wrote, wit
   assert.ok(
     entries.some((e) => e.action === 'tool:create_topic' && e.targets.write === 'topic.create'),
   );
-  assert.ok(!actions.includes('topic.create'));
+  // The agent's calls: the demo's own seed (written by the system) has entries of its own.
+  const agents = entries.filter((e) => e.actorKind === 'agent').map((e) => e.action);
+  assert.ok(!agents.includes('topic.create'));
   assert.ok(!JSON.stringify(entries).includes(agentKey));
 });
