@@ -13,6 +13,7 @@ import {
   findCategory,
   findTopic,
   insertTopic,
+  rowsOn,
   type ContentContext,
   type Loaded,
 } from './content-lookup.ts';
@@ -46,7 +47,7 @@ export async function upsertArticle(
   const author = authorFor(actor, data);
   // One render for the article's body and its revision (the same Markdown).
   const rendered = renderBody(data.body);
-  const result = await ctx.store.transaction(async (tx) => {
+  const result = await rowsOn(ctx.store, async (tx) => {
     const scope = tx.community(community.id);
     const category = loaded.category ?? (await findCategory(scope, community, data.category));
     if (category.kind !== 'knowledge_base') {

@@ -7,7 +7,13 @@ import type { Community, Rendered } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { requireCanMarkSolution } from './authorization.ts';
 import type { markSolutionSchema } from './content-inputs.ts';
-import { categoryOf, type ContentContext, findTopic, type Loaded } from './content-lookup.ts';
+import {
+  categoryOf,
+  type ContentContext,
+  findTopic,
+  type Loaded,
+  rowsOn,
+} from './content-lookup.ts';
 import { DomainError } from './errors.ts';
 import { recordWebhookEvent } from './webhooks/outbox.ts';
 import { renderBody } from './rendering.ts';
@@ -22,7 +28,7 @@ export async function markSolution(
   data: z.output<typeof markSolutionSchema>,
   loaded: Loaded,
 ): Promise<TopicView> {
-  const { topic, category, postId } = await ctx.store.transaction(async (tx) => {
+  const { topic, category, postId } = await rowsOn(ctx.store, async (tx) => {
     const scope = tx.community(community.id);
     const topic = loaded.topic ?? (await findTopic(scope, data.topic));
     await requireCanMarkSolution(tx, actor, community, topic);

@@ -30,6 +30,7 @@ import {
   findTopic,
   insertTopic,
   type Loaded,
+  rowsOn,
 } from './content-lookup.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
 import { DomainError } from './errors.ts';
@@ -106,7 +107,7 @@ export class ContentService {
   ): Promise<{ topic: TopicView; post: PostView; about: Topic }> {
     const author = authorFor(actor, data);
     const rendered = renderWritten(this.config, community, data.body, loaded);
-    const result = await this.store.transaction(async (tx) => {
+    const result = await rowsOn(this.store, async (tx) => {
       const scope = this.scope(community, tx);
       const category = loaded.category ?? (await findCategory(scope, community, data.category));
       if (category.kind === 'knowledge_base') {
@@ -155,7 +156,7 @@ export class ContentService {
   ): Promise<PostView> {
     const author = authorFor(actor, data);
     const rendered = renderWritten(this.config, community, data.body, loaded);
-    const { topic, post } = await this.store.transaction(async (tx) => {
+    const { topic, post } = await rowsOn(this.store, async (tx) => {
       const scope = this.scope(community, tx);
       const topic = loaded.topic ?? (await findTopic(scope, data.topic));
       const category = await categoryOf(scope, topic);
