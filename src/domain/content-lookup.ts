@@ -120,6 +120,6 @@ export async function insertTopic(
  * The rows of a write on the store the runner hands them: its transaction (rows never open one of
  * their own; ./writes/runner.ts does, around every write).
  */
-export function rowsOn<T>(store: Store, rows: (tx: Store) => Promise<T>): Promise<T> {
+export async function rowsOn<T>(store: Store, rows: (tx: Store) => Promise<T>): Promise<T> {
   return rows(store);
 }
