@@ -138,17 +138,26 @@ export function createServices(deps: ServiceDeps): Services {
     },
     logger,
   );
-  const accountLinks = new AccountLinks(store, mailer, clock, logger);
-  const writes = new WriteService(store, config, events, audit, (personId, community) =>
-    accountLinks.requireMayPost(personId, community),
+  // The one runner every write goes through; the content writes ask the account links whether a
+  // person may post (called at a write, once everything here is built).
+  const writes = new WriteService(
+    store,
+    config,
+    events,
+    audit,
+    (personId, community): Promise<void> => accountLinks.requireMayPost(personId, community),
   );
+  const { runner } = writes;
+  const accountLinks = new AccountLinks(store, mailer, clock, runner, logger);
   const approvals = new ApprovalService(store, writes, audit);
-  const flags = new FlagService(store, config);
+  const flags = new FlagService(store, config, runner);
   return {
     events,
-    communities: new CommunityService(store, {
-      communityCreation: config.people.communityCreation,
-    }),
+    communities: new CommunityService(
+      store,
+      { communityCreation: config.people.communityCreation },
+      runner,
+    ),
     content,
     categories: new CategoryService(writes.runner),
     moderation: new ModerationService(store, writes.runner),
@@ -171,6 +180,7 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: new AccountService(
       store,
       auth,
+      runner,
       clock,
       logger,
       { signUp: config.people.signUp },
@@ -178,7 +188,7 @@ export function createServices(deps: ServiceDeps): Services {
     ),
     accountLinks,
     mail: new MailService(store, mailer, config.mail.smtpUrl ?? ''),
-    agents: new AgentService(store, clock, logger),
+    agents: new AgentService(store, runner, clock, logger),
     writes,
     approvals,
     audit,

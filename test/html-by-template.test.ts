@@ -20,8 +20,8 @@ const EXCEPTIONS = new Map<string, string>([
   ['src/web/atom.ts', 'XML (Atom, sitemaps) with its own escaper'],
   ['src/domain/mail/message.ts', 'the escaper of mail HTML, in the domain'],
   ['src/domain/mail/account-mails.ts', 'mail HTML, in the domain'],
-  ['src/domain/mail/notification-mails.ts', 'mail HTML, in the domain'],
-  ['src/domain/mail/digests.ts', 'mail HTML, in the domain'],
+  ['src/domain/mail/notification-mail.ts', 'mail HTML, in the domain'],
+  ['src/domain/mail/digest-mail.ts', 'mail HTML, in the domain'],
   ['src/domain/rendering.ts', 'the fallback of a post too large to render, in the domain'],
 ]);
 

@@ -1,49 +1,29 @@
 // Communities: create (the operator; or a signed-in person where the operator allows it, who becomes
-// its owner), change its settings (administrators), find by slug, list the public ones.
+// its owner), change its settings (administrators), find by slug, list the public ones. Creating
+// and changing are use cases of the one write runner (./community-create.ts,
+// ./community-settings-set.ts).
 import { z } from 'zod';
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import type { Actor } from './actor.ts';
 import { canRead, communityNotFound, requireCommunityAdmin } from './authorization.ts';
+import {
+  communityCreateByOperator,
+  communityCreateOwned,
+  type CreateCommunityInput,
+} from './community-create.ts';
+import { STARTER_GUIDELINES } from './community-defaults.ts';
+import { communitySettingsSet, type CommunitySettings } from './community-settings-set.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from './cursor.ts';
-import { addStarterCategory, STARTER_GUIDELINES } from './community-defaults.ts';
-import { DomainError } from './errors.ts';
-import { communitySlug, cursor as cursorField, pageLimit } from './fields.ts';
-import { RESERVED_COMMUNITY_SLUGS } from './slug.ts';
+import { cursor as cursorField, pageLimit } from './fields.ts';
 import { subjectWords } from './subject-words.ts';
-import { parse, translateStoreError } from './validate.ts';
+import { parse } from './validate.ts';
 import { communityView, type CommunityView } from './views.ts';
+import { bareRunner } from './writes/bare-runner.ts';
+import type { RunOptions, WriteRunner } from './writes/runner.ts';
 
-export const communitySlugSchema = communitySlug.refine(
-  (s) => !RESERVED_COMMUNITY_SLUGS.has(s),
-  'is reserved; choose another slug',
-);
-
-const createSchema = z.object({
-  slug: communitySlugSchema,
-  name: z.string().trim().min(1, 'must not be empty').max(100),
-  description: z.string().trim().max(2000).default(''),
-  guidelines: z.string().trim().max(20_000).default(''),
-  visibility: z.enum(['public', 'private']).default('public'),
-  customDomain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(
-      /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/,
-      'must be a host name such as "forum.example.org"',
-    )
-    .nullable()
-    .default(null),
-});
-
-export type CreateCommunityInput = z.input<typeof createSchema>;
-
-/** What administrators may change of their community (the slug and custom domain stay the operator's). */
-const settingsSchema = createSchema
-  .pick({ name: true, description: true, guidelines: true, visibility: true })
-  .partial();
-export type CommunitySettings = z.input<typeof settingsSchema>;
+export { communitySlugSchema, type CreateCommunityInput } from './community-create.ts';
+export type { CommunitySettings } from './community-settings-set.ts';
 
 export type CommunityPolicy = {
   /** Whether a signed-in person may create a community of their own (HAMLET_COMMUNITY_CREATION). */
@@ -53,11 +33,18 @@ export type CommunityPolicy = {
 export class CommunityService {
   /** Told the id of a community whose settings changed (caches of host answers drop theirs). */
   readonly onChange = new Set<(communityId: string) => void>();
+  private readonly runner: WriteRunner;
+  private readonly createOwnedWrite: ReturnType<typeof communityCreateOwned>;
 
   constructor(
     private readonly store: Store,
     private readonly policy: CommunityPolicy = { communityCreation: false },
-  ) {}
+    /** The one write runner (absent: a service built by hand over a bare store, ./writes/bare-runner.ts). */
+    runner?: WriteRunner,
+  ) {
+    this.runner = runner ?? bareRunner(store);
+    this.createOwnedWrite = communityCreateOwned(policy.communityCreation);
+  }
 
   /** Whether signed-in people may create communities here. */
   get createAllowed(): boolean {
@@ -71,35 +58,15 @@ export class CommunityService {
   async createOwned(
     actor: Actor,
     input: Omit<CreateCommunityInput, 'customDomain'>,
+    options?: RunOptions,
   ): Promise<CommunityView> {
-    if (actor.kind !== 'person')
-      throw new DomainError('unauthorized', 'Sign in to create a community.');
-    if (!this.policy.communityCreation) {
-      throw new DomainError(
-        'forbidden',
-        'On this Hamlet, communities are created by the operator (hamlet community create). Ask them for one.',
-      );
-    }
-    const data = parse(createSchema, {
+    const payload = {
       ...input,
       guidelines: input.guidelines || STARTER_GUIDELINES,
       customDomain: null,
-    });
-    try {
-      const created = await this.store.transaction(async (tx) => {
-        const community = await tx.communities.create(data);
-        await tx.community(community.id).access.members.set(actor.personId, 'owner');
-        await addStarterCategory(tx, community);
-        return community;
-      });
-      return communityView(created);
-    } catch (err) {
-      translateStoreError(
-        err,
-        `A community with slug "${data.slug}" already exists. Choose another.`,
-        '',
-      );
-    }
+    };
+    const created = await this.runner.run(this.createOwnedWrite, actor, null, payload, options);
+    return communityView(created);
   }
 
   /** The settings as the administrators' form shows them. */
@@ -113,11 +80,9 @@ export class CommunityService {
     actor: Actor,
     community: Community,
     input: CommunitySettings,
+    options?: RunOptions,
   ): Promise<CommunityView> {
-    await requireCommunityAdmin(this.store, actor, community, 'change the community settings');
-    const data = parse(settingsSchema, input);
-    const updated = await this.store.communities.update(community.id, data);
-    if (!updated) throw communityNotFound(community.slug);
+    const updated = await this.runner.run(communitySettingsSet, actor, community, input, options);
     for (const listener of this.onChange) listener(updated.id);
     return communityView(updated);
   }
@@ -129,34 +94,15 @@ export class CommunityService {
   async create(
     actor: Actor,
     input: CreateCommunityInput,
-    options: { starter?: boolean } = {},
+    options: { starter?: boolean } & RunOptions = {},
   ): Promise<CommunityView> {
-    if (actor.kind !== 'system') {
-      throw new DomainError(
-        'forbidden',
-        'Communities are created by the operator (hamlet community create).',
-      );
-    }
-    const data = parse(
-      createSchema,
-      options.starter ? { ...input, guidelines: input.guidelines || STARTER_GUIDELINES } : input,
-    );
-    try {
-      if (!options.starter) return communityView(await this.store.communities.create(data));
-      return communityView(
-        await this.store.transaction(async (tx) => {
-          const community = await tx.communities.create(data);
-          await addStarterCategory(tx, community);
-          return community;
-        }),
-      );
-    } catch (err) {
-      translateStoreError(
-        err,
-        `A community with slug "${data.slug}" (or that custom domain) already exists. Choose another.`,
-        '',
-      );
-    }
+    const { starter = false, ...run } = options;
+    const payload = {
+      ...(starter ? { ...input, guidelines: input.guidelines || STARTER_GUIDELINES } : input),
+      starter,
+    };
+    const created = await this.runner.run(communityCreateByOperator, actor, null, payload, run);
+    return communityView(created);
   }
 
   /** The community record (for other services), if the actor may see it. */

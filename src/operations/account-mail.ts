@@ -27,7 +27,10 @@ export const requestPasswordReset = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip, input.email);
-    return ctx.services.accountLinks.requestPasswordReset(input);
+    return ctx.services.accountLinks.requestPasswordReset(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -46,7 +49,10 @@ export const resetPassword = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip);
-    return ctx.services.accountLinks.resetPassword(input);
+    return ctx.services.accountLinks.resetPassword(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -61,7 +67,10 @@ export const verifyEmail = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip);
-    return ctx.services.accountLinks.verifyEmail(input);
+    return ctx.services.accountLinks.verifyEmail(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -80,7 +89,10 @@ export const resendVerification = defineOperation({
       ctx.ip,
       ctx.actor.kind === 'person' ? ctx.actor.personId : undefined,
     );
-    return ctx.services.accountLinks.resendVerification(ctx.actor);
+    return ctx.services.accountLinks.resendVerification(ctx.actor, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -102,7 +114,10 @@ export const changeEmail = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip, input.new_email);
-    return ctx.services.accountLinks.requestEmailChange(ctx.actor, input);
+    return ctx.services.accountLinks.requestEmailChange(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -117,7 +132,10 @@ export const confirmEmailChange = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip);
-    return ctx.services.accountLinks.confirmEmailChange(input);
+    return ctx.services.accountLinks.confirmEmailChange(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 

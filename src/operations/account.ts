@@ -38,10 +38,11 @@ export const mintMyKey = defineOperation({
   credential: 'user',
   write: true,
   run: async (ctx, input) => {
-    const minted = await ctx.services.accounts.mintUserKey(ctx.actor, {
-      expiresInDays: input.expires_in_days,
-    });
-    ctx.audit.targets.key_id = minted.record.id;
+    const minted = await ctx.services.accounts.mintUserKey(
+      ctx.actor,
+      { expiresInDays: input.expires_in_days },
+      { ip: ctx.ip, audit: ctx.audit },
+    );
     return { key: minted.key, record: presentKey(minted.record) };
   },
 });
@@ -56,7 +57,10 @@ export const revokeMyKey = defineOperation({
   credential: 'user',
   write: true,
   run: async (ctx, input) => ({
-    revoked: await ctx.services.accounts.revokeUserKey(ctx.actor, input),
+    revoked: await ctx.services.accounts.revokeUserKey(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
   }),
 });
 

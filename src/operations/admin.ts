@@ -96,13 +96,17 @@ export const createAgent = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const created = await ctx.services.agents.create(ctx.actor, ctx.community, {
-      name: input.name,
-      scopes: input.scopes,
-      trusted: input.trusted,
-      expiresInDays: input.expires_in_days,
-    });
-    ctx.audit.targets.agent_id = created.agent.id;
+    const created = await ctx.services.agents.create(
+      ctx.actor,
+      ctx.community,
+      {
+        name: input.name,
+        scopes: input.scopes,
+        trusted: input.trusted,
+        expiresInDays: input.expires_in_days,
+      },
+      { ip: ctx.ip, audit: ctx.audit },
+    );
     return {
       agent: presentAgent(created.agent),
       key: created.key,
@@ -129,7 +133,12 @@ export const updateAgent = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) =>
-    presentAgent(await ctx.services.agents.setAccess(ctx.actor, ctx.community, input)),
+    presentAgent(
+      await ctx.services.agents.setAccess(ctx.actor, ctx.community, input, {
+        ip: ctx.ip,
+        audit: ctx.audit,
+      }),
+    ),
 });
 
 export const listAgentKeys = defineOperation({
@@ -163,11 +172,12 @@ export const mintAgentKey = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const minted = await ctx.services.agents.mintKey(ctx.actor, ctx.community, {
-      agent: input.agent,
-      expiresInDays: input.expires_in_days,
-    });
-    ctx.audit.targets.key_id = minted.keyRecord.id;
+    const minted = await ctx.services.agents.mintKey(
+      ctx.actor,
+      ctx.community,
+      { agent: input.agent, expiresInDays: input.expires_in_days },
+      { ip: ctx.ip, audit: ctx.audit },
+    );
     return { key: minted.key, record: presentAgentKey(minted.keyRecord) };
   },
 });
@@ -183,8 +193,10 @@ export const revokeAgentKey = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const revoked = await ctx.services.agents.revokeKey(ctx.actor, ctx.community, input);
-    ctx.audit.targets.key_id = revoked.id;
+    const revoked = await ctx.services.agents.revokeKey(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return presentAgentKey(revoked);
   },
 });
@@ -246,7 +258,10 @@ export const setMember = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const m = await ctx.services.accounts.addMember(ctx.actor, ctx.community, input);
+    const m = await ctx.services.accounts.addMember(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { person_id: m.personId, role: m.role as (typeof ROLES)[number] };
   },
 });
@@ -262,7 +277,10 @@ export const removeMember = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    await ctx.services.accounts.removeMember(ctx.actor, ctx.community, input);
+    await ctx.services.accounts.removeMember(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { removed: true as const };
   },
 });

@@ -100,7 +100,10 @@ export const sendPasswordReset = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip, input.email);
-    return ctx.services.accountLinks.sendPasswordReset(ctx.actor, ctx.community, input);
+    return ctx.services.accountLinks.sendPasswordReset(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -121,6 +124,7 @@ export const setUnverifiedPosting = defineOperation({
       ctx.actor,
       ctx.community,
       input.allowed,
+      { ip: ctx.ip, audit: ctx.audit },
     ),
   }),
 });

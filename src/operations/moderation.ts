@@ -103,8 +103,10 @@ export const flagPost = defineOperation({
   mcp: true,
   toolset: 'feedback',
   run: async (ctx, input) => {
-    const f = await ctx.services.flags.flag(ctx.actor, ctx.community, input);
-    note(ctx, { post_id: f.postId, flag_id: f.flagId });
+    const f = await ctx.services.flags.flag(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return {
       flag_id: f.flagId,
       post_id: f.postId,
@@ -162,7 +164,10 @@ export const decideReview = defineOperation({
   toolset: 'moderation',
   run: async (ctx, input) => {
     note(ctx, { [input.kind === 'approval' ? 'approval_id' : 'post_id']: input.id });
-    const r = await ctx.services.review.decide(ctx.actor, ctx.community, input);
+    const r = await ctx.services.review.decide(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return r.kind === 'approval'
       ? { kind: r.kind, approval: presentApproval(r.approval) }
       : { kind: r.kind, flag: presentHide(r.flag) };
@@ -200,7 +205,12 @@ export const hidePost = defineOperation({
   run: async (ctx, input) => {
     note(ctx, { post_id: input.post });
     return presentHide(
-      await ctx.services.flags.decide(ctx.actor, ctx.community, { ...input, decision: 'hide' }),
+      await ctx.services.flags.decide(
+        ctx.actor,
+        ctx.community,
+        { ...input, decision: 'hide' },
+        { ip: ctx.ip, audit: ctx.audit },
+      ),
     );
   },
 });
@@ -220,7 +230,12 @@ export const unhidePost = defineOperation({
   run: async (ctx, input) => {
     note(ctx, { post_id: input.post });
     return presentHide(
-      await ctx.services.flags.decide(ctx.actor, ctx.community, { ...input, decision: 'dismiss' }),
+      await ctx.services.flags.decide(
+        ctx.actor,
+        ctx.community,
+        { ...input, decision: 'dismiss' },
+        { ip: ctx.ip, audit: ctx.audit },
+      ),
     );
   },
 });

@@ -48,8 +48,11 @@ export const signUp = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkSignUp(ctx.ip);
-    const { email, person } = await ctx.services.accounts.signUp(ctx.actor, input);
-    if (person) ctx.audit.targets.person_id = person.id;
+    // The new account's id is in the call's audit entry (none when the address was taken).
+    const { email } = await ctx.services.accounts.signUp(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { email };
   },
 });
@@ -73,7 +76,7 @@ export const changePassword = defineOperation({
   credential: 'user',
   write: true,
   run: async (ctx, input) => {
-    await ctx.services.accounts.changePassword(ctx.actor, input);
+    await ctx.services.accounts.changePassword(ctx.actor, input, { ip: ctx.ip, audit: ctx.audit });
     return { changed: true as const };
   },
 });

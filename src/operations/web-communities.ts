@@ -89,8 +89,11 @@ export const createCommunity = defineOperation({
   credential: 'user',
   write: true,
   run: async (ctx, input) => {
-    const created = await ctx.services.communities.createOwned(ctx.actor, input);
-    ctx.audit.communityId = created.id;
+    // The call's audit entry belongs to the new community (the runner writes it there).
+    const created = await ctx.services.communities.createOwned(ctx.actor, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return present(created, ctx.urls);
   },
 });
@@ -128,7 +131,10 @@ export const updateCommunitySettings = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const c = await ctx.services.communities.updateSettings(ctx.actor, ctx.community, input);
+    const c = await ctx.services.communities.updateSettings(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { ...present(c, ctx.urls), guidelines: c.guidelines };
   },
 });

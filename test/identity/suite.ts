@@ -701,9 +701,12 @@ export function defineIdentitySuite(engine: string, factory: StoreFactory): void
       } while (cursor);
       const rows = all.map((e) => [e.action, e.outcome, e.errorCode]);
       assert.deepEqual(rows.reverse(), [
-        // The fixture's categories (community()): written by the system, audited like every write.
+        // The fixture's community, categories and agent (community(), agent()): written by the
+        // operator (the system), audited like every write.
+        ['community.create', 'ok', null],
         ['category.create', 'ok', null],
         ['category.create', 'ok', null],
+        ['agent.create', 'ok', null],
         ['topic.create', 'ok', null],
         ['post.create', 'error', 'forbidden'],
         ['policy.set', 'ok', null],

@@ -3,73 +3,42 @@
 // has an account, or sent by a community's administrator to a member), and e-mail change
 // (confirmed at the new address, told to the old). Each link carries a random single-use token of
 // which only the hash is stored, spent by one conditional update; a reset expires after an hour and
-// ends every session of the account. Mails are queued in the transaction of the change they belong to.
-import { z } from 'zod';
+// ends every session of the account. Each change is a use case of the one write runner (a file
+// beside this one), its mails queued in its transaction (./link-mails.ts: what they share).
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
-import { UniqueViolation } from '../../store/errors.ts';
 import type { Actor } from '../actor.ts';
-import { requireCommunityAdmin } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
-import { email as emailSchema, LIMITS, password as passwordSchema } from '../fields.ts';
-import { parse } from '../validate.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import {
-  emailChangedMail,
-  emailChangeMail,
-  resetMail,
-  signUpExistsMail,
-  verifyMail,
-  type AccountMail,
-} from '../mail/account-mails.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
 import type { Clock } from './auth.ts';
-import { hashPassword, randomBase62, sha256Hex, verifyPassword } from './secrets.ts';
+import { emailChangeConfirm } from './email-change-confirm.ts';
+import { emailChangeRequest } from './email-change-request.ts';
+import { emailVerify } from './email-verify.ts';
+import { personWithAddress, type LinkDeps } from './link-mails.ts';
+import { passwordReset } from './password-reset.ts';
+import { passwordResetRequest } from './password-reset-request.ts';
+import { passwordResetSend } from './password-reset-send.ts';
+import { unverifiedPostingSet } from './unverified-posting-set.ts';
+import { verificationResend } from './verification-resend.ts';
 
-export const RESET_TTL_MS = 60 * 60_000;
-export const VERIFY_TTL_MS = 48 * 3_600_000;
-export const EMAIL_CHANGE_TTL_MS = 24 * 3_600_000;
-
-type Purpose = 'verify' | 'reset' | 'email_change';
-
-const tokenSchema = z.string().trim().min(20).max(100);
+export { EMAIL_CHANGE_TTL_MS, RESET_TTL_MS, VERIFY_TTL_MS } from './link-mails.ts';
 
 export class AccountLinks {
+  /** What the link writes work with (./link-mails.ts). */
+  readonly deps: LinkDeps;
+  private readonly writes: ReturnType<typeof linkWrites>;
+
   constructor(
     private readonly store: Store,
     private readonly mailer: Mailer,
-    private readonly clock: Clock,
+    clock: Clock,
+    private readonly runner: WriteRunner,
     private readonly logger?: Logger,
-  ) {}
-
-  private get site(): string {
-    return new URL(this.mailer.settings.origin).host;
-  }
-
-  /** Inside sign-up's transaction: the new account's verification mail. */
-  async queueVerification(tx: Store, person: Person, communityId?: string): Promise<void> {
-    if (!this.mailer.enabled || !person.email) return;
-    const token = await this.newToken(tx, person.id, 'verify', person.email, VERIFY_TTL_MS);
-    const url = this.mailer.link(`/email/verify?token=${token}`);
-    await this.send(tx, person, verifyMail(this.site, url, VERIFY_TTL_MS / 3_600_000), communityId);
-  }
-
-  /** Sign-up with an address that has an account: its owner is told, nothing else changes. */
-  async queueSignUpExists(email: string): Promise<void> {
-    if (!this.mailer.enabled) return;
-    await this.store.transaction(async (tx) => {
-      const person = await tx.people.getByEmail(email);
-      if (!person) return;
-      await this.send(
-        tx,
-        person,
-        signUpExistsMail(
-          this.site,
-          this.mailer.link('/signin'),
-          this.mailer.link('/password/forgot'),
-        ),
-      );
-    });
+  ) {
+    this.deps = { mailer, clock, logger };
+    this.writes = linkWrites(this.deps);
   }
 
   /** Whether the person's current address is the one they verified. */
@@ -99,20 +68,14 @@ export class AccountLinks {
     actor: Actor,
     community: Community,
     allowed: boolean,
+    options?: RunOptions,
   ): Promise<boolean> {
-    await requireCommunityAdmin(this.store, actor, community, 'change who may post');
-    await this.store.accountTokens.setUnverifiedMayPost(community.id, allowed);
-    return allowed;
+    return this.runner.run(unverifiedPostingSet, actor, community, { allowed }, options);
   }
 
   /** Whether the community lets unverified accounts post. */
   async unverifiedMayPost(community: Community): Promise<boolean> {
     return (await this.store.accountTokens.unverifiedMayPost(community.id)) ?? false;
-  }
-
-  /** The operator's accounts count as verified. */
-  async markVerified(person: Person): Promise<void> {
-    if (person.email) await this.store.accountTokens.markVerified(person.id, person.email);
   }
 
   /** The signed-in person's address, whether it is confirmed, and whether mail is on. */
@@ -123,7 +86,9 @@ export class AccountLinks {
     /** Set when notification mail to the address is off after hard bounces. */
     bounced: { hardBounces: number; since: string; reason: string | null } | null;
   }> {
-    const person = await this.personOf(actor, 'see your address');
+    if (actor.kind !== 'person')
+      throw new DomainError('unauthorized', 'Sign in to see your address.');
+    const person = await personWithAddress(this.store, actor.personId);
     const bounce = await this.store.mail.bounceState(person.email!);
     return {
       email: person.email!,
@@ -136,42 +101,29 @@ export class AccountLinks {
   }
 
   /** A signed-in person asks for a new verification link. */
-  async resendVerification(actor: Actor): Promise<{ email: string }> {
-    const person = await this.personOf(actor, 'confirm your address');
-    this.requireMail();
-    const bounced = (await this.store.mail.bounceState(person.email!))?.disabledAt;
-    if (!bounced && (await this.isVerified(person)))
-      throw new DomainError('conflict', `${person.email} is already confirmed.`);
-    await this.store.transaction((tx) => this.queueVerification(tx, person));
-    return { email: person.email! };
+  async resendVerification(actor: Actor, options?: RunOptions): Promise<{ email: string }> {
+    return this.runner.run(this.writes.resend, actor, null, {}, options);
   }
 
   /** Spends a verification link; the address is verified if it is still the account's. */
-  async verifyEmail(input: { token: unknown }): Promise<{ email: string }> {
-    const token = this.tokenOf(input.token);
-    const spent = await this.store.accountTokens.consume(sha256Hex(token), 'verify', this.now());
-    const person = spent && (await this.store.people.getById(spent.personId));
-    if (!spent || !person || person.email !== spent.email)
-      throw this.deadLink('confirmation', 'Sign in and ask for a new one on your account page.');
-    await this.store.accountTokens.markVerified(person.id, spent.email);
-    // Confirmed again: an address that bounced reads its mail now, so mail to it is on again.
-    await this.store.mail.clearBounces(spent.email);
-    this.logger?.info({ event: 'email.verified', personId: person.id }, 'address verified');
-    return { email: spent.email };
+  async verifyEmail(
+    actor: Actor,
+    input: { token: unknown },
+    options?: RunOptions,
+  ): Promise<{ email: string }> {
+    return this.runner.run(this.writes.verify, actor, null, input, options);
   }
 
   /**
    * Asks for a reset link for `email`. The answer is the same whether or not the address has an
    * account (nobody learns which have one): only an existing account gets the mail.
    */
-  async requestPasswordReset(input: { email: unknown }): Promise<{ email: string }> {
-    const { email } = parse(z.object({ email: emailSchema }), input);
-    this.requireMail();
-    await this.store.transaction(async (tx) => {
-      const person = await tx.people.getByEmail(email);
-      if (person) await this.queueReset(tx, person);
-    });
-    return { email };
+  async requestPasswordReset(
+    actor: Actor,
+    input: { email: unknown },
+    options?: RunOptions,
+  ): Promise<{ email: string }> {
+    return this.runner.run(this.writes.resetRequest, actor, null, input, options);
   }
 
   /** An administrator sends a reset link to a member of their community. */
@@ -179,178 +131,58 @@ export class AccountLinks {
     actor: Actor,
     community: Community,
     input: { email: unknown },
+    options?: RunOptions,
   ): Promise<{ email: string }> {
-    await requireCommunityAdmin(
-      this.store,
-      actor,
-      community,
-      'send a member a password reset link',
-    );
-    const { email } = parse(z.object({ email: emailSchema }), input);
-    this.requireMail();
-    const person = await this.store.people.getByEmail(email);
-    const member =
-      person && (await this.store.community(community.id).access.members.get(person.id));
-    if (!person || !member)
-      throw new DomainError(
-        'not_found',
-        `No member of "${community.slug}" has the e-mail "${email}". Check the address on the members page.`,
-      );
-    await this.store.transaction((tx) => this.queueReset(tx, person, community.id));
-    this.logger?.info({ event: 'password.reset_sent', personId: person.id }, 'reset link sent');
-    return { email };
+    const sent = await this.runner.run(this.writes.resetSend, actor, community, input, options);
+    this.logger?.info({ event: 'password.reset_sent', personId: sent.personId }, 'reset link sent');
+    return { email: sent.email };
   }
 
   /** Spends a reset link: the new password is set, every session ends, the address counts as verified. */
-  async resetPassword(input: { token: unknown; password: unknown }): Promise<{ email: string }> {
-    const token = this.tokenOf(input.token);
-    const { password } = parse(z.object({ password: passwordSchema }), {
-      password: input.password,
-    });
-    const hash = await hashPassword(password);
-    const email = await this.store.transaction(async (tx) => {
-      const spent = await tx.accountTokens.consume(sha256Hex(token), 'reset', this.now());
-      const person = spent && (await tx.people.getById(spent.personId));
-      if (!spent || !person || person.email !== spent.email)
-        throw this.deadLink('reset', 'Ask for a new one at /password/forgot.');
-      await tx.identity.credentials.setPasswordHash(person.id, hash);
-      await tx.identity.credentials.revokeSessionsOf(person.id, this.clock().toISOString());
-      await tx.accountTokens.revokeAll(person.id, 'reset', this.now());
-      await tx.accountTokens.markVerified(person.id, spent.email);
-      return spent.email;
-    });
+  async resetPassword(
+    actor: Actor,
+    input: { token: unknown; password: unknown },
+    options?: RunOptions,
+  ): Promise<{ email: string }> {
+    const reset = await this.runner.run(this.writes.reset, actor, null, input, options);
     this.logger?.info({ event: 'password.reset' }, 'password reset by e-mail link');
-    return { email };
+    return reset;
   }
 
   /**
    * A signed-in person asks to sign in with another address, proving their password: a link goes
-   * to the new address. An address that has an account gets the sign-up-exists mail instead (the
+   * to the new address. An address that has an account gets the address-taken mail instead (the
    * answer is the same).
    */
   async requestEmailChange(
     actor: Actor,
     input: { new_email: unknown; current_password: unknown },
+    options?: RunOptions,
   ): Promise<{ email: string }> {
-    const person = await this.personOf(actor, 'change your e-mail address');
-    const data = parse(
-      z.object({ new_email: emailSchema, current_password: z.string().max(LIMITS.password.max) }),
-      input,
-    );
-    this.requireMail();
-    const stored = await this.store.identity.credentials.getPasswordHash(person.id);
-    if (!stored || !(await verifyPassword(data.current_password, stored)))
-      throw new DomainError('forbidden', 'The current password is not right; nothing was changed.');
-    if (data.new_email === person.email)
-      throw new DomainError('invalid_argument', `${data.new_email} is already your address.`);
-    if (await this.store.people.getByEmail(data.new_email)) {
-      await this.queueSignUpExists(data.new_email);
-      return { email: data.new_email };
-    }
-    await this.store.transaction(async (tx) => {
-      await tx.accountTokens.revokeAll(person.id, 'email_change', this.now());
-      const token = await this.newToken(
-        tx,
-        person.id,
-        'email_change',
-        data.new_email,
-        EMAIL_CHANGE_TTL_MS,
-      );
-      const url = this.mailer.link(`/email/confirm?token=${token}`);
-      const m = emailChangeMail(this.site, url, EMAIL_CHANGE_TTL_MS / 3_600_000);
-      await this.mailer.queue(tx, { to: { email: data.new_email }, ...m });
-    });
-    return { email: data.new_email };
+    return this.runner.run(this.writes.changeRequest, actor, null, input, options);
   }
 
   /** Spends an e-mail change link: the account signs in with the new address, the old one is told. */
-  async confirmEmailChange(input: { token: unknown }): Promise<{ email: string }> {
-    const token = this.tokenOf(input.token);
-    try {
-      return await this.store.transaction(async (tx) => {
-        const spent = await tx.accountTokens.consume(sha256Hex(token), 'email_change', this.now());
-        const person = spent && (await tx.people.getById(spent.personId));
-        if (!spent || !person) throw this.deadLink('confirmation', 'Ask for the change again.');
-        await tx.accountTokens.changeEmail(person.id, spent.email);
-        await tx.accountTokens.markVerified(person.id, spent.email);
-        if (person.email) {
-          const m = emailChangedMail(this.site, spent.email, this.mailer.link('/password/forgot'));
-          await this.mailer.queue(tx, { to: { personId: person.id, email: person.email }, ...m });
-        }
-        this.logger?.info({ event: 'email.changed', personId: person.id }, 'address changed');
-        return { email: spent.email };
-      });
-    } catch (err) {
-      if (!(err instanceof UniqueViolation)) throw err;
-      throw new DomainError(
-        'conflict',
-        'Another account took that address meanwhile; nothing was changed.',
-      );
-    }
+  async confirmEmailChange(
+    actor: Actor,
+    input: { token: unknown },
+    options?: RunOptions,
+  ): Promise<{ email: string }> {
+    const changed = await this.runner.run(this.writes.changeConfirm, actor, null, input, options);
+    this.logger?.info({ event: 'email.changed', personId: changed.personId }, 'address changed');
+    return { email: changed.email };
   }
+}
 
-  private async queueReset(tx: Store, person: Person, communityId?: string): Promise<void> {
-    await tx.accountTokens.revokeAll(person.id, 'reset', this.now());
-    const token = await this.newToken(tx, person.id, 'reset', person.email!, RESET_TTL_MS);
-    const url = this.mailer.link(`/password/reset?token=${token}`);
-    await this.send(tx, person, resetMail(this.site, url, RESET_TTL_MS / 60_000), communityId);
-  }
-
-  private async send(tx: Store, person: Person, m: AccountMail, communityId?: string) {
-    await this.mailer.queue(tx, {
-      to: { personId: person.id, email: person.email! },
-      ...m,
-      ...(communityId ? { communityId } : {}),
-    });
-  }
-
-  private async newToken(
-    tx: Store,
-    personId: string,
-    purpose: Purpose,
-    email: string,
-    ttlMs: number,
-  ): Promise<string> {
-    const token = randomBase62(40);
-    await tx.accountTokens.create({
-      personId,
-      purpose,
-      tokenHash: sha256Hex(token),
-      email,
-      expiresAt: this.now() + ttlMs,
-    });
-    return token;
-  }
-
-  private now(): number {
-    return this.clock().getTime();
-  }
-
-  private tokenOf(raw: unknown): string {
-    const parsed = tokenSchema.safeParse(raw);
-    if (!parsed.success) throw this.deadLink('', 'Open the link from the mail exactly as it came.');
-    return parsed.data;
-  }
-
-  private deadLink(what: string, fix: string): DomainError {
-    return new DomainError(
-      'invalid_argument',
-      `This ${what ? `${what} ` : ''}link is not valid: it was used already, it expired, or it was cut short. ${fix}`,
-    );
-  }
-
-  private requireMail(): void {
-    if (!this.mailer.enabled)
-      throw new DomainError(
-        'unavailable',
-        'This Hamlet sends no e-mail (its operator has not configured HAMLET_SMTP_URL): ask an administrator.',
-      );
-  }
-
-  private async personOf(actor: Actor, what: string): Promise<Person> {
-    if (actor.kind !== 'person') throw new DomainError('unauthorized', `Sign in to ${what}.`);
-    const person = await this.store.people.getById(actor.personId);
-    if (!person?.email) throw new DomainError('not_found', 'Your account has no e-mail address.');
-    return person;
-  }
+/** The use cases of the link writes, over their dependencies. */
+function linkWrites(deps: LinkDeps) {
+  return {
+    resend: verificationResend(deps),
+    verify: emailVerify(deps),
+    resetRequest: passwordResetRequest(deps),
+    resetSend: passwordResetSend(deps),
+    reset: passwordReset(deps),
+    changeRequest: emailChangeRequest(deps),
+    changeConfirm: emailChangeConfirm(deps),
+  };
 }

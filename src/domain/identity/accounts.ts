@@ -1,29 +1,25 @@
 // People's accounts (e-mail + scrypt password): sign-up (the same answer whether or not the address
 // has an account; a verification mail, or a mail to the address's owner), the operator's accounts
-// (verified), password changes and sign-in. The one service the faces call for people: it also answers for their web sessions
-// (./web-sessions.ts), memberships (./memberships.ts) and user keys (./user-keys.ts), which live
-// in their own files.
-import { handleField } from '../writes/handle-set.ts';
-import { z } from 'zod';
+// (verified), password changes and sign-in. The one service the faces call for people: it also
+// answers for their web sessions (./web-sessions.ts), memberships (./memberships.ts) and user keys
+// (./user-keys.ts), which live in their own files. Each change is a use case of the one write
+// runner, in a file of its own (./account-open.ts, ./password-change.ts, ./member-set.ts, …).
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
 import type { CommunityPerson, Membership } from '../../store/identity.ts';
 import type { Actor, PersonActor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { UniqueViolation } from '../../store/errors.ts';
-import { parse } from '../validate.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import { accountExists } from './account-exists.ts';
+import { accountOpen, AddressTaken, type OpenAccountInput } from './account-open.ts';
 import { systemClock, type AuthService, type Clock } from './auth.ts';
-import { email as emailSchema, LIMITS, password as passwordSchema } from '../fields.ts';
-import { requirePerson } from './account-fields.ts';
-import {
-  listMemberships,
-  listPeople,
-  removeMembership,
-  setMembership,
-  type MemberView,
-} from './memberships.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './secrets.ts';
+import { listMemberships, listPeople, type MemberView } from './memberships.ts';
+import { memberRemove } from './member-remove.ts';
+import { memberSet } from './member-set.ts';
+import { passwordChange } from './password-change.ts';
+import { passwordSet } from './password-set.ts';
+import { dummyPasswordHash, verifyPassword } from './secrets.ts';
 import { UserKeys, type KeyView } from './user-keys.ts';
 import { WebSessions, type WebSession } from './web-sessions.ts';
 import type { AccountLinks } from './account-links.ts';
@@ -31,41 +27,41 @@ import type { AccountLinks } from './account-links.ts';
 export { HANDOFF_TICKET_MS, SESSION_TTL_MS, type WebSession } from './web-sessions.ts';
 export { expiryFrom, keyView, type KeyView } from './user-keys.ts';
 
-const createUserSchema = z.object({
-  email: emailSchema,
-  password: passwordSchema,
-  name: z.string().trim().min(1).max(100).optional(),
-  /** The @handle chosen at sign-up; without one, a free one is made from the name. */
-  handle: handleField.optional(),
-});
-
 export class AccountService {
   private readonly sessions: WebSessions;
   private readonly keys: UserKeys;
+  private readonly writes: {
+    open: ReturnType<typeof accountOpen>;
+    exists?: ReturnType<typeof accountExists>;
+    change: ReturnType<typeof passwordChange>;
+  };
 
   constructor(
     private readonly store: Store,
     /** Loads a signed-in person's roles, as key authentication does. */
     auth: AuthService,
-    private readonly clock: Clock = systemClock,
+    /** The one write runner (every change of an account is a use case of it). */
+    private readonly runner: WriteRunner,
+    clock: Clock = systemClock,
     private readonly logger?: Logger,
     /** Whether anyone may open an account (HAMLET_SIGNUP); the operator's CLI always may. */
-    private readonly policy: { signUp: boolean } = { signUp: true },
+    policy: { signUp: boolean } = { signUp: true },
     /** Verification mails at sign-up, and the mail to an address's owner when it is taken. */
     private readonly links?: AccountLinks,
   ) {
     this.sessions = new WebSessions(store, auth, clock, logger);
-    this.keys = new UserKeys(store, clock, logger);
+    this.keys = new UserKeys(store, runner, clock, logger);
+    this.writes = {
+      open: accountOpen({ signUp: policy.signUp, links: links?.deps }),
+      exists: links && accountExists(links.deps),
+      change: passwordChange(clock),
+    };
   }
 
   /** The operator's CLI (system), or sign-up (anonymous): a taken address is a conflict that says so. */
-  async createUser(actor: Actor, input: z.input<typeof createUserSchema>): Promise<Person> {
-    const { person, email } = await this.openAccount(actor, input);
-    if (!person)
-      throw new DomainError(
-        'conflict',
-        `An account with the e-mail "${email}" already exists. Sign in instead, or use another address.`,
-      );
+  async createUser(actor: Actor, input: OpenAccountInput, options?: RunOptions): Promise<Person> {
+    const person = await this.runner.run(this.writes.open, actor, null, input, options);
+    this.logger?.info({ event: 'user.created', personId: person.id }, 'user created');
     return person;
   }
 
@@ -73,75 +69,34 @@ export class AccountService {
    * Sign-up by a visitor, answered alike whether or not the address already has an account, so that
    * nobody learns which addresses are registered: the same work (the password is hashed either way)
    * and the same answer, the address as it is signed in with. An existing account is left exactly
-   * as it was (password, name, sessions). `person` is the new account, absent when the address was
-   * taken: for the audit only, a face must not show the difference.
+   * as it was (password, name, sessions); its owner is told by mail. `person` is the new account,
+   * absent when the address was taken: for the audit only, a face must not show the difference.
    */
   async signUp(
     actor: Actor,
-    input: z.input<typeof createUserSchema>,
+    input: OpenAccountInput,
+    options?: RunOptions,
   ): Promise<{ email: string; person?: Person }> {
-    return this.openAccount(actor, input);
-  }
-
-  private async openAccount(
-    actor: Actor,
-    input: z.input<typeof createUserSchema>,
-  ): Promise<{ email: string; person?: Person }> {
-    if (actor.kind !== 'system' && actor.kind !== 'anonymous') {
-      throw new DomainError(
-        'forbidden',
-        'You are already signed in; sign out to create another account.',
-      );
-    }
-    if (actor.kind === 'anonymous' && !this.policy.signUp) {
-      throw new DomainError(
-        'forbidden',
-        'Sign-up is closed on this Hamlet: ask its operator to create your account (hamlet user create).',
-      );
-    }
-    const data = parse(createUserSchema, input);
-    // A taken handle is refused whoever has the address: the answer tells nothing of addresses.
-    if (data.handle && (await this.store.people.getByHandle(data.handle)))
-      throw new DomainError(
-        'conflict',
-        `The handle "@${data.handle}" is taken. Choose another one (or leave it empty).`,
-      );
-    const passwordHash = await hashPassword(data.password);
     try {
-      const person = await this.store.transaction(async (tx) => {
-        const p = await tx.people.create({
-          displayName: data.name ?? data.email.split('@')[0]!,
-          email: data.email,
-          ...(data.handle ? { handle: data.handle } : {}),
-        });
-        await tx.identity.credentials.setPasswordHash(p.id, passwordHash);
-        // The operator's accounts count as verified; a visitor's get a link to prove the address.
-        if (actor.kind === 'system') await tx.accountTokens.markVerified(p.id, data.email);
-        else await this.links?.queueVerification(tx, p);
-        return p;
-      });
+      const person = await this.runner.run(this.writes.open, actor, null, input, options);
       this.logger?.info({ event: 'user.created', personId: person.id }, 'user created');
-      return { email: data.email, person };
+      return { email: person.email!, person };
     } catch (err) {
-      if (!(err instanceof UniqueViolation)) throw err;
+      if (!(err instanceof AddressTaken)) throw err;
       this.logger?.info({ event: 'user.exists' }, 'account not created: the address has one');
-      // A visitor is answered alike; the address's owner learns of the attempt by mail.
-      if (actor.kind === 'anonymous') await this.links?.queueSignUpExists(data.email);
-      return { email: data.email };
+      if (actor.kind === 'anonymous' && this.writes.exists && this.links?.deps.mailer.enabled)
+        await this.runner.run(this.writes.exists, actor, null, { email: err.email }, options);
+      return { email: err.email };
     }
   }
 
-  async setPassword(actor: Actor, input: { email: string; password: string }): Promise<void> {
-    const data = parse(z.object({ email: emailSchema, password: passwordSchema }), input);
-    const person = await requirePerson(this.store, data.email);
-    if (actor.kind !== 'system' && !(actor.kind === 'person' && actor.personId === person.id)) {
-      throw new DomainError('forbidden', 'You can only change your own password.');
-    }
-    await this.store.identity.credentials.setPasswordHash(
-      person.id,
-      await hashPassword(data.password),
-    );
-    await this.store.identity.credentials.revokeSessionsOf(person.id);
+  /** The operator (or the account's own person) sets an account's password; its sessions end. */
+  async setPassword(
+    actor: Actor,
+    input: { email: string; password: string },
+    options?: RunOptions,
+  ): Promise<void> {
+    await this.runner.run(passwordSet, actor, null, input, options);
   }
 
   /**
@@ -151,37 +106,14 @@ export class AccountService {
   async changePassword(
     actor: Actor,
     input: { current_password: string; new_password: string },
+    options?: RunOptions,
   ): Promise<void> {
-    if (actor.kind !== 'person')
-      throw new DomainError('unauthorized', 'Sign in to change your password.');
-    const data = parse(
-      z.object({
-        current_password: z.string().max(LIMITS.password.max),
-        new_password: passwordSchema,
-      }),
-      input,
-    );
-    const stored = await this.store.identity.credentials.getPasswordHash(actor.personId);
-    if (!stored || !(await verifyPassword(data.current_password, stored))) {
-      throw new DomainError(
-        'forbidden',
-        'The current password is not right. Type it again; nothing was changed.',
+    await this.runner.run(this.writes.change, actor, null, input, options);
+    if (actor.kind === 'person')
+      this.logger?.info(
+        { event: 'password.changed', personId: actor.personId },
+        'password changed',
       );
-    }
-    if (data.current_password === data.new_password)
-      throw new DomainError(
-        'invalid_argument',
-        'The new password is the same as the current one. Choose another.',
-      );
-    await this.store.identity.credentials.setPasswordHash(
-      actor.personId,
-      await hashPassword(data.new_password),
-    );
-    await this.store.identity.credentials.revokeSessionsOf(
-      actor.personId,
-      this.clock().toISOString(),
-    );
-    this.logger?.info({ event: 'password.changed', personId: actor.personId }, 'password changed');
   }
 
   /** Checks e-mail and password and opens a web session. Same answer for unknown e-mail and wrong password. */
@@ -239,18 +171,24 @@ export class AccountService {
     return this.sessions.verifyCsrf(sessionToken, presented);
   }
 
-  // — memberships (./memberships.ts: the rule of src/domain/authorization.ts, in one transaction) —
+  // — memberships (./member-set.ts, ./member-remove.ts: the rule of ./memberships.ts) —
 
   async addMember(
     actor: Actor,
     community: Community,
     input: { email: string; role: string },
+    options?: RunOptions,
   ): Promise<Membership> {
-    return setMembership(this.store, actor, community, input);
+    return this.runner.run(memberSet, actor, community, input, options);
   }
 
-  async removeMember(actor: Actor, community: Community, input: { email: string }): Promise<void> {
-    return removeMembership(this.store, actor, community, input);
+  async removeMember(
+    actor: Actor,
+    community: Community,
+    input: { email: string },
+    options?: RunOptions,
+  ): Promise<void> {
+    await this.runner.run(memberRemove, actor, community, input, options);
   }
 
   async listMembers(actor: Actor, community: Community): Promise<MemberView[]> {
@@ -271,15 +209,20 @@ export class AccountService {
   async mintUserKey(
     actor: Actor,
     input: { email?: string; expiresInDays?: number },
+    options?: RunOptions,
   ): Promise<{ key: string; record: KeyView }> {
-    return this.keys.mintUserKey(actor, input);
+    return this.keys.mintUserKey(actor, input, options);
   }
 
   async listUserKeys(actor: Actor, input: { email?: string } = {}): Promise<KeyView[]> {
     return this.keys.listUserKeys(actor, input);
   }
 
-  async revokeUserKey(actor: Actor, input: { email?: string; key: string }): Promise<number> {
-    return this.keys.revokeUserKey(actor, input);
+  async revokeUserKey(
+    actor: Actor,
+    input: { email?: string; key: string },
+    options?: RunOptions,
+  ): Promise<number> {
+    return this.keys.revokeUserKey(actor, input, options);
   }
 }

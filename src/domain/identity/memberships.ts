@@ -1,5 +1,6 @@
-// Memberships of a community: who belongs to it, in which role. Every change takes the membership
-// rule of src/domain/authorization.ts (requireMembershipChange) inside one transaction, with the
+// Memberships of a community: who belongs to it, in which role. Every change (./member-set.ts,
+// ./member-remove.ts, use cases of the one write runner) takes the membership rule of
+// src/domain/authorization.ts (requireMembershipChange) inside its transaction, with the
 // community's owners and admins locked first, so two concurrent changes cannot both take the last
 // owner away. AccountService offers these to every face (REST, web, CLI).
 import { z } from 'zod';
@@ -15,37 +16,10 @@ import {
 } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
-import { isRole, ROLES, type Role } from '../vocabulary.ts';
-import { cursor, email, pageLimit } from '../fields.ts';
-import { requirePerson } from './account-fields.ts';
+import { isRole, type Role } from '../vocabulary.ts';
+import { cursor, pageLimit } from '../fields.ts';
 
 export type MemberView = Membership & { displayName: string; email: string | null };
-
-/** Makes a person (by e-mail) a member with this role, or changes their role. */
-export async function setMembership(
-  store: Store,
-  actor: Actor,
-  community: Community,
-  input: { email: string; role: string },
-): Promise<Membership> {
-  await requireCommunityAdmin(store, actor, community, 'manage members');
-  const data = parse(z.object({ email, role: z.enum(ROLES) }), input);
-  const person = await requirePerson(store, data.email);
-  return (await change(store, actor, community, person, data.email, data.role))!;
-}
-
-/** Removes a person from the community (the rule keeps the last owner). */
-export async function removeMembership(
-  store: Store,
-  actor: Actor,
-  community: Community,
-  input: { email: string },
-): Promise<void> {
-  await requireCommunityAdmin(store, actor, community, 'manage members');
-  const data = parse(z.object({ email }), input);
-  const person = await requirePerson(store, data.email);
-  await change(store, actor, community, person, data.email, undefined);
-}
 
 export async function listMemberships(
   store: Store,
@@ -85,40 +59,39 @@ export async function listPeople(
 }
 
 /**
- * The change, decided on what the transaction reads after locking the administrators: the actor's
- * own role too (a concurrent change may just have demoted them).
+ * The change, through `tx` (the write's transaction: ./member-set.ts, ./member-remove.ts), decided
+ * on what it reads after locking the administrators: the actor's own role too (a concurrent change
+ * may just have demoted them).
  */
-async function change(
-  store: Store,
+export async function changeMembership(
+  tx: Store,
   actor: Actor,
   community: Community,
   person: Person,
   address: string,
   to: Role | undefined,
 ): Promise<Membership | undefined> {
-  return store.transaction(async (tx) => {
-    const members = tx.community(community.id).access.members;
-    const administrators = await members.lockHolders(ADMINISTRATOR_ROLES);
-    const current = await members.get(person.id);
-    if (!current && to === undefined)
-      throw new DomainError('not_found', `${address} is not a member of "${community.slug}".`);
-    const roleOf = (m: Membership | undefined) => (m && isRole(m.role) ? m.role : undefined);
-    const actorRole =
-      actor.kind === 'person'
-        ? roleOf(administrators.find((m) => m.personId === actor.personId))
-        : undefined;
-    const self = actor.kind === 'person' && actor.personId === person.id;
-    requireMembershipChange(
-      actor,
-      actorRole,
-      community,
-      { email: address, self, from: roleOf(current), to },
-      administrators.map(roleOf).filter((r): r is Role => r !== undefined),
-    );
-    if (to === undefined) {
-      await members.remove(person.id);
-      return undefined;
-    }
-    return members.set(person.id, to);
-  });
+  const members = tx.community(community.id).access.members;
+  const administrators = await members.lockHolders(ADMINISTRATOR_ROLES);
+  const current = await members.get(person.id);
+  if (!current && to === undefined)
+    throw new DomainError('not_found', `${address} is not a member of "${community.slug}".`);
+  const roleOf = (m: Membership | undefined) => (m && isRole(m.role) ? m.role : undefined);
+  const actorRole =
+    actor.kind === 'person'
+      ? roleOf(administrators.find((m) => m.personId === actor.personId))
+      : undefined;
+  const self = actor.kind === 'person' && actor.personId === person.id;
+  requireMembershipChange(
+    actor,
+    actorRole,
+    community,
+    { email: address, self, from: roleOf(current), to },
+    administrators.map(roleOf).filter((r): r is Role => r !== undefined),
+  );
+  if (to === undefined) {
+    await members.remove(person.id);
+    return undefined;
+  }
+  return members.set(person.id, to);
 }

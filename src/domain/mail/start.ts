@@ -12,13 +12,14 @@ import { MailDispatcher } from './dispatcher.ts';
 import { NotificationMails } from './notification-mails.ts';
 import { MailDigests } from './digests.ts';
 import type { UrlConfig } from '../urls.ts';
+import type { WriteRunner } from '../writes/runner.ts';
 
 /** How often a dispatcher looks for digests that fell due (a digest is late by at most this). */
 export const DIGEST_CHECK_MS = 30_000;
 
 export function startMail(deps: {
   store: Store;
-  services: { mail: MailService };
+  services: { mail: MailService; writes: { runner: WriteRunner } };
   config: MailConfig;
   urls: UrlConfig;
   logger: Logger;
@@ -49,13 +50,21 @@ export function startMail(deps: {
         'mail (log: transport, not sent)',
       ),
   });
+  const { runner } = services.writes;
   const notifications = new NotificationMails({
     store,
     mail: services.mail,
     config: deps.urls,
     logger,
+    runner,
   });
-  const digests = new MailDigests({ store, mail: services.mail, config: deps.urls, logger });
+  const digests = new MailDigests({
+    store,
+    mail: services.mail,
+    config: deps.urls,
+    logger,
+    runner,
+  });
   let digestsCheckedAt = 0;
   const dispatcher = new MailDispatcher({
     store,

@@ -16,6 +16,7 @@ import { pageLimit, reason as reasonField, recordId } from '../fields.ts';
 import { parse } from '../validate.ts';
 import { postView, topicView, type HiddenNotice, type PostView, type TopicView } from '../views.ts';
 import type { ApprovalService, ApprovalView } from '../writes/approvals.ts';
+import type { RunOptions } from '../writes/runner.ts';
 import { NOUN } from '../writes/content-writes.ts';
 import type { WriteKind } from '../vocabulary.ts';
 import type { FlagService, HideOutcome } from './flags.ts';
@@ -167,12 +168,16 @@ export class ReviewService {
     actor: Actor,
     community: Community,
     input: unknown,
+    options?: RunOptions,
   ): Promise<{ kind: 'approval'; approval: ApprovalView } | { kind: 'flag'; flag: HideOutcome }> {
     await requireDecider(this.store, actor, community);
     const d = parse(reviewDecisionSchema, input);
     if (d.kind === 'approval') {
       if (d.decision === 'approve')
-        return { kind: 'approval', approval: await this.approvals.approve(actor, community, d.id) };
+        return {
+          kind: 'approval',
+          approval: await this.approvals.approve(actor, community, d.id, options),
+        };
       if (d.decision === 'reject') {
         if (!d.reason)
           throw new DomainError(
@@ -181,7 +186,7 @@ export class ReviewService {
           );
         return {
           kind: 'approval',
-          approval: await this.approvals.reject(actor, community, d.id, d.reason),
+          approval: await this.approvals.reject(actor, community, d.id, d.reason, options),
         };
       }
       throw new DomainError(
@@ -196,11 +201,12 @@ export class ReviewService {
       );
     return {
       kind: 'flag',
-      flag: await this.flags.decide(actor, community, {
-        post: d.id,
-        decision: d.decision,
-        note: d.reason,
-      }),
+      flag: await this.flags.decide(
+        actor,
+        community,
+        { post: d.id, decision: d.decision, note: d.reason },
+        options,
+      ),
     };
   }
 }

@@ -36,6 +36,9 @@ export type CallAudit = {
   recorded?: boolean;
 };
 
+/** What the runner's audit steps read of a use case. */
+type Audited = { name: string; audited?: false };
+
 export type RunOptions = {
   idempotencyKey?: string | null;
   ip?: string | null;
@@ -106,7 +109,7 @@ export class WriteRunner {
       const previous = await ledger?.replay(store);
       if (previous !== undefined) {
         const answered = useCase.replayed?.(previous) ?? previous;
-        await this.replayAudited(useCase.name, ctx, options, useCase.audit(answered, input));
+        await this.replayAudited(useCase, ctx, options, useCase.audit(answered, input));
         return { answered };
       }
       const loaded = await useCase.load(ctx, input);
@@ -157,7 +160,7 @@ export class WriteRunner {
             ? await useCase.queue!(step, input, loaded, decision.reason)
             : await useCase.apply(step, input, loaded, decision.reason);
         await ledger?.complete(tx, out);
-        await this.audited(tx, useCase.name, ctx, options, useCase.audit(out, input));
+        await this.audited(tx, useCase, ctx, options, useCase.audit(out, input));
         return out;
       });
       if (options.audit) options.audit.recorded = true;
@@ -175,7 +178,7 @@ export class WriteRunner {
 
   /** `body`, its failure audited (after the rollback). */
   private async failing<R, C extends Community | null>(
-    useCase: { name: string },
+    useCase: Audited,
     ctx: WriteContext<C>,
     options: RunOptions,
     body: () => Promise<R>,
@@ -190,7 +193,7 @@ export class WriteRunner {
 
   /** A replayed answer's audit entry: added to the call's, or the runner's own. */
   private async replayAudited<C extends Community | null>(
-    name: string,
+    useCase: Audited,
     ctx: WriteContext<C>,
     options: RunOptions,
     record: AuditRecord,
@@ -199,9 +202,10 @@ export class WriteRunner {
       Object.assign(options.audit.targets, record.targets);
       return;
     }
+    if (useCase.audited === false) return;
     await this.deps.audit.record(ctx.actor, {
-      communityId: ctx.community?.id ?? null,
-      action: name,
+      communityId: record.communityId ?? ctx.community?.id ?? null,
+      action: useCase.name,
       targets: record.targets,
       outcome: record.outcome ?? 'ok',
       ip: options.ip,
@@ -210,12 +214,12 @@ export class WriteRunner {
 
   /** A failed write's audit entry: the runner's own (a call's is the caller's to write). */
   private async failed<C extends Community | null>(
-    useCase: { name: string },
+    useCase: Audited,
     ctx: WriteContext<C>,
     options: RunOptions,
     err: unknown,
   ): Promise<void> {
-    if (options.audit) return;
+    if (options.audit || useCase.audited === false) return;
     await this.deps.audit.record(ctx.actor, {
       communityId: ctx.community?.id ?? null,
       action: useCase.name,
@@ -247,20 +251,22 @@ export class WriteRunner {
    */
   private async audited<C extends Community | null>(
     tx: Store,
-    name: string,
+    useCase: Audited,
     ctx: WriteContext<C>,
     options: RunOptions,
     record: AuditRecord,
   ): Promise<void> {
     const call = options.audit;
+    if (!call && useCase.audited === false) return;
     if (call) Object.assign(call.targets, record.targets);
+    if (call && record.communityId) call.communityId = record.communityId;
     const targets = Object.fromEntries(
       Object.entries(call?.targets ?? record.targets).filter(([, v]) => typeof v === 'string'),
     ) as Record<string, string>;
     await tx.identity.audit.record({
-      communityId: call ? call.communityId : (ctx.community?.id ?? null),
+      communityId: call ? call.communityId : (record.communityId ?? ctx.community?.id ?? null),
       ...actorFields(ctx.actor),
-      action: call?.action ?? name,
+      action: call?.action ?? useCase.name,
       targets,
       outcome: record.outcome === 'error' ? 'error' : call ? 'ok' : (record.outcome ?? 'ok'),
       errorCode: record.errorCode ?? null,

@@ -42,6 +42,8 @@ export type Decision = { mode: 'apply' | 'queue'; reason: string };
  */
 export type AuditRecord = {
   targets: Record<string, string | undefined>;
+  /** The community the entry belongs to when the write made it (a new community: the call named none). */
+  communityId?: string;
   outcome?: AuditOutcome;
   errorCode?: string;
 };
@@ -54,6 +56,11 @@ export type UseCase<I, L, R, C extends Community | null = Community> = {
   /** An idempotency key replays the first answer (the ledger keeps it under `ledgerKind ?? name`). */
   readonly idempotent?: boolean;
   readonly ledgerKind?: string;
+  /**
+   * false: the write keeps no audit entry of its own, done or failed (a delivery the system makes
+   * on its own: a notification mail, a digest); the entry of a call around it is still written.
+   */
+  readonly audited?: false;
   /** Refuses an actor who may not attempt this write at all, before the payload is looked at. */
   guard?(ctx: WriteContext<C>): Promise<void>;
   /** Reads what the write needs, once, before the policy; nothing is written (not_found says where to look). */
