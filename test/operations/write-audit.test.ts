@@ -246,7 +246,7 @@ eachEngine('each write is audited once: by its call, or as the operator’s', as
     // The mail pass settles the notifications the writes above made, and audits none of it.
     const before = (await entries(null)).length;
     const urls = {
-      publicScheme: 'http',
+      publicScheme: 'http' as const,
       baseDomain: 'localhost',
       port: h.port,
       publicOrigin: undefined,
