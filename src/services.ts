@@ -37,7 +37,7 @@ import { FeedbackService } from './domain/feedback/service.ts';
 import { FlagService } from './domain/moderation/flags.ts';
 import { ReviewService } from './domain/moderation/review.ts';
 import { SanctionService } from './domain/moderation/sanctions.ts';
-import { ModerationSettingsService } from './domain/moderation/settings.ts';
+import { ModerationSettingsService } from './domain/moderation/settings-service.ts';
 import { SitemapService } from './domain/sitemaps.ts';
 
 export type Services = {
@@ -193,12 +193,12 @@ export function createServices(deps: ServiceDeps): Services {
     approvals,
     audit,
     rateLimits: new RateLimits(config.rateLimits, deps.limiter ?? new TokenBucketLimiter(clock)),
-    webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), audit),
+    webhooks: new WebhookService(store, config.webhooks, webhookSecrets(store, config), runner),
     oauth,
     flags,
     review: new ReviewService(store, config, approvals, flags),
-    sanctions: new SanctionService(store, clock),
-    moderationSettings: new ModerationSettingsService(store),
+    sanctions: new SanctionService(store, runner, clock),
+    moderationSettings: new ModerationSettingsService(store, runner),
     sitemaps: new SitemapService(store, config, deps.sitemapUrlsPerFile),
   };
 }

@@ -281,8 +281,10 @@ export const sanctionMember = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    const s = await ctx.services.sanctions.set(ctx.actor, ctx.community, input);
-    note(ctx, { subject_kind: s.subject.kind, subject_id: s.subject.id, mode: s.mode });
+    const s = await ctx.services.sanctions.set(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return presentSanction(s);
   },
 });
@@ -298,7 +300,10 @@ export const liftSanction = defineOperation({
   write: true,
   run: async (ctx, input) => {
     note(ctx, { subject: liftSchema.parse(input).subject });
-    return ctx.services.sanctions.lift(ctx.actor, ctx.community, input);
+    return ctx.services.sanctions.lift(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
   },
 });
 
@@ -341,7 +346,11 @@ export const setModerationSettings = defineOperation({
   output: moderationSettingsSchema,
   credential: 'community',
   write: true,
-  run: (ctx, input) => ctx.services.moderationSettings.set(ctx.actor, ctx.community, input),
+  run: (ctx, input) =>
+    ctx.services.moderationSettings.set(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const MODERATION_OPERATIONS = [

@@ -98,7 +98,8 @@ export const createWebhook = defineOperation({
   }),
   output: withSecret,
   write: true,
-  run: (ctx, input) => ctx.services.webhooks.create(ctx.actor, ctx.community, input),
+  run: (ctx, input) =>
+    ctx.services.webhooks.create(ctx.actor, ctx.community, input, { ip: ctx.ip, audit: ctx.audit }),
 });
 
 export const getWebhook = defineOperation({
@@ -127,7 +128,10 @@ export const updateWebhook = defineOperation({
   output: endpointOut,
   write: true,
   run: (ctx, { webhook, ...patch }) =>
-    ctx.services.webhooks.update(ctx.actor, ctx.community, webhook, patch),
+    ctx.services.webhooks.update(ctx.actor, ctx.community, webhook, patch, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const deleteWebhook = defineOperation({
@@ -139,7 +143,10 @@ export const deleteWebhook = defineOperation({
   output: z.object({ deleted: z.literal(true) }),
   write: true,
   run: async (ctx, { webhook }) => {
-    await ctx.services.webhooks.remove(ctx.actor, ctx.community, webhook);
+    await ctx.services.webhooks.remove(ctx.actor, ctx.community, webhook, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { deleted: true as const };
   },
 });
@@ -159,7 +166,13 @@ export const rotateWebhookSecret = defineOperation({
   output: withSecret,
   write: true,
   run: (ctx, { webhook, overlap_hours }) =>
-    ctx.services.webhooks.rotateSecret(ctx.actor, ctx.community, webhook, { overlap_hours }),
+    ctx.services.webhooks.rotateSecret(
+      ctx.actor,
+      ctx.community,
+      webhook,
+      { overlap_hours },
+      { ip: ctx.ip, audit: ctx.audit },
+    ),
 });
 
 export const listWebhookDeliveries = defineOperation({
@@ -207,7 +220,11 @@ export const redeliverWebhook = defineOperation({
   input: z.strictObject({ delivery: deliveryId }),
   output: deliveryOut,
   write: true,
-  run: (ctx, { delivery }) => ctx.services.webhooks.redeliver(ctx.actor, ctx.community, delivery),
+  run: (ctx, { delivery }) =>
+    ctx.services.webhooks.redeliver(ctx.actor, ctx.community, delivery, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    }),
 });
 
 export const WEBHOOK_OPERATIONS = [

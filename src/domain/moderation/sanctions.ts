@@ -3,31 +3,19 @@
 // a suspended person is refused every call here; a silenced one reads but does not write. Only
 // moderators and administrators (people, not through a connected app) sanction, and never another
 // moderator or administrator. A sanction ends by itself at its time, or when a moderator lifts it.
-import { z } from 'zod';
+// Setting and lifting are use cases of the one write runner (./sanction-set.ts, ./sanction-lift.ts).
 import type { Store } from '../../store/repositories.ts';
 import type { Sanction } from '../../store/moderation.ts';
 import type { Community } from '../../store/types.ts';
-import { isUuid } from '../../store/ids.ts';
 import type { Actor } from '../actor.ts';
-import { authorOf, roleAtLeast, roleOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
-import { reason as reasonField, recordId, sanctionDays } from '../fields.ts';
-import { parse } from '../validate.ts';
-import { SANCTION_MODES } from './vocabulary.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import { sanctionLift } from './sanction-lift.ts';
+import { sanctionSet } from './sanction-set.ts';
+import { requireSanctioner } from './sanction-subject.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const subjectSchema = {
-  subject_kind: z.enum(['person', 'agent']),
-  subject: recordId.describe("A person's e-mail address or id, or an agent's name or id."),
-};
-export const sanctionSchema = z.object({
-  ...subjectSchema,
-  mode: z.enum(SANCTION_MODES),
-  days: sanctionDays,
-  reason: reasonField,
-});
-export const liftSchema = z.object(subjectSchema);
+export { sanctionSchema } from './sanction-set.ts';
+export { liftSchema } from './sanction-lift.ts';
 
 export type SanctionView = {
   subject: { kind: 'person' | 'agent'; id: string; name: string };
@@ -79,10 +67,15 @@ export function inForce(sanction: Sanction | undefined, now: Date): Sanction | u
 }
 
 export class SanctionService {
+  private readonly setWrite: ReturnType<typeof sanctionSet>;
+
   constructor(
     private readonly store: Store,
+    private readonly runner: WriteRunner,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.setWrite = sanctionSet(clock);
+  }
 
   /** Refuses a sanctioned actor: suspended, anything here; silenced, writes (`write`). */
   async admit(actor: Actor, community: Community, write: boolean): Promise<void> {
@@ -102,84 +95,29 @@ export class SanctionService {
       throw new DomainError('forbidden', sanctionMessage(s, community));
   }
 
-  async set(actor: Actor, community: Community, input: unknown): Promise<SanctionView> {
-    await this.requireModerator(actor, community);
-    const data = parse(sanctionSchema, input);
-    const subject = await this.subject(community, data.subject_kind, data.subject);
-    if (subject.kind === 'person') {
-      const member = await this.store.community(community.id).access.members.get(subject.id);
-      if (member && roleAtLeast(member.role as never, 'moderator'))
-        throw new DomainError(
-          'forbidden',
-          `${subject.name} is a ${member.role} of "${community.slug}": change their role first.`,
-        );
-    }
-    const now = this.clock();
-    const sanction: Sanction = {
-      subject,
-      mode: data.mode,
-      reason: data.reason,
-      endsAt: new Date(now.getTime() + data.days * DAY_MS).toISOString(),
-      byName: authorOf(actor).name,
-      createdAt: now.toISOString(),
-    };
-    await this.store.community(community.id).moderation.setSanction(sanction);
-    return sanctionView(sanction);
+  async set(
+    actor: Actor,
+    community: Community,
+    input: unknown,
+    options?: RunOptions,
+  ): Promise<SanctionView> {
+    return sanctionView(await this.runner.run(this.setWrite, actor, community, input, options));
   }
 
-  async lift(actor: Actor, community: Community, input: unknown): Promise<{ lifted: boolean }> {
-    await this.requireModerator(actor, community);
-    const data = parse(liftSchema, input);
-    const subject = await this.subject(community, data.subject_kind, data.subject);
-    return {
-      lifted: await this.store
-        .community(community.id)
-        .moderation.clearSanction(subject.kind, subject.id),
-    };
+  async lift(
+    actor: Actor,
+    community: Community,
+    input: unknown,
+    options?: RunOptions,
+  ): Promise<{ lifted: boolean }> {
+    return this.runner.run(sanctionLift, actor, community, input, options);
   }
 
   async list(actor: Actor, community: Community): Promise<SanctionView[]> {
-    await this.requireModerator(actor, community);
+    await requireSanctioner(this.store, actor, community);
     const now = this.clock().toISOString();
     return (await this.store.community(community.id).moderation.listSanctions(now)).map(
       sanctionView,
-    );
-  }
-
-  private async requireModerator(actor: Actor, community: Community): Promise<void> {
-    if (actor.kind === 'system') return;
-    if (
-      actor.kind === 'person' &&
-      !actor.client &&
-      roleAtLeast(await roleOf(this.store, actor, community), 'moderator')
-    )
-      return;
-    throw new DomainError(
-      'forbidden',
-      `Only moderators of "${community.slug}", signed in themselves, suspend or silence people and agents.`,
-    );
-  }
-
-  private async subject(
-    community: Community,
-    kind: 'person' | 'agent',
-    ref: string,
-  ): Promise<Sanction['subject']> {
-    const scope = this.store.community(community.id);
-    if (kind === 'agent') {
-      const agent = isUuid(ref)
-        ? await scope.agents.getById(ref)
-        : await scope.agents.getByName(ref);
-      if (agent) return { kind, id: agent.id, name: agent.name };
-    } else {
-      const person = isUuid(ref)
-        ? await this.store.people.getById(ref)
-        : await this.store.people.getByEmail(ref.toLowerCase());
-      if (person) return { kind, id: person.id, name: person.displayName };
-    }
-    throw new DomainError(
-      'not_found',
-      `No ${kind} "${ref}" in "${community.slug}". Name ${kind === 'agent' ? 'an agent by its name or id' : 'a person by their e-mail address or id'}.`,
     );
   }
 }

@@ -4,10 +4,7 @@
 import { z } from 'zod';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
-import type { Actor } from '../actor.ts';
-import { requireCommunityAdmin, requireDecider } from '../authorization.ts';
 import { moderationSetting as n } from '../fields.ts';
-import { parse } from '../validate.ts';
 
 export const moderationSettingsSchema = z.strictObject({
   flags_to_hide: n
@@ -70,29 +67,4 @@ export async function moderationSettings(
   const stored = await store.community(community.id).moderation.getSettings();
   const parsed = moderationSettingsSchema.safeParse(stored ?? {});
   return parsed.success ? parsed.data : moderationSettingsSchema.parse({});
-}
-
-/** Reading (deciders) and changing (administrators) a community's moderation settings. */
-export class ModerationSettingsService {
-  constructor(private readonly store: Store) {}
-
-  async get(actor: Actor, community: Community): Promise<ModerationSettings> {
-    await requireDecider(this.store, actor, community);
-    return moderationSettings(this.store, community);
-  }
-
-  /** Changes the values given; the others keep what they were (or their defaults). */
-  async set(actor: Actor, community: Community, input: unknown): Promise<ModerationSettings> {
-    await requireCommunityAdmin(this.store, actor, community, 'change moderation settings');
-    const current = await moderationSettings(this.store, community);
-    const patch = parse(moderationSettingsSchema.partial(), input);
-    const next = parse(moderationSettingsSchema, {
-      ...current,
-      ...patch,
-      trust: { ...current.trust, ...(input as { trust?: object } | null)?.trust },
-      sandbox: { ...current.sandbox, ...(input as { sandbox?: object } | null)?.sandbox },
-    });
-    await this.store.community(community.id).moderation.setSettings(next);
-    return next;
-  }
 }

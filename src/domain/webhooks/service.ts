@@ -1,6 +1,7 @@
 // A community's webhooks, administered by its admins: endpoints (URL, events, description, active),
 // their signing secrets (shown once at creation and rotation; during a rotation's overlap both sign),
-// and the delivery log (every delivery with its attempts, redelivery on demand).
+// and the delivery log (every delivery with its attempts, redelivery on demand). Each change is a use
+// case of the one write runner (./webhook-*.ts; what they check: ./endpoint-rules.ts).
 import { z } from 'zod';
 import type { WebhookSettings } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
@@ -14,36 +15,19 @@ import type {
 import type { Actor } from '../actor.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
-import { DomainError } from '../errors.ts';
-import { cursor, pageLimit, recordId } from '../fields.ts';
-import type { AuditService } from '../identity/audit.ts';
+import { cursor, pageLimit } from '../fields.ts';
 import { parse } from '../validate.ts';
-import { bareHost, isPrivateByName } from '../../outbound/addresses.ts';
-import { WEBHOOK_EVENTS, type WebhookEventType } from './outbox.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import { DELIVERY_STATUSES, findDelivery, findEndpoint } from './endpoint-rules.ts';
+import type { WebhookEventType } from './outbox.ts';
 import type { SecretBox } from './secret-box.ts';
-import { newWebhookSecret } from './signing.ts';
+import { webhookCreate } from './webhook-create.ts';
+import { webhookDelete } from './webhook-delete.ts';
+import { webhookRedeliver } from './webhook-redeliver.ts';
+import { webhookSecretRotate } from './webhook-secret-rotate.ts';
+import { webhookUpdate } from './webhook-update.ts';
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-
-/** Every webhook input field with its one limit (the operations describe them from here). */
-export const webhookFields = {
-  url: z
-    .string()
-    .trim()
-    .max(2000, 'must be at most 2000 characters')
-    .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
-  events: z
-    .array(z.enum(WEBHOOK_EVENTS))
-    .min(1, 'must list at least one event')
-    .max(WEBHOOK_EVENTS.length),
-  description: z.string().trim().max(500, 'must be at most 500 characters'),
-  active: z.boolean(),
-  overlapHours: z
-    .number()
-    .int('must be a whole number')
-    .min(0)
-    .max(168, 'must be at most 168 hours (a week)'),
-};
+export { DELIVERY_STATUSES, webhookFields } from './endpoint-rules.ts';
 
 export type EndpointView = {
   id: string;
@@ -127,12 +111,24 @@ function attemptView(a: WebhookAttemptRecord): AttemptView {
 }
 
 export class WebhookService {
+  private readonly writes: {
+    create: ReturnType<typeof webhookCreate>;
+    update: ReturnType<typeof webhookUpdate>;
+    rotate: ReturnType<typeof webhookSecretRotate>;
+  };
+
   constructor(
     private readonly store: Store,
-    private readonly settings: WebhookSettings,
+    settings: WebhookSettings,
     private readonly secrets: SecretBox,
-    private readonly audit: AuditService,
-  ) {}
+    private readonly runner: WriteRunner,
+  ) {
+    this.writes = {
+      create: webhookCreate(settings.allowPrivate, secrets),
+      update: webhookUpdate(settings.allowPrivate),
+      rotate: webhookSecretRotate(secrets),
+    };
+  }
 
   async list(actor: Actor, community: Community): Promise<EndpointView[]> {
     await this.admin(actor, community);
@@ -144,31 +140,21 @@ export class WebhookService {
     actor: Actor,
     community: Community,
     input: { url: string; events: string[]; description?: string },
+    options?: RunOptions,
   ): Promise<{ endpoint: EndpointView; secret: string }> {
-    await this.admin(actor, community);
-    const data = parse(
-      z.object({
-        url: webhookFields.url,
-        events: webhookFields.events,
-        description: webhookFields.description.default(''),
-      }),
+    const { endpoint, secret } = await this.runner.run(
+      this.writes.create,
+      actor,
+      community,
       input,
+      options,
     );
-    this.checkTarget(data.url);
-    const secret = newWebhookSecret();
-    const created = await this.hooks(community).createEndpoint({
-      url: data.url,
-      description: data.description,
-      events: unique(data.events),
-      secret: await this.secrets.seal(secret),
-    });
-    await this.record(actor, community, 'webhook.create', created.id);
-    return { endpoint: endpointView(created), secret };
+    return { endpoint: endpointView(endpoint), secret };
   }
 
   async get(actor: Actor, community: Community, id: string): Promise<EndpointView> {
     await this.admin(actor, community);
-    return endpointView(await this.endpoint(community, id));
+    return endpointView(await findEndpoint(this.store, community, id));
   }
 
   /** Changes URL, events, description or active; re-activating clears the reason it was disabled. */
@@ -177,37 +163,21 @@ export class WebhookService {
     community: Community,
     id: string,
     input: { url?: string; events?: string[]; description?: string; active?: boolean },
+    options?: RunOptions,
   ): Promise<EndpointView> {
-    await this.admin(actor, community);
-    const data = parse(
-      z.object({
-        url: webhookFields.url.optional(),
-        events: webhookFields.events.optional(),
-        description: webhookFields.description.optional(),
-        active: webhookFields.active.optional(),
-      }),
-      input,
+    const payload = { ...input, id };
+    return endpointView(
+      await this.runner.run(this.writes.update, actor, community, payload, options),
     );
-    await this.endpoint(community, id);
-    if (data.url) this.checkTarget(data.url);
-    const updated = await this.hooks(community).updateEndpoint(id, {
-      ...data,
-      events: data.events && unique(data.events),
-      ...(data.active === true
-        ? { disabledReason: null }
-        : data.active === false
-          ? { disabledReason: 'Disabled by an administrator.' }
-          : {}),
-    });
-    await this.record(actor, community, 'webhook.update', id);
-    return endpointView(updated!);
   }
 
-  async remove(actor: Actor, community: Community, id: string): Promise<void> {
-    await this.admin(actor, community);
-    await this.endpoint(community, id);
-    await this.hooks(community).deleteEndpoint(id);
-    await this.record(actor, community, 'webhook.delete', id);
+  async remove(
+    actor: Actor,
+    community: Community,
+    id: string,
+    options?: RunOptions,
+  ): Promise<void> {
+    await this.runner.run(webhookDelete, actor, community, { id }, options);
   }
 
   /** A new secret, shown once; the previous one keeps signing for `overlapHours` (default 24). */
@@ -216,21 +186,17 @@ export class WebhookService {
     community: Community,
     id: string,
     input: { overlap_hours?: number } = {},
+    options?: RunOptions,
   ): Promise<{ endpoint: EndpointView; secret: string }> {
-    await this.admin(actor, community);
-    const { overlap_hours } = parse(
-      z.object({ overlap_hours: webhookFields.overlapHours.default(24) }),
-      input,
+    const payload = { ...input, id };
+    const { endpoint, secret } = await this.runner.run(
+      this.writes.rotate,
+      actor,
+      community,
+      payload,
+      options,
     );
-    const current = await this.endpoint(community, id);
-    const secret = newWebhookSecret();
-    const updated = await this.hooks(community).updateEndpoint(id, {
-      secret: await this.secrets.seal(secret),
-      previousSecret: overlap_hours > 0 ? current.secret : null,
-      previousExpiresAt: overlap_hours > 0 ? Date.now() + overlap_hours * 3_600_000 : null,
-    });
-    await this.record(actor, community, 'webhook.rotate_secret', id);
-    return { endpoint: endpointView(updated!), secret };
+    return { endpoint: endpointView(endpoint), secret };
   }
 
   async deliveries(
@@ -248,7 +214,7 @@ export class WebhookService {
       }),
       input,
     );
-    await this.endpoint(community, endpointId);
+    await findEndpoint(this.store, community, endpointId);
     const listing = `deliveries:${endpointId}:${data.status ?? 'all'}`;
     const page = await this.hooks(community).listDeliveries(endpointId, {
       status: data.status,
@@ -268,7 +234,7 @@ export class WebhookService {
     id: string,
   ): Promise<{ delivery: DeliveryView; event: WebhookEventRecord; attempts: AttemptView[] }> {
     await this.admin(actor, community);
-    const found = await this.findDelivery(community, id);
+    const found = await findDelivery(this.store, community, id);
     const attempts = await this.hooks(community).listAttempts(found.id);
     return {
       delivery: deliveryView(found),
@@ -278,12 +244,13 @@ export class WebhookService {
   }
 
   /** Sends a delivery again, now, with the same id (receivers deduplicate on it). */
-  async redeliver(actor: Actor, community: Community, id: string): Promise<DeliveryView> {
-    await this.admin(actor, community);
-    const found = await this.findDelivery(community, id);
-    await this.hooks(community).redeliver(found.id);
-    await this.record(actor, community, 'webhook.redeliver', found.id);
-    return deliveryView((await this.hooks(community).getDelivery(found.id))!);
+  async redeliver(
+    actor: Actor,
+    community: Community,
+    id: string,
+    options?: RunOptions,
+  ): Promise<DeliveryView> {
+    return deliveryView(await this.runner.run(webhookRedeliver, actor, community, { id }, options));
   }
 
   /** The secrets that sign a delivery now: the current one, and the previous one during its overlap. */
@@ -303,62 +270,4 @@ export class WebhookService {
   private async admin(actor: Actor, community: Community): Promise<void> {
     return requireCommunityAdmin(this.store, actor, community, 'manage webhooks');
   }
-
-  private async endpoint(community: Community, id: string): Promise<WebhookEndpointRecord> {
-    const { id: ref } = parse(z.object({ id: recordId }), { id });
-    const found = await this.hooks(community).getEndpoint(ref);
-    if (!found)
-      throw new DomainError(
-        'not_found',
-        `No webhook endpoint "${ref}" in "${community.slug}". List the endpoints to see their ids.`,
-      );
-    return found;
-  }
-
-  private async findDelivery(community: Community, id: string) {
-    const { id: ref } = parse(z.object({ id: recordId }), { id });
-    const found = await this.hooks(community).getDelivery(ref);
-    if (!found)
-      throw new DomainError(
-        'not_found',
-        `No webhook delivery "${ref}" in "${community.slug}". List an endpoint's deliveries to see their ids.`,
-      );
-    return found;
-  }
-
-  /** Refuses targets that are private by their very name or literal address (resolved names are checked on delivery). */
-  private checkTarget(url: string): void {
-    const parsed = new URL(url);
-    if (parsed.username || parsed.password)
-      throw new DomainError(
-        'invalid_argument',
-        'A webhook URL must not carry a user name or password; receivers authenticate deliveries by their signature.',
-      );
-    if (this.settings.allowPrivate) return;
-    const host = bareHost(parsed);
-    if (isPrivateByName(host)) {
-      throw new DomainError(
-        'invalid_argument',
-        `Webhooks cannot be delivered to ${host}: loopback, private and link-local addresses are refused. Use a public URL (the operator can allow private targets with HAMLET_WEBHOOK_ALLOW_PRIVATE=1 for development).`,
-      );
-    }
-  }
-
-  private async record(
-    actor: Actor,
-    community: Community,
-    action: string,
-    id: string,
-  ): Promise<void> {
-    return this.audit.record(actor, {
-      communityId: community.id,
-      action,
-      targets: { webhook_id: id },
-      outcome: 'ok',
-    });
-  }
-}
-
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
 }
