@@ -187,7 +187,7 @@ export function createServices(deps: ServiceDeps): Services {
       accountLinks,
     ),
     accountLinks,
-    mail: new MailService(store, mailer, config.mail.smtpUrl ?? ''),
+    mail: new MailService(store, mailer, config.mail.smtpUrl ?? '', runner),
     agents: new AgentService(store, runner, clock, logger),
     writes,
     approvals,

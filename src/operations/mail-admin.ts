@@ -82,8 +82,10 @@ export const retryMail = defineOperation({
   credential: 'community',
   write: true,
   run: async (ctx, input) => {
-    await ctx.services.mail.retry(ctx.actor, ctx.community, input.id);
-    ctx.audit.targets.mail_id = input.id;
+    await ctx.services.mail.retry(ctx.actor, ctx.community, input.id, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
     return { queued: true as const };
   },
 });

@@ -1,5 +1,5 @@
-// The writes of accounts, members, agents, keys, communities, flags and account links run by the one
-// write runner, seen in the audit log, on both engines: a call through the pipeline leaves exactly
+// The writes of accounts, members, agents, keys, communities, flags, sanctions, moderation settings,
+// webhooks and account links run by the one write runner, seen in the audit log, on both engines: a call through the pipeline leaves exactly
 // one entry (the call's, written in the write's transaction, with the ids the write touched, in the
 // community it belongs to), a refused one exactly one with its error code; the operator's writes
 // (the CLI, without a call) are audited as the system's, each with an entry named after the write;
@@ -126,6 +126,26 @@ eachEngine('each write is audited once: by its call, or as the operator’s', as
     });
     assert.equal(reset.entry.targets.person_id, member.personId);
 
+    const mailId = (await h.store.mail.list({ communityId: acme.id, limit: 1 })).items[0]!.id;
+    const retried = await once(acme, 'community', 'retry_mail', asOwner, { id: mailId });
+    assert.equal(retried.entry.targets.mail_id, mailId);
+    await once(acme, 'community', 'set_moderation_settings', asOwner, { flags_to_hide: 4 });
+    const hook = await once(acme, 'community', 'create_webhook', asOwner, {
+      url: 'https://hooks.example.org/audited',
+      events: ['topic.created'],
+    });
+    const hookId = hook.outcome.ok ? hook.outcome.value.endpoint.id : '';
+    assert.equal(hook.entry.targets.webhook_id, hookId);
+    for (const [name, args] of [
+      ['update_webhook', { webhook: hookId, description: 'Audited hook' }],
+      ['rotate_webhook_secret', { webhook: hookId }],
+      ['delete_webhook', { webhook: hookId }],
+    ] as const)
+      assert.equal(
+        (await once(acme, 'community', name, asOwner, args)).entry.targets.webhook_id,
+        hookId,
+      );
+
     // A flag, and the moderators' decisions on the post.
     const written = await h.services.writes.execute(owner, acme, 'topic.create', {
       category: 'support',
@@ -164,6 +184,21 @@ eachEngine('each write is audited once: by its call, or as the operator’s', as
       decision: 'approve',
     });
     assert.equal(approved.entry.actorId, owner.personId);
+
+    // A sanction and its lifting.
+    const sanctioned = await once(acme, 'community', 'sanction', asOwner, {
+      subject_kind: 'person',
+      subject: 'member@write-audit.test',
+      mode: 'silenced',
+      days: 1,
+      reason: 'Cooling off for the audit.',
+    });
+    assert.equal(sanctioned.entry.targets.subject_id, member.personId);
+    assert.equal(sanctioned.entry.targets.mode, 'silenced');
+    await once(acme, 'community', 'lift_sanction', asOwner, {
+      subject_kind: 'person',
+      subject: 'member@write-audit.test',
+    });
 
     // A refused write: one entry with its code, and nothing changed (the last owner stays).
     const refused = await once(

@@ -8,8 +8,10 @@ import type { MailRecord, MailStatus } from '../../store/mail.ts';
 import type { Actor } from '../actor.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../cursor.ts';
-import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
+import { bareRunner } from '../writes/bare-runner.ts';
+import type { RunOptions, WriteRunner } from '../writes/runner.ts';
+import { mailRetry } from './mail-retry.ts';
 import { redact } from '../../outbound/mail-sender.ts';
 import type { Mailer } from './mailer.ts';
 import type { MailMessage } from './message.ts';
@@ -28,12 +30,19 @@ const listSchema = z.object({
 });
 
 export class MailService {
+  /** Sending a mail again is a use case of it (./mail-retry.ts). */
+  private readonly runner: WriteRunner;
+
   constructor(
     private readonly store: Store,
     readonly mailer: Mailer,
     /** The configured transport URL (its password is never shown). */
     private readonly transportUrl: string,
-  ) {}
+    /** The one write runner (absent: one over the bare store, ../writes/bare-runner.ts). */
+    runner?: WriteRunner,
+  ) {
+    this.runner = runner ?? bareRunner(store);
+  }
 
   /** Queues a mail through `tx`, the transaction of the write that causes it (see Mailer.queue). */
   async queue(tx: Store, message: MailMessage): Promise<string | null> {
@@ -79,14 +88,8 @@ export class MailService {
   }
 
   /** Sends a failed or pending mail of the community again now, under the same Message-ID. */
-  async retry(actor: Actor, community: Community, id: string): Promise<void> {
-    await requireCommunityAdmin(this.store, actor, community, 'send a mail again');
-    const mail = await this.store.mail.get(id);
-    if (!mail || mail.communityId !== community.id || !(await this.store.mail.retry(id)))
-      throw new DomainError(
-        'not_found',
-        `No unsent mail "${id}" in "${community.slug}"'s queue. List the queue to find its id.`,
-      );
+  async retry(actor: Actor, community: Community, id: string, options?: RunOptions): Promise<void> {
+    await this.runner.run(mailRetry, actor, community, { id }, options);
   }
 
   /** Every mail (the operator's CLI). */
