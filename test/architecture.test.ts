@@ -1,6 +1,7 @@
 // The shape of the source tree, checked: dependencies point one way (faces → operations → domain →
 // store), the MCP engine knows nothing of Hamlet, no import cycles, no file in src/ over 400 lines,
-// and the rows of a write are written through the write runner only (no side door).
+// the rows of a write are written through the write runner only (no side door), and only the
+// write runner opens a transaction in the domain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -154,4 +155,35 @@ test('only the write runner (src/domain/writes/) calls the ContentService write 
     .filter((f) => !f.startsWith(join(ROOT, 'domain', 'writes') + '/'))
     .filter((f) => call.test(readFileSync(f, 'utf8')));
   assert.deepEqual(callers, [], 'write through services.writes.execute (or writeApplied) instead');
+});
+
+// The files of src/domain that still open a transaction of their own, and how many times: each is
+// being converted to use cases of the one write runner (src/domain/writes/runner.ts, the only file
+// that may open one) by its helper. Once they are merged, this map is empty.
+const BEING_CONVERTED: Record<string, number> = {
+  // The content writes (the content use cases of writes/ and the side-door branch): writeTopic,
+  // writeReply, markSolution and upsertArticle already join the runner's transaction when a use
+  // case runs them; editPost and clearSolution are still called outside it.
+  'src/domain/content.ts': 2,
+  'src/domain/content-changes.ts': 3,
+  'src/domain/articles.ts': 1,
+  // The runners of the moderators', administrators', personal, feedback and upload writes.
+  'src/domain/writes/admin-write.ts': 1,
+  'src/domain/writes/feedback-write.ts': 1,
+  'src/domain/writes/moderator-write.ts': 1,
+  'src/domain/writes/personal-write.ts': 1,
+  'src/domain/writes/upload-file.ts': 1,
+};
+
+test('only the write runner opens a transaction in src/domain (but the files being converted)', () => {
+  const opened: Record<string, number> = {};
+  for (const file of files) {
+    if (!file.startsWith(join(ROOT, 'domain')) || file === join(ROOT, 'domain/writes/runner.ts'))
+      continue;
+    // Code only: a comment may name the call.
+    const code = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const calls = code.match(/\.transaction\s*\(/g)?.length ?? 0;
+    if (calls) opened[file] = calls;
+  }
+  assert.deepEqual(opened, BEING_CONVERTED);
 });
