@@ -162,9 +162,9 @@ test('only the write runner (src/domain/writes/) calls the ContentService write 
 // that may open one) by its helper. Once they are merged, this map is empty.
 const BEING_CONVERTED: Record<string, number> = {
   // The rows of the content writes: writeTopic and writeReply (content.ts), markSolution
-  // (content-changes.ts) and upsertArticle (articles.ts) join the runner's transaction when a content
-  // use case runs them; the side door (ContentService.createTopic, reply, markSolution and
-  // upsertArticle, which the side-door branch removes) still calls them outside it.
+  // (content-changes.ts) and upsertArticle (articles.ts). Only the content use cases call them (the
+  // check above), on a ContentService bound to the runner's transaction, which these join: the
+  // wrappers are left to drop.
   'src/domain/content.ts': 2,
   'src/domain/content-changes.ts': 1,
   'src/domain/articles.ts': 1,
