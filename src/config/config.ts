@@ -1,4 +1,5 @@
-// The one place that reads process.env. Everything else receives a parsed Config.
+// Reads Hamlet's settings from the environment into a parsed Config; the server and its services
+// receive that Config, never process.env (the CLI hands its child processes the environment as is).
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { unknownVariables } from './unknown-variables.ts';

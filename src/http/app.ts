@@ -1,5 +1,6 @@
 // The Hono application for everything except /api/mcp (which is served by the MCP transport on
-// node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms and the web pages.
+// node:http directly, see src/mcp/http-transport.ts): health, readiness, /llms, and the routes the
+// faces add (the REST API, the web pages, the operator's /metrics).
 import { Hono, type Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../log.ts';
@@ -40,7 +41,7 @@ export type AppDeps = {
   llms: (section?: string) => { found: boolean; text: string };
   /** Public URLs are https (HSTS is sent). */
   secure?: boolean;
-  /** Adds the routes of other surfaces (web pages; later REST). */
+  /** Adds the routes of the other faces (the REST API and the web pages). */
   mount?: (app: Hono) => void;
   /**
    * Routes every host reaches, before the host check: they resolve the host themselves (the OAuth

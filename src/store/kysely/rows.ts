@@ -1,4 +1,6 @@
-// Row → record mappers: the one place that knows column names and normalizes driver values.
+// Row → record mappers of the core tables (communities, people, topics, posts, …): column names to
+// record fields, driver values normalized (dates, booleans, JSON). Each newer repository file keeps
+// the mappers of its own tables beside its queries.
 import type { Selectable } from 'kysely';
 import type {
   ArticleRevisionsTable,
