@@ -171,3 +171,22 @@ test('only the write runner opens a transaction in src/domain', () => {
   }
   assert.deepEqual(opened, {}, 'write a use case for the runner (src/domain/writes/use-case.ts)');
 });
+
+// A suite run once per storage engine is a contract, named one way: a file `contract.ts` or
+// `<subject>-contract.ts`, exporting `define<Subject>Contract(engine, factory)`, whose describe title
+// reads `<subject> contract (<engine>)`.
+test('suites run once per engine share one naming scheme', () => {
+  const misnamed: string[] = [];
+  for (const file of sourceFiles('test', [], true)) {
+    const code = readFileSync(file, 'utf8');
+    for (const [, name] of code.matchAll(/export function (define\w*)\(/g)) {
+      const fileOk = /(^|-)contract\.ts$/.test(file.split('/').pop()!);
+      if (!name!.endsWith('Contract') || !fileOk) misnamed.push(`${file}: ${name}`);
+    }
+    if (/(^|-)contract\.ts$/.test(file)) {
+      for (const [, title] of code.matchAll(/describe\(`([^`]*)`/g))
+        if (!/contract\b.*\(\$\{\w+\}\)/.test(title!)) misnamed.push(`${file}: "${title}"`);
+    }
+  }
+  assert.deepEqual(misnamed, []);
+});

@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineIdentitySuite } from './suite.ts';
+import { defineIdentityContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('identity');
 if (setup.ok) {
-  defineIdentitySuite('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
+  defineIdentityContract('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('identity (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

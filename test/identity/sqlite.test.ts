@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/open.ts';
-import { defineIdentitySuite } from './suite.ts';
+import { defineIdentityContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-identity-'));
-defineIdentitySuite('sqlite', {
+defineIdentityContract('sqlite', {
   open: () => openDatabase(`sqlite:${join(dir, 'hamlet.db')}`),
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
 });

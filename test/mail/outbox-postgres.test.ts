@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineOutboxSuite } from './outbox-suite.ts';
+import { defineOutboxContract } from './outbox-contract.ts';
 
 const setup = await freshPostgresDatabase('mail');
 if (setup.ok) {
-  defineOutboxSuite('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
+  defineOutboxContract('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('mail outbox (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

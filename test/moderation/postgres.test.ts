@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineModerationBehaviour } from './behaviour.ts';
+import { defineModerationServiceContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('moderation');
 if (setup.ok) {
-  defineModerationBehaviour('postgres', async () => ({
+  defineModerationServiceContract('postgres', async () => ({
     env: { DATABASE_URL: setup.url },
     cleanup: setup.drop,
   }));

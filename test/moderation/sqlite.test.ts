@@ -1,4 +1,4 @@
 // The moderation behaviour on SQLite (a copy of the demo template per run).
-import { defineModerationBehaviour } from './behaviour.ts';
+import { defineModerationServiceContract } from './contract.ts';
 
-defineModerationBehaviour('sqlite', async () => ({ env: {} }));
+defineModerationServiceContract('sqlite', async () => ({ env: {} }));

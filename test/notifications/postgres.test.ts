@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineNotificationBehaviour } from './behaviour.ts';
+import { defineNotificationsContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('notify');
 if (setup.ok) {
-  defineNotificationBehaviour('postgres', async () => ({
+  defineNotificationsContract('postgres', async () => ({
     env: { DATABASE_URL: setup.url },
     cleanup: setup.drop,
   }));

@@ -1,4 +1,4 @@
 // The notification behaviour on SQLite (a copy of the demo template per run).
-import { defineNotificationBehaviour } from './behaviour.ts';
+import { defineNotificationsContract } from './contract.ts';
 
-defineNotificationBehaviour('sqlite', async () => ({ env: {} }));
+defineNotificationsContract('sqlite', async () => ({ env: {} }));

@@ -11,8 +11,8 @@ import { handleBase } from '../../src/store/handles.ts';
 
 export type StoreFactory = { open(): Promise<Store>; cleanup?(): Promise<void> };
 
-export function defineNotificationContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: notifications (${engine})`, () => {
+export function defineNotificationStoreContract(engine: string, factory: StoreFactory): void {
+  describe(`notifications store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

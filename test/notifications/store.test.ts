@@ -7,17 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineNotificationContract } from './store-contract.ts';
+import { defineNotificationStoreContract } from './store-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-notify-'));
-defineNotificationContract('sqlite', {
+defineNotificationStoreContract('sqlite', {
   open: () => openStore(`sqlite:${join(dir, 'hamlet.db')}`),
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
 });
 
 const setup = await freshPostgresDatabase('notifications');
 if (setup.ok) {
-  defineNotificationContract('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
+  defineNotificationStoreContract('postgres', {
+    open: () => openStore(setup.url),
+    cleanup: setup.drop,
+  });
 } else if (setup.fail) {
   test('store contract: notifications (postgres)', () =>
     assert.fail(`CI=true but ${setup.reason}`));

@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineOAuthSuite } from './suite.ts';
+import { defineOAuthContract } from './contract.ts';
 
 const setup = await freshPostgresDatabase('oauth');
 if (setup.ok) {
-  defineOAuthSuite('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
+  defineOAuthContract('postgres', { open: () => openDatabase(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('OAuth (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

@@ -29,7 +29,7 @@ const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test', PORT: '8787' });
 const rand = () => randomBytes(4).toString('hex');
 
 export function defineSearchContract(engine: string, factory: SearchFactory): void {
-  describe(`search (${engine})`, () => {
+  describe(`search contract (${engine})`, () => {
     let store: Store;
     let search: SearchService;
     let opened: OpenedDatabase;

@@ -46,7 +46,7 @@ function vectorOf(text: string): number[] {
 }
 
 export function defineEmbeddingsContract(engine: string, factory: SearchFactory): void {
-  describe(`semantic search over an embeddings endpoint (${engine})`, () => {
+  describe(`semantic search contract, over an embeddings endpoint (${engine})`, () => {
     let opened: OpenedDatabase;
     let server: Server;
     let base = '';

@@ -20,7 +20,7 @@ const config = loadConfig({ HAMLET_BASE_DOMAIN: 'hamlet.test', PORT: '8787' });
 const deletion = () => ({ at: new Date().toISOString(), by: 'Mo', reason: 'spam' });
 
 export function defineModerationSearchContract(engine: string, factory: SearchFactory): void {
-  describe(`search follows moderators (${engine})`, () => {
+  describe(`search moderation contract: search follows moderators (${engine})`, () => {
     let opened: OpenedDatabase;
     let search: SearchService;
     before(async () => {

@@ -43,7 +43,7 @@ const OWN_TOPICS: [string, string][] = [
 const QUERIES = ['alpha beta', 'beta importer', 'gamma delta', 'alpha', 'colour pipeline beta'];
 
 export function defineScopeContract(engine: string, factory: SearchFactory): void {
-  describe(`search scope (${engine})`, () => {
+  describe(`search scope contract (${engine})`, () => {
     let store: Store;
     let opened: OpenedDatabase;
     const fresh = () =>

@@ -20,7 +20,7 @@ const word = () =>
   `zq${[...randomBytes(6)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`;
 
 export function defineDirectoryContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: the directory at scale (${engine})`, () => {
+  describe(`directory store contract: at scale (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
 export function defineModerationContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: moderation (${engine})`, () => {
+  describe(`moderation store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

@@ -13,7 +13,7 @@ const ada: AuthorRef = { kind: 'person', id: null, name: 'Ada' };
 const mod = { kind: 'person' as const, id: null, name: 'Mo Derator' };
 
 export function defineModeratorActionsContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: moderation (${engine})`, () => {
+  describe(`moderator actions store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

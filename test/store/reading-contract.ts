@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
 export function defineReadingContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: bookmarks and post revisions (${engine})`, () => {
+  describe(`bookmarks and post revisions store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

@@ -13,7 +13,7 @@ import type { StoreFactory } from './contract.ts';
 const person: AuthorRef = { kind: 'person', id: null, name: 'Ada' };
 
 export function defineRenderContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: rendered HTML (${engine})`, () => {
+  describe(`rendered HTML store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

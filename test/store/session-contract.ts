@@ -24,7 +24,7 @@ const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
 });
 
 export function defineSessionStoreContract(name: string, factory: SessionStoreFactory): void {
-  describe(`MCP session store (${name})`, () => {
+  describe(`MCP session store contract (${name})`, () => {
     let store: SessionStore;
     let close: () => Promise<void>;
     before(async () => {
@@ -194,7 +194,7 @@ export function defineSessionStoreContract(name: string, factory: SessionStoreFa
     });
   });
 
-  describe(`MCP session store (${name}): the number of sessions is bounded`, () => {
+  describe(`MCP session store contract (${name}): the number of sessions is bounded`, () => {
     test('after a sweep there are at most maxSessions, the longest idle dropped first', async () => {
       const { store, close } = await factory({ maxSessions: 3, maxEventsPerStream: 10 });
       try {

@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from './contract.ts';
 
 export function defineWebContract(engine: string, factory: StoreFactory): void {
-  describe(`store contract: drafts, numbered pages and uploads (${engine})`, () => {
+  describe(`drafts, numbered pages and uploads store contract (${engine})`, () => {
     let store: Store;
     before(async () => {
       store = await factory.open();

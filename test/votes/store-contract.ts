@@ -19,8 +19,8 @@ import { voteSet } from '../../src/domain/writes/vote-set.ts';
 import type { Store } from '../../src/store/repositories.ts';
 import type { StoreFactory } from '../store/contract.ts';
 
-export function defineVotesContract(engine: string, factory: StoreFactory): void {
-  describe(`votes and confirmations (${engine})`, () => {
+export function defineVotesStoreContract(engine: string, factory: StoreFactory): void {
+  describe(`votes and confirmations store contract (${engine})`, () => {
     let store: Store;
     const config = loadConfig({});
     before(async () => {

@@ -7,17 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.ts';
 import { freshPostgresDatabase } from '../store/pg-database.ts';
-import { defineVotesContract } from './store-contract.ts';
+import { defineVotesStoreContract } from './store-contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-votes-'));
-defineVotesContract('sqlite', {
+defineVotesStoreContract('sqlite', {
   open: () => openStore(`sqlite:${join(dir, 'hamlet.db')}`),
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
 });
 
 const setup = await freshPostgresDatabase('votes');
 if (setup.ok) {
-  defineVotesContract('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
+  defineVotesStoreContract('postgres', { open: () => openStore(setup.url), cleanup: setup.drop });
 } else if (setup.fail) {
   test('votes contract (postgres)', () => assert.fail(`CI=true but ${setup.reason}`));
 } else {

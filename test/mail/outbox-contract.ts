@@ -30,8 +30,8 @@ function recorder(sent: OutboundMail[], answer?: () => Promise<void>): MailSende
   };
 }
 
-export function defineOutboxSuite(engine: string, factory: Factory): void {
-  describe(`mail outbox (${engine})`, () => {
+export function defineOutboxContract(engine: string, factory: Factory): void {
+  describe(`mail outbox contract (${engine})`, () => {
     let a: Store;
     let b: Store;
     let mailer: Mailer;

@@ -37,8 +37,8 @@ function oauthError(code: string, message?: RegExp) {
   };
 }
 
-export function defineOAuthSuite(engine: string, factory: StoreFactory): void {
-  describe(`OAuth (${engine})`, () => {
+export function defineOAuthContract(engine: string, factory: StoreFactory): void {
+  describe(`OAuth contract (${engine})`, () => {
     let store: Store;
     let s: Services;
     let host: ClientHost;

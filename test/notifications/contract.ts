@@ -71,8 +71,8 @@ async function ask(c: Community, who: PersonActor, body = 'What does this settin
   return out.topic as { id: string; slug: string };
 }
 
-export function defineNotificationBehaviour(engine: string, setup: Setup): void {
-  describe(`notifications (${engine})`, () => {
+export function defineNotificationsContract(engine: string, setup: Setup): void {
+  describe(`notifications contract (${engine})`, () => {
     before(async () => {
       const s = await setup();
       cleanup = s.cleanup;

@@ -32,8 +32,8 @@ function rejectsWith(code: string, message?: string | RegExp) {
   };
 }
 
-export function defineIdentitySuite(engine: string, factory: StoreFactory): void {
-  describe(`identity (${engine})`, () => {
+export function defineIdentityContract(engine: string, factory: StoreFactory): void {
+  describe(`identity contract (${engine})`, () => {
     let store: Store;
     let content: ContentService;
     let communities: CommunityService;

@@ -82,8 +82,8 @@ async function thread(asker: PersonActor, replier: PersonActor, word: string) {
   return { topic: t.topic as { id: string; slug: string }, post: r.post.id as string };
 }
 
-export function defineModerationBehaviour(engine: string, setup: Setup): void {
-  describe(`moderation (${engine})`, () => {
+export function defineModerationServiceContract(engine: string, setup: Setup): void {
+  describe(`moderation contract (${engine})`, () => {
     let moderator: PersonActor;
     let asker: PersonActor;
     let spammer: PersonActor;
