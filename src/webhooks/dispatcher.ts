@@ -4,8 +4,8 @@
 // and jitter, marks it failed when attempts run out or at once when the target is refused by policy
 // (not a public address: no retry changes that), or disables the endpoint on 410 Gone. A
 // dispatcher that dies mid-delivery leaves its lease to expire; the delivery is then sent again with
-// the same webhook-id (at least once). It polls every second (reading when the next delivery falls
-// due, claiming only then) and wakes at once after a local commit.
+// the same webhook-id (at least once). The loop (read when the next delivery falls due, claim only
+// then, wake at once after a local commit) is the one outbox worker's (src/outbound/outbox-worker.ts).
 // Once an hour it forgets events older than the retention whose deliveries have all ended.
 import { BoundedCache } from '../bounded-cache.ts';
 import type { WebhookSettings } from '../config/config.ts';
@@ -18,6 +18,7 @@ import { signatureHeaders } from '../domain/webhooks/signing.ts';
 import { renderWebhookEvent } from '../operations/webhook-events.ts';
 import { VERSION } from '../version.ts';
 import { postWebhook, type SendResult } from './sender.ts';
+import { OutboxWorker } from '../outbound/outbox-worker.ts';
 
 export type DispatcherDeps = {
   store: Store;
@@ -38,14 +39,9 @@ const PRUNE_BATCHES = 20;
 const CACHED_SLUGS = 10_000;
 
 export class WebhookDispatcher {
-  private running = false;
-  private loop?: Promise<void>;
-  private wakeUp?: () => void;
   private readonly slugs = new BoundedCache<string, string>({ maxEntries: CACHED_SLUGS });
   private readonly policy: RetryPolicy;
-  private readonly pollMs: number;
-  private readonly batch: number;
-  private prunedAt = 0;
+  private readonly worker: OutboxWorker<ClaimedDelivery>;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.policy = {
@@ -53,46 +49,37 @@ export class WebhookDispatcher {
       baseMs: deps.settings.retryBaseMs,
       maxAttempts: deps.settings.maxAttempts,
     };
-    this.pollMs = deps.pollMs ?? 1_000;
-    this.batch = deps.batch ?? 10;
+    const leaseMs = deps.settings.timeoutMs * 2 + 1_000;
+    this.worker = new OutboxWorker<ClaimedDelivery>(
+      {
+        name: 'webhook',
+        claim: async (limit) => deps.store.webhookQueue.claim({ now: Date.now(), leaseMs, limit }),
+        nextDue: async () => deps.store.webhookQueue.nextDue(),
+        handle: async (claimed) => this.deliver(claimed),
+        describe: (claimed) => ({ delivery: claimed.delivery.id }),
+        housekeeping: { everyMs: PRUNE_EVERY_MS, run: async () => this.prune() },
+      },
+      { log: deps.logger, pollMs: deps.pollMs, batch: deps.batch },
+    );
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.worker.start();
   }
 
   /** Looks for work now (a local write just committed an event). */
   wake(): void {
-    this.wakeUp?.();
+    this.worker.wake();
   }
 
   /** Stops claiming; deliveries in flight finish (their timeout bounds the wait). */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.worker.stop();
   }
 
   /** Claims and delivers one batch; returns how many deliveries it handled. */
   async runOnce(): Promise<number> {
-    const claimed = await this.deps.store.webhookQueue.claim({
-      now: Date.now(),
-      leaseMs: this.deps.settings.timeoutMs * 2 + 1_000,
-      limit: this.batch,
-    });
-    await Promise.all(
-      claimed.map((c) =>
-        this.deliver(c).catch((err: unknown) =>
-          this.deps.logger.error(
-            { err, delivery: c.delivery.id },
-            'webhook delivery failed unexpectedly',
-          ),
-        ),
-      ),
-    );
-    return claimed.length;
+    return this.worker.runOnce();
   }
 
   /**
@@ -110,53 +97,6 @@ export class WebhookDispatcher {
     if (total)
       this.deps.logger.info({ events: total }, 'webhook events past their retention forgotten');
     return total;
-  }
-
-  private async run(): Promise<void> {
-    // It claims only when a delivery is due: idle (or woken by a commit that queued nothing), it
-    // reads when the next delivery falls due and writes nothing. `due`: when the next one falls due
-    // (null: none pending; undefined: to be looked up).
-    let due: number | null | undefined;
-    while (this.running) {
-      if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
-        this.prunedAt = Date.now();
-        await this.prune().catch((err: unknown) =>
-          this.deps.logger.warn({ err }, 'webhook retention pass failed'),
-        );
-      }
-      // Looked up after each poll (another instance may have queued deliveries), unless one is due.
-      if (due === null || due === undefined || due > Date.now()) due = await this.nextDue();
-      if (due !== null && due <= Date.now()) {
-        let handled = 0;
-        try {
-          handled = await this.runOnce();
-        } catch (err) {
-          this.deps.logger.warn({ err }, 'webhook dispatcher could not claim deliveries');
-        }
-        if (handled >= this.batch) {
-          due = 0; // a full batch: more may be due at once
-          continue;
-        }
-        due = await this.nextDue();
-      }
-      if (!this.running) break;
-      const wait =
-        due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        this.wakeUp = () => {
-          due = undefined;
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = undefined;
-    }
-  }
-
-  /** When the next delivery falls due; when the database cannot say, the next poll claims (and says). */
-  private async nextDue(): Promise<number | null> {
-    return this.deps.store.webhookQueue.nextDue().catch(() => Date.now() + this.pollMs);
   }
 
   private async deliver({ delivery, endpoint, event, leaseToken }: ClaimedDelivery): Promise<void> {

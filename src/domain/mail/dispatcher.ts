@@ -3,14 +3,15 @@
 // schedules a retry with backoff and jitter (a temporary failure), or marks it failed (a permanent
 // 5xx refusal, or attempts used up) with the reason; a refusal of the address itself (550, 551,
 // 553) also counts a hard bounce for it (./bounces.ts). A dispatcher that dies between the send and the
-// mark leaves its lease to expire; the mail is then sent once more, under the same Message-ID. It
-// polls every second and wakes at once when a local write queued a mail.
+// mark leaves its lease to expire; the mail is then sent once more, under the same Message-ID. The
+// loop (poll, lease, wake on a local commit) is the one outbox worker's (src/outbound/outbox-worker.ts).
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { ClaimedMail, MailOutcome } from '../../store/mail.ts';
 import type { MailSender, MailSendResult } from '../../outbound/mail-sender.ts';
 import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../webhooks/backoff.ts';
 import { ADDRESS_REFUSALS, recordHardBounce } from './bounces.ts';
+import { OutboxWorker } from '../../outbound/outbox-worker.ts';
 
 export type MailDispatcherDeps = {
   store: Store;
@@ -28,78 +29,43 @@ export type MailDispatcherDeps = {
 };
 
 export class MailDispatcher {
-  private running = false;
-  private loop?: Promise<void>;
-  private wakeUp?: () => void;
   private readonly policy: RetryPolicy;
-  private readonly pollMs: number;
-  private readonly batch: number;
+  private readonly worker: OutboxWorker<ClaimedMail>;
 
   constructor(private readonly deps: MailDispatcherDeps) {
     this.policy = { ...DEFAULT_RETRY, baseMs: deps.retryBaseMs, maxAttempts: deps.maxAttempts };
-    this.pollMs = deps.pollMs ?? 1_000;
-    this.batch = deps.batch ?? 10;
+    const leaseMs = deps.timeoutMs * 2 + 1_000;
+    this.worker = new OutboxWorker<ClaimedMail>(
+      {
+        name: 'mail',
+        claim: async (limit) => deps.store.mail.claim({ now: Date.now(), leaseMs, limit }),
+        nextDue: async () => deps.store.mail.nextDue(),
+        handle: async (claimed) => this.deliver(claimed),
+        describe: (claimed) => ({ mail: claimed.mail.id }),
+        beforeClaim: deps.beforeClaim,
+      },
+      { log: deps.logger, pollMs: deps.pollMs, batch: deps.batch },
+    );
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.worker.start();
   }
 
   /** Looks for work now (a local write just queued a mail). */
   wake(): void {
-    this.wakeUp?.();
+    this.worker.wake();
   }
 
   /** Stops claiming; sends in flight finish (their timeout bounds the wait). */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.worker.stop();
     this.deps.sender.close();
   }
 
   /** Claims and sends one batch; returns how many mails it handled. */
   async runOnce(): Promise<number> {
-    await this.deps.beforeClaim?.();
-    const claimed = await this.deps.store.mail.claim({
-      now: Date.now(),
-      leaseMs: this.deps.timeoutMs * 2 + 1_000,
-      limit: this.batch,
-    });
-    await Promise.all(
-      claimed.map((c) =>
-        this.deliver(c).catch((err: unknown) =>
-          this.deps.logger.error({ err, mail: c.mail.id }, 'mail send failed unexpectedly'),
-        ),
-      ),
-    );
-    return claimed.length;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let handled = 0;
-      try {
-        handled = await this.runOnce();
-      } catch (err) {
-        this.deps.logger.warn({ err }, 'mail dispatcher could not claim mails');
-      }
-      if (handled < this.batch && this.running) {
-        const due = await this.deps.store.mail.nextDue().catch(() => null);
-        const wait =
-          due === null ? this.pollMs : Math.max(10, Math.min(this.pollMs, due - Date.now()));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wakeUp = undefined;
-      }
-    }
+    return this.worker.runOnce();
   }
 
   private async deliver({ mail, leaseToken }: ClaimedMail): Promise<void> {
