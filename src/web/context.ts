@@ -59,10 +59,15 @@ export type WebDeps = {
 
 export type WebEnv = { Variables: { web: Web } };
 
-/** A path inside the current community (or the network), in the form the request came in. */
+/**
+ * A path inside the current community (or the network), in the form the request came in: the one
+ * way links and form actions are built. A path already in that form is kept as it is (no community
+ * has a page under /c/), so a handler may pass the request's own path or an href alike.
+ */
 export function href(web: Pick<Web, 'where'>, path: string): string {
   const base = web.where.base;
   if (path === '/') return base || '/';
+  if (base && (path === base || path.startsWith(`${base}/`))) return path;
   return base + path;
 }
 

@@ -25,9 +25,12 @@ export function roleHere(web: Web) {
 /** The notification bell: a drawing in the text colour (an emoji needs a font many systems lack). */
 const BELL = html`<svg class="icon" aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 16 16"><path fill="currentColor" d="M8 1.5a1 1 0 0 1 1 1v.6A4.5 4.5 0 0 1 12.5 7.5v2.7l1.3 1.9a.6.6 0 0 1-.5.9H2.7a.6.6 0 0 1-.5-.9l1.3-1.9V7.5A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1ZM6.3 14h3.4a1.7 1.7 0 0 1-3.4 0Z"/></svg>`;
 
-/** A POST form around `inner`, with its hidden form-token field; `attrs` are the form's own. */
+/**
+ * A POST form around `inner`, with its hidden form-token field; `attrs` are the form's own. The
+ * action is a path of the community (as href takes it): it posts in the form the page came in.
+ */
 export function postForm(web: Web, action: string, inner: Html, attrs?: Html): Html {
-  return html`<form method="post" action="${action}"${attrs ? html` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${web.csrf}">${inner}</form>`;
+  return html`<form method="post" action="${href(web, action)}"${attrs ? html` ${attrs}` : ''}><input type="hidden" name="_csrf" value="${web.csrf}">${inner}</form>`;
 }
 
 function nav(web: Web): Html {
