@@ -14,7 +14,12 @@ import { WebClient } from './client.ts';
 const system = systemActor('test');
 const PASSWORD = 'correct horse battery';
 const hamlet = fileHamlet(
-  { HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000', HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '5000' },
+  {
+    HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: '5000',
+    HAMLET_RATE_LIMIT_PER_KEY_PER_MINUTE: '5000',
+    // Mail on, to a port where nothing listens: the admin mail table has pending rows to show.
+    HAMLET_SMTP_URL: 'smtp://127.0.0.1:9',
+  },
   { demo: true },
 );
 let h: FileHamlet;
@@ -100,6 +105,7 @@ async function walk(client: WebClient, prefix: string) {
       `${path} answers: ${res.text.replace(/<[^>]+>/g, ' ').slice(-600)}`,
     );
     walked.push(path);
+    assert.doesNotMatch(res.text, /&lt;(time|a|span)\b/, `${path} shows no markup as text`);
     for (const form of res.text.match(/<form\b[^>]*>/g) ?? []) {
       const method = attr(form, 'method') ?? 'get';
       actions.push({ page: path, action: attr(form, 'action') ?? `(none, ${method})` });
@@ -119,6 +125,15 @@ async function walk(client: WebClient, prefix: string) {
 
 test('on the path form every moderator and admin form posts inside /c/acme/', async () => {
   const client = await owner(`http://localhost:${h.port}`, '/c/acme');
+  await client.get('/c/acme/admin/mail');
+  await client.post('/c/acme/admin/mail/reset', { email: 'mia@example.org' });
+  const mail = await client.get('/c/acme/admin/mail');
+  assert.match(
+    mail.text,
+    /<td data-label="Queued"><time datetime="/,
+    'the mail table shows its times',
+  );
+  assert.doesNotMatch(mail.text, /&lt;time/);
   const { actions, walked } = await walk(client, '/c/acme');
   assert.ok(walked.length >= 20, `walked ${walked.length} pages`);
   for (const must of ['/c/acme/admin/members', '/c/acme/admin/agents', '/c/acme/admin/settings'])
