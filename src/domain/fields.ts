@@ -42,6 +42,12 @@ export const LIMITS = {
   handlePrefix: { min: 1, max: 30 },
   /** An uploaded file's name as the client sends it (the size limit is the operator's, in Config). */
   uploadName: { min: 1, max: 200 },
+  /** A part of a member's name, e-mail address or handle, on the members page. */
+  memberQuery: { min: 1, max: 100 },
+  /** A person's name, as others see it beside their posts. */
+  displayName: { min: 1, max: 80 },
+  /** What a person says of themselves on their profile. */
+  bio: { min: 0, max: 1_000 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -165,6 +171,9 @@ export const keyRef = z
 export const reason = text({ min: 1, max: LIMITS.reason.max });
 /** What was tried when an answer did (or did not) work: shown to the topic's author and watchers. */
 export const outcomeNote = text(LIMITS.outcomeNote);
+/** A part of a member's name, e-mail address or handle (the members page's search). */
+export const memberQuery = text(LIMITS.memberQuery);
+
 /** The start of an @handle or a name, for suggestions. */
 export const handlePrefix = text(LIMITS.handlePrefix);
 export const uploadName = text(LIMITS.uploadName);

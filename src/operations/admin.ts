@@ -5,7 +5,15 @@ import { z } from 'zod';
 import { communityMcpConfigSchema } from '../domain/community-mcp.ts';
 import type { AgentKeyView, AgentView } from '../domain/identity/agents.ts';
 import { ROLES, SCOPES } from '../domain/vocabulary.ts';
-import { cursor, expiresInDays, keyRef, LIMITS, pageLimit, span } from '../domain/fields.ts';
+import {
+  cursor,
+  expiresInDays,
+  keyRef,
+  LIMITS,
+  memberQuery,
+  pageLimit,
+  span,
+} from '../domain/fields.ts';
 import { presentKey } from './present.ts';
 import { keyOut } from './schemas.ts';
 import { defineOperation } from './operation.ts';
@@ -205,6 +213,7 @@ const memberOut = z.object({
   person_id: z.string(),
   display_name: z.string(),
   email: z.string().nullable(),
+  handle: z.string().nullable().describe('What an @mention of them writes (without the @).'),
   role: z
     .enum(ROLES)
     .nullable()
@@ -226,6 +235,9 @@ export const listMembers = defineOperation({
   input: z.strictObject({
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
     limit: pageLimit(200, 100).describe('People per page, 1-200. Default 100.'),
+    query: memberQuery
+      .optional()
+      .describe('Only those whose name, e-mail address or handle contains this (any case).'),
   }),
   output: z.object({ members: z.array(memberOut), next_cursor: z.string().nullable() }),
   credential: 'community',
@@ -236,6 +248,7 @@ export const listMembers = defineOperation({
         person_id: m.personId,
         display_name: m.displayName,
         email: m.email,
+        handle: m.handle,
         role: m.role as (typeof ROLES)[number] | null,
         since: m.joinedAt,
       })),

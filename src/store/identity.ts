@@ -27,6 +27,8 @@ export type CommunityPerson = {
   personId: string;
   displayName: string;
   email: string | null;
+  /** What an @mention of them writes; their profile's address (/u/<handle>). */
+  handle: string | null;
   role: string | null;
   joinedAt: string;
 };
@@ -158,9 +160,14 @@ export interface MembershipRepository {
   list(): Promise<Membership[]>;
   /**
    * Everyone of the community, role or not (CommunityPerson), newest joined first, ties by person
-   * id descending; `after` is the keyset (joinedAt, personId) of the last one seen.
+   * id descending; `after` is the keyset (joinedAt, personId) of the last one seen; `query`, when
+   * given, keeps those whose name, e-mail address or handle contains it (any case).
    */
-  people(page: { after?: Keyset; limit: number }): Promise<Page<CommunityPerson, Keyset>>;
+  people(page: {
+    after?: Keyset;
+    limit: number;
+    query?: string;
+  }): Promise<Page<CommunityPerson, Keyset>>;
   remove(personId: string): Promise<boolean>;
   /**
    * Up to `limit` members whose handle or display name starts with `prefix` (any case; handles

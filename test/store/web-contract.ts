@@ -146,6 +146,27 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
       assert.notEqual(byName.Both!.joinedAt, day(1));
       const keys = all.map((p) => `${p.joinedAt} ${p.personId}`);
       assert.deepEqual(keys, [...keys].sort().reverse(), 'newest joined first');
+      // Found by a part of the name, the e-mail address or the handle, in any case; the other
+      // community's member never.
+      const found = async (query: string, limit = 10) =>
+        (await scope.access.members.people({ limit, query })).items.map((p) => p.displayName);
+      assert.deepEqual(await found('post'), ['Poster']);
+      assert.deepEqual(await found(`O-${c.slug}@X`), ['Owner']);
+      assert.deepEqual(await found('stranger'), []);
+      assert.deepEqual(await found('%'), [], "LIKE's wildcards match only themselves");
+      const handle = `zq${c.slug.slice(2)}`;
+      await store.people.setHandle(both.id, handle);
+      const withHandle = (await scope.access.members.people({ limit: 10 })).items;
+      assert.equal(withHandle.find((p) => p.personId === both.id)!.handle, handle);
+      assert.deepEqual(await found(handle.toUpperCase()), ['Both'], 'found by the handle');
+      const paged = await scope.access.members.people({ limit: 1, query: 'o' });
+      assert.equal(paged.items.length, 1);
+      const rest = await scope.access.members.people({ limit: 5, query: 'o', after: paged.next! });
+      assert.deepEqual(
+        [...paged.items, ...rest.items].map((p) => p.displayName).sort(),
+        ['Both', 'Owner', 'Poster'],
+        'a search pages like the whole list',
+      );
     });
 
     test('an upload is recorded per community and counted in its quota sum', async () => {

@@ -199,7 +199,7 @@ export class AccountService {
   async listPeople(
     actor: Actor,
     community: Community,
-    input: { cursor?: string | null; limit?: number } = {},
+    input: { cursor?: string | null; limit?: number; query?: string } = {},
   ): Promise<{ people: CommunityPerson[]; nextCursor: string | null }> {
     return listPeople(this.store, actor, community, input);
   }

@@ -17,7 +17,7 @@ import {
 import { DomainError } from '../errors.ts';
 import { parse } from '../validate.ts';
 import { isRole, type Role } from '../vocabulary.ts';
-import { cursor, pageLimit } from '../fields.ts';
+import { cursor, memberQuery, pageLimit } from '../fields.ts';
 
 export type MemberView = Membership & { displayName: string; email: string | null };
 
@@ -44,13 +44,21 @@ export async function listPeople(
   store: Store,
   actor: Actor,
   community: Community,
-  input: { cursor?: string | null; limit?: number } = {},
+  input: { cursor?: string | null; limit?: number; query?: string } = {},
 ): Promise<{ people: CommunityPerson[]; nextCursor: string | null }> {
   await requireCommunityAdmin(store, actor, community, 'list members');
-  const data = parse(z.object({ cursor: cursor.nullish(), limit: pageLimit(200, 100) }), input);
+  const data = parse(
+    z.object({
+      cursor: cursor.nullish(),
+      limit: pageLimit(200, 100),
+      query: memberQuery.optional(),
+    }),
+    input,
+  );
   const page = await store.community(community.id).access.members.people({
     after: decodeCursor('members', data.cursor, CURSOR_SHAPES.byTime),
     limit: data.limit,
+    ...(data.query ? { query: data.query } : {}),
   });
   return {
     people: page.items,

@@ -53,22 +53,39 @@ export class KyselyMembers implements MembershipRepository {
     return rows.map(membershipFromRow);
   }
 
-  async people(page: { after?: Keyset; limit: number }): Promise<Page<CommunityPerson, Keyset>> {
+  async people(page: {
+    after?: Keyset;
+    limit: number;
+    query?: string;
+  }): Promise<Page<CommunityPerson, Keyset>> {
     const c = this.communityId;
     // Role holders, and authors of this community's posts (topics' first posts included) who hold
     // none; a role holder's date is the membership's, the others' their first post's.
-    const after = page.after
-      ? sql`where x.joined_at < ${String(page.after.key)} or (x.joined_at = ${String(page.after.key)} and x.id < ${page.after.id})`
-      : sql``;
+    const conditions = [];
+    if (page.after)
+      conditions.push(
+        sql`(x.joined_at < ${String(page.after.key)} or (x.joined_at = ${String(page.after.key)} and x.id < ${page.after.id}))`,
+      );
+    if (page.query) {
+      // A part of the name, e-mail address or handle, in any case; LIKE's own wildcards in what
+      // was typed match themselves.
+      const like = `%${page.query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      conditions.push(
+        sql`(lower(x.display_name) like ${like} escape '\\' or lower(coalesce(x.email, '')) like ${like} escape '\\' or coalesce(x.handle, '') like ${like} escape '\\')`,
+      );
+    }
+    const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
     const rows = await sql<{
       id: string;
       display_name: string;
       email: string | null;
+      handle: string | null;
       role: string | null;
       joined_at: string | Date;
     }>`
       select * from (
-        select p.id, p.display_name, p.email, m.role, coalesce(m.created_at, f.first_at) as joined_at
+        select p.id, p.display_name, p.email, p.handle, m.role,
+          coalesce(m.created_at, f.first_at) as joined_at
         from (
           select person_id as pid from memberships where community_id = ${c}
           union
@@ -82,13 +99,14 @@ export class KyselyMembers implements MembershipRepository {
           where community_id = ${c} and author_kind = 'person' and author_id is not null
           group by author_id
         ) f on f.author_id = p.id
-      ) x ${after}
+      ) x ${where}
       order by x.joined_at desc, x.id desc
       limit ${page.limit + 1}`.execute(this.db);
     const items = rows.rows.slice(0, page.limit).map((r) => ({
       personId: r.id,
       displayName: r.display_name,
       email: r.email,
+      handle: r.handle,
       role: r.role,
       joinedAt: toIso(r.joined_at),
     }));

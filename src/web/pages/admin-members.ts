@@ -1,12 +1,14 @@
 // Members and their roles, for administrators (list_members, set_member, remove_member): everyone
 // of the community, role holders and people who posted without a role, newest joined first, a page
-// at a time. Lowering your own role, and removing anyone, first asks for confirmation on a page of
+// of MEMBERS_PER_PAGE at a time (keyset: "Older members"), found by a part of their name, e-mail
+// address or handle. Lowering your own role, and removing anyone, first asks for confirmation on a page of
 // its own (a form that repeats the change with confirm=yes; no script needed); the membership rule
 // itself (only an owner changes an owner, the last owner stays) is the domain's, and its refusals
 // show here.
 import type { Context, Hono } from 'hono';
 import { sanctionControl } from './review.ts';
 import { roleAtLeast } from '../../domain/authorization.ts';
+import { LIMITS } from '../../domain/fields.ts';
 import { isRole, ROLES, type Role } from '../../domain/vocabulary.ts';
 import { myEmail } from '../../operations/account-mail.ts';
 import { listMembers, removeMember, setMember } from '../../operations/admin.ts';
@@ -21,6 +23,8 @@ import { moreLink } from './parts.ts';
 import { html, type Html } from '../template.ts';
 
 type Member = OutputOf<typeof listMembers>['members'][number];
+
+const MEMBERS_PER_PAGE = 25;
 
 /** The actions of one row: remove a role holder, give a role to someone without one, sanctions. */
 function actions(web: Web, m: Member): Html {
@@ -52,7 +56,7 @@ function actions(web: Web, m: Member): Html {
 
 function memberRow(web: Web, m: Member): Html {
   const role = m.role ? m.role : html`<span class="meta">no role (posted here)</span>`;
-  return html`<tr><th scope="row" data-label="Name"><a href="${href(web, `/u/${m.person_id}`)}">${m.display_name}</a></th><td data-label="E-mail">${m.email ?? ''}</td><td data-label="Role">${role}</td><td data-label="Joined">${when(m.since)}</td><td data-label="Actions">${actions(web, m)}</td></tr>`;
+  return html`<tr><th scope="row" data-label="Name"><a href="${href(web, `/u/${m.handle ?? m.person_id}`)}">${m.display_name}</a></th><td data-label="E-mail">${m.email ?? ''}</td><td data-label="Role">${role}</td><td data-label="Joined">${when(m.since)}</td><td data-label="Actions">${actions(web, m)}</td></tr>`;
 }
 
 async function membersPage(
@@ -63,18 +67,31 @@ async function membersPage(
 ): Promise<Response> {
   const web = c.get('web');
   const cursor = c.req.query('cursor') || undefined;
-  const listed = await call(deps, web, listMembers, cursor ? { cursor } : {});
+  const query = (c.req.query('q') ?? '').trim().slice(0, LIMITS.memberQuery.max);
+  const listed = await call(deps, web, listMembers, {
+    limit: MEMBERS_PER_PAGE,
+    ...(cursor ? { cursor } : {}),
+    ...(query ? { query } : {}),
+  });
   if (!listed.ok) return failurePage(c, web, listed);
   const rows = listed.value.members.map((m) => memberRow(web, m));
   const roleOptions = ROLES.map((r) => ({ value: r, label: r }));
   const email = typeof values.email === 'string' ? values.email : '';
-  const first = cursor
-    ? html`<p><a href="${href(web, '/admin/members')}">Back to the newest members</a></p>`
-    : '';
+  const first =
+    cursor || query
+      ? html`<p><a href="${href(web, '/admin/members')}">Back to the newest members</a></p>`
+      : '';
+  const search = html`<form method="get" action="${href(web, '/admin/members')}" role="search" class="inline-search">${field({ name: 'q', id: 'members-q', label: 'Find a member', hint: 'A part of the name, e-mail address or @handle.', value: query, type: 'search' })}<div class="actions"><button type="submit" class="secondary">Find</button></div></form>`;
+  const none = query
+    ? html`<p>No member's name, e-mail address or handle contains “${query}”.</p>`
+    : html`<p>No members yet.</p>`;
   const body = html`<h1>Members</h1>${adminNav(web, '/admin/members')}${failureSummary(failure)}
 <p class="meta">Everyone who holds a role here, and everyone who posted here without one; newest first.</p>
-${first}<div class="table-wrap"><table class="data cards" id="members"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="meta">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>
-${moreLink(web, '/admin/members', {}, listed.value.next_cursor, 'Older members')}
+${search}${first}${
+    rows.length
+      ? html`<div class="table-wrap"><table class="data cards" id="members"><caption class="meta">People of this community</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="meta">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+      : none
+  }${moreLink(web, '/admin/members', query ? { q: query } : {}, listed.value.next_cursor, 'Older members')}
 <h2 id="add">Add a member or change a role</h2>
 <p class="meta">Only an owner makes, changes or removes an owner; the last owner stays.</p>
 ${postForm(
