@@ -13,6 +13,7 @@ import { reason as reasonField, recordId } from '../fields.ts';
 import type { UseCase } from '../writes/use-case.ts';
 import { flagTarget, type FlagTarget } from './flag-target.ts';
 import type { FlagDecision } from './vocabulary.ts';
+import { logDecision } from './log-entry.ts';
 
 const contract = z.object({
   post: recordId,
@@ -57,6 +58,14 @@ export const flagDecide: UseCase<z.output<typeof contract>, FlagTarget, HideOutc
       hidden = false;
     }
     await notifyDecision(tx, community, actor, { post, topic }, flags, input.decision, input.note);
+    await logDecision(tx, community, actor, {
+      action: hidden ? 'hide_post' : 'show_post',
+      topicId: topic.id,
+      postId: post.id,
+      targetTitle: topic.title,
+      detail: `by ${post.author.name}${settled ? `, ${settled} flag${settled === 1 ? '' : 's'} ${hidden ? 'upheld' : 'dismissed'}` : ''}`,
+      reason: input.note ?? '',
+    });
     return {
       postId: post.id,
       hidden,

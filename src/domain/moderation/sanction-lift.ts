@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Sanction } from '../../store/moderation.ts';
 import type { UseCase } from '../writes/use-case.ts';
+import { logDecision } from './log-entry.ts';
 import { sanctionSubjectFields } from './sanction-set.ts';
 import { requireSanctioner, sanctionSubject } from './sanction-subject.ts';
 
@@ -19,8 +20,17 @@ export const sanctionLift: UseCase<
   load: ({ store, community }, input) =>
     sanctionSubject(store, community, input.subject_kind, input.subject),
   policy: async () => ({ mode: 'apply', reason: 'moderator' }),
-  apply: async ({ tx, community }, _input, subject) => ({
-    lifted: await tx.community(community.id).moderation.clearSanction(subject.kind, subject.id),
-  }),
+  apply: async ({ tx, actor, community }, _input, subject) => {
+    const lifted = await tx
+      .community(community.id)
+      .moderation.clearSanction(subject.kind, subject.id);
+    if (lifted)
+      await logDecision(tx, community, actor, {
+        action: 'lift',
+        targetTitle: `${subject.name}${subject.kind === 'agent' ? ' (agent)' : ''}`,
+        detail: 'suspension or silence lifted',
+      });
+    return { lifted };
+  },
   audit: () => ({ targets: {} }),
 };

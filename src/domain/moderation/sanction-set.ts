@@ -7,6 +7,7 @@ import { authorOf, roleAtLeast } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { reason as reasonField, recordId, sanctionDays } from '../fields.ts';
 import type { UseCase } from '../writes/use-case.ts';
+import { logDecision } from './log-entry.ts';
 import { requireSanctioner, sanctionSubject } from './sanction-subject.ts';
 import { SANCTION_MODES } from './vocabulary.ts';
 
@@ -54,6 +55,12 @@ export function sanctionSet(
         createdAt: now.toISOString(),
       };
       await tx.community(community.id).moderation.setSanction(sanction);
+      await logDecision(tx, community, actor, {
+        action: input.mode === 'suspended' ? 'suspend' : 'silence',
+        targetTitle: `${subject.name}${subject.kind === 'agent' ? ' (agent)' : ''}`,
+        detail: `for ${input.days} day${input.days === 1 ? '' : 's'}`,
+        reason: input.reason,
+      });
       return sanction;
     },
     audit: (s) => ({

@@ -15,6 +15,7 @@ import { notifyDecision } from '../notifications/produce.ts';
 import { parse } from '../validate.ts';
 import { isRole, isWriteKind, SCOPES } from '../vocabulary.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
+import { logDecision, queuedWriteTitle } from '../moderation/log-entry.ts';
 import { approvalView } from './approval-view.ts';
 import type { ContentUseCase, Loaded } from './content-write.ts';
 import type { ContentWrites } from './content-writes.ts';
@@ -97,6 +98,13 @@ async function recordDecision(
   if (!(await approvals.decide(id, to, decider, reason)))
     throw new AlreadyDecided(await approvals.getById(id));
   const decided = (await approvals.getById(id))!;
+  if (to === 'rejected')
+    await logDecision(tx, community, step.actor, {
+      action: 'reject',
+      targetTitle: queuedWriteTitle(decided.kind, decided.payload),
+      detail: `by ${decided.submitter.name}`,
+      reason,
+    });
   await notifyDecision(tx, community, decided);
   await recordWebhookEvent(tx, community.id, 'approval.decided', () => ({
     approval: approvalView(decided, community),
@@ -165,6 +173,14 @@ export function approvalApprove(
       }
       await approvals.complete(approval.id, 'applied', written, null);
       const done = (await approvals.getById(approval.id))!;
+      const made = asWrittenContent(done.result);
+      await logDecision(step.tx, step.community, step.actor, {
+        action: 'approve',
+        topicId: made?.topic?.id ?? made?.post?.topicId ?? null,
+        postId: made?.post?.id ?? null,
+        targetTitle: queuedWriteTitle(done.kind, done.payload),
+        detail: `by ${done.submitter.name}`,
+      });
       await notifyDecision(step.tx, step.community, done);
       await recordWebhookEvent(step.tx, step.community.id, 'approval.decided', () => ({
         approval: approvalView(done, step.community),
