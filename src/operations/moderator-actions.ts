@@ -196,7 +196,11 @@ export const moderationEntryOut = z.object({
   by: z.object({ kind: z.enum(['person', 'agent', 'system']), name: z.string() }),
   topic_id: z.string().nullable(),
   post_id: z.string().nullable(),
-  target: z.string().describe('The title of the topic acted on, as it was.'),
+  target: z
+    .string()
+    .describe(
+      'The title of the topic acted on (or of the queued write), as it was; the name of the person or agent suspended, silenced or lifted.',
+    ),
   detail: z.string(),
   reason: z.string(),
   created_at: z.string(),

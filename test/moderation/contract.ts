@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { PersonActor } from '../../src/domain/actor.ts';
 import { systemActor } from '../../src/domain/actor.ts';
+import { readableTime } from '../../src/domain/moderation/sanctions.ts';
 import { operationNamed } from '../../src/operations/catalogue.ts';
 import { Pipeline, type Caller } from '../../src/operations/pipeline.ts';
 import type { Community } from '../../src/store/types.ts';
@@ -309,11 +310,13 @@ export function defineModerationServiceContract(engine: string, setup: Setup): v
       const rest = await api('/topics', bot.key);
       assert.equal(rest.status, 403);
       assert.match(rest.json().detail, /suspended in "acme" until .*Posting spam links/);
-      assert.ok(rest.json().detail.includes(set.ends_at), 'the end time');
+      const until = readableTime(set.ends_at);
+      assert.ok(rest.json().detail.includes(until), 'the end time, as people read it');
+      assert.doesNotMatch(rest.json().detail, /\.\./, 'one full stop after the reason');
       const mcp = await tool(bot.key, 'list_topics', {});
       const text = JSON.stringify(mcp);
       assert.match(text, /Posting spam links/);
-      assert.ok(text.includes(set.ends_at));
+      assert.ok(text.includes(until));
 
       await ok('sanction', as(moderator), {
         subject_kind: 'agent',
@@ -348,6 +351,40 @@ export function defineModerationServiceContract(engine: string, setup: Setup): v
         reason: 'No',
       });
       assert.equal(!member.ok && member.code, 'forbidden', 'members do not sanction');
+    });
+
+    test('a suspended person reads the public community but writes nothing; every decision is in the log', async () => {
+      const { actor: suspended } = await person('Suspended');
+      const { topic, post } = await thread(asker, spammer, `susp${tag()}`);
+      const set = await ok('sanction', as(moderator), {
+        subject_kind: 'person',
+        subject: suspended.personId,
+        mode: 'suspended',
+        days: 2,
+        reason: 'Spam.',
+      });
+      assert.equal(set.mode, 'suspended');
+      const read = await call('get_topic', as(suspended), { topic: topic.id });
+      assert.ok(read.ok, 'a public topic is read while suspended');
+      const write = await call('reply_to_topic', as(suspended), { topic: topic.id, body: 'Hi!' });
+      assert.equal(!write.ok && write.code, 'forbidden');
+      const message = !write.ok ? write.message : '';
+      assert.ok(message.includes(readableTime(set.ends_at)), message);
+      assert.ok(!message.includes(set.ends_at), 'no raw ISO time');
+      assert.match(message, /: Spam\. /, 'the reason with one full stop');
+      await ok('decide_review', as(moderator), { kind: 'flag', id: post, decision: 'hide' });
+      await ok('lift_sanction', as(moderator), {
+        subject_kind: 'person',
+        subject: suspended.personId,
+      });
+      const log = await ok('list_moderation_log', as(moderator), { limit: 10 });
+      const actions = log.entries.map((e: { action: string }) => e.action);
+      for (const a of ['lift', 'hide_post', 'suspend'])
+        assert.ok(actions.includes(a), `${a} is logged: ${actions}`);
+      const suspend = log.entries.find((e: { action: string }) => e.action === 'suspend');
+      assert.equal(suspend.target, 'Suspended');
+      assert.equal(suspend.reason, 'Spam.');
+      assert.equal(suspend.by.name, 'Moderator');
     });
   });
 }

@@ -1,6 +1,7 @@
 // Suspending or silencing a person or an agent in one community, for a number of days, with a
 // reason they are shown. A suspended agent's key is refused at authentication (../identity/auth.ts);
-// a suspended person is refused every call here; a silenced one reads but does not write. Only
+// a suspended person writes nothing here and reads only what a visitor may (a public community's
+// pages, never a private one's); a silenced one reads what they could but does not write. Only
 // moderators and administrators (people, not through a connected app) sanction, and never another
 // moderator or administrator. A sanction ends by itself at its time, or when a moderator lifts it.
 // Setting and lifting are use cases of the one write runner (./sanction-set.ts, ./sanction-lift.ts).
@@ -37,7 +38,23 @@ export function sanctionView(s: Sanction): SanctionView {
   };
 }
 
-/** What the sanctioned one is told ("… until 2026-12-09 14:00 UTC: reason"). */
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+
+/** A moment as people read it: "Jan 6, 2027, 14:43 UTC" (the ISO string when it is none). */
+export function readableTime(iso: string): string {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  const hm = `${String(t.getUTCHours()).padStart(2, '0')}:${String(t.getUTCMinutes()).padStart(2, '0')}`;
+  return `${MONTHS[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}, ${hm} UTC`;
+}
+
+/** A sentence of someone's text, ending in one full stop (none added after "." "!" "?" or "…"). */
+export function asSentence(text: string): string {
+  const t = text.trim();
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
+
+/** What the sanctioned one is told ("… until Dec 9, 2026, 14:00 UTC by Mo: reason."). */
 export function sanctionMessage(s: Sanction, community: Community): string {
   const who = s.subject.kind === 'agent' ? 'This agent' : 'You';
   const verb = s.subject.kind === 'agent' ? 'is' : 'are';
@@ -47,7 +64,7 @@ export function sanctionMessage(s: Sanction, community: Community): string {
       : `${who} ${verb} silenced in "${community.slug}" (reading is allowed, writing is not)`;
   const key =
     s.subject.kind === 'agent' && s.mode === 'suspended' ? ' Its key is refused until then.' : '';
-  return `${what} until ${s.endsAt} by ${s.byName}: ${s.reason}.${key} Ask a moderator of the community if this is a mistake.`;
+  return `${what} until ${readableTime(s.endsAt)} by ${s.byName}: ${asSentence(s.reason)}${key} Ask a moderator of the community if this is a mistake.`;
 }
 
 /** The sanction in force on `kind`/`id` at `now`, if any. */
@@ -77,7 +94,10 @@ export class SanctionService {
     this.setWrite = sanctionSet(clock);
   }
 
-  /** Refuses a sanctioned actor: suspended, anything here; silenced, writes (`write`). */
+  /**
+   * Refuses a sanctioned actor: a write (`write`) when suspended or silenced; a read when suspended
+   * in a private community (a public one's pages are anyone's to read).
+   */
   async admit(actor: Actor, community: Community, write: boolean): Promise<void> {
     const subject =
       actor.kind === 'person'
@@ -91,7 +111,7 @@ export class SanctionService {
       actor.kind === 'agent' && actor.sanction !== undefined
         ? inForce(actor.sanction ?? undefined, this.clock())
         : await sanctionInForce(this.store, community, subject.kind, subject.id, this.clock());
-    if (s && (s.mode === 'suspended' || write))
+    if (s && (write || (s.mode === 'suspended' && community.visibility !== 'public')))
       throw new DomainError('forbidden', sanctionMessage(s, community));
   }
 
@@ -111,6 +131,12 @@ export class SanctionService {
     options?: RunOptions,
   ): Promise<{ lifted: boolean }> {
     return this.runner.run(sanctionLift, actor, community, input, options);
+  }
+
+  /** The sanction in force on the person themselves here, if any (what their pages tell them). */
+  async mine(personId: string, community: Community): Promise<SanctionView | undefined> {
+    const s = await sanctionInForce(this.store, community, 'person', personId, this.clock());
+    return s && sanctionView(s);
   }
 
   async list(actor: Actor, community: Community): Promise<SanctionView[]> {
