@@ -41,6 +41,7 @@ import type { WebhookQueue, WebhookRepository } from './webhooks.ts';
 import type { OAuthRepository } from './oauth.ts';
 import type { NotificationMailQueue, NotificationRepository } from './notifications.ts';
 import type { DraftRepository } from './drafts.ts';
+import type { MemberProfileRepository } from './member-profiles.ts';
 import type { BookmarkRepository } from './bookmarks.ts';
 import type { PostRevisionRepository } from './post-revisions.ts';
 import type { UploadRepository } from './uploads.ts';
@@ -92,6 +93,8 @@ export interface PeopleRepository {
   getByHandle(handle: string): Promise<Person | undefined>;
   /** Changes the person's handle; UniqueViolation when another person has it. */
   setHandle(id: string, handle: string): Promise<void>;
+  /** Changes the person's name (shown beside what they write from now on, and on their profile). */
+  setDisplayName(id: string, displayName: string): Promise<void>;
 }
 
 export interface CategoryRepository {
@@ -239,6 +242,8 @@ export interface CommunityScope {
   readonly drafts: DraftRepository;
   /** People's bookmarks of topics and posts, each person's own (./bookmarks.ts). */
   readonly bookmarks: BookmarkRepository;
+  /** What people show of themselves here: a bio and a picture (./member-profiles.ts). */
+  readonly memberProfiles: MemberProfileRepository;
   /** Files attached to posts: their records and the community's quota sum (./uploads.ts). */
   readonly uploads: UploadRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */

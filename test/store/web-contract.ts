@@ -169,6 +169,34 @@ export function defineWebContract(engine: string, factory: StoreFactory): void {
       );
     });
 
+    test("a member profile is each community's own, set field by field; a name is the account's", async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const other = store.community((await community()).id);
+      const ada = await store.people.create({ displayName: 'Ada' });
+      const bob = await store.people.create({ displayName: 'Bob' });
+      assert.equal(await scope.memberProfiles.get(ada.id), undefined, 'none before a change');
+      const first = await scope.memberProfiles.set(ada.id, { bio: 'Writes the exporter.' });
+      assert.deepEqual(
+        { bio: first.bio, avatar: first.avatarUploadId },
+        { bio: 'Writes the exporter.', avatar: null },
+      );
+      const picture = randomUUID();
+      const second = await scope.memberProfiles.set(ada.id, { avatarUploadId: picture });
+      assert.equal(second.bio, 'Writes the exporter.', 'the bio is kept');
+      assert.equal(second.avatarUploadId, picture);
+      const cleared = await scope.memberProfiles.set(ada.id, { avatarUploadId: null });
+      assert.equal(cleared.avatarUploadId, null);
+      assert.equal(cleared.bio, 'Writes the exporter.');
+      assert.equal(await other.memberProfiles.get(ada.id), undefined, "another community's");
+      await scope.memberProfiles.set(bob.id, { bio: 'Bob here.' });
+      const many = await scope.memberProfiles.many([ada.id, bob.id, 'not-an-id', ada.id]);
+      assert.deepEqual(many.map((p) => p.bio).sort(), ['Bob here.', 'Writes the exporter.']);
+      assert.deepEqual(await scope.memberProfiles.many([]), []);
+      await store.people.setDisplayName(ada.id, 'Ada Lovelace');
+      assert.equal((await store.people.getById(ada.id))!.displayName, 'Ada Lovelace');
+    });
+
     test('an upload is recorded per community and counted in its quota sum', async () => {
       const c = await community();
       const scope = store.community(c.id);

@@ -66,6 +66,15 @@ export class KyselyPeople implements PeopleRepository {
     );
   }
 
+  async setDisplayName(id: string, displayName: string): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.db
+      .updateTable('people')
+      .set({ display_name: displayName })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async getByEmail(email: string): Promise<Person | undefined> {
     const row = await this.db
       .selectFrom('people')

@@ -32,6 +32,7 @@ import { probeWrite } from './write-probe.ts';
 import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { draftDb, KyselyDrafts } from './drafts.ts';
+import { KyselyMemberProfiles, memberProfileDb } from './member-profiles.ts';
 import { bookmarkDb, KyselyBookmarks } from './bookmarks.ts';
 import { KyselyPostRevisions, postRevisionDb } from './post-revisions.ts';
 import { KyselyUploads, uploadDb } from './uploads.ts';
@@ -102,6 +103,7 @@ export class KyselyStore implements Store {
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
+      memberProfiles: new KyselyMemberProfiles(memberProfileDb(this.db), id),
       uploads: new KyselyUploads(uploadDb(this.db), id, this.dialect),
       moderatorActions: new KyselyModeratorActions(this.db, id, this.dialect),
     };

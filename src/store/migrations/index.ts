@@ -43,6 +43,7 @@ import { categoryTopicCountsMigration } from './0105_category_topic_counts.ts';
 import { searchScopeMigration } from './0110_search_scope.ts';
 import { communityTextMigration } from './0111_community_text.ts';
 import { listingOrdinalsMigration } from './0112_listing_ordinals.ts';
+import { memberProfilesMigration } from './0113_member_profiles.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -87,6 +88,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0098_uploads': uploadsMigration(dialect),
     '0111_community_text': communityTextMigration(dialect),
     '0112_listing_ordinals': listingOrdinalsMigration(dialect),
+    '0113_member_profiles': memberProfilesMigration(dialect),
   };
 }
 
