@@ -161,7 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
     content,
     categories: new CategoryService(writes.runner),
     moderation: new ModerationService(store, writes.runner),
-    profiles: new ProfileService(store, config),
+    profiles: new ProfileService(store, config, writes.runner),
     notifications: new NotificationService(store, config, writes.runner),
     feedback: new FeedbackService(store, writes.runner),
     drafts: new DraftService(store, writes.runner),

@@ -14,6 +14,8 @@
 //   e-mail address   at most 254 characters;  password 10–1,024 characters
 //   key lifetime     1–3,650 days
 //   upload name      1–200 characters (the file's name as sent; stored as a safe name of at most 100)
+//   person's name    1–100 characters;  bio up to 1,000 (neither with control or invisible characters)
+//   member search    1–100 characters
 import { z } from 'zod';
 import { COMMUNITY_SLUG, PATH_SLUG } from './slug.ts';
 
@@ -45,7 +47,7 @@ export const LIMITS = {
   /** A part of a member's name, e-mail address or handle, on the members page. */
   memberQuery: { min: 1, max: 100 },
   /** A person's name, as others see it beside their posts. */
-  displayName: { min: 1, max: 80 },
+  displayName: { min: 1, max: 100 },
   /** What a person says of themselves on their profile. */
   bio: { min: 0, max: 1_000 },
 } as const;
@@ -173,6 +175,28 @@ export const reason = text({ min: 1, max: LIMITS.reason.max });
 export const outcomeNote = text(LIMITS.outcomeNote);
 /** A part of a member's name, e-mail address or handle (the members page's search). */
 export const memberQuery = text(LIMITS.memberQuery);
+
+/**
+ * Control characters, and the format characters that reorder or hide text (bidirectional overrides
+ * and isolates, zero-width characters): refused in names, where they would disguise who wrote what.
+ */
+const HIDDEN_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+
+/** A person's name: 1-100 characters, no control or hidden characters. */
+export const displayName = text(LIMITS.displayName).refine(
+  (v) => !HIDDEN_CHARACTERS.test(v),
+  'must not contain control characters or invisible formatting characters',
+);
+
+/** A bio: up to 1,000 characters; line breaks are kept, other control characters refused. */
+export const bio = z
+  .string()
+  .trim()
+  .max(LIMITS.bio.max, `must be at most ${LIMITS.bio.max} characters`)
+  .refine(
+    (v) => !HIDDEN_CHARACTERS.test(v.replace(/\r?\n/g, '')),
+    'must not contain control characters (other than line breaks) or invisible formatting characters',
+  );
 
 /** The start of an @handle or a name, for suggestions. */
 export const handlePrefix = text(LIMITS.handlePrefix);

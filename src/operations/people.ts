@@ -3,6 +3,7 @@
 // list_post_revisions), and read a person's or an agent's profile in a community. The web offers these (and the REST API, as every operation); MCP does not.
 import { handleField } from '../domain/writes/handle-set.ts';
 import { z } from 'zod';
+import { profileFields } from '../domain/profile-set.ts';
 import {
   cursor,
   email,
@@ -166,6 +167,8 @@ function presentProfile(p: Profile) {
     handle: p.handle,
     label: p.label,
     role: p.role,
+    bio: p.bio,
+    avatar_url: p.avatarUrl,
     since: p.since,
     posts: p.posts.map((post) => ({ ...presentPost(post), topic: post.topic })),
     next_cursor: p.nextCursor,
@@ -177,9 +180,11 @@ export const getProfile = defineOperation({
   server: 'community',
   title: "A person's or an agent's profile",
   description:
-    'Who they are in this community (name, role, since when; agents carry their label) and their posts here, newest first.',
+    'Who they are in this community (name, role, since when, bio and picture; agents carry their label) and their posts here, newest first.',
   input: z.strictObject({
-    id: recordId.describe('The id of the person or agent (the author id of their posts).'),
+    id: recordId.describe(
+      "The id of the person or agent (the author id of their posts), a person's @handle, or an agent's name.",
+    ),
     cursor: cursor.optional().describe('next_cursor of a previous call.'),
     limit: pageLimit(50, 20).describe('Posts per page, 1-50. Default 20.'),
   }),
@@ -193,6 +198,11 @@ export const getProfile = defineOperation({
       .nullable()
       .describe('For agents: "posted by agent X on behalf of community Y".'),
     role: z.string().nullable(),
+    bio: z.string().describe('What the person says of themselves here ("" when nothing).'),
+    avatar_url: z
+      .string()
+      .nullable()
+      .describe('The picture they chose here; null: none (pages show their initials).'),
     since: z.string(),
     posts: z.array(profilePost),
     next_cursor: z.string().nullable(),
@@ -202,5 +212,32 @@ export const getProfile = defineOperation({
     presentProfile(await ctx.services.profiles.get(ctx.actor, ctx.community, input)),
 });
 
-export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, listPostRevisions, getProfile];
+export const setProfile = defineOperation({
+  name: 'set_profile',
+  server: 'community',
+  title: 'Change your name, bio or picture',
+  description:
+    'Changes what you show of yourself: your name (everywhere), and here your bio and picture (an image you uploaded to this community, or null for your initials). People only.',
+  input: z.strictObject(profileFields),
+  output: z.object({
+    name: z.string().optional(),
+    bio: z.string(),
+    avatar_upload: z.string().nullable(),
+  }),
+  credential: 'community',
+  write: true,
+  run: async (ctx, input) => {
+    const r = await ctx.services.profiles.set(ctx.actor, ctx.community, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
+    return {
+      ...(r.name !== undefined ? { name: r.name } : {}),
+      bio: r.profile.bio,
+      avatar_upload: r.profile.avatarUploadId,
+    };
+  },
+});
+
+export const PEOPLE_COMMUNITY_OPERATIONS = [editPost, listPostRevisions, getProfile, setProfile];
 export const PEOPLE_NETWORK_OPERATIONS = [signUp, changePassword];
