@@ -7,6 +7,7 @@ import { ADMIN_CSS } from './styles/admin.ts';
 import { BASE_CSS } from './styles/base.ts';
 import { FEEDBACK_CSS } from './styles/feedback.ts';
 import { MENTIONS_CSS } from './styles/mentions.ts';
+import { PEOPLE_CSS } from './styles/people.ts';
 import { READING_CSS } from './styles/reading.ts';
 import { UPLOADS_CSS } from './styles/uploads.ts';
 import { ASK_JS } from './scripts/ask.ts';
@@ -15,7 +16,15 @@ import { COPY_JS } from './scripts/copy.ts';
 import { MENTIONS_JS } from './scripts/mentions.ts';
 
 // Every area's rules, in order (later files may refine earlier ones).
-const CSS = [BASE_CSS, FEEDBACK_CSS, MENTIONS_CSS, READING_CSS, ADMIN_CSS, UPLOADS_CSS].join('\n');
+const CSS = [
+  BASE_CSS,
+  FEEDBACK_CSS,
+  MENTIONS_CSS,
+  READING_CSS,
+  ADMIN_CSS,
+  UPLOADS_CSS,
+  PEOPLE_CSS,
+].join('\n');
 
 type Asset = { body: string; type: string; path: string };
 

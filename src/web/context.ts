@@ -33,6 +33,8 @@ export type Web = {
   flash?: Notice;
   /** Unread notifications of the signed-in person here (the header's bell). */
   unread?: number;
+  /** The signed-in person's own suspension or silence here, in force (told atop every page). */
+  sanction?: { mode: 'suspended' | 'silenced'; endsAt: string; by: string; reason: string };
 };
 
 export type WebDeps = {

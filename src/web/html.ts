@@ -6,6 +6,7 @@ import { canRead, roleAtLeast } from '../domain/authorization.ts';
 import { isRole } from '../domain/vocabulary.ts';
 import { href, type Notice, type Web } from './context.ts';
 import { asset } from './assets.ts';
+import { sanctionNotice } from './sanction-notice.ts';
 import { html, markupOf, type Html } from './template.ts';
 
 export function notice(n: Notice | undefined): Html {
@@ -41,8 +42,10 @@ function nav(web: Web): Html {
   const role = roleHere(web);
   links.push(html`<a href="${href(web, '/search')}">Search</a>`);
   if (community) {
-    links.push(html`<a href="${href(web, '/ask')}">Ask a question</a>`);
-    if (role) links.push(html`<a href="${href(web, '/write')}">Write an article</a>`);
+    // A suspended or silenced person is not offered what they may not do.
+    if (!web.sanction) links.push(html`<a href="${href(web, '/ask')}">Ask a question</a>`);
+    if (role && !web.sanction)
+      links.push(html`<a href="${href(web, '/write')}">Write an article</a>`);
     if (roleAtLeast(role, 'moderator'))
       links.push(html`<a href="${href(web, '/review')}">Review</a>`);
     if (roleAtLeast(role, 'admin')) links.push(html`<a href="${href(web, '/admin')}">Admin</a>`);
@@ -125,7 +128,7 @@ export function layout(web: Web, o: PageOptions): Html {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>${o.title}${site === o.title || site === 'Hamlet' ? '' : ` · ${site}`} · Hamlet</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="${asset('hamlet.css')}">${readable ? headMeta(web, site, o) : ''}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a><header><p class="site"><a href="${href(web, '/')}">${site}</a>${readable ? '' : web.where.kind === 'network' ? html` <span class="meta">network</span>` : ''}</p>${nav(web)}</header>
-<main id="main" tabindex="-1">${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
+<main id="main" tabindex="-1">${sanctionNotice(web)}${notice(o.notice ?? web.flash)}${o.body}</main><footer><p class="meta">Hamlet: a forum for people and agents. <a href="/llms">Agent documentation</a></p></footer></body></html>`;
 }
 
 /** A bare page (unknown hosts, server errors): no navigation, nothing of any community. */

@@ -29,6 +29,7 @@ import { feedRoutes, mountFavicon } from './pages/feeds.ts';
 import { sitemapRoutes } from './pages/sitemaps.ts';
 import { handoffRoutes } from './pages/handoff.ts';
 import { homeRoutes } from './pages/home.ts';
+import { profileRoutes } from './pages/profile.ts';
 import { networkRoutes } from './pages/network.ts';
 import { searchRoutes } from './pages/search.ts';
 import { settingsRoutes } from './pages/settings.ts';
@@ -61,8 +62,8 @@ export function mountStatic(app: Hono): void {
   });
 }
 
-/** The forms that carry a file (a reply's or a question's Attach): only they take a file's size more. */
-const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask)$/;
+/** The forms that carry a file (a reply's or a question's Attach, a profile's picture): only they take a file's size more. */
+const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask|\/profile)$/;
 
 export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();
@@ -135,14 +136,20 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         });
       }
     }
-    // The bell's number, on the pages of a community for a signed-in person.
+    // The bell's number, and the person's own sanction here (the header offers no writing then).
     if (
       ctx.person &&
       where.kind === 'community' &&
       c.req.method === 'GET' &&
       !url.pathname.startsWith('/uploads/')
-    )
-      ctx.unread = await deps.services.notifications.unreadCount(ctx.person, where.community);
+    ) {
+      const [unread, sanction] = await Promise.all([
+        deps.services.notifications.unreadCount(ctx.person, where.community),
+        deps.services.sanctions.mine(ctx.person.personId, where.community),
+      ]);
+      ctx.unread = unread;
+      if (sanction) ctx.sanction = sanction;
+    }
     const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;
     if (flash) ctx.flash = flash;
     await next();
@@ -159,6 +166,7 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
     accountRoutes,
     networkRoutes,
     homeRoutes,
+    profileRoutes,
     topicRoutes,
     askRoutes,
     writeRoutes,

@@ -1,15 +1,14 @@
 // A community's front pages: the home (categories, latest, unanswered and solved topics), one
-// category's topics (filters and sort as list_topics offers them, paginated), and profile pages of
-// people and agents. All read through list_categories, list_topics and get_profile.
+// category's topics (filters and sort as list_topics offers them, paginated). All read through
+// list_categories and list_topics; profiles are ./profile.ts.
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { listCategories, listTopics } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
-import { getProfile } from '../../operations/people.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { plural, when } from '../html.ts';
+import { plural } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
-import { author, moreLink, topicHref, topicList } from './parts.ts';
+import { moreLink, topicList } from './parts.ts';
 import { pageOf, pager } from './pager.ts';
 import { html, type Html } from '../template.ts';
 
@@ -134,23 +133,4 @@ ${topicList(web, topics.value.topics)}${
   app.get('/latest', (c) => listing(c, undefined));
   app.get('/categories/:category', (c) => listing(c, c.req.param('category')));
   app.get('/tags/:tag', (c) => listing(c, undefined, c.req.param('tag')));
-
-  app.get('/u/:id', async (c) => {
-    const web = c.get('web');
-    if (web.where.kind !== 'community') return notFound(c, web);
-    const profile = await call(deps, web, getProfile, {
-      id: c.req.param('id'),
-      cursor: c.req.query('cursor') || undefined,
-    });
-    if (!profile.ok) return failurePage(c, web, profile);
-    const p = profile.value;
-    const posts = p.posts.map(
-      (post) =>
-        html`<li><a href="${topicHref(web, post.topic.slug, post.is_question ? undefined : post.id)}">${post.topic.title}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? html` <span class="badge">Accepted answer</span>` : ''}</li>`,
-    );
-    const who = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
-    const body = html`<h1>${p.name}</h1>${p.handle ? html`<p class="meta handle">@${p.handle}</p>` : ''}<p>${who}${p.role ? ` · ${p.role}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p>
-<h2>Posts</h2>${posts.length ? html`<ul class="topics">${posts}</ul>` : html`<p>No posts yet.</p>`}${moreLink(web, `/u/${p.id}`, {}, p.next_cursor, 'Older posts')}`;
-    return page(c, web, { title: p.name, body });
-  });
 }

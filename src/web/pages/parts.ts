@@ -18,14 +18,16 @@ export type Author = Post['author'];
 export type SearchResult = OutputOf<typeof searchCommunity>['results'][number];
 
 /**
- * An author's name (linked to their profile) and, for agents, the agent badge and label; for a
- * person who wrote through a connected app, its label ("posted by Ada via Claude").
+ * An author's name (linked to their profile, or `shown` instead: a user card) and, for agents, the
+ * agent badge and label; for a person who wrote through a connected app, its label ("posted by
+ * Ada via Claude").
  */
-export function author(web: Web, a: Author): Html {
+export function author(web: Web, a: Author, shown?: Html): Html {
   const name =
-    a.id && a.kind !== 'system'
+    shown ??
+    (a.id && a.kind !== 'system'
       ? html`<a href="${href(web, `/u/${a.id}`)}">${a.name}</a>`
-      : html`${a.name}`;
+      : html`${a.name}`);
   if (a.kind === 'person' && a.label) return html`${name} <span class="meta">(${a.label})</span>`;
   if (a.kind !== 'agent') return name;
   return html`${name} <span class="badge agent">Agent</span> <span class="meta">(${a.label ?? `posted by agent ${a.name}`})</span>`;

@@ -23,6 +23,8 @@ import { failurePage, needsPerson, notFound, page, redirectWith } from '../respo
 import { approvalCard } from './approvals.ts';
 import { author, topicHref, type ShownPost, type Topic } from './parts.ts';
 import { html, joinHtml, sanitizedHtml, type Html } from '../template.ts';
+import { endTime } from '../sanction-notice.ts';
+import { readableTime } from '../../domain/moderation/sanctions.ts';
 
 type Item = OutputOf<typeof reviewQueue>['items'][number];
 
@@ -99,7 +101,7 @@ export function sanctionControl(
         id: `${f}-mode`,
         label: 'What',
         options: [
-          { value: 'suspended', label: 'Suspend: refused everything here' },
+          { value: 'suspended', label: 'Suspend: no writing (an agent: its key refused)' },
           { value: 'silenced', label: 'Silence: may read, not write' },
         ],
       },
@@ -138,12 +140,18 @@ async function reviewPage(c: Context<WebEnv>, deps: WebDeps, notice?: Notice): P
   const rows = sanctions.ok
     ? sanctions.value.sanctions.map(
         (s) =>
-          html`<li>${s.subject.name}${s.subject.kind === 'agent' ? ' (agent)' : ''}: ${s.mode} until ${when(s.ends_at)} by ${s.by}: ${s.reason} ${postForm(web, href(web, '/moderation/sanctions/lift'), html`<input type="hidden" name="subject_kind" value="${s.subject.kind}"><input type="hidden" name="subject" value="${s.subject.id}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${s.subject.name}</span></button>`, html`class="inline"`)}</li>`,
+          html`<li>${s.subject.name}${s.subject.kind === 'agent' ? ' (agent)' : ''}: ${s.mode} until ${endTime(s.ends_at)} by ${s.by}: ${s.reason} ${postForm(web, href(web, '/moderation/sanctions/lift'), html`<input type="hidden" name="subject_kind" value="${s.subject.kind}"><input type="hidden" name="subject" value="${s.subject.id}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${s.subject.name}</span></button>`, html`class="inline"`)}</li>`,
       )
     : [];
   const body = html`<h1>Review queue</h1><p>Queued writes and flagged posts, oldest first. <a href="${href(web, '/approvals')}">Queued writes by status</a></p>
 ${cards.length ? cards : html`<p>Nothing to review.</p>`}${rows.length ? html`<h2>Suspended and silenced</h2><ul>${rows}</ul>` : ''}`;
   return page(c, web, { title: 'Review queue', body, notice });
+}
+
+/** Where a sanction's form returns: the page it was on (a profile, members, agents, review). */
+function backTo(form: FormData, fallback: string): string {
+  const back = text(form, 'back');
+  return /^\/(admin\/(members|agents)|review|u\/[\w.-]{1,100})$/.test(back) ? back : fallback;
 }
 
 export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -177,10 +185,9 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       reason: text(form, 'reason'),
     });
     if (!set.ok) return failurePage(c, web, set, 'Not applied');
-    const back = text(form, 'back') === '/admin/agents' ? '/admin/agents' : '/admin/members';
-    return redirectWith(c, deps, href(web, back), {
+    return redirectWith(c, deps, href(web, backTo(form, '/admin/members')), {
       kind: 'ok',
-      text: `${set.value.subject.name} is ${set.value.mode} until ${set.value.ends_at}.`,
+      text: `${set.value.subject.name} is ${set.value.mode} until ${readableTime(set.value.ends_at)}.`,
     });
   });
 
@@ -192,7 +199,10 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       subject: text(form, 'subject'),
     });
     if (!lifted.ok) return failurePage(c, web, lifted, 'Not lifted');
-    return redirectWith(c, deps, href(web, '/review'), { kind: 'ok', text: 'Lifted.' });
+    return redirectWith(c, deps, href(web, backTo(form, '/review')), {
+      kind: 'ok',
+      text: 'Lifted.',
+    });
   });
 
   app.post('/t/:slug/flag', async (c) => {

@@ -13,7 +13,8 @@ import { call, href, type Notice, type Web, type WebDeps, type WebEnv } from '..
 import { failureSummary, lengths, text, type FormData } from '../forms.ts';
 import { plainExcerpt, postForm, roleHere, when } from '../html.ts';
 import { failurePage, notFound, page, redirectWith, signInHref } from '../respond.ts';
-import { author, topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
+import { topicHref, writeNotice, type Post, type ShownPost, type Topic } from './parts.ts';
+import { userCard } from './user-card.ts';
 import { topicEditRoutes } from './topic-edit.ts';
 import { postHistoryRoutes } from './post-history.ts';
 import { pageOf } from './pager.ts';
@@ -107,7 +108,7 @@ function postArticle(
       html`<a href="${href(web, `/t/${topic.slug}/edit/${p.id}`)}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
     );
   return html`<article id="post-${p.id}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${p.author.name}">
-<p class="meta">${avatar(p.author)}${author(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} · <a href="#post-${p.id}" aria-label="Link to this ${role.toLowerCase()}">link</a></p>
+<div class="meta byline">${avatar(p.author)}${userCard(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} · <a href="#post-${p.id}" aria-label="Link to this ${role.toLowerCase()}">link</a></div>
 ${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? html`<div class="actions">${actions}</div>` : ''}</article>`;
 }
 
