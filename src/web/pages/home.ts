@@ -50,7 +50,7 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!solved.ok) return failurePage(c, web, solved);
     const body = html`<h1>${community.name}</h1>${community.description ? html`<p>${community.description}</p>` : ''}
 <form method="get" action="${href(web, '/search')}" role="search" class="field"><label for="home-q">Search ${community.name}</label><input type="search" id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
-<p><a class="button" href="${href(web, '/ask')}">Ask a question</a></p>
+${web.sanction ? '' : html`<p><a class="button" href="${href(web, '/ask')}">Ask a question</a></p>`}
 <h2>Categories</h2>${categoryList(web, categories.value.categories)}
 <h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? html`<p><a href="${href(web, '/latest')}">All topics</a></p>` : ''}
 <h2>Unanswered</h2>${topicList(web, unanswered.value.topics, 'Every question has a reply.')}
