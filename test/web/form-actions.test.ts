@@ -101,7 +101,7 @@ async function walk(client: WebClient, prefix: string) {
     const path = queue.shift()!;
     let res = await client.get(path);
     // /u/<id> moves to /u/<handle>, in the same form.
-    if (res.status === 301) {
+    if (res.status === 302) {
       const to = res.headers.location!;
       assert.ok(to.startsWith(`${prefix}/u/`), `${path} moves to ${to}, in the same form`);
       res = await client.get(to);

@@ -62,7 +62,7 @@ before(async () => {
 test('a profile is at /u/<handle>; /u/<id> moves there in the form it was asked in', async () => {
   const pia = (await h.store.people.getByEmail('pia@example.org'))!;
   const byId = await h.get(null, `${P}/u/${pia.id}`);
-  assert.equal(byId.status, 301);
+  assert.equal(byId.status, 302);
   assert.equal(byId.headers.location, `${P}/u/${pia.handle}`);
   const onHost = await h.get('acme', `/u/${pia.id}`);
   assert.equal(onHost.headers.location, `/u/${pia.handle}`);

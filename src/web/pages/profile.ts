@@ -78,10 +78,11 @@ async function profilePage(c: Context<WebEnv>, deps: WebDeps): Promise<Response>
   const profile = await call(deps, web, getProfile, { id: who, ...(cursor ? { cursor } : {}) });
   if (!profile.ok) return failurePage(c, web, profile);
   const p = profile.value;
-  // An id (the address of every author link) moves to the person's handle, for good.
+  // An id (the address of every author link) goes to the person's handle; not for good (302), as
+  // a handle may change while the id stays.
   if (isUuid(who) && p.kind === 'person' && p.handle) {
     const query = new URL(c.req.url).search;
-    return c.redirect(href(web, profilePath(p)) + query, 301);
+    return c.redirect(href(web, profilePath(p)) + query, 302);
   }
   const posts = p.posts.map(
     (post) =>
