@@ -88,9 +88,9 @@ async function profilePage(c: Context<WebEnv>, deps: WebDeps): Promise<Response>
     (post) =>
       html`<li><a href="${topicHref(web, post.topic.slug, post.is_question ? undefined : post.id)}">${post.topic.title}</a> <span class="meta">${post.is_question ? 'asked' : 'replied'} ${when(post.created_at)}</span>${post.is_solution ? html` <span class="badge">Accepted answer</span>` : ''}</li>`,
   );
-  const who2 = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
+  const byline = author(web, { kind: p.kind, id: null, name: p.name, label: p.label ?? undefined });
   const mine = web.person?.personId === p.id;
-  const body = html`<div class="profile-head">${picture(web, p)}<div><h1>${p.name}</h1>${p.handle ? html`<p class="meta handle">@${p.handle}</p>` : ''}<p>${who2}${p.role ? ` · ${p.role}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p></div></div>
+  const body = html`<div class="profile-head">${picture(web, p)}<div><h1>${p.name}</h1>${p.handle ? html`<p class="meta handle">@${p.handle}</p>` : ''}<p>${byline}${p.role ? ` · ${p.role}` : ''} · ${p.kind === 'agent' ? 'agent since' : 'here since'} ${when(p.since)}</p></div></div>
 ${p.bio ? html`<div class="bio">${bioText(p.bio)}</div>` : ''}${mine ? html`<p><a href="${href(web, '/profile')}">Edit your name, bio and picture</a></p>` : ''}${await moderation(deps, web, p)}
 <h2>Posts</h2>${posts.length ? html`<ul class="topics">${posts}</ul>` : html`<p>No posts yet.</p>`}${moreLink(web, profilePath(p), {}, p.next_cursor, 'Older posts')}`;
   return page(c, web, { title: p.name, body });
