@@ -1,5 +1,5 @@
 // People: a profile's head (picture beside the name), its bio, the moderators' section, the form's
-// picture; and the user card that opens from an author's name beside a post (a <details>: its
+// picture; a post's byline; and the user card that opens from an author's name beside a post (a <details>: its
 // summary reads as the name, its card floats below it).
 export const PEOPLE_CSS = `
 .profile-head{display:flex;align-items:center;gap:1rem}.profile-head h1{margin:0}.profile-head p{margin:.2rem 0}
@@ -9,6 +9,8 @@ img.avatar.photo{object-fit:cover;border-radius:50%;display:inline-block}
 .profile-moderation{border:1px solid var(--border);border-radius:8px;padding:.2rem 1rem .8rem;margin:1rem 0}
 .profile-picture{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}.profile-picture label,.profile-picture .hint{flex-basis:100%;margin:0}
 .profile-picture input[type=file]{color:var(--text);background:var(--surface);border:1px solid var(--border);border-radius:4px;padding:.25rem}
+/* A post's byline: its links are underlined, told from the muted text by more than colour. */
+.byline a{text-decoration:underline;text-underline-offset:2px}
 details.user-card{display:inline-block;position:relative}
 details.user-card>summary{display:inline;list-style:none;cursor:pointer;color:var(--link);padding:.15rem 0}
 details.user-card>summary::-webkit-details-marker{display:none}
