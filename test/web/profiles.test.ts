@@ -202,3 +202,28 @@ test('the members page finds a member by a part of the name and pages 25 at a ti
   const none = await oona.get(`${P}/admin/members?q=zzqqxx`);
   assert.match(visible(none.text), /No member's name, e-mail address or handle contains “zzqqxx”/);
 });
+
+test('a moderator silences an agent from its profile and is brought back to it', async () => {
+  const max = await signIn('max@example.org');
+  const { agent } = await h.services.agents.create(system, acme, {
+    name: 'chatty-bot',
+    scopes: ['post:create'],
+  });
+  const profile = await max.get(`${P}/u/${agent.id}`);
+  assert.equal(profile.status, 200);
+  assert.match(visible(profile.text), /Moderate chatty-bot may read and write here/);
+  const done = await max.post(`${P}/moderation/sanctions`, {
+    subject_kind: 'agent',
+    subject: agent.id,
+    mode: 'silenced',
+    days: '1',
+    reason: 'Too many replies',
+    back: `/u/${agent.id}`,
+  });
+  assert.match(
+    visible(done.text),
+    /chatty-bot is silenced until .* by Max Moderator: Too many replies/,
+  );
+  const visitor = await h.get(null, `${P}/u/${agent.id}`);
+  assert.doesNotMatch(visible(visitor.text), /Moderate/, 'visitors see no moderation');
+});

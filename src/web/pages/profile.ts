@@ -1,7 +1,7 @@
 // Profiles of people and agents: `/u/<handle>` (a person's @handle, an agent's name); `/u/<id>`
 // keeps working and redirects a person to their handle. A profile shows the picture (or the
 // initials), name, handle, role, since when, bio and posts here; to moderators it shows whether
-// the person is suspended or silenced (with Lift), and the form to suspend or silence them. The
+// the person or agent is suspended or silenced (with Lift), and the form to suspend or silence. The
 // signed-in person changes their name, bio and picture at /profile (a multipart form: the picture
 // goes through the uploads service, then set_profile makes it theirs).
 import type { Context, Hono } from 'hono';
@@ -46,26 +46,30 @@ function bioText(bio: string): Html {
     )}`;
 }
 
-/** For moderators: the sanction in force on this person (with Lift), and the form to set one. */
+/**
+ * For moderators: the sanction in force on this person or agent (with Lift), and the form to set
+ * one (never on another moderator or administrator, nor on themselves).
+ */
 async function moderation(deps: WebDeps, web: Web, p: Profile): Promise<Html> {
-  if (p.kind !== 'person' || !roleAtLeast(roleHere(web), 'moderator')) return html``;
+  if (!roleAtLeast(roleHere(web), 'moderator')) return html``;
   if (web.person?.personId === p.id) return html``;
-  const back = profilePath(p);
+  // An agent's profile stays at its id: its name may be written in any case.
+  const back = p.kind === 'agent' ? `/u/${p.id}` : profilePath(p);
   const listed = await call(deps, web, listSanctions, {});
   const now = listed.ok
-    ? listed.value.sanctions.find((s) => s.subject.kind === 'person' && s.subject.id === p.id)
+    ? listed.value.sanctions.find((s) => s.subject.kind === p.kind && s.subject.id === p.id)
     : undefined;
   const state = now
     ? html`<p>${p.name} is ${now.mode} until ${endTime(now.ends_at)} by ${now.by}: ${now.reason}</p>${postForm(
         web,
         '/moderation/sanctions/lift',
-        html`<input type="hidden" name="subject_kind" value="person"><input type="hidden" name="subject" value="${p.id}"><input type="hidden" name="back" value="${back}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${p.name}</span></button>`,
+        html`<input type="hidden" name="subject_kind" value="${p.kind}"><input type="hidden" name="subject" value="${p.id}"><input type="hidden" name="back" value="${back}"><button type="submit" class="secondary">Lift<span class="visually-hidden"> for ${p.name}</span></button>`,
         html`class="inline"`,
       )}`
     : html`<p>${p.name} may read and write here.</p>`;
   const form =
     p.role === null || p.role === 'member'
-      ? sanctionControl(web, 'person', p.id, p.name, back)
+      ? sanctionControl(web, p.kind, p.id, p.name, back)
       : html`<p class="meta">A ${p.role} is not suspended or silenced: change their role first.</p>`;
   return html`<section aria-labelledby="moderate" class="profile-moderation"><h2 id="moderate">Moderate</h2>${state}${form}</section>`;
 }

@@ -1,7 +1,7 @@
 // A user card: the author's name beside a post opens a small card (a <details>, so it works without
 // JavaScript and with the keyboard) with their initials, name, whether an agent wrote it, a link to
-// the profile and, for moderators, the way to suspend or silence a person (on the profile, where
-// the form is). Built from what the post already carries: no read per author.
+// the profile and, for moderators, the way to suspend or silence them (on the profile, where the
+// form is). Built from what the post already carries: no read per author.
 import { roleAtLeast } from '../../domain/authorization.ts';
 import { href, type Web } from '../context.ts';
 import { roleHere } from '../html.ts';
@@ -13,7 +13,7 @@ export function userCard(web: Web, a: Author): Html {
   if (!a.id || a.kind === 'system') return author(web, a);
   const profile = href(web, `/u/${encodeURIComponent(a.id)}`);
   const moderate =
-    a.kind === 'person' && roleAtLeast(roleHere(web), 'moderator') && web.person?.personId !== a.id
+    roleAtLeast(roleHere(web), 'moderator') && web.person?.personId !== a.id
       ? html` · <a href="${profile}#moderate">Suspend or silence…</a>`
       : '';
   const what = a.kind === 'agent' ? 'An agent' : 'A person';
