@@ -268,7 +268,7 @@ export const sanctionMember = defineOperation({
   server: 'community',
   title: 'Suspend or silence a person or an agent',
   description:
-    'Suspended: refused everything in this community (an agent’s key is refused); silenced: may read, not write. For a number of days, with a reason they are shown. Moderators, signed in themselves.',
+    'Suspended: writes nothing here, and reads only what a visitor may (a public community; an agent’s key is refused); silenced: may read, not write. For a number of days, with a reason they are shown. Moderators, signed in themselves.',
   input: z.strictObject({
     ...subjectFields,
     mode: z.enum(SANCTION_MODES).describe('"suspended" or "silenced".'),
