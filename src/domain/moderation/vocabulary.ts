@@ -23,6 +23,9 @@ export type FlagDecision = (typeof FLAG_DECISIONS)[number];
 export const TRUST_LEVELS = ['new', 'member', 'trusted'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
-/** suspended: refused everything in the community; silenced: may read but not write. */
+/**
+ * suspended: writes nothing in the community and reads only what a visitor may (an agent's key is
+ * refused); silenced: may read but not write.
+ */
 export const SANCTION_MODES = ['suspended', 'silenced'] as const;
 export type SanctionModeWord = (typeof SANCTION_MODES)[number];
