@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
 import { sqliteConnectionOf } from '../store/sqlite-file.ts';
 import { RANKING_C_SOURCE, RANKING_ENTRY_POINT } from './sqlite-ranking-source.ts';
+import type { AnySchemaDb } from '../store/any-schema.ts';
 
 /** The built library, or why there is none. */
 export type RankingLibrary = { path: string } | { error: string };
@@ -77,7 +77,7 @@ function compile(dir: string, path: string, headers: string): void {
  * Loads the ranking functions into the SQLite connection behind `db`. `prefer: 'fts5'` keeps
  * FTS5's bm25 (tests of that fallback).
  */
-export function loadRanking(db: Kysely<any>, prefer: 'hamlet' | 'fts5' = 'hamlet'): SqliteRanking {
+export function loadRanking(db: AnySchemaDb, prefer: 'hamlet' | 'fts5' = 'hamlet'): SqliteRanking {
   if (prefer === 'fts5') return { kind: 'fts5', reason: 'asked for' };
   const connection = sqliteConnectionOf(db);
   if (!connection) return { kind: 'fts5', reason: 'the connection was not opened by Hamlet' };

@@ -23,7 +23,6 @@
 //    rank's statistics are bound parameters of statements prepared once; the SQL text holds only
 //    constants.
 import { Worker } from 'node:worker_threads';
-import type { Kysely } from 'kysely';
 import { sqliteFileOf, type SqliteFile } from '../store/sqlite-file.ts';
 import {
   COMMUNITY_SHIFT,
@@ -33,6 +32,7 @@ import {
   type RowidScope,
 } from './sqlite-rowids.ts';
 import { RANKING_ENTRY_POINT } from './sqlite-ranking-source.ts';
+import type { AnySchemaDb } from '../store/any-schema.ts';
 
 /** After the worker failed, how long searches count in-thread before another one is started. */
 export const RETRY_AFTER_MS = 30_000;
@@ -117,7 +117,7 @@ const workers = new WeakMap<SqliteFile, SearchWorker>();
  * `onFailure` is told why it failed (the first one given for a database is kept).
  */
 export function searchWorkerOf(
-  db: Kysely<any>,
+  db: AnySchemaDb,
   onFailure?: (reason: string) => void,
   library?: string,
 ): SearchWorker | undefined {

@@ -21,7 +21,6 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
   type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
@@ -30,6 +29,7 @@ import { isConnectionError } from './pg-hosts.ts';
 import type { Held, PrimaryPools, ServerPool } from './pg-pools.ts';
 import type { Standbys } from './pg-standbys.ts';
 import { isLocalSetting, isPlainRead, mentions, tablesWritten } from './statement-kinds.ts';
+import type { AnySchemaDb } from './any-schema.ts';
 
 export type Routes = {
   primary: PrimaryPools;
@@ -42,7 +42,7 @@ export type Routes = {
 export function routingDialect(routes: Routes): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+    createIntrospector: (db: AnySchemaDb) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createDriver: () => new RoutingDriver(routes),
   };

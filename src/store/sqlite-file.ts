@@ -5,8 +5,9 @@
 // open it. The work is done when the Kysely instance is destroyed (Store.close()), awaited, before
 // the connection closes, so the store's connection is the file's last (it checkpoints the WAL).
 // Any SQLite connection, in memory too, can have an extension loaded into it (search's ranking).
-import type { Dialect, Kysely } from 'kysely';
+import type { Dialect } from 'kysely';
 import type { TransactionState } from './sqlite-lock.ts';
+import type { AnySchemaDb } from './any-schema.ts';
 
 export type SqliteFile = {
   /** The database file's absolute path. */
@@ -17,7 +18,7 @@ export type SqliteFile = {
   beforeClose(close: () => Promise<void>): void;
 };
 
-const files = new WeakMap<Kysely<any>, SqliteFile>();
+const files = new WeakMap<AnySchemaDb, SqliteFile>();
 
 /** What code beside the store may do with any SQLite connection openDatabase opened, file or memory. */
 export type SqliteConnection = {
@@ -25,20 +26,20 @@ export type SqliteConnection = {
   loadExtension(path: string, entryPoint?: string): unknown;
 };
 
-const connections = new WeakMap<Kysely<any>, SqliteConnection>();
+const connections = new WeakMap<AnySchemaDb, SqliteConnection>();
 
 /** The connection behind this Kysely instance; undefined for PostgreSQL. */
-export function sqliteConnectionOf(db: Kysely<any>): SqliteConnection | undefined {
+export function sqliteConnectionOf(db: AnySchemaDb): SqliteConnection | undefined {
   return connections.get(db);
 }
 
 /** Registers the connection behind `db` (every SQLite database openDatabase opens). */
-export function registerSqliteConnection(db: Kysely<any>, connection: SqliteConnection): void {
+export function registerSqliteConnection(db: AnySchemaDb, connection: SqliteConnection): void {
   connections.set(db, connection);
 }
 
 /** The file behind this Kysely instance; undefined for PostgreSQL and in-memory SQLite. */
-export function sqliteFileOf(db: Kysely<any>): SqliteFile | undefined {
+export function sqliteFileOf(db: AnySchemaDb): SqliteFile | undefined {
   return files.get(db);
 }
 
@@ -64,7 +65,7 @@ export class CloseHooks {
   wrap(dialect: Dialect): Dialect {
     return {
       createAdapter: () => dialect.createAdapter(),
-      createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
+      createIntrospector: (db: AnySchemaDb) => dialect.createIntrospector(db),
       createQueryCompiler: () => dialect.createQueryCompiler(),
       createDriver: () => {
         // Only destroy() changes: a wrapper of every method would add promises to every statement.
@@ -82,7 +83,7 @@ export class CloseHooks {
 
 /** Registers the file behind `db` (its dialect wrapped by `hooks`). */
 export function registerSqliteFile(
-  db: Kysely<any>,
+  db: AnySchemaDb,
   path: string,
   connection: TransactionState,
   hooks: CloseHooks,

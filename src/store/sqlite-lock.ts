@@ -13,10 +13,10 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { AnySchemaDb } from './any-schema.ts';
 
 export type LockWait = {
   /** SQLite's own busy_timeout: how long one attempt may block the event loop. */
@@ -55,7 +55,7 @@ export function waitForLock(
 ): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
+    createIntrospector: (db: AnySchemaDb) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createDriver: () => new LockWaitingDriver(dialect.createDriver(), database, wait),
   };

@@ -6,16 +6,16 @@ import type {
   DatabaseConnection,
   Dialect,
   Driver,
-  Kysely,
   QueryResult,
   TransactionSettings,
 } from 'kysely';
 import { InvalidText } from './errors.ts';
+import type { AnySchemaDb } from './any-schema.ts';
 
 export function guardText(dialect: Dialect): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
+    createIntrospector: (db: AnySchemaDb) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createDriver: () => new GuardedDriver(dialect.createDriver()),
   };

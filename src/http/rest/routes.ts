@@ -119,7 +119,7 @@ export type RestRoute = {
    * A 201's `Location`: the created resource's path below /api/v1, from the answer and the
    * request's path parameters (undefined: nothing was created, e.g. a write queued for approval).
    */
-  created?: (value: any, params: Record<string, string>) => string | undefined;
+  created?: (value: unknown, params: Record<string, string>) => string | undefined;
   /**
    * The body is a file (./upload-body.ts): multipart/form-data, or the raw bytes with `?filename=`;
    * bounded by the upload limit instead of the REST body limit.
@@ -137,11 +137,19 @@ const route = (
 ): RestRoute => ({ server: op.server, op, method, path, ...extra });
 const search = { rename: { q: 'query' }, nest: 'filters' };
 const enc = encodeURIComponent;
-/** `prefix/<id>` when the answer has an id at `pick`. */
+/** What lies at `path` inside an answer (undefined when a step is missing). */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const key of path)
+    v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
+
+/** `prefix/<id>` when the answer has a string id at `path`. */
 const at =
-  (prefix: (params: Record<string, string>) => string, pick: (value: any) => unknown) =>
-  (value: any, params: Record<string, string>): string | undefined => {
-    const id = pick(value);
+  (prefix: (params: Record<string, string>) => string, path: readonly string[]) =>
+  (value: unknown, params: Record<string, string>): string | undefined => {
+    const id = valueAt(value, path);
     return typeof id === 'string' && id ? `${prefix(params)}/${enc(id)}` : undefined;
   };
 
@@ -172,29 +180,26 @@ export const REST_ROUTES: RestRoute[] = [
   route(listCategories, 'get', '/categories'),
   route(createCategory, 'post', '/categories', {
     status: 201,
-    created: at(
-      () => '/categories',
-      (v) => v.id,
-    ),
+    created: at(() => '/categories', ['id']),
   }),
   route(updateCategory, 'patch', '/categories/{category}'),
   route(deleteCategory, 'delete', '/categories/{category}'),
   route(listTopics, 'get', '/topics'),
   route(createTopic, 'post', '/topics', {
     status: 201,
-    created: at(
-      () => '/topics',
-      (v) => v.topic?.id,
-    ),
+    created: at(() => '/topics', ['topic', 'id']),
   }),
   route(getTopic, 'get', '/topics/{topic}'),
   route(replyToTopic, 'post', '/topics/{topic}/posts', {
     status: 201,
     // A post has no route of its own: the topic that holds it, at the post.
-    created: (v: any, p) =>
-      typeof v.post?.id === 'string'
-        ? `/topics/${enc(v.topic?.id ?? p.topic!)}#post-${enc(v.post.id)}`
-        : undefined,
+    created: (v, p) => {
+      const post = valueAt(v, ['post', 'id']);
+      const topic = valueAt(v, ['topic', 'id']);
+      return typeof post === 'string'
+        ? `/topics/${enc(typeof topic === 'string' ? topic : p.topic!)}#post-${enc(post)}`
+        : undefined;
+    },
   }),
   route(markSolution, 'post', '/topics/{topic}/solution'),
   route(unmarkSolution, 'delete', '/topics/{topic}/solution'),
@@ -215,19 +220,13 @@ export const REST_ROUTES: RestRoute[] = [
   route(listAgents, 'get', '/agents'),
   route(createAgent, 'post', '/agents', {
     status: 201,
-    created: at(
-      () => '/agents',
-      (v) => v.agent?.id,
-    ),
+    created: at(() => '/agents', ['agent', 'id']),
   }),
   route(updateAgent, 'patch', '/agents/{agent}'),
   route(listAgentKeys, 'get', '/agents/{agent}/keys'),
   route(mintAgentKey, 'post', '/agents/{agent}/keys', {
     status: 201,
-    created: at(
-      () => '/keys',
-      (v) => v.record?.id,
-    ),
+    created: at(() => '/keys', ['record', 'id']),
   }),
   route(listAgentKeys, 'get', '/keys', { id: 'list_all_agent_keys' }),
   route(revokeAgentKey, 'delete', '/keys/{key}'),
@@ -237,10 +236,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhooks, 'get', '/webhooks'),
   route(createWebhook, 'post', '/webhooks', {
     status: 201,
-    created: at(
-      () => '/webhooks',
-      (v) => v.endpoint?.id,
-    ),
+    created: at(() => '/webhooks', ['endpoint', 'id']),
   }),
   route(getWebhook, 'get', '/webhooks/{webhook}'),
   route(updateWebhook, 'patch', '/webhooks/{webhook}'),
@@ -285,18 +281,12 @@ export const REST_ROUTES: RestRoute[] = [
   route(getNetworkTopic, 'get', '/communities/{community}/topics/{topic}'),
   route(askCommunity, 'post', '/communities/{community}/topics', {
     status: 201,
-    created: at(
-      (p) => `/communities/${enc(p.community!)}/topics`,
-      (v) => v.topic?.id,
-    ),
+    created: at((p) => `/communities/${enc(p.community!)}/topics`, ['topic', 'id']),
   }),
   route(listMyKeys, 'get', '/me/keys'),
   route(mintMyKey, 'post', '/me/keys', {
     status: 201,
-    created: at(
-      () => '/me/keys',
-      (v) => v.record?.id,
-    ),
+    created: at(() => '/me/keys', ['record', 'id']),
   }),
   route(revokeMyKey, 'delete', '/me/keys/{key}'),
 ];

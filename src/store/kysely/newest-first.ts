@@ -1,11 +1,11 @@
 // One page of rows newest first, by (created_at, id) descending, resumed after the keyset of the
 // previous page's last row: the listing shape of posts by author, notifications and the mail queue.
-import type { SelectQueryBuilder } from 'kysely';
 import type { Keyset, Page } from '../types.ts';
+import type { AnyTableSelect } from '../any-schema.ts';
 
 export async function newestFirst<R, T extends { createdAt: string; id: string }>(
   // Any table that has created_at and id columns: the builder's database types stay the caller's.
-  query: SelectQueryBuilder<any, any, R>,
+  query: AnyTableSelect<R>,
   page: { after?: Keyset; limit: number },
   fromRow: (row: R) => T,
 ): Promise<Page<T, Keyset>> {

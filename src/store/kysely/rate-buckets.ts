@@ -3,7 +3,8 @@
 // and takes the tokens only if there are enough. `settle` charges what an instance counted for many
 // buckets at once, in one statement, whatever each holds (counted-buckets.ts). Rows of idle buckets
 // (full again once their window has passed, so carrying no state) are swept now and then.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 /** Whether `cost` tokens were taken, and if not, how long until they would be there. */
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
@@ -18,7 +19,7 @@ const IDLE_ROWS = '2 hours';
 export class PostgresRateBuckets {
   private lastSweep = Date.now();
 
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: AnySchemaDb) {}
 
   /** Takes `cost` tokens from `bucket`, which holds `capacity` and refills that many per `windowMs`. */
   async take(bucket: string, capacity: number, cost = 1, windowMs = 60_000): Promise<TakeResult> {

@@ -2,14 +2,15 @@
 // uuid and timestamptz columns, SQLite TEXT for both (ISO strings sort correctly as text).
 // Child tables reference their parent by (community_id, id), so the database itself refuses a post
 // whose topic belongs to another community.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function contentMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('communities')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -212,7 +213,7 @@ export function contentMigration(dialect: Dialect): Migration {
         .execute();
     },
 
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const table of [
         'import_people',
         'import_messages',

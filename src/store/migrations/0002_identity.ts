@@ -1,14 +1,15 @@
 // People's credentials and sessions, memberships, agent scopes and keys, user keys, approval
 // policies and the approval queue, idempotency records and the audit log.
 // Secrets are never stored: passwords as scrypt hashes, keys and session tokens as SHA-256 hashes.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function identityMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       // Scopes as a comma-separated list ("topic:create,post:create"); trusted as 0/1 on both engines.
       await db.schema
         .alterTable('agents')
@@ -187,7 +188,7 @@ export function identityMigration(dialect: Dialect): Migration {
         .execute();
     },
 
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const table of [
         'audit_log',
         'idempotency_records',

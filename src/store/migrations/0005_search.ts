@@ -13,15 +13,16 @@
 //   title of a first post, B = body, C = title repeated on replies ('english': stemming, stop
 //   words). search_terms keeps every lexeme ever indexed (never shrinks; only used to suggest
 //   corrections) with a pg_trgm GiST index when the extension can be created.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     const statements = [
       `create table search_rows (rowid integer primary key, post_id text not null unique)`,
       `create virtual table search_fts using fts5(title, context, body, tokenize = 'porter unicode61 remove_diacritics 2')`,
@@ -63,7 +64,7 @@ const sqlite: Migration = {
     ];
     for (const s of statements) await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_topics_title',
       'drop trigger if exists search_posts_delete',
@@ -78,7 +79,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     // pg_trgm is a trusted extension (PG 13+): a database owner may create it. When it cannot be
     // created the vocabulary is still kept and typo correction scans it by first letter instead.
     await sql.raw('savepoint search_trgm').execute(db);
@@ -135,7 +136,7 @@ const postgres: Migration = {
       );
     for (const s of statements) await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_topics_index on topics',
       'drop trigger if exists search_posts_index on posts',

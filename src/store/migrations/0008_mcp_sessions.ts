@@ -1,11 +1,12 @@
 // MCP sessions in the database, so a session survives a restart and any instance can serve it.
 // Times are epoch milliseconds (bigint): sessions are touched and swept by numeric comparison.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function mcpSessionsMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('mcp_sessions')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -55,7 +56,7 @@ export function mcpSessionsMigration(_dialect: Dialect): Migration {
         )
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('mcp_events').execute();
       await db.schema.dropTable('mcp_streams').execute();
       await db.schema.dropTable('mcp_sessions').execute();

@@ -14,9 +14,10 @@
 //   and the per-topic grouping of a candidate pool need no join either.
 //
 // The triggers of 0005_search are replaced; the tables they feed are rebuilt and back-filled here.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import { searchMigration } from './0005_search.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchSpeedMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -60,7 +61,7 @@ export const unindexPost = `
   delete from search_rows where post_id = old.id;`;
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     const statements = [
       'drop trigger if exists search_topics_title',
       'drop trigger if exists search_posts_delete',
@@ -117,7 +118,7 @@ const sqlite: Migration = {
     ];
     for (const s of statements) await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_topics_title',
       'drop trigger if exists search_topics_delete',
@@ -137,7 +138,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     const statements = [
       `alter table search_documents add column topic_id uuid`,
       `update search_documents d set topic_id = p.topic_id from posts p where p.id = d.post_id`,
@@ -159,7 +160,7 @@ const postgres: Migration = {
     ];
     for (const s of statements) await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       `drop trigger if exists search_posts_index on posts`,
       `create or replace function hamlet_search_index_post() returns trigger language plpgsql as $$

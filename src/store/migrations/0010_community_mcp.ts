@@ -1,11 +1,12 @@
 // A community's MCP surface as declarative configuration: tool mode, extra
 // instructions and community-defined prompts, one JSON document per community.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function communityMcpMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('community_mcp_config')
         .addColumn('community_id', 'text', (c) => c.primaryKey())
@@ -19,7 +20,7 @@ export function communityMcpMigration(_dialect: Dialect): Migration {
         .column('updated_at')
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('community_mcp_config').execute();
     },
   };

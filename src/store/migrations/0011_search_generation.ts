@@ -3,13 +3,14 @@
 // frequencies (src/search/vocabulary.ts). Sequences are not transactional and take no row lock,
 // so concurrent writers do not queue on it. SQLite needs nothing: the search code reads
 // total_changes() and PRAGMA data_version instead.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchGenerationMigration(dialect: Dialect): Migration {
   if (dialect !== 'postgres') return { async up() {}, async down() {} };
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       for (const s of [
         `create sequence search_generation`,
         `create function hamlet_search_generation() returns trigger language plpgsql as $$
@@ -19,7 +20,7 @@ export function searchGenerationMigration(dialect: Dialect): Migration {
       ])
         await sql.raw(s).execute(db);
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const s of [
         `drop trigger if exists search_documents_generation on search_documents`,
         `drop function if exists hamlet_search_generation()`,

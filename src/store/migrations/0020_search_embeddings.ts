@@ -2,15 +2,16 @@
 // (src/search/embeddings.ts): one row per post and model, the vector as little-endian float32
 // bytes. Filled in the background; a post's row goes when the post goes or its body changes, so
 // the background fill embeds the new text (nothing stale is ever ranked).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchEmbeddingsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table search_embeddings (
          post_id text primary key, community_id text not null, model text not null, dims integer not null, vector blob not null)`,
@@ -24,7 +25,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_embeddings_stale',
       'drop trigger if exists search_embeddings_delete',
@@ -36,7 +37,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table search_embeddings (
          post_id uuid primary key references posts (id) on delete cascade, community_id uuid not null,
@@ -49,7 +50,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_embeddings_stale on posts',
       'drop function if exists hamlet_search_embedding_stale()',

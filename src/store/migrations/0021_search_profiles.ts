@@ -14,8 +14,9 @@
 // never uses a profile whose topic is queued: it builds that one from the posts instead. Deleting
 // a topic deletes its profile. Existing topics are queued here (the profiler fills them in the
 // background).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchProfilesMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -25,7 +26,7 @@ const mark = (topic: string) =>
   `insert into search_profile_queue (topic_id) values (${topic}) on conflict (topic_id) do update set gen = search_profile_queue.gen + 1;`;
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table search_profiles (
          topic_id text primary key,
@@ -55,7 +56,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_profile_topic_delete',
       'drop trigger if exists search_profile_topic_update',
@@ -71,7 +72,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table search_profiles (
          topic_id uuid primary key,
@@ -108,7 +109,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_profile_topic on topics',
       'drop trigger if exists search_profile_post on posts',

@@ -8,14 +8,15 @@
 //   posts, topics   the community's size when it was learned (a new pass is due after growth)
 //
 // A community deleted takes its row with it.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchLexiconMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? 'uuid' : 'text';
   const time = dialect === 'postgres' ? 'bigint' : 'integer';
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await sql
         .raw(
           `create table search_lexicon (
@@ -29,7 +30,7 @@ export function searchLexiconMigration(dialect: Dialect): Migration {
         )
         .execute(db);
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await sql.raw('drop table if exists search_lexicon').execute(db);
     },
   };

@@ -12,8 +12,9 @@
 // PostgreSQL: the same columns on search_documents, set by the index trigger of 0009 (extended to
 //   the author and date) and a topic trigger.
 // Both back-filled here.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchFilterFactsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -23,7 +24,7 @@ const solution = (post: string, answer: string) =>
   `case when ${answer} = ${post} then 2 when ${answer} is not null then 1 else 0 end`;
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     const facts = `select r.rowid, p.id, p.topic_id, p.community_id, p.created_at, p.position, lower(p.author_name), t.category_id,
         ${solution('p.id', 't.solution_post_id')}
       from search_rows r join posts p on p.id = r.post_id join topics t on t.id = p.topic_id`;
@@ -58,7 +59,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_facts_topic',
       'drop trigger if exists search_facts_post',
@@ -71,7 +72,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table search_documents add column created_at timestamptz, add column position integer, add column author text,
          add column category_id uuid, add column solution smallint`,
@@ -107,7 +108,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       `drop index if exists search_documents_topic`,
       `drop trigger if exists search_facts_topic on topics`,

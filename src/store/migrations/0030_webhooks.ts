@@ -2,14 +2,15 @@
 // overlap), the outbox of events written in the same transaction as the change, one delivery per
 // (event, endpoint) claimed by one dispatcher at a time through a lease, and every attempt's record.
 // The keyring holds the installation's secret-encryption key when none is configured.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function webhooksMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('webhook_endpoints')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -114,7 +115,7 @@ export function webhooksMigration(dialect: Dialect): Migration {
         .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const t of [
         'webhook_keyring',
         'webhook_attempts',

@@ -1,11 +1,12 @@
 // Rate-limit buckets shared by every instance over one PostgreSQL (SQLite serves one process, whose
 // buckets stay in memory): one row per bucket with its tokens and when they were last counted.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function rateLimitsMigration(dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       if (dialect !== 'postgres') return;
       // UNLOGGED: buckets are a minute's worth of state; losing them in a crash only refills them.
       await sql`create unlogged table rate_limit_buckets (
@@ -19,7 +20,7 @@ export function rateLimitsMigration(dialect: Dialect): Migration {
         .column('updated_at')
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('rate_limit_buckets').ifExists().execute();
     },
   };

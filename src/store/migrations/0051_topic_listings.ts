@@ -3,16 +3,17 @@
 // scanning every topic of the community for the rare unanswered one. The tags of a page of topics
 // (or of one topic) are read by topic id: an index on (community, topic) spares a scan of all the
 // community's tags.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import { sql } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 const UNANSWERED = sql<boolean>`post_count <= 1 and solution_post_id is null`;
 const SOLVED = sql<boolean>`solution_post_id is not null`;
 
 export function topicListingsMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createIndex('topics_unanswered_by_created')
         .on('topics')
@@ -37,7 +38,7 @@ export function topicListingsMigration(_dialect: Dialect): Migration {
         .where(SOLVED)
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const name of [
         'topic_tags_by_topic',
         'topics_unanswered_by_created',

@@ -2,14 +2,15 @@
 // restart and verify on every instance), each community's client trust policy and the clients it
 // knows (pre-registered by an administrator, or registered dynamically), people's grants to clients,
 // authorization codes and refresh tokens. Codes and tokens are stored as SHA-256 hashes only.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function oauthMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('oauth_signing_keys')
         .addColumn('kid', 'text', (c) => c.primaryKey())
@@ -118,7 +119,7 @@ export function oauthMigration(dialect: Dialect): Migration {
         .columns(['grant_id'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const table of [
         'oauth_refresh_tokens',
         'oauth_codes',

@@ -1,7 +1,8 @@
 // What a person wrote through a connected app is labelled with that app ("via Claude"): the app's
 // name beside the author of topics, posts, article revisions, and queued writes.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 const TABLES = [
   ['topics', 'author_via'],
@@ -12,11 +13,11 @@ const TABLES = [
 
 export function authorViaMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       for (const [table, column] of TABLES)
         await db.schema.alterTable(table).addColumn(column, 'text').execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const [table, column] of TABLES)
         await db.schema.alterTable(table).dropColumn(column).execute();
     },

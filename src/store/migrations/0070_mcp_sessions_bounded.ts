@@ -2,12 +2,13 @@
 // sessions can be capped per owner and per address and used only by their owner; subscriptions get
 // an index by resource, so an update reaches its subscribers without reading every session; and a
 // secret every instance shares seals the request state of 2026-era multi round-trip requests.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function mcpSessionsBoundedMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema.alterTable('mcp_sessions').addColumn('owner', 'text').execute();
       await db.schema.alterTable('mcp_sessions').addColumn('client_ip', 'text').execute();
       await db.schema
@@ -40,7 +41,7 @@ export function mcpSessionsBoundedMigration(_dialect: Dialect): Migration {
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('mcp_secrets').execute();
       await db.schema.dropTable('mcp_subscriptions').execute();
       await db.schema.dropIndex('mcp_sessions_client_ip').execute();

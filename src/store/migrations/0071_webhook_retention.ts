@@ -2,12 +2,13 @@
 // dispatcher prunes them, see WebhookQueue.prune). The prune walks events by age and asks, per
 // event, for its deliveries still pending or recent: both need an index (and deleting an event's
 // deliveries does, as does the cascade of an event's delete).
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function webhookRetentionMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createIndex('webhook_events_by_age')
         .on('webhook_events')
@@ -19,7 +20,7 @@ export function webhookRetentionMigration(_dialect: Dialect): Migration {
         .columns(['event_id'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropIndex('webhook_deliveries_by_event').execute();
       await db.schema.dropIndex('webhook_events_by_age').execute();
     },

@@ -5,8 +5,9 @@
 // write: that instance would then remove the new entry and store a profile of the older text. Every
 // generation now comes from one counter (a sequence on PostgreSQL, a one-row table on SQLite), so
 // a generation read once is never seen again.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchProfileGenerationsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -40,7 +41,7 @@ const sqliteTriggers = (mark: (topic: string, where?: string) => string) => [
 ];
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table search_profile_gen (n integer not null)`,
       `insert into search_profile_gen (n) select coalesce(max(gen), 0) from search_profile_queue`,
@@ -48,7 +49,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [...sqliteTriggers(sqliteMarkPerRow), 'drop table search_profile_gen'])
       await sql.raw(s).execute(db);
   },
@@ -77,7 +78,7 @@ const pgFunctions = (mark: (topic: string) => string) => [
 ];
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create sequence search_profile_gen as bigint`,
       `select setval('search_profile_gen', (select coalesce(max(gen), 0) + 1 from search_profile_queue), false)`,
@@ -86,7 +87,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       ...pgFunctions(pgMark('search_profile_queue.gen + 1')),
       `alter table search_profile_queue alter column gen set default 1, alter column gen type integer`,

@@ -1,15 +1,16 @@
 // Hand-off tickets (one account, every community host) are web-session rows that name the one
 // host they may be spent on: a ticket the apex minted for one community cannot open a session on
 // another's host, and a row that names a host is never a session by itself.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function handoffTicketHostMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema.alterTable('web_sessions').addColumn('ticket_host', 'text').execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.alterTable('web_sessions').dropColumn('ticket_host').execute();
     },
   };

@@ -2,14 +2,15 @@
 // when written instead of on every read. `html_version` names the renderer that made `html`
 // (src/domain/rendering.ts); 0 (every row written before this migration) means not rendered yet,
 // and a row whose version is older than the renderer's is rendered again when it is next read.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 const TABLES = ['posts', 'article_revisions'] as const;
 
 export function renderedHtmlMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       for (const table of TABLES) {
         await db.schema.alterTable(table).addColumn('html', 'text').execute();
         await db.schema
@@ -18,7 +19,7 @@ export function renderedHtmlMigration(_dialect: Dialect): Migration {
           .execute();
       }
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const table of TABLES) {
         await db.schema.alterTable(table).dropColumn('html_version').execute();
         await db.schema.alterTable(table).dropColumn('html').execute();

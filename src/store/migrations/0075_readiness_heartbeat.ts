@@ -1,19 +1,20 @@
 // One row that readiness (/readyz) rewrites to prove the database takes writes, not only reads: a
 // read-only SQLite file, a full disk or a read-only PostgreSQL answer `select 1` but refuse this.
 // A logged table on purpose (its commit writes the WAL, as every real write does).
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function readinessHeartbeatMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('readiness_heartbeat')
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('probed_at', 'bigint', (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('readiness_heartbeat').ifExists().execute();
     },
   };

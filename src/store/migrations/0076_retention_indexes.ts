@@ -1,7 +1,8 @@
 // Indexes the retention sweep (../kysely/retention.ts) finds old rows by, so that each bounded
 // batch reads only the rows it deletes instead of scanning the table.
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 const INDEXES = [
   ['idempotency_records_by_created', 'idempotency_records', 'created_at'],
@@ -12,11 +13,11 @@ const INDEXES = [
 
 export function retentionIndexesMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       for (const [name, table, column] of INDEXES)
         await db.schema.createIndex(name).on(table).column(column).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const [name] of INDEXES) await db.schema.dropIndex(name).ifExists().execute();
     },
   };

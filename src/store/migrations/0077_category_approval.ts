@@ -1,15 +1,16 @@
 // A category's own approval policy: null leaves new topics and articles in it to the community's
 // policy per write kind; 'auto' or 'approval' decides for them (a quiet announcements category
 // queues, an open support category publishes at once).
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function categoryApprovalMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema.alterTable('categories').addColumn('approval_policy', 'text').execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.alterTable('categories').dropColumn('approval_policy').execute();
     },
   };

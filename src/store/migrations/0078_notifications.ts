@@ -2,15 +2,16 @@
 // of the write that caused it, read and marked read in the app, and handed to the mail side through
 // `email_state` (pending → sent | skipped | digest). Watch levels per topic and per category, each person's
 // e-mail preference per community, and people's unique @handles (backfilled from display names).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import { freeHandle, handleBase } from '../handles.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function notificationsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('notifications')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -116,7 +117,7 @@ export function notificationsMigration(dialect: Dialect): Migration {
       }
       await db.schema.createIndex('people_handle').on('people').column('handle').unique().execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropIndex('people_handle').execute();
       await db.schema.alterTable('people').dropColumn('handle').execute();
       await db.schema.dropTable('notification_preferences').execute();

@@ -5,14 +5,15 @@
 // `email_verifications`: the address a person proved they read (verified while it is still theirs).
 // `mail_unsubscribes`: the kinds of mail a person turned off (one-click, RFC 8058).
 // `community_account_rules`: whether a community lets unverified accounts post.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function mailMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('mail_outbox')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -94,7 +95,7 @@ export function mailMigration(dialect: Dialect): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const t of [
         'community_account_rules',
         'mail_unsubscribes',

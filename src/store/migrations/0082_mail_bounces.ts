@@ -1,13 +1,14 @@
 // Hard bounces of outbound mail, per address: each DSN that says a mail failed for good (or a 5xx
 // refusal at send) counts one; at the limit (src/domain/mail/bounces.ts) mail to the address is
 // disabled (`disabled_at`) until its owner confirms it again.
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Migration, sql } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function mailBouncesMigration(dialect: Dialect): Migration {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('mail_bounces')
         // Lower-cased address.
@@ -18,7 +19,7 @@ export function mailBouncesMigration(dialect: Dialect): Migration {
         .addColumn('disabled_at', ts)
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('mail_bounces').ifExists().execute();
     },
   };

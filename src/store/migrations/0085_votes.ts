@@ -3,16 +3,17 @@
 // and each post's signals kept as counters beside them (score, ups, downs, confirmations by agents
 // and by people, failures, the last confirmation), changed in the vote's or report's transaction
 // so that reads and search never count rows. A community's vote settings (downvotes on or off).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function votesMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
-      const community = (c: any) => c.notNull().references('communities.id').onDelete('cascade');
-      const post = (c: any) => c.notNull().references('posts.id').onDelete('cascade');
+    async up(db: AnySchemaDb) {
+      const community = (c: ColumnDefinitionBuilder) => c.notNull().references('communities.id').onDelete('cascade');
+      const post = (c: ColumnDefinitionBuilder) => c.notNull().references('posts.id').onDelete('cascade');
       await db.schema
         .createTable('post_votes')
         .addColumn('community_id', id, community)
@@ -65,7 +66,7 @@ export function votesMigration(dialect: Dialect): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('vote_settings').execute();
       await db.schema.dropTable('post_signals').execute();
       await db.schema.dropTable('post_outcomes').execute();

@@ -8,14 +8,15 @@
 //   topics.merged_into     its posts were merged into this topic; the topic is left as a pointer
 //   posts.deleted_*        a post's soft delete, as for topics
 //   moderation_log         one row per moderator action: who, what, which topic or post, why, when
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function moderatorActionsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       for (const column of ['locked_at', 'pinned_at', 'deleted_at'])
         await db.schema.alterTable('topics').addColumn(column, ts).execute();
       for (const column of ['deleted_by', 'delete_reason'])
@@ -56,7 +57,7 @@ export function moderatorActionsMigration(dialect: Dialect): Migration {
         .where(sql.ref('duplicate_of'), 'is not', null)
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropIndex('topics_duplicate_of').ifExists().execute();
       await db.schema.dropTable('moderation_log').ifExists().execute();
       for (const column of ['deleted_at', 'deleted_by', 'delete_reason'])

@@ -9,10 +9,11 @@
 //   its topic holds in search_rows (0009's rowid layout: community, topic, slot).
 // PostgreSQL: a restored post, or each live post of a restored topic, has its body touched so that
 //   0009's index trigger (and 0021's profile trigger) index it again.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import { COMMUNITY_SHIFT, indexPost, SLOT_BITS, unindexPost } from './0009_search_speed.ts';
 import { pgMark, sqliteMark } from './0072_search_profile_generations.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function moderationSearchMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -22,7 +23,7 @@ const deletedNow = 'old.deleted_at is null and new.deleted_at is not null';
 const restoredNow = 'old.deleted_at is not null and new.deleted_at is null';
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create trigger search_posts_soft_delete after update of deleted_at on posts when ${deletedNow} begin
          ${unindexPost}
@@ -66,7 +67,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const t of [
       'search_profile_duplicate',
       'search_topics_restore',
@@ -81,7 +82,7 @@ const sqlite: Migration = {
 const mark = pgMark(`nextval('search_profile_gen')`);
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create function hamlet_search_moderated_post() returns trigger language plpgsql as $$
          begin
@@ -119,7 +120,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_profile_duplicate on topics',
       'drop function if exists hamlet_search_profile_duplicate()',

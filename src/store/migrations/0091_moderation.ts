@@ -2,15 +2,16 @@
 // moderator decides (by enough trusted flags, or by a moderator), sanctions (a person or an agent
 // suspended or silenced until a time, with the reason they are shown), and the community's
 // moderation settings (flag threshold, trust thresholds, sandbox limits) as one JSON document.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function moderationMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
-  const community = (c: any) => c.notNull().references('communities.id').onDelete('cascade');
+  const community = (c: ColumnDefinitionBuilder) => c.notNull().references('communities.id').onDelete('cascade');
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('post_flags')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -102,7 +103,7 @@ export function moderationMigration(dialect: Dialect): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const t of [
         'moderation_settings',
         'queued_reasons',

@@ -1,14 +1,15 @@
 // Drafts: what a person is writing, kept on the server per community, person and place (a reply
 // to one topic, or a new topic), so a reply survives a closed tab, a sign-out or an expired form.
 // One row per place: saving again replaces it; posting (or discarding) deletes it.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function draftsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('drafts')
         .addColumn('community_id', id, (c) =>
@@ -23,7 +24,7 @@ export function draftsMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('drafts_pk', ['community_id', 'person_id', 'place'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('drafts').execute();
     },
   };

@@ -2,14 +2,15 @@
 // community, keyed by (community, id); the bytes are kept in the community's folder of the uploads
 // directory under the id. The quota sums byte_size over a community (the primary key's leading
 // community_id serves that scan).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function uploadsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('uploads')
         .addColumn('community_id', id, (c) =>
@@ -29,7 +30,7 @@ export function uploadsMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('uploads_pk', ['community_id', 'id'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('uploads').execute();
     },
   };

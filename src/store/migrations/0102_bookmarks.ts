@@ -1,14 +1,15 @@
 // Bookmarks: what a person keeps to come back to, a topic or one post, per community. One row per
 // person and thing (bookmarking again keeps the first row); deleting the topic or post deletes the
 // bookmark with it. Listed newest first by (created_at, id).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function bookmarksMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('bookmarks')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -39,7 +40,7 @@ export function bookmarksMigration(dialect: Dialect): Migration {
         .columns(['community_id', 'person_id', 'created_at', 'id'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('bookmarks').execute();
     },
   };

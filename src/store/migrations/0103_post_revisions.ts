@@ -3,14 +3,15 @@
 // its author and when it was written) and each edit adds the new body as the next version, with who
 // made it. A post never edited has no rows; one edited before this migration keeps only the version
 // it had then (its earlier bodies were not stored). Deleting the post deletes its versions.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function postRevisionsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('post_revisions')
         .addColumn('id', id, (c) => c.primaryKey())
@@ -30,7 +31,7 @@ export function postRevisionsMigration(dialect: Dialect): Migration {
         .addUniqueConstraint('post_revisions_number', ['post_id', 'revision'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('post_revisions').execute();
     },
   };

@@ -3,10 +3,11 @@
 // home page and lists). 0088's duplicate index held duplicate_of alone, and SQLite, without
 // statistics, took the community's topics by date instead (32 ms a topic page); pins had none
 // (14 ms a home page). Both are partial: only the few topics that are duplicates or pinned.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export const topicIndexesMigration: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     await db.schema.dropIndex('topics_duplicate_of').ifExists().execute();
     await db.schema
       .createIndex('topics_duplicates')
@@ -21,7 +22,7 @@ export const topicIndexesMigration: Migration = {
       .where(sql.ref('pinned_at'), 'is not', null)
       .execute();
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     await db.schema.dropIndex('topics_pinned').ifExists().execute();
     await db.schema.dropIndex('topics_duplicates').ifExists().execute();
     await db.schema

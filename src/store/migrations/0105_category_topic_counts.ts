@@ -4,8 +4,9 @@
 // the same transaction as the write that adds, moves, deletes, restores, merges or removes a
 // topic, on every writer (the application, an import, a cascade), like the search index's own
 // triggers. The count it replaces also counted deleted and merged topics, which no list shows.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function categoryTopicCountsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -21,7 +22,7 @@ const backfill = `update categories set topic_count = (select count(*) from topi
 const COUNTED = 'category_id, community_id, deleted_at, merged_into';
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table categories add column topic_count integer not null default 0`,
       `create trigger category_topic_count_insert after insert on topics begin ${change('+ 1', 'new')} end`,
@@ -34,7 +35,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists category_topic_count_update',
       'drop trigger if exists category_topic_count_delete',
@@ -46,7 +47,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table categories add column topic_count integer not null default 0`,
       `create function hamlet_category_topic_count() returns trigger language plpgsql as $$
@@ -61,7 +62,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists category_topic_count on topics',
       'drop function if exists hamlet_category_topic_count()',

@@ -7,15 +7,16 @@
 //   the rowid of a match says its community (rowid >> 42), whose row is one primary-key lookup.
 // PostgreSQL: search_documents gains `public`, set when a post is indexed and rewritten for a
 //   community's posts when its visibility changes.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function searchScopeMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
 }
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table search_communities add column public integer not null default 0`,
       `update search_communities set public = coalesce((select c.visibility = 'public' from communities c where c.id = search_communities.community_id), 0)`,
@@ -29,7 +30,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_communities_visibility',
       'drop trigger if exists search_communities_public',
@@ -40,7 +41,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table search_documents add column public boolean not null default false`,
       `update search_documents d set public = true from communities c where c.id = d.community_id and c.visibility = 'public'`,
@@ -62,7 +63,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists search_communities_visibility on communities',
       'drop function if exists hamlet_search_community_visibility()',

@@ -9,8 +9,9 @@
 //   a community id to the FTS row (a table's implicit rowid may change on VACUUM).
 // PostgreSQL: community_text(community_id, vector) with a GIN index; the vector is the 'english'
 //   configuration (stemming, stop words), slug and name weighted A, the description B.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function communityTextMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -28,7 +29,7 @@ const sqliteUnindexRow = (row: 'old') =>
    delete from community_text_rows where community_id = ${row}.id;`;
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table community_text_rows (rowid integer primary key, community_id text not null unique)`,
       `create virtual table community_text using fts5(slug, name, description, tokenize = 'porter unicode61 remove_diacritics 2')`,
@@ -53,7 +54,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists community_text_delete',
       'drop trigger if exists community_text_update',
@@ -71,7 +72,7 @@ const pgVector = (c: string) =>
    setweight(to_tsvector('english', ${c}.description), 'B')`;
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `create table community_text (
          community_id uuid primary key references communities(id) on delete cascade,
@@ -95,7 +96,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists community_text on communities',
       'drop function if exists hamlet_community_text()',

@@ -12,8 +12,9 @@
 // community's topic_ordinals (the update locks that one community row until the insert commits,
 // as the category's topic_count does for its category). Existing rows are numbered in creation
 // order here.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function listingOrdinalsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -37,7 +38,7 @@ const indexes = [
 ];
 
 const sqlite: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table communities add column ordinal integer`,
       `alter table communities add column topic_ordinals integer not null default 0`,
@@ -56,7 +57,7 @@ const sqlite: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists topic_ordinal',
       'drop trigger if exists community_ordinal',
@@ -71,7 +72,7 @@ const sqlite: Migration = {
 };
 
 const postgres: Migration = {
-  async up(db: Kysely<any>) {
+  async up(db: AnySchemaDb) {
     for (const s of [
       `alter table communities add column ordinal bigint`,
       `alter table communities add column topic_ordinals bigint not null default 0`,
@@ -92,7 +93,7 @@ const postgres: Migration = {
     ])
       await sql.raw(s).execute(db);
   },
-  async down(db: Kysely<any>) {
+  async down(db: AnySchemaDb) {
     for (const s of [
       'drop trigger if exists topic_ordinal on topics',
       'drop function if exists hamlet_topic_ordinal()',

@@ -2,14 +2,15 @@
 // own site), one row per person written on their first change; deleting the community or the
 // person deletes it with them. The picture is an upload of the same community (uploads are keyed
 // by community and id; the use case that sets it checks that it is one, an image, and theirs).
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { AnySchemaDb } from '../any-schema.ts';
 
 export function memberProfilesMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('member_profiles')
         .addColumn('community_id', id, (c) =>
@@ -22,7 +23,7 @@ export function memberProfilesMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('member_profiles_pk', ['community_id', 'person_id'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('member_profiles').execute();
     },
   };

@@ -4,7 +4,8 @@
 import type { Context, Hono } from 'hono';
 import { createCategory, deleteCategory, updateCategory } from '../../operations/categories.ts';
 import { listCategories } from '../../operations/community.ts';
-import type { AnyOperation, OutputOf } from '../../operations/operation.ts';
+import type { Operation, OutputOf } from '../../operations/operation.ts';
+import type { z } from 'zod';
 import type { Failure } from '../../operations/pipeline.ts';
 import { getCommunitySettings } from '../../operations/web-communities.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
@@ -102,7 +103,11 @@ ${postForm(
 export function categoryAdminRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/admin/categories', (c) => adminGate(c) ?? categoriesPage(c, deps));
 
-  const submit = (path: string, op: AnyOperation, done: (value: any) => string) =>
+  const submit = <O extends z.ZodObject>(
+    path: string,
+    op: Operation<z.ZodObject, O>,
+    done: (value: z.output<O>) => string,
+  ) =>
     app.post(path, async (c) => {
       const gate = adminGate(c);
       if (gate) return gate;
