@@ -12,8 +12,10 @@ export function votesMigration(dialect: Dialect): Migration {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
     async up(db: AnySchemaDb) {
-      const community = (c: ColumnDefinitionBuilder) => c.notNull().references('communities.id').onDelete('cascade');
-      const post = (c: ColumnDefinitionBuilder) => c.notNull().references('posts.id').onDelete('cascade');
+      const community = (c: ColumnDefinitionBuilder) =>
+        c.notNull().references('communities.id').onDelete('cascade');
+      const post = (c: ColumnDefinitionBuilder) =>
+        c.notNull().references('posts.id').onDelete('cascade');
       await db.schema
         .createTable('post_votes')
         .addColumn('community_id', id, community)

@@ -9,7 +9,8 @@ import type { AnySchemaDb } from '../any-schema.ts';
 export function moderationMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
-  const community = (c: ColumnDefinitionBuilder) => c.notNull().references('communities.id').onDelete('cascade');
+  const community = (c: ColumnDefinitionBuilder) =>
+    c.notNull().references('communities.id').onDelete('cascade');
   return {
     async up(db: AnySchemaDb) {
       await db.schema
