@@ -1,5 +1,6 @@
 // The one error type services throw. Codes match the MCP/REST error codes of the spec (section 6.3);
 // messages are shown to the caller as they are, so each one says what to do next.
+import { OUTAGE_RETRY_SECONDS, outageOf } from '../store/outage.ts';
 
 export const DOMAIN_ERROR_CODES = [
   'unauthorized',
@@ -16,7 +17,12 @@ export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /** The JSON-RPC errors an MCP content method answers with, by their names in the MCP engine. */
 export type RpcErrorName =
-  'Unauthorized' | 'ResourceNotFound' | 'InvalidParams' | 'RateLimited' | 'InternalError';
+  | 'Unauthorized'
+  | 'ResourceNotFound'
+  | 'InvalidParams'
+  | 'RateLimited'
+  | 'Unavailable'
+  | 'InternalError';
 
 /**
  * How every face answers each code, the one table they all read: `rest` is the HTTP status of a
@@ -31,7 +37,7 @@ export const ERROR_ANSWERS = {
   invalid_argument: { rest: 422, web: 400, rpc: 'InvalidParams' },
   conflict: { rest: 409, web: 409, rpc: 'InternalError' },
   rate_limited: { rest: 429, web: 429, rpc: 'RateLimited' },
-  unavailable: { rest: 503, web: 503, rpc: 'InternalError' },
+  unavailable: { rest: 503, web: 503, rpc: 'Unavailable' },
   internal: { rest: 500, web: 500, rpc: 'InternalError' },
 } as const satisfies Record<DomainErrorCode, { rest: number; web: number; rpc: RpcErrorName }>;
 
@@ -54,4 +60,32 @@ export class DomainError extends Error {
 
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;
+}
+
+/**
+ * DomainError('unavailable') that also carries the wait: the database cannot be reached or written
+ * now (a restart, a stop, a promotion, a full disk). Every face answers 503 with Retry-After.
+ */
+export class UnavailableError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number = OUTAGE_RETRY_SECONDS,
+    options?: { cause?: unknown },
+  ) {
+    super('unavailable', message, options);
+  }
+}
+
+/** `err` as an UnavailableError when it is an outage of the database (or one already), else undefined. */
+export function unavailableOf(err: unknown): UnavailableError | undefined {
+  if (err instanceof UnavailableError) return err;
+  const kind = outageOf(err);
+  if (!kind) return undefined;
+  return new UnavailableError(
+    kind === 'unreachable'
+      ? `The database cannot be reached right now (restarting or failing over). Retry in ${OUTAGE_RETRY_SECONDS} seconds (a write retried with the same idempotency key is applied once).`
+      : `The database cannot take writes right now (a full disk, a read-only file or maintenance). Retry in ${OUTAGE_RETRY_SECONDS} seconds.`,
+    OUTAGE_RETRY_SECONDS,
+    { cause: err },
+  );
 }

@@ -10,9 +10,11 @@ import { barePage, hostPage } from '../web/html.ts';
 import { html, markupOf, type Html } from '../web/template.ts';
 import { securityHeaders } from '../web/security.ts';
 import { inputErrorOf } from '../domain/validate.ts';
+import { unavailableOf } from '../domain/errors.ts';
 import {
   internalErrorResponse,
   isRestPath,
+  unavailableResponse,
   unknownCommunityResponse,
   unstorableInputResponse,
 } from './rest/unknown.ts';
@@ -127,6 +129,15 @@ export function createApp(deps: AppDeps): Hono {
         ),
         400,
       );
+    // A database that cannot be reached or written: 503 with Retry-After, so clients and proxies retry.
+    const outage = unavailableOf(err);
+    if (outage) {
+      deps.logger.warn({ err, kind: `${c.req.method} ${c.req.routePath}` }, 'database unavailable');
+      const wait = outage.retryAfterSeconds;
+      if (rest) return unavailableResponse(outage.message, wait);
+      c.header('retry-after', String(wait));
+      return c.html(markupOf(barePage('Unavailable for a moment', outage.message)), 503);
+    }
     // One line per route and error, then counts (src/log.ts): an outage is not a stack per request.
     deps.logger.error({ err, kind: `${c.req.method} ${c.req.routePath}` }, 'unhandled error');
     if (rest) return internalErrorResponse();

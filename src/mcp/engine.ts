@@ -16,6 +16,7 @@ import {
   RpcError,
   failure,
   success,
+  unavailableError,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -70,6 +71,8 @@ export type EngineOptions = {
   sessionCaps?: SessionCaps;
   /** How long tasks are kept, and how many one caller may run (Tasks extension). */
   tasks?: TaskOptions;
+  /** Whether a method's failure is an outage, and the seconds to wait (see TransportOptions). */
+  unavailable?: (err: unknown) => number | undefined;
 };
 
 /** Who owns a session: a hash of the credential that opened it (never the credential itself). */
@@ -111,6 +114,11 @@ export class McpEngine {
     });
   }
 
+  /** Whether a method's failure is an outage, and the seconds to wait (undefined: a bug). */
+  unavailable(err: unknown): number | undefined {
+    return this.options.unavailable?.(err);
+  }
+
   /** The transport plugs in its stream hub here, so out-of-request notifications reach clients. */
   setOutbox(outbox: SessionOutbox): void {
     this.outbox = outbox;
@@ -134,6 +142,8 @@ export class McpEngine {
     } catch (err) {
       if (cancellation.aborted) return undefined;
       if (err instanceof RpcError) return failure(request.id, err.toObject());
+      const wait = this.unavailable(err);
+      if (wait !== undefined) return failure(request.id, unavailableError(wait));
       this.logger.error({ err, method: request.method }, 'MCP method failed');
       return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
     } finally {

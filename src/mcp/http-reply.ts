@@ -2,7 +2,13 @@
 // with the CORS and protocol-version headers, and the request headers they read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CORS_RESPONSE_HEADERS } from './cors.ts';
-import { ErrorCode, failure, type JsonRpcErrorObject, type JsonRpcId } from './jsonrpc.ts';
+import {
+  ErrorCode,
+  failure,
+  unavailableError,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+} from './jsonrpc.ts';
 import { PREFERRED_PROTOCOL_VERSION } from './versions.ts';
 import { serialize } from './wire.ts';
 
@@ -40,7 +46,33 @@ export function tooMany(message: string, retryAfterSeconds: number): Reply {
   };
 }
 
+/** 503 with Retry-After, for a request the server could not answer now (its storage is down). */
+export function unavailable(retryAfterSeconds: number): Reply {
+  return {
+    status: 503,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    body: failure(null, unavailableError(retryAfterSeconds)),
+  };
+}
+
+/**
+ * A single answer that is "unavailable" goes out as 503 with Retry-After (proxies and clients retry
+ * on the status alone); a batch, or an answer of another kind, keeps its status.
+ */
+function asOutage(reply: Reply): Reply {
+  const body = reply.body as { error?: { code?: unknown; data?: { retryAfterMs?: unknown } } };
+  if (reply.status !== 200 || body?.error?.code !== ErrorCode.Unavailable) return reply;
+  const ms = body.error.data?.retryAfterMs;
+  const seconds = typeof ms === 'number' ? Math.max(1, Math.ceil(ms / 1000)) : 1;
+  return {
+    ...reply,
+    status: 503,
+    headers: { ...reply.headers, 'retry-after': String(seconds) },
+  };
+}
+
 export function send(res: ServerResponse, reply: Reply): void {
+  reply = asOutage(reply);
   const headers: Record<string, string | number> = Object.assign({}, CORS_RESPONSE_HEADERS);
   headers['mcp-protocol-version'] = PREFERRED_PROTOCOL_VERSION;
   if (reply.headers) Object.assign(headers, reply.headers);

@@ -16,7 +16,16 @@ import { ErrorCode, ErrorText, failure } from './jsonrpc.ts';
 import type { SessionRecord } from './session-store.ts';
 import { SseSink } from './sse.ts';
 import { CORS_HEADERS, CORS_RESPONSE_HEADERS } from './cors.ts';
-import { credentialOf, drain, header, readBody, rpcError, send, tooMany } from './http-reply.ts';
+import {
+  credentialOf,
+  drain,
+  header,
+  readBody,
+  rpcError,
+  send,
+  tooMany,
+  unavailable,
+} from './http-reply.ts';
 import { serveLegacyPost, sessionNotFound, type LegacyPostDeps } from './legacy-post.ts';
 import { isModernPost, ModernHttp } from './modern-http.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -77,6 +86,12 @@ export type TransportOptions = {
    * it recent enough writes nothing.
    */
   touchEveryMs?: number;
+  /**
+   * Whether an error is an outage of the application's storage rather than a bug, and if so the
+   * seconds to wait: such a request is answered 503 with Retry-After and a JSON-RPC -32006 whose
+   * data.retryAfterMs says the same, never 500.
+   */
+  unavailable?: (err: unknown) => number | undefined;
 };
 
 export class McpHttpTransport {
@@ -113,6 +128,12 @@ export class McpHttpTransport {
     try {
       await this.route(req, res, context);
     } catch (err) {
+      const wait = this.o.unavailable?.(err);
+      if (wait !== undefined) {
+        if (!res.headersSent) send(res, unavailable(wait));
+        else res.end();
+        return;
+      }
       if (!res.headersSent) {
         send(res, {
           status: 500,

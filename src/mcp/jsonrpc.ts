@@ -31,6 +31,8 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   Unauthorized: -32003,
   RateLimited: -32005,
+  /** The server cannot answer now (its database is restarting, say): retry after data.retryAfterMs. */
+  Unavailable: -32006,
   // Defined by MCP 2026-07-28 (its reserved range -32020 to -32099).
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
@@ -49,6 +51,15 @@ export const ErrorText = {
   unknownTool: (tool: string) => `Unknown tool: ${tool}`,
   expectedNameArguments: 'Expected { name, arguments }.',
 } as const;
+
+/** The JSON-RPC error of a server that cannot answer now, to retry after `retryAfterSeconds`. */
+export function unavailableError(retryAfterSeconds: number): JsonRpcErrorObject {
+  return {
+    code: ErrorCode.Unavailable,
+    message: `The server cannot answer right now. Retry in ${retryAfterSeconds} seconds.`,
+    data: { retryAfterMs: retryAfterSeconds * 1000 },
+  };
+}
 
 /** Thrown by method handlers to answer with a JSON-RPC error instead of a result. */
 export class RpcError extends Error {

@@ -21,6 +21,7 @@ import {
   RpcError,
   failure,
   success,
+  unavailableError,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -123,6 +124,8 @@ export async function handleModern(
           : err;
       return failure(request.id, e.toObject());
     }
+    const wait = engine.unavailable(err);
+    if (wait !== undefined) return failure(request.id, unavailableError(wait));
     engine.logger.error({ err, method: request.method }, 'MCP method failed');
     return failure(request.id, { code: ErrorCode.InternalError, message: 'Internal error.' });
   }

@@ -34,6 +34,7 @@ export function createMcpStack(options: McpStackOptions): McpStack {
   const engine = new McpEngine(options.sessions, options.logger, {
     bus: options.bus,
     sessionCaps: options.sessionCaps,
+    unavailable: options.unavailable,
   });
   const hub = new StreamHub(options.sessions, options.bus);
   engine.setOutbox(hub.toSession);

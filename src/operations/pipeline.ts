@@ -18,7 +18,12 @@ import {
   ScopeNotGranted,
 } from '../domain/authorization.ts';
 import { isAccessToken, type ConnectorRequest } from '../domain/identity/connector-request.ts';
-import { DomainError, isDomainError, type DomainErrorCode } from '../domain/errors.ts';
+import {
+  DomainError,
+  isDomainError,
+  unavailableOf,
+  type DomainErrorCode,
+} from '../domain/errors.ts';
 import { RateLimitedError, type RateState } from '../domain/identity/rate-limit.ts';
 import { keyKind } from '../domain/identity/secrets.ts';
 import { inputErrorOf, NUL_MESSAGE, nulPath } from '../domain/validate.ts';
@@ -306,6 +311,17 @@ export class Pipeline {
         code: 'invalid_argument',
         message: err.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
         issues: err.issues,
+      };
+    }
+    const outage = unavailableOf(err);
+    if (outage) {
+      if (outage !== err) this.logger.warn({ err }, 'database unavailable; answered 503');
+      return {
+        ok: false,
+        stage,
+        code: 'unavailable',
+        message: outage.message,
+        retryAfterSeconds: outage.retryAfterSeconds,
       };
     }
     if (isDomainError(err)) {

@@ -18,6 +18,7 @@ import { hostOf } from '../config/pg-urls.ts';
 import { PgHosts } from './pg-hosts.ts';
 import { observePoolErrors, PrimaryPools, ServerPool } from './pg-pools.ts';
 import { routingDialect } from './pg-routing.ts';
+import { patientPool } from './pg-patient.ts';
 import { lsnOf, Standbys, type StandbyState } from './pg-standbys.ts';
 import { openPgChannel } from './pg-channel.ts';
 import { RecentWriters, WRITERS_CHANNEL } from './recent-writers.ts';
@@ -169,7 +170,9 @@ function openPostgres(url: string, options: OpenOptions): OpenedDatabase {
   const hosts = new PgHosts(url, connectTimeoutMs);
   if (!hosts.multiple && !options.replicas?.urls.length) {
     const pool = makePool(url, 'hamlet', connectTimeoutMs, options.onConnectionError);
-    const db = new Kysely<Database>({ dialect: guardText(new PostgresDialect({ pool })) });
+    const db = new Kysely<Database>({
+      dialect: guardText(new PostgresDialect({ pool: patientPool(pool, connectTimeoutMs) })),
+    });
     const poolStats = () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
@@ -195,8 +198,10 @@ function openRouted(
   makePool: MakePool,
 ): OpenedDatabase {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const primary = new PrimaryPools(hosts, (u) =>
-    makePool(u, 'hamlet', connectTimeoutMs, options.onConnectionError),
+  const primary = new PrimaryPools(
+    hosts,
+    (u) => makePool(u, 'hamlet', connectTimeoutMs, options.onConnectionError),
+    connectTimeoutMs,
   );
   const closing: Array<() => Promise<void>> = [];
   let closed: Promise<void> | undefined;

@@ -16,7 +16,7 @@ const SERVER_GONE = new Set([
 const NETWORK =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/;
 const CLIENT_SAYS =
-  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery)/i;
+  /Connection terminated|Connection ended|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery)|No host of DATABASE_URL takes writes/i;
 
 /** Whether `err` says the server could not be reached or is no longer serving this connection. */
 export function isConnectionError(err: unknown): boolean {

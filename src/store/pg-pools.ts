@@ -5,6 +5,7 @@
 import { PostgresDriver, type DatabaseConnection, type Driver } from 'kysely';
 import type pg from 'pg';
 import { isConnectionError, type PgHosts } from './pg-hosts.ts';
+import { patiently } from './pg-patient.ts';
 
 /** A connection handed out by one server's driver, with that driver (which takes it back). */
 export type Held = { driver: Required<Driver>; conn: DatabaseConnection; server: ServerPool };
@@ -42,6 +43,8 @@ export class PrimaryPools {
   constructor(
     private readonly hosts: PgHosts,
     private readonly makePool: (url: string) => pg.Pool,
+    /** How long a connection is waited for while the primary restarts or a standby is promoted. */
+    private readonly waitMs = 5_000,
   ) {}
 
   /** The pool of the host that takes writes now (probed when not known). */
@@ -53,17 +56,16 @@ export class PrimaryPools {
   }
 
   /**
-   * A connection to the primary. With several hosts, one that cannot be had makes the primary
-   * unknown and is tried once more on the host found then (a failover moved it meanwhile).
+   * A connection to the primary, waited for (./pg-patient.ts) while it restarts or a standby is
+   * promoted. With several hosts, one that cannot be had makes the primary unknown and the next
+   * attempt looks for it again (a failover moved it meanwhile).
    */
   async acquire(): Promise<Held> {
-    try {
-      return await (await this.current()).acquire();
-    } catch (err) {
-      if (!this.hosts.multiple || !isConnectionError(err)) throw err;
-      this.hosts.forget();
-      return (await this.current()).acquire();
-    }
+    return patiently(
+      async () => (await this.current()).acquire(),
+      this.waitMs,
+      () => this.hosts.forget(),
+    );
   }
 
   /** Told about a statement's failure on the primary: a lost server is looked for again. */

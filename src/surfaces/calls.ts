@@ -52,7 +52,13 @@ const FAILURE_SCHEMA = {
     retry_after_seconds: {
       type: 'integer',
       minimum: 1,
-      description: 'With code "rate_limited": seconds to wait before retrying.',
+      description: 'With code "rate_limited" or "unavailable": seconds to wait before retrying.',
+    },
+    retry_after_ms: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'With code "unavailable" (the service cannot answer now, e.g. its database is restarting): milliseconds to wait before retrying the same call.',
     },
   },
   required: ['error'],
@@ -123,12 +129,16 @@ function askedOf(questions: Question[]): InputRequired {
 export function failureResult(failure: Failure, tool: string): ToolResult {
   if (failure.stage === 'validate')
     return errorResult({ error: `Invalid arguments for tool "${tool}": ${failure.message}` });
-  const structured: { error: string; code: DomainErrorCode; retry_after_seconds?: number } = {
-    error: failure.message,
-    code: failure.code,
-  };
+  const structured: {
+    error: string;
+    code: DomainErrorCode;
+    retry_after_seconds?: number;
+    retry_after_ms?: number;
+  } = { error: failure.message, code: failure.code };
   if (failure.retryAfterSeconds !== undefined)
     structured.retry_after_seconds = failure.retryAfterSeconds;
+  if (failure.code === 'unavailable')
+    structured.retry_after_ms = (failure.retryAfterSeconds ?? 1) * 1000;
   return errorResult(structured);
 }
 
@@ -280,7 +290,9 @@ export function contentGuard(
     if (outcome.ok) return outcome.value;
     const data =
       outcome.retryAfterSeconds !== undefined
-        ? { retryAfterSeconds: outcome.retryAfterSeconds }
+        ? outcome.code === 'unavailable'
+          ? { retryAfterMs: outcome.retryAfterSeconds * 1000 }
+          : { retryAfterSeconds: outcome.retryAfterSeconds }
         : undefined;
     throw new RpcError(ErrorCode[ERROR_ANSWERS[outcome.code].rpc], outcome.message, data);
   };

@@ -1,6 +1,7 @@
 // Hamlet's MCP face: the engine's stack (sessions in the database, shared over PostgreSQL's
 // LISTEN/NOTIFY when several instances serve one) in front of the endpoint resolver, with the front
 // door's per-IP admission and credentials, and the live parts (configuration changes, topic updates).
+import { unavailableOf } from '../domain/errors.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/config.ts';
 import type { Actor } from '../domain/actor.ts';
@@ -107,6 +108,8 @@ export function createMcpFace(o: {
     admit: (ip, messages) => door.admitByIp(ip, messages),
     sessionOwner: door.sessionOwner,
     onAnswered: access?.mcpAnswered,
+    // A database that cannot be reached or written is an outage: 503 with Retry-After, not 500.
+    unavailable: (err) => unavailableOf(err)?.retryAfterSeconds,
   });
   const stopWatching = watchMcpConfig({
     store,

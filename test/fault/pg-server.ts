@@ -16,6 +16,8 @@ export type PgServer = {
   url: string;
   /** `pg_ctl restart -m fast`: resolves once the server accepts connections again. */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, `ms` without a server, then start: resolves once it accepts again. */
+  pause(ms: number): Promise<void>;
   /** pg_terminate_backend on every backend of the database but the caller's; how many ended. */
   terminateBackends(): Promise<number>;
   /** One query on a fresh connection to Hamlet's database. */
@@ -89,6 +91,11 @@ export async function startPgServer(): Promise<PgServer> {
     url: `${base}/hamlet`,
     restart: async () => {
       await ctl('-w', '-m', 'fast', 'restart');
+    },
+    pause: async (ms: number) => {
+      await ctl('-w', '-m', 'fast', 'stop');
+      await new Promise((r) => setTimeout(r, ms));
+      await ctl('-w', 'start');
     },
     terminateBackends: async () =>
       (

@@ -2,7 +2,8 @@
 // /c/<slug>, or a private community to a request without a credential that reads it. The same
 // problem+json 404 for both (nothing tells a private community from an unknown one), readable from
 // any origin like every other REST answer; and failures outside the REST routes' own handling
-// (an unexpected error) as problem+json too, never the web's HTML pages.
+// (an unexpected error, or an outage: 503 with Retry-After) as problem+json too, never the web's
+// HTML pages.
 import { problem } from './problem.ts';
 import { problemResponse } from './respond.ts';
 import { API_PREFIX } from './routes.ts';
@@ -30,6 +31,14 @@ export function unknownCommunityResponse(): Response {
 export function unstorableInputResponse(): Response {
   return problemResponse(
     problem(400, 'invalid_argument', 'The request carried characters that are not allowed (NUL).'),
+    ANY_ORIGIN,
+  );
+}
+
+/** 503 with Retry-After for a database that cannot be reached or written now (an outage). */
+export function unavailableResponse(detail: string, retryAfterSeconds: number): Response {
+  return problemResponse(
+    problem(503, 'unavailable', detail, { retry_after_seconds: retryAfterSeconds }),
     ANY_ORIGIN,
   );
 }
