@@ -161,6 +161,9 @@ JSON-RPC errors mean the message itself was wrong and no tool ran:
   -32602  Expected { name, arguments }.
   -32001  Session not found (HTTP 404): initialize again or drop the Mcp-Session-Id header.
   -32005  Rate limit reached (HTTP 429, Retry-After).
+  -32006  The server cannot answer right now (HTTP 503, Retry-After; data.retryAfterMs): its
+          database is restarting or full. Retry after that wait. A tool call that hits the same
+          fails with code unavailable and retry_after_ms instead.
   -32020  Header mismatch (HTTP 400, protocol 2026-07-28): a header is missing or differs from the body.
   -32022  Unsupported protocol version (HTTP 400): data.supported lists the versions.`,
     },
