@@ -128,6 +128,30 @@ export function createMetrics(enabled: boolean): Metrics {
       () => undefined,
     );
   };
+  // The pool is read first: a scrape's own queries (sessions, queues below) are handed their
+  // connections a tick after they ask, so read after them the pool would count them as waiting.
+  new Gauge({
+    name: 'hamlet_pg_pool_connections',
+    help: 'PostgreSQL connections of this instance’s pool, by state (in_use, idle).',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const p = sources.pool?.();
+      if (!p) return;
+      this.set({ state: 'in_use' }, p.total - p.idle);
+      this.set({ state: 'idle' }, p.idle);
+    },
+  });
+  new Gauge({
+    name: 'hamlet_pg_pool_waiting',
+    help: 'Queries waiting for a PostgreSQL connection of this instance’s pool.',
+    registers,
+    collect() {
+      const p = sources.pool?.();
+      if (p) this.set(p.waiting);
+    },
+  });
+
   new Gauge({
     name: 'hamlet_mcp_sessions',
     help: 'MCP sessions stored (with a shared database: every instance’s).',
@@ -164,28 +188,6 @@ export function createMetrics(enabled: boolean): Metrics {
       for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
-  new Gauge({
-    name: 'hamlet_pg_pool_connections',
-    help: 'PostgreSQL connections of this instance’s pool, by state (in_use, idle).',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      const p = sources.pool?.();
-      if (!p) return;
-      this.set({ state: 'in_use' }, p.total - p.idle);
-      this.set({ state: 'idle' }, p.idle);
-    },
-  });
-  new Gauge({
-    name: 'hamlet_pg_pool_waiting',
-    help: 'Queries waiting for a PostgreSQL connection of this instance’s pool.',
-    registers,
-    collect() {
-      const p = sources.pool?.();
-      if (p) this.set(p.waiting);
-    },
-  });
-
   const requestOf = children(requests, 3);
   const latencyOf = children(latency, 2);
   const mcpOf = children(mcpRequests, 3);
