@@ -47,6 +47,8 @@ class McpAccess {
   community: string | undefined = undefined;
   actor: Actor | undefined = undefined;
   messages = 0;
+  /** The batch position of the message the line names (the first of the batch answered so far). */
+  position = Infinity;
   constructor(
     readonly requestId: string,
     readonly started: number,
@@ -68,6 +70,13 @@ const RATE_LIMITED = new Set(['rate_limited', '-32005']);
 /** "Method not found" and "invalid params": what an unknown method or tool gets (by era). */
 const UNKNOWN_METHOD = '-32601';
 const UNKNOWN_TOOL = '-32602';
+
+/** The path an MCP request addressed (never its query): the path form's prefix is kept. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return (q === -1 ? url : url.slice(0, q)).slice(0, 200);
+}
 
 /** The face a non-MCP path belongs to. */
 function faceOf(path: string): Face {
@@ -110,6 +119,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       req: IncomingMessage,
       request: JsonRpcRequest,
       response: JsonRpcResponse | undefined,
+      position = 0,
     ): void {
       const access = mcp.get(req);
       if (!access) return;
@@ -118,10 +128,13 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       // Labels stay bounded whatever clients send: an unknown method or tool is "unknown".
       const unknown = outcome === UNKNOWN_METHOD || outcome === UNKNOWN_TOOL;
       const method = outcome === UNKNOWN_METHOD && !tool ? 'unknown' : request.method;
-      if (access.messages++ === 0) {
+      access.messages++;
+      // The line names the batch's first message, whichever was answered first.
+      if (position < access.position) {
+        access.position = position;
         access.method = request.method;
         access.operation = method;
-        if (tool) access.tool = tool;
+        access.tool = tool || undefined;
       }
       if (outcome !== 'ok') access.code ??= outcome;
       if (RATE_LIMITED.has(outcome)) metrics.rateLimited('mcp');
@@ -134,10 +147,11 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       if (!access) return;
       const ms = performance.now() - access.started;
       const status = res.statusCode;
-      const operation =
-        access.messages > 1 ? 'batch' : (access.operation ?? (req.method as string | undefined));
+      // A request answered before any message was (refused, unreadable, or failed): "unanswered".
+      const operation = access.messages > 1 ? 'batch' : (access.operation ?? 'unanswered');
       if (write) {
         let m = `"face":"mcp","requestId":${q(access.requestId)},"http":${q(req.method ?? '')}`;
+        m += `,"path":${q(pathOf(req))},"operation":${q(operation)}`;
         if (access.method !== undefined) m += `,"method":${q(access.method)}`;
         if (access.tool !== undefined) m += `,"tool":${q(access.tool)}`;
         if (access.messages > 1) m += `,"messages":${access.messages}`;
@@ -148,7 +162,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
         write(`${m},"ms":${Math.round(ms)},"ip":${q(address)}`, 'request');
       }
       if (status === 429) metrics.rateLimited('mcp');
-      metrics.request('mcp', operation ?? 'other', status, ms / 1e3);
+      metrics.request('mcp', operation, status, ms / 1e3);
     },
     /** The line of every request Hono serves (REST, web, OAuth, health, metrics). */
     hono(o: {

@@ -115,13 +115,13 @@ export async function serveLegacyPost(d: LegacyPostDeps, p: LegacyPost): Promise
 
   // Batch members run concurrently; answers keep the order of the requests.
   const answers = await Promise.all(
-    classified.map(async (c): Promise<JsonRpcResponse | undefined> => {
+    classified.map(async (c, position): Promise<JsonRpcResponse | undefined> => {
       if (c.kind === 'invalid') return failure(c.id, c.error);
       if (c.kind === 'notification') await d.engine.handleNotification(c.message, exchange);
       else if (c.kind === 'response') d.engine.handleClientResponse(c.message, exchange);
       else {
         const response = await d.engine.handleRequest(c.message, exchange);
-        d.onAnswered?.(req, c.message, response);
+        d.onAnswered?.(req, c.message, response, position);
         return response;
       }
       return undefined;

@@ -25,4 +25,6 @@ export type AnsweredHook = (
   req: IncomingMessage,
   request: JsonRpcRequest,
   response: JsonRpcResponse | undefined,
+  /** The request's place in its batch (0: the first, or not a batch); answers come in any order. */
+  position?: number,
 ) => void;
