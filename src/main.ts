@@ -114,6 +114,8 @@ export async function openHamlet(
 }
 
 export type Hamlet = Opened & {
+  /** The configuration served: the one given, with the port actually served (PORT=0: the system's pick). */
+  config: Readonly<Config>;
   server: Server;
   mcp: McpStack;
   url: string;
@@ -137,7 +139,13 @@ export type StartOptions = {
   sitemapUrlsPerFile?: number;
 };
 
-export async function startHamlet(config: Config, options: StartOptions = {}): Promise<Hamlet> {
+export async function startHamlet(
+  given: Readonly<Config>,
+  options: StartOptions = {},
+): Promise<Hamlet> {
+  // The instance's own copy, which every part is built on: the caller's configuration is never
+  // changed. Its port is the one served (with PORT=0, the system's pick), handed in by listen().
+  const config: Config = { ...given };
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = metricsOf(config);
   const opened = await openHamlet(config, {
@@ -145,6 +153,12 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     metrics,
     migrate: options.migrate ?? true,
     requireCurrentSchema: true,
+    // Which instance ran which migrations: the line says so (none: the schema was current).
+    onMigrated: (applied) =>
+      logger.info(
+        { migrations: applied, database: dialectOf(config.databaseUrl) },
+        applied.length ? `migrations applied: ${applied.length}` : 'database schema is current',
+      ),
     sitemapUrlsPerFile: options.sitemapUrlsPerFile,
   });
   const { store, services } = opened;
@@ -188,7 +202,7 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
     access,
     addressOf: door.addressOf,
   });
-  await listen(server, config, async () => {
+  config.port = await listen(server, config, async () => {
     mcpFace.stop();
     await channel?.close();
     await opened.close();
@@ -208,7 +222,11 @@ export async function startHamlet(config: Config, options: StartOptions = {}): P
   });
   if (options.handleSignals ?? true) onSignals(logger, close);
   const caches = () => ({ ...door.caches(), ...mcpFace.caches() });
-  return { server, store, services, logger, mcp, url, metricsServer, caches, close };
+  return { config, server, store, services, logger, mcp, url, metricsServer, caches, close };
+}
+
+function dialectOf(url: string): string {
+  return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
 }
 
 /** `run` started at the first call; every later call gets the same promise. */
@@ -302,11 +320,15 @@ function serverCards(config: Config, door: FrontDoor) {
 }
 
 /**
- * Listens on the configured port; with PORT=0 the system picks it, and every URL built from then on
- * names the one served. A port that cannot be had (taken, not permitted) releases what was opened
- * before the error goes on, so a caller may try another.
+ * Listens on the configured port and returns the port served (with PORT=0 the system picks it).
+ * A port that cannot be had (taken, not permitted) releases what was opened before the error goes
+ * on, so a caller may try another.
  */
-async function listen(server: Server, config: Config, release: () => Promise<void>): Promise<void> {
+async function listen(
+  server: Server,
+  config: Readonly<Config>,
+  release: () => Promise<void>,
+): Promise<number> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -316,7 +338,7 @@ async function listen(server: Server, config: Config, release: () => Promise<voi
     await release();
     throw err;
   }
-  if (config.port === 0) config.port = (server.address() as AddressInfo).port;
+  return (server.address() as AddressInfo).port;
 }
 
 /**

@@ -24,11 +24,11 @@ export const serveCommand: Command = {
       args,
       options: { demo: { type: 'boolean', default: false }, 'no-migrate': { type: 'boolean' } },
     });
-    const config = loadConfig(cliIo().env);
-    const hamlet = await startHamlet(config, {
+    const hamlet = await startHamlet(loadConfig(cliIo().env), {
       demo: values.demo ?? false,
       migrate: !values['no-migrate'],
     });
+    const { config } = hamlet; // with the port served
     // From here on, an error nobody observed is logged and everyone else is still served.
     keepServing(hamlet.logger);
     // For the person at the terminal (stderr: stdout carries the JSON logs). Locally every address

@@ -26,6 +26,8 @@ import { RecentWriters, WRITERS_CHANNEL } from './recent-writers.ts';
 export type OpenOptions = {
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /** Told which migrations were applied when migrating (none: the schema was current). */
+  onMigrated?: (applied: string[]) => void;
   /**
    * Without migrating: refuse a database whose schema is not this version's (SchemaMismatchError,
    * saying which command to run). Every command but `serve` and `migrate` opens the database so.
@@ -99,8 +101,10 @@ export async function openDatabase(
   if (!opened) throw new Error('DATABASE_URL must be "sqlite:<path>" or "postgres://…"');
   try {
     await opened.store.ping();
-    if (options.migrate ?? true) await opened.store.migrate();
-    else if (options.requireCurrentSchema) {
+    if (options.migrate ?? true) {
+      const applied = await opened.store.migrate();
+      options.onMigrated?.(applied);
+    } else if (options.requireCurrentSchema) {
       const state = await opened.store.schemaState();
       if (!isCurrent(state)) throw new SchemaMismatchError(state);
     }
