@@ -10,6 +10,42 @@ import { join } from 'node:path';
 import { loadConfig, SETTING_NAMES } from './config.ts';
 import { TOOLING_VARIABLES } from './unknown-variables.ts';
 
+const DB = 'sqlite:/var/lib/hamlet/hamlet.db';
+
+test('DATABASE_URL is required in production (NODE_ENV=production or a public origin); locally the default stays', () => {
+  assert.throws(
+    () => loadConfig({ NODE_ENV: 'production' }),
+    /DATABASE_URL is not set \(NODE_ENV=production\): set it/,
+  );
+  assert.throws(
+    () => loadConfig({ HAMLET_PUBLIC_ORIGIN: 'https://forum.example.test' }),
+    /DATABASE_URL is not set \(HAMLET_PUBLIC_ORIGIN is set\)/,
+  );
+  assert.equal(loadConfig({ NODE_ENV: 'production', DATABASE_URL: DB }).databaseUrl, DB);
+  assert.equal(loadConfig({}).databaseUrl, 'sqlite:./data/hamlet.db');
+});
+
+test('a near miss of DATABASE_URL, or a Hamlet setting in lower case, is refused with the name meant', () => {
+  assert.throws(
+    () => loadConfig({ DATABSE_URL: DB }),
+    /DATABSE_URL is not a Hamlet setting: did you mean DATABASE_URL\?/,
+  );
+  assert.throws(
+    () => loadConfig({ database_url: DB }),
+    /database_url is not a Hamlet setting: did you mean DATABASE_URL\?/,
+  );
+  assert.throws(
+    () => loadConfig({ hamlet_signup: 'closed' }),
+    /hamlet_signup is not a Hamlet setting: did you mean HAMLET_SIGNUP\?/,
+  );
+  assert.throws(
+    () => loadConfig({ Hamlet_Signups: 'closed' }),
+    /Hamlet_Signups is not a Hamlet setting: did you mean HAMLET_SIGNUP\?/,
+  );
+  // Other variables of the environment are not Hamlet's business.
+  assert.equal(loadConfig({ DATA_DIR: '/x', PATH: '/bin', HOME: '/root' }).port, 8787);
+});
+
 test('a misspelled HAMLET_* variable is refused with "did you mean …"', () => {
   assert.throws(
     () => loadConfig({ HAMLET_SIGNUPS: 'closed' }),
@@ -79,12 +115,16 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 test('HAMLET_PUBLIC_ORIGIN: the origin every URL is built on; its host is the base domain, its scheme the public scheme', () => {
-  const c = loadConfig({ HAMLET_PUBLIC_ORIGIN: 'https://Forum.Example.test/', PORT: '56445' });
+  const c = loadConfig({
+    HAMLET_PUBLIC_ORIGIN: 'https://Forum.Example.test/',
+    PORT: '56445',
+    DATABASE_URL: DB,
+  });
   assert.equal(c.publicOrigin, 'https://forum.example.test');
   assert.equal(c.baseDomain, 'forum.example.test');
   assert.equal(c.publicScheme, 'https');
   assert.equal(
-    loadConfig({ HAMLET_PUBLIC_ORIGIN: 'http://h.test:8080' }).publicOrigin,
+    loadConfig({ HAMLET_PUBLIC_ORIGIN: 'http://h.test:8080', DATABASE_URL: DB }).publicOrigin,
     'http://h.test:8080',
   );
   assert.equal(loadConfig({}).publicOrigin, undefined);

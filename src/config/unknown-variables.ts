@@ -23,7 +23,18 @@ export const TOOLING_VARIABLES: ReadonlySet<string> = new Set([
   'HAMLET_TEST_LEAN',
 ]);
 
-/** One problem per unknown HAMLET_* variable set in `env`, e.g. "…: did you mean HAMLET_SIGNUP?". */
+/**
+ * Settings without the prefix that a near miss would leave at their default (DATABSE_URL: Hamlet
+ * would serve an empty SQLite file). Short ones (PORT, HOST) are left out: too many real variables
+ * are a few edits from them.
+ */
+const UNPREFIXED_CHECKED = ['DATABASE_URL'];
+
+/**
+ * One problem per unknown HAMLET_* variable set in `env` (in any case: environment names are
+ * case-sensitive, so `hamlet_signup` is not HAMLET_SIGNUP), and per near miss of DATABASE_URL,
+ * e.g. "…: did you mean HAMLET_SIGNUP?".
+ */
 export function unknownVariables(
   env: Record<string, string | undefined>,
   known: readonly string[],
@@ -31,7 +42,13 @@ export function unknownVariables(
   const names = known.filter((k) => k.startsWith('HAMLET_'));
   const problems: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('HAMLET_') || env[name] === undefined) continue;
+    if (env[name] === undefined) continue;
+    const nearMiss = nearMissOf(name, known);
+    if (nearMiss) {
+      problems.push(`${name} is not a Hamlet setting: did you mean ${nearMiss}?`);
+      continue;
+    }
+    if (!name.startsWith('HAMLET_')) continue;
     if (names.includes(name) || TOOLING_VARIABLES.has(name)) continue;
     const closest = nearest(name, names);
     problems.push(
@@ -41,6 +58,22 @@ export function unknownVariables(
     );
   }
   return problems;
+}
+
+/** A setting `name` misses by case (hamlet_signup) or, for DATABASE_URL, by a typo (DATABSE_URL). */
+function nearMissOf(name: string, known: readonly string[]): string | undefined {
+  if (known.includes(name)) return undefined;
+  const upper = name.toUpperCase();
+  if (upper.startsWith('HAMLET_') && !name.startsWith('HAMLET_'))
+    return known.includes(upper)
+      ? upper
+      : (nearest(
+          upper,
+          known.filter((k) => k.startsWith('HAMLET_')),
+        ) ?? undefined);
+  for (const setting of UNPREFIXED_CHECKED)
+    if (upper === setting || editDistance(upper, setting) <= 2) return setting;
+  return undefined;
 }
 
 /** The known name fewest edits away, if it is close enough to be what was meant. */
