@@ -1,7 +1,7 @@
 // openDatabase(databaseUrl): the only place that builds a database connection. Only the wiring root
 // (src/main.ts), the CLI and tests call it; everything else receives the Store (and search its index).
 // PostgreSQL with several hosts, or with standbys for reads, runs over ./pg-routing.ts.
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
@@ -122,21 +122,46 @@ export async function openStore(databaseUrl: string, options: OpenOptions = {}):
   return (await openDatabase(databaseUrl, options)).store;
 }
 
+/**
+ * Why a SQLite file could not be opened, in words that say what to fix: SQLite's own "unable to
+ * open database file" does not say that the file, or the folder its -wal and -shm go in, is
+ * read-only to this user.
+ */
+function whyNotOpened(path: string, err: unknown): string {
+  const reason = err instanceof Error ? err.message : String(err);
+  const file = resolve(path);
+  const writable = (p: string) => {
+    try {
+      accessSync(p, constants.W_OK);
+      return true;
+    } catch {
+      return !existsSync(p);
+    }
+  };
+  if (!writable(file))
+    return `the file is read-only to this user (${reason}); make it writable by the user running Hamlet, or restore it to a writable place`;
+  if (!writable(dirname(file)))
+    return `its folder ${dirname(file)} is read-only to this user (${reason}): SQLite writes the -wal and -shm files beside the database, so the folder must be writable by the user running Hamlet`;
+  return reason;
+}
+
 function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabase {
   const memory = path === ':memory:' || path === '';
   let database: BetterSqlite3.Database;
   try {
     if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
     database = new BetterSqlite3(memory ? ':memory:' : path);
+    // WAL lets readers run beside the one writer (it makes the -wal and -shm files beside it).
+    database.pragma('journal_mode = WAL');
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`Cannot open SQLite database "${path}": ${reason}`, { cause: err });
+    throw new Error(`Cannot open SQLite database "${path}": ${whyNotOpened(path, err)}`, {
+      cause: err,
+    });
   }
-  // WAL lets readers run beside the one writer; foreign keys are off by default in SQLite. The
+  // Foreign keys are off by default in SQLite. The
   // synchronous level is what a commit survives (OpenOptions.sqliteSynchronous). A write that finds
   // the lock held by another process blocks the event loop for busy_timeout only (a few ms), then
   // waits for it asynchronously (./sqlite-lock.ts).
-  database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('foreign_keys = ON');
   database.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT.busyTimeoutMs}`);

@@ -2,14 +2,17 @@
 // while serving (as a full disk or a failing volume leaves it), a write on every face answers 503
 // with Retry-After (REST problem+json with code `unavailable`, an MCP tool error with code
 // `unavailable` and retry_after_ms), pages keep serving, and once the file is writable
-// again the same write succeeds. (PostgreSQL restarts and stops: test/fault/outage-answers.test.ts.)
+// again the same write succeeds; a file that cannot be opened for want of a writable folder says
+// so. (PostgreSQL restarts and stops: test/fault/outage-answers.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { freshDemoAgentKey } from '../../src/demo/demo-key.ts';
+import { openStore } from '../../src/store/open.ts';
 import { raw, rpc } from '../mcp/http-client.ts';
 import { startTestHamlet } from './helpers.ts';
 
@@ -82,6 +85,23 @@ test('a SQLite file that refuses writes: writes answer 503 with Retry-After, pag
   } finally {
     if (!undone) immutable(false);
     await h.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a SQLite file in a read-only folder: opening it says the folder is read-only, not "unable to open"', async (t) => {
+  if (!root) return t.skip('needs chattr (root): mode bits do not stop root');
+  const dir = mkdtempSync(join(tmpdir(), 'hamlet-outage-'));
+  const file = join(dir, 'hamlet.db');
+  new BetterSqlite3(file).close(); // a database file, without its -wal and -shm
+  execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+  try {
+    await assert.rejects(
+      openStore(`sqlite:${file}`),
+      new RegExp(`its folder ${dir} is read-only to this user .*-wal and -shm`),
+    );
+  } finally {
+    execFileSync('chattr', ['-i', dir], { stdio: 'ignore' });
     rmSync(dir, { recursive: true, force: true });
   }
 });
