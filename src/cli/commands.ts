@@ -13,12 +13,14 @@ import { oauthCommands } from './oauth.ts';
 import { webhookCommands } from './webhooks.ts';
 import { categoryCommands } from './categories.ts';
 import { mailCommands } from './mail.ts';
+import { checkCommand } from './check.ts';
 
 import type { Command } from './command.ts';
 
 export const commands: Command[] = [
   serveCommand,
   migrateCommand,
+  checkCommand,
   backupCommand,
   restoreCommand,
   communityCreateCommand,
