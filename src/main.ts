@@ -207,6 +207,8 @@ export async function startHamlet(
     await channel?.close();
     await opened.close();
   });
+  // Maintenance mode is read before the first request is served, then every few seconds.
+  await services.maintenance.start();
   const workers = startWorkers(opened, config, metrics);
   const metricsServer = await observeInstance(metrics, opened, mcp, config);
   const url = `${config.publicScheme}://${config.baseDomain}:${config.port}`;
@@ -261,6 +263,7 @@ function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   retention.start();
   return {
     async stop() {
+      services.maintenance.stop();
       await dispatcher?.stop();
       await retention.stop();
       await mail?.stop();

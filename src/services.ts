@@ -1,5 +1,6 @@
 // The domain services, built once per process over one Store and search index: `serve`, the CLI,
 // the importer and the demo all take them from here (src/main.ts opens the database and calls it).
+import { MaintenanceGate } from './domain/maintenance.ts';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config/config.ts';
 import type { Logger } from './log.ts';
@@ -43,6 +44,8 @@ import { SitemapService } from './domain/sitemaps.ts';
 export type Services = {
   /** Content and approval events, published after each write commits (search, MCP, webhooks listen). */
   events: ContentEvents;
+  /** Maintenance mode: a serving instance starts reading it; while on, writes are refused. */
+  maintenance: MaintenanceGate;
   communities: CommunityService;
   content: ContentService;
   /** A community's categories as its administrators manage them. */
@@ -140,12 +143,14 @@ export function createServices(deps: ServiceDeps): Services {
   );
   // The one runner every write goes through; the content writes ask the account links whether a
   // person may post (called at a write, once everything here is built).
+  const maintenance = new MaintenanceGate(store);
   const writes = new WriteService(
     store,
     config,
     events,
     audit,
     (personId, community): Promise<void> => accountLinks.requireMayPost(personId, community),
+    maintenance,
   );
   const { runner } = writes;
   const accountLinks = new AccountLinks(store, mailer, clock, runner, logger);
@@ -153,6 +158,7 @@ export function createServices(deps: ServiceDeps): Services {
   const flags = new FlagService(store, config, runner);
   return {
     events,
+    maintenance,
     communities: new CommunityService(
       store,
       { communityCreation: config.people.communityCreation },

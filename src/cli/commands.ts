@@ -14,6 +14,7 @@ import { webhookCommands } from './webhooks.ts';
 import { categoryCommands } from './categories.ts';
 import { mailCommands } from './mail.ts';
 import { checkCommand } from './check.ts';
+import { maintenanceCommand } from './maintenance.ts';
 
 import type { Command } from './command.ts';
 
@@ -21,6 +22,7 @@ export const commands: Command[] = [
   serveCommand,
   migrateCommand,
   checkCommand,
+  maintenanceCommand,
   backupCommand,
   restoreCommand,
   communityCreateCommand,

@@ -284,6 +284,8 @@ export interface Store {
   readonly notificationMail: NotificationMailQueue;
   /** Deleting old rows in bounded batches, across communities (./retention.ts). */
   readonly retention: RetentionRepository;
+  /** Maintenance mode, shared by every instance (./kysely/maintenance.ts). */
+  readonly maintenance: MaintenanceRepository;
   /** Outbound mails across communities, and the kinds people turned off (./mail.ts). */
   readonly mail: MailOutbox;
   /** Single-use account links, verified addresses, the rule for unverified accounts (./mail.ts). */
@@ -306,4 +308,13 @@ export interface Store {
   /** Readiness: resolves when the database takes a write now (one heartbeat row, committed). */
   probeWrite(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Maintenance mode while it is on: the message writers are shown, and since when (ms). */
+export type MaintenanceState = { message: string; since: number };
+
+export interface MaintenanceRepository {
+  get(): Promise<MaintenanceState | undefined>;
+  /** Turns it on with `message` (kept since the first time), or off with null. */
+  set(message: string | null, now?: number): Promise<void>;
 }

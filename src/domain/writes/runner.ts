@@ -6,6 +6,7 @@
 //   the queued write, outbox entries, the audit entry, the ledger's answer} → events after the
 //   commit. A failure is audited after the rollback. A concurrent retry that lost the race to the
 //   same key gets the winner's answer.
+import type { MaintenanceGate } from '../maintenance.ts';
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
@@ -53,6 +54,8 @@ export type RunnerDeps = {
   /** Receives the events of a write once it has committed. */
   events: ContentEvents;
   audit: AuditService;
+  /** Maintenance mode: while on, every write is refused (503) before anything is read. */
+  maintenance?: MaintenanceGate;
 };
 
 /** A write checked and loaded (begin), waiting for its policy and transaction (finish). */
@@ -94,6 +97,7 @@ export class WriteRunner {
     options: RunOptions = {},
   ): Promise<Begun<R>> {
     const { store } = this.deps;
+    this.deps.maintenance?.refuseWrites();
     const ctx: WriteContext<C> = {
       actor,
       community,

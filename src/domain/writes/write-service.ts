@@ -2,6 +2,7 @@
 // ask_community, the mail importer, the demo): a write of a kind (topic.create, post.create,
 // solution.mark, article.write; ./content-writes.ts) run by the one runner (./runner.ts), and the
 // runner itself for the other services' use cases.
+import type { MaintenanceGate } from '../maintenance.ts';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
@@ -36,8 +37,9 @@ export class WriteService {
     audit: AuditService,
     /** A person may be refused before anything is read: their address is not confirmed yet. */
     mayPost?: ContentDeps['mayPost'],
+    maintenance?: MaintenanceGate,
   ) {
-    this.runner = new WriteRunner({ store, config, events, audit });
+    this.runner = new WriteRunner({ store, config, events, audit, maintenance });
     this.kinds = contentWrites({ mayPost });
   }
 

@@ -29,6 +29,7 @@ import { KyselyWebhookQueue } from './webhook-queue.ts';
 import { webhookDb } from './webhook-rows.ts';
 import { KyselyOAuth } from './oauth.ts';
 import { probeWrite } from './write-probe.ts';
+import { KyselyMaintenance } from './maintenance.ts';
 import { KyselyModeratorActions } from './moderator-actions.ts';
 import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './notifications.ts';
 import { draftDb, KyselyDrafts } from './drafts.ts';
@@ -54,6 +55,7 @@ export class KyselyStore implements Store {
   readonly oauth: KyselyOAuth;
   readonly notificationMail: KyselyNotificationMail;
   readonly retention: KyselyRetention;
+  readonly maintenance: KyselyMaintenance;
   readonly mail: KyselyMailOutbox;
   readonly accountTokens: KyselyAccountTokens;
 
@@ -71,6 +73,7 @@ export class KyselyStore implements Store {
     this.oauth = new KyselyOAuth(db);
     this.notificationMail = new KyselyNotificationMail(notificationDb(db));
     this.retention = new KyselyRetention(db);
+    this.maintenance = new KyselyMaintenance(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
     this.webhookQueue = new KyselyWebhookQueue(webhookDb(db), dialect);
     this.mail = new KyselyMailOutbox(mailDb(db), dialect);

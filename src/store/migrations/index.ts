@@ -44,6 +44,7 @@ import { searchScopeMigration } from './0110_search_scope.ts';
 import { communityTextMigration } from './0111_community_text.ts';
 import { listingOrdinalsMigration } from './0112_listing_ordinals.ts';
 import { memberProfilesMigration } from './0113_member_profiles.ts';
+import { maintenanceMigration } from './0114_maintenance.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -89,6 +90,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0111_community_text': communityTextMigration(dialect),
     '0112_listing_ordinals': listingOrdinalsMigration(dialect),
     '0113_member_profiles': memberProfilesMigration(dialect),
+    '0114_maintenance': maintenanceMigration(dialect),
   };
 }
 

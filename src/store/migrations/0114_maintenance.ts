@@ -1,0 +1,20 @@
+// Maintenance mode, shared by every instance over the database: one row while it is on, with the
+// message writers are shown and when it began (`hamlet maintenance on|off`).
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../repositories.ts';
+
+export function maintenanceMigration(_dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('maintenance')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('since_ms', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('maintenance').ifExists().execute();
+    },
+  };
+}
