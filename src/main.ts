@@ -156,7 +156,7 @@ export async function startHamlet(
     // Which instance ran which migrations: the line says so (none: the schema was current).
     onMigrated: (applied) =>
       logger.info(
-        { migrations: applied, database: dialectOf(config.databaseUrl) },
+        { migrations: applied, sqlite: config.databaseUrl.startsWith('sqlite:') },
         applied.length ? `migrations applied: ${applied.length}` : 'database schema is current',
       ),
     sitemapUrlsPerFile: options.sitemapUrlsPerFile,
@@ -225,10 +225,6 @@ export async function startHamlet(
   if (options.handleSignals ?? true) onSignals(logger, close);
   const caches = () => ({ ...door.caches(), ...mcpFace.caches() });
   return { config, server, store, services, logger, mcp, url, metricsServer, caches, close };
-}
-
-function dialectOf(url: string): string {
-  return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
 }
 
 /** `run` started at the first call; every later call gets the same promise. */

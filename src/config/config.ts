@@ -3,6 +3,7 @@
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { unknownVariables } from './unknown-variables.ts';
+import { databaseRequired } from './required.ts';
 import { standbysNeedPostgres, standbyUrls } from './pg-urls.ts';
 
 const schema = z
@@ -274,25 +275,6 @@ export type MailConfig = {
   retryBaseMs: number;
   maxAttempts: number;
 };
-
-/**
- * In production (NODE_ENV=production, or a public origin) a missing DATABASE_URL is a mistake, not
- * a wish for ./data/hamlet.db: an empty file there would serve with /readyz 200. `npm start` and a
- * local `hamlet serve` keep the default.
- */
-function databaseRequired(env: Record<string, string | undefined>): string[] {
-  if (env.DATABASE_URL !== undefined) return [];
-  const why =
-    env.NODE_ENV === 'production'
-      ? 'NODE_ENV=production'
-      : env.HAMLET_PUBLIC_ORIGIN !== undefined
-        ? 'HAMLET_PUBLIC_ORIGIN is set'
-        : undefined;
-  if (!why) return [];
-  return [
-    `DATABASE_URL is not set (${why}): set it to the database to serve, e.g. DATABASE_URL=sqlite:/var/lib/hamlet/hamlet.db or postgres://hamlet:…@db:5432/hamlet (the default ./data/hamlet.db is for local runs only)`,
-  ];
-}
 
 /**
  * Parses the environment (or any record) into a Config; throws with every problem listed, an

@@ -1,0 +1,20 @@
+// Settings that have a default for a local run but must be given in production.
+
+/**
+ * In production (NODE_ENV=production, or a public origin) a missing DATABASE_URL is a mistake, not
+ * a wish for ./data/hamlet.db: an empty file there would serve with /readyz 200. `npm start` and a
+ * local `hamlet serve` keep the default.
+ */
+export function databaseRequired(env: Record<string, string | undefined>): string[] {
+  if (env.DATABASE_URL !== undefined) return [];
+  const why =
+    env.NODE_ENV === 'production'
+      ? 'NODE_ENV=production'
+      : env.HAMLET_PUBLIC_ORIGIN !== undefined
+        ? 'HAMLET_PUBLIC_ORIGIN is set'
+        : undefined;
+  if (!why) return [];
+  return [
+    `DATABASE_URL is not set (${why}): set it to the database to serve, e.g. DATABASE_URL=sqlite:/var/lib/hamlet/hamlet.db or postgres://hamlet:…@db:5432/hamlet (the default ./data/hamlet.db is for local runs only)`,
+  ];
+}
