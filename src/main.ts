@@ -143,8 +143,7 @@ export async function startHamlet(
   given: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<Hamlet> {
-  // The instance's own copy, which every part is built on: the caller's configuration is never
-  // changed. Its port is the one served (with PORT=0, the system's pick), handed in by listen().
+  // Built on its own copy (the caller's is never changed), whose port listen() hands in.
   const config: Config = { ...given };
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = metricsOf(config);
@@ -153,7 +152,6 @@ export async function startHamlet(
     metrics,
     migrate: options.migrate ?? true,
     requireCurrentSchema: true,
-    // Which instance ran which migrations: the line says so (none: the schema was current).
     onMigrated: (applied) =>
       logger.info(
         { migrations: applied, sqlite: config.databaseUrl.startsWith('sqlite:') },

@@ -2,8 +2,7 @@
 // receive that Config, never process.env (the CLI hands its child processes the environment as is).
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { unknownVariables } from './unknown-variables.ts';
-import { databaseRequired } from './required.ts';
+import { settingProblems } from './required.ts';
 import { standbysNeedPostgres, standbyUrls } from './pg-urls.ts';
 
 const schema = z
@@ -283,8 +282,7 @@ export type MailConfig = {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   const problems = [
-    ...unknownVariables(env, SETTING_NAMES),
-    ...databaseRequired(env),
+    ...settingProblems(env, SETTING_NAMES),
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
   ];
   if (problems.length || !parsed.success)

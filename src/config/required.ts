@@ -1,4 +1,15 @@
-// Settings that have a default for a local run but must be given in production.
+// What is wrong with the variables themselves, before their values are parsed: an unknown or
+// misspelt name (./unknown-variables.ts), and a setting that has a default for a local run but must
+// be given in production.
+import { unknownVariables } from './unknown-variables.ts';
+
+/** Every problem of the names in `env` (`known`: the settings' names). */
+export function settingProblems(
+  env: Record<string, string | undefined>,
+  known: readonly string[],
+): string[] {
+  return [...unknownVariables(env, known), ...databaseRequired(env)];
+}
 
 /**
  * In production (NODE_ENV=production, or a public origin) a missing DATABASE_URL is a mistake, not
