@@ -186,7 +186,7 @@ async function checkMail(config: Config): Promise<CheckResult> {
   }
 }
 
-function smtpGreeting(host: string, port: number, secure: boolean): Promise<string> {
+async function smtpGreeting(host: string, port: number, secure: boolean): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const socket: Socket = secure
       ? tlsConnect({ host, port, servername: host })
