@@ -1,11 +1,12 @@
 // Maintenance mode, shared by every instance over the database: one row while it is on, with the
 // message writers are shown and when it began (`hamlet maintenance on|off`).
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
+import type { AnySchemaDb } from '../any-schema.ts';
 import type { Dialect } from '../repositories.ts';
 
 export function maintenanceMigration(_dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('maintenance')
         .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -13,7 +14,7 @@ export function maintenanceMigration(_dialect: Dialect): Migration {
         .addColumn('since_ms', 'bigint', (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('maintenance').ifExists().execute();
     },
   };
