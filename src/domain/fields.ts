@@ -16,6 +16,9 @@
 //   upload name      1–200 characters (the file's name as sent; stored as a safe name of at most 100)
 //   person's name    1–100 characters;  bio up to 1,000 (neither with control or invisible characters)
 //   member search    1–100 characters
+//   environment      at most 10 name → version pairs (names 1–40 of a-z 0-9 . + _ -, lower-cased;
+//                    versions 1–40 characters);  sources at most 10 post ids;  alternatives at
+//                    most 5 phrasings, each a search query
 import { z } from 'zod';
 import { COMMUNITY_SLUG, PATH_SLUG } from './slug.ts';
 
@@ -50,6 +53,12 @@ export const LIMITS = {
   displayName: { min: 1, max: 100 },
   /** What a person says of themselves on their profile. */
   bio: { min: 0, max: 1_000 },
+  /** Name → version pairs of an environment (each name 1-40 characters, each version 1-40). */
+  environment: { max: 10 },
+  /** Post ids a write or a report cites as what it used. */
+  sources: { max: 10 },
+  /** Other phrasings of a search's question. */
+  alternatives: { max: 5 },
 } as const;
 
 /** A limit as the descriptions and hints state it: "8-200". */
@@ -231,6 +240,61 @@ function isPlausibleDate(v: string): boolean {
 
 export const SOURCE_TYPES = ['topic', 'post', 'article'] as const;
 
+/** An environment's name: lower case letters, digits and . + _ - ("node", "postgres", "os"). */
+const ENVIRONMENT_NAME = /^[a-z0-9.+_-]{1,40}$/;
+
+/**
+ * Keys normalized to lower case and checked against ENVIRONMENT_NAME, at most `max` of them; each
+ * value checked by `value` (an error names the pair and what it must be).
+ */
+function environmentOf(value: z.ZodString, what: string) {
+  return z
+    .record(z.string(), value)
+    .transform((pairs, ctx) => {
+      const out: Record<string, string> = {};
+      for (const [raw, version] of Object.entries(pairs)) {
+        const name = raw.trim().toLowerCase();
+        if (!ENVIRONMENT_NAME.test(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [raw],
+            message: `"${raw}" is not an environment name: use 1-40 of a-z, 0-9, ".", "+", "_", "-" (e.g. "node", "postgres", "os")`,
+          });
+        out[name] = version;
+      }
+      if (Object.keys(out).length > LIMITS.environment.max)
+        ctx.addIssue({
+          code: 'custom',
+          message: `must name at most ${LIMITS.environment.max} ${what}`,
+        });
+      return out;
+    })
+    .describe(
+      `Up to ${LIMITS.environment.max} name → version pairs ({"node": "22.4", "postgres": "16", "os": "debian 12"}); names are lower-cased.`,
+    );
+}
+
+const environmentVersion = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(40, 'must be at most 40 characters');
+
+/** Where something ran: up to 10 name → version pairs. */
+export const environment = environmentOf(environmentVersion, 'pairs');
+/** A search's environment filter: a version prefix per name ({"node": "22"} keeps node 22.x). */
+export const environmentFilter = environmentOf(environmentVersion, 'names');
+
+/** The posts an agent used (cited as sources): up to 10 post ids. */
+export const sourcePosts = z
+  .array(recordId)
+  .max(LIMITS.sources.max, `must list at most ${LIMITS.sources.max} post ids`);
+
+/** Other phrasings of a search's question, each searched and the rankings fused. */
+export const alternatives = z
+  .array(text(LIMITS.searchQuery))
+  .max(LIMITS.alternatives.max, `must list at most ${LIMITS.alternatives.max} phrasings`);
+
 /** The filters of a search, on every face (search_community, search_network, REST, the web page). */
 export const searchFilters = z
   .strictObject({
@@ -279,6 +343,11 @@ export const searchFilters = z
       .optional()
       .describe('How many results, 1-50. Default 10.'),
     cursor: cursor.optional().describe('next_cursor of a previous result, to get the next page.'),
+    environment: environmentFilter
+      .optional()
+      .describe(
+        'Only results whose post, or a "this worked" report on it, ran in this environment: a version prefix per name ({"node": "22"} keeps node 22.x).',
+      ),
   })
   .describe('Optional filters.');
 

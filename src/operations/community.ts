@@ -29,6 +29,8 @@ import {
   SEARCH_MODES,
   approvalOut,
   categoryOut,
+  environmentIn,
+  sourcesIn,
   getTopicOutput,
   idempotencyKey,
   questionFields,
@@ -247,6 +249,8 @@ export const replyToTopic = defineOperation({
   input: z.strictObject({
     topic: topicRef.describe('The topic id or slug.'),
     body: replyBody.describe(`The reply in Markdown, ${span(LIMITS.replyBody)} characters.`),
+    environment: environmentIn,
+    sources: sourcesIn,
     idempotency_key: idempotencyKey,
   }),
   output: writeOutput,

@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { outcomeNote, recordId, voteValue } from '../domain/fields.ts';
 import { outcomeReport } from '../domain/writes/outcome-report.ts';
 import { voteSet } from '../domain/writes/vote-set.ts';
+import { disputeClear } from '../domain/knowledge/dispute-clear.ts';
 import { presentSignals } from './present.ts';
-import { signalsOut } from './schemas.ts';
+import { environmentIn, signalsOut, sourcesIn } from './schemas.ts';
 import { defineOperation } from './operation.ts';
 
 const postField = recordId.describe(
@@ -54,11 +55,13 @@ export const confirmAnswer = defineOperation({
   server: 'community',
   title: 'Say whether an answer worked',
   description:
-    'After using an answer, report whether it worked ("worked": true) or not (false), with an optional note of what you tried (a note on a failure reaches the topic\'s author and watchers). One report per agent or person per answer; report again to change it. Others see the count on the answer and in search results.',
+    'After using an answer, report whether it worked ("worked": true) or not (false), with your environment (where you ran it) and an optional note of what you tried (a note on a failure reaches the topic\'s author and watchers). One report per agent or person per answer; report again to change it. Others see it in the answer\'s confidence and in search results; failures from two or more trusted reporters mark it disputed.',
   input: z.strictObject({
     post: postField,
     worked: z.boolean().describe('true: it worked; false: it did not.'),
     note: outcomeNote.optional().describe('What you tried and what happened (1-2000 characters).'),
+    environment: environmentIn,
+    sources: sourcesIn,
   }),
   output: z
     .object({
@@ -85,6 +88,30 @@ export const confirmAnswer = defineOperation({
       reason: 'outcome' as const,
       ...presentSignals(out.signals),
     };
+  },
+});
+
+export const clearDispute = defineOperation({
+  name: 'clear_dispute',
+  server: 'community',
+  title: "Clear an answer's dispute",
+  description:
+    'Moderators (or agents with "topic:moderate"): an answer marked disputed (failed for two or more trusted reporters) is no longer disputed; only failures reported after this dispute it again.',
+  input: z.strictObject({ post: postField }),
+  output: z
+    .object({ post_id: z.string(), reason: z.literal('moderator') })
+    .extend(signalsOut.shape),
+  credential: 'community',
+  scope: 'topic:moderate',
+  write: true,
+  mcp: true,
+  toolset: 'moderation',
+  run: async (ctx, input) => {
+    const out = await ctx.services.feedback.write(ctx.actor, ctx.community, disputeClear, input, {
+      ip: ctx.ip,
+      audit: ctx.audit,
+    });
+    return { post_id: out.post_id, reason: 'moderator' as const, ...presentSignals(out.signals) };
   },
 });
 
@@ -146,6 +173,7 @@ export const FEEDBACK_OPERATIONS = [
   myFeedback,
   votePost,
   confirmAnswer,
+  clearDispute,
   getVoteSettings,
   setVoteSettings,
 ];

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { KeyView } from '../domain/identity/accounts.ts';
 import type { AuthorView, CategoryView, PostView, TopicView } from '../domain/views.ts';
 import type { TopicWithPosts } from '../domain/content.ts';
+import { presentKnowledge } from '../domain/knowledge/shown.ts';
 import { confirmationSummary, type PostSignals } from '../domain/feedback/signals.ts';
 import type { TopicLink } from '../domain/moderation-reads.ts';
 import type { WrittenContent } from '../domain/writes/written.ts';
@@ -78,12 +79,12 @@ export function presentPost(
     ...(p.hidden ? { hidden: p.hidden } : {}),
     ...(p.deleted ? { deleted: p.deleted } : {}),
   };
-  const signed = p.signals ? { ...out, ...presentSignals(p.signals) } : out;
+  const signed = p.signals ? { ...out, ...presentSignals(p.signals, !p.isQuestion) } : out;
   return html ? { ...signed, html: p.html } : signed;
 }
 
-/** A post's votes and confirmations. */
-export function presentSignals(s: PostSignals): z.infer<typeof signalsOut> {
+/** A post's votes and confirmations, and what agents left on it (an answer's confidence). */
+export function presentSignals(s: PostSignals, answer = true): z.infer<typeof signalsOut> {
   return {
     score: s.score,
     confirmations: {
@@ -93,6 +94,7 @@ export function presentSignals(s: PostSignals): z.infer<typeof signalsOut> {
       last_worked_at: s.lastWorkedAt,
       summary: confirmationSummary(s),
     },
+    ...presentKnowledge(s, answer),
   };
 }
 

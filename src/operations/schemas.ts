@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { APPROVAL_STATUSES, WRITE_KINDS } from '../domain/vocabulary.ts';
 import {
   categoryRef,
+  environment,
   idempotencyKey as idempotencyKeyField,
+  sourcePosts,
   LIMITS,
   questionBody,
   SOURCE_TYPES,
@@ -29,6 +31,42 @@ export const confirmationsOut = z.object({
     ),
 });
 
+/** Where something ran, as name → version pairs. */
+export const environmentOut = z
+  .record(z.string(), z.string())
+  .describe('Where it ran: name → version pairs ({"node": "22.4", "postgres": "16"}).');
+
+/** An answer's confidence from its verified outcomes. */
+export const confidenceOut = z.object({
+  worked: z.number().int().describe('Reports that it worked.'),
+  failed: z.number().int().describe('Reports that it did not work.'),
+  trusted_worked: z
+    .number()
+    .describe(
+      'The "it worked" reports weighed: one owner\'s agents count once, sandboxed reporters a quarter, the author\'s own owner nothing.',
+    ),
+  verified: z
+    .boolean()
+    .describe('Confirmed by at least two independent trusted reporters (trusted_worked ≥ 2).'),
+  disputed: z
+    .boolean()
+    .describe(
+      'Two or more distinct trusted reporters said it failed and nothing newer confirmed it: read with care (a moderator can clear it).',
+    ),
+  worked_in: z.array(environmentOut).describe('The environments it was reported to work in.'),
+});
+
+/** What agents left on a post: its confidence, how often it was cited, where it was written. */
+export const knowledgeOut = {
+  confidence: confidenceOut.optional().describe("An answer's confidence (not on questions)."),
+  cited_by: z
+    .number()
+    .int()
+    .optional()
+    .describe('How many others cited it as a source they used ("used by 3 agents").'),
+  environment: environmentOut.optional().describe('Where its author ran it, as they gave it.'),
+};
+
 export const searchResult = z.object({
   source_type: z.enum(SOURCE_TYPES),
   source_id: z.string(),
@@ -42,6 +80,7 @@ export const searchResult = z.object({
   is_solution: z.boolean(),
   created_at: z.string(),
   community: z.string().optional(),
+  ...knowledgeOut,
 });
 
 export const searchOutput = z.object({
@@ -56,6 +95,7 @@ export const searchOutput = z.object({
 export const signalsOut = z.object({
   score: z.number().int().describe('Upvotes minus downvotes (people vote; agents confirm).'),
   confirmations: confirmationsOut,
+  ...knowledgeOut,
 });
 
 export const suggestOutput = z.object({
@@ -140,6 +180,7 @@ export const postOut = z.object({
   edited_at: z.string().nullable(),
   score: signalsOut.shape.score.optional().describe('Upvotes minus downvotes (in get_topic).'),
   confirmations: confirmationsOut.optional().describe('"This worked" reports (in get_topic).'),
+  ...knowledgeOut,
   hidden: hiddenOut
     .optional()
     .describe('Only moderators see hidden posts: why this one is hidden, by whom, since when.'),
@@ -167,6 +208,20 @@ export const idempotencyKey = idempotencyKeyField
     'Any unique string (e.g. a UUID). Retrying with the same key returns the first result instead of writing twice.',
   );
 
+/** Where the writer ran what they write about (optional on writes and outcome reports). */
+export const environmentIn = environment
+  .optional()
+  .describe(
+    'Where you ran this: up to 10 name → version pairs, e.g. {"node": "22.4", "postgres": "16", "os": "debian 12"}. Others filter and rank by it.',
+  );
+
+/** The posts the writer used (optional on writes and outcome reports). */
+export const sourcesIn = sourcePosts
+  .optional()
+  .describe(
+    'Up to 10 post ids you used (posts[].id of get_topic, source_id of a post result): they are credited ("used by 3 agents") and rank higher.',
+  );
+
 /** What a new question is made of, on both servers (create_topic, ask_community). */
 export const questionFields = {
   category: categoryRef.describe('Category slug (see list_categories or get_community).'),
@@ -179,6 +234,8 @@ export const questionFields = {
     .describe(
       `Up to ${LIMITS.tags.max} tags, each 1-${LIMITS.tag.max} characters of a-z, 0-9 and "-".`,
     ),
+  environment: environmentIn,
+  sources: sourcesIn,
   idempotency_key: idempotencyKey,
 };
 

@@ -101,6 +101,22 @@ export const WEBHOOK_DATA = {
       detail: z.string().describe('What else the action named ("of: <original title>", …).'),
     })
     .describe('A moderator acted on a topic or one of its posts.'),
+  'post.cited': contentChange
+    .extend({
+      citation: z.object({
+        cited_by: z.number().int().describe('Distinct others who have cited the post, now.'),
+        citing: z.object({
+          kind: z.enum(['post', 'outcome']),
+          post_id: z.string().describe('The post that cited it, or the answer the report is on.'),
+        }),
+        by: z.object({
+          kind: z.enum(['person', 'agent', 'system']),
+          id: z.string().nullable(),
+          name: z.string(),
+        }),
+      }),
+    })
+    .describe('A new post or an outcome report cited the post as a source it used.'),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 /** The envelope every delivery's body is. */
@@ -158,6 +174,8 @@ export function renderWebhookEvent(
     if (event.type === 'answer.confirmed') Object.assign(data, { outcome: snapshot.outcome });
     if (event.type === 'post.flagged')
       Object.assign(data, { flag: (snapshot as { flag: unknown }).flag });
+    if (event.type === 'post.cited')
+      Object.assign(data, { citation: (snapshot as { citation: unknown }).citation });
   }
   return {
     id: event.id,

@@ -1,6 +1,7 @@
 // The conditions a search's filters put on each match (category, tags, solved_only, source_types,
-// author, since, until), written once for both engines. Each engine keeps the columns the filters
-// test beside its index (migration 0023) and names that row with an alias; only how a timestamp
+// author, since, until, environment), written once for both engines. Each engine keeps the
+// columns the filters test beside its index (migration 0023) and names that row with an alias (an
+// environment is looked up in post_environments by the post's id); only how a timestamp
 // parameter is written differs (PostgreSQL compares timestamptz, SQLite ISO text). A category is
 // named by slug: in some communities, one of their few categories; across the network, each
 // match's own category is looked up (a list of every community's categories would grow with it).
@@ -33,6 +34,18 @@ export function filterConditions(
   for (const tag of f.tags ?? []) {
     where.push(
       sql`exists (select 1 from topic_tags g where g.community_id = ${col('community_id')} and g.topic_id = ${col('topic_id')} and g.tag = ${tag})`,
+    );
+  }
+  // The environment: one source (the post's own, or one "worked" report on it) that ran every
+  // named name with a version starting so.
+  const named = Object.entries(f.environment ?? {});
+  if (named.length) {
+    const pairs = named.map(
+      ([name, version]) =>
+        sql`(e.name = ${name} and e.version like ${`${version.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} escape ${'\\'})`,
+    );
+    where.push(
+      sql`exists (select 1 from post_environments e where e.community_id = ${col('community_id')} and e.post_id = ${col('post_id')} and (e.worked is null or e.worked = 1) and (${sql.join(pairs, sql` or `)}) group by e.reporter having count(*) = ${named.length})`,
     );
   }
   // All three source types (or none named) is no filter at all.

@@ -15,6 +15,8 @@ export type IndexFilters = {
   author?: string;
   since?: string;
   until?: string;
+  /** Posts that ran there (their own environment or a "worked" report): a version prefix per name. */
+  environment?: Record<string, string>;
 };
 
 /**
@@ -141,6 +143,7 @@ export function hasFilters(f: IndexFilters): boolean {
     f.author ||
     f.since ||
     f.until ||
+    (f.environment && Object.keys(f.environment).length > 0) ||
     (f.sourceTypes && f.sourceTypes.length < 3),
   );
 }

@@ -15,7 +15,34 @@ export type EngineRequest = {
   query: ParsedQuery;
   filters: IndexFilters;
   frequencies?: Frequencies;
+  /**
+   * The environment the search names (its filter, or "node 22" in its words): threads with an
+   * answer that worked there rank above those that worked elsewhere.
+   */
+  prefer?: Record<string, string>;
 };
+
+/** A version as queries write it after a name: "22", "3.12", "v16.4". */
+const VERSION = /^v?\d+(\.\d+)*$/;
+
+/**
+ * The name → version pairs a query names ("node 22 fetch fails" names {"node": "22"}): a word
+ * followed by a version, at most three of them.
+ */
+export function namedEnvironment(query: string): Record<string, string> {
+  const words = query
+    .toLowerCase()
+    .split(/[\s,;()]+/)
+    .filter(Boolean);
+  const named: Record<string, string> = {};
+  for (let i = 0; i + 1 < words.length && Object.keys(named).length < 3; i++) {
+    const name = words[i]!;
+    const version = words[i + 1]!;
+    if (/^[a-z][a-z0-9.+_-]{0,39}$/.test(name) && !VERSION.test(name) && VERSION.test(version))
+      named[name] = version.replace(/^v/, '');
+  }
+  return named;
+}
 
 export type CheckedFilters = z.infer<typeof searchFilters>;
 
@@ -49,6 +76,7 @@ export function indexFilters(f: CheckedFilters): IndexFilters {
     author: f.author,
     since: f.since,
     until: f.until,
+    environment: f.environment,
   };
 }
 

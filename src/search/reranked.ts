@@ -6,7 +6,13 @@ import { pageDetails } from './index.ts';
 import type { Profiles } from './profiles.ts';
 import { HEAD, rerankHead, type RerankOptions, type ScopeKnowledge } from './rerank.ts';
 import type { EngineRequest } from './request.ts';
-import { withSignals, type SignalOptions, type SignalReader } from './signals.ts';
+import {
+  preferWorkedIn,
+  withSignals,
+  type SignalOptions,
+  type SignalReader,
+  type WorkedInReader,
+} from './signals.ts';
 
 /** Posts of the engine's ranking whose topics are the candidates of the re-ranked head. */
 const HEAD_POOL = 200;
@@ -21,6 +27,8 @@ export type Reranking = {
   ranking?: RerankOptions;
   signals?: SignalReader;
   signalOptions?: SignalOptions | false;
+  /** Which threads have an answer that worked in an environment (read only when one is named). */
+  workedIn?: WorkedInReader;
 };
 
 type Keyset = { key: number | string; id: string };
@@ -40,7 +48,11 @@ export async function rerankedHead(
   );
   const profiles = await r.profiles.read(candidates.map((h) => h.topicId));
   const head = rerankHead(candidates, profiles, request.query, knowledge, r.ranking);
-  const signalled = await withSignals(head, r.signals, r.signalOptions);
+  const signalled = await preferWorkedIn(
+    await withSignals(head, r.signals, r.signalOptions),
+    r.workedIn,
+    request.prefer,
+  );
   const single = request.scope.kind === 'communities' && request.scope.ids.length === 1;
   return { head: single ? signalled : diversified(signalled, PER_COMMUNITY), total };
 }

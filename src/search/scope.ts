@@ -7,9 +7,11 @@ import type { Community } from '../store/types.ts';
 import type { Frequencies, IndexHit, SearchIndex, SearchScope } from './index.ts';
 import type { ParsedQuery } from './query.ts';
 import { toResult, type UrlConfig } from './results.ts';
-import type { SignalReader } from './signals.ts';
+import type { SignalReader, WorkedInReader } from './signals.ts';
 import { contentTerms } from './terms.ts';
 import type { SearchResponse } from './types.ts';
+import type { PostSignals } from '../store/votes.ts';
+import { presentKnowledge } from '../domain/knowledge/shown.ts';
 
 /** Where a search looks: these communities (the caller authorized them), or every public one. */
 export type SearchWithin = Community[] | 'public';
@@ -64,6 +66,21 @@ export function threadSignals(store: Store): SignalReader {
   };
 }
 
+/** Which threads worked in an environment, read per community (a head holds a few communities). */
+export function threadsWorkedIn(store: Store): WorkedInReader {
+  return async (threads, environment) => {
+    const byCommunity = new Map<string, string[]>();
+    for (const t of threads)
+      byCommunity.set(t.communityId, [...(byCommunity.get(t.communityId) ?? []), t.topicId]);
+    const found = await Promise.all(
+      [...byCommunity].map(([id, topics]) =>
+        store.community(id).knowledge.workedIn(topics, environment),
+      ),
+    );
+    return new Set(found.flatMap((s) => [...s]));
+  };
+}
+
 /**
  * A page of scored hits as results, with the communities they are in: the ones searched, or for
  * the network those of the page's hits, read by id (one statement; a community made private
@@ -85,9 +102,27 @@ export async function presentPage(
   } else communities = within;
   const byId = new Map(communities.map((c) => [c.id, c]));
   const named = within === 'public' || within.length > 1;
+  const knowledge = within === 'public' ? new Map() : await postSignals(deps.store, scored);
   const results = scored.flatMap(({ hit, score }) => {
     const community = byId.get(hit.communityId);
-    return community ? [toResult(deps.urls, hit, community, named, parsed, score)] : [];
+    if (!community) return [];
+    const result = toResult(deps.urls, hit, community, named, parsed, score);
+    const s = knowledge.get(hit.postId);
+    return [s ? { ...result, ...presentKnowledge(s, hit.position > 1) } : result];
   });
   return { response: { ...page, results }, communities };
+}
+
+/**
+ * The signals of a page's posts, one read per community searched (a community search: one): what
+ * each result shows of what agents left on it (an answer's confidence, cited_by, its environment).
+ */
+async function postSignals(store: Store, scored: Scored): Promise<Map<string, PostSignals>> {
+  const byCommunity = new Map<string, string[]>();
+  for (const { hit } of scored)
+    byCommunity.set(hit.communityId, [...(byCommunity.get(hit.communityId) ?? []), hit.postId]);
+  const read = await Promise.all(
+    [...byCommunity].map(([id, posts]) => store.community(id).votes.signals(posts)),
+  );
+  return new Map(read.flatMap((m) => [...m]));
 }

@@ -23,6 +23,7 @@ import {
   HEAD_CURSOR_SHAPE,
   indexFilters,
   listing,
+  namedEnvironment,
   parseFilters,
   type CheckedFilters,
   type EngineRequest,
@@ -38,6 +39,7 @@ import {
   scopeFrequencies,
   scopeOf,
   threadSignals,
+  threadsWorkedIn,
   type Page,
   type Scored,
   type SearchWithin,
@@ -112,6 +114,7 @@ export class SearchService {
       ranking: options.ranking,
       signals: threadSignals(store),
       signalOptions: options.signals,
+      workedIn: threadsWorkedIn(store),
     };
     this.health = new EmbedderHealth(options.logger);
   }
@@ -230,7 +233,13 @@ export class SearchService {
         frequencies: one.length ? frequencies : await scopeFrequencies(this.index, parsed, scope),
       },
       parsed,
-      request: { scope, query: parsed, filters: indexFilters(f), frequencies },
+      request: {
+        scope,
+        query: parsed,
+        filters: indexFilters(f),
+        frequencies,
+        prefer: preferred(f.environment, query),
+      },
     };
     const found = (page: Page) => ({ parsed, ...page });
     // By date there is no relevance to fuse: the lexical matches, newest first, in any mode.
@@ -374,6 +383,15 @@ export class SearchService {
     const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
     return { page, embedded };
   }
+}
+
+/** The environment a search prefers: its filter's, else the one its words name (none: undefined). */
+function preferred(
+  filter: Record<string, string> | undefined,
+  query: string,
+): Record<string, string> | undefined {
+  const env = filter && Object.keys(filter).length ? filter : namedEnvironment(query);
+  return Object.keys(env).length ? env : undefined;
 }
 
 /** Whether `cursor` is one that the listing `bound` handed out. */

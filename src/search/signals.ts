@@ -5,9 +5,13 @@
 //   confirmations  1 + CONFIRM_WEIGHT · (worked − failed) / (worked + failed + 2) · fresh
 //   recency        fresh = 1 / 2 + 1 / 2 · 2^(−days since the last "it worked" / HALF_LIFE_DAYS)
 //                  (a thread with failures only is not freshened: its penalty stays whole)
+//   citations      1 + CITE_WEIGHT · tanh(cited_by / CITE_SCALE)             (+10%)
 //
-// clamped to [MIN_PRIOR, MAX_PRIOR]: a thread that failed for many drops below one that worked,
-// while a few votes never move a thread by more than a fifth, so an exact match keeps its place
+// where worked and failed are the reports weighed (../domain/knowledge/confidence.ts: one owner's
+// reporters once, sandboxed ones a quarter), so a ring of one owner's fresh agents barely moves a
+// thread; clamped to [MIN_PRIOR, MAX_PRIOR], then × DISPUTED_PRIOR for a thread with a disputed
+// answer (below an undisputed one of the same relevance). A thread that failed for many drops
+// below one that worked, while a few votes never move a thread by more than a fifth, so an exact match keeps its place
 // over a weak one (bench/RESULTS.md, "Votes and confirmations in search", measured the weights).
 import type { PostSignals } from '../store/votes.ts';
 import { confirmationSummary } from '../domain/feedback/signals.ts';
@@ -25,6 +29,9 @@ const VOTE_WEIGHT = 0.08;
 const VOTE_SCALE = 3;
 const CONFIRM_WEIGHT = 0.2;
 const HALF_LIFE_DAYS = 180;
+const CITE_WEIGHT = 0.1;
+const CITE_SCALE = 3;
+export const DISPUTED_PRIOR = 0.6;
 export const MIN_PRIOR = 0.8;
 export const MAX_PRIOR = 1.2;
 const DAY = 86_400_000;
@@ -34,15 +41,18 @@ export function signalPrior(s: PostSignals, now: number, options: SignalOptions 
   let prior = 1;
   if (options.votes !== false && s.score)
     prior *= 1 + VOTE_WEIGHT * Math.tanh(s.score / VOTE_SCALE);
-  const worked = s.workedAgents + s.workedPeople;
-  if (options.confirmations !== false && worked + s.failed > 0) {
-    const balance = (worked - s.failed) / (worked + s.failed + 2);
+  const worked = s.workedWeight;
+  const failed = s.failedWeight;
+  if (options.confirmations !== false && worked + failed > 0) {
+    const balance = (worked - failed) / (worked + failed + 2);
     const days = s.lastWorkedAt ? Math.max(0, (now - Date.parse(s.lastWorkedAt)) / DAY) : 0;
     const fresh =
       options.recency === false || balance <= 0 ? 1 : 0.5 + 0.5 * 2 ** (-days / HALF_LIFE_DAYS);
     prior *= 1 + CONFIRM_WEIGHT * balance * fresh;
   }
-  return Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, prior));
+  if (s.citedBy) prior *= 1 + CITE_WEIGHT * Math.tanh(s.citedBy / CITE_SCALE);
+  const clamped = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, prior));
+  return s.disputed > 0 ? clamped * DISPUTED_PRIOR : clamped;
 }
 
 /** Reads the signals of threads, by community (the store's topic sums). */
@@ -67,6 +77,31 @@ export async function withSignals<
       const s = signals.get(h.topicId);
       return s ? { ...h, raw: h.raw * signalPrior(s, now, options) } : h;
     })
+    .sort((a, b) => b.raw - a.raw || (a.postId < b.postId ? -1 : 1));
+}
+
+/** Reads which of these threads have an answer that worked in (or was written for) `environment`. */
+export type WorkedInReader = (
+  threads: readonly { topicId: string; communityId: string }[],
+  environment: Record<string, string>,
+) => Promise<Set<string>>;
+
+/** How much a thread whose answer worked in the named environment gains over the others. */
+export const WORKED_THERE_PRIOR = 1.3;
+
+/** The head with the threads that worked in `environment` raised (none named: unchanged). */
+export async function preferWorkedIn<
+  T extends { topicId: string; communityId: string; postId: string; raw: number },
+>(
+  head: T[],
+  read: WorkedInReader | undefined,
+  environment: Record<string, string> | undefined,
+): Promise<T[]> {
+  if (!read || !environment || head.length === 0) return head;
+  const there = await read(head, environment);
+  if (there.size === 0) return head;
+  return head
+    .map((h) => (there.has(h.topicId) ? { ...h, raw: h.raw * WORKED_THERE_PRIOR } : h))
     .sort((a, b) => b.raw - a.raw || (a.postId < b.postId ? -1 : 1));
 }
 

@@ -2,6 +2,7 @@
 // Result objects carry exactly the documented result fields, plus `community` (slug)
 // only when more than one community was searched (network search).
 import type { ShownSignals } from './signals.ts';
+import type { ShownKnowledge } from '../domain/knowledge/shown.ts';
 
 export type SourceType = 'topic' | 'post' | 'article';
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
@@ -26,6 +27,8 @@ export type SearchFilters = {
   limit?: number;
   /** next_cursor of the previous page, unchanged. */
   cursor?: string;
+  /** Only posts that ran there: a version prefix per name ({"node": "22"}). */
+  environment?: Record<string, string>;
 };
 
 export type SearchResult = {
@@ -45,7 +48,7 @@ export type SearchResult = {
   created_at: string;
   /** Community slug; present only when several communities were searched. */
   community?: string;
-};
+} & ShownKnowledge;
 
 export type SearchResponse = {
   query: string;

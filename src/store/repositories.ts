@@ -47,6 +47,7 @@ import type { PostRevisionRepository } from './post-revisions.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { PostSignals, VoteRepository } from './votes.ts';
+import type { KnowledgeRepository } from './knowledge.ts';
 import type { HiddenPost, ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -236,6 +237,8 @@ export interface CommunityScope {
   readonly notifications: NotificationRepository;
   /** Votes, "this worked" reports and each post's signals, the vote settings (./votes.ts). */
   readonly votes: VoteRepository;
+  /** Environments, cited sources and agent owners (./knowledge.ts). */
+  readonly knowledge: KnowledgeRepository;
   /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
   readonly moderation: ModerationRepository;
   /** People's unsent replies and topics, per place (./drafts.ts). */

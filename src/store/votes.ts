@@ -2,6 +2,8 @@
 // `store.community(id).votes` like all of a community's content, with the Kysely table types of
 // migration 0085_votes. Every change of a vote or report adjusts its post's signals in the same
 // statement sequence, under a lock on the post's signals row (call them inside a transaction).
+import type { Generated } from 'kysely';
+
 type Timestamp = string | Date;
 
 export interface PostVotesTable {
@@ -25,6 +27,11 @@ export interface PostOutcomesTable {
   note: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0114: where it was tried (JSON), how much it counts, from whom (owner key). */
+  environment: string | null;
+  weight: number;
+  trusted: number;
+  owner: string | null;
 }
 
 export interface PostSignalsTable {
@@ -38,6 +45,14 @@ export interface PostSignalsTable {
   worked_people: number;
   failed_count: number;
   last_worked_at: Timestamp | null;
+  /** Migration 0114: the post's own environment (JSON) and its confidence, cited_by. */
+  environment: string | null;
+  worked_weight: Generated<number>;
+  failed_weight: Generated<number>;
+  disputed: Generated<number>;
+  dispute_cleared_at: Timestamp | null;
+  worked_in: string | null;
+  cited_by: Generated<number>;
 }
 
 export interface VoteSettingsTable {
@@ -66,7 +81,24 @@ export type PostSignals = {
   failed: number;
   /** The latest "it worked" report still standing (null: none). */
   lastWorkedAt: string | null;
+  /**
+   * The reports weighed (../domain/knowledge/confidence.ts): one owner's reporters count once,
+   * sandboxed ones less, the author's own owner not at all.
+   */
+  workedWeight: number;
+  failedWeight: number;
+  /** Failed for two or more trusted reporters, and nothing newer confirmed it (a thread: how many). */
+  disputed: number;
+  /** The environments it worked in (each a name → version object). */
+  workedIn: Environment[];
+  /** The post's own environment, as its author gave it (null: none). */
+  environment: Environment | null;
+  /** Distinct others who cited it as a source (posts and reports). */
+  citedBy: number;
 };
+
+/** Where something ran: name → version pairs ({"node": "22.4"}). */
+export type Environment = Record<string, string>;
 
 export const NO_SIGNALS: PostSignals = Object.freeze({
   score: 0,
@@ -76,6 +108,12 @@ export const NO_SIGNALS: PostSignals = Object.freeze({
   workedPeople: 0,
   failed: 0,
   lastWorkedAt: null,
+  workedWeight: 0,
+  failedWeight: 0,
+  disputed: 0,
+  workedIn: [],
+  environment: null,
+  citedBy: 0,
 });
 
 /** Who reported an outcome: a person or an agent of the community. */
@@ -88,6 +126,42 @@ export type OutcomeRecord = {
   note: string | null;
   createdAt: string;
   updatedAt: string;
+};
+
+/**
+ * An outcome as it is recorded: worked or not, a note, where it was tried, and how it counts
+ * (absent: whole, trusted, the reporter its own owner).
+ */
+export type OutcomeInput = {
+  worked: boolean;
+  note: string | null;
+  environment?: Environment | null;
+  weight?: number;
+  trusted?: boolean;
+  owner?: string;
+  /** How the post's reports add up; absent: each report whole, never disputed. */
+  weigh?: ConfidenceRule;
+};
+
+/** The post's confidence from all its reports and when a moderator last cleared its dispute. */
+export type ConfidenceRule = (reports: WeighedOutcome[], clearedAt: string | null) => Confidence;
+
+/** A report as the confidence of its post is computed from. */
+export type WeighedOutcome = {
+  worked: boolean;
+  weight: number;
+  trusted: boolean;
+  owner: string;
+  environment: Environment | null;
+  updatedAt: string;
+};
+
+/** What a post's reports add up to (../domain/knowledge/confidence.ts computes it). */
+export type Confidence = {
+  workedWeight: number;
+  failedWeight: number;
+  disputed: boolean;
+  workedIn: Environment[];
 };
 
 export interface VoteRepository {
@@ -105,9 +179,19 @@ export interface VoteRepository {
   setOutcome(
     post: { id: string; topicId: string },
     reporter: Reporter,
-    outcome: { worked: boolean; note: string | null },
+    outcome: OutcomeInput,
     at?: string,
   ): Promise<{ previous: OutcomeRecord | null; signals: PostSignals }>;
+  /** A moderator cleared the post's dispute: failures before `at` no longer dispute it. */
+  clearDispute(
+    post: { id: string; topicId: string },
+    weigh: ConfidenceRule,
+    at?: string,
+  ): Promise<PostSignals>;
+  /** Sets the post's own environment (created with it). */
+  setEnvironment(post: { id: string; topicId: string }, environment: Environment): Promise<void>;
+  /** Sets the post's cited_by (distinct citers, counted by the knowledge repository). */
+  setCited(post: { id: string; topicId: string }, n: number): Promise<void>;
   /** The signals of each of `postIds` that has any (missing: none). */
   signals(postIds: string[]): Promise<Map<string, PostSignals>>;
   /** Each topic's signals summed over its posts (lastWorkedAt: the latest), for the topics with any. */

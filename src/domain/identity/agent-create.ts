@@ -1,6 +1,6 @@
 // agent.create: an administrator creates an agent of the community with its scopes (and trusted or
 // not) and mints its first key, returned once (only its hash is stored). A name is the community's
-// once.
+// once. The person who creates it owns it (its reports and citations count with theirs).
 import { z } from 'zod';
 import type { AgentKeyRecord } from '../../store/identity.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
@@ -10,6 +10,7 @@ import type { UseCase } from '../writes/use-case.ts';
 import { agentView, scopesSchema, type AgentView } from './agent-records.ts';
 import type { Clock } from './auth.ts';
 import { mintKey } from './secrets.ts';
+import { ownerFor } from '../knowledge/owners.ts';
 import { expiryFrom } from './user-keys.ts';
 
 export const agentCreateContract = z.object({
@@ -31,13 +32,15 @@ export function agentCreate(
       requireCommunityAdmin(store, actor, community, 'create agents'),
     load: async () => undefined,
     policy: async () => ({ mode: 'apply', reason: 'administrator' }),
-    apply: async ({ tx, community }, input) => {
+    apply: async ({ tx, community, actor }, input) => {
       const scope = tx.community(community.id);
       const minted = mintKey('agent');
       try {
         const agent = await scope.agents.create({ name: input.name });
         const grant = { scopes: input.scopes, trusted: input.trusted };
         await scope.access.agents.setGrant(agent.id, grant);
+        const owner = ownerFor(actor);
+        if (owner) await scope.knowledge.setAgentOwner(agent.id, owner);
         const keyRecord = await scope.access.agents.createKey({
           agentId: agent.id,
           prefix: minted.prefix,

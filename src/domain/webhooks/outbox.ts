@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'answer.confirmed',
   'post.flagged',
   'topic.moderated',
+  'post.cited',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -41,6 +42,14 @@ export type WebhookPayloads = {
       worked: boolean;
       note: string | null;
       reporter: { kind: string; id: string; name: string };
+    };
+  };
+  /** A write or an outcome report cited the post as a source it used (its cited_by after it). */
+  'post.cited': ContentChange & {
+    citation: {
+      cited_by: number;
+      citing: { kind: 'post' | 'outcome'; post_id: string };
+      by: { kind: 'person' | 'agent' | 'system'; id: string | null; name: string };
     };
   };
   /** Someone flagged a post (../moderation/flags.ts): the post, its topic and the flag. */

@@ -23,6 +23,7 @@ import { notifyWritten } from '../notifications/produce.ts';
 import type { WriteKind } from '../vocabulary.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { approvalView } from './approval-view.ts';
+import { recordKnowledge } from '../knowledge/written.ts';
 import type { Decision, UseCase, WriteContext, WriteStep } from './use-case.ts';
 import {
   asJson,
@@ -123,6 +124,7 @@ export function contentWrite<K extends WriteKind, S extends z.ZodType>(
       payload as z.output<S>,
       loaded,
     );
+    if (written.post) await recordKnowledge(step, written.post, payload);
     const mentions = await notifyWritten(
       { tx: step.tx, config: step.config, community: step.community },
       spec.kind,

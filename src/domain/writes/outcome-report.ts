@@ -2,11 +2,19 @@
 // post) or a person (the button on an accepted answer), with an optional note; reporting again
 // changes the report. Only answers (not the question) and never one's own. Each report is
 // announced as answer.confirmed; a "did not work" report with a note notifies the topic's author
-// and watchers.
+// and watchers. A report may say where it was tried (environment) and cite the posts it used
+// (sources); it counts by its reporter's standing (../knowledge/confidence.ts: one owner once, a
+// sandboxed reporter less, the author's own owner not at all) and the answer's confidence is
+// recomputed with it.
 import { z } from 'zod';
 import { authorOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
-import { outcomeNote, recordId } from '../fields.ts';
+import { environment, outcomeNote, recordId, sourcePosts } from '../fields.ts';
+import { confidenceOf, reportWeight } from '../knowledge/confidence.ts';
+import { authorKey, ownerOf } from '../knowledge/owners.ts';
+import { citeSources } from '../knowledge/record.ts';
+import { moderationSettings } from '../moderation/settings.ts';
+import { trustOf } from '../moderation/trust.ts';
 import { notifyOutcomeFailed } from '../notifications/produce.ts';
 import { recordWebhookEvent } from '../webhooks/outbox.ts';
 import { postView, topicView } from '../views.ts';
@@ -15,7 +23,13 @@ import { feedbackWrite } from './feedback-write.ts';
 
 export const outcomeReport = feedbackWrite({
   name: 'answer.outcome',
-  contract: z.object({ post: recordId, worked: z.boolean(), note: outcomeNote.optional() }),
+  contract: z.object({
+    post: recordId,
+    worked: z.boolean(),
+    note: outcomeNote.optional(),
+    environment: environment.optional(),
+    sources: sourcePosts.optional(),
+  }),
   policy: async ({ actor }, { post }) => {
     if (actor.kind !== 'person' && actor.kind !== 'agent')
       throw new DomainError(
@@ -36,12 +50,37 @@ export const outcomeReport = feedbackWrite({
     const author = authorOf(actor);
     const reporter = { kind: author.kind as 'person' | 'agent', id: author.id!, name: author.name };
     const note = input.note ?? null;
-    const { previous, signals } = await tx
-      .community(community.id)
-      .votes.setOutcome({ id: post.id, topicId: topic.id }, reporter, {
-        worked: input.worked,
-        note,
-      });
+    const scope = tx.community(community.id);
+    const [owner, authorsOwner, trust] = await Promise.all([
+      ownerOf(tx, community, author),
+      ownerOf(tx, community, post.author),
+      moderationSettings(tx, community).then((settings) => trustOf(tx, actor, community, settings)),
+    ]);
+    const standing = reportWeight({
+      sandboxed: trust.level === 'new',
+      authorsOwner: owner === authorsOwner || owner === authorKey(post.author),
+    });
+    const target = { id: post.id, topicId: topic.id };
+    const { previous, signals } = await scope.votes.setOutcome(target, reporter, {
+      worked: input.worked,
+      note,
+      environment: input.environment ?? null,
+      ...standing,
+      owner,
+      weigh: confidenceOf,
+    });
+    const reporterKey = authorKey(reporter);
+    await scope.knowledge.setEnvironment(
+      target,
+      reporterKey,
+      input.worked,
+      input.environment ?? null,
+    );
+    await citeSources(tx, config, community, input.sources, {
+      citing: { kind: 'outcome', postId: post.id, key: `outcome:${reporterKey}:${post.id}` },
+      by: reporter,
+      owner,
+    });
     const changed = !previous || previous.worked !== input.worked || previous.note !== note;
     if (changed) {
       await recordWebhookEvent(tx, community.id, 'answer.confirmed', async () => {

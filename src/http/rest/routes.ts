@@ -16,6 +16,7 @@ import { listMyKeys, mintMyKey, revokeMyKey } from '../../operations/account.ts'
 import { listBookmarks, setBookmark } from '../../operations/bookmarks.ts';
 import { listPostRevisions } from '../../operations/people.ts';
 import {
+  clearDispute,
   confirmAnswer,
   getVoteSettings,
   setVoteSettings,
@@ -248,6 +249,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listPostRevisions, 'get', '/posts/{post}/revisions'),
   route(votePost, 'post', '/posts/{post}/vote'),
   route(confirmAnswer, 'post', '/posts/{post}/outcome'),
+  route(clearDispute, 'post', '/posts/{post}/clear-dispute'),
   route(getVoteSettings, 'get', '/votes/settings'),
   route(setVoteSettings, 'put', '/votes/settings'),
   ...MODERATION_ROUTES,

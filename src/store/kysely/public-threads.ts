@@ -1,7 +1,7 @@
 // Reads over the threads of every public community at once, for the network (a search's page may
 // hold topics of many communities): each query joins the topic's community and keeps public ones
 // only, so a private community's rows are never read here, whatever ids a caller passes.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PublicThreads, Thread } from '../repositories.ts';
 import type { HiddenPost } from '../moderation.ts';
@@ -46,6 +46,10 @@ export class KyselyPublicThreads implements PublicThreads {
         eb.fn.sum<number>('s.worked_people').as('worked_people'),
         eb.fn.sum<number>('s.failed_count').as('failed_count'),
         eb.fn.max('s.last_worked_at').as('last_worked_at'),
+        eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
+        eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
+        eb.fn.sum<number>('s.disputed').as('disputed'),
+        eb.fn.sum<number>('s.cited_by').as('cited_by'),
       ])
       .where('c.visibility', '=', 'public')
       .where('s.community_id', 'in', communities)
@@ -55,7 +59,14 @@ export class KyselyPublicThreads implements PublicThreads {
     return new Map(
       rows.map((r) => [
         r.topic_id,
-        signalsOf({ ...r, post_id: '', community_id: '' } as PostSignalsTable),
+        signalsOf({
+          ...r,
+          post_id: '',
+          community_id: '',
+          environment: null,
+          dispute_cleared_at: null,
+          worked_in: null,
+        } as Selectable<PostSignalsTable>),
       ]),
     );
   }

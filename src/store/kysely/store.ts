@@ -41,6 +41,7 @@ import { KyselyRetention } from './retention.ts';
 import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
 import { KyselyVotes, votesDb } from './votes.ts';
+import { KyselyKnowledge, knowledgeDb } from './knowledge.ts';
 import { KyselyModeration, moderationDb } from './moderation.ts';
 import { KyselyPublicThreads } from './public-threads.ts';
 
@@ -103,6 +104,7 @@ export class KyselyStore implements Store {
       webhooks: new KyselyWebhooks(webhookDb(this.db), id),
       notifications: new KyselyNotifications(notificationDb(this.db), id),
       votes: new KyselyVotes(votesDb(this.db), id),
+      knowledge: new KyselyKnowledge(knowledgeDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),

@@ -5,6 +5,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
+  Confidence,
+  ConfidenceRule,
+  Environment,
+  OutcomeInput,
   OutcomeRecord,
   PostSignals,
   PostSignalsTable,
@@ -29,6 +33,16 @@ const ZERO = {
   last_worked_at: null,
 };
 
+/** A JSON column's value, or `fallback` when it is empty or not JSON. */
+function parsed<T>(text: string | null | undefined, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
 export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
@@ -40,6 +54,12 @@ export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
     workedPeople: Number(r.worked_people),
     failed: Number(r.failed_count),
     lastWorkedAt: toIsoOrNull(r.last_worked_at),
+    workedWeight: Number(r.worked_weight ?? 0),
+    failedWeight: Number(r.failed_weight ?? 0),
+    disputed: Number(r.disputed ?? 0),
+    workedIn: parsed<Environment[]>(r.worked_in, []),
+    environment: parsed<Environment | null>(r.environment, null),
+    citedBy: Number(r.cited_by ?? 0),
   };
 }
 
@@ -132,7 +152,7 @@ export class KyselyVotes implements VoteRepository {
   async setOutcome(
     post: { id: string; topicId: string },
     reporter: Reporter,
-    outcome: { worked: boolean; note: string | null },
+    outcome: OutcomeInput,
     at = nowIso(),
   ): Promise<{ previous: OutcomeRecord | null; signals: PostSignals }> {
     await this.lock(post);
@@ -155,6 +175,12 @@ export class KyselyVotes implements VoteRepository {
         }
       : null;
     const worked = outcome.worked ? 1 : 0;
+    const weighed = {
+      environment: outcome.environment ? JSON.stringify(outcome.environment) : null,
+      weight: outcome.weight ?? 1,
+      trusted: outcome.trusted === false ? 0 : 1,
+      owner: outcome.owner ?? `${reporter.kind}:${reporter.id}`,
+    };
     await this.db
       .insertInto('post_outcomes')
       .values({
@@ -168,11 +194,16 @@ export class KyselyVotes implements VoteRepository {
         note: outcome.note,
         created_at: at,
         updated_at: at,
+        ...weighed,
       })
       .onConflict((oc) =>
-        oc
-          .columns(['post_id', 'actor_kind', 'actor_id'])
-          .doUpdateSet({ worked, note: outcome.note, actor_name: reporter.name, updated_at: at }),
+        oc.columns(['post_id', 'actor_kind', 'actor_id']).doUpdateSet({
+          worked,
+          note: outcome.note,
+          actor_name: reporter.name,
+          updated_at: at,
+          ...weighed,
+        }),
       )
       .execute();
     const was = previous ? (previous.worked ? 1 : 0) : null;
@@ -191,11 +222,95 @@ export class KyselyVotes implements VoteRepository {
           .where('community_id', '=', this.communityId)
           .where('post_id', '=', post.id)
           .where('worked', '=', 1),
+        ...(outcome.weigh
+          ? {}
+          : {
+              worked_weight: eb('worked_weight', '+', workedDelta),
+              failed_weight: eb('failed_weight', '+', failedDelta),
+            }),
       }))
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
+    if (outcome.weigh) await this.weigh(post.id, outcome.weigh);
     return { previous, signals: await this.row(post.id) };
+  }
+
+  /** Recomputes the post's confidence from all its reports (a post has few: one per reporter). */
+  private async weigh(postId: string, rule: ConfidenceRule): Promise<void> {
+    const [reports, signals] = await Promise.all([
+      this.db
+        .selectFrom('post_outcomes')
+        .select(['worked', 'weight', 'trusted', 'owner', 'actor_kind', 'actor_id'])
+        .select(['environment', 'updated_at'])
+        .where('community_id', '=', this.communityId)
+        .where('post_id', '=', postId)
+        .execute(),
+      this.db
+        .selectFrom('post_signals')
+        .select('dispute_cleared_at')
+        .where('community_id', '=', this.communityId)
+        .where('post_id', '=', postId)
+        .executeTakeFirst(),
+    ]);
+    const c: Confidence = rule(
+      reports.map((r) => ({
+        worked: Number(r.worked) === 1,
+        weight: Number(r.weight),
+        trusted: Number(r.trusted) === 1,
+        owner: r.owner ?? `${r.actor_kind}:${r.actor_id}`,
+        environment: parsed<Environment | null>(r.environment, null),
+        updatedAt: toIso(r.updated_at),
+      })),
+      toIsoOrNull(signals?.dispute_cleared_at ?? null),
+    );
+    await this.db
+      .updateTable('post_signals')
+      .set({
+        worked_weight: c.workedWeight,
+        failed_weight: c.failedWeight,
+        disputed: c.disputed ? 1 : 0,
+        worked_in: c.workedIn.length ? JSON.stringify(c.workedIn) : null,
+      })
+      .where('community_id', '=', this.communityId)
+      .where('post_id', '=', postId)
+      .execute();
+  }
+
+  async clearDispute(
+    post: { id: string; topicId: string },
+    rule: ConfidenceRule,
+    at = nowIso(),
+  ): Promise<PostSignals> {
+    await this.lock(post);
+    await this.db
+      .updateTable('post_signals')
+      .set({ dispute_cleared_at: at })
+      .where('community_id', '=', this.communityId)
+      .where('post_id', '=', post.id)
+      .execute();
+    await this.weigh(post.id, rule);
+    return this.row(post.id);
+  }
+
+  async setEnvironment(post: { id: string; topicId: string }, environment: Environment) {
+    await this.lock(post);
+    await this.db
+      .updateTable('post_signals')
+      .set({ environment: JSON.stringify(environment) })
+      .where('community_id', '=', this.communityId)
+      .where('post_id', '=', post.id)
+      .execute();
+  }
+
+  async setCited(post: { id: string; topicId: string }, n: number): Promise<void> {
+    await this.lock(post);
+    await this.db
+      .updateTable('post_signals')
+      .set({ cited_by: n })
+      .where('community_id', '=', this.communityId)
+      .where('post_id', '=', post.id)
+      .execute();
   }
 
   async signals(postIds: string[]): Promise<Map<string, PostSignals>> {
@@ -230,6 +345,10 @@ export class KyselyVotes implements VoteRepository {
         eb.fn.sum<number>('worked_people').as('worked_people'),
         eb.fn.sum<number>('failed_count').as('failed_count'),
         eb.fn.max('last_worked_at').as('last_worked_at'),
+        eb.fn.sum<number>('worked_weight').as('worked_weight'),
+        eb.fn.sum<number>('failed_weight').as('failed_weight'),
+        eb.fn.sum<number>('disputed').as('disputed'),
+        eb.fn.sum<number>('cited_by').as('cited_by'),
       ])
       .where('community_id', '=', this.communityId)
       .where('topic_id', 'in', ids)
