@@ -32,12 +32,20 @@ import { addFillerCommunities } from '../../test/helpers/filler-communities.ts';
 import { VOCABULARY, wordOf } from '../lib/network-corpus.ts';
 
 type Question = { q: string; threads: string[]; kind?: string };
-type Config = { options: SearchOptions | (() => Promise<SearchOptions>); mode: SearchMode };
+/** `alternatives`: each question also searched in its phrasings of alternatives.json, fused. */
+type Config = {
+  options: SearchOptions | (() => Promise<SearchOptions>);
+  mode: SearchMode;
+  alternatives?: number;
+};
 type Ranks = Record<string, Record<string, { rank: number; ndcg: number }[]>>;
 
 /** Named configurations of SearchService: what a ranking change is measured with. */
 const CONFIGS: Record<string, Config> = {
   default: { options: {}, mode: 'lexical' },
+  // The calling agent's phrasings (alternatives.json, its rule stated there), fused by reciprocal rank.
+  alternatives: { options: {}, mode: 'lexical', alternatives: 5 },
+  'alternatives-1': { options: {}, mode: 'lexical', alternatives: 1 },
   plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
   'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
   'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
@@ -102,6 +110,13 @@ const SETS: Record<string, Question[]> = Object.fromEntries(
     .split(',')
     .map((n) => [n, load(n === 'own' ? './questions.json' : `./questions-${n}.json`)]),
 );
+
+/** Each question's other phrasings, as a calling agent wrote them (the rule is in the file). */
+const ALTERNATIVES = (
+  JSON.parse(readFileSync(new URL('./alternatives.json', import.meta.url), 'utf8')) as {
+    alternatives: Record<string, string[]>;
+  }
+).alternatives;
 
 const names = (process.env.SEARCH_EVAL_CONFIGS ?? 'default')
   .split(',')
@@ -256,7 +271,7 @@ try {
 
   const ranks: Ranks = {};
   for (const name of names) {
-    const { options, mode } = CONFIGS[name]!;
+    const { options, mode, alternatives } = CONFIGS[name]!;
     const service = searchService(typeof options === 'function' ? await options() : options);
     // What the community's text teaches (./src/search/lexicon.ts) is learned before measuring.
     await service.lexicon.ready([community.id]);
@@ -267,7 +282,8 @@ try {
       for (const { q, threads } of questions) {
         const gold = new Set(threads.map(norm));
         const relevant = [...gold].reduce((s, t) => s + (titleCount.get(t) ?? 0), 0);
-        const r = await service.search(within, q, { limit: 10 }, mode);
+        const phrasings = alternatives ? (ALTERNATIVES[q] ?? []).slice(0, alternatives) : [];
+        const r = await service.search(within, q, { limit: 10 }, mode, phrasings);
         const titles = r.results.map((x) => x.title);
         const rank = titles.findIndex((t) => gold.has(norm(t))) + 1;
         out.push({ rank, ndcg: ndcg(titles, gold, relevant) });

@@ -27,6 +27,7 @@ import {
 } from './present.ts';
 import {
   SEARCH_MODES,
+  alternativesIn,
   approvalOut,
   categoryOut,
   environmentIn,
@@ -85,12 +86,13 @@ export const searchCommunity = defineOperation({
         '"lexical" (default) full-text; "semantic"/"hybrid" only where an embedding model is configured.',
       ),
     filters: searchFilters.optional(),
+    alternatives: alternativesIn,
   }),
   output: searchOutput,
   credential: 'community',
   mcp: true,
-  run: (ctx, { query, mode, filters }) =>
-    ctx.services.search.search([ctx.community], query, filters ?? {}, mode),
+  run: (ctx, { query, mode, filters, alternatives }) =>
+    ctx.services.search.search([ctx.community], query, filters ?? {}, mode, alternatives),
 });
 
 export const suggestAnswer = defineOperation({
@@ -104,14 +106,15 @@ export const suggestAnswer = defineOperation({
       `The question, as you would ask it (${span(LIMITS.question)} characters).`,
     ),
     limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
+    alternatives: alternativesIn,
   }),
   output: suggestOutput,
   credential: 'community',
   mcp: true,
   // Ranking asks the embedding endpoint when one is configured, which may take seconds.
   longRunning: true,
-  run: (ctx, { question: q, limit }) =>
-    ctx.services.search.suggestAnswer([ctx.community], q, limit),
+  run: (ctx, { question: q, limit, alternatives }) =>
+    ctx.services.search.suggestAnswer([ctx.community], q, limit, { alternatives }),
 });
 
 export const getTopic = defineOperation({

@@ -23,6 +23,7 @@ import { defineOperation } from './operation.ts';
 import { presentCategory, presentCommunity, presentTopicPage, presentWrite } from './present.ts';
 import {
   SEARCH_MODES,
+  alternativesIn,
   categorySummary,
   communitySummary,
   getTopicOutput,
@@ -80,13 +81,20 @@ export const searchNetwork = defineOperation({
       .default('lexical')
       .describe('"lexical" (default); "semantic"/"hybrid" where an embedding model is configured.'),
     filters: searchFilters.optional(),
+    alternatives: alternativesIn,
   }),
   output: searchOutput,
   credential: 'none',
   mcp: true,
-  run: async (ctx, { query, communities, mode, filters }) => {
+  run: async (ctx, { query, communities, mode, filters, alternatives }) => {
     const within = await networkScope(ctx.services, communities);
-    const found = await ctx.services.search.search(within, query, filters ?? {}, mode);
+    const found = await ctx.services.search.search(
+      within,
+      query,
+      filters ?? {},
+      mode,
+      alternatives,
+    );
     const searched =
       within === 'public'
         ? 'every public community'
@@ -223,14 +231,16 @@ export const suggestNetworkAnswer = defineOperation({
     ),
     communities: slugList,
     limit: pageLimit(10, 3).describe('How many answers, 1-10. Default 3.'),
+    alternatives: alternativesIn,
   }),
   output: suggestOutput,
   credential: 'none',
   mcp: true,
-  run: async (ctx, { question: q, communities, limit }) => {
+  run: async (ctx, { question: q, communities, limit, alternatives }) => {
     const within = await networkScope(ctx.services, communities);
     const suggested = await ctx.services.search.suggestAnswer(within, q, limit, {
       askWith: 'ask_community',
+      alternatives,
     });
     return { ...suggested, answers: withCommunity(suggested.answers, within) };
   },

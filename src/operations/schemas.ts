@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { APPROVAL_STATUSES, WRITE_KINDS } from '../domain/vocabulary.ts';
 import {
+  alternatives,
   categoryRef,
   environment,
   idempotencyKey as idempotencyKeyField,
@@ -206,6 +207,13 @@ export const idempotencyKey = idempotencyKeyField
   .optional()
   .describe(
     'Any unique string (e.g. a UUID). Retrying with the same key returns the first result instead of writing twice.',
+  );
+
+/** Other phrasings of a search's question, searched too and fused (search and suggest, both servers). */
+export const alternativesIn = alternatives
+  .optional()
+  .describe(
+    "Up to 5 other phrasings of the same question, written by you: synonyms, the product's own terms, the exact error message. Each is searched and the rankings are fused (reciprocal rank), which finds answers worded differently from your question. One page (no next_cursor).",
   );
 
 /** Where the writer ran what they write about (optional on writes and outcome reports). */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { searchFilters } from '../domain/fields.ts';
-import type { CursorShape } from '../domain/cursor.ts';
+import { CURSOR_SHAPES, decodeCursor, type CursorShape } from '../domain/cursor.ts';
 import type { Frequencies, IndexFilters, SearchScope } from './index.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchFilters, SearchMode } from './types.ts';
@@ -101,4 +101,23 @@ export function listing(
     .digest('base64url')
     .slice(0, 16);
   return `search:${hash}`;
+}
+
+/** The environment a search prefers: its filter's, else the one its words name (none: undefined). */
+export function preferred(
+  filter: Record<string, string> | undefined,
+  query: string,
+): Record<string, string> | undefined {
+  const env = filter && Object.keys(filter).length ? filter : namedEnvironment(query);
+  return Object.keys(env).length ? env : undefined;
+}
+
+/** Whether `cursor` is one that the listing `bound` handed out. */
+export function cursorOf(bound: string, cursor: string): boolean {
+  try {
+    decodeCursor(bound, cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -19,12 +19,13 @@ import type { RerankOptions, ScopeKnowledge } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import {
   badCursor,
+  cursorOf,
   HEAD_CURSOR,
   HEAD_CURSOR_SHAPE,
   indexFilters,
   listing,
-  namedEnvironment,
   parseFilters,
+  preferred,
   type CheckedFilters,
   type EngineRequest,
 } from './request.ts';
@@ -48,6 +49,7 @@ import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
 import { withoutHidden } from '../domain/moderation/hidden.ts';
+import { fusedFind } from './fusion.ts';
 
 export type { UrlConfig } from './results.ts';
 
@@ -142,6 +144,7 @@ export class SearchService {
     query: string,
     filters: SearchFilters = {},
     mode: SearchMode = 'lexical',
+    alternatives: string[] = [],
   ): Promise<SearchResponse> {
     if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
       throw new DomainError(
@@ -150,7 +153,13 @@ export class SearchService {
       );
     }
     const started = performance.now();
-    const { response, communities } = await this.find(within, query, filters, mode);
+    // Each alternative phrasing is searched too, and the rankings fused (./fusion.ts).
+    const { response, communities } = await fusedFind(
+      (q, f) => this.find(within, q, f, mode),
+      query,
+      alternatives,
+      filters,
+    );
     this.options.observe?.(mode, (performance.now() - started) / 1e3);
     return this.shown(communities, response);
   }
@@ -159,11 +168,16 @@ export class SearchService {
     within: SearchWithin,
     question: string,
     limit = 3,
-    options: { askWith?: string } = {},
+    options: { askWith?: string; alternatives?: string[] } = {},
   ): Promise<SuggestResponse> {
     checkSuggestion(question, limit);
     const mode: SearchMode = this.options.embedder ? 'hybrid' : 'lexical';
-    const found = await this.find(within, question, { limit: 20 }, mode);
+    const found = await fusedFind(
+      (q, f) => this.find(within, q, f, mode),
+      question,
+      options.alternatives ?? [],
+      { limit: 20 },
+    );
     const { parsed, communities } = found;
     const response = await this.shown(communities, found.response);
     const askWith = options.askWith ?? 'create_topic';
@@ -382,24 +396,5 @@ export class SearchService {
         : {};
     const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
     return { page, embedded };
-  }
-}
-
-/** The environment a search prefers: its filter's, else the one its words name (none: undefined). */
-function preferred(
-  filter: Record<string, string> | undefined,
-  query: string,
-): Record<string, string> | undefined {
-  const env = filter && Object.keys(filter).length ? filter : namedEnvironment(query);
-  return Object.keys(env).length ? env : undefined;
-}
-
-/** Whether `cursor` is one that the listing `bound` handed out. */
-function cursorOf(bound: string, cursor: string): boolean {
-  try {
-    decodeCursor(bound, cursor, CURSOR_SHAPES.byScore, CURSOR_SHAPES.byOffset, HEAD_CURSOR_SHAPE);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -116,6 +116,8 @@ function knowledge(
       }
       const search = (tools.get('search_community')!.inputSchema as any).properties;
       assert.ok(search.filters.properties.environment, 'search filters take environment');
+      for (const name of ['search_community', 'suggest_answer'])
+        assert.equal((tools.get(name)!.inputSchema as any).properties.alternatives.maxItems, 5);
     });
 
     test('environments are kept, shown, filtered on, and rank where the query names one', async () => {
@@ -255,6 +257,35 @@ function knowledge(
       await h.services.feedback.write(moderator, acme, disputeClear, { post: bad.answer });
       page = await call('get_topic', { topic: bad.topic });
       assert.equal(answerIn(page, bad.answer).confidence.disputed, false, 'cleared');
+    });
+
+    test('an alternative phrasing brings an answer the words of the question miss into the top 3', async () => {
+      const { call, fail } = await agent('phraser');
+      const t = await thread(
+        call,
+        'Quillbox gizmo disappears at every restart',
+        'After each restart the quillbox gizmo is gone from the panel. How do I keep it?',
+        'Enable the quillbox autostart entry; the gizmo then comes back at every restart.',
+      );
+      const query = 'tray widget vanishes after reboot';
+      const alone = await call('search_community', { query });
+      const ids = (r: any) => r.results.slice(0, 3).map((x: { topic_id: string }) => x.topic_id);
+      assert.ok(!ids(alone).includes(t.topic), 'the question alone misses it');
+      const fused = await call('search_community', {
+        query,
+        alternatives: ['quillbox gizmo disappears on restart', 'keep gizmo after restart'],
+      });
+      assert.ok(ids(fused).includes(t.topic), 'an alternative finds it');
+      assert.equal(fused.next_cursor, undefined, 'a fused search is one page');
+      const suggested = await call('suggest_answer', {
+        question: 'why does my tray widget vanish after a reboot?',
+        alternatives: ['quillbox gizmo disappears at restart'],
+      });
+      assert.ok(suggested.answers.some((a: { topic_id: string }) => a.topic_id === t.topic));
+      assert.match(
+        await fail('search_community', { query, alternatives: ['a', 'b', 'c', 'd', 'e', 'f'] }),
+        /alternatives.*at most 5/,
+      );
     });
 
     test('sources: cited posts carry cited_by, counted once per owner, announced as post.cited', async () => {

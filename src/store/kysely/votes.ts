@@ -5,7 +5,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
-  Confidence,
   ConfidenceRule,
   Environment,
   OutcomeInput,
@@ -18,6 +17,7 @@ import type {
 } from '../votes.ts';
 import { isUuid } from '../ids.ts';
 import { compiledOnce } from './compiled-once.ts';
+import { parsed, weighOutcomes } from './confidence.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 
 type Db = Kysely<VotesDatabase>;
@@ -32,16 +32,6 @@ const ZERO = {
   failed_count: 0,
   last_worked_at: null,
 };
-
-/** A JSON column's value, or `fallback` when it is empty or not JSON. */
-function parsed<T>(text: string | null | undefined, fallback: T): T {
-  if (!text) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
@@ -232,49 +222,8 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    if (outcome.weigh) await this.weigh(post.id, outcome.weigh);
+    if (outcome.weigh) await weighOutcomes(this.db, this.communityId, post.id, outcome.weigh);
     return { previous, signals: await this.row(post.id) };
-  }
-
-  /** Recomputes the post's confidence from all its reports (a post has few: one per reporter). */
-  private async weigh(postId: string, rule: ConfidenceRule): Promise<void> {
-    const [reports, signals] = await Promise.all([
-      this.db
-        .selectFrom('post_outcomes')
-        .select(['worked', 'weight', 'trusted', 'owner', 'actor_kind', 'actor_id'])
-        .select(['environment', 'updated_at'])
-        .where('community_id', '=', this.communityId)
-        .where('post_id', '=', postId)
-        .execute(),
-      this.db
-        .selectFrom('post_signals')
-        .select('dispute_cleared_at')
-        .where('community_id', '=', this.communityId)
-        .where('post_id', '=', postId)
-        .executeTakeFirst(),
-    ]);
-    const c: Confidence = rule(
-      reports.map((r) => ({
-        worked: Number(r.worked) === 1,
-        weight: Number(r.weight),
-        trusted: Number(r.trusted) === 1,
-        owner: r.owner ?? `${r.actor_kind}:${r.actor_id}`,
-        environment: parsed<Environment | null>(r.environment, null),
-        updatedAt: toIso(r.updated_at),
-      })),
-      toIsoOrNull(signals?.dispute_cleared_at ?? null),
-    );
-    await this.db
-      .updateTable('post_signals')
-      .set({
-        worked_weight: c.workedWeight,
-        failed_weight: c.failedWeight,
-        disputed: c.disputed ? 1 : 0,
-        worked_in: c.workedIn.length ? JSON.stringify(c.workedIn) : null,
-      })
-      .where('community_id', '=', this.communityId)
-      .where('post_id', '=', postId)
-      .execute();
   }
 
   async clearDispute(
@@ -289,7 +238,7 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    await this.weigh(post.id, rule);
+    await weighOutcomes(this.db, this.communityId, post.id, rule);
     return this.row(post.id);
   }
 
