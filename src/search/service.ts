@@ -5,7 +5,7 @@
 // statistics; any other by its scope's (the network's: its public posts'). Validation errors are
 // DomainError('invalid_argument') naming the field and the fix. The parts: request.ts (filters,
 // cursors), reranked.ts (the lexical order), semantic.ts (semantic and hybrid), results.ts (hits as
-// results), suggest.ts (suggest_answer).
+// results), suggest.ts (suggest_answer), fusion.ts (a question's alternative phrasings, fused).
 import type { Store } from '../store/repositories.ts';
 import type { Community } from '../store/types.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -153,7 +153,6 @@ export class SearchService {
       );
     }
     const started = performance.now();
-    // Each alternative phrasing is searched too, and the rankings fused (./fusion.ts).
     const { response, communities } = await fusedFind(
       (q, f) => this.find(within, q, f, mode),
       query,
