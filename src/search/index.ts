@@ -1,11 +1,13 @@
 // The engine side of search: one interface, an SQLite FTS5 and a PostgreSQL full-text
 // implementation (./sqlite-index.ts, ./postgres-index.ts). Both read the index the triggers of
 // migration 0005_search keep up to date; neither writes it.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/repositories.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SourceType } from './types.ts';
+import { NO_SIGNALS, type PostSignals, type PostSignalsTable } from '../store/votes.ts';
+import { signalsOf } from '../store/kysely/votes.ts';
 
 export type IndexFilters = {
   categorySlug?: string;
@@ -71,7 +73,47 @@ export type IndexHit = {
   raw: number;
   /** With `newest`: the topic's newest matching post's date (ms since 1970), the page's order. */
   key?: number;
+  /** The post's signals, read with its details (what results show of its confidence). */
+  signals?: PostSignals;
 };
+
+/** The post's signals row, read beside its details (alias s, columns prefixed s_). */
+const SIGNAL_COLUMNS = sql.raw(
+  [
+    'score',
+    'up_count',
+    'down_count',
+    'worked_agents',
+    'worked_people',
+    'failed_count',
+    'last_worked_at',
+    'environment',
+    'worked_weight',
+    'failed_weight',
+    'disputed',
+    'dispute_cleared_at',
+    'worked_in',
+    'cited_by',
+  ]
+    .map((c) => `s.${c} as s_${c}`)
+    .join(', '),
+);
+
+/** A details row without its s_ columns, and the signals they held (none: zero). */
+function withSignalColumns<R extends Record<string, unknown>>(
+  row: R,
+): R & { signals: PostSignals } {
+  const rest: Record<string, unknown> = {};
+  const columns: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row))
+    if (k.startsWith('s_')) columns[k.slice(2)] = v;
+    else rest[k] = v;
+  const signals =
+    columns.score === null || columns.score === undefined
+      ? NO_SIGNALS
+      : signalsOf(columns as unknown as Selectable<PostSignalsTable>);
+  return { ...(rest as R), signals };
+}
 
 export type IndexReport = {
   posts: number;
@@ -251,10 +293,12 @@ export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promis
   >`
     select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
       p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind",
+      ${SIGNAL_COLUMNS}
     from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
+      left join post_signals s on s.post_id = p.id
     where p.id in (${sql.join(page.map((h) => h.postId))})`.execute(db);
-  const byId = new Map(r.rows.map((x) => [x.postId, x]));
+  const byId = new Map(r.rows.map((x) => [x.postId, withSignalColumns(x)]));
   return page.flatMap((h) => {
     const x = byId.get(h.postId);
     if (!x) return [];
@@ -299,11 +343,13 @@ export async function topicPage(
     page as (select * from ranked ${after} order by key desc, post_id limit ${limit})
     select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.key, page.total,
       p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
-      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind"
+      t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind",
+      ${SIGNAL_COLUMNS}
     from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
+      left join post_signals s on s.post_id = p.id
     order by page.key desc, page.post_id`.execute(db);
   let total = 0;
-  const out = result.rows.map((r) => {
+  const out = result.rows.map(withSignalColumns).map((r) => {
     total = Number(r.total);
     const { total: _t, key, ...rest } = r;
     const createdAt = r.createdAt instanceof Date ? r.createdAt.toISOString() : r.createdAt;

@@ -102,12 +102,15 @@ export async function presentPage(
   } else communities = within;
   const byId = new Map(communities.map((c) => [c.id, c]));
   const named = within === 'public' || within.length > 1;
-  const knowledge = within === 'public' ? new Map() : await postSignals(deps.store, scored);
+  // Hits read with their details carry their signals; others (a semantic page's) are read here.
+  const unread = scored.filter((x) => !x.hit.signals);
+  const knowledge =
+    within === 'public' || !unread.length ? new Map() : await postSignals(deps.store, unread);
   const results = scored.flatMap(({ hit, score }) => {
     const community = byId.get(hit.communityId);
     if (!community) return [];
     const result = toResult(deps.urls, hit, community, named, parsed, score);
-    const s = knowledge.get(hit.postId);
+    const s = hit.signals ?? knowledge.get(hit.postId);
     return [s ? { ...result, ...presentKnowledge(s, hit.position > 1) } : result];
   });
   return { response: { ...page, results }, communities };
