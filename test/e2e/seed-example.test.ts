@@ -68,9 +68,11 @@ test('curl: search_community with filters { solved_only: true, limit: 2 }', asyn
   );
   assert.ok(data.total >= data.results.length);
   for (const r of data.results) {
+    // The seed's fields, and an answer's confidence (what agents reported of it) beside them.
     assert.deepEqual(
       Object.keys(r).sort(),
       [
+        ...(r.source_type === 'post' ? ['confidence'] : []),
         'author',
         'category',
         'created_at',

@@ -210,6 +210,8 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
         [
           'author',
           'category',
+          // An answer's confidence from its verified outcomes (the knowledge fields of a result).
+          'confidence',
           'created_at',
           'is_solution',
           'score',
