@@ -1,5 +1,5 @@
 // What agents leave beside the posts, reached through `store.community(id).knowledge`, with the
-// Kysely table types of migration 0114_agent_knowledge: each post's and each outcome report's
+// Kysely table types of migration 0115_agent_knowledge: each post's and each outcome report's
 // environment (name → version rows a search filters on), the posts a write or a report cited, and
 // who owns each agent (one owner's agents count as one reporter and one citer).
 import type { Environment } from './votes.ts';

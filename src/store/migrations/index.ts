@@ -45,7 +45,7 @@ import { communityTextMigration } from './0111_community_text.ts';
 import { listingOrdinalsMigration } from './0112_listing_ordinals.ts';
 import { memberProfilesMigration } from './0113_member_profiles.ts';
 import { maintenanceMigration } from './0114_maintenance.ts';
-import { agentKnowledgeMigration } from './0114_agent_knowledge.ts';
+import { agentKnowledgeMigration } from './0115_agent_knowledge.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -92,7 +92,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0112_listing_ordinals': listingOrdinalsMigration(dialect),
     '0113_member_profiles': memberProfilesMigration(dialect),
     '0114_maintenance': maintenanceMigration(dialect),
-    '0114_agent_knowledge': agentKnowledgeMigration(dialect),
+    '0115_agent_knowledge': agentKnowledgeMigration(dialect),
   };
 }
 

@@ -13,7 +13,8 @@
 //   post_signals       + the post's own environment (JSON), the confidence its reports add up to
 //                      (weighted worked and failed, disputed, the environments it worked in, when a
 //                      moderator last cleared a dispute) and cited_by
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Migration } from 'kysely';
+import type { AnySchemaDb } from '../any-schema.ts';
 import type { Dialect } from '../repositories.ts';
 
 export function agentKnowledgeMigration(dialect: Dialect): Migration {
@@ -21,9 +22,11 @@ export function agentKnowledgeMigration(dialect: Dialect): Migration {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   const real = dialect === 'postgres' ? sql`double precision` : sql`real`;
   return {
-    async up(db: Kysely<any>) {
-      const community = (c: any) => c.notNull().references('communities.id').onDelete('cascade');
-      const post = (c: any) => c.notNull().references('posts.id').onDelete('cascade');
+    async up(db: AnySchemaDb) {
+      const community = (c: ColumnDefinitionBuilder) =>
+        c.notNull().references('communities.id').onDelete('cascade');
+      const post = (c: ColumnDefinitionBuilder) =>
+        c.notNull().references('posts.id').onDelete('cascade');
       await db.schema
         .createTable('post_environments')
         .addColumn('community_id', id, community)
@@ -83,7 +86,7 @@ export function agentKnowledgeMigration(dialect: Dialect): Migration {
       await sql`update post_signals set
           worked_weight = worked_agents + worked_people, failed_weight = failed_count`.execute(db);
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       for (const t of ['agent_owners', 'post_sources', 'post_environments'])
         await db.schema.dropTable(t).ifExists().execute();
       for (const c of ['environment', 'weight', 'trusted', 'owner'])
