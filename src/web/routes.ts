@@ -62,8 +62,11 @@ export function mountStatic(app: Hono): void {
   });
 }
 
-/** The forms that carry a file (a reply's or a question's Attach, a profile's picture): only they take a file's size more. */
-const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask|\/profile)$/;
+/**
+ * The forms that carry a file (a reply's, a question's or an article's Attach, the composer's
+ * dropped or pasted image, a profile's picture): only they take a file's size more.
+ */
+const TAKES_FILES = /^(\/t\/[^/]+\/reply|\/ask|\/write|\/upload|\/profile)$/;
 
 export function mountWeb(app: Hono, deps: WebDeps): void {
   const web = new Hono<WebEnv>();

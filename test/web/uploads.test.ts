@@ -252,7 +252,7 @@ test('a file over the size limit is refused; the quota is per community; other b
     }),
   });
   assert.equal(topic.status, 413);
-  const form = await h.get('acme', '/write', {
+  const form = await h.get('acme', '/signup', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `title=Long&body=${'y'.repeat(400_000)}`,

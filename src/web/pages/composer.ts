@@ -2,7 +2,9 @@
 // Preview button, no JavaScript needed), drafts kept on the server per person and place (a Save
 // draft button; the composer script also saves while one types), and the buttons that say what a
 // press does, and where the place takes files, a file input with Attach (./uploads.ts: the file is
-// uploaded and its Markdown added to the text). composer.js adds the toolbar, quoting a selection and the @handle hint; without it
+// uploaded and its Markdown added to the text). Questions, replies and articles all use it.
+// composer.js adds the toolbar, quoting a selection, the @handle hint, and images dropped on or
+// pasted into the text (uploaded at once, their Markdown inserted where the cursor is); without it
 // all of this works.
 import type { Context } from 'hono';
 import { renderMarkdown } from '../../domain/markdown.ts';
@@ -36,6 +38,12 @@ export type ComposerSpec = {
   hasDraft?: boolean;
   /** Where the script asks whom an "@" may mention (omitted: no hint). */
   handlesHref?: string;
+  /** Where the script uploads a dropped or pasted file (omitted: the Attach button only). */
+  uploadHref?: string;
+  /** Fields shown between the text and the buttons (an ask form's tags). */
+  fields?: Html;
+  /** Buttons after Preview and the draft's (an ask form's "Check for similar questions"). */
+  buttons?: Html;
   /**
    * The file field (./uploads.ts attachField; omitted: this place takes no files), after the
    * buttons: the text's Tab goes on to posting, and posting stays the form's first (default) button.
@@ -52,7 +60,7 @@ export function composer(s: ComposerSpec): Html {
   const draft = s.draftHref
     ? html`<button type="submit" name="action" value="draft" class="secondary" formnovalidate>Save draft</button>${s.hasDraft ? html`<button type="submit" name="action" value="discard" class="secondary" formnovalidate>Discard draft</button>` : ''}`
     : '';
-  const data = html`${s.draftHref ? html` data-draft="${s.draftHref}"` : ''}${s.handlesHref ? html` data-handles="${s.handlesHref}"` : ''}`;
+  const data = html`${s.draftHref ? html` data-draft="${s.draftHref}"` : ''}${s.handlesHref ? html` data-handles="${s.handlesHref}"` : ''}${s.uploadHref ? html` data-upload="${s.uploadHref}"` : ''}`;
   return html`<div class="composer"${data}>${field(
     {
       name: 'body',
@@ -64,8 +72,8 @@ export function composer(s: ComposerSpec): Html {
       attrs: html`data-composer`,
     },
     s.issues,
-  )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}
-<div class="actions"><button type="submit" name="action" value="post">${s.submit}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}</div>${s.attach}`;
+  )}<p class="draft-status meta" aria-live="polite"></p></div>${preview}${s.fields ?? ''}
+<div class="actions"><button type="submit" name="action" value="post">${s.submit}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}${s.buttons ?? ''}</div>${s.attach}`;
 }
 
 /** The posted Markdown as readers will see it (sanitized like every post); empty when none. */
@@ -126,7 +134,20 @@ export async function autosave(
   return c.json({ saved: notice.kind === 'ok' }, notice.kind === 'ok' ? 200 : 400);
 }
 
-/** The draft URL of a topic's reply form, or of the new-topic forms. */
+/**
+ * The draft URL of a topic's reply form, or of the new-topic forms (a question and an article
+ * share the one draft of a new topic: what one started writing comes back on either page).
+ */
 export function draftHref(web: Web, topic?: string): string {
   return href(web, topic ? `/t/${topic}/draft` : '/draft');
+}
+
+/** Where the composer script uploads a dropped or pasted file (./uploads.ts). */
+export function uploadHref(web: Web): string {
+  return href(web, '/upload');
+}
+
+/** Whom an "@" may mention here, for the composer's hint. */
+export function handlesHref(web: Web): string {
+  return href(web, '/api/v1/handles');
 }

@@ -16,7 +16,7 @@ import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, statusOf, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failureSummary, field, formArgs, text, type FormData } from '../forms.ts';
 import { postForm } from '../html.ts';
-import { failurePage, needsPerson, page, redirectWith } from '../respond.ts';
+import { failurePage, needsPerson, page, redirectWith, safeNext } from '../respond.ts';
 import { html, type Html } from '../template.ts';
 
 /** The account page's e-mail section: the address, whether it is confirmed, and the change form. */
@@ -134,9 +134,11 @@ export function emailRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     const gate = needsPerson(c, web);
     if (gate) return gate;
+    const form = (await c.req.parseBody({ all: true })) as FormData;
     const sent = await call(deps, web, resendVerification, {});
     if (!sent.ok) return failurePage(c, web, sent);
-    return redirectWith(c, deps, href(web, '/account'), {
+    // Back where the button was (the account page, or a composer that told of the rule).
+    return redirectWith(c, deps, safeNext(text(form, 'next'), href(web, '/account')), {
       kind: 'ok',
       text: `A new confirmation link is on its way to ${sent.value.email}.`,
     });

@@ -20,8 +20,9 @@ import { postHistoryRoutes } from './post-history.ts';
 import { pageOf } from './pager.ts';
 import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
-import { composer, draftHref, dropDraft } from './composer.ts';
+import { composer, draftHref, dropDraft, handlesHref, uploadHref } from './composer.ts';
 import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
+import { unconfirmedNotice } from './unconfirmed.ts';
 import { attachField, localUploads } from './uploads.ts';
 import {
   moderationNotices,
@@ -123,7 +124,7 @@ function replyForm(
   topic: Topic,
   values: FormData,
   failure: Failure | undefined,
-  compose: { preview?: Html; hasDraft?: boolean; attach?: Html },
+  compose: { preview?: Html; hasDraft?: boolean; attach?: Html; unconfirmed?: Html },
 ): Html {
   if (topic.is_article) {
     // Members revise articles (requireCanWriteKind in src/domain/authorization.ts).
@@ -134,7 +135,7 @@ function replyForm(
   if (topic.locked) return html`<p>This topic is locked: it takes no new replies.</p>`;
   if (topic.status === 'closed') return html`<p>This topic is closed: it takes no new replies.</p>`;
   if (!web.person) return html`<p><a href="${signInHref(web)}">Sign in</a> to reply.</p>`;
-  return html`<h2 id="reply">Your reply</h2>${failureSummary(failure)}
+  return html`<h2 id="reply">Your reply</h2>${compose.unconfirmed ?? ''}${failureSummary(failure)}
 ${postForm(
   web,
   href(web, `/t/${topic.slug}/reply`),
@@ -148,7 +149,8 @@ ${postForm(
     submit: 'Post reply',
     draftHref: draftHref(web, topic.slug),
     hasDraft: compose.hasDraft,
-    handlesHref: href(web, '/api/v1/handles'),
+    handlesHref: handlesHref(web),
+    uploadHref: uploadHref(web),
     attach: compose.attach,
   }),
   html`enctype="multipart/form-data"`,
@@ -204,10 +206,12 @@ export async function renderTopic(
         ', ',
       )}`
     : '';
-  const [compose, fb, marked] = await Promise.all([
+  const writable = !topic.is_article && !topic.locked && topic.status !== 'closed';
+  const [compose, fb, marked, unconfirmed] = await Promise.all([
     composeState(c, deps, web, topic, posts, o),
     feedbackOf(deps, web, posts),
     bookmarkedAmong(deps, web, topic, posts),
+    writable ? unconfirmedNotice(deps, web) : undefined,
   ]);
   const body = html`<nav aria-label="Breadcrumb" class="meta"><a href="${href(web, '/')}">Home</a> › <a href="${href(web, `/categories/${topic.category.slug}`)}">${topic.category.name}</a></nav>
 <h1>${topic.title}</h1>
@@ -222,7 +226,7 @@ ${await watchControl(deps, web, topic.slug)}${web.person ? html`<div class="topi
   )}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
 ${await awaitingApproval(deps, web, topic)}
-${replyForm(web, topic, compose.values, o.failure, { ...compose, attach: attachField(deps) })}
+${replyForm(web, topic, compose.values, o.failure, { ...compose, attach: attachField(deps), unconfirmed })}
 ${moderatorPanel(web, topic)}`;
   const question = posts.find((p) => p.is_question);
   return page(c, web, {

@@ -1,6 +1,7 @@
 // Files attached to posts on the web: the composer's "Attach" (a multipart form posts the file with
 // the text; the file is uploaded through upload_file and its Markdown, `![name](url)` for an image
-// or `[name](url)`, is added to the text, which comes back in the composer), and serving an upload
+// or `[name](url)`, is added to the text, which comes back in the composer), the composer script's
+// `POST /upload` (a file dropped on or pasted into the text: JSON with its Markdown), and serving an upload
 // at `/uploads/<id>/<name>` to those who may read the community, with headers that keep a file from
 // ever running as a page: its detected type, nosniff, a sandboxing Content-Security-Policy, inline
 // only for images (everything else downloads), cached for good (an upload never changes).
@@ -59,6 +60,19 @@ export function localUploads(deps: WebDeps, web: Web, markup: string): string {
 }
 
 export function uploadRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+  // The composer script's upload: a multipart form with the file (and the form token, checked by
+  // every POST) → `{markdown, filename}`, or `{error}` saying why it was not taken.
+  app.post('/upload', async (c) => {
+    const web = c.get('web');
+    if (web.where.kind !== 'community') return c.json({ error: 'Not found.' }, 404);
+    const form = (await c.req.parseBody({ all: true })) as FormData;
+    const file = chosenFile(form);
+    if (!file) return c.json({ error: 'Choose a file to upload.' }, 400);
+    const got = await call(deps, web, uploadFile, { file });
+    if (!got.ok) return c.json({ error: `The file was not attached: ${got.message}` }, 400);
+    return c.json({ markdown: got.value.upload.markdown, filename: got.value.upload.filename });
+  });
+
   app.get('/uploads/:id/:name', async (c) => {
     const web = c.get('web');
     const missing = () =>

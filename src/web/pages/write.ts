@@ -1,6 +1,7 @@
 // Writing a knowledge-base article: its own page (not "Ask a question"), offering only the
 // knowledge-base categories, with the composer's Preview and a draft kept on the server. Posting
 // is create_topic in that category (which writes an article), applied or queued for a moderator.
+// Files are attached as in every composer (./uploads.ts).
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { createTopic, listCategories } from '../../operations/community.ts';
@@ -15,12 +16,16 @@ import {
   composerAction,
   draftHref,
   dropDraft,
+  handlesHref,
   keepDraft,
   previewOf,
   restoredNotice,
   savedDraft,
+  uploadHref,
 } from './composer.ts';
 import { topicHref } from './parts.ts';
+import { unconfirmedNotice } from './unconfirmed.ts';
+import { attachChosen, attachField } from './uploads.ts';
 import { html, type Html } from '../template.ts';
 
 async function writePage(
@@ -49,15 +54,15 @@ async function writePage(
   const issues = o.failure?.issues;
   web.scripts = ['composer.js'];
   const body = html`<h1>Write an article</h1>
-<p>An article explains one thing well, for readers who arrive from a search. Members can revise it later; every revision is kept.</p>
+${await unconfirmedNotice(deps, web)}<p>An article explains one thing well, for readers who arrive from a search. Members can revise it later; every revision is kept.</p>
 ${failureSummary(o.failure)}
 ${postForm(
   web,
   href(web, '/write'),
   html`${field({ name: 'category', label: 'Knowledge base', options, value: text(form, 'category') || options[0]!.value, required: true }, issues)}
 ${field({ name: 'title', label: 'Title', hint: `What the article explains: ${lengths(LIMITS.title)}.`, value: text(form, 'title'), required: true, attrs: html`maxlength="${LIMITS.title.max}"` }, issues)}
-${composer({ label: 'Article', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 16, value: text(form, 'body'), issues, preview: o.preview, submit: 'Publish the article', draftHref: draftHref(web), hasDraft })}
-${field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(form, 'tags') }, issues)}`,
+${composer({ label: 'Article', hint: `Markdown. ${lengths(LIMITS.questionBody)}.`, rows: 16, value: text(form, 'body'), issues, preview: o.preview, submit: 'Publish the article', draftHref: draftHref(web), hasDraft, handlesHref: handlesHref(web), uploadHref: uploadHref(web), fields: field({ name: 'tags', label: 'Tags (optional)', hint: `Up to ${LIMITS.tags.max}, separated by commas: a-z, 0-9 and "-".`, value: text(form, 'tags') }, issues), attach: attachField(deps) })}`,
+  html`enctype="multipart/form-data"`,
 )}`;
   return page(c, web, { title: 'Write an article', body, status: o.status, notice });
 }
@@ -75,7 +80,16 @@ export function writeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const web = c.get('web');
     if (web.where.kind !== 'community') return notFound(c, web);
     const form = (await c.req.parseBody({ all: true })) as FormData;
+    // A chosen file is uploaded first, whatever was pressed, and its link added to the text.
+    const attached = await attachChosen(deps, web, form);
     const action = composerAction(form);
+    if (action === 'attach' || attached?.kind === 'error') {
+      if (attached?.kind === 'ok') await keepDraft(deps, web, undefined, form);
+      return writePage(c, deps, form, {
+        notice: attached ?? { kind: 'error', text: 'Choose a file to attach first.' },
+        status: attached?.kind === 'ok' ? undefined : 400,
+      });
+    }
     if (action === 'discard') {
       await dropDraft(deps, web);
       return redirectWith(c, deps, href(web, '/write'), {
