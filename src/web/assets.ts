@@ -8,6 +8,7 @@ import { BASE_CSS } from './styles/base.ts';
 import { FEEDBACK_CSS } from './styles/feedback.ts';
 import { MENTIONS_CSS } from './styles/mentions.ts';
 import { PEOPLE_CSS } from './styles/people.ts';
+import { POSTS_CSS } from './styles/posts.ts';
 import { READING_CSS } from './styles/reading.ts';
 import { UPLOADS_CSS } from './styles/uploads.ts';
 import { ASK_JS } from './scripts/ask.ts';
@@ -24,6 +25,7 @@ const CSS = [
   ADMIN_CSS,
   UPLOADS_CSS,
   PEOPLE_CSS,
+  POSTS_CSS,
 ].join('\n');
 
 type Asset = { body: string; type: string; path: string };

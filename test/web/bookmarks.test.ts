@@ -43,7 +43,9 @@ async function topicWithReply(title: string) {
 
 /** The bookmark buttons' states on a page, in order. */
 const pressed = (html: string) =>
-  [...html.matchAll(/class="secondary bookmark" aria-pressed="(true|false)"/g)].map((m) => m[1]);
+  [
+    ...html.matchAll(/class="secondary bookmark(?: icon-button)?" aria-pressed="(true|false)"/g),
+  ].map((m) => m[1]);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

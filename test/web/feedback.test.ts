@@ -60,10 +60,14 @@ function voteOf(html: string, postId: string) {
   const form = article.slice(0, article.indexOf('</article>'));
   return {
     score: /Score (−?\d+)/.exec(visible(form))?.[1],
-    upPressed: /aria-pressed="true"[^>]*>Upvote/.test(form),
-    downPressed: /aria-pressed="true"[^>]*>Downvote/.test(form),
-    hasUp: />Upvote</.test(form),
-    hasDown: />Downvote</.test(form),
+    upPressed:
+      /aria-pressed="true"[^>]*>(<svg[^]*?<\/svg>)?<span class="visually-hidden">Upvote/.test(form),
+    downPressed:
+      /aria-pressed="true"[^>]*>(<svg[^]*?<\/svg>)?<span class="visually-hidden">Downvote/.test(
+        form,
+      ),
+    hasUp: />Upvote[ <]/.test(form),
+    hasDown: />Downvote[ <]/.test(form),
     text: visible(form),
   };
 }

@@ -10,6 +10,7 @@ import { text, type FormData } from '../forms.ts';
 import { plainExcerpt, postForm, when } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { author, moreLink, topicHref, type Post, type Topic } from './parts.ts';
+import { icon } from './icons.ts';
 import { html, type Html } from '../template.ts';
 
 type Bookmark = OutputOf<typeof listBookmarks>['bookmarks'][number];
@@ -45,7 +46,7 @@ export function bookmarkButton(
   return postForm(
     web,
     href(web, `/t/${topic.slug}/bookmark`),
-    html`${post ? html`<input type="hidden" name="post" value="${post.id}">` : ''}<input type="hidden" name="bookmarked" value="${pressed ? 'false' : 'true'}"><button type="submit" class="secondary bookmark" aria-pressed="${pressed ? 'true' : 'false'}">Bookmark<span class="visually-hidden"> ${what}${pressed ? ' (bookmarked: press again to remove the bookmark)' : ''}</span></button>`,
+    html`${post ? html`<input type="hidden" name="post" value="${post.id}">` : ''}<input type="hidden" name="bookmarked" value="${pressed ? 'false' : 'true'}"><button type="submit" class="secondary bookmark${post ? ' icon-button' : ''}" aria-pressed="${pressed ? 'true' : 'false'}">${post ? icon('bookmark') : 'Bookmark'}<span class="visually-hidden">${post ? 'Bookmark' : ''} ${what}${pressed ? ' (bookmarked: press again to remove the bookmark)' : ''}</span></button>`,
     html`class="inline"`,
   );
 }

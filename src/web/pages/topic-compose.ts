@@ -1,7 +1,7 @@
 // Writing on a topic's page: the reply composer's Preview, Save draft and Discard draft presses, the
 // draft brought back on return, "Reply" to one post and "Quote" it (the reply starts with a link
-// to that post, and that post lists the replies that link to it: linked both ways), and the
-// script's autosave URL.
+// to that post, and that post lists the replies that link to it: linked both ways; both are in the
+// post's action row), and the script's autosave URL.
 import type { Context, Hono } from 'hono';
 import type { Failure } from '../../operations/pipeline.ts';
 import type { Notice, Web, WebDeps, WebEnv } from '../context.ts';
@@ -16,6 +16,7 @@ import {
   restoredNotice,
   savedDraft,
 } from './composer.ts';
+import { icon } from './icons.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
 import { attachChosen } from './uploads.ts';
 import { html, joinHtml, type Html } from '../template.ts';
@@ -118,22 +119,29 @@ export async function composerStep(
   return render(c, deps, { values: form, preview: previewOf(form) });
 }
 
-/** "Reply" and "Quote" beside a post (for people who may reply), and the replies linking to it. */
-export function replyLinks(web: Web, topic: Topic, p: ShownPost, posts: ShownPost[]): Html {
+/** "Replies to this: …", under a post that later replies link to. */
+export function repliesTo(p: ShownPost, posts: ShownPost[]): Html {
   const anchor = `#post-${p.id}`;
   const replies = posts.filter(
     (r) => r.id !== p.id && r.position > p.position && r.body.includes(anchor),
   );
-  const listed = replies.length
+  return replies.length
     ? html`<p class="meta replies">Replies to this: ${joinHtml(
         replies.map((r) => html`<a href="#post-${r.id}">${r.author.name}</a>`),
         ', ',
       )}</p>`
     : html``;
-  if (!web.person || topic.is_article || topic.status === 'closed') return listed;
+}
+
+/** "Reply" and "Quote" in a post's action row, for people who may reply here. */
+export function replyTools(web: Web, topic: Topic, p: ShownPost): Html[] {
+  if (!web.person || topic.is_article || topic.status === 'closed' || topic.locked) return [];
   const here = topicHref(web, topic.slug);
   const who = p.author.name;
-  return html`${listed}<p class="post-tools meta"><a href="${`${here}?reply_to=${p.id}#reply`}">Reply<span class="visually-hidden"> to ${who}</span></a> · <a href="${`${here}?quote=${p.id}#reply`}" data-quote="${p.id}">Quote<span class="visually-hidden"> ${who}</span></a></p>`;
+  return [
+    html`<a class="tool-link" href="${`${here}?reply_to=${p.id}#reply`}">${icon('reply')}Reply<span class="visually-hidden"> to ${who}</span></a>`,
+    html`<a class="tool-link icon-only" href="${`${here}?quote=${p.id}#reply`}" data-quote="${p.id}">${icon('quote')}<span class="visually-hidden">Quote ${who}</span></a>`,
+  ];
 }
 
 export function topicComposeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

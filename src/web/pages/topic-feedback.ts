@@ -10,6 +10,7 @@ import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
 import { postForm } from '../html.ts';
 import { failurePage, redirectWith, signInHref } from '../respond.ts';
+import { icon } from './icons.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
 import { html, type Html } from '../template.ts';
 
@@ -37,8 +38,9 @@ export async function feedbackOf(deps: WebDeps, web: Web, posts: ShownPost[]): P
   };
 }
 
-function scoreText(score: number): string {
-  return `Score ${score > 0 ? score : score < 0 ? `−${-score}` : '0'}`;
+/** The score as a number, named "Score" for screen readers (the row shows only the number). */
+function scoreText(score: number): Html {
+  return html`<span class="visually-hidden">Score </span>${score > 0 ? String(score) : score < 0 ? `−${-score}` : '0'}`;
 }
 
 /** The vote control of one post (or just its score, for visitors and on one's own post). */
@@ -56,7 +58,7 @@ export function voteControl(
   const mine = fb.votes.get(p.id) ?? 0;
   const button = (value: 1 | -1, label: string) => {
     const pressed = mine === value;
-    return html`<button type="submit" name="value" value="${pressed ? 0 : value}" class="secondary" aria-pressed="${pressed ? 'true' : 'false'}">${label}${pressed ? html`<span class="visually-hidden"> (press again to take your vote back)</span>` : ''}</button>`;
+    return html`<button type="submit" name="value" value="${pressed ? 0 : value}" class="secondary icon-button" aria-pressed="${pressed ? 'true' : 'false'}">${icon(value === 1 ? 'up' : 'down')}<span class="visually-hidden">${label}${pressed ? ' (press again to take your vote back)' : ''}</span></button>`;
   };
   return postForm(
     web,

@@ -21,7 +21,14 @@ import { pageOf } from './pager.ts';
 import { avatar } from './avatar.ts';
 import { POSTS_PER_PAGE, topicPager } from './topic-pages.ts';
 import { composer, draftHref, dropDraft, handlesHref, uploadHref } from './composer.ts';
-import { composerStep, composeState, replyLinks, topicComposeRoutes } from './topic-compose.ts';
+import {
+  composerStep,
+  composeState,
+  repliesTo,
+  replyTools,
+  topicComposeRoutes,
+} from './topic-compose.ts';
+import { icon } from './icons.ts';
 import { unconfirmedNotice } from './unconfirmed.ts';
 import { attachField, localUploads } from './uploads.ts';
 import {
@@ -62,10 +69,16 @@ function abilities(web: Web, topic: Topic, post: Post, now: number) {
   };
 }
 
+/**
+ * One post as a card: who wrote it and when, the text, "this worked", and one light action row
+ * (the vote, then Reply and Quote, bookmark, edit as icons named for screen readers, then
+ * accepting, flagging and the moderator's delete), then the replies that link to it.
+ */
 function postArticle(
   web: Web,
   topic: Topic,
   p: ShownPost,
+  posts: ShownPost[],
   now: number,
   fb: Feedback,
   marked: Set<string>,
@@ -79,7 +92,12 @@ function postArticle(
     : p.is_solution
       ? 'Accepted answer'
       : 'Reply';
-  const actions: Html[] = [];
+  const actions: Html[] = [...replyTools(web, topic, p)];
+  if (web.person) actions.push(bookmarkButton(web, topic, p, marked, `this ${role.toLowerCase()}`));
+  if (can.edit)
+    actions.push(
+      html`<a class="tool-link icon-only" href="${href(web, `/t/${topic.slug}/edit/${p.id}`)}">${icon('edit')}<span class="visually-hidden">Edit this ${role.toLowerCase()}</span></a>`,
+    );
   if (can.accept && !p.is_solution) {
     actions.push(
       postForm(
@@ -100,17 +118,12 @@ function postArticle(
       ),
     );
   }
-  if (web.person) actions.push(bookmarkButton(web, topic, p, marked, `this ${role.toLowerCase()}`));
   if (web.person && !own) actions.push(flagControl(web, topic, p, role));
   const moderation = postModeration(web, topic, p);
   if (moderation) actions.push(moderation);
-  if (can.edit)
-    actions.push(
-      html`<a href="${href(web, `/t/${topic.slug}/edit/${p.id}`)}">Edit<span class="visually-hidden"> this ${role.toLowerCase()}</span></a>`,
-    );
   return html`<article id="post-${p.id}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${p.author.name}">
-<div class="meta byline">${avatar(p.author)}${userCard(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} · <a href="#post-${p.id}" aria-label="Link to this ${role.toLowerCase()}">link</a></div>
-${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${voteControl(web, topic, p, fb, own)}${outcomeControl(web, topic, p, fb, own)}${actions.length ? html`<div class="actions">${actions}</div>` : ''}</article>`;
+<div class="meta byline">${avatar(p.author)}${userCard(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} <a class="permalink" href="#post-${p.id}">${icon('link')}<span class="visually-hidden">Link to this ${role.toLowerCase()}</span></a></div>
+${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${outcomeControl(web, topic, p, fb, own)}<div class="post-actions">${voteControl(web, topic, p, fb, own)}${actions.length ? html`<div class="tools">${actions}</div>` : ''}</div>${repliesTo(p, posts)}</article>`;
 }
 
 /** "edited <when>", linked to the post's history (an article's: its revisions). */
@@ -218,10 +231,7 @@ export async function renderTopic(
 <p class="meta">${topic.is_article ? 'Knowledge-base article' : topic.solution_post_id ? html`<span class="badge">Solved</span>` : topic.reply_count ? 'Open question' : 'Unanswered'}${topic.status === 'closed' ? ' · closed' : ''}${tags}</p>
 ${moderationNotices(web, got.value)}
 ${await watchControl(deps, web, topic.slug)}${web.person ? html`<div class="topic-bookmark">${bookmarkButton(web, topic, undefined, marked, `the topic “${topic.title}”`)}</div>` : ''}${jump}${joinHtml(
-    posts.map(
-      (p) =>
-        html`${postArticle(web, topic, p, now, fb, marked)}${replyLinks(web, topic, p, posts)}`,
-    ),
+    posts.map((p) => postArticle(web, topic, p, posts, now, fb, marked)),
     '\n',
   )}
 ${topicPager(web, topic, pageNo, posts, got.value.next_cursor, Boolean(cursor))}
