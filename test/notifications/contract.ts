@@ -250,6 +250,11 @@ export function defineNotificationsContract(engine: string, setup: Setup): void 
         assert.equal(rejected!.kind, 'approval_rejected');
         assert.equal(rejected!.reason, 'Please add the version you run.');
         assert.match(rejected!.text, /Please add the version you run/);
+        // A sentence naming the topic, never the write's kind ("rejected “your post create”").
+        assert.equal(
+          rejected!.text,
+          `Admin N did not publish your reply to “${topic.title}”: Please add the version you run.`,
+        );
 
         const second = await ok('reply_to_topic', as(acme, member), {
           topic: topic.slug,

@@ -17,7 +17,8 @@ import type { Loaded } from '../content-lookup.ts';
 import type { PostView, TopicView } from '../views.ts';
 import type { Mention } from './mentions.ts';
 import { isWatchLevel, type NotificationKind, type WatchLevel } from './vocabulary.ts';
-import { categoryOf } from '../content-lookup.ts';
+import { categoryOf, findTopic } from '../content-lookup.ts';
+import { isDomainError } from '../errors.ts';
 
 /** What the writer is told about the @mentions of their post. */
 export type MentionReport = {
@@ -183,15 +184,24 @@ export async function notifyDecision(
   const result = (approval.result ?? {}) as Written;
   const payload = (approval.payload ?? {}) as { title?: string; topic?: string };
   const decider = approval.decidedBy ?? { kind: 'system' as const, id: null, name: 'a moderator' };
+  // A reply names the topic it was written in (a reply not published still has one): the
+  // notification's sentence reads "… your reply to “<topic>” …", never the write's kind.
+  const repliedIn =
+    !result.topic && typeof payload.topic === 'string'
+      ? await findTopic(tx.community(community.id), payload.topic).catch((err: unknown) => {
+          if (isDomainError(err)) return undefined;
+          throw err;
+        })
+      : undefined;
   const notification: NewNotification = {
     recipientId: submitter.id,
     kind,
     sourceKey: `approval:${approval.id}`,
-    topicId: result.topic?.id ?? result.post?.topicId ?? null,
+    topicId: result.topic?.id ?? result.post?.topicId ?? repliedIn?.id ?? null,
     postId: result.post?.id ?? null,
     approvalId: approval.id,
     actor: { kind: decider.kind, id: decider.id, name: decider.name },
-    title: result.topic?.title ?? payload.title ?? `your ${approval.kind.replace('.', ' ')}`,
+    title: result.topic?.title ?? payload.title ?? repliedIn?.title ?? 'your post',
     reason: approval.reason,
   };
   await tx.community(community.id).notifications.add([notification]);

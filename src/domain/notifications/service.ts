@@ -65,7 +65,8 @@ function sentence(n: NotificationRecord): string {
     case 'approval_applied':
       return `${who} approved ${t}: it is published`;
     case 'approval_rejected':
-      return `${who} rejected ${t}${n.reason ? `: ${n.reason}` : ''}`;
+      // A reply names its topic (topicId set); a new topic its own title.
+      return `${who} did not publish ${n.topicId ? `your reply to ${t}` : t}${n.reason ? `: ${n.reason}` : ''}`;
     case 'approval_failed':
       return `${t} was approved but could not be published${n.reason ? `: ${n.reason}` : ''}`;
     case 'answer_failed':
