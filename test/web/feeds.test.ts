@@ -105,6 +105,36 @@ test('the head: canonical host-form URL (also through the path form), descriptio
   assert.equal(feed, '/c/acme/latest.atom', 'the path form links its feed in the path form');
 });
 
+test('feeds, sitemaps and robots.txt answer in the form the request came in, with the port', async () => {
+  const forms = [
+    {
+      base: `http://localhost:${h.port}/c/acme`,
+      get: (p: string) => raw(`http://localhost:${h.port}/c/acme${p}`),
+    },
+    { base: origin(), get: acme },
+  ];
+  for (const { base, get } of forms) {
+    const atom = (await get('/latest.atom')).text;
+    const links = [...atom.matchAll(/<(?:link[^>]*href|id)[=>]"?([^"<]+)/g)].map((m) => m[1]!);
+    assert.ok(links.length > 3, 'links and ids');
+    for (const link of links)
+      assert.ok(link.startsWith(`${base}/`), `${link} starts with ${base}/`);
+    const topic = (await get(`/t/${TOPIC}.atom`)).text;
+    assert.match(
+      topic,
+      new RegExp(
+        `<link rel="self" type="application/atom\\+xml" href="${base}/t/${TOPIC}\\.atom"/>`,
+      ),
+    );
+    assert.match(
+      (await get('/robots.txt')).text,
+      new RegExp(`^Sitemap: ${base}/sitemap\\.xml$`, 'm'),
+    );
+    for (const loc of locsOf((await get('/sitemap.xml')).text))
+      assert.ok(loc.startsWith(`${base}/sitemaps/`), loc);
+  }
+});
+
 /** The <loc> values of a sitemap or sitemap index. */
 const locsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
 

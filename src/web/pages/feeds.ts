@@ -4,28 +4,19 @@
 // is read through the same operations as the pages, so a feed shows exactly what its visitor may
 // read: a private community's feeds answer 404 to a reader without access, as its pages do.
 import type { Context, Hono } from 'hono';
-import { PATH_FORM_HOST_HEADER } from '../../domain/urls.ts';
 import { getTopic, listCategories, listTopics } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { atomFeed, type AtomEntry } from '../atom.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { FAVICON_ICO } from '../favicon.ts';
 import { failurePage, notFound } from '../respond.ts';
+import { absolute } from '../site.ts';
 import type { ShownPost } from './parts.ts';
 
 const ATOM = 'application/atom+xml; charset=utf-8';
 const FEED_ENTRIES = 30;
 
 type ListedTopic = OutputOf<typeof listTopics>['topics'][number];
-
-/** The absolute URL of `path` in the community, in the form the request came in. */
-export function absolute(c: Context, web: Web, path: string): string {
-  const base = new URL(c.req.url);
-  // In the path form the HTTP front rewrote Host; the request addressed the host it kept aside.
-  const addressed = c.req.header(PATH_FORM_HOST_HEADER);
-  if (addressed) base.host = addressed;
-  return new URL(href(web, path), base).toString();
-}
 
 function topicEntry(t: ListedTopic): AtomEntry {
   const what = t.is_article ? 'Article' : 'Asked';
@@ -58,11 +49,11 @@ export function feedRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     });
     if (!got.ok) return failurePage(c, web, got);
     const body = atomFeed({
-      id: absolute(c, web, `${path}.atom`),
+      id: absolute(deps, web, `${path}.atom`),
       title: title(community.name),
       subtitle: community.description || undefined,
-      alternate: absolute(c, web, path),
-      self: absolute(c, web, `${path}.atom`),
+      alternate: absolute(deps, web, path),
+      self: absolute(deps, web, `${path}.atom`),
       entries: got.value.topics.map(topicEntry),
       fallbackUpdated: community.createdAt,
     });
@@ -107,7 +98,7 @@ export function feedRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       id: `${topic.url}.atom`,
       title: topic.title,
       alternate: topic.url,
-      self: absolute(c, web, `/t/${topic.slug}.atom`),
+      self: absolute(deps, web, `/t/${topic.slug}.atom`),
       entries: posts.map((p) => ({
         id: `${topic.url}#post-${p.id}`,
         title: p.is_question ? topic.title : `Re: ${topic.title}`,
@@ -127,7 +118,7 @@ export function feedRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const closed = web.where.kind === 'community' && web.where.community.visibility !== 'public';
     const body = closed
       ? 'User-agent: *\nDisallow: /\n'
-      : `User-agent: *\nAllow: /\nSitemap: ${absolute(c, web, '/sitemap.xml')}\n`;
+      : `User-agent: *\nAllow: /\nSitemap: ${absolute(deps, web, '/sitemap.xml')}\n`;
     return c.body(body, 200, { 'content-type': 'text/plain; charset=utf-8' });
   });
 }

@@ -10,7 +10,7 @@ import { listSitemapCommunities, listSitemapTopics } from '../../operations/site
 import { sitemap, sitemapIndex } from '../atom.ts';
 import { call, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { failurePage, notFound } from '../respond.ts';
-import { absolute } from './feeds.ts';
+import { absolute } from '../site.ts';
 
 const XML = 'application/xml; charset=utf-8';
 
@@ -32,7 +32,7 @@ export function sitemapRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const got = await call(deps, web, listSitemapCommunities, {});
       if (!got.ok) return failurePage(c, web, got);
       const files = numbered(got.value.files).map((n) => `/sitemaps/communities-${n}.xml`);
-      return xmlBody(c, sitemapIndex(files.map((path) => absolute(c, web, path))));
+      return xmlBody(c, sitemapIndex(files.map((path) => absolute(deps, web, path))));
     }
     if (web.where.community.visibility !== 'public') return notFound(c, web);
     const got = await call(deps, web, listSitemapTopics, {});
@@ -41,7 +41,7 @@ export function sitemapRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       '/sitemaps/pages.xml',
       ...numbered(got.value.files).map((n) => `/sitemaps/topics-${n}.xml`),
     ];
-    return xmlBody(c, sitemapIndex(files.map((path) => absolute(c, web, path))));
+    return xmlBody(c, sitemapIndex(files.map((path) => absolute(deps, web, path))));
   });
 
   app.get('/sitemaps/:file', async (c) => {
@@ -73,9 +73,9 @@ export function sitemapRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const categories = await call(deps, web, listCategories, {});
     if (!categories.ok) return failurePage(c, web, categories);
     const urls = [
-      { loc: absolute(c, web, '/') },
+      { loc: absolute(deps, web, '/') },
       ...categories.value.categories.map((k) => ({
-        loc: absolute(c, web, `/categories/${k.slug}`),
+        loc: absolute(deps, web, `/categories/${k.slug}`),
       })),
     ];
     return xmlBody(c, sitemap(urls));
