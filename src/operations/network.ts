@@ -53,13 +53,16 @@ async function publicCommunity(services: Services, slugValue: string): Promise<C
 }
 
 /** Where a network search looks: the public communities named (each read by slug), or all of them. */
-async function networkScope(services: Services, only?: string[]): Promise<SearchWithin> {
+export async function networkScope(services: Services, only?: string[]): Promise<SearchWithin> {
   if (!only) return 'public';
   return Promise.all([...new Set(only)].map((s) => publicCommunity(services, s)));
 }
 
 /** On the network every result names its community, even when only one was searched. */
-function withCommunity<R extends { community?: string }>(results: R[], within: SearchWithin): R[] {
+export function withCommunity<R extends { community?: string }>(
+  results: R[],
+  within: SearchWithin,
+): R[] {
   return within !== 'public' && within.length === 1
     ? results.map((r) => ({ ...r, community: r.community ?? within[0]!.slug }))
     : results;

@@ -79,9 +79,18 @@ type Keyset = { key: number | string; id: string };
 export type { SearchWithin } from './scope.ts';
 
 /** A search once checked and parsed: what its lexical or semantic page is computed from. */
+/**
+ * Which words a result must hold: `any` (the default of every tool: the words are OR-ed and rank)
+ * or `all` (each significant word required, as a one-word phrase; the web's search page asks this
+ * first and falls back to `any`, saying so).
+ */
+export type WordsRequired = 'all' | 'any';
+
 type Prepared = {
   within: SearchWithin;
   query: string;
+  /** The query as cursors know it (a search of every word is another listing than of any word). */
+  key: string;
   f: CheckedFilters;
   knowledge: ScopeKnowledge;
   parsed: ParsedQuery;
@@ -145,6 +154,7 @@ export class SearchService {
     filters: SearchFilters = {},
     mode: SearchMode = 'lexical',
     alternatives: string[] = [],
+    words: WordsRequired = 'any',
   ): Promise<SearchResponse> {
     if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
       throw new DomainError(
@@ -154,7 +164,7 @@ export class SearchService {
     }
     const started = performance.now();
     const { response, communities } = await fusedFind(
-      (q, f) => this.find(within, q, f, mode),
+      (q, f) => this.find(within, q, f, mode, words),
       query,
       alternatives,
       filters,
@@ -213,6 +223,7 @@ export class SearchService {
     query: string,
     filters: SearchFilters,
     mode: SearchMode,
+    words: WordsRequired = 'any',
   ): Promise<{ response: SearchResponse; parsed: ParsedQuery; communities: Community[] }> {
     if (typeof query !== 'string')
       throw new DomainError('invalid_argument', 'query must be a string of words or a question.');
@@ -233,13 +244,18 @@ export class SearchService {
     const one = scope.kind === 'communities' && scope.ids.length === 1 ? scope.ids : [];
     const learned = this.lexicon.learned(one);
     const frequencies = one.length ? frequenciesOf(learned, one) : undefined;
-    const parsed =
-      this.options.typoTolerance === false
-        ? parseQuery(query)
-        : await expandTypos(this.index, parseQuery(query), scope, frequencies);
+    const typed = parseQuery(query);
+    const every = words === 'all' && typed.terms.length > 1;
+    const parsed = every
+      ? everyWordRequired(typed)
+      : this.options.typoTolerance === false
+        ? typed
+        : await expandTypos(this.index, typed, scope, frequencies);
+    const key = every ? `${query}\u0000every word` : query;
     const search: Prepared = {
       within,
       query,
+      key,
       f,
       knowledge: {
         learned,
@@ -259,7 +275,7 @@ export class SearchService {
     if (mode === 'lexical' || f.sort === 'newest')
       return found(await this.lexicalPage(search, f.cursor));
     // A cursor of a lexical page (a fallback's) goes on lexically.
-    const lexicalCursor = f.cursor && cursorOf(listing('lexical', query, f, scope), f.cursor);
+    const lexicalCursor = f.cursor && cursorOf(listing('lexical', key, f, scope), f.cursor);
     if (!lexicalCursor) {
       if (!this.health.available()) this.health.skipped();
       else {
@@ -277,7 +293,7 @@ export class SearchService {
     // cursor of neither listing is refused as in any search).
     if (f.cursor && !lexicalCursor)
       decodeCursor(
-        listing(mode, query, f, scope),
+        listing(mode, key, f, scope),
         f.cursor,
         CURSOR_SHAPES.byScore,
         CURSOR_SHAPES.byOffset,
@@ -300,8 +316,8 @@ export class SearchService {
   }
 
   private async lexicalPage(p: Prepared, cursor: string | undefined): Promise<Page> {
-    const { query, f, knowledge, request } = p;
-    const bound = listing('lexical', query, f, request.scope);
+    const { query, key, f, knowledge, request } = p;
+    const bound = listing('lexical', key, f, request.scope);
     const after = decodeCursor(
       bound,
       cursor,
@@ -356,8 +372,8 @@ export class SearchService {
     mode: 'semantic' | 'hybrid',
     cursor: string | undefined,
   ): Promise<{ page: Page; embedded: boolean }> {
-    const { query, f, knowledge, request } = p;
-    const bound = listing(mode, query, f, request.scope);
+    const { query, key, f, knowledge, request } = p;
+    const bound = listing(mode, key, f, request.scope);
     const after = decodeCursor(
       bound,
       cursor,
@@ -396,4 +412,13 @@ export class SearchService {
     const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
     return { page, embedded };
   }
+}
+
+/** Every significant word as a required one-word phrase (the phrases typed stay required too). */
+function everyWordRequired(q: ParsedQuery): ParsedQuery {
+  return {
+    terms: [],
+    phrases: [...q.phrases, ...q.terms.map((t) => [t.word])],
+    excluded: q.excluded,
+  };
 }

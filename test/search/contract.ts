@@ -253,6 +253,49 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       assert.equal(r.results[0]!.url.includes('#post-'), false);
     });
 
+    test('every word required ("all"): only topics holding each significant word, stemmed; "any" keeps the OR', async () => {
+      const { community: c, topic } = await community();
+      await topic(
+        'Procmail recipes stopped',
+        'My procmail filters stopped working after the upgrade.',
+      );
+      await topic('Procmail basics', 'How procmail delivers mail to folders.');
+      await topic('Unrelated', 'Gardening tips for tomatoes and filters.');
+      const question = 'Where are the procmail filter recipes?';
+      const all = await search.search([c], question, {}, 'lexical', [], 'all');
+      assert.deepEqual(
+        all.results.map((r) => r.title),
+        ['Procmail recipes stopped'],
+      );
+      const any = await search.search([c], question, {}, 'lexical', [], 'any');
+      assert.equal(any.total, 3);
+      assert.equal(
+        (await search.search([c], 'procmail zzqqxx', {}, 'lexical', [], 'all')).total,
+        0,
+      );
+      // A page of one listing is not a cursor of the other.
+      const paged = await search.search(
+        [c],
+        'procmail filters',
+        { limit: 1 },
+        'lexical',
+        [],
+        'any',
+      );
+      assert.ok(paged.next_cursor);
+      await assert.rejects(
+        search.search(
+          [c],
+          'procmail filters',
+          { limit: 1, cursor: paged.next_cursor! },
+          'lexical',
+          [],
+          'all',
+        ),
+        (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument',
+      );
+    });
+
     test('an accepted answer outranks an equal unaccepted reply, and the topic is shown once', async () => {
       const { community: c, topic } = await community();
       const text = 'Set the zorblax timeout to thirty seconds in the config file.';

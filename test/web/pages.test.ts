@@ -366,6 +366,29 @@ test('the search page: empty filters keep the panel closed, errors name the fiel
     );
 });
 
+test('the search page requires every word; when no topic has them all it shows those with any, and says so', async () => {
+  const acmePage = (path: string) => raw(`${acmeUrl()}${path}`);
+  const status = (t: string) => visible(/<p role="status">([\s\S]*?)<\/p>/.exec(t)?.[1] ?? '');
+  const count = (t: string) => Number(/(\d+) topics? /.exec(status(t))?.[1] ?? -1);
+
+  const none = await acmePage('/search?q=zzqqxx');
+  assert.match(status(none.text), /^0 topics found for “zzqqxx”\.$/);
+  const any = (await acmePage('/search?q=zzqqxx-nothing&words=any')).text;
+  assert.ok(count(any) > 0, 'some topics hold "nothing"');
+  assert.match(status(any), /found for “zzqqxx-nothing” \(any of the words\)/);
+  const fellBack = (await acmePage('/search?q=zzqqxx-nothing')).text;
+  assert.equal(
+    status(fellBack),
+    `No topic has all of the words “zzqqxx-nothing”: ${count(any)} topic${count(any) === 1 ? '' : 's'} with some of them.`,
+  );
+
+  // Every word required: fewer topics than any word, each holding both.
+  const both = (await acmePage('/search?q=agent+key')).text;
+  const either = (await acmePage('/search?q=agent+key&words=any')).text;
+  assert.ok(count(both) >= 1 && count(both) < count(either), `${count(both)} < ${count(either)}`);
+  assert.match(status(both), /^\d+ topics? found for “agent key”\.$/);
+});
+
 test('the search page sorts by newest: the choice is kept, the panel stays closed, the newest topic comes first', async () => {
   const scope = h.store.community(acme.id);
   const category = (await scope.categories.getBySlug('general'))!;

@@ -1,10 +1,12 @@
 // The search page, `/search?q=…`: on a community it is search_community with the same filters
 // (category, tags, solved only, kinds, author, dates), on the apex search_network across public
-// communities. Matched words are highlighted; the next page keeps the filters.
+// communities. A result holds every word searched for; when no topic holds them all, the page
+// searches for any of them and says so (`words=any` asks for that at once). Matched words are
+// highlighted; the next page keeps the filters.
 import type { Hono } from 'hono';
 import { LIMITS, SOURCE_TYPES } from '../../domain/fields.ts';
-import { listCategories, searchCommunity } from '../../operations/community.ts';
-import { searchNetwork } from '../../operations/network.ts';
+import { listCategories } from '../../operations/community.ts';
+import { searchCommunityPage, searchNetworkPage } from '../../operations/search-page.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import type { Failure } from '../../operations/pipeline.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
@@ -60,6 +62,7 @@ function asForm(query: Record<string, string[]>): FormData {
   if (sort.length) form['filters.sort'] = sort;
   if (query.cursor) form['filters.cursor'] = query.cursor;
   if (query.community) form.communities = query.community;
+  if (query.words?.[0] === 'any') form.words = 'any';
   return form;
 }
 
@@ -161,8 +164,15 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         body: html`<h1>${title}</h1>${searchForm(web, form, categories)}`,
       });
 
-    const op = inCommunity ? searchCommunity : searchNetwork;
-    const found = await call(deps, web, op, formArgs(op, form));
+    const op = inCommunity ? searchCommunityPage : searchNetworkPage;
+    let found = await call(deps, web, op, formArgs(op, form));
+    // No topic has every word: any of them, said so.
+    const anyAsked = text(form, 'words') === 'any';
+    let fellBack = false;
+    if (found.ok && found.value.total === 0 && !anyAsked && !queries.cursor) {
+      const any = await call(deps, web, op, formArgs(op, { ...form, words: 'any' }));
+      if (any.ok && any.value.total > 0) [found, fellBack] = [any, true];
+    }
     if (!found.ok) {
       if (found.code !== 'invalid_argument') return failurePage(c, web, found);
       const failure = inFormTerms(found);
@@ -180,8 +190,13 @@ export function searchRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     }));
     const params: Record<string, string | undefined> = { q: text(form, 'query') };
     for (const f of [...FILTERS, 'sort'] as const) params[f] = queries[f]?.join(',');
+    if (anyAsked || fellBack) params.words = 'any';
+    const q = text(form, 'query');
+    const status = fellBack
+      ? html`No topic has all of the words “${q}”: ${plural(found.value.total, 'topic')} with some of them.`
+      : html`${plural(found.value.total, 'topic')} found for “${q}”${anyAsked ? ' (any of the words)' : ''}.`;
     const body = html`<h1>${title}</h1>${searchForm(web, form, categories)}
-<h2 id="results">Results</h2><p role="status">${plural(found.value.total, 'topic')} found for “${text(form, 'query')}”.</p>
+<h2 id="results">Results</h2><p role="status">${status}</p>
 ${results.length ? resultList(web, results) : html`<p>Nothing matched. Try fewer or other words, or remove a filter.</p>`}
 ${moreLink(web, '/search', params, found.value.next_cursor, 'More results')}`;
     return page(c, web, { title: `${text(form, 'query')} · Search`, body });
