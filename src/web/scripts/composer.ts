@@ -37,7 +37,7 @@ function fields(){var fd=new URLSearchParams();fd.set('_csrf',token());fd.set('b
 function due(){return !submitting&&token()&&now()!==last&&ta.value.trim().length>=2;}
 function save(){if(!due())return;last=now();
 fetch(url,{method:'POST',body:fields(),credentials:'same-origin'}).then(function(r){say(r.ok?'Draft saved.':'The draft could not be saved.');}).catch(function(){say('The draft could not be saved.');});}
-function later(){clearTimeout(timer);timer=setTimeout(save,1200);}
+function later(){clearTimeout(timer);if(status&&status.textContent==='Draft saved.')say('');timer=setTimeout(save,1200);}
 ta.addEventListener('input',later);if(title)title.addEventListener('input',later);
 form.addEventListener('submit',function(){submitting=true;clearTimeout(timer);});
 window.addEventListener('pagehide',function(){if(!due()||!navigator.sendBeacon)return;last=now();navigator.sendBeacon(url,fields());});});
