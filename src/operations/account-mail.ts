@@ -27,10 +27,15 @@ export const requestPasswordReset = defineOperation({
   write: true,
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkAccountMail(ctx.ip, input.email);
-    return ctx.services.accountLinks.requestPasswordReset(ctx.actor, input, {
-      ip: ctx.ip,
-      audit: ctx.audit,
-    });
+    const site = ctx.site ? { site: ctx.site } : {};
+    return ctx.services.accountLinks.requestPasswordReset(
+      ctx.actor,
+      { ...input, ...site },
+      {
+        ip: ctx.ip,
+        audit: ctx.audit,
+      },
+    );
   },
 });
 
@@ -89,10 +94,11 @@ export const resendVerification = defineOperation({
       ctx.ip,
       ctx.actor.kind === 'person' ? ctx.actor.personId : undefined,
     );
-    return ctx.services.accountLinks.resendVerification(ctx.actor, {
-      ip: ctx.ip,
-      audit: ctx.audit,
-    });
+    return ctx.services.accountLinks.resendVerification(
+      ctx.actor,
+      { ip: ctx.ip, audit: ctx.audit },
+      ctx.site,
+    );
   },
 });
 

@@ -2,6 +2,7 @@
 // product's limits), the credential it takes, what it needs to be allowed, whether it writes, and
 // its handler on the domain. Every face is derived from these definitions: MCP tools today, REST
 // routes and OpenAPI, web forms.
+import type { MailSite } from '../domain/identity/link-mails.ts';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.ts';
 import type { Scope, Toolset } from '../domain/vocabulary.ts';
@@ -46,6 +47,8 @@ export type OperationContext<C extends Community | null = Community | null> = {
   interaction?: Interaction;
   /** Progress and notes for callers that want them (silent otherwise). */
   report: Reporter;
+  /** The site the request was on, for the account mails it asks for (see Caller.site). */
+  site?: MailSite;
 };
 
 /** What a call's audit entry records beyond who, what and when. */

@@ -50,10 +50,15 @@ export const signUp = defineOperation({
   run: async (ctx, input) => {
     await ctx.services.rateLimits.checkSignUp(ctx.ip);
     // The new account's id is in the call's audit entry (none when the address was taken).
-    const { email } = await ctx.services.accounts.signUp(ctx.actor, input, {
-      ip: ctx.ip,
-      audit: ctx.audit,
-    });
+    const site = ctx.site ? { site: ctx.site } : {};
+    const { email } = await ctx.services.accounts.signUp(
+      ctx.actor,
+      { ...input, ...site },
+      {
+        ip: ctx.ip,
+        audit: ctx.audit,
+      },
+    );
     return { email };
   },
 });

@@ -9,6 +9,7 @@
 // A caller without a credential learns that first, before anything about its arguments. Failures
 // come back as values (never thrown) carrying the domain's error code, so each face renders them
 // its own way: an MCP result with isError, a problem+json response, a form with messages.
+import type { MailSite } from '../domain/identity/link-mails.ts';
 import type { z } from 'zod';
 import { anonymous, type Actor, type PersonActor } from '../domain/actor.ts';
 import {
@@ -81,6 +82,11 @@ export type Caller = {
   onRateLimit?: (state: RateState) => void;
   /** Told who the caller is once authenticated (the request's access-log line names them). */
   onAuthenticated?: (actor: Actor) => void;
+  /**
+   * The site a web page was on (its community's name and base URL in the request's form, from the
+   * configured origins): the account mails a call asks for name it and link there.
+   */
+  site?: MailSite;
 };
 
 /**
@@ -166,6 +172,7 @@ export class Pipeline {
           audit,
           interaction: caller.interaction,
           report: caller.reporter ?? SILENT,
+          ...(caller.site ? { site: caller.site } : {}),
         };
         if (op.scope) requireScope(actor, op.scope);
         await op.authorize?.(ctx as never, parsed.data);

@@ -1,6 +1,7 @@
 // What every web handler works with: where the request is (a community, by its host or by the path
 // form /c/<slug>, or the network apex), who is signed in, the form token, and the one way pages
 // read and write: a catalogue operation through the call pipeline, exactly as MCP calls it.
+import { siteBase, siteName } from './site.ts';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { PersonActor } from '../domain/actor.ts';
@@ -93,6 +94,8 @@ export async function call<O extends z.ZodObject>(
       userKeys: false,
       showsHtml: true,
       pathForm: web.where.base !== '',
+      // Account mails name the site the page is on and link there, in the page's form.
+      site: { name: siteName(deps, web), base: siteBase(deps, web) },
     },
     args,
   );

@@ -3,7 +3,7 @@
 // `<scheme>://<base>[:port]/c/acme`; the apex itself) with the port, and its name. Built from the
 // configured public origins, never from the request's Host header, so nothing a client sends
 // decides where a feed, a sitemap or a mailed link points.
-import { href, type Web, type WebDeps } from './context.ts';
+import type { Web, WebDeps } from './context.ts';
 
 /** `<origin>[/c/<slug>]`: where the request's site starts, in the request's form. */
 export function siteBase(deps: Pick<WebDeps, 'canonicalOrigin'>, web: Pick<Web, 'where'>): string {
@@ -20,9 +20,7 @@ export function absolute(
   web: Pick<Web, 'where'>,
   path: string,
 ): string {
-  const base = siteBase(deps, web);
-  const local = href(web, path).slice(web.where.base.length);
-  return `${base}${local === '' ? '/' : local}`;
+  return `${siteBase(deps, web)}${path}`;
 }
 
 /** The site's name as mails and pages say it: the community's, or the apex's host. */

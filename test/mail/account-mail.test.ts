@@ -88,7 +88,9 @@ describe('account mail through SMTP', () => {
     const taken = visible(
       (await signUp(new WebClient(apex), 'owner@example.org', 'x'.repeat(12))).text,
     );
-    assert.equal(taken.replace('owner@', 'new@'), fresh);
+    // A new address is signed in; a taken one gets the sign-in page, which says nothing of it.
+    assert.match(fresh, /Welcome, Dana: your account is open/);
+    assert.match(taken, /Done: sign in with owner@example\.org and the password you chose/);
     const told = await sink.next('owner@example.org', /tried to sign up/);
     assert.match(told.text, /already has an account, which is unchanged/);
     assert.match(told.text, /\/password\/forgot/);
@@ -135,6 +137,34 @@ describe('account mail through SMTP', () => {
     const twice = await asker.post('/password/reset', { token, password: 'yet another password' });
     assert.equal(twice.status, 400);
     assert.match(visible(twice.text), /used already, it expired/);
+  });
+
+  test('mails name the community and link to it, in the form the person used (path or host, with the port)', async () => {
+    const byPath = new WebClient(`${apex}/c/acme`);
+    await signUp(byPath, 'pathform@example.org');
+    const verify = await sink.next('pathform@example.org', /Confirm your e-mail address/);
+    assert.equal(verify.subject, 'Confirm your e-mail address for Acme');
+    assert.match(verify.text, /Welcome to Acme\./);
+    const link = new URL(linkIn(verify, '/email/verify'));
+    assert.equal(`${link.origin}${link.pathname}`, `${apex}/c/acme/email/verify`);
+    await byPath.get(link.pathname.replace('/c/acme', '') + link.search);
+    const done = await byPath.post('/email/verify', { token: link.searchParams.get('token')! });
+    assert.match(visible(done.text), /pathform@example\.org is confirmed/);
+
+    await h.services.accounts.createUser(system, {
+      email: 'hostform@example.org',
+      password: PASSWORD,
+    });
+    const byHost = new WebClient(h.hostUrl('acme.localhost', ''));
+    await byHost.get('/password/forgot');
+    await byHost.post('/password/forgot', { email: 'hostform@example.org' });
+    const reset = await sink.next('hostform@example.org', /Reset your password/);
+    assert.equal(reset.subject, 'Reset your password on Acme');
+    assert.equal(
+      new URL(linkIn(reset, '/password/reset')).origin,
+      `http://acme.localhost:${h.port}`,
+    );
+    assert.doesNotMatch(reset.text, new RegExp(`//localhost:${h.port}/`), 'nothing on the apex');
   });
 
   test('the sign-in error points to /password/forgot', async () => {

@@ -1,7 +1,8 @@
 // The design pass's harness: a demo Hamlet with a signed-in administrator, and for a list of page
 // types one test per colour scheme that opens each page in Debian's Chromium and requires no axe-core
-// violation at all (colour contrast included), nothing wider than a 320 px screen, and screenshots at
-// 1280 and 390 px (test-artifacts/web/design-<page>-<scheme>-<width>.png).
+// violation at all (colour contrast included), nothing wider than a 320 px screen, no tap target in
+// posts and lists under 24 × 24 px at 390 px (WCAG 2.5.8; links inside a post's text are inline and
+// exempt), and screenshots at 1280 and 390 px (test-artifacts/web/design-<page>-<scheme>-<width>.png).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -24,6 +25,28 @@ export type DesignPage = {
   /** The status the page answers with (200 unless said). */
   status?: number;
 };
+
+/** Where tap targets must be 24 px: posts and lists (a post's own text excepted: inline links). */
+const TARGETS = ['article', '.topics', '.notifications', '.bookmarks', '.post-actions']
+  .flatMap((area) => ['a', 'button', 'summary', 'select'].map((t) => `main ${area} ${t}`))
+  .join(',');
+
+/** The visible tap targets in posts and lists smaller than 24 × 24 px, named. */
+async function smallTargets(page: import('playwright-core').Page): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (el.closest('.post-body, .preview, .visually-hidden')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.width < 24 || r.height < 24)
+        out.push(
+          `tap target "${(el.innerText || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40)}" is ${Math.round(r.width)}×${Math.round(r.height)} px`,
+        );
+    }
+    return out;
+  }, TARGETS);
+}
 
 export function designPass(title: string, pages: DesignPage[]): void {
   if (!chromiumAvailable(title)) return;
@@ -81,6 +104,7 @@ export function designPass(title: string, pages: DesignPage[]): void {
           await screenshot(page, `${base}-1280.png`);
           await page.setViewportSize({ width: 390, height: 800 });
           await screenshot(page, `${base}-390.png`);
+          for (const small of await smallTargets(page)) found.push(`${name}: ${small}`);
           await page.setViewportSize({ width: 320, height: 700 });
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Person } from '../../store/types.ts';
 import { email } from '../fields.ts';
 import type { UseCase } from '../writes/use-case.ts';
-import { queueAddressTaken, type LinkDeps } from './link-mails.ts';
+import { mailSite, queueAddressTaken, type LinkDeps } from './link-mails.ts';
 
-const contract = z.object({ email });
+const contract = z.object({ email, site: mailSite });
 
 export function accountExists(
   deps: LinkDeps,
@@ -18,7 +18,7 @@ export function accountExists(
     load: ({ store }, input) => store.people.getByEmail(input.email),
     policy: async () => ({ mode: 'apply', reason: 'address_taken' }),
     apply: async ({ tx }, input, owner) => {
-      if (owner) await queueAddressTaken(tx, deps, owner);
+      if (owner) await queueAddressTaken(tx, deps, owner, input.site);
       return { email: input.email };
     },
     audit: () => ({ targets: {} }),

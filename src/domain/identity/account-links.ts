@@ -16,7 +16,7 @@ import type { Clock } from './auth.ts';
 import { emailChangeConfirm } from './email-change-confirm.ts';
 import { emailChangeRequest } from './email-change-request.ts';
 import { emailVerify } from './email-verify.ts';
-import { personWithAddress, type LinkDeps } from './link-mails.ts';
+import { personWithAddress, type LinkDeps, type MailSite } from './link-mails.ts';
 import { passwordReset } from './password-reset.ts';
 import { passwordResetRequest } from './password-reset-request.ts';
 import { passwordResetSend } from './password-reset-send.ts';
@@ -101,8 +101,12 @@ export class AccountLinks {
   }
 
   /** A signed-in person asks for a new verification link. */
-  async resendVerification(actor: Actor, options?: RunOptions): Promise<{ email: string }> {
-    return this.runner.run(this.writes.resend, actor, null, {}, options);
+  async resendVerification(
+    actor: Actor,
+    options?: RunOptions,
+    site?: MailSite,
+  ): Promise<{ email: string }> {
+    return this.runner.run(this.writes.resend, actor, null, { site }, options);
   }
 
   /** Spends a verification link; the address is verified if it is still the account's. */
@@ -120,7 +124,7 @@ export class AccountLinks {
    */
   async requestPasswordReset(
     actor: Actor,
-    input: { email: unknown },
+    input: { email: unknown; site?: MailSite },
     options?: RunOptions,
   ): Promise<{ email: string }> {
     return this.runner.run(this.writes.resetRequest, actor, null, input, options);

@@ -9,7 +9,7 @@ import { DomainError } from '../errors.ts';
 import { email, password } from '../fields.ts';
 import { handleField } from '../writes/handle-set.ts';
 import type { UseCase } from '../writes/use-case.ts';
-import { queueVerification, type LinkDeps } from './link-mails.ts';
+import { mailSite, queueVerification, type LinkDeps } from './link-mails.ts';
 import { hashPassword } from './secrets.ts';
 
 export const openAccountContract = z.object({
@@ -18,6 +18,8 @@ export const openAccountContract = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   /** The @handle chosen at sign-up; without one, a free one is made from the name. */
   handle: handleField.optional(),
+  /** The site the person signed up on: the verification mail names it and links there. */
+  site: mailSite,
 });
 export type OpenAccountInput = z.input<typeof openAccountContract>;
 
@@ -85,7 +87,7 @@ export function accountOpen(
       await tx.identity.credentials.setPasswordHash(person.id, passwordHash);
       // The operator's accounts count as verified; a visitor's get a link to prove the address.
       if (actor.kind === 'system') await tx.accountTokens.markVerified(person.id, data.email);
-      else if (deps.links) await queueVerification(tx, deps.links, person);
+      else if (deps.links) await queueVerification(tx, deps.links, person, undefined, data.site);
       return person;
     },
     audit: (person) => ({ targets: { person_id: person.id } }),

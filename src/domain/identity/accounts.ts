@@ -85,7 +85,13 @@ export class AccountService {
       if (!(err instanceof AddressTaken)) throw err;
       this.logger?.info({ event: 'user.exists' }, 'account not created: the address has one');
       if (actor.kind === 'anonymous' && this.writes.exists && this.links?.deps.mailer.enabled)
-        await this.runner.run(this.writes.exists, actor, null, { email: err.email }, options);
+        await this.runner.run(
+          this.writes.exists,
+          actor,
+          null,
+          { email: err.email, site: input.site },
+          options,
+        );
       return { email: err.email };
     }
   }

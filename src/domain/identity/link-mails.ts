@@ -34,6 +34,27 @@ export function siteOf(mailer: Mailer): string {
   return new URL(mailer.settings.origin).host;
 }
 
+/**
+ * Where the person was when they asked for a mail: the community's name, and its base URL in the
+ * form they used (`https://acme.<base>` or `https://<base>/c/acme`), which a face builds from the
+ * configured origins. The mail names that site and its links land there. Absent (the APIs, the
+ * apex): the apex's host and links.
+ */
+export const mailSite = z
+  .object({ name: z.string().trim().min(1).max(200), base: z.url().max(500) })
+  .optional();
+export type MailSite = z.output<typeof mailSite>;
+
+/** The name a mail gives its site. */
+export function siteName(mailer: Mailer, site: MailSite): string {
+  return site?.name ?? siteOf(mailer);
+}
+
+/** The absolute URL of `path` (`/email/verify?…`) on the site the person was on. */
+export function siteLink(mailer: Mailer, site: MailSite, path: string): string {
+  return site ? `${site.base.replace(/\/+$/, '')}${path}` : mailer.link(path);
+}
+
 export function nowMs(deps: LinkDeps): number {
   return deps.clock().getTime();
 }
@@ -79,11 +100,12 @@ export async function queueVerification(
   deps: LinkDeps,
   person: Person,
   communityId?: string,
+  site?: MailSite,
 ): Promise<void> {
   if (!deps.mailer.enabled || !person.email) return;
   const token = await newLinkToken(tx, deps, person.id, 'verify', person.email, VERIFY_TTL_MS);
-  const url = deps.mailer.link(`/email/verify?token=${token}`);
-  const m = verifyMail(siteOf(deps.mailer), url, VERIFY_TTL_MS / 3_600_000);
+  const url = siteLink(deps.mailer, site, `/email/verify?token=${token}`);
+  const m = verifyMail(siteName(deps.mailer, site), url, VERIFY_TTL_MS / 3_600_000);
   await mailPerson(tx, deps, person, m, communityId);
 }
 
@@ -93,26 +115,32 @@ export async function queueReset(
   deps: LinkDeps,
   person: Person,
   communityId?: string,
+  site?: MailSite,
 ): Promise<void> {
   await tx.accountTokens.revokeAll(person.id, 'reset', nowMs(deps));
   const token = await newLinkToken(tx, deps, person.id, 'reset', person.email!, RESET_TTL_MS);
-  const url = deps.mailer.link(`/password/reset?token=${token}`);
+  const url = siteLink(deps.mailer, site, `/password/reset?token=${token}`);
   await mailPerson(
     tx,
     deps,
     person,
-    resetMail(siteOf(deps.mailer), url, RESET_TTL_MS / 60_000),
+    resetMail(siteName(deps.mailer, site), url, RESET_TTL_MS / 60_000),
     communityId,
   );
 }
 
 /** The owner of an address someone tried to sign up (or change to) with is told; nothing else changes. */
-export async function queueAddressTaken(tx: Store, deps: LinkDeps, person: Person): Promise<void> {
+export async function queueAddressTaken(
+  tx: Store,
+  deps: LinkDeps,
+  person: Person,
+  site?: MailSite,
+): Promise<void> {
   const { mailer } = deps;
   const m = signUpExistsMail(
-    siteOf(mailer),
-    mailer.link('/signin'),
-    mailer.link('/password/forgot'),
+    siteName(mailer, site),
+    siteLink(mailer, site, '/signin'),
+    siteLink(mailer, site, '/password/forgot'),
   );
   await mailPerson(tx, deps, person, m);
 }

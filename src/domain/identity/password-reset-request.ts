@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Person } from '../../store/types.ts';
 import { email } from '../fields.ts';
 import type { UseCase } from '../writes/use-case.ts';
-import { queueReset, requireMail, type LinkDeps } from './link-mails.ts';
+import { mailSite, queueReset, requireMail, type LinkDeps } from './link-mails.ts';
 
-const contract = z.object({ email });
+const contract = z.object({ email, site: mailSite });
 
 export function passwordResetRequest(
   deps: LinkDeps,
@@ -21,7 +21,7 @@ export function passwordResetRequest(
     },
     policy: async () => ({ mode: 'apply', reason: 'asked_by_address' }),
     apply: async ({ tx }, input, person) => {
-      if (person) await queueReset(tx, deps, person);
+      if (person) await queueReset(tx, deps, person, undefined, input.site);
       return { email: input.email };
     },
     audit: () => ({ targets: {} }),

@@ -7,13 +7,14 @@ import { DomainError } from '../errors.ts';
 import type { UseCase } from '../writes/use-case.ts';
 import {
   personWithAddress,
+  mailSite,
   queueVerification,
   requireMail,
   signedInTo,
   type LinkDeps,
 } from './link-mails.ts';
 
-const contract = z.object({});
+const contract = z.object({ site: mailSite });
 
 type Loaded = { person: Person; confirmed: boolean };
 
@@ -36,8 +37,8 @@ export function verificationResend(
       if (confirmed) throw new DomainError('conflict', `${person.email} is already confirmed.`);
       return { mode: 'apply', reason: 'not_confirmed' };
     },
-    apply: async ({ tx }, _input, { person }) => {
-      await queueVerification(tx, deps, person);
+    apply: async ({ tx }, input, { person }) => {
+      await queueVerification(tx, deps, person, undefined, input.site);
       return { email: person.email! };
     },
     audit: () => ({ targets: {} }),
