@@ -68,7 +68,7 @@ async function ask(c: Community, who: PersonActor, body = 'What does this settin
     title: `Question number ${++n} about settings`,
     body,
   });
-  return out.topic as { id: string; slug: string };
+  return out.topic as { id: string; slug: string; title: string };
 }
 
 export function defineNotificationsContract(engine: string, setup: Setup): void {

@@ -44,8 +44,6 @@ function browserAt(h: TestHamlet, ip: string) {
   };
 }
 
-/** A page as two answers may be compared: without its form tokens. */
-const comparable = (html: string) => html.replace(/name="_csrf" value="[^"]+"/g, '');
 
 eachEngine(
   'a session cookie that ended elsewhere is cleared, and its holder signs in',

@@ -7,7 +7,7 @@ import type { Context, Hono } from 'hono';
 import { getTopic, listCategories, listTopics } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { atomFeed, type AtomEntry } from '../atom.ts';
-import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
+import { call, type WebDeps, type WebEnv } from '../context.ts';
 import { FAVICON_ICO } from '../favicon.ts';
 import { failurePage, notFound } from '../respond.ts';
 import { absolute } from '../site.ts';
