@@ -44,7 +44,6 @@ function browserAt(h: TestHamlet, ip: string) {
   };
 }
 
-
 eachEngine(
   'a session cookie that ended elsewhere is cleared, and its holder signs in',
   async (engine) => {
