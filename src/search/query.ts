@@ -130,3 +130,19 @@ export function isCorrection(typed: string, indexTerm: string): boolean {
     editDistance(typed.slice(0, indexTerm.length), indexTerm, 1) <= 1
   );
 }
+
+/**
+ * Which words a result must hold: `any` (the default of every tool: the words are OR-ed and rank)
+ * or `all` (each significant word required, as a one-word phrase; the web's search page asks this
+ * first and falls back to `any`, saying so).
+ */
+export type WordsRequired = 'all' | 'any';
+
+/** Every significant word as a required one-word phrase (the phrases typed stay required too). */
+export function everyWordRequired(q: ParsedQuery): ParsedQuery {
+  return {
+    terms: [],
+    phrases: [...q.phrases, ...q.terms.map((t) => [t.word])],
+    excluded: q.excluded,
+  };
+}

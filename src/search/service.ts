@@ -12,7 +12,7 @@ import { DomainError } from '../domain/errors.ts';
 import { LIMITS } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import type { IndexHit, SearchIndex } from './index.ts';
-import { parseQuery, type ParsedQuery } from './query.ts';
+import { everyWordRequired, parseQuery, type ParsedQuery, type WordsRequired } from './query.ts';
 import type { Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon } from './lexicon.ts';
 import type { RerankOptions, ScopeKnowledge } from './rerank.ts';
@@ -79,13 +79,6 @@ type Keyset = { key: number | string; id: string };
 export type { SearchWithin } from './scope.ts';
 
 /** A search once checked and parsed: what its lexical or semantic page is computed from. */
-/**
- * Which words a result must hold: `any` (the default of every tool: the words are OR-ed and rank)
- * or `all` (each significant word required, as a one-word phrase; the web's search page asks this
- * first and falls back to `any`, saying so).
- */
-export type WordsRequired = 'all' | 'any';
-
 type Prepared = {
   within: SearchWithin;
   query: string;
@@ -412,13 +405,4 @@ export class SearchService {
     const page = await this.present(p, scored, { query, mode, total: ordered.length, ...next });
     return { page, embedded };
   }
-}
-
-/** Every significant word as a required one-word phrase (the phrases typed stay required too). */
-function everyWordRequired(q: ParsedQuery): ParsedQuery {
-  return {
-    terms: [],
-    phrases: [...q.phrases, ...q.terms.map((t) => [t.word])],
-    excluded: q.excluded,
-  };
 }
