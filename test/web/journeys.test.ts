@@ -82,14 +82,11 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await shoot(page, 'ask', '02-signup-error');
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Create account' }).click();
+      // Signing up signs in, and comes back to where the sign-up started.
       assert.match(
         await page.getByRole('status').innerText(),
-        /sign in with robin@example\.org and the password you chose/,
+        /Welcome, Robin: your account is open and you are signed in as robin@example\.org/,
       );
-      await page.getByLabel('E-mail address').fill('robin@example.org');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      assert.match(await page.getByRole('status').innerText(), /Signed in as Robin/);
 
       await page.getByRole('link', { name: 'Ask a question' }).first().click();
       await page.getByLabel('Category').selectOption('support');
