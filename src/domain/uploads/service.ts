@@ -11,7 +11,8 @@ import type { Actor } from '../actor.ts';
 import { canRead } from '../authorization.ts';
 import type { RunOptions, WriteRunner } from '../writes/runner.ts';
 import { uploadCreate, type UploadPrepared, type UploadUseCase } from '../writes/upload-file.ts';
-import { isImage, uploadMarkdown, uploadUrl } from './links.ts';
+import type { ImageLinks } from '../markdown.ts';
+import { imageLinks, isImage, uploadMarkdown, uploadsIn, uploadUrl } from './links.ts';
 
 export type UploadView = {
   id: string;
@@ -43,6 +44,11 @@ export class UploadService {
   /** The largest file, and what one community's files may take together. */
   limits(): { maxBytes: number; quotaBytes: number } {
     return { maxBytes: this.config.uploads.maxBytes, quotaBytes: this.config.uploads.quotaBytes };
+  }
+
+  /** The community's images a body links to, for rendering it as it will read (a preview). */
+  async imagesIn(community: Community, body: string): Promise<ImageLinks | undefined> {
+    return imageLinks(this.config, community, await uploadsIn(this.store, community, body));
   }
 
   view(community: Community, u: Upload): UploadView {

@@ -179,7 +179,7 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (action === 'preview') {
       // The question as it will read, kept as the draft on the way.
       if (text(form, 'body').trim()) await keepDraft(deps, web, undefined, form);
-      return askPage(c, deps, form, { preview: previewOf(form) });
+      return askPage(c, deps, form, { preview: await previewOf(deps, web, form) });
     }
     const outcome = await call(deps, web, createTopic, formArgs(createTopic, form));
     if (!outcome.ok) {

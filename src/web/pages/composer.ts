@@ -13,6 +13,7 @@ import type { Issue } from '../../operations/pipeline.ts';
 import { call, href, type Notice, type Web, type WebDeps } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
 import { relativeTime } from '../html.ts';
+import { localUploads } from './uploads.ts';
 import { html, markupOf, sanitizedHtml, type Html } from '../template.ts';
 
 /** What a press of the composer's buttons asks for: `post` unless one of the others. */
@@ -76,10 +77,18 @@ export function composer(s: ComposerSpec): Html {
 <div class="actions"><button type="submit" name="action" value="post">${s.submit}</button><button type="submit" name="action" value="preview" class="secondary" formnovalidate>Preview</button>${draft}${s.buttons ?? ''}</div>${s.attach}`;
 }
 
-/** The posted Markdown as readers will see it (sanitized like every post); empty when none. */
-export function previewOf(form: FormData): Html {
+/**
+ * The posted Markdown as readers will see it (sanitized like every post, the community's uploaded
+ * images shown, their links in the request's form); empty when none.
+ */
+export async function previewOf(deps: WebDeps, web: Web, form: FormData): Promise<Html> {
   const body = text(form, 'body').trim();
-  return body ? sanitizedHtml(renderMarkdown(body)) : html``;
+  if (!body) return html``;
+  const images =
+    web.where.kind === 'community'
+      ? await deps.services.uploads.imagesIn(web.where.community, body)
+      : undefined;
+  return sanitizedHtml(localUploads(deps, web, renderMarkdown(body, images)));
 }
 
 /** The person's saved draft at this place (a topic, or undefined: a new topic), if any. */

@@ -116,7 +116,7 @@ export async function composerStep(
   }
   // Preview: the text as it will read, kept as the draft on the way.
   if (text(form, 'body').trim()) await keepDraft(deps, web, slug, form);
-  return render(c, deps, { values: form, preview: previewOf(form) });
+  return render(c, deps, { values: form, preview: await previewOf(deps, web, form) });
 }
 
 /** "Replies to this: …", under a post that later replies link to. */

@@ -103,7 +103,7 @@ export function writeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     }
     if (action === 'preview') {
       if (text(form, 'body').trim()) await keepDraft(deps, web, undefined, form);
-      return writePage(c, deps, form, { preview: previewOf(form) });
+      return writePage(c, deps, form, { preview: await previewOf(deps, web, form) });
     }
     const outcome = await call(deps, web, createTopic, formArgs(createTopic, form));
     if (!outcome.ok) {
