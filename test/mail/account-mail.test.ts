@@ -3,7 +3,9 @@
 // that has an account gets a mail instead, the answer being the same); unconfirmed people may not
 // post until they open it; a forgotten password is reset from the mailed link (every session ends;
 // the link works once); an e-mail change is confirmed at the new address and told to the old; a
-// notification mail threads and unsubscribes in one click; the admin page shows the queue.
+// notification mail threads and unsubscribes in one click; the admin page shows the queue; mails
+// asked for on a community name it and link to it in the form used, and an unconfirmed member is
+// told above the composer before writing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
@@ -147,9 +149,15 @@ describe('account mail through SMTP', () => {
     assert.match(verify.text, /Welcome to Acme\./);
     const link = new URL(linkIn(verify, '/email/verify'));
     assert.equal(`${link.origin}${link.pathname}`, `${apex}/c/acme/email/verify`);
+    // Signed in at once, and told before writing that posting waits for the address.
+    const told = /Before you can post in Acme, confirm your e-mail address/;
+    assert.match(visible((await byPath.get('/ask')).text), told);
+    const topic = visible((await byPath.get('/t/verifying-the-hamlet-signature-header')).text);
+    assert.match(topic, told);
     await byPath.get(link.pathname.replace('/c/acme', '') + link.search);
     const done = await byPath.post('/email/verify', { token: link.searchParams.get('token')! });
     assert.match(visible(done.text), /pathform@example\.org is confirmed/);
+    assert.doesNotMatch(visible((await byPath.get('/ask')).text), told);
 
     await h.services.accounts.createUser(system, {
       email: 'hostform@example.org',
