@@ -9,6 +9,7 @@ export const POSTS_CSS = `
 [id]{scroll-margin-top:6rem}
 select{font:inherit;font-size:.95rem;color:var(--text);background:var(--bg);border:1px solid var(--border-strong);border-radius:6px;padding:.2rem .4rem;min-height:2rem}
 nav a,footer a,.pager a,.tabs a{display:inline-block;min-height:24px;padding:.1rem 0}
+details.user-card>summary{display:inline-block;min-height:24px;line-height:24px;padding:0}
 article .meta a,.replies a,.topics a,.topics button,.bookmarks a,.notifications a,nav[aria-label=Breadcrumb] a{display:inline-block;min-height:24px;min-width:24px;line-height:24px}
 .topics li>a:first-child{line-height:1.4;padding:.15rem 0}
 .icon{flex:none;vertical-align:-.2em}
