@@ -283,7 +283,7 @@ try {
         const gold = new Set(threads.map(norm));
         const relevant = [...gold].reduce((s, t) => s + (titleCount.get(t) ?? 0), 0);
         const phrasings = alternatives ? (ALTERNATIVES[q] ?? []).slice(0, alternatives) : [];
-        const r = await service.search(within, q, { limit: 10 }, mode, phrasings);
+        const r = await service.search(within, q, { limit: 10 }, mode, { alternatives: phrasings });
         const titles = r.results.map((x) => x.title);
         const rank = titles.findIndex((t) => gold.has(norm(t))) + 1;
         out.push({ rank, ndcg: ndcg(titles, gold, relevant) });

@@ -92,7 +92,7 @@ export const searchCommunity = defineOperation({
   credential: 'community',
   mcp: true,
   run: (ctx, { query, mode, filters, alternatives }) =>
-    ctx.services.search.search([ctx.community], query, filters ?? {}, mode, alternatives),
+    ctx.services.search.search([ctx.community], query, filters ?? {}, mode, { alternatives }),
 });
 
 export const suggestAnswer = defineOperation({

@@ -91,13 +91,9 @@ export const searchNetwork = defineOperation({
   mcp: true,
   run: async (ctx, { query, communities, mode, filters, alternatives }) => {
     const within = await networkScope(ctx.services, communities);
-    const found = await ctx.services.search.search(
-      within,
-      query,
-      filters ?? {},
-      mode,
+    const found = await ctx.services.search.search(within, query, filters ?? {}, mode, {
       alternatives,
-    );
+    });
     const searched =
       within === 'public'
         ? 'every public community'

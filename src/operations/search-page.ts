@@ -19,7 +19,7 @@ export const searchCommunityPage = defineOperation({
   input: searchCommunity.input.extend({ words }),
   mcp: false,
   run: (ctx, { query, mode, filters, words }) =>
-    ctx.services.search.search([ctx.community], query, filters ?? {}, mode, [], words),
+    ctx.services.search.search([ctx.community], query, filters ?? {}, mode, { words }),
 });
 
 export const searchNetworkPage = defineOperation({
@@ -28,7 +28,7 @@ export const searchNetworkPage = defineOperation({
   mcp: false,
   run: async (ctx, { query, communities, mode, filters, words }) => {
     const within = await networkScope(ctx.services, communities);
-    const found = await ctx.services.search.search(within, query, filters ?? {}, mode, [], words);
+    const found = await ctx.services.search.search(within, query, filters ?? {}, mode, { words });
     return { ...found, results: withCommunity(found.results, within) };
   },
 });

@@ -13,9 +13,8 @@ import { LIMITS } from '../domain/fields.ts';
 import { CURSOR_SHAPES, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import type { IndexHit, SearchIndex } from './index.ts';
 import { everyWordRequired, parseQuery, type ParsedQuery, type WordsRequired } from './query.ts';
-import type { Embedder } from './embedder.ts';
 import { frequenciesOf, Lexicon } from './lexicon.ts';
-import type { RerankOptions, ScopeKnowledge } from './rerank.ts';
+import type { ScopeKnowledge } from './rerank.ts';
 import { Profiles } from './profiles.ts';
 import {
   badCursor,
@@ -34,7 +33,6 @@ import { semanticOrder } from './semantic.ts';
 import { HALF_POINT, normalizeScore, type UrlConfig } from './results.ts';
 import { checkSuggestion, closeSolved, suggestFrom } from './suggest.ts';
 import { expandTypos } from './typos.ts';
-import type { SignalOptions } from './signals.ts';
 import {
   presentPage,
   scopeFrequencies,
@@ -46,33 +44,13 @@ import {
   type SearchWithin,
 } from './scope.ts';
 import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
-import type { Logger } from '../log.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
 import { withoutHidden } from '../domain/moderation/hidden.ts';
 import { fusedFind } from './fusion.ts';
 
 export type { UrlConfig } from './results.ts';
-
-export type SearchOptions = {
-  /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
-  embedder?: Embedder;
-  /** Stored post vectors of that embedder (./embeddings.ts); absent → candidates are embedded per query. */
-  vectors?: { get(postIds: string[]): Promise<Map<string, Float32Array>> };
-  /** score = raw / (raw + k): the raw relevance that maps to 0.5. Defaults per engine. */
-  scoreHalfPoint?: number;
-  /** Candidate topics re-ranked by the semantic and hybrid modes. */
-  semanticPool?: number;
-  /** Expand query words that match nothing with index terms one edit away (default true). */
-  typoTolerance?: boolean;
-  /** Which parts of the thread re-ranking of a lexical head run (./rerank.ts; all by default). */
-  ranking?: RerankOptions;
-  /** Which of the threads' votes and confirmations weigh on the head (./signals.ts; false: none). */
-  signals?: SignalOptions | false;
-  /** Where a failing embedder is reported (summarized, ./fallback.ts). */
-  logger?: Logger;
-  /** Told how long each search took, by mode (metrics). */
-  observe?: (mode: SearchMode, seconds: number) => void;
-};
+export type { QueryOptions, SearchOptions } from './options.ts';
+import type { QueryOptions, SearchOptions } from './options.ts';
 
 type Keyset = { key: number | string; id: string };
 
@@ -146,8 +124,7 @@ export class SearchService {
     query: string,
     filters: SearchFilters = {},
     mode: SearchMode = 'lexical',
-    alternatives: string[] = [],
-    words: WordsRequired = 'any',
+    { alternatives = [], words = 'any' }: QueryOptions = {},
   ): Promise<SearchResponse> {
     if (typeof query === 'string' && query.trim().length > LIMITS.searchQuery.max) {
       throw new DomainError(

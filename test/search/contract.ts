@@ -262,26 +262,21 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
       await topic('Procmail basics', 'How procmail delivers mail to folders.');
       await topic('Unrelated', 'Gardening tips for tomatoes and filters.');
       const question = 'Where are the procmail filter recipes?';
-      const all = await search.search([c], question, {}, 'lexical', [], 'all');
+      const all = await search.search([c], question, {}, 'lexical', { words: 'all' });
       assert.deepEqual(
         all.results.map((r) => r.title),
         ['Procmail recipes stopped'],
       );
-      const any = await search.search([c], question, {}, 'lexical', [], 'any');
+      const any = await search.search([c], question, {}, 'lexical', { words: 'any' });
       assert.equal(any.total, 3);
       assert.equal(
-        (await search.search([c], 'procmail zzqqxx', {}, 'lexical', [], 'all')).total,
+        (await search.search([c], 'procmail zzqqxx', {}, 'lexical', { words: 'all' })).total,
         0,
       );
       // A page of one listing is not a cursor of the other.
-      const paged = await search.search(
-        [c],
-        'procmail filters',
-        { limit: 1 },
-        'lexical',
-        [],
-        'any',
-      );
+      const paged = await search.search([c], 'procmail filters', { limit: 1 }, 'lexical', {
+        words: 'any',
+      });
       assert.ok(paged.next_cursor);
       await assert.rejects(
         search.search(
@@ -289,8 +284,7 @@ export function defineSearchContract(engine: string, factory: SearchFactory): vo
           'procmail filters',
           { limit: 1, cursor: paged.next_cursor! },
           'lexical',
-          [],
-          'all',
+          { words: 'all' },
         ),
         (err: unknown) => err instanceof DomainError && err.code === 'invalid_argument',
       );
