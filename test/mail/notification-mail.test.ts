@@ -109,3 +109,36 @@ test('"never" mails nothing and "daily" leaves the notification for the digest',
   assert.ok(!sink.mails.some((m) => m.to === 'mail-never@example.org'));
   assert.ok(!sink.mails.some((m) => m.to === 'mail-daily@example.org'));
 });
+
+test('the mail carries the reply’s words: Markdown rendered in the HTML part, the quoted history trimmed', async () => {
+  const asker = await person('mail-words@example.org', 'Wanda Words');
+  const replier = await person('mail-words-replier@example.org', 'Quinn Quoter');
+  const { topic } = await ok('create_topic', as(asker), {
+    category: 'support',
+    title: 'Which flag makes the export resumable?',
+    body: 'The export stops halfway through on a large community.',
+  });
+  await ok('reply_to_topic', as(replier), {
+    topic: topic.id,
+    body: [
+      'Run it with **--resume**: it starts again where it stopped.',
+      '',
+      '```',
+      'hamlet export --resume',
+      '```',
+      '',
+      'On Mon, 7 Dec 2026, Wanda Words wrote:',
+      '> The export stops halfway through on a large community.',
+      '> > and an older quote of a quote',
+    ].join('\n'),
+  });
+  const mail = await sink.next('mail-words@example.org', /Quinn Quoter replied/);
+  assert.match(mail.text, /Run it with \*\*--resume\*\*: it starts again where it stopped\./);
+  assert.match(mail.text, /hamlet export --resume/);
+  assert.match(mail.html, /<strong>--resume<\/strong>/);
+  assert.match(mail.html, /<code>hamlet export --resume\s*<\/code>/);
+  for (const part of [mail.text, mail.html]) {
+    assert.doesNotMatch(part, /Wanda Words wrote/, 'the attribution of the quoted history is gone');
+    assert.doesNotMatch(part, /older quote of a quote/, 'the quoted history is gone');
+  }
+});

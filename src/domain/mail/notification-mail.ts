@@ -5,17 +5,38 @@
 // (`digest`, ./digests.ts). A delivery the system makes on its own: no audit entry.
 import { z } from 'zod';
 import type { NotificationRecord } from '../../store/notifications.ts';
+import type { Store } from '../../store/repositories.ts';
 import type { Community, Person } from '../../store/types.ts';
 import type { EmailFrequency } from '../notifications/vocabulary.ts';
 import { communityOrigin, topicUrl, type UrlConfig } from '../urls.ts';
 import type { UseCase } from '../writes/use-case.ts';
 import { escapeHtml } from './message.ts';
+import { postInMail, type PostInMail } from './post-in-mail.ts';
 import type { MailService } from './service.ts';
 
 /** What the pass does with the notification, as its reads decided. */
 type Plan =
   | { settle: 'digest' | 'skipped' }
-  | { settle: 'sent'; person: Person; community: Community; link: string | undefined };
+  | {
+      settle: 'sent';
+      person: Person;
+      community: Community;
+      link: string | undefined;
+      /** The post it is about, when its words belong in the mail (shown, not hidden or deleted). */
+      post: PostInMail | undefined;
+    };
+
+/** The kinds whose mail carries the post's words: a reply by mail then answers what it read. */
+const CARRIES_POST = new Set([
+  'replied',
+  'quoted',
+  'mentioned',
+  'watched_topic',
+  'watched_post',
+  'solution_accepted',
+  'topic_solved',
+  'approval_applied',
+]);
 
 const contract = z.custom<NotificationRecord>(
   (n) => typeof n === 'object' && n !== null && 'id' in n && 'recipientId' in n,
@@ -24,7 +45,7 @@ const contract = z.custom<NotificationRecord>(
 
 /** What the mail says happened, by kind ("Dana replied to “Why does sync stop?”"). */
 export function notificationSubject(n: NotificationRecord): string {
-  const who = n.actor.name;
+  const who = n.actor.kind === 'agent' ? `${n.actor.name} (agent)` : n.actor.name;
   const what = `“${n.title}”`;
   switch (n.kind) {
     case 'replied':
@@ -83,21 +104,21 @@ export function notificationMail(
       const link = topic
         ? topicUrl(config, community, topic.slug, n.postId ?? undefined)
         : undefined;
-      return { settle: 'sent', person, community, link };
+      return { settle: 'sent', person, community, link, post: await postOf(store, n, config) };
     },
     policy: async (_ctx, _n, plan) => ({ mode: 'apply', reason: plan.settle }),
     apply: async ({ tx }, n, plan) => {
       const now = new Date().toISOString();
       if (plan.settle !== 'sent') return tx.notificationMail.settle(n.id, plan.settle, now);
       if (!(await tx.notificationMail.settle(n.id, 'sent', now))) return false;
-      const { person, community, link } = plan;
+      const { person, community, link, post } = plan;
       await mail.queue(tx, {
         to: { personId: person.id, email: person.email! },
         kind: `notification.${n.kind}`,
         communityId: n.communityId,
         thread: n.topicId ? `topic-${n.topicId}` : undefined,
         replyTopicId: n.topicId ?? undefined,
-        ...mailWords(config, n, community, link),
+        ...mailWords(config, n, community, link, post),
       });
       return true;
     },
@@ -105,12 +126,31 @@ export function notificationMail(
   };
 }
 
-/** The mail's subject, text and HTML: what happened, the moderator's reason, the link. */
+/** The post's words, when the kind carries them and the post is still shown to everyone. */
+async function postOf(
+  store: Store,
+  n: NotificationRecord,
+  config: UrlConfig,
+): Promise<PostInMail | undefined> {
+  if (!n.postId || !n.topicId || !CARRIES_POST.has(n.kind)) return undefined;
+  const scope = store.community(n.communityId);
+  const post = await scope.posts.getById(n.postId);
+  if (!post || post.deleted) return undefined;
+  const hidden = await scope.moderation.hiddenInTopic(post.topicId);
+  if (hidden.some((h) => h.postId === post.id)) return undefined;
+  const community = await store.communities.getById(n.communityId);
+  if (!community) return undefined;
+  const who = post.author.kind === 'agent' ? `${post.author.name} (agent)` : post.author.name;
+  return postInMail(post.body, who, communityOrigin(config, community));
+}
+
+/** The mail's subject, text and HTML: what happened, the post's words, the moderator's reason, the link. */
 function mailWords(
   config: UrlConfig,
   n: NotificationRecord,
   community: Community,
   link: string | undefined,
+  post: PostInMail | undefined,
 ) {
   const subject = notificationSubject(n);
   const reason = n.reason ? `The moderator said: ${n.reason}` : undefined;
@@ -119,9 +159,10 @@ function mailWords(
   const reply = n.topicId
     ? 'Reply to this mail to post your answer in the topic (the quoted mail is left out).'
     : undefined;
-  const lines = [subject, reason, link ? `Open it: ${link}` : undefined, reply, footer].filter(
-    (l): l is string => Boolean(l),
+  const open = link ? `${post?.cut ? 'Read it all' : 'Open it'}: ${link}` : undefined;
+  const lines = [subject, post?.text, reason, open, reply, footer].filter((l): l is string =>
+    Boolean(l),
   );
-  const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">Open it</a></p>` : ''}${reply ? `<p>${escapeHtml(reply)}</p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
+  const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${post ? post.html : ''}${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">${post?.cut ? 'Read it all' : 'Open it'}</a></p>` : ''}${reply ? `<p>${escapeHtml(reply)}</p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
   return { subject: `[${community.name}] ${subject}`, text: `${lines.join('\n\n')}\n`, html };
 }
