@@ -43,6 +43,7 @@ import type { NotificationMailQueue, NotificationRepository } from './notificati
 import type { DraftRepository } from './drafts.ts';
 import type { MemberProfileRepository } from './member-profiles.ts';
 import type { BookmarkRepository } from './bookmarks.ts';
+import type { TopicReadRepository, TopicViewCounts } from './topic-reads.ts';
 import type { PostRevisionRepository } from './post-revisions.ts';
 import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
@@ -247,6 +248,8 @@ export interface CommunityScope {
   readonly bookmarks: BookmarkRepository;
   /** What people show of themselves here: a bio and a picture (./member-profiles.ts). */
   readonly memberProfiles: MemberProfileRepository;
+  /** How far each person read each topic, their visits, and topics' activity (./topic-reads.ts). */
+  readonly topicReads: TopicReadRepository;
   /** Files attached to posts: their records and the community's quota sum (./uploads.ts). */
   readonly uploads: UploadRepository;
   /** Moderators' topic state, post soft deletes, merges and the moderation log (./moderation.ts). */
@@ -285,6 +288,8 @@ export interface Store {
   readonly oauth: OAuthRepository;
   /** Notifications still to be mailed, over every community: for the mail side only. */
   readonly notificationMail: NotificationMailQueue;
+  /** Topic views counted in memory, added in batches over every community (./topic-reads.ts). */
+  readonly topicViews: TopicViewCounts;
   /** Deleting old rows in bounded batches, across communities (./retention.ts). */
   readonly retention: RetentionRepository;
   /** Maintenance mode, shared by every instance (./kysely/maintenance.ts). */

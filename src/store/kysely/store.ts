@@ -35,6 +35,7 @@ import { KyselyNotificationMail, KyselyNotifications, notificationDb } from './n
 import { draftDb, KyselyDrafts } from './drafts.ts';
 import { KyselyMemberProfiles, memberProfileDb } from './member-profiles.ts';
 import { bookmarkDb, KyselyBookmarks } from './bookmarks.ts';
+import { KyselyTopicReads, KyselyTopicViews, topicReadDb } from './topic-reads.ts';
 import { KyselyPostRevisions, postRevisionDb } from './post-revisions.ts';
 import { KyselyUploads, uploadDb } from './uploads.ts';
 import { KyselyRetention } from './retention.ts';
@@ -55,6 +56,7 @@ export class KyselyStore implements Store {
   readonly webhookQueue: KyselyWebhookQueue;
   readonly oauth: KyselyOAuth;
   readonly notificationMail: KyselyNotificationMail;
+  readonly topicViews: KyselyTopicViews;
   readonly retention: KyselyRetention;
   readonly maintenance: KyselyMaintenance;
   readonly mail: KyselyMailOutbox;
@@ -73,6 +75,7 @@ export class KyselyStore implements Store {
     this.mcpConfig = new KyselyCommunityMcpConfig(db);
     this.oauth = new KyselyOAuth(db);
     this.notificationMail = new KyselyNotificationMail(notificationDb(db));
+    this.topicViews = new KyselyTopicViews(topicReadDb(db));
     this.retention = new KyselyRetention(db);
     this.maintenance = new KyselyMaintenance(db);
     this.identity = { credentials: new KyselyCredentials(db), audit: new KyselyAudit(db) };
@@ -109,6 +112,7 @@ export class KyselyStore implements Store {
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),
       memberProfiles: new KyselyMemberProfiles(memberProfileDb(this.db), id),
+      topicReads: new KyselyTopicReads(topicReadDb(this.db), id),
       uploads: new KyselyUploads(uploadDb(this.db), id, this.dialect),
       moderatorActions: new KyselyModeratorActions(this.db, id, this.dialect),
     };

@@ -46,6 +46,7 @@ import { listingOrdinalsMigration } from './0112_listing_ordinals.ts';
 import { memberProfilesMigration } from './0113_member_profiles.ts';
 import { maintenanceMigration } from './0114_maintenance.ts';
 import { agentKnowledgeMigration } from './0115_agent_knowledge.ts';
+import { topicReadsMigration } from './0116_topic_reads.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -93,6 +94,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0113_member_profiles': memberProfilesMigration(dialect),
     '0114_maintenance': maintenanceMigration(dialect),
     '0115_agent_knowledge': agentKnowledgeMigration(dialect),
+    '0116_topic_reads': topicReadsMigration(dialect),
   };
 }
 
