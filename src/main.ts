@@ -255,9 +255,12 @@ function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
     logger,
   });
   retention.start();
+  // Topic views are counted in memory and written in one batch every ten seconds.
+  services.reading.views.start(10_000);
   return {
     async stop() {
       services.maintenance.stop();
+      await services.reading.views.stop();
       await dispatcher?.stop();
       await retention.stop();
       await mail?.stop();

@@ -17,6 +17,7 @@ import { ProfileService } from './domain/profiles.ts';
 import { NotificationService } from './domain/notifications/service.ts';
 import { DraftService } from './domain/drafts/service.ts';
 import { BookmarkService } from './domain/bookmarks/service.ts';
+import { ReadingService } from './domain/reading/service.ts';
 import { PostHistoryService } from './domain/post-history.ts';
 import { UploadService } from './domain/uploads/service.ts';
 import { UploadBytes } from './store/upload-bytes.ts';
@@ -59,6 +60,8 @@ export type Services = {
   /** People's unsent replies and topics. */
   drafts: DraftService;
   bookmarks: BookmarkService;
+  /** What each person read per topic, topic views (batched), what lists show of a topic's life. */
+  reading: ReadingService;
   postHistory: PostHistoryService;
   /** Files attached to posts: checked by content, kept per community, served to its readers. */
   uploads: UploadService;
@@ -172,6 +175,7 @@ export function createServices(deps: ServiceDeps): Services {
     feedback: new FeedbackService(store, writes.runner),
     drafts: new DraftService(store, writes.runner),
     bookmarks: new BookmarkService(store, config, writes.runner),
+    reading: new ReadingService(store, (err) => logger?.warn({ err }, 'topic views not counted')),
     postHistory: new PostHistoryService(store),
     uploads: new UploadService(
       store,

@@ -37,6 +37,10 @@ export type NotificationRecord = Omit<
   emailedAt: string | null;
 };
 
+/** Where a notification leads and the start of its post (null: none, or no longer shown). */
+export type NotificationPlace = { topicSlug: string | null; excerpt: string | null };
+export type GlancedNotification = NotificationRecord & NotificationPlace;
+
 export type LevelRecord = {
   personId: string;
   targetKind: WatchTarget;
@@ -55,6 +59,15 @@ export interface NotificationRepository {
   unreadCount(recipientId: string): Promise<number>;
   /** Marks the given ones (all when `ids` is null) read; returns how many changed. */
   markRead(recipientId: string, ids: string[] | null, at: string): Promise<number>;
+  /** The bell: the newest `limit` with their places, and the unread count, in one statement. */
+  glance(
+    recipientId: string,
+    limit: number,
+  ): Promise<{ items: GlancedNotification[]; unread: number }>;
+  /** The places of these notifications of the recipient, in one statement. */
+  places(recipientId: string, ids: string[]): Promise<Map<string, NotificationPlace>>;
+  /** Marks the recipient's unread notifications about one topic read (they opened it); how many. */
+  readOnTopic(recipientId: string, topicId: string, at: string): Promise<number>;
 
   /** One person's level on a topic or category (undefined: never set). */
   level(personId: string, target: WatchTarget, targetId: string): Promise<string | undefined>;

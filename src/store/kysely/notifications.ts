@@ -3,8 +3,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { NotificationDatabase, NotificationsTable } from '../notifications-schema.ts';
+import { glance, placeOf, places, readOnTopic } from './notification-glance.ts';
 import type {
   DigestItem,
+  GlancedNotification,
+  NotificationPlace,
   DueDigest,
   LevelRecord,
   NewNotification,
@@ -119,6 +122,20 @@ export class KyselyNotifications implements NotificationRepository {
     if (ids) q = q.where('id', 'in', uuids(ids));
     const result = await q.executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  async glance(recipientId: string, limit: number) {
+    const { rows } = await glance(this.db as never, this.communityId, recipientId, limit);
+    const items: GlancedNotification[] = rows.map((r) => ({ ...fromRow(r), ...placeOf(r) }));
+    return { items, unread: Number(rows[0]?.unread ?? 0) };
+  }
+
+  places(recipientId: string, ids: string[]): Promise<Map<string, NotificationPlace>> {
+    return places(this.db as never, this.communityId, recipientId, ids);
+  }
+
+  readOnTopic(recipientId: string, topicId: string, at: string): Promise<number> {
+    return readOnTopic(this.db as never, this.communityId, recipientId, topicId, at);
   }
 
   async level(personId: string, target: WatchTarget, targetId: string) {
