@@ -30,6 +30,10 @@ const notificationOut = z.object({
     .string()
     .nullable()
     .describe("The moderator's reason, when a queued write was rejected."),
+  excerpt: z
+    .string()
+    .nullable()
+    .describe('The first words of the post it is about, as plain text (null: none).'),
   created_at: z.string(),
   read_at: z.string().nullable(),
 });
@@ -46,6 +50,7 @@ function present(n: NotificationView): z.infer<typeof notificationOut> {
     approval_id: n.approvalId,
     actor: n.actor,
     reason: n.reason,
+    excerpt: n.excerpt,
     created_at: n.createdAt,
     read_at: n.readAt,
   };

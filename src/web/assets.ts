@@ -10,6 +10,7 @@ import { MENTIONS_CSS } from './styles/mentions.ts';
 import { PEOPLE_CSS } from './styles/people.ts';
 import { POSTS_CSS } from './styles/posts.ts';
 import { READING_CSS } from './styles/reading.ts';
+import { LISTS_CSS } from './styles/lists.ts';
 import { UPLOADS_CSS } from './styles/uploads.ts';
 import { ASK_JS } from './scripts/ask.ts';
 import { COMPOSER_JS } from './scripts/composer.ts';
@@ -26,6 +27,7 @@ const CSS = [
   UPLOADS_CSS,
   PEOPLE_CSS,
   POSTS_CSS,
+  LISTS_CSS,
 ].join('\n');
 
 type Asset = { body: string; type: string; path: string };

@@ -5,11 +5,13 @@ import { siteBase, siteName } from './site.ts';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { PersonActor } from '../domain/actor.ts';
+import type { NotificationView } from '../domain/notifications/service.ts';
 import { ERROR_ANSWERS, type DomainErrorCode } from '../domain/errors.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Failure, Outcome, Pipeline } from '../operations/pipeline.ts';
 import type { Services } from '../services.ts';
 import type { Community } from '../store/types.ts';
+import type { Html } from './template.ts';
 
 /** A notice at the top of the main content: a confirmation, or a problem (announced as an alert). */
 export type Notice = { kind: 'ok' | 'error'; text: string };
@@ -36,6 +38,10 @@ export type Web = {
   unread?: number;
   /** The signed-in person's own suspension or silence here, in force (told atop every page). */
   sanction?: { mode: 'suspended' | 'silenced'; endsAt: string; by: string; reason: string };
+  /** The bell's newest notifications (a page that reads some updates them before the layout). */
+  bell?: { unread: number; recent: NotificationView[] };
+  /** The header's bell with its menu, rendered when the layout is (pages/bell.ts). */
+  bellMenu?: () => Html;
 };
 
 export type WebDeps = {

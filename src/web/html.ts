@@ -54,7 +54,8 @@ function nav(web: Web): Html {
     const n = web.unread ?? 0;
     links.push(html`<a href="${href(web, '/bookmarks')}">Bookmarks</a>`);
     links.push(
-      html`<a href="${href(web, '/notifications')}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
+      web.bellMenu?.() ??
+        html`<a href="${href(web, '/notifications')}" class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></a>`,
     );
   }
   if (web.person) {

@@ -43,6 +43,7 @@ import type { FormData } from './forms.ts';
 import { emailRoutes } from './pages/email.ts';
 import { mailAdminRoutes } from './pages/admin-mail.ts';
 import { uploadRoutes } from './pages/uploads.ts';
+import { bellMenu } from './pages/bell.ts';
 import { bytesText } from '../domain/writes/upload-file.ts';
 import { html, markupOf } from './template.ts';
 
@@ -139,18 +140,22 @@ export function mountWeb(app: Hono, deps: WebDeps): void {
         });
       }
     }
-    // The bell's number, and the person's own sanction here (the header offers no writing then).
+    // The bell (its count and newest few), and the person's own sanction here (the header offers
+    // no writing then).
     if (
       ctx.person &&
       where.kind === 'community' &&
       c.req.method === 'GET' &&
       !url.pathname.startsWith('/uploads/')
     ) {
-      const [unread, sanction] = await Promise.all([
-        deps.services.notifications.unreadCount(ctx.person, where.community),
+      const [bell, sanction] = await Promise.all([
+        deps.services.notifications.glance(ctx.person, where.community),
         deps.services.sanctions.mine(ctx.person.personId, where.community),
       ]);
-      ctx.unread = unread;
+      ctx.unread = bell.unread;
+      ctx.bell = bell;
+      // The menu is drawn with the layout, after the page read what it reads (pages/bell.ts).
+      ctx.bellMenu = () => bellMenu(ctx, ctx.bell ?? bell);
       if (sanction) ctx.sanction = sanction;
     }
     const flash = c.req.method === 'GET' ? takeFlash(c, deps) : undefined;

@@ -57,6 +57,15 @@ test('the bell, /notifications, mark read, mute, and the preferences page', asyn
   const list = await asker.get('/notifications');
   assert.match(list.text, /Web Helper mentioned you in “Where is the bell in the header\?”/);
   assert.match(list.text, new RegExp(`href="[^"]*/t/${slug}#post-`));
+  assert.match(list.text, /It is at the top, @web-asker: look for the bell\./, 'the excerpt');
+  assert.match(home.text, /<details class="bell-menu">/, 'the bell opens a menu');
+  assert.match(home.text, /class="what">.*Web Helper mentioned you/s);
+  // Opening the topic reads its notifications: the page it opens already shows the bell at 0.
+  const opened = await asker.get(`/t/${slug}`);
+  assert.match(opened.text, /aria-label="Notifications: 0 unread"/);
+  assert.match((await asker.get('/notifications')).text, /0 unread/);
+  await helper.post(`/t/${slug}/reply`, { body: 'One more thing, @web-asker.' });
+  assert.match((await asker.get('/')).text, /aria-label="Notifications: 1 unread"/);
   const read = await asker.post('/notifications/read', { all: 'true' });
   assert.match(read.text, /All notifications are marked read/);
   assert.match(read.text, /aria-label="Notifications: 0 unread"/);

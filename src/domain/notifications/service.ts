@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
-import type { NotificationRecord } from '../../store/notifications.ts';
+import type { NotificationPlace, NotificationRecord } from '../../store/notifications.ts';
 import type { Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
 import { requirePersonHere } from './person.ts';
@@ -34,9 +34,28 @@ export type NotificationView = {
   actor: { kind: string; id: string | null; name: string };
   /** The moderator's reason, on a rejected (or failed) queued write. */
   reason: string | null;
+  /** The start of the post it is about, as plain text (null: none, or no longer shown). */
+  excerpt: string | null;
   createdAt: string;
   readAt: string | null;
 };
+
+/** How many notifications the bell's menu shows. */
+export const BELL_ITEMS = 6;
+
+/** The excerpt a list shows: the post's first words as plain text, cut on a word. */
+export function excerptOf(markdown: string | null, max = 140): string | null {
+  if (!markdown) return null;
+  const text = markdown
+    .replace(/```[\s\S]*?(```|$)/g, ' ')
+    .replace(/^\s*>.*$/gm, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#*_`~|>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!text) return null;
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
 
 const listSchema = z.object({
   unread_only: z.boolean().optional(),
@@ -44,8 +63,13 @@ const listSchema = z.object({
   limit: pageLimit(50, 20),
 });
 
+/** Who acted, an agent marked as one ("helper-bot (agent)"). */
+function actorName(n: Pick<NotificationRecord, 'actor'>): string {
+  return n.actor.kind === 'agent' ? `${n.actor.name} (agent)` : n.actor.name;
+}
+
 function sentence(n: NotificationRecord): string {
-  const who = n.actor.name;
+  const who = actorName(n);
   const t = `“${n.title}”`;
   switch (n.kind as NotificationKind) {
     case 'replied':
@@ -113,32 +137,63 @@ export class NotificationService {
       limit: data.limit,
       unreadOnly: data.unread_only,
     });
-    const slugs = new Map<string, string | undefined>();
-    const views: NotificationView[] = [];
-    for (const n of page.items) {
-      if (n.topicId && !slugs.has(n.topicId))
-        slugs.set(n.topicId, (await scope.topics.getById(n.topicId))?.slug);
-      const slug = n.topicId ? slugs.get(n.topicId) : undefined;
-      views.push({
-        id: n.id,
-        kind: n.kind as NotificationKind,
-        text: sentence(n),
-        title: n.title,
-        url: slug ? topicUrl(this.config, community.slug, slug, n.postId ?? undefined) : null,
-        topicId: n.topicId,
-        postId: n.postId,
-        approvalId: n.approvalId,
-        actor: n.actor,
-        reason: n.reason,
-        createdAt: n.createdAt,
-        readAt: n.readAt,
-      });
-    }
+    const places = await scope.notifications.places(
+      person.personId,
+      page.items.map((n) => n.id),
+    );
+    const views = page.items.map((n) =>
+      this.view(community, n, places.get(n.id) ?? { topicSlug: null, excerpt: null }),
+    );
     return {
       notifications: views,
       unreadCount: await scope.notifications.unreadCount(person.personId),
       nextCursor: page.next ? encodeCursor(listing, page.next) : null,
     };
+  }
+
+  /** One notification as callers see it: its sentence, its link, the start of its post. */
+  private view(
+    community: Community,
+    n: NotificationRecord,
+    place: NotificationPlace,
+  ): NotificationView {
+    return {
+      id: n.id,
+      kind: n.kind as NotificationKind,
+      text: sentence(n),
+      title: n.title,
+      url: place.topicSlug
+        ? topicUrl(this.config, community.slug, place.topicSlug, n.postId ?? undefined)
+        : null,
+      topicId: n.topicId,
+      postId: n.postId,
+      approvalId: n.approvalId,
+      actor: n.actor,
+      reason: n.reason,
+      excerpt: excerptOf(place.excerpt),
+      createdAt: n.createdAt,
+      readAt: n.readAt,
+    };
+  }
+
+  /**
+   * The bell: the unread count and the newest few notifications, in one statement (nothing for
+   * anyone who has no notifications here: visitors, agents).
+   */
+  async glance(
+    actor: Actor,
+    community: Community,
+  ): Promise<{ unread: number; recent: NotificationView[] }> {
+    if (actor.kind !== 'person') return { unread: 0, recent: [] };
+    try {
+      requirePersonHere(actor, community);
+    } catch {
+      return { unread: 0, recent: [] };
+    }
+    const got = await this.store
+      .community(community.id)
+      .notifications.glance(actor.personId, BELL_ITEMS);
+    return { unread: got.unread, recent: got.items.map((n) => this.view(community, n, n)) };
   }
 
   /** Runs one of the person's own writes (../writes/personal-write.ts) through the runner. */

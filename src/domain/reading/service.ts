@@ -50,18 +50,19 @@ export class ReadingService {
     topicId: string,
     shownUpTo: number,
     unreadHint: number,
-  ): Promise<void> {
+  ): Promise<{ notificationsRead: number }> {
     this.views.count(community.id, topicId);
     const person = readerOf(actor, community);
-    if (!person) return;
+    if (!person) return { notificationsRead: 0 };
     const scope = this.store.community(community.id);
     const at = new Date().toISOString();
-    await Promise.all([
+    const [, notificationsRead] = await Promise.all([
       scope.topicReads.opened(person.personId, topicId, shownUpTo, at),
       unreadHint > 0
         ? scope.notifications.readOnTopic(person.personId, topicId, at)
         : Promise.resolve(0),
     ]);
+    return { notificationsRead };
   }
 
   /** The life of these topics (the ones a list shows), for this reader: two statements at most. */

@@ -1,5 +1,6 @@
-// A person's notifications in this community (/notifications: newest first, with links; mark one
-// or all read), their preferences (/account/notifications: e-mail frequency, a level per category,
+// A person's notifications in this community (/notifications: newest first, each with who acted
+// (agents marked), the start of the post and its link; mark one or all read; the bell's menu is
+// ./bell.ts), their preferences (/account/notifications: e-mail frequency, a level per category,
 // their @handle), and the watch / track / normal / mute control of a topic page. Plain forms with
 // the form token: everything works without JavaScript.
 import type { Hono } from 'hono';
@@ -15,9 +16,10 @@ import {
 } from '../../operations/notifications.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { field, text, type FormData } from '../forms.ts';
-import { postForm, when } from '../html.ts';
+import { postForm } from '../html.ts';
 import { failurePage, needsPerson, notFound, page, redirectWith } from '../respond.ts';
 import { moreLink } from './parts.ts';
+import { notificationContent, notificationHref } from './bell.ts';
 import { html, type Html } from '../template.ts';
 
 const LEVELS = [
@@ -61,16 +63,17 @@ export function notificationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     });
     if (!got.ok) return failurePage(c, web, got);
     const items = got.value.notifications.map((n) => {
-      const label = n.url ? html`<a href="${n.url}">${n.text}</a>` : n.text;
+      const view = { ...n, unread: !n.read_at, at: n.created_at };
+      const to = notificationHref(web, n);
       const mark = n.read_at
         ? ''
         : postForm(
             web,
             href(web, '/notifications/read'),
-            html`<input type="hidden" name="ids" value="${n.id}"><button type="submit" class="link">Mark read</button>`,
+            html`<input type="hidden" name="ids" value="${n.id}"><button type="submit" class="link">Mark read<span class="visually-hidden">: ${n.text}</span></button>`,
             html`class="inline"`,
           );
-      return html`<li class="${n.read_at ? 'read' : 'unread'}">${n.read_at ? '' : html`<span class="badge">New</span> `}${label} <span class="meta">${when(n.created_at)}</span> ${mark}</li>`;
+      return html`<li class="${n.read_at ? 'read' : 'unread'}">${to ? html`<a href="${to}">${notificationContent(view)}</a>` : html`<div>${notificationContent(view)}</div>`}${n.read_at ? '' : html` <span class="badge">New</span>`} ${mark}</li>`;
     });
     const all = got.value.unread_count
       ? postForm(
@@ -80,7 +83,7 @@ export function notificationRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         )
       : '';
     const body = html`<h1>Notifications</h1><p>${got.value.unread_count} unread · <a href="${href(web, '/account/notifications')}">Preferences</a></p>${all}
-${items.length ? html`<ul class="notifications">${items}</ul>` : html`<p>Nothing yet. Replies to your topics, @mentions of you and news of what you watch show here.</p>`}${moreLink(web, '/notifications', {}, got.value.next_cursor, 'Older notifications')}`;
+${items.length ? html`<ul class="notifications notification-list">${items}</ul>` : html`<p>Nothing yet. Replies to your topics, @mentions of you and news of what you watch show here.</p>`}${moreLink(web, '/notifications', {}, got.value.next_cursor, 'Older notifications')}`;
     return page(c, web, { title: 'Notifications', body });
   });
 
@@ -96,7 +99,10 @@ ${items.length ? html`<ul class="notifications">${items}</ul>` : html`<p>Nothing
       all ? { all: true } : { ids: [text(form, 'ids')] },
     );
     if (!got.ok) return failurePage(c, web, got);
-    return redirectWith(c, deps, href(web, '/notifications'), {
+    // The bell's menu sends the page it was opened on: back there (a path of this site only).
+    const back = text(form, 'back');
+    const to = /^\/(?![/\\])/.test(back) ? back : href(web, '/notifications');
+    return redirectWith(c, deps, to, {
       kind: 'ok',
       text: all ? 'All notifications are marked read.' : 'Marked read.',
     });

@@ -38,6 +38,7 @@ import {
   topicModerationRoutes,
 } from './topic-moderation.ts';
 import { watchControl } from './notifications.ts';
+import { noteOpened } from './topic-reading.ts';
 import { bookmarkButton, bookmarkedAmong } from './bookmarks.ts';
 import { awaitingApproval, flagControl, hiddenBanner } from './review.ts';
 import {
@@ -225,6 +226,7 @@ export async function renderTopic(
     feedbackOf(deps, web, posts),
     bookmarkedAmong(deps, web, topic, posts),
     writable ? unconfirmedNotice(deps, web) : undefined,
+    noteOpened(deps, web, topic, posts),
   ]);
   const body = html`<nav aria-label="Breadcrumb" class="meta"><a href="${href(web, '/')}">Home</a> › <a href="${href(web, `/categories/${topic.category.slug}`)}">${topic.category.name}</a></nav>
 <h1>${topic.title}</h1>
