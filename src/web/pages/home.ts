@@ -6,9 +6,10 @@ import { LIMITS } from '../../domain/fields.ts';
 import { listCategories, listTopics } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
-import { plural } from '../html.ts';
+import { plural, when } from '../html.ts';
 import { failurePage, notFound, page } from '../respond.ts';
-import { moreLink, topicList } from './parts.ts';
+import { moreLink } from './parts.ts';
+import { livesOf, topicList, type Lives } from './topic-list.ts';
 import { pageOf, pager } from './pager.ts';
 import { html, type Html } from '../template.ts';
 
@@ -33,6 +34,28 @@ const SORTS = [
   { value: 'top', label: 'Most replies' },
 ] as const;
 
+/**
+ * A signed-in person's "new since your last visit": the latest topics with posts since their
+ * previous visit began that they have not read to the end (nothing on a first visit).
+ */
+function sinceLastVisit(
+  web: Web,
+  latest: OutputOf<typeof listTopics>['topics'],
+  lives: Lives,
+  previousVisit: string | null,
+): Html {
+  if (!web.person || !previousVisit) return html``;
+  const since = Date.parse(previousVisit);
+  const fresh = latest.filter((t) => {
+    const life = lives.get(t.id);
+    if (!life || Date.parse(life.lastPostedAt) <= since) return false;
+    if (life.lastPoster.kind === 'person' && life.lastPoster.id === web.person!.personId)
+      return false;
+    return life.unopened || (life.unread ?? 0) > 0;
+  });
+  return html`<section class="since-visit" aria-labelledby="since-visit"><h2 id="since-visit">New since your last visit</h2><p class="meta">Since ${when(previousVisit)}.</p>${fresh.length ? topicList(web, fresh, lives) : html`<p>Nothing new: you are up to date.</p>`}</section>`;
+}
+
 export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/', async (c, next) => {
     const web = c.get('web');
@@ -48,13 +71,20 @@ export function homeRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!latest.ok) return failurePage(c, web, latest);
     if (!unanswered.ok) return failurePage(c, web, unanswered);
     if (!solved.ok) return failurePage(c, web, solved);
+    const [lives, previousVisit] = await Promise.all([
+      livesOf(deps, web, latest.value.topics, unanswered.value.topics, solved.value.topics),
+      web.person
+        ? deps.services.reading.previousVisit(web.person, community)
+        : Promise.resolve(null),
+    ]);
     const body = html`<h1>${community.name}</h1>${community.description ? html`<p>${community.description}</p>` : ''}
 <form method="get" action="${href(web, '/search')}" role="search" class="field"><label for="home-q">Search ${community.name}</label><input type="search" id="home-q" name="q" required maxlength="${LIMITS.searchQuery.max}"> <button type="submit">Search</button></form>
 ${web.sanction ? '' : html`<p><a class="button" href="${href(web, '/ask')}">Ask a question</a></p>`}
+${sinceLastVisit(web, latest.value.topics, lives, previousVisit)}
 <h2>Categories</h2>${categoryList(web, categories.value.categories)}
-<h2>Latest</h2>${topicList(web, latest.value.topics)}${latest.value.next_cursor ? html`<p><a href="${href(web, '/latest')}">All topics</a></p>` : ''}
-<h2>Unanswered</h2>${topicList(web, unanswered.value.topics, 'Every question has a reply.')}
-<h2>Recently solved</h2>${topicList(web, solved.value.topics, 'No accepted answers yet.')}`;
+<h2>Latest</h2>${topicList(web, latest.value.topics, lives)}${latest.value.next_cursor ? html`<p><a href="${href(web, '/latest')}">All topics</a></p>` : ''}
+<h2>Unanswered</h2>${topicList(web, unanswered.value.topics, lives, 'Every question has a reply.')}
+<h2>Recently solved</h2>${topicList(web, solved.value.topics, lives, 'No accepted answers yet.')}`;
     return page(c, web, {
       title: community.name,
       body,
@@ -86,6 +116,7 @@ ${web.sanction ? '' : html`<p><a class="button" href="${href(web, '/ask')}">Ask 
     ]);
     if (!categories.ok) return failurePage(c, web, categories);
     if (!topics.ok) return failurePage(c, web, topics);
+    const lives = await livesOf(deps, web, topics.value.topics);
     const cat = category ? categories.value.categories.find((k) => k.slug === category) : undefined;
     if (category && !cat) return notFound(c, web);
     const path = category
@@ -102,7 +133,7 @@ ${web.sanction ? '' : html`<p><a class="button" href="${href(web, '/ask')}">Ask 
     const body = html`<h1>${title}</h1>${cat?.description ? html`<p>${cat.description}</p>` : ''}
 <nav aria-label="Show"><ul class="tabs">${FILTERS.map((f) => tab('filter', f.value, f.label, filter ?? ''))}</ul></nav>
 <nav aria-label="Sort"><ul class="tabs">${SORTS.map((s) => tab('sort', s.value, s.label, sort))}</ul></nav>
-${topicList(web, topics.value.topics)}${
+${topicList(web, topics.value.topics, lives)}${
       cursor
         ? moreLink(web, path, { filter, sort }, topics.value.next_cursor, 'Older topics')
         : pager(web, {

@@ -1,11 +1,11 @@
 // Pieces several pages show: an author with the agent label ("posted by agent X on behalf of
-// community Y") wherever an agent wrote something, topic lists, search results with their matched
+// community Y") wherever an agent wrote something, search results with their matched
 // words highlighted, and "more" links that keep the other query parameters.
 import type { getTopic, replyToTopic, searchCommunity } from '../../operations/community.ts';
 import type { OutputOf } from '../../operations/operation.ts';
 import type { Rendered } from '../../operations/present.ts';
 import { href, type Notice, type Web } from '../context.ts';
-import { plural, when } from '../html.ts';
+import { when } from '../html.ts';
 import { html, type Html } from '../template.ts';
 
 /** A topic, a post and an author as get_topic (and list_topics, edit_post, …) return them. */
@@ -55,17 +55,6 @@ export function writeNotice(
 
 export function topicHref(web: Web, slug: string, postId?: string): string {
   return href(web, `/t/${slug}`) + (postId ? `#post-${postId}` : '');
-}
-
-export function topicList(web: Web, topics: Topic[], empty = 'Nothing here yet.'): Html {
-  if (!topics.length) return html`<p>${empty}</p>`;
-  const items = topics.map((t) => {
-    const state = t.is_article
-      ? 'article'
-      : html`${plural(t.reply_count, 'reply', 'replies')}${t.solution_post_id ? html` <span class="badge">Solved</span>` : ''}`;
-    return html`<li><a href="${topicHref(web, t.slug)}">${t.title}</a><br><span class="meta">${t.category.name} · ${state} · by ${author(web, t.author)} · ${when(t.last_posted_at)}${t.status === 'closed' ? ' · closed' : ''}</span></li>`;
-  });
-  return html`<ul class="topics">${items}</ul>`;
 }
 
 /** A search snippet: plain text whose matched words come marked **like this**, as <mark>. */
