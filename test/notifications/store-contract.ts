@@ -83,6 +83,90 @@ export function defineNotificationStoreContract(engine: string, factory: StoreFa
       assert.equal(await store.community(other.id).notifications.markRead(bob.id, null, at), 0);
     });
 
+    test('the glance: newest first with the unread count, places and excerpts, read by topic', async () => {
+      const c = await community();
+      const scope = store.community(c.id);
+      const [ada, bob] = [await someone('Ada'), await someone('Bob')];
+      const category = await scope.categories.create({
+        slug: 'general',
+        name: 'General',
+        kind: 'discussion',
+      });
+      const author = { kind: 'agent' as const, id: null, name: 'helper-bot' };
+      const topic = await scope.topics.create({
+        categoryId: category.id,
+        slug: 'glanced',
+        title: 'Glanced',
+        author,
+      });
+      const asked = await scope.posts.create({ topicId: topic.id, author, body: 'The question.' });
+      const answer = await scope.posts.create({
+        topicId: topic.id,
+        author,
+        body: 'The **answer** is long. '.repeat(40),
+      });
+      assert.deepEqual(await scope.notifications.glance(ada.id, 5), { items: [], unread: 0 });
+      await scope.notifications.add([
+        {
+          ...note(ada.id, 'post:a', '2026-01-01T00:00:01.000Z'),
+          topicId: topic.id,
+          postId: asked.id,
+        },
+        {
+          ...note(ada.id, 'post:b', '2026-01-01T00:00:02.000Z'),
+          topicId: topic.id,
+          postId: answer.id,
+        },
+        { ...note(ada.id, 'approval:x', '2026-01-01T00:00:03.000Z') },
+        {
+          ...note(bob.id, 'post:b', '2026-01-01T00:00:02.000Z'),
+          topicId: topic.id,
+          postId: answer.id,
+        },
+      ]);
+      const seen = await scope.notifications.glance(ada.id, 2);
+      assert.equal(seen.unread, 3);
+      assert.deepEqual(
+        seen.items.map((n) => [n.sourceKey, n.topicSlug]),
+        [
+          ['approval:x', null],
+          ['post:b', 'glanced'],
+        ],
+      );
+      assert.match(seen.items[1]!.excerpt!, /^The \*\*answer\*\* is long\./);
+      assert.ok(seen.items[1]!.excerpt!.length <= 280, 'an excerpt, not the whole post');
+      const places = await scope.notifications.places(
+        ada.id,
+        seen.items.map((n) => n.id),
+      );
+      assert.equal(places.get(seen.items[1]!.id)?.topicSlug, 'glanced');
+      assert.equal((await scope.notifications.places(bob.id, [seen.items[1]!.id])).size, 0);
+      // A hidden post gives no excerpt.
+      await scope.moderation.hide({
+        postId: answer.id,
+        topicId: topic.id,
+        position: answer.position,
+        cause: 'moderator',
+        note: null,
+        byName: 'Mo',
+      });
+      assert.equal((await scope.notifications.glance(ada.id, 2)).items[1]!.excerpt, null);
+      // Opening the topic reads Ada's notifications about it, not Bob's nor the others.
+      assert.equal(
+        await scope.notifications.readOnTopic(ada.id, topic.id, '2026-01-02T00:00:00.000Z'),
+        2,
+      );
+      assert.equal(await scope.notifications.unreadCount(ada.id), 1);
+      assert.equal(await scope.notifications.unreadCount(bob.id), 1);
+      assert.equal(
+        await store
+          .community((await community()).id)
+          .notifications.readOnTopic(bob.id, topic.id, '2026-01-02T00:00:00.000Z'),
+        0,
+        "another community's scope reads none",
+      );
+    });
+
     test('levels per topic and category; set-if-unset keeps a choice; preferences; members', async () => {
       const c = await community();
       const ada = await someone('Ada');
