@@ -42,7 +42,7 @@ export class ViewCounter {
   }
 
   /** Writes the batch so far (batches are written one after another); never throws. */
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     if (batch.length === 0) return this.writing;

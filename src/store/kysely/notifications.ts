@@ -130,11 +130,11 @@ export class KyselyNotifications implements NotificationRepository {
     return { items, unread: Number(rows[0]?.unread ?? 0) };
   }
 
-  places(recipientId: string, ids: string[]): Promise<Map<string, NotificationPlace>> {
+  async places(recipientId: string, ids: string[]): Promise<Map<string, NotificationPlace>> {
     return places(this.db as never, this.communityId, recipientId, ids);
   }
 
-  readOnTopic(recipientId: string, topicId: string, at: string): Promise<number> {
+  async readOnTopic(recipientId: string, topicId: string, at: string): Promise<number> {
     return readOnTopic(this.db as never, this.communityId, recipientId, topicId, at);
   }
 

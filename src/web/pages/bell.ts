@@ -62,5 +62,5 @@ export function bellMenu(web: Web, bell: BellState): Html {
         html`class="inline"`,
       )
     : '';
-  return html`<details class="bell-menu"><summary class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></summary><div class="bell-panel">${items.length ? html`<ul>${items}</ul>` : html`<p class="meta">Nothing yet.</p>`}<p class="bell-actions">${markAll} <a href="${href(web, '/notifications')}">All notifications</a></p></div></details>`;
+  return html`<details class="bell-menu"><summary class="bell${n ? ' unread' : ''}" aria-label="Notifications: ${n} unread">${BELL}<span class="count">${n}</span></summary><div class="bell-panel">${items.length ? html`<ul>${items}</ul>` : html`<p class="meta">Nothing yet.</p>`}<div class="bell-actions">${markAll} <a href="${href(web, '/notifications')}">All notifications</a></div></div></details>`;
 }
