@@ -149,7 +149,7 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await shoot(page, 'ask', '05-search-solved');
       // Searching again from the page's own form with the filter unticked: the panel stays closed
       // and the first result is on the first screen.
-      const panel = page.locator('details').first();
+      const panel = page.locator('main details').first();
       if ((await panel.getAttribute('open')) === null)
         await page.locator('summary', { hasText: 'Filters' }).click();
       await page.getByLabel('Only solved topics').uncheck();
