@@ -156,7 +156,7 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await page.getByRole('button', { name: 'Search' }).click();
       await page.waitForURL((u) => !u.searchParams.has('solved_only'));
       assert.equal(
-        await page.locator('details').first().getAttribute('open'),
+        await page.locator('main details').first().getAttribute('open'),
         null,
         'the filter panel is closed after a search',
       );
