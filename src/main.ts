@@ -242,8 +242,8 @@ function notReady(logger: Logger) {
 }
 
 /**
- * The instance's background work: webhook deliveries, outbound mail, and old rows deleted in
- * bounded batches on a timer (idempotency records, expired sessions, …).
+ * The instance's background work: webhook deliveries, outbound mail, old rows deleted in bounded
+ * batches on a timer (idempotency records, expired sessions, …), topic views written every 10 s.
  */
 function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   const { store, services, logger } = opened;
@@ -255,7 +255,6 @@ function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
     logger,
   });
   retention.start();
-  // Topic views are counted in memory and written in one batch every ten seconds.
   services.reading.views.start(10_000);
   return {
     async stop() {
