@@ -241,10 +241,8 @@ function notReady(logger: Logger) {
   return (database: string, err: unknown) => logger.warn({ err, database }, 'not ready: database');
 }
 
-/**
- * The instance's background work: webhook deliveries, outbound mail, old rows deleted in bounded
- * batches on a timer (idempotency records, expired sessions, …), topic views written every 10 s.
- */
+/** The instance's background work: webhook deliveries, outbound mail, old rows deleted in bounded
+ * batches on a timer (idempotency records, expired sessions, …), topic views written every 10 s. */
 function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   const { store, services, logger } = opened;
   const dispatcher = startDispatcher(opened, config, metrics);
