@@ -2,7 +2,8 @@
 // when), when they last came to a community and the visit before (community_visits: "new since
 // your last visit"), and each topic's view count (topic_views: added in batches an instance counts
 // in memory, so a view costs no write of its own). A topic's rows go with it.
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Migration } from 'kysely';
+import type { AnySchemaDb } from '../any-schema.ts';
 import type { Dialect } from '../repositories.ts';
 
 export function topicReadsMigration(dialect: Dialect): Migration {
@@ -10,7 +11,7 @@ export function topicReadsMigration(dialect: Dialect): Migration {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   const big = dialect === 'postgres' ? sql`bigint` : sql`integer`;
   return {
-    async up(db: Kysely<any>) {
+    async up(db: AnySchemaDb) {
       await db.schema
         .createTable('topic_reads')
         .addColumn('community_id', id, (c) =>
@@ -50,7 +51,7 @@ export function topicReadsMigration(dialect: Dialect): Migration {
         .addColumn('views', big, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: AnySchemaDb) {
       await db.schema.dropTable('topic_views').execute();
       await db.schema.dropTable('community_visits').execute();
       await db.schema.dropTable('topic_reads').execute();
