@@ -112,6 +112,7 @@ export function createFaces(d: FacesDeps): Hono {
         clientIp,
         secure,
         canonicalOrigin: (slug) => communityOrigin(config, slug),
+        credentialActor: (c, community) => door.actorOf(community, door.credentialsOf(c)),
       });
     },
     llms: (section) => renderLlms(docs, section),

@@ -4,7 +4,7 @@
 import { siteBase, siteName } from './site.ts';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { PersonActor } from '../domain/actor.ts';
+import type { Actor, PersonActor } from '../domain/actor.ts';
 import type { NotificationView } from '../domain/notifications/service.ts';
 import { ERROR_ANSWERS, type DomainErrorCode } from '../domain/errors.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -64,6 +64,8 @@ export type WebDeps = {
   secure: boolean;
   /** The canonical origin of a community (null: the network's apex). */
   canonicalOrigin: (slug: string | null) => string;
+  /** Who the request's key (Bearer, X-API-Key, a user key) or session makes it on `community`. */
+  credentialActor?: (c: Context, community: Community) => Promise<Actor>;
 };
 
 export type WebEnv = { Variables: { web: Web } };

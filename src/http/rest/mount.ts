@@ -186,7 +186,7 @@ async function handle(
 
   let body: unknown;
   if (route.upload && !isJson(c.req.header('content-type') ?? '')) {
-    const read = await uploadBody(c);
+    const read = await uploadBody(c, deps.maxUploadBytes);
     if (!read.ok) return fail(read.problem);
     body = read.body;
   } else if (route.method !== 'get') {

@@ -4,7 +4,8 @@
 // `POST /upload` (a file dropped on or pasted into the text: JSON with its Markdown), and serving an upload
 // at `/uploads/<id>/<name>` to those who may read the community, with headers that keep a file from
 // ever running as a page: its detected type, nosniff, a sandboxing Content-Security-Policy, inline
-// only for images (everything else downloads), cached for good (an upload never changes).
+// only for images (everything else downloads), cached for good (an upload never changes). A file
+// is read by whoever may read its community: a signed-in person, an agent or a member by their key.
 import type { Hono } from 'hono';
 import { anonymous } from '../../domain/actor.ts';
 import { bytesText } from '../../domain/writes/upload-file.ts';
@@ -81,9 +82,14 @@ export function uploadRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         404,
       );
     if (web.where.kind !== 'community') return missing();
+    // A file is read as the request's credential reads the community: a signed-in person, or a
+    // key (an agent's, a member's user key) as on REST and MCP, where posts link their files.
+    const community = web.where.community;
+    const reader =
+      web.person ?? (deps.credentialActor ? await deps.credentialActor(c, community) : anonymous);
     const found = await deps.services.uploads.open(
-      web.person ?? anonymous,
-      web.where.community,
+      reader,
+      community,
       c.req.param('id'),
       c.req.param('name'),
     );
