@@ -149,7 +149,7 @@ export function presentWrite(
   }
   const mentions = outcome.result.mentions;
   const unread = mentions?.cannotRead.length
-    ? ` Not notified (they cannot read this topic): ${mentions.cannotRead.map((h) => `@${h}`).join(', ')}.`
+    ? ` Not notified (no reader of this topic has that handle): ${mentions.cannotRead.map((h) => `@${h}`).join(', ')}.`
     : '';
   return {
     status: 'applied',

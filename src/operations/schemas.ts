@@ -345,7 +345,9 @@ export const writeOutput = z.object({
         ),
       cannot_read: z
         .array(z.string())
-        .describe('Handles of people who cannot read this topic: they were not notified.'),
+        .describe(
+          'Handles written that notified no one: no reader of this topic has them (unknown handles and non-readers alike).',
+        ),
     })
     .optional()
     .describe('What the @mentions of the post did.'),

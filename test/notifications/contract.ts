@@ -189,10 +189,22 @@ export function defineNotificationsContract(engine: string, setup: Setup): void 
       const secret = await ask(skunk, writer);
       const inside = await ok('reply_to_topic', as(skunk, writer), {
         topic: secret.slug,
-        body: 'What do you think, @dana-q?',
+        body: 'What do you think, @dana-q and @nobody-by-this-name?',
       });
-      assert.deepEqual(inside.mentions, { notified: [], agents: [], cannot_read: ['dana-q'] });
-      assert.match(inside.message, /Not notified .*@dana-q/);
+      // Who has an account elsewhere on the instance is not told: a non-member's handle is named
+      // exactly as a handle nobody has, and neither is linked.
+      assert.deepEqual(inside.mentions.notified, []);
+      assert.deepEqual(inside.mentions.cannot_read.sort(), ['dana-q', 'nobody-by-this-name']);
+      assert.match(
+        inside.message,
+        /Not notified \(no reader of this topic has that handle\): (@dana-q|@nobody-by-this-name), (@dana-q|@nobody-by-this-name)\./,
+      );
+      const insidePage = await ok(
+        'get_topic',
+        { ...as(skunk, writer), showsHtml: true },
+        { topic: secret.slug },
+      );
+      assert.doesNotMatch(insidePage.posts.at(-1).html as string, /class="mention"/);
       const rows = await h.store
         .community(skunk.id)
         .notifications.list(dana.personId, { limit: 10 });

@@ -1,6 +1,8 @@
 // @mentions: the handles a body names, resolved once by the write (its load step) to the people
 // (by their unique handle) and the community's agents (by name) they name, and the profile links
-// the stored render gives them. Unknown handles stay plain text.
+// the stored render gives them. Unknown handles stay plain text. In a private community only its
+// members are known by their handle: anyone else's handle is plain text there, as an unknown one,
+// so a post never tells its writer who has an account elsewhere on the instance.
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/repositories.ts';
 import type { Community } from '../../store/types.ts';
@@ -33,7 +35,11 @@ export async function resolveMentions(
     const agent = agents.get(handle);
     if (agent) out.push({ handle, kind: 'agent', id: agent.id, name: agent.name });
   }
-  return out;
+  if (community.visibility === 'public') return out;
+  const people = out.filter((m) => m.kind === 'person').map((m) => m.id);
+  if (!people.length) return out;
+  const members = await store.community(community.id).notifications.members(people);
+  return out.filter((m) => m.kind === 'agent' || members.has(m.id));
 }
 
 /** At most this many suggestions for one "@" typed. */

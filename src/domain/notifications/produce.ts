@@ -15,7 +15,8 @@ import type { NewNotification } from '../../store/notifications.ts';
 import type { AuthorRef, Community, Topic } from '../../store/types.ts';
 import type { Loaded } from '../content-lookup.ts';
 import type { PostView, TopicView } from '../views.ts';
-import type { Mention } from './mentions.ts';
+import { mentionedHandles } from '../markdown.ts';
+import { MAX_MENTIONS, type Mention } from './mentions.ts';
 import { isWatchLevel, type NotificationKind, type WatchLevel } from './vocabulary.ts';
 import { categoryOf, findTopic } from '../content-lookup.ts';
 import { isDomainError } from '../errors.ts';
@@ -26,7 +27,10 @@ export type MentionReport = {
   notified: string[];
   /** Names of agents mentioned: they have no notifications, and hear of it as of any post. */
   agents: string[];
-  /** Handles of people who cannot read this topic: not notified. */
+  /**
+   * Handles written that notified no one: no reader of this topic has them (an unknown handle and
+   * a non-reader's alike, so the list says nothing of who has an account on the instance).
+   */
   cannotRead: string[];
 };
 
@@ -139,23 +143,32 @@ export async function notifyWritten(
       post,
       mentioned,
     }));
-  return mentionReport(mentions, may, allowed, self);
+  return mentionReport(
+    mentionedHandles(post.body).slice(0, MAX_MENTIONS),
+    mentions,
+    may,
+    allowed,
+    self,
+  );
 }
 
 /** People hear of their mentions by notification; agents as of any post (webhooks, MCP). */
 function mentionReport(
+  handles: string[],
   mentions: Mention[],
   may: Set<string>,
   allowed: Set<string>,
   self: string | null,
 ): MentionReport | undefined {
-  if (!mentions.length) return undefined;
+  if (!handles.length) return undefined;
   const report: MentionReport = { notified: [], agents: [], cannotRead: [] };
-  for (const m of mentions) {
-    if (m.kind === 'agent') report.agents.push(m.handle);
-    else if (m.id === self) continue;
-    else if (allowed.has(m.id)) report.notified.push(m.handle);
-    else if (!may.has(m.id)) report.cannotRead.push(m.handle);
+  const known = new Map(mentions.map((m) => [m.handle, m]));
+  for (const handle of handles) {
+    const m = known.get(handle);
+    if (m?.kind === 'agent') report.agents.push(m.handle);
+    else if (m && m.id === self) continue;
+    else if (m && allowed.has(m.id)) report.notified.push(m.handle);
+    else if (!m || !may.has(m.id)) report.cannotRead.push(handle);
   }
   return report;
 }

@@ -48,7 +48,7 @@ export function writeNotice(
     : {
         kind: 'ok',
         text: unread.length
-          ? `${applied} Not notified (they cannot read this topic): ${unread.map((h) => `@${h}`).join(', ')}.`
+          ? `${applied} Not notified (no reader of this topic has that handle): ${unread.map((h) => `@${h}`).join(', ')}.`
           : applied,
       };
 }
