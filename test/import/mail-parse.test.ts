@@ -5,6 +5,9 @@ import { decodeHeaderValue } from '../../src/import/mail/encoded-words.ts';
 import { cleanBody, cleanSubject } from '../../src/import/mail/clean.ts';
 import { threadMessages } from '../../src/import/mail/thread.ts';
 import { splitMbox } from '../../src/import/mail/sources.ts';
+import { parseInbound } from '../../src/import/mail/inbound.ts';
+import { ReplyAddresses } from '../../src/domain/mail/reply-address.ts';
+import type { Store } from '../../src/store/repositories.ts';
 import { answer, followUp, noId, question, sameSubjectNewTopic } from './fixtures.ts';
 
 test('multipart/alternative: the quoted-printable latin1 text part is chosen and decoded', () => {
@@ -109,4 +112,23 @@ test('NUL characters in mail are dropped (no database stores them alike), the re
   assert.equal(m.subject, 'A NUL here');
   assert.match(m.text, /^Body with a {2}NUL\.\s*$/);
   assert.equal(m.messageId, '<nul@example.org>');
+});
+
+test('a reply address on a dotless domain (a local run: hamlet+…@localhost) is found and checks', async () => {
+  const replies = new ReplyAddresses('Hamlet <hamlet@localhost>', async () => 'k'.repeat(32));
+  const via = undefined as unknown as Store; // the key above is loaded without the store
+  const person = '0190a0a0-0000-7000-8000-000000000001';
+  const topic = '0190a0a0-0000-7000-8000-000000000002';
+  const address = await replies.address(via, person, topic);
+  assert.match(address, /^hamlet\+[a-z2-7]+@localhost$/);
+  const mail = parseInbound(
+    Buffer.from(
+      `From: Ria <ria@example.org>\r\nTo: Hamlet <${address}>\r\nSubject: Re: x\r\n\r\nThanks!\r\n`,
+    ),
+  );
+  assert.ok(mail.recipients.includes(address), mail.recipients.join(', '));
+  const picked = replies.pick(mail.recipients);
+  assert.equal(picked, address);
+  const checked = await replies.check(via, picked!);
+  assert.deepEqual(checked.ok && [checked.personId, checked.topicId], [person, topic]);
 });

@@ -9,7 +9,8 @@ import { decodeHeaderValue } from './encoded-words.ts';
 import { parseFrom, parseMessage } from './message.ts';
 import { header, parseMime, splitHeaders, type Headers, type MimePart } from './mime.ts';
 
-const ADDRESS = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+// An address in a header: a domain may be one label (`hamlet+…@localhost` on a local run).
+const ADDRESS = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*/g;
 
 function addressesIn(headers: Headers, names: string[]): string[] {
   const out: string[] = [];
