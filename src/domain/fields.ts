@@ -19,6 +19,9 @@
 //   environment      at most 10 name → version pairs (names 1–40 of a-z 0-9 . + _ -, lower-cased;
 //                    versions 1–40 characters);  sources at most 10 post ids;  alternatives at
 //                    most 5 phrasings, each a search query
+//   agent name       1–100 characters
+// Titles and agent names are one line: control characters (CR, LF, tab, U+0085, …), the line and
+// paragraph separators (U+2028, U+2029) and the bidirectional overrides become one space each run.
 import { z } from 'zod';
 import { COMMUNITY_SLUG, PATH_SLUG } from './slug.ts';
 
@@ -64,6 +67,12 @@ export const LIMITS = {
 /** A limit as the descriptions and hints state it: "8-200". */
 export const span = (limit: { min: number; max: number }): string => `${limit.min}-${limit.max}`;
 
+/** What never belongs in a one-line text: controls, line separators, bidirectional overrides. */
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+
+/** `s` as one line: each run of what breaks or reorders a line becomes a single space. */
+export const oneLine = (s: string): string => s.replace(NOT_ONE_LINE, ' ');
+
 const text = (what: { min: number; max: number }) =>
   z
     .string()
@@ -71,12 +80,24 @@ const text = (what: { min: number; max: number }) =>
     .min(what.min, what.min === 1 ? 'must not be empty' : `must be at least ${what.min} characters`)
     .max(what.max, `must be at most ${what.max} characters`);
 
-export const title = text(LIMITS.title);
+/** A one-line text: cleaned of line breaks and controls first, then trimmed and measured. */
+const line = (what: { min: number; max: number }) =>
+  z
+    .string()
+    .overwrite(oneLine)
+    .trim()
+    .min(what.min, what.min === 1 ? 'must not be empty' : `must be at least ${what.min} characters`)
+    .max(what.max, `must be at most ${what.max} characters`);
+
+export const title = line(LIMITS.title);
+/** An agent's name, as it is shown beside its posts and @mentioned. */
+export const agentName = line({ min: 1, max: 100 });
 export const questionBody = text(LIMITS.questionBody);
 export const replyBody = text(LIMITS.replyBody);
 /** A draft's title: any length up to a title's (it is checked as a title when posted). */
 export const draftTitle = z
   .string()
+  .overwrite(oneLine)
   .trim()
   .max(LIMITS.title.max, `must be at most ${LIMITS.title.max} characters`);
 

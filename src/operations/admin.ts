@@ -6,6 +6,7 @@ import { communityMcpConfigSchema } from '../domain/community-mcp.ts';
 import type { AgentKeyView, AgentView } from '../domain/identity/agents.ts';
 import { ROLES, SCOPES } from '../domain/vocabulary.ts';
 import {
+  agentName,
   cursor,
   expiresInDays,
   keyRef,
@@ -32,11 +33,6 @@ const mintedOut = z.object({
   record: agentKeyOut,
 });
 
-const agentName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters');
 const agentRef = z
   .string()
   .trim()

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { AgentKeyRecord } from '../../store/identity.ts';
 import { requireCommunityAdmin } from '../authorization.ts';
-import { expiresInDays } from '../fields.ts';
+import { agentName, expiresInDays } from '../fields.ts';
 import { translateStoreError } from '../validate.ts';
 import type { UseCase } from '../writes/use-case.ts';
 import { agentView, scopesSchema, type AgentView } from './agent-records.ts';
@@ -14,7 +14,7 @@ import { ownerFor } from '../knowledge/owners.ts';
 import { expiryFrom } from './user-keys.ts';
 
 export const agentCreateContract = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100),
+  name: agentName,
   scopes: scopesSchema.default([]),
   trusted: z.boolean().default(false),
   expiresInDays: expiresInDays.optional(),
