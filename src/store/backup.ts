@@ -11,6 +11,7 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { PgHosts } from './pg-hosts.ts';
+import { createPrivateFile, makePrivate } from './private-file.ts';
 /** How long a backup step waits for a lock another connection holds (a checkpoint, say). */
 const BACKUP_BUSY_TIMEOUT_MS = 10_000;
 /** A step of this many pages copies whatever remains, in one read transaction, however it grew. */
@@ -31,6 +32,8 @@ export async function backupSqlite(path: string, file: string): Promise<BackupRe
   if (!existsSync(path)) throw new Error(`There is no SQLite database at "${path}"`);
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
+  // The copy holds every secret of the database: the owner's alone from its first byte.
+  createPrivateFile(partial);
   const source = new BetterSqlite3(path, { fileMustExist: true });
   try {
     source.pragma(`busy_timeout = ${BACKUP_BUSY_TIMEOUT_MS}`);
@@ -48,6 +51,7 @@ export async function backupSqlite(path: string, file: string): Promise<BackupRe
     } finally {
       copy.close();
     }
+    makePrivate(partial);
     renameSync(partial, file);
   } catch (err) {
     rmSync(partial, { force: true });
@@ -69,6 +73,7 @@ export async function restoreSqlite(file: string, path: string): Promise<void> {
       target.close();
       if (tables.n > 0) throw notEmpty(`sqlite:${path}`);
     }
+    createPrivateFile(path);
     await backup.backup(path);
   } finally {
     backup.close();
@@ -121,7 +126,10 @@ export async function backupPostgres(databaseUrl: string, file: string): Promise
   const { dbname, env } = pgTool(await new PgHosts(databaseUrl).primary());
   const partial = `${file}.partial`;
   try {
+    rmSync(partial, { force: true });
+    createPrivateFile(partial);
     await run('pg_dump', [...pgDumpArgs(partial), `--dbname=${dbname}`], env);
+    makePrivate(partial);
     renameSync(partial, file);
   } finally {
     rmSync(partial, { force: true });

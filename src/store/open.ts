@@ -2,6 +2,7 @@
 // (src/main.ts), the CLI and tests call it; everything else receives the Store (and search its index).
 // PostgreSQL with several hosts, or with standbys for reads, runs over ./pg-routing.ts.
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { createPrivateFile } from './private-file.ts';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
@@ -149,7 +150,10 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): OpenedDatabas
   const memory = path === ':memory:' || path === '';
   let database: BetterSqlite3.Database;
   try {
-    if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (!memory) {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      createPrivateFile(path);
+    }
     database = new BetterSqlite3(memory ? ':memory:' : path);
     // WAL lets readers run beside the one writer (it makes the -wal and -shm files beside it).
     database.pragma('journal_mode = WAL');

@@ -1,10 +1,11 @@
 // `hamlet backup` taken while a server takes writes, restored with `hamlet restore` into an empty
 // database, on both engines: the restore holds one consistent moment (every topic with its first
 // post, the latest topic it holds findable by search), serves search and takes a write; restoring
-// into a database that is not empty is refused.
+// into a database that is not empty is refused. The backup file, a restored SQLite file and a new
+// SQLite database are the owner's alone (mode 0600), whatever the umask: they hold every secret.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -20,6 +21,7 @@ import { postgresFromTemplate } from '../helpers/template.ts';
 import { writeApplied } from '../../src/domain/writes/applied.ts';
 
 const system = systemActor('test');
+const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 async function backupUnderWrites(source: string, target: string, dir: string): Promise<void> {
   const h = await startTestHamlet({ DATABASE_URL: source }, { demo: true, keepDatabase: true });
@@ -58,6 +60,7 @@ async function backupUnderWrites(source: string, target: string, dir: string): P
     await writer;
     assert.equal(backup.code, 0, backup.err);
     assert.match(backup.out, /Backed up to .*hamlet\.backup \(\d+ bytes\)/);
+    assert.equal(modeOf(file), 0o600, 'the backup is readable by its owner only');
     assert.ok(atEnd > atStart, `the server wrote while the backup ran (${atStart} → ${atEnd})`);
   } finally {
     writing = false;
@@ -66,6 +69,7 @@ async function backupUnderWrites(source: string, target: string, dir: string): P
 
   const restored = await runCli(['restore', file], { DATABASE_URL: target });
   assert.equal(restored.code, 0, restored.err);
+  if (target.startsWith('sqlite:')) assert.equal(modeOf(target.slice(7)), 0o600, 'restored file');
   assert.match(restored.out, /Restored /);
   const again = await runCli(['restore', file], { DATABASE_URL: target });
   assert.equal(again.code, 1);
@@ -115,6 +119,22 @@ test('backup during writes, restore, serve (sqlite)', async () => {
       dir,
     );
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a new SQLite database and its WAL are created mode 0600 under umask 022', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hamlet-mode-'));
+  const before = process.umask(0o022);
+  try {
+    const path = join(dir, 'fresh.db');
+    const opened = await openDatabase(`sqlite:${path}`, { poolSize: 1 });
+    await sql`select count(*) from communities`.execute(opened.db);
+    assert.equal(modeOf(path), 0o600);
+    assert.equal(modeOf(`${path}-wal`), 0o600);
+    await opened.store.close();
+  } finally {
+    process.umask(before);
     rmSync(dir, { recursive: true, force: true });
   }
 });
