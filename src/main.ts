@@ -39,6 +39,7 @@ import type { SurfaceDeps } from './surfaces/calls.ts';
 import { createMcpFace, type CacheFill } from './surfaces/mcp-face.ts';
 import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
+import { listenOn } from './http/listen.ts';
 
 export { VERSION } from './version.ts';
 
@@ -327,10 +328,7 @@ async function listen(
   release: () => Promise<void>,
 ): Promise<number> {
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    await listenOn(server, config.port, config.host);
   } catch (err) {
     await release();
     throw err;

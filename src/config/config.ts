@@ -8,7 +8,7 @@ import { standbysNeedPostgres, standbyUrls } from './pg-urls.ts';
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    HOST: z.string().default('0.0.0.0'),
+    HOST: z.string().default('::'),
     HAMLET_BASE_DOMAIN: z
       .string()
       .regex(

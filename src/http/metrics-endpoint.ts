@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../log.ts';
+import { listenOn } from './listen.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -57,9 +58,6 @@ export async function startMetricsServer(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listenOn(server, port, host);
   return server;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { serveProcess } from '../helpers/serve.ts';
 import { INITIALIZE, raw, rpc } from '../mcp/http-client.ts';
@@ -56,6 +57,22 @@ test('an IP-literal host is the apex: the network server, the directory, and the
   assert.equal(acme.status, 200);
   assert.equal(acme.json().result.serverInfo.title, 'Hamlet: acme');
   assert.equal((await raw(`${ip}/c/acme/`)).status, 200);
+});
+
+test('the default listener answers on [::1] and 127.0.0.1 alike, the path form included', async () => {
+  assert.equal(loadConfig({}).host, '::', 'HOST defaults to every address of both families');
+  const both = await startTestHamlet({ HOST: '::' }, { demo: true });
+  try {
+    for (const origin of [`http://[::1]:${both.port}`, `http://127.0.0.1:${both.port}`]) {
+      const acme = await rpc(`${origin}/c/acme/api/mcp`, INITIALIZE());
+      assert.equal(acme.status, 200, origin);
+      assert.equal(acme.json().result.serverInfo.title, 'Hamlet: acme', origin);
+      assert.equal((await raw(`${origin}/c/acme/`)).status, 200, origin);
+      assert.equal((await raw(`${origin}/readyz`)).status, 200, origin);
+    }
+  } finally {
+    await both.stop();
+  }
 });
 
 test('locally, the apex lists every community in the path form on the port served', async () => {

@@ -1,4 +1,5 @@
-// A port that is already taken: the start fails with the system's error and leaves nothing open (on
+// A port that is already taken: the start fails with the system's code (EADDRINUSE), a message that
+// says what to do, and leaves nothing open (on
 // PostgreSQL, no pooled connection), so the same database can be started again on another port.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +26,7 @@ async function takenPortThenAnother(databaseUrl: string): Promise<void> {
     const before = process.getActiveResourcesInfo();
     await assert.rejects(startTestHamlet({ ...env, PORT: String(taken) }, { keepDatabase: true }), {
       code: 'EADDRINUSE',
+      message: `127.0.0.1:${taken} is already in use (another Hamlet, or another program, listens there): stop it, or start on another port, e.g. PORT=${taken + 1} npm start`,
     });
     await waitFor(() => noneAdded(process.getActiveResourcesInfo(), before), {
       message: () =>
