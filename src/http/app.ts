@@ -104,11 +104,13 @@ export function createApp(deps: AppDeps): Hono {
     await next();
   });
 
-  // The agent documentation as plain text, whole or one section.
-  app.get('/llms', (c) => {
-    const { found, text } = deps.llms(c.req.query('section') || undefined);
-    return c.text(text, found ? 200 : 404);
-  });
+  // The agent documentation as plain text, whole or one section; `/llms.txt` is the same text at the
+  // address the llms.txt convention names.
+  for (const path of ['/llms', '/llms.txt'])
+    app.get(path, (c) => {
+      const { found, text } = deps.llms(c.req.query('section') || undefined);
+      return c.text(text, found ? 200 : 404);
+    });
 
   deps.mount?.(app);
 

@@ -51,6 +51,7 @@ const same = (a: RawResponse, b: RawResponse, what: string) => {
 const PATHS = [
   '/',
   '/llms',
+  '/llms.txt',
   '/llms?section=errors',
   '/t/project-falcon-launch-checklist',
   '/search?q=falcon',

@@ -123,6 +123,12 @@ test('/llms serves the agent documentation, whole or one section, generated from
   const errors = await raw(h.hostUrl('acme.localhost', '/llms?section=errors'));
   assert.match(errors.text, /^# Errors/);
   assert.match(errors.text, /-32600 {2}This request did not resolve to a community\./);
+  for (const host of ['localhost', 'acme.localhost']) {
+    const txt = await raw(h.hostUrl(host, '/llms.txt'));
+    assert.equal(txt.status, 200, `/llms.txt on ${host}`);
+    assert.match(txt.headers['content-type']!, /^text\/plain/);
+    assert.equal(txt.text, (await raw(h.hostUrl(host, '/llms'))).text, 'the same text as /llms');
+  }
   const missing = await raw(h.hostUrl('localhost', '/llms?section=nope'));
   assert.equal(missing.status, 404);
   assert.match(missing.text, /Sections \(\/llms\?section=<name>\): overview, network, community/);
