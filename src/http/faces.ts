@@ -6,7 +6,12 @@ import type { Config } from '../config/config.ts';
 import type { Logger } from '../log.ts';
 import { COMMUNITY_OPERATIONS, NETWORK_OPERATIONS } from '../operations/catalogue.ts';
 import type { Pipeline } from '../operations/pipeline.ts';
-import { communityOrigin, listedOrigin, publicOrigin } from '../domain/urls.ts';
+import {
+  communityOrigin,
+  communityPathOrigin,
+  listedOrigin,
+  publicOrigin,
+} from '../domain/urls.ts';
 import type { Services } from '../services.ts';
 import type { Readiness } from '../store/readiness.ts';
 import { mountStatic, mountWeb } from '../web/routes.ts';
@@ -95,6 +100,7 @@ export function createFaces(d: FacesDeps): Hono {
         resolve: door.resolve,
         clientIp,
         origin: (slug) => communityOrigin(config, slug),
+        pathOrigin: (slug) => communityPathOrigin(config, slug),
         maxBodyBytes: config.rest.maxBodyBytes,
         maxUploadBytes: config.uploads.maxBytes,
         rateLimits: config.rateLimits,

@@ -164,3 +164,10 @@ test('the path form works on any host: the apex, a community host, a bare addres
     assert.equal(res.json().result.serverInfo.title, 'Hamlet: acme', host);
   }
 });
+
+test("the OpenAPI document's server is in the form the document was read in", async () => {
+  const byPath = (await raw(direct('/c/acme/api/v1/openapi.json'))).json();
+  assert.deepEqual(byPath.servers, [{ url: `http://localhost:${h.port}/c/acme/api/v1` }]);
+  const onHost = (await raw(h.hostUrl('acme.localhost', '/api/v1/openapi.json'))).json();
+  assert.deepEqual(onHost.servers, [{ url: `http://acme.localhost:${h.port}/api/v1` }]);
+});

@@ -17,6 +17,7 @@ import { webhookEnvelope } from '../../operations/webhook-events.ts';
 import { VERSION } from '../../version.ts';
 import { takesIdempotencyKey } from './input.ts';
 import type { CommunityResolution } from '../../domain/tenancy.ts';
+import { addressedByPath } from '../../domain/urls.ts';
 import { mountDocsPage } from './docs-page.ts';
 import { PROBLEM_TYPE, problemSchema } from './problem.ts';
 import { API_PREFIX, pathParams, REST_ROUTES, type RestRoute, type Server } from './routes.ts';
@@ -222,15 +223,18 @@ export function openApiDocument(server: Server, origin: string): Record<string, 
 export type DocsDeps = {
   resolve: (header: (name: string) => string | undefined) => Promise<CommunityResolution>;
   origin: (slug: string | null) => string;
+  /** A community's origin in the path form (`<apex>/c/<slug>`), for a document read there. */
+  pathOrigin?: (slug: string) => string;
 };
 
 export function mountDocs(app: Hono, deps: DocsDeps): void {
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     const r = await deps.resolve((name) => c.req.header(name));
     if (r.kind === 'unknown') return c.notFound();
-    return c.json(
-      openApiDocument(r.kind, deps.origin(r.kind === 'community' ? r.community.slug : null)),
-    );
+    // The server URL is in the form the document was read in: the host form, or the path form.
+    const slug = r.kind === 'community' ? r.community.slug : null;
+    const byPath = slug !== null && deps.pathOrigin && addressedByPath((n) => c.req.header(n));
+    return c.json(openApiDocument(r.kind, byPath ? deps.pathOrigin!(slug) : deps.origin(slug)));
   });
   mountDocsPage(app);
 }
