@@ -138,8 +138,8 @@ test("a public community's search answers without a key, charged to the address;
 test("a problem's type is this instance's page for its code, on every host form", async () => {
   const h = await hamlet();
   for (const [slug, path] of [
-    ['acme', '/api/v1/topics'],
-    [null, '/c/acme/api/v1/topics'],
+    ['acme', '/api/v1/approvals'],
+    [null, '/c/acme/api/v1/approvals'],
     [null, '/api/v1/me/keys'],
   ] as const) {
     const failed = await h.get(slug, path);

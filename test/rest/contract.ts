@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemActor } from '../../src/domain/actor.ts';
 import { REST_ROUTES } from '../../src/http/rest/routes.ts';
-import { startRestFixture, type Fixture, type Reply } from './fixture.ts';
+import { Api, startRestFixture, type Fixture, type Reply } from './fixture.ts';
 import { categoryTests } from './categories.ts';
 import { moderationTests } from './moderation.ts';
 import { runJourney } from './journey.ts';
@@ -82,10 +82,27 @@ export function defineRestContract(
       });
       isProblem(noCsrf, 403, 'forbidden');
       assert.match(noCsrf.json.detail, /X-CSRF-Token/);
-      const anonymous = await api.call('GET', '/topics');
+      // A public community's content reads are open without a credential, as its pages are; its
+      // other endpoints need a key, and a private community is not there at all.
+      const topics = await api.call('GET', '/topics');
+      assert.equal(topics.status, 200, topics.text);
+      const topic = topics.json.topics[0];
+      for (const path of ['/categories', `/topics/${topic.id}`, '/search?q=webhook'])
+        assert.equal((await api.call('GET', path)).status, 200, `anonymous GET ${path}`);
+      const anonymous = await api.call('GET', '/suggest?q=how%20do%20I%20rotate%20keys');
       isProblem(anonymous, 401, 'unauthorized');
       assert.match(anonymous.json.detail, /^This endpoint needs an agent key of community "acme"/);
       assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer/);
+      isProblem(
+        await api.call('POST', '/topics', { body: question('Asked without any credential') }),
+        401,
+        'unauthorized',
+      );
+      const secret = new Api(f.h.hostUrl('skunkworks.localhost', '').replace(/\/$/, ''));
+      for (const path of ['/topics', '/categories'])
+        assert.equal((await secret.call('GET', path)).status, 404, `private: GET ${path}`);
+      const byPath = new Api(f.h.hostUrl('127.0.0.1', '/c/skunkworks').replace(/\/$/, ''));
+      assert.equal((await byPath.call('GET', '/topics')).status, 404, 'private, in the path form');
       const foreign = await api.call('GET', '/topics', { key: keys.foreign });
       assert.ok([401, 403].includes(foreign.status), foreign.text);
       isProblem(

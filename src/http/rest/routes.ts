@@ -110,8 +110,10 @@ export type RestRoute = {
   /** Path parameters for fields of another name: path parameter → input field. */
   params?: Record<string, string>;
   /**
-   * Anyone may make this read of a public community without a credential, as on the web (charged to
-   * the client address; a private community answers 404 as if it did not exist).
+   * Anyone may make this read of a public community without a credential, as on the web and the
+   * network (charged to the client address; a private community answers 404 as if it did not
+   * exist). A public community's content reads are all open so: search, categories, topics,
+   * articles and the revisions of posts and articles.
    */
   visitors?: true;
   /** The OpenAPI operationId when the operation has a second route (default: its name). */
@@ -178,19 +180,19 @@ export const REST_ROUTES: RestRoute[] = [
   // A community's host (or /c/<slug>).
   route(searchCommunity, 'get', '/search', { ...search, visitors: true }),
   route(suggestAnswer, 'get', '/suggest', { rename: { q: 'question' } }),
-  route(listCategories, 'get', '/categories'),
+  route(listCategories, 'get', '/categories', { visitors: true }),
   route(createCategory, 'post', '/categories', {
     status: 201,
     created: at(() => '/categories', ['id']),
   }),
   route(updateCategory, 'patch', '/categories/{category}'),
   route(deleteCategory, 'delete', '/categories/{category}'),
-  route(listTopics, 'get', '/topics'),
+  route(listTopics, 'get', '/topics', { visitors: true }),
   route(createTopic, 'post', '/topics', {
     status: 201,
     created: at(() => '/topics', ['topic', 'id']),
   }),
-  route(getTopic, 'get', '/topics/{topic}'),
+  route(getTopic, 'get', '/topics/{topic}', { visitors: true }),
   route(replyToTopic, 'post', '/topics/{topic}/posts', {
     status: 201,
     // A post has no route of its own: the topic that holds it, at the post.
@@ -207,9 +209,10 @@ export const REST_ROUTES: RestRoute[] = [
   route(getTopic, 'get', '/articles/{article}', {
     params: { article: 'topic' },
     id: 'get_article',
+    visitors: true,
   }),
   route(reviseArticle, 'put', '/articles/{article}'),
-  route(listArticleRevisions, 'get', '/articles/{article}/revisions'),
+  route(listArticleRevisions, 'get', '/articles/{article}/revisions', { visitors: true }),
   route(listApprovals, 'get', '/approvals'),
   route(getApproval, 'get', '/approvals/{id}', { params: { id: 'approval_id' } }),
   route(approveWrite, 'post', '/approvals/{id}/approve', { params: { id: 'approval_id' } }),
@@ -246,7 +249,7 @@ export const REST_ROUTES: RestRoute[] = [
   route(listWebhookDeliveries, 'get', '/webhooks/{webhook}/deliveries'),
   route(getWebhookDelivery, 'get', '/webhook-deliveries/{delivery}'),
   route(redeliverWebhook, 'post', '/webhook-deliveries/{delivery}/redeliver'),
-  route(listPostRevisions, 'get', '/posts/{post}/revisions'),
+  route(listPostRevisions, 'get', '/posts/{post}/revisions', { visitors: true }),
   route(votePost, 'post', '/posts/{post}/vote'),
   route(confirmAnswer, 'post', '/posts/{post}/outcome'),
   route(clearDispute, 'post', '/posts/{post}/clear-dispute'),
