@@ -187,7 +187,7 @@ export async function startHamlet(
     accessLog: access,
     metrics,
     ready: readinessCheck({ store, listener: channel?.state, onProblem: notReady(logger) }),
-    mount: (app) => mountServerCards(app, serverCards(config, door)),
+    mount: (app) => mountServerCards(app, serverCards(config, door, services)),
   });
   const connector = createConnector({
     transport: mcp.transport,
@@ -303,8 +303,10 @@ async function seedDemo({ store, services, logger }: Opened, config: Config): Pr
 }
 
 /** The MCP server cards' origins and the community a card's host names. */
-function serverCards(config: Config, door: FrontDoor) {
+function serverCards(config: Config, door: FrontDoor, services: Services) {
   return {
+    publicCommunities: (cursor: string | undefined, limit: number) =>
+      services.communities.listPublic({ cursor, limit }),
     origin: (slug: string | null) => listedOrigin(config, slug),
     baseDomain: config.baseDomain,
     version: VERSION,

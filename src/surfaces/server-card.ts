@@ -1,9 +1,12 @@
 // How registries and clients find Hamlet's MCP servers before connecting: the MCP Registry's
 // server.json (every community's server as one entry, its remote URL templated on the community),
-// served at /api/mcp/server.json and shipped in the repository; and the draft Server Card of each
-// server at <mcp-url>/server-card. A private community has no card: to anyone asking, its host is
-// unknown.
-import type { Hono } from 'hono';
+// served at /api/mcp/server.json and shipped in the repository; the draft Server Card (SEP-2127) of
+// each server at <mcp-url>/server-card and at /.well-known/mcp/server-card of its host, as
+// application/mcp-server-card+json; and on the apex the catalog /.well-known/mcp/catalog.json: the
+// network server, then every public community, a page at a time (a keyset page: its cost does not
+// grow with the number of communities). A private community has no card and is in no catalog: to
+// anyone asking, its host is unknown.
+import type { Context, Hono } from 'hono';
 import { ALL_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import type { Community } from '../store/types.ts';
 
@@ -13,6 +16,26 @@ export type CardOrigins = {
   baseDomain: string;
   version: string;
 };
+
+/** What a card says of a community. */
+type Described = Pick<Community, 'slug' | 'name' | 'description'>;
+
+/** The media type of a Server Card. */
+export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
+
+/** Public communities a catalog page lists at most. */
+export const CATALOG_PAGE = 50;
+
+/** Cards and catalogs are public metadata: any origin may read them, and caches may keep them. */
+const DISCOVERY_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET',
+  'access-control-allow-headers': 'Content-Type',
+  'cache-control': 'public, max-age=300',
+};
+
+/** `text` as the end of a sentence: one full stop, never two. */
+const sentence = (text: string) => text.trim().replace(/[.\s]+$/, '');
 
 const REGISTRY_SCHEMA =
   'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -63,7 +86,7 @@ export function registryServerJson(o: CardOrigins): Record<string, unknown> {
 }
 
 /** The Server Card of the network (community null) or of one public community. */
-export function serverCard(o: CardOrigins, community: Community | null): Record<string, unknown> {
+export function serverCard(o: CardOrigins, community: Described | null): Record<string, unknown> {
   const origin = o.origin(community?.slug ?? null);
   return {
     $schema: CARD_SCHEMA,
@@ -71,7 +94,7 @@ export function serverCard(o: CardOrigins, community: Community | null): Record<
     version: o.version,
     title: community ? `Hamlet: ${community.slug}` : 'Hamlet network',
     description: community
-      ? `${community.name}: ${community.description || 'a Hamlet community'}. Search it and ask it over MCP with one of its agent keys.`
+      ? `${sentence(community.name)}: ${sentence(community.description) || 'a Hamlet community'}. Search it and ask it over MCP with one of its agent keys.`
       : 'Every public Hamlet community at once: search and read without a key; ask with a user key.',
     websiteUrl: origin,
     remotes: [
@@ -85,7 +108,22 @@ export function serverCard(o: CardOrigins, community: Community | null): Record<
   };
 }
 
-/** Serves server.json and the Server Card of whichever server the host addresses. */
+/** One entry of the catalog: where a server is and where its card is. */
+function catalogEntry(o: CardOrigins, community: Described | null): Record<string, unknown> {
+  const card = serverCard(o, community);
+  const mcp = `${o.origin(community?.slug ?? null)}/api/mcp`;
+  return {
+    name: card.name,
+    title: card.title,
+    description: card.description,
+    url: mcp,
+    serverCard: `${mcp}/server-card`,
+  };
+}
+
+export type CatalogPage = { communities: Described[]; nextCursor: string | null };
+
+/** Serves server.json, the Server Card of whichever server the host addresses, and the apex's catalog. */
 export function mountServerCards(
   app: Hono,
   o: CardOrigins & {
@@ -93,13 +131,48 @@ export function mountServerCards(
       host: string | undefined,
       forwarded: string | undefined,
     ): Promise<Community | null | undefined>;
+    /** A page of public communities (by slug) after `cursor`. */
+    publicCommunities(cursor: string | undefined, limit: number): Promise<CatalogPage>;
   },
 ): void {
+  const nothing = (c: Context) =>
+    c.json({ error: 'There is no MCP server at this address.' }, 404, DISCOVERY_HEADERS);
+  const addressed = (c: Context) =>
+    o.communityOf(c.req.header('host'), c.req.header('x-forwarded-host'));
   app.get('/api/mcp/server.json', (c) => c.json(registryServerJson(o)));
-  app.get('/api/mcp/server-card', async (c) => {
-    const community = await o.communityOf(c.req.header('host'), c.req.header('x-forwarded-host'));
-    if (community === undefined || community?.visibility === 'private')
-      return c.json({ error: 'There is no MCP server at this address.' }, 404);
-    return c.json(serverCard(o, community));
+  const card = async (c: Context) => {
+    const community = await addressed(c);
+    if (community === undefined || community?.visibility === 'private') return nothing(c);
+    return c.body(JSON.stringify(serverCard(o, community)), 200, {
+      ...DISCOVERY_HEADERS,
+      'content-type': SERVER_CARD_TYPE,
+    });
+  };
+  app.get('/api/mcp/server-card', card);
+  app.get('/.well-known/mcp/server-card', card);
+  app.get('/.well-known/mcp/catalog.json', async (c) => {
+    if ((await addressed(c)) !== null) return nothing(c);
+    const cursor = c.req.query('cursor') || undefined;
+    let page: CatalogPage;
+    try {
+      page = await o.publicCommunities(cursor, CATALOG_PAGE);
+    } catch {
+      return c.json(
+        { error: 'The cursor is not one this catalog gave: start again without it.' },
+        400,
+        DISCOVERY_HEADERS,
+      );
+    }
+    const next = page.nextCursor
+      ? `${o.origin(null)}/.well-known/mcp/catalog.json?cursor=${encodeURIComponent(page.nextCursor)}`
+      : undefined;
+    const servers = [
+      ...(cursor ? [] : [catalogEntry(o, null)]),
+      ...page.communities.map((community) => catalogEntry(o, community)),
+    ];
+    return c.json({ servers, ...(next ? { next } : {}) }, 200, {
+      ...DISCOVERY_HEADERS,
+      ...(next ? { link: `<${next}>; rel="next"` } : {}),
+    });
   });
 }

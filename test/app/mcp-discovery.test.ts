@@ -1,13 +1,15 @@
 // Finding an MCP server before connecting, and what a host reveals without a key: server.json (in
-// the repository and served), the Server Card of each server, a private community's host (on MCP
-// exactly like an unknown host until one of its agent keys comes), `/api/mcp/` with a slash.
+// the repository and served), the Server Card of each server and the apex's catalog of them (in
+// pages), a private community's host (on MCP exactly like an unknown host until one of its agent
+// keys comes), `/api/mcp/` with a slash, and every scope in the protected-resource metadata.
 import '../helpers/localhost-dns.mjs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { systemActor } from '../../src/domain/actor.ts';
 import { communityOrigin } from '../../src/domain/urls.ts';
-import { registryServerJson } from '../../src/surfaces/server-card.ts';
+import { SCOPES } from '../../src/domain/vocabulary.ts';
+import { CATALOG_PAGE, registryServerJson } from '../../src/surfaces/server-card.ts';
 import { VERSION } from '../../src/version.ts';
 import { INITIALIZE, raw, readSse, rpc } from '../mcp/http-client.ts';
 import { startTestHamlet, type TestHamlet } from './helpers.ts';
@@ -22,6 +24,7 @@ before(async () => {
   const acme = await h.store.communities.create({
     slug: 'acme',
     name: 'Acme',
+    description: 'The Acme support forum.',
     visibility: 'public',
   });
   const secret = await h.store.communities.create({
@@ -188,6 +191,17 @@ test('server.json in the repository is the registry entry for hamlet.so; each de
 test('each server has a Server Card at <mcp-url>/server-card; a private community has none', async () => {
   const acme = await raw(h.hostUrl('acme.localhost', '/api/mcp/server-card'));
   assert.equal(acme.status, 200);
+  assert.equal(acme.headers['content-type'], 'application/mcp-server-card+json');
+  assert.equal(acme.headers['access-control-allow-origin'], '*');
+  assert.equal(
+    acme.json().description,
+    'Acme: The Acme support forum. Search it and ask it over MCP with one of its agent keys.',
+    'one full stop where the description has its own',
+  );
+  const byPath = await raw(h.hostUrl('127.0.0.1', '/c/acme/api/mcp/server-card'));
+  assert.deepEqual(byPath.json(), acme.json(), 'in the path form too');
+  const wellKnown = await raw(h.hostUrl('acme.localhost', '/.well-known/mcp/server-card'));
+  assert.deepEqual(wellKnown.json(), acme.json(), 'and at the host’s well-known address');
   assert.equal(acme.json().remotes[0].url, h.hostUrl('localhost', '/c/acme/api/mcp'));
   assert.ok(acme.json().remotes[0].supportedProtocolVersions.includes('2026-07-28'));
   assert.equal(
@@ -195,6 +209,57 @@ test('each server has a Server Card at <mcp-url>/server-card; a private communit
     'Hamlet network',
   );
   assert.equal((await raw(h.hostUrl('skunkworks.localhost', '/api/mcp/server-card'))).status, 404);
+  assert.equal(
+    (await raw(h.hostUrl('127.0.0.1', '/c/skunkworks/api/mcp/server-card'))).status,
+    404,
+  );
+});
+
+test('the apex catalog lists the network server and every public community in pages, never a private one', async () => {
+  // More public communities than one page holds.
+  for (let i = 0; i < CATALOG_PAGE + 3; i++)
+    await h.store.communities.create({
+      slug: `zz-catalog-${String(i).padStart(3, '0')}`,
+      name: `Catalog ${i}`,
+      visibility: 'public',
+    });
+  const first = await raw(h.hostUrl('localhost', '/.well-known/mcp/catalog.json'));
+  assert.equal(first.status, 200);
+  assert.equal(first.headers['access-control-allow-origin'], '*');
+  const page = first.json();
+  assert.equal(page.servers[0].title, 'Hamlet network');
+  assert.equal(page.servers[0].url, h.hostUrl('localhost', '/api/mcp'));
+  const acme = page.servers.find((s: { url: string }) => s.url.endsWith('/c/acme/api/mcp'));
+  assert.equal(acme.serverCard, h.hostUrl('localhost', '/c/acme/api/mcp/server-card'));
+  assert.equal((await raw(acme.serverCard)).json().name, acme.name, 'its card answers');
+  assert.equal(page.servers.length, 1 + CATALOG_PAGE);
+  assert.match(
+    first.headers.link ?? '',
+    /^<http:\/\/localhost:\d+\/\.well-known\/mcp\/catalog\.json\?cursor=[^>]+>; rel="next"$/,
+  );
+  const all = [...page.servers];
+  let next: string | undefined = page.next;
+  while (next) {
+    const more = (await raw(next)).json();
+    all.push(...more.servers);
+    next = more.next;
+  }
+  const names = all.map((s: { name: string }) => s.name);
+  assert.equal(new Set(names).size, names.length, 'no server twice');
+  assert.ok(names.includes('localhost/zz-catalog-052'), 'the last page reached');
+  assert.ok(!JSON.stringify(all).includes('skunkworks'), 'no private community');
+  assert.equal(
+    (await raw(h.hostUrl('acme.localhost', '/.well-known/mcp/catalog.json'))).status,
+    404,
+  );
+  const bad = await raw(h.hostUrl('localhost', '/.well-known/mcp/catalog.json?cursor=nonsense'));
+  assert.equal(bad.status, 400);
+});
+
+test('the protected-resource metadata lists every scope', async () => {
+  const meta = await raw(h.hostUrl('acme.localhost', '/.well-known/oauth-protected-resource/mcp'));
+  assert.equal(meta.status, 200);
+  assert.deepEqual(meta.json().scopes_supported, [...SCOPES]);
 });
 
 test("subscriptions/listen: list changes need no key; updates of a community's topics need one of its keys", async () => {

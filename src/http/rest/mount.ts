@@ -43,6 +43,8 @@ export type RestDeps = {
   clientIp: (c: Context) => string;
   /** Public origin of a community (null: the apex), for the OpenAPI document's server URL. */
   origin: (slug: string | null) => string;
+  /** A community's origin in the path form, for the OpenAPI document read there. */
+  pathOrigin?: (slug: string) => string;
   maxBodyBytes: number;
   /** The largest upload: upload routes (and only they) take bodies up to it and an envelope. */
   maxUploadBytes: number;
