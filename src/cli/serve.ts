@@ -1,13 +1,13 @@
 // `hamlet serve`: starts Hamlet and prints where to connect: locally every community in the path
 // form (`/c/<slug>/…` on the apex, on the port served: any client reaches it), with
-// HAMLET_PUBLIC_ORIGIN its public host. With --demo it also prints a fresh demo agent key and the
-// demo administrator's e-mail and fresh password. Once serving, an error nobody observed is
-// logged and the process goes on (./last-resort.ts).
+// HAMLET_PUBLIC_ORIGIN its public host. With --demo it also prints the demo agent key and the demo
+// administrator's e-mail and password, the same at every start (kept in the data folder, mode
+// 0600: ../demo/demo-credentials.ts). Once serving, an error nobody observed is logged and the
+// process goes on (./last-resort.ts).
 import { parseArgs } from 'node:util';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/config.ts';
-import { freshDemoAgentKey } from '../demo/demo-key.ts';
-import { freshDemoAdmin } from '../demo/demo-admin.ts';
+import { lastingDemoCredentials } from '../demo/demo-credentials.ts';
 import { hasPublicOrigin, listedMcpUrl, listedOrigin } from '../domain/urls.ts';
 import { startHamlet } from '../main.ts';
 import { keepServing } from './last-resort.ts';
@@ -18,7 +18,7 @@ export const serveCommand: Command = {
   usage:
     'hamlet serve [--demo]   (configured by the environment: PORT, DATABASE_URL, … in the README)',
   summary:
-    'start the HTTP server (MCP, REST, web), migrating the database first unless --no-migrate; --demo creates the demo community once and prints a fresh agent key and administrator password',
+    'start the HTTP server (MCP, REST, web), migrating the database first unless --no-migrate; --demo creates the demo community once and prints its agent key and administrator password (kept in the data folder: the same at every start)',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -48,10 +48,10 @@ export const serveCommand: Command = {
       );
       return;
     }
-    const demo = await freshDemoAgentKey(hamlet.store, hamlet.services.agents);
+    const demo = await lastingDemoCredentials(hamlet.store, hamlet.services, config.databaseUrl);
     if (!demo) return;
-    const admin = await freshDemoAdmin(hamlet.store, hamlet.services.accounts);
-    // The key and the password are shown once.
+    const admin = demo.admin;
+    const kept = `kept in ${demo.file}`;
     const mcp = listedMcpUrl(config, demo.community);
     const web = `${listedOrigin(config, demo.community)}/`;
     process.stderr.write(
@@ -61,11 +61,11 @@ export const serveCommand: Command = {
         `  MCP (acme):   ${mcp}${reach}`,
         `  web (acme):   ${web}`,
         `  MCP network:  ${network}`,
-        `  agent key:    ${demo.key}   (acme's demo-agent; a new one is minted at every start)`,
+        `  agent key:    ${demo.key}   (acme's demo-agent; ${demo.newKey ? 'new' : 'the same as before'}, ${kept})`,
         ...(admin
           ? [
               `  sign in:      ${web}signin   e-mail ${admin.email}   password ${admin.password}`,
-              "                (acme's and skunkworks' administrator; a new password at every start)",
+              `                (acme's and skunkworks' administrator; ${admin.fresh ? 'new' : 'the same as before'}, ${kept})`,
             ]
           : []),
         '',

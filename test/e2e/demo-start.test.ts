@@ -1,11 +1,12 @@
 // The README's start command path: `hamlet serve --demo` creates the demo once, prints where to
-// connect (the path form on the port served, nothing an MCP client cannot resolve), a fresh agent
-// key that works and the demo administrator's e-mail and fresh password, which sign in to the web
-// and open acme's administration; the next start prints a new key and password and retires the old.
+// connect (the path form on the port served, nothing an MCP client cannot resolve), an agent key
+// that works and the demo administrator's e-mail and password, which sign in to the web and open
+// acme's administration. They are kept in the data folder (mode 0600): the next start prints the
+// same ones, so a configured client keeps working; a key revoked meanwhile is replaced.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../mcp/http-client.ts';
@@ -19,7 +20,7 @@ const stop = (child: ChildProcess) =>
   });
 
 test(
-  'serve --demo prints a working agent key and administrator password, replaced at the next start',
+  'serve --demo prints a working agent key and administrator password that survive a restart',
   { timeout: 120_000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hamlet-demo-'));
@@ -42,36 +43,58 @@ test(
         },
         { authorization: `Bearer ${key}` },
       );
+    const keyOf = (banner: string) =>
+      banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
+    const kept = join(dir, 'demo-credentials.json');
     // Whatever fails, no server is left running (it would hold the test process open).
     const started: ChildProcess[] = [];
     try {
       const first = await serveProcess(env, { demo: true, started });
-      const key1 = first.banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
+      const key1 = keyOf(first.banner);
       assert.ok(key1, first.banner);
       assert.match(
         first.banner,
         new RegExp(`MCP \\(acme\\):\\s+http://localhost:${port}/c/acme/api/mcp`),
       );
       assert.doesNotMatch(first.banner, /acme\.localhost/);
+      assert.match(first.banner, /demo-agent; new, kept in .*demo-credentials\.json/);
       const admin1 = printedAdmin(first.banner, port);
       assert.equal(await signsIn(port, admin1), true);
       const ok = (await listCategories(key1)).json().result;
       assert.equal(ok.isError, false);
       assert.ok(ok.structuredContent.categories.some((c: { slug: string }) => c.slug === 'docs'));
+      assert.equal(statSync(kept).mode & 0o777, 0o600, 'the kept file is its owner’s alone');
+      assert.deepEqual(JSON.parse(readFileSync(kept, 'utf8')), {
+        agentKey: key1,
+        adminPassword: admin1.password,
+      });
       await stop(first.child);
 
       const second = await serveProcess(env, { demo: true, started });
-      const key2 = second.banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
-      assert.ok(key2 && key2 !== key1);
-      assert.equal((await listCategories(key2)).json().result.isError, false);
-      const old = (await listCategories(key1)).json().result;
-      assert.equal(old.structuredContent.code, 'unauthorized');
+      assert.equal(keyOf(second.banner), key1, 'the same key after a restart');
+      assert.match(second.banner, /demo-agent; the same as before/);
+      assert.equal((await listCategories(key1)).json().result.isError, false, 'and it works');
       const admin2 = printedAdmin(second.banner, port);
-      assert.equal(admin2.email, admin1.email);
-      assert.notEqual(admin2.password, admin1.password);
-      assert.equal(await signsIn(port, admin1), false, 'the previous password no longer works');
-      assert.equal(await signsIn(port, admin2), true);
+      assert.deepEqual(admin2, admin1, 'the same password');
+      assert.equal(await signsIn(port, admin1), true);
       await stop(second.child);
+
+      // The kept key revoked meanwhile (here: the file holds one that never worked): a new one.
+      writeFileSync(kept, JSON.stringify({ agentKey: 'hmlt_live_revoked', adminPassword: 'x' }));
+      const third = await serveProcess(env, { demo: true, started });
+      const key3 = keyOf(third.banner);
+      assert.ok(key3 && key3 !== key1);
+      assert.equal((await listCategories(key3)).json().result.isError, false);
+      assert.equal(
+        (await listCategories(key1)).json().result.structuredContent.code,
+        'unauthorized',
+        'a new key retires the one before',
+      );
+      const admin3 = printedAdmin(third.banner, port);
+      assert.notEqual(admin3.password, admin1.password);
+      assert.equal(await signsIn(port, admin3), true);
+      assert.equal(JSON.parse(readFileSync(kept, 'utf8')).agentKey, key3);
+      await stop(third.child);
     } finally {
       for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
