@@ -1,6 +1,9 @@
 // `hamlet webhook add|list|remove|deliveries|redeliver|verify`: a community's webhook endpoints and
 // delivery log from the command line (as the operator), and a check of a saved request against a
-// secret that says why it fails. `add` prints the endpoint id and its whsec_ secret, once.
+// secret that says why it fails. `add` prints the endpoint id and its whsec_ secret, once. The
+// operator may add a loopback or private receiver whatever this shell's environment says: whether
+// it is delivered to is the server's HAMLET_WEBHOOK_ALLOW_PRIVATE, which its dispatcher checks at
+// every delivery (the command says so when its own environment does not allow it).
 import { readFileSync } from 'node:fs';
 import type { Command } from './command.ts';
 import { UsageError } from './errors.ts';
@@ -9,6 +12,7 @@ import { parseCommandArgs, withHamlet } from './with-hamlet.ts';
 import { setExitCode } from './io.ts';
 import { systemActor } from '../domain/actor.ts';
 import { verifySignature } from '../domain/webhooks/signing.ts';
+import { checkTarget } from '../domain/webhooks/endpoint-rules.ts';
 import type { DeliveryView, EndpointView } from '../domain/webhooks/service.ts';
 
 const operator = systemActor('cli');
@@ -22,6 +26,16 @@ const DELIVERIES =
 const REDELIVER = 'hamlet webhook redeliver --community <slug> --delivery <delivery id>';
 const VERIFY =
   'hamlet webhook verify --request <saved request file> (--secret whsec_… | --secret-file <file>) [--ignore-age]';
+
+/** Whether `url` names a loopback, private or link-local receiver. */
+function privateTarget(url: string): boolean {
+  try {
+    checkTarget(url, false);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 function endpointLine(e: EndpointView): string {
   const state = e.active ? 'active' : `disabled (${e.disabled_reason ?? 'by an administrator'})`;
@@ -70,21 +84,34 @@ export const webhookCommands: Command[] = [
         ADD,
       );
       required(values, ['community', 'url', 'events'], ADD);
-      await withHamlet(async (_store, _config, services) => {
-        const community = await communityOf(services, values.community, ADD);
-        const events = values
-          .events!.split(',')
-          .map((e) => e.trim())
-          .filter(Boolean);
-        const { endpoint, secret } = await services.webhooks.create(operator, community, {
-          url: values.url!,
-          events,
-          description: values.description,
-        });
-        console.log(
-          `endpoint: ${endpoint.id}\nsecret:   ${secret}\n(The secret is shown only now; receivers verify deliveries with it.)`,
-        );
-      });
+      let allowedHere = false;
+      const operatorsChoice = (config: { webhooks: { allowPrivate: boolean } }) => {
+        allowedHere = config.webhooks.allowPrivate;
+        config.webhooks.allowPrivate = true;
+      };
+      await withHamlet(
+        async (_store, _config, services) => {
+          const community = await communityOf(services, values.community, ADD);
+          const events = values
+            .events!.split(',')
+            .map((e) => e.trim())
+            .filter(Boolean);
+          const { endpoint, secret } = await services.webhooks.create(operator, community, {
+            url: values.url!,
+            events,
+            description: values.description,
+          });
+          console.log(
+            `endpoint: ${endpoint.id}\nsecret:   ${secret}\n(The secret is shown only now; receivers verify deliveries with it.)`,
+          );
+          if (!allowedHere && privateTarget(values.url!))
+            console.log(
+              '(This receiver is on a loopback or private address: the server delivers to it only while it runs with HAMLET_WEBHOOK_ALLOW_PRIVATE=1.)',
+            );
+        },
+        undefined,
+        operatorsChoice,
+      );
     },
   },
   {

@@ -37,9 +37,12 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(
 export async function withHamlet<T>(
   fn: (store: Store, config: Config, services: Services) => Promise<T>,
   options?: OpenOptions,
+  /** Settings a command changes for itself before the services are made. */
+  adjust?: (config: Config) => void,
 ): Promise<T> {
   const io = cliIo();
   const config = loadConfig(io.env);
+  adjust?.(config);
   // Commands print for a person; the services' own logs stay quiet unless something is wrong.
   const { store, services, close } = await openHamlet(config, {
     migrate: false,

@@ -1,6 +1,8 @@
 // `hamlet webhook …` as an operator runs it against a live server: add prints the id and the
 // secret once, the server then delivers to the endpoint (seen in `deliveries`), redeliver queues it
 // again, remove deletes it; `verify` accepts a saved request and says why a tampered one fails.
+// The operator adds a loopback receiver from a shell without HAMLET_WEBHOOK_ALLOW_PRIVATE: the
+// server, which allows it, delivers there (the command says whose setting decides).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +86,41 @@ test('add, list, deliveries, redeliver, remove', async () => {
   assert.match(
     (await hamlet('webhook', 'list', '--community', 'acme')).out,
     /No webhook endpoints/,
+  );
+});
+
+test("webhook add takes a loopback receiver without the variable in the operator's shell; the server decides", async () => {
+  const shell = { DATABASE_URL: env.DATABASE_URL, HAMLET_WEBHOOK_ALLOW_PRIVATE: '0' };
+  const added = await runCli(
+    [
+      'webhook',
+      'add',
+      '--community',
+      'acme',
+      '--url',
+      rx.url('/shell'),
+      '--events',
+      'topic.created',
+    ],
+    shell,
+  );
+  assert.equal(added.code, 0, added.err);
+  assert.match(
+    added.out,
+    /only while it runs with HAMLET_WEBHOOK_ALLOW_PRIVATE=1/,
+    'the command says whose setting decides',
+  );
+  const acme = (await h.store.communities.getBySlug('acme'))!;
+  await writeApplied(h.services.writes, systemActor('test'), acme, 'topic.create', {
+    category: 'support',
+    title: 'A topic for the hook added from a plain shell',
+    body: 'The server allows loopback receivers.',
+  });
+  await waitFor(() => rx.at('/shell').length >= 1, 10_000, 'the delivery');
+  const id = /endpoint: (\S+)/.exec(added.out)![1]!;
+  assert.equal(
+    (await runCli(['webhook', 'remove', '--community', 'acme', '--id', id], shell)).code,
+    0,
   );
 });
 
