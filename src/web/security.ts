@@ -29,7 +29,7 @@ export function cspWithFormAction(source: string): string {
 /**
  * `isPage(path)`: whether the path is the web's (pages, feeds, files) rather than the JSON API's;
  * pages also get the policy, framing, opener and permissions headers. A handler that states its own
- * policy keeps it (the API reference at /api/docs loads its renderer; a served file is sandboxed).
+ * policy keeps it (the API reference at /api/docs, which loads nothing; a served file is sandboxed).
  */
 export function securityHeaders(
   secure: boolean,

@@ -4,7 +4,7 @@
 // webhook payloads. Served at /api/v1/openapi.json with the request's origin as its server; the
 // reference page at /api/docs renders it (./docs-page.ts). Both documents pass `redocly lint`
 // (recommended rules) and @readme/openapi-parser without an error or a warning.
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
   createDocument,
@@ -228,13 +228,18 @@ export type DocsDeps = {
 };
 
 export function mountDocs(app: Hono, deps: DocsDeps): void {
-  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+  /** The document of the server the request addresses, its server URL in the request's form. */
+  const documentOf = async (c: Context) => {
     const r = await deps.resolve((name) => c.req.header(name));
-    if (r.kind === 'unknown') return c.notFound();
+    if (r.kind === 'unknown') return undefined;
     // The server URL is in the form the document was read in: the host form, or the path form.
     const slug = r.kind === 'community' ? r.community.slug : null;
     const byPath = slug !== null && deps.pathOrigin && addressedByPath((n) => c.req.header(n));
-    return c.json(openApiDocument(r.kind, byPath ? deps.pathOrigin!(slug) : deps.origin(slug)));
+    return openApiDocument(r.kind, byPath ? deps.pathOrigin!(slug) : deps.origin(slug));
+  };
+  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+    const doc = await documentOf(c);
+    return doc ? c.json(doc) : c.notFound();
   });
-  mountDocsPage(app);
+  mountDocsPage(app, documentOf);
 }
