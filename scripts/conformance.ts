@@ -20,7 +20,7 @@
 // warned (some scenarios "pass" with zero checks when a tool is missing; that is not a pass here).
 // Each scenario is a process of the suite's client that mostly waits on the server: they run
 // HAMLET_CONFORMANCE_PARALLEL at a time (default 4), the two eras of the fixture side by side.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,7 +34,8 @@ import { sqliteFromTemplate } from '../test/helpers/template.ts';
 import { freePort } from '../test/helpers/serve.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const node22 = join(root, 'node_modules/node/bin/node');
+/** Node 22, fetched once into .cache (scripts/node22.sh). */
+const node22 = execFileSync(join(root, 'scripts/node22.sh'), { encoding: 'utf8' }).trim();
 const cli = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 // The suite's client resolves *.localhost through Node's resolver, which glibc does not map to loopback.
 const localhostDns = join(root, 'test/helpers/localhost-dns.mjs');
@@ -351,7 +352,7 @@ async function authorizationCodeGrant(
 
 if (!existsSync(node22) || !existsSync(cli)) {
   console.error(
-    'conformance: run `npm install` first (needs the `node` and `@modelcontextprotocol/conformance` dev dependencies).',
+    'conformance: run `npm install` first (needs the `@modelcontextprotocol/conformance` dev dependency), and scripts/node22.sh must reach the npm registry once.',
   );
   console.log('Conformance: 0 scenarios passed, 1 failed');
   process.exit(1);

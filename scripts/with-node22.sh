@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Runs a command on Node 22 (the `node` dev dependency's binary first on PATH, so `node`, npx and
-# every child process are Node 22) with better-sqlite3 built for Node 22's ABI in its own directory,
-# .cache/better-sqlite3-abi<N> (built here once per better-sqlite3 and Node version; node_modules'
-# build for the machine's Node is untouched), which scripts/sqlite-for-node.mjs makes every process
-# load. Node's headers come from the `node` package's platform package (npm fetches it with the
-# binary) or, if that is absent, from that package fetched with `npm pack`: no download from GitHub.
+# Runs a command on Node 22 (fetched once into .cache by scripts/node22.sh, first on PATH, so `node`,
+# npx and every child process are Node 22) with better-sqlite3 built for Node 22's ABI in its own
+# directory, .cache/better-sqlite3-abi<N> (built here once per better-sqlite3 and Node version;
+# node_modules' build for the machine's Node is untouched), which scripts/sqlite-for-node.mjs makes
+# every process load. Node's headers come with the same package as the binary.
 #   scripts/with-node22.sh node --import tsx scripts/test.ts test/x.test.ts
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-node22="$root/node_modules/node/bin/node"
-[ -x "$node22" ] || { echo "Node 22 is not installed: node_modules/node/bin/node is missing (npm install)" >&2; exit 1; }
+node22="$("$root/scripts/node22.sh")"
 version="$("$node22" -p process.version)"
 abi="$("$node22" -p process.versions.modules)"
 sqlite_version="$(node -p "require('$root/node_modules/better-sqlite3/package.json').version")"
@@ -19,21 +17,7 @@ stamp="$dir/built-for"
 want="better-sqlite3 $sqlite_version on Node $version"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "Building $want (ABI $abi) in $dir" >&2
-  headers=""
-  for candidate in "$root"/node_modules/node/node_modules/node-linux-*; do
-    [ -f "$candidate/include/node/node_api.h" ] && headers="$candidate"
-  done
-  if [ -z "$headers" ]; then
-    # The platform package of the `node` package carries include/node; take it from the registry.
-    arch="$("$node22" -p process.arch)"
-    headers="$root/.cache/node-headers-$version"
-    if [ ! -f "$headers/include/node/node_api.h" ]; then
-      mkdir -p "$headers"
-      tarball="$(cd "$headers" && npm pack --silent "node-linux-$arch@${version#v}")"
-      tar -xzf "$headers/$tarball" -C "$headers" --strip-components=1 package/include
-      rm -f "$headers/$tarball"
-    fi
-  fi
+  headers="$(dirname "$(dirname "$node22")")"
   rm -rf "$dir"
   mkdir -p "$pkg"
   (cd "$root/node_modules/better-sqlite3" && tar cf - --exclude=./build .) | (cd "$pkg" && tar xf -)
