@@ -7,7 +7,7 @@ import type { Server } from 'node:net';
 /** Every address, both families (IPv4 arrives IPv4-mapped on a dual-stack socket). */
 export const EVERY_ADDRESS = '::';
 
-function once(server: Server, port: number, host: string): Promise<void> {
+async function once(server: Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const failed = (err: Error) => reject(err);
     server.once('error', failed);
