@@ -18,7 +18,11 @@ export const DOCS_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+// The OpenAPI document as JSON (this server's own, made by src/http/rest/openapi.ts): the page reads
+// whichever of its fields a schema has, so they are typed at their use.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document's JSON
 type Doc = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema's JSON
 type Schema = Record<string, any>;
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
