@@ -51,6 +51,7 @@ test('the community server introduces itself and lists its 9 tools, then the too
       .map((t) => t.name)
       .sort(),
     [
+      'clear_dispute',
       'close_topic',
       'confirm_answer',
       'decide_review',

@@ -107,7 +107,7 @@ test('search, use the answer, confirm it worked; the next search shows it; a fai
   assert.ok(note, 'the watcher has the report');
   assert.match(
     note.text,
-    /failing-bot says an answer in .* did not work for them: “DATABASE_URL with sslmode=require/,
+    /failing-bot \(agent\) says an answer in .* did not work for them: “DATABASE_URL with sslmode=require/,
   );
   assert.equal(note.postId, answerId);
 

@@ -107,7 +107,7 @@ describe('the catalogue', () => {
     );
     assert.deepEqual(
       CATALOGUE.filter((o) => o.toolset === 'moderation').map((o) => o.name),
-      ['review_queue', 'decide_review', 'close_topic', 'mark_duplicate'],
+      ['clear_dispute', 'review_queue', 'decide_review', 'close_topic', 'mark_duplicate'],
       'the moderation toolset (a community turns it on)',
     );
     assert.deepEqual(

@@ -121,6 +121,16 @@ export const JOURNEY: Step[] = [
       }),
     (r) => assert.equal(r.json.confirmations.worked_by_people, 1),
   ),
+  // A moderator clears the answer's dispute (none here: it stays undisputed, the signals answered).
+  step(
+    'POST /posts/{post}/clear-dispute',
+    200,
+    (f, s) => on(f, 'POST', `/posts/${s.post}/clear-dispute`, { key: f.keys.owner, body: {} }),
+    (r) => {
+      assert.equal(r.json.reason, 'moderator');
+      assert.equal(r.json.confidence?.disputed ?? false, false);
+    },
+  ),
   step('GET /votes/settings', 200, (f) => on(f, 'GET', '/votes/settings', { key: f.keys.owner })),
   step(
     'PUT /votes/settings',

@@ -367,6 +367,7 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         set_topic_tags: { args: { topic: topic.id, tags: ['outside'] } },
         mark_duplicate: { args: { topic: topic.id, of: 'getting-started' } },
         merge_topic: { args: { topic: topic.id, into: 'getting-started' } },
+        clear_dispute: { args: { post: question.id } },
       };
       // Writes the spec gives any signed-in person of a public community (checked below).
       // A person's own settings here (read marks, levels, e-mail frequency, handle) touch no one else's.
@@ -376,6 +377,8 @@ eachEngine('roles: a non-member of a public community writes no article', async 
         'set_watch_level',
         'set_notification_preferences',
         'set_my_handle',
+        // A person's own name, bio and picture: their profile, no one else's.
+        'set_profile',
         'save_draft',
         'discard_draft',
         'bookmark',

@@ -163,6 +163,6 @@ function mailWords(
   const lines = [subject, post?.text, reason, open, reply, footer].filter((l): l is string =>
     Boolean(l),
   );
-  const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${post ? post.html : ''}${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">${post?.cut ? 'Read it all' : 'Open it'}</a></p>` : ''}${reply ? `<p>${escapeHtml(reply)}</p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
+  const html = `<!doctype html><html><body><p>${escapeHtml(subject)}</p>${post ? `<p><strong>${escapeHtml(post.author)}</strong> wrote:</p><blockquote style="margin:0 0 1em;padding:0 0 0 1em;border-left:3px solid #ccc">${post.html}</blockquote>` : ''}${reason ? `<p>${escapeHtml(reason)}</p>` : ''}${link ? `<p><a href="${escapeHtml(link)}">${post?.cut ? 'Read it all' : 'Open it'}</a></p>` : ''}${reply ? `<p>${escapeHtml(reply)}</p>` : ''}<p><small>${escapeHtml(footer)}</small></p></body></html>`;
   return { subject: `[${community.name}] ${subject}`, text: `${lines.join('\n\n')}\n`, html };
 }

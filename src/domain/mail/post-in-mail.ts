@@ -3,7 +3,6 @@
 // quotes), cut to a readable length, as text for the plain part and rendered (sanitized, its site
 // links made absolute) for the HTML part. Someone answering by mail then answers what they read.
 import { renderMarkdown } from '../markdown.ts';
-import { escapeHtml } from './message.ts';
 
 /** At most this many characters of a post's Markdown go into a mail; the rest is behind the link. */
 export const MAIL_POST_CHARS = 4000;
@@ -52,6 +51,8 @@ export type PostInMail = {
   text: string;
   /** The trimmed Markdown rendered and sanitized, for the HTML part. */
   html: string;
+  /** Who wrote it. */
+  author: string;
   /** Part of the post was left out (the link shows it whole). */
   cut: boolean;
 };
@@ -62,7 +63,8 @@ export function postInMail(markdown: string, author: string, origin: string): Po
   const quoted = absolute(renderMarkdown(trimmed.text), origin);
   return {
     text: trimmed.text,
-    html: `<p><strong>${escapeHtml(author)}</strong> wrote:</p><blockquote style="margin:0 0 1em;padding:0 0 0 1em;border-left:3px solid #ccc">${quoted}</blockquote>`,
+    html: quoted,
+    author,
     cut: trimmed.cut,
   };
 }
