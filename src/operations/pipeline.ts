@@ -162,21 +162,33 @@ export class Pipeline {
         if (nul !== undefined) throw new InvalidArguments([{ path: nul, message: NUL_MESSAGE }]);
         const parsed = op.input.safeParse(args ?? {});
         if (!parsed.success) throw new InvalidArguments(issuesOf(parsed.error));
-        const ctx: OperationContext = {
-          actor,
-          community: caller.community,
-          services: this.reads?.servicesFor(actor, op.write ?? false) ?? this.services,
-          urls: this.urls,
-          ip: caller.ip,
-          showsHtml: caller.showsHtml ?? false,
-          audit,
-          interaction: caller.interaction,
-          report: caller.reporter ?? SILENT,
-          ...(caller.site ? { site: caller.site } : {}),
+        const on = async (services: Services) => {
+          const ctx: OperationContext = {
+            actor,
+            community: caller.community,
+            services,
+            urls: this.urls,
+            ip: caller.ip,
+            showsHtml: caller.showsHtml ?? false,
+            audit,
+            interaction: caller.interaction,
+            report: caller.reporter ?? SILENT,
+            ...(caller.site ? { site: caller.site } : {}),
+          };
+          if (op.scope) requireScope(actor, op.scope);
+          await op.authorize?.(ctx as never, parsed.data);
+          return op.run(ctx as never, parsed.data);
         };
-        if (op.scope) requireScope(actor, op.scope);
-        await op.authorize?.(ctx as never, parsed.data);
-        const result = await op.run(ctx as never, parsed.data);
+        const services = this.reads?.servicesFor(actor, op.write ?? false) ?? this.services;
+        let result;
+        try {
+          result = await on(services);
+        } catch (err) {
+          // A read whose standby went away mid-way (a snapshot transaction cannot move) runs
+          // again, once, on the primary: the caller never hears of a standby's loss.
+          if (op.write || services === this.services || !unavailableOf(err)) throw err;
+          result = await on(this.services);
+        }
         if (op.write) await this.reads?.wrote(actor);
         return result;
       },
