@@ -97,9 +97,7 @@ export class ProfileService {
       ? await scope.uploads.get(shown.avatarUploadId)
       : undefined;
     if (person && !membership && page.items.length === 0 && !data.cursor) throw notFound();
-    const topics = new Map<string, Awaited<ReturnType<typeof scope.topics.getById>>>();
-    for (const p of page.items)
-      if (!topics.has(p.topicId)) topics.set(p.topicId, await scope.topics.getById(p.topicId));
+    const topics = await scope.topics.headers(page.items.map((p) => p.topicId));
     const posts = (await currentPosts(scope, page.items)).flatMap((p) => {
       const t = topics.get(p.topicId);
       return t

@@ -167,7 +167,13 @@ export function topicView(
   };
 }
 
-export function postView(config: Config, community: Community, topic: Topic, post: Post): PostView {
+/** A post as shown; of its topic only the address and the accepted answer are read. */
+export function postView(
+  config: Config,
+  community: Community,
+  topic: Pick<Topic, 'slug' | 'solutionPostId'>,
+  post: Post,
+): PostView {
   return {
     id: post.id,
     topicId: post.topicId,
