@@ -55,7 +55,11 @@ const promptSchema = z
   });
 
 /** The skills every community server has; a community's own skills may not take these names. */
-export const BUILT_IN_SKILLS = ['community-guidelines', 'asking-and-answering'] as const;
+export const BUILT_IN_SKILLS = [
+  'community-guidelines',
+  'asking-and-answering',
+  'hamlet-knowledge',
+] as const;
 
 /** A skill's name, as the Agent Skills format has it: a-z, 0-9 and single inner hyphens. */
 const skillName = z

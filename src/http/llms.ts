@@ -71,7 +71,8 @@ hamlet://<slug>/topics/{topic_id} and hamlet://<slug>/articles/{slug}. See secti
 subscribe to a topic.
 
 Skills (extension io.modelcontextprotocol/skills, both protocol eras): skills/list and skills/get give
-community-guidelines, asking-and-answering and the community's own skills; read their files
+community-guidelines, asking-and-answering, hamlet-knowledge (alternatives, environment, outcome
+reports, sources) and the community's own skills; read their files
 (skill://<name>/SKILL.md and beside it) with resources/read and a key.
 
 Tasks (extension io.modelcontextprotocol/tasks, protocol 2026-07-28 only): declare it in

@@ -37,7 +37,11 @@ export function communitySurface(
   config: CommunityMcpConfig = DEFAULT_MCP_CONFIG,
 ): Surface {
   const tools = communityTools(deps, community, config);
-  const instructions = communityInstructions(community.slug, community.name);
+  const instructions = communityInstructions(
+    community.slug,
+    community.name,
+    tools.map((t) => t.name),
+  );
   return withSkills(
     baseSurface(deps, community, config, tools, instructions),
     communitySkills(community, config, tools),

@@ -1,5 +1,7 @@
-// A community serves skills through the MCP Skills extension (SEP-2640): its guidelines and how to
-// ask and answer there, then the administrators' own from the MCP configuration. Read with the
+// A community serves skills through the MCP Skills extension (SEP-2640): its guidelines, how to
+// ask and answer there and how to leave knowledge others can trust (alternatives, environment,
+// outcomes, sources; naming only the tools the server lists), then the administrators' own from the
+// MCP configuration. Read with the
 // official v2 client's SkillsClient, which checks every file against its entry (size, digest,
 // frontmatter); a live v1 session hears that the resource list changed when an admin adds a skill.
 // On SQLite, and on PostgreSQL under scripts/with-postgres.sh.
@@ -69,10 +71,10 @@ function skillsOn(
       const listing = await skills.list();
       assert.deepEqual(
         listing.skills.map((s) => s.frontmatter.name),
-        ['asking-and-answering', 'community-guidelines'],
+        ['asking-and-answering', 'hamlet-knowledge', 'community-guidelines'],
       );
       assert.equal(typeof listing.ttlMs, 'number');
-      const guidelines = listing.skills[1]!;
+      const guidelines = listing.skills[2]!;
       assert.equal(guidelines.uri, 'skill://community-guidelines/SKILL.md');
       assert.deepEqual(guidelines.frontmatter.metadata, { community: 'acme' });
       const file = await skills.read(guidelines);
@@ -123,7 +125,66 @@ function skillsOn(
       const checklist = await skills.read(skill, 'references/checklist.md');
       assert.equal(checklist.verified, true);
       assert.equal(checklist.text, '- version\n- steps\n- what you saw\n');
-      assert.equal((await skills.list()).skills.length, 3);
+      assert.equal((await skills.list()).skills.length, 4);
+    });
+
+    test('hamlet-knowledge teaches alternatives, environment, outcomes and sources with the tools listed', async () => {
+      // Fresh from the server each time (not the client's cache of an earlier configuration).
+      const fresh = { cacheMode: 'refresh' } as const;
+      const knowledge = async () => {
+        const entry = (await skills.list({}, fresh)).skills.find(
+          (s) => s.frontmatter.name === 'hamlet-knowledge',
+        )!;
+        const file = await skills.read(entry, undefined, fresh);
+        assert.equal(file.verified, true);
+        return file.body!;
+      };
+      const toolNames = async () =>
+        new Set((await v2.listTools({}, fresh)).tools.map((t) => t.name));
+      /** Every `snake_case` word of the body that looks like a tool name is a listed tool. */
+      const namedTools = (body: string) =>
+        [...body.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)]
+          .map((m) => m[1]!)
+          .filter((n) => /^(search|suggest|get|create|reply|confirm|mark|list|ask|find)_/.test(n));
+
+      // The demo turns the feedback toolset on: confirm_answer is listed and taught.
+      await h.services.mcpConfig.set(systemActor('test'), acme, {
+        toolsets: ['feedback', 'moderation'],
+      });
+      await waitFor(async () => (await toolNames()).has('confirm_answer'), {
+        message: 'confirm_answer listed',
+      });
+      let body = await knowledge();
+      for (const word of ['alternatives', 'environment', 'sources', 'confirm_answer'])
+        assert.ok(body.includes(`\`${word}\``), `the skill teaches ${word}`);
+      assert.match(body, /up to 5 other phrasings/);
+      assert.match(body, /Never guess the answer's title/);
+      assert.match(body, /\{"node": "22\.4"/);
+      let listed = await toolNames();
+      for (const name of namedTools(body)) assert.ok(listed.has(name), `${name} is listed`);
+      assert.match(body, /`search_community` and `suggest_answer` take `alternatives`/);
+
+      // Without the feedback toolset the skill (and the instructions) no longer name confirm_answer.
+      await h.services.mcpConfig.set(systemActor('test'), acme, { toolsets: [] });
+      await waitFor(async () => !(await toolNames()).has('confirm_answer'), {
+        message: 'confirm_answer no longer listed',
+      });
+      body = await knowledge();
+      listed = await toolNames();
+      assert.ok(!body.includes('confirm_answer'), body);
+      for (const name of namedTools(body)) assert.ok(listed.has(name), `${name} is listed`);
+      assert.match(body, /`environment`/);
+      assert.match(body, /`sources`/);
+      const another = new ClientV2(
+        { name: 'skills-another', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await another.connect(new StreamableHTTPClientTransport(url(), auth()));
+      const instructions = another.getInstructions() ?? '';
+      await another.close();
+      assert.match(instructions, /alternatives/);
+      assert.match(instructions, /hamlet-knowledge/);
+      assert.ok(!instructions.includes('confirm_answer'), instructions);
     });
 
     test('a skill may not take a built-in name, and an unknown skill is -32602', async () => {
