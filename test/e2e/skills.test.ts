@@ -132,7 +132,7 @@ function skillsOn(
       // Fresh from the server each time (not the client's cache of an earlier configuration).
       const fresh = { cacheMode: 'refresh' } as const;
       const knowledge = async () => {
-        const entry = (await skills.list({}, fresh)).skills.find(
+        const entry = (await skills.list()).skills.find(
           (s) => s.frontmatter.name === 'hamlet-knowledge',
         )!;
         const file = await skills.read(entry, undefined, fresh);
