@@ -4,7 +4,8 @@
 // (suggest_answer, accepted answers first); without JavaScript the "Check for similar questions"
 // button renders the same list on the server before anything is posted. Posting is create_topic:
 // applied (then the new topic opens) or queued for a moderator (then the page says so and what
-// happens next). A file chosen in the form is attached (./uploads.ts) and its Markdown added.
+// happens next). A file chosen in the form is attached (./uploads.ts) and its Markdown added; where
+// the asker ran it is an optional field (./environment.ts).
 import type { Context, Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { createTopic, listCategories, suggestAnswer } from '../../operations/community.ts';
@@ -27,6 +28,7 @@ import {
 } from './composer.ts';
 import { resultHref, topicHref } from './parts.ts';
 import { attachChosen, attachField } from './uploads.ts';
+import { environmentField, postedEnvironment, withoutEnvironment } from './environment.ts';
 import { unconfirmedNotice } from './unconfirmed.ts';
 import { html, type Html } from '../template.ts';
 
@@ -117,7 +119,7 @@ ${composer({
   hasDraft,
   handlesHref: handlesHref(web),
   uploadHref: uploadHref(web),
-  fields: field(
+  fields: html`${field(
     {
       name: 'tags',
       label: 'Tags (optional)',
@@ -125,7 +127,7 @@ ${composer({
       value: text(form, 'tags'),
     },
     issues,
-  ),
+  )}${environmentField(text(form, 'environment'), issues)}`,
   buttons: html`<button type="submit" name="action" value="check" class="secondary" formnovalidate>Check for similar questions</button>`,
   attach: attachField(deps),
 })}`,
@@ -181,7 +183,14 @@ export function askRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       if (text(form, 'body').trim()) await keepDraft(deps, web, undefined, form);
       return askPage(c, deps, form, { preview: await previewOf(deps, web, form) });
     }
-    const outcome = await call(deps, web, createTopic, formArgs(createTopic, form));
+    // Where the asker ran it: a line the form cannot read comes back with the question kept.
+    const environment = postedEnvironment(form);
+    if (!environment.ok)
+      return askPage(c, deps, form, { failure: environment.failure, status: 400 });
+    const outcome = await call(deps, web, createTopic, {
+      ...formArgs(createTopic, withoutEnvironment(form)),
+      ...(environment.value ? { environment: environment.value } : {}),
+    });
     if (!outcome.ok) {
       if (outcome.code === 'invalid_argument' || outcome.code === 'not_found')
         return askPage(c, deps, form, { failure: outcome, status: 400 });

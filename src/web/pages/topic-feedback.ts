@@ -1,8 +1,8 @@
 // Votes and "this worked" on the topic page, as plain forms that work without JavaScript: each post
 // shows its score; a signed-in person votes up (and down where the community allows downvotes) on
 // others' posts, the button they pressed shown pressed (pressing it again takes the vote back); on
-// an accepted answer, "This worked" / "It did not work" (with what they tried) and the answer's
-// confirmations in words. Visitors see the score and a sign-in link.
+// an accepted answer, "This worked" / "It did not work" (with what they tried, and optionally where
+// they ran it: ./environment.ts) and the answer's confirmations in words. Visitors see the score and a sign-in link.
 import type { Hono } from 'hono';
 import { LIMITS } from '../../domain/fields.ts';
 import { confirmAnswer, getVoteSettings, myFeedback, votePost } from '../../operations/feedback.ts';
@@ -10,6 +10,7 @@ import { call, href, type Web, type WebDeps, type WebEnv } from '../context.ts';
 import { text, type FormData } from '../forms.ts';
 import { postForm } from '../html.ts';
 import { failurePage, redirectWith, signInHref } from '../respond.ts';
+import { environmentField, postedEnvironment } from './environment.ts';
 import { icon } from './icons.ts';
 import { topicHref, type ShownPost, type Topic } from './parts.ts';
 import { html, type Html } from '../template.ts';
@@ -87,6 +88,7 @@ export function outcomeControl(
     web,
     href(web, `/t/${topic.slug}/outcome`),
     html`<input type="hidden" name="post" value="${p.id}">${said === undefined ? '' : html`<p class="meta">You reported that this ${said ? 'worked' : 'did not work'} for you.</p>`}
+${environmentField('', undefined, `environment-${p.id}`)}
 <button type="submit" name="worked" value="true" class="secondary"${said === true ? html` aria-pressed="true"` : ''}>This worked</button>
 <details><summary>It did not work</summary>
 <label for="${note}">What did you try, and what happened? <span class="hint">(optional, up to ${LIMITS.outcomeNote.max} characters; the asker and the topic's watchers read it)</span></label>
@@ -125,10 +127,14 @@ export function topicFeedbackRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const post = text(form, 'post');
     const worked = text(form, 'worked') === 'true';
     const note = text(form, 'note').trim();
+    const environment = postedEnvironment(form);
+    if (!environment.ok)
+      return failurePage(c, web, environment.failure, 'Your report was not recorded');
     const outcome = await call(deps, web, confirmAnswer, {
       post,
       worked,
       ...(note && !worked ? { note } : {}),
+      ...(environment.value ? { environment: environment.value } : {}),
     });
     if (!outcome.ok) return failurePage(c, web, outcome, 'Your report was not recorded');
     return redirectWith(c, deps, topicHref(web, slug, post), {

@@ -3,6 +3,7 @@
 // form, accepting or withdrawing an answer (the asker or a moderator), votes and "this worked"
 // (./topic-feedback.ts), bookmarks of the topic and of any post (./bookmarks.ts), editing their own
 // posts, and an edited post's history (./post-history.ts); for moderators, their controls (./topic-moderation.ts).
+// A post that says where it ran shows it, and the reply form asks (optionally) where (./environment.ts).
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
 import { LIMITS } from '../../domain/fields.ts';
@@ -29,6 +30,7 @@ import {
   topicComposeRoutes,
 } from './topic-compose.ts';
 import { icon } from './icons.ts';
+import { environmentField, environmentShown, postedEnvironment } from './environment.ts';
 import { unconfirmedNotice } from './unconfirmed.ts';
 import { attachField, localUploads } from './uploads.ts';
 import {
@@ -124,7 +126,7 @@ function postArticle(
   if (moderation) actions.push(moderation);
   return html`<article id="post-${p.id}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${p.author.name}">
 <div class="meta byline">${avatar(p.author)}${userCard(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} <a class="permalink" href="#post-${p.id}">${icon('link')}<span class="visually-hidden">Link to this ${role.toLowerCase()}</span></a></div>
-${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${outcomeControl(web, topic, p, fb, own)}<div class="post-actions">${voteControl(web, topic, p, fb, own)}${actions.length ? html`<div class="tools">${actions}</div>` : ''}</div>${repliesTo(p, posts)}</article>`;
+${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${environmentShown(p.environment)}${outcomeControl(web, topic, p, fb, own)}<div class="post-actions">${voteControl(web, topic, p, fb, own)}${actions.length ? html`<div class="tools">${actions}</div>` : ''}</div>${repliesTo(p, posts)}</article>`;
 }
 
 /** "edited <when>", linked to the post's history (an article's: its revisions). */
@@ -165,6 +167,7 @@ ${postForm(
     hasDraft: compose.hasDraft,
     handlesHref: handlesHref(web),
     uploadHref: uploadHref(web),
+    fields: environmentField(text(values, 'environment'), failure?.issues),
     attach: compose.attach,
   }),
   html`enctype="multipart/form-data"`,
@@ -263,9 +266,14 @@ export function topicRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const form = (await c.req.parseBody({ all: true })) as FormData;
     const early = await composerStep(c, deps, web, slug, form, renderTopic);
     if (early) return early;
+    // Where the writer ran it: a line the form cannot read comes back with the reply kept.
+    const environment = postedEnvironment(form);
+    if (!environment.ok)
+      return renderTopic(c, deps, { values: form, failure: environment.failure, status: 400 });
     const outcome = await call(deps, web, replyToTopic, {
       topic: slug,
       body: text(form, 'body'),
+      ...(environment.value ? { environment: environment.value } : {}),
     });
     if (!outcome.ok)
       return renderTopic(c, deps, {
