@@ -11,6 +11,8 @@ export type Seen = {
   status: number;
   retryAfter: boolean;
   code?: string;
+  /** A 503 nginx answered itself (no instance could): Hamlet's answers carry x-request-id. */
+  byProxy?: boolean;
 };
 
 export type FaceLoad = {
@@ -21,6 +23,13 @@ export type FaceLoad = {
 };
 
 const TIMEOUT_MS = 15_000;
+
+/** What every answer says at the HTTP level. */
+function answered(face: string, res: Response): Seen {
+  const seen: Seen = { face, status: res.status, retryAfter: res.headers.has('retry-after') };
+  if (res.status === 503 && !res.headers.has('x-request-id')) seen.byProxy = true;
+  return seen;
+}
 
 /**
  * Starts the loops against `base` (`http://host:port`), community `acme`, with the agent `key`:
@@ -71,7 +80,7 @@ export function startFaceLoad(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     const text = await res.text();
-    const seen: Seen = { face, status: res.status, retryAfter: res.headers.has('retry-after') };
+    const seen = answered(face, res);
     let answer: Record<string, any> = {};
     try {
       answer = text ? (JSON.parse(text) as Record<string, any>) : {};
@@ -114,7 +123,7 @@ export function startFaceLoad(
   const get = async (face: string, path: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
     await res.arrayBuffer();
-    load.seen.push({ face, status: res.status, retryAfter: res.headers.has('retry-after') });
+    load.seen.push(answered(face, res));
   };
   const restWrite = async (i: number) => {
     const title = `${label} rest write ${i} is kept once`;
@@ -130,12 +139,7 @@ export function startFaceLoad(
     });
     const text = await res.text();
     const problem = res.status >= 400 ? (JSON.parse(text) as { code?: string }) : undefined;
-    load.seen.push({
-      face: 'rest write',
-      status: res.status,
-      retryAfter: res.headers.has('retry-after'),
-      code: problem?.code,
-    });
+    load.seen.push({ ...answered('rest write', res), code: problem?.code });
     if (res.status === 201 || res.status === 200) load.acked.push(title);
   };
   const running = Promise.all([
@@ -158,7 +162,7 @@ export function startFaceLoad(
 export function tally(seen: Seen[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const s of seen) {
-    const k = `${s.face} ${s.status}${s.code ? ` ${s.code}` : ''}`;
+    const k = `${s.face} ${s.status}${s.byProxy ? ' by nginx' : ''}${s.code ? ` ${s.code}` : ''}`;
     counts[k] = (counts[k] ?? 0) + 1;
   }
   return counts;
