@@ -40,6 +40,7 @@ import { createMcpFace, type CacheFill } from './surfaces/mcp-face.ts';
 import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 import { listenOn } from './http/listen.ts';
+import { needingMaintenance } from './store/migrations/index.ts';
 
 export { VERSION } from './version.ts';
 
@@ -155,7 +156,12 @@ export async function startHamlet(
     requireCurrentSchema: true,
     onMigrated: (applied) =>
       logger.info(
-        { migrations: applied, sqlite: config.databaseUrl.startsWith('sqlite:') },
+        {
+          migrations: applied,
+          // Those a multi-instance upgrade runs under maintenance mode (`hamlet migrate`).
+          needs_maintenance_mode: needingMaintenance(applied),
+          sqlite: config.databaseUrl.startsWith('sqlite:'),
+        },
         applied.length ? `migrations applied: ${applied.length}` : 'database schema is current',
       ),
     sitemapUrlsPerFile: options.sitemapUrlsPerFile,

@@ -4,6 +4,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function identityMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
@@ -207,3 +208,8 @@ export function identityMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic(
+  "the first schema: new tables and agents' new columns with defaults",
+);

@@ -16,6 +16,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function searchMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -149,3 +150,6 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance('builds the search index from every existing post');

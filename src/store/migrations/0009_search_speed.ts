@@ -18,6 +18,7 @@ import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import { searchMigration } from './0005_search.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function searchSpeedMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -179,3 +180,8 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'rebuilds the search index (SQLite) and rewrites every search row with its topic (PostgreSQL)',
+);

@@ -6,6 +6,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function searchGenerationMigration(dialect: Dialect): Migration {
   if (dialect !== 'postgres') return { async up() {}, async down() {} };
@@ -30,3 +31,6 @@ export function searchGenerationMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('a sequence and triggers (PostgreSQL), nothing on SQLite');

@@ -5,6 +5,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function searchEmbeddingsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -59,3 +60,6 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('a new table');

@@ -17,6 +17,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function searchProfilesMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -121,3 +122,8 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic(
+  'new tables and triggers; every topic queued once (one insert of ids, profiled in the background)',
+);

@@ -15,6 +15,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function searchFilterFactsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -132,3 +133,8 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'rewrites every search row with its filter columns and indexes them',
+);

@@ -5,6 +5,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function webhooksMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
@@ -127,3 +128,6 @@ export function webhooksMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('new tables');

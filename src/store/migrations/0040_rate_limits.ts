@@ -3,6 +3,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function rateLimitsMigration(dialect: Dialect): Migration {
   return {
@@ -25,3 +26,6 @@ export function rateLimitsMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('a new table');

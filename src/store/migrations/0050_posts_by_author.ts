@@ -3,6 +3,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function postsByAuthorMigration(_dialect: Dialect): Migration {
   return {
@@ -18,3 +19,8 @@ export function postsByAuthorMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'a plain index on posts: writes to posts wait for the build',
+);

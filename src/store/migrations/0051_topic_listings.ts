@@ -7,6 +7,7 @@ import type { Migration } from 'kysely';
 import { sql } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 const UNANSWERED = sql<boolean>`post_count <= 1 and solution_post_id is null`;
 const SOLVED = sql<boolean>`solution_post_id is not null`;
@@ -49,3 +50,8 @@ export function topicListingsMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'plain indexes on topics and topic_tags: writes to them wait for the build',
+);

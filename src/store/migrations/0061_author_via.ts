@@ -3,6 +3,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 const TABLES = [
   ['topics', 'author_via'],
@@ -23,3 +24,6 @@ export function authorViaMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('nullable columns');

@@ -5,6 +5,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function mcpSessionsBoundedMigration(_dialect: Dialect): Migration {
   return {
@@ -51,3 +52,8 @@ export function mcpSessionsBoundedMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic(
+  'nullable columns and indexes on mcp_sessions (bounded: idle sessions expire), new tables',
+);

@@ -5,6 +5,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function webhookRetentionMigration(_dialect: Dialect): Migration {
   return {
@@ -26,3 +27,8 @@ export function webhookRetentionMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'plain indexes on webhook_events and webhook_deliveries (a retention period of rows)',
+);

@@ -5,6 +5,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 const TABLES = ['posts', 'article_revisions'] as const;
 
@@ -27,3 +28,8 @@ export function renderedHtmlMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic(
+  'a nullable column and a column with a constant default (no rewrite)',
+);

@@ -3,6 +3,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 const INDEXES = [
   ['idempotency_records_by_created', 'idempotency_records', 'created_at'],
@@ -22,3 +23,8 @@ export function retentionIndexesMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'plain indexes on the audit log and idempotency records (large tables)',
+);

@@ -4,6 +4,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function categoryApprovalMigration(_dialect: Dialect): Migration {
   return {
@@ -15,3 +16,6 @@ export function categoryApprovalMigration(_dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('a nullable column');

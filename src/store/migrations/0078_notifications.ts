@@ -6,6 +6,7 @@ import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import { freeHandle, handleBase } from '../handles.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function notificationsMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
@@ -126,3 +127,8 @@ export function notificationsMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'gives every person a handle, one update each, and a unique index on people',
+);

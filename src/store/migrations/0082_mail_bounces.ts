@@ -4,6 +4,7 @@
 import { type Migration, sql } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function mailBouncesMigration(dialect: Dialect): Migration {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
@@ -24,3 +25,6 @@ export function mailBouncesMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('a new table');

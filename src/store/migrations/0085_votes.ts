@@ -6,6 +6,7 @@
 import { sql, type ColumnDefinitionBuilder, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function votesMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
@@ -76,3 +77,6 @@ export function votesMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('new tables');

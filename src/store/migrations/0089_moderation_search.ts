@@ -14,6 +14,7 @@ import type { Dialect } from '../repositories.ts';
 import { COMMUNITY_SHIFT, indexPost, SLOT_BITS, unindexPost } from './0009_search_speed.ts';
 import { pgMark, sqliteMark } from './0072_search_profile_generations.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function moderationSearchMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -132,3 +133,6 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic('triggers only');

@@ -5,6 +5,7 @@
 // (14 ms a home page). Both are partial: only the few topics that are duplicates or pinned.
 import { sql, type Migration } from 'kysely';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export const topicIndexesMigration: Migration = {
   async up(db: AnySchemaDb) {
@@ -33,3 +34,8 @@ export const topicIndexesMigration: Migration = {
       .execute();
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'plain indexes on topics: writes to topics wait for the build',
+);

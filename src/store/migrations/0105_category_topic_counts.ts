@@ -7,6 +7,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function categoryTopicCountsMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -71,3 +72,8 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  "counts every category's topics (a backfill that locks categories while it reads topics)",
+);

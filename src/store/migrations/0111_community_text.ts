@@ -12,6 +12,7 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../repositories.ts';
 import type { AnySchemaDb } from '../any-schema.ts';
+import { safeUnderTraffic } from './traffic.ts';
 
 export function communityTextMigration(dialect: Dialect): Migration {
   return dialect === 'postgres' ? postgres : sqlite;
@@ -105,3 +106,8 @@ const postgres: Migration = {
       await sql.raw(s).execute(db);
   },
 };
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = safeUnderTraffic(
+  'a new index of the public communities (one row each) and triggers',
+);

@@ -16,6 +16,7 @@
 import { sql, type ColumnDefinitionBuilder, type Migration } from 'kysely';
 import type { AnySchemaDb } from '../any-schema.ts';
 import type { Dialect } from '../repositories.ts';
+import { needsMaintenance } from './traffic.ts';
 
 export function agentKnowledgeMigration(dialect: Dialect): Migration {
   const id = dialect === 'postgres' ? sql`uuid` : sql`text`;
@@ -104,3 +105,8 @@ export function agentKnowledgeMigration(dialect: Dialect): Migration {
     },
   };
 }
+
+/** Whether it may run while the previous release serves (the rule is in ./traffic.ts). */
+export const traffic = needsMaintenance(
+  'new tables and columns with defaults, but rewrites every post outcome and signal row',
+);
