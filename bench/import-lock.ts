@@ -9,6 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeMailChain } from '../test/import/mail-chain.ts';
 import { positiveNumber, readOptions } from './lib/options.ts';
+import { demoSecrets, startLineOf, type StartLine } from '../test/helpers/serve.ts';
 
 const options = readOptions({
   messages: { default: '30000', help: 'messages in the one generated reply chain' },
@@ -45,18 +46,29 @@ async function freePort(): Promise<number> {
 async function serve(port: number): Promise<{ child: ChildProcess; key: string }> {
   const child = spawn(process.execPath, ['bin/hamlet.js', 'serve', '--demo'], {
     env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let banner = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => {
-      banner += c;
-      if (/Try it:/.test(banner)) resolve();
+  let log = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (log += c));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c));
+  const start = await new Promise<StartLine>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const line = startLineOf(log);
+      if (line) {
+        clearInterval(poll);
+        resolve(line);
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      reject(new Error(`hamlet serve exited with ${code}:\n${stderr}`));
     });
-    child.once('exit', (code) => reject(new Error(`hamlet serve exited with ${code}:\n${banner}`)));
   });
-  const key = /agent key:\s+(hmlt_live_[A-Za-z0-9]+)/.exec(banner)?.[1];
-  if (!key) throw new Error(`no agent key in the banner:\n${banner}`);
+  const key = demoSecrets(start).key;
+  if (!key) throw new Error(`no demo agent key kept: ${JSON.stringify(start)}`);
+  child.stdout!.removeAllListeners('data');
+  child.stdout!.on('data', (c: Buffer) => process.stderr.write(`[server] ${c}`));
   child.stderr!.on('data', (c: Buffer) => process.stderr.write(`[server] ${c}`));
   return { child, key };
 }

@@ -1,11 +1,12 @@
 // `hamlet serve --demo` as a user starts it: `node bin/hamlet.js serve --demo` from the repository
-// root, configured through its environment only. The demo agent key is read from what serve prints
-// for the person at the terminal (stderr); its JSON logs (stdout) go to a file, which is scanned for
-// errors when the server stops.
+// root, configured through its environment only. Its JSON logs (stdout) go to a file: the demo
+// agent key is read from the file its start line names, and the log is scanned for errors when
+// the server stops.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { demoSecrets, startLineOf } from '../../test/helpers/serve.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -57,22 +58,27 @@ export async function startServe(
     child.once('exit', (code) => resolve(code)),
   );
   let printed = '';
+  stderr.setEncoding('utf8');
+  stderr.on('data', (chunk: string) => (printed += chunk));
   const key = await new Promise<string>((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 300_000;
     const timer = setTimeout(() => {
-      reject(new Error(`hamlet serve printed no demo key within ${timeoutMs / 1000} s`));
+      clearInterval(poll);
+      reject(new Error(`hamlet serve logged no start line within ${timeoutMs / 1000} s`));
     }, timeoutMs);
-    stderr.setEncoding('utf8');
-    stderr.on('data', (chunk: string) => {
-      printed += chunk;
-      const m = /agent key:\s+(\S+)/.exec(printed);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
+    // Its start line (JSON, in the log file) names the file that keeps the demo key.
+    const poll = setInterval(() => {
+      const start = startLineOf(readFileSync(options.logFile, 'utf8'));
+      if (!start) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      const found = demoSecrets(start).key;
+      if (found) resolve(found);
+      else reject(new Error('hamlet serve --demo kept no demo key'));
+    }, 100);
     child.once('error', reject);
     void exited.then((code) => {
+      clearInterval(poll);
       clearTimeout(timer);
       reject(new Error(`hamlet serve exited (code ${code}) before it was ready:\n${printed}`));
     });

@@ -157,16 +157,17 @@ test('with HAMLET_PUBLIC_ORIGIN, a community that claimed a custom domain is lin
   for (const url of urls) assert.ok(url.startsWith('"url":"https://help.acme.test/t/'), url);
 });
 
-test('`hamlet serve` with PORT=0 prints the port the system picked, and it answers there', async () => {
-  const { child, banner } = await serveProcess({
+test('`hamlet serve` with PORT=0 logs the port the system picked, and it answers there', async () => {
+  const { child, start } = await serveProcess({
     DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
   });
   try {
-    const printed = /MCP network:\s+http:\/\/localhost:(\d+)\/api\/mcp/.exec(banner);
-    assert.ok(printed && Number(printed[1]) > 0, banner);
-    assert.match(banner, new RegExp(`http://localhost:${printed[1]}/c/<slug>/api/mcp`));
+    const printed = /^http:\/\/localhost:(\d+)\/api\/mcp$/.exec(start.mcp_network);
+    assert.ok(printed && Number(printed[1]) > 0, JSON.stringify(start));
+    assert.equal(start.mcp_community, `http://localhost:${printed[1]}/c/<slug>/api/mcp`);
+    assert.equal(start.url, `http://localhost:${printed[1]}`);
     const init = await rpc(`http://127.0.0.1:${printed[1]}/api/mcp`, INITIALIZE());
     assert.equal(init.json().result.serverInfo.title, 'Hamlet network');
   } finally {

@@ -1,8 +1,9 @@
-// The README's start command path: `hamlet serve --demo` creates the demo once, prints where to
-// connect (the path form on the port served, nothing an MCP client cannot resolve), an agent key
-// that works and the demo administrator's e-mail and password, which sign in to the web and open
-// acme's administration. They are kept in the data folder (mode 0600): the next start prints the
-// same ones, so a configured client keeps working; a key revoked meanwhile is replaced.
+// The README's start command path: `hamlet serve --demo` creates the demo once, says where to
+// connect (the path form on the port served, nothing an MCP client cannot resolve; off a terminal
+// as its JSON start line), an agent key that works and the demo administrator's e-mail and
+// password, which sign in to the web and open acme's administration. They are kept in the data
+// folder (mode 0600), named by the start line, never in it: the next start gives the same ones, so
+// a configured client keeps working; a key revoked meanwhile is replaced.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../mcp/http-client.ts';
 import { WebClient } from '../web/client.ts';
-import { freePort, serveProcess } from '../helpers/serve.ts';
+import { freePort, serveProcess, type Served } from '../helpers/serve.ts';
 
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
@@ -43,22 +44,19 @@ test(
         },
         { authorization: `Bearer ${key}` },
       );
-    const keyOf = (banner: string) =>
-      banner.match(/agent key:\s+(hmlt_live_[A-Za-z0-9]{32,})/)?.[1];
     const kept = join(dir, 'demo-credentials.json');
     // Whatever fails, no server is left running (it would hold the test process open).
     const started: ChildProcess[] = [];
     try {
       const first = await serveProcess(env, { demo: true, started });
-      const key1 = keyOf(first.banner);
-      assert.ok(key1, first.banner);
-      assert.match(
-        first.banner,
-        new RegExp(`MCP \\(acme\\):\\s+http://localhost:${port}/c/acme/api/mcp`),
-      );
-      assert.doesNotMatch(first.banner, /acme\.localhost/);
-      assert.match(first.banner, /demo-agent; new, kept in .*demo-credentials\.json/);
-      const admin1 = printedAdmin(first.banner, port);
+      const key1 = first.key;
+      assert.ok(key1?.startsWith('hmlt_live_'), JSON.stringify(first.start));
+      assert.equal(first.start.demo?.mcp, `http://localhost:${port}/c/acme/api/mcp`);
+      assert.equal(first.start.demo?.agent_key, 'new');
+      assert.match(first.start.demo?.credentials_file ?? '', /demo-credentials\.json$/);
+      const admin1 = printedAdmin(first, port);
+      // The log line names where the secrets are kept, never the secrets.
+      assert.doesNotMatch(JSON.stringify(first.start), new RegExp(`${key1}|${admin1.password}`));
       assert.equal(await signsIn(port, admin1), true);
       const ok = (await listCategories(key1)).json().result;
       assert.equal(ok.isError, false);
@@ -71,10 +69,11 @@ test(
       await stop(first.child);
 
       const second = await serveProcess(env, { demo: true, started });
-      assert.equal(keyOf(second.banner), key1, 'the same key after a restart');
-      assert.match(second.banner, /demo-agent; the same as before/);
+      assert.equal(second.key, key1, 'the same key after a restart');
+      assert.equal(second.start.demo?.agent_key, 'the same as before');
+      assert.equal(second.start.demo?.admin_password, 'the same as before');
       assert.equal((await listCategories(key1)).json().result.isError, false, 'and it works');
-      const admin2 = printedAdmin(second.banner, port);
+      const admin2 = printedAdmin(second, port);
       assert.deepEqual(admin2, admin1, 'the same password');
       assert.equal(await signsIn(port, admin1), true);
       await stop(second.child);
@@ -82,7 +81,8 @@ test(
       // The kept key revoked meanwhile (here: the file holds one that never worked): a new one.
       writeFileSync(kept, JSON.stringify({ agentKey: 'hmlt_live_revoked', adminPassword: 'x' }));
       const third = await serveProcess(env, { demo: true, started });
-      const key3 = keyOf(third.banner);
+      const key3 = third.key;
+      assert.equal(third.start.demo?.agent_key, 'new');
       assert.ok(key3 && key3 !== key1);
       assert.equal((await listCategories(key3)).json().result.isError, false);
       assert.equal(
@@ -90,7 +90,7 @@ test(
         'unauthorized',
         'a new key retires the one before',
       );
-      const admin3 = printedAdmin(third.banner, port);
+      const admin3 = printedAdmin(third, port);
       assert.notEqual(admin3.password, admin1.password);
       assert.equal(await signsIn(port, admin3), true);
       assert.equal(JSON.parse(readFileSync(kept, 'utf8')).agentKey, key3);
@@ -104,13 +104,12 @@ test(
 
 type Admin = { email: string; password: string };
 
-/** The sign-in line of the banner: where, as whom, with which password. */
-function printedAdmin(banner: string, port: number): Admin {
-  const m = new RegExp(
-    `sign in:\\s+http://localhost:${port}/c/acme/signin\\s+e-mail (\\S+)\\s+password (\\S+)`,
-  ).exec(banner);
-  assert.ok(m, banner);
-  return { email: m[1]!, password: m[2]! };
+/** The sign-in the start line gives (where, as whom) with the password kept in the file it names. */
+function printedAdmin(served: Served, port: number): Admin {
+  const { demo } = served.start;
+  assert.equal(demo?.signin, `http://localhost:${port}/c/acme/signin`);
+  assert.ok(demo?.admin_email && served.password, JSON.stringify(served.start));
+  return { email: demo.admin_email, password: served.password };
 }
 
 /** Signs in where the banner says and opens acme's administration, as a person in a browser would. */

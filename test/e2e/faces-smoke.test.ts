@@ -1,5 +1,5 @@
 // Every face of a real `hamlet serve --demo` process, on each storage engine, at the addresses its
-// banner prints: the community's MCP server with the printed agent key, the network server on
+// start line gives (its demo secrets from the file it names): the community's MCP server with its agent key, the network server on
 // 127.0.0.1, REST with the same key, and the web signed in as the printed administrator. CI runs it
 // on Node 20 and Node 22 alike (.ci/node22), so it names the Node that ran it.
 import { test } from 'node:test';
@@ -17,13 +17,14 @@ async function smoke(databaseUrl: string): Promise<void> {
   const port = await freePort();
   const started: ChildProcess[] = [];
   try {
-    const { banner, key } = await serveProcess(
+    const { start, key, password } = await serveProcess(
       { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' },
       { demo: true, started },
     );
+    const banner = JSON.stringify(start);
     assert.ok(key, banner);
     const origin = `http://localhost:${port}`;
-    const mcp = new RegExp(`MCP \\(acme\\):\\s+(\\S+)`).exec(banner)?.[1];
+    const mcp = start.demo?.mcp;
     assert.equal(mcp, `${origin}/c/acme/api/mcp`);
 
     const found = await rpc(
@@ -48,8 +49,8 @@ async function smoke(databaseUrl: string): Promise<void> {
     assert.equal(rest.status, 200, rest.text);
     assert.ok(rest.json().categories.some((c: { slug: string }) => c.slug === 'docs'));
 
-    const admin = /e-mail (\S+)\s+password (\S+)/.exec(banner);
-    assert.ok(admin, banner);
+    const admin = [start.demo?.signin, start.demo?.admin_email, password];
+    assert.ok(admin[1] && admin[2], banner);
     const web = new WebClient(origin);
     await web.get('/c/acme/signin');
     const home = await web.post('/c/acme/signin', { email: admin[1]!, password: admin[2]! });

@@ -1,6 +1,6 @@
 // The README's "MCP clients, set up" blocks are current: each is read from the README as it is
 // written, its URL and header taken the way its host reads them, and driven against `hamlet serve
-// --demo` (the URL the banner prints), on localhost and 127.0.0.1 alike. The TypeScript blocks run
+// --demo` (the URL its start line gives), on localhost and 127.0.0.1 alike. The TypeScript blocks run
 // as they are (SDK 1.x, client 2.x); mcp-remote runs as the Claude Desktop block starts it, driven
 // over stdio; the Inspector's command runs as written in a shell (on the machine's Node, 20 or 22);
 // the Claude Code, Cursor and VS Code blocks give the URL and header the SDKs connect with; the
@@ -21,7 +21,7 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { freePort, serveProcess } from '../helpers/serve.ts';
+import { freePort, serveProcess, type StartLine } from '../helpers/serve.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -39,7 +39,7 @@ const HOSTS = ['localhost', '127.0.0.1'] as const;
 
 let port = 0;
 let key = '';
-let banner = '';
+let start: StartLine | undefined;
 const started: ChildProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-readme-clients-'));
 
@@ -49,9 +49,9 @@ before(async () => {
     { DATABASE_URL: `sqlite:${join(dir, 'hamlet.db')}`, PORT: String(port), HOST: '127.0.0.1' },
     { demo: true, started },
   );
-  banner = served.banner;
+  start = served.start;
   key = served.key!;
-  assert.ok(key, banner);
+  assert.ok(key, JSON.stringify(start));
 });
 after(() => {
   for (const child of started) child.kill('SIGTERM');
@@ -67,8 +67,8 @@ function block(name: string, host: (typeof HOSTS)[number]): string {
 
 /** The printed MCP URL of acme, on `host`. */
 function printedUrl(host: string): string {
-  const printed = /MCP \(acme\):\s+(\S+)/.exec(banner)?.[1];
-  assert.equal(printed, `http://localhost:${port}/c/acme/api/mcp`, banner);
+  const printed = start?.demo?.mcp;
+  assert.equal(printed, `http://localhost:${port}/c/acme/api/mcp`);
   return printed.replace('localhost', host);
 }
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../helpers/serve.ts';
+import { demoSecrets, freePort, startLineOf } from '../helpers/serve.ts';
 import { hamletArgs } from '../helpers/hamlet-bin.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -37,20 +37,17 @@ test('an unreachable embeddings endpoint: semantic tools answer lexically, one w
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  let banner = '';
+  let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (log += c));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in time:\n${banner}`)), 90_000);
-    child!.stderr!.on('data', (c: Buffer) => {
-      banner += c;
-      if (/Try it:/.test(banner)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child!.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${banner}`)));
-  });
-  const key = /agent key:\s+(hmlt_live_[A-Za-z0-9]+)/.exec(banner)![1]!;
+  child.stderr!.on('data', (c: Buffer) => (stderr += c));
+  const exited = new Promise<never>((_, reject) =>
+    child!.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${stderr}`))),
+  );
+  const start = await Promise.race([
+    waitFor(() => startLineOf(log), { timeoutMs: 90_000 }),
+    exited,
+  ]);
+  const key = demoSecrets(start).key!;
   let id = 0;
   // The network server answers on the apex host (HAMLET_BASE_DOMAIN), a community on any host.
   const call = async (path: string, name: string, args: Record<string, unknown>, auth = true) => {
