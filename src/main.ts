@@ -173,7 +173,7 @@ export async function startHamlet(
   const deps: SurfaceDeps = { pipeline, services, urls, version: VERSION, logger };
   const limits = options.cacheLimits ?? {};
   const door = createFrontDoor({ store, services, config, maxHosts: limits.hosts });
-  const access = createAccessLog(logger, metrics);
+  const access = createAccessLog(logger, metrics, config.trustedProxies);
   const mcpFace = createMcpFace({
     config,
     store,

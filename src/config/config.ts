@@ -4,6 +4,14 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { settingProblems } from './required.ts';
 import { standbysNeedPostgres, standbyUrls } from './pg-urls.ts';
+import { trustedProxiesSetting } from './trusted-proxies.ts';
+
+/** A 0/1 switch, as a boolean. */
+const zeroOrOne = (byDefault: '0' | '1') =>
+  z
+    .enum(['0', '1'])
+    .default(byDefault)
+    .transform((v) => v === '1');
 
 const schema = z
   .object({
@@ -22,11 +30,9 @@ const schema = z
         message: 'DATABASE_URL must be "sqlite:<path>" or "postgres://…"',
       })
       .default('sqlite:./data/hamlet.db'),
-    HAMLET_TRUST_PROXY: z
-      .enum(['0', '1'])
-      .default('0')
-      .transform((v) => v === '1'),
+    HAMLET_TRUST_PROXY: zeroOrOne('0'),
     HAMLET_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+    HAMLET_TRUSTED_PROXIES: trustedProxiesSetting,
     HAMLET_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     HAMLET_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
     HAMLET_DATABASE_REPLICA_URL: standbyUrls.optional(),
@@ -67,10 +73,7 @@ const schema = z
     HAMLET_RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(300),
     HAMLET_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
     HAMLET_OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: z
-      .enum(['0', '1'])
-      .default('0')
-      .transform((v) => v === '1'),
+    HAMLET_OAUTH_ALLOW_PRIVATE_CLIENTS: zeroOrOne('0'),
     HAMLET_OAUTH_CLIENT_CA_FILE: z.string().min(1).optional(),
     HAMLET_REST_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
     HAMLET_UPLOADS_DIR: z.string().min(1).optional(),
@@ -85,18 +88,12 @@ const schema = z
       .int()
       .min(0)
       .default(1024 * 1024 * 1024),
-    HAMLET_WEBHOOK_ALLOW_PRIVATE: z
-      .enum(['0', '1'])
-      .default('0')
-      .transform((v) => v === '1'),
+    HAMLET_WEBHOOK_ALLOW_PRIVATE: zeroOrOne('0'),
     HAMLET_WEBHOOK_SECRET_KEY: z
       .string()
       .min(32, 'HAMLET_WEBHOOK_SECRET_KEY must be at least 32 characters')
       .optional(),
-    HAMLET_WEBHOOK_DISPATCH: z
-      .enum(['0', '1'])
-      .default('1')
-      .transform((v) => v === '1'),
+    HAMLET_WEBHOOK_DISPATCH: zeroOrOne('1'),
     HAMLET_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     HAMLET_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     HAMLET_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(13),
@@ -105,10 +102,7 @@ const schema = z
     HAMLET_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).optional(),
     HAMLET_RATE_LIMIT_SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
     HAMLET_SIGNUP: z.enum(['open', 'closed']).default('open'),
-    HAMLET_COMMUNITY_CREATION: z
-      .enum(['0', '1'])
-      .default('0')
-      .transform((v) => v === '1'),
+    HAMLET_COMMUNITY_CREATION: zeroOrOne('0'),
     HAMLET_SMTP_URL: z
       .string()
       .refine((v) => v === 'log:' || /^smtps?:\/\/[^/]/.test(v), {
@@ -123,10 +117,7 @@ const schema = z
         'HAMLET_MAIL_FROM must be an address, "hamlet@example.org" or "Hamlet <hamlet@example.org>"',
       )
       .optional(),
-    HAMLET_MAIL_DISPATCH: z
-      .enum(['0', '1'])
-      .default('1')
-      .transform((v) => v === '1'),
+    HAMLET_MAIL_DISPATCH: zeroOrOne('1'),
     HAMLET_MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     HAMLET_MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     HAMLET_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
@@ -187,6 +178,8 @@ export type Config = {
   trustProxy: boolean;
   /** How many proxies in front of Hamlet append to X-Forwarded-For (the client is that many from the right). */
   trustedProxyHops: number;
+  /** The peers (addresses, CIDR blocks) whose X-Request-Id is taken: ./trusted-proxies.ts. */
+  trustedProxies: readonly string[];
   /** PostgreSQL: connections per instance and server, how long getting one may take before a query fails. */
   postgres: {
     poolSize: number;
@@ -295,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     trustProxy: e.HAMLET_TRUST_PROXY,
     trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
+    trustedProxies: e.HAMLET_TRUSTED_PROXIES,
     postgres: {
       poolSize: e.HAMLET_PG_POOL_SIZE,
       connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS,

@@ -5,8 +5,9 @@
 // the caller was once authenticated (`actor`: agent:<id> or person:<id>, and `key`: the
 // credential's display prefix, never the key), the HTTP status and on MCP `code` (a tool error's
 // code or the JSON-RPC error code), the duration in ms, the client address, and the request id: the
-// client's `x-request-id` when it is sane (at most 100 of [A-Za-z0-9._:@+=/-]), else a new one,
-// echoed as `x-request-id` on every face. Headers, cookies, bodies and query strings never reach
+// incoming `x-request-id` when the peer that sent it is a trusted proxy (HAMLET_TRUSTED_PROXIES,
+// loopback by default: ../config/trusted-proxies.ts) and it is sane (at most 100 of
+// [A-Za-z0-9._:@+=/-]), else a new one, echoed as `x-request-id` on every face. Headers, cookies, bodies and query strings never reach
 // the line. Reads are recorded here only (the audit log keeps writes): the line is their record.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Actor } from '../domain/actor.ts';
@@ -19,6 +20,7 @@ import type { JsonRpcRequest, JsonRpcResponse } from '../mcp/jsonrpc.ts';
 import type { Face, Metrics } from './metrics.ts';
 import { METRICS_PATH } from './metrics-endpoint.ts';
 import { isRestPath } from './rest/unknown.ts';
+import { DEFAULT_TRUSTED_PROXIES, trustedPeer } from '../config/trusted-proxies.ts';
 
 const SANE_REQUEST_ID = /^[\w.:@+=/-]{1,100}$/;
 const q = JSON.stringify;
@@ -32,9 +34,11 @@ function whoOf(actor: Actor | undefined): string {
   return `,"actor":${q(`${actor.kind}:${id}`)}${key}`;
 }
 
-/** The client's request id when it is sane, else a new one. */
-export function requestIdOf(incoming: string | string[] | undefined): string {
-  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/** The incoming request id when a trusted peer sent it and it is sane, else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined, trusted: boolean): string {
+  return trusted && typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)
+    ? incoming
+    : randomUUID();
 }
 
 /** What one MCP request came to, filled in as it is served. */
@@ -89,7 +93,14 @@ function faceOf(path: string): Face {
 
 export type AccessLog = ReturnType<typeof createAccessLog>;
 
-export function createAccessLog(logger: Logger, metrics: Metrics) {
+export function createAccessLog(
+  logger: Logger,
+  metrics: Metrics,
+  trustedProxies: readonly string[] = DEFAULT_TRUSTED_PROXIES.split(','),
+) {
+  const trusted = trustedPeer(trustedProxies);
+  const idOf = (req: IncomingMessage | undefined, header: string | string[] | undefined) =>
+    requestIdOf(header, trusted(req?.socket.remoteAddress));
   const mcp = new WeakMap<IncomingMessage, McpAccess>();
   // Every field below is chosen here, none a secret: written without the redaction pass.
   const write = infoLines(logger);
@@ -100,7 +111,7 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
   return {
     /** An MCP request arrives: its request id is echoed at once (every answer carries it). */
     mcpBegin(req: IncomingMessage, res: ServerResponse): void {
-      const access = new McpAccess(requestIdOf(req.headers['x-request-id']), performance.now());
+      const access = new McpAccess(idOf(req, req.headers['x-request-id']), performance.now());
       res.setHeader('x-request-id', access.requestId);
       mcp.set(req, access);
     },
@@ -170,7 +181,8 @@ export function createAccessLog(logger: Logger, metrics: Metrics) {
       communityOf: (c: Context) => Promise<string | undefined>;
     }): MiddlewareHandler {
       return async (c, next) => {
-        const requestId = requestIdOf(c.req.header('x-request-id'));
+        const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+        const requestId = idOf(incoming, c.req.header('x-request-id'));
         const started = performance.now();
         await withResponseHeaders(c, { 'x-request-id': requestId }, next);
         const path = c.req.path;
