@@ -40,7 +40,7 @@ import { createMcpFace, type CacheFill } from './surfaces/mcp-face.ts';
 import { mountServerCards } from './surfaces/server-card.ts';
 import { VERSION } from './version.ts';
 import { listenOn } from './http/listen.ts';
-import { needingMaintenance } from './store/migrations/index.ts';
+import { logMigrations } from './store/migrations/index.ts';
 
 export { VERSION } from './version.ts';
 
@@ -154,16 +154,7 @@ export async function startHamlet(
     metrics,
     migrate: options.migrate ?? true,
     requireCurrentSchema: true,
-    onMigrated: (applied) =>
-      logger.info(
-        {
-          migrations: applied,
-          // Those a multi-instance upgrade runs under maintenance mode (`hamlet migrate`).
-          needs_maintenance_mode: needingMaintenance(applied),
-          sqlite: config.databaseUrl.startsWith('sqlite:'),
-        },
-        applied.length ? `migrations applied: ${applied.length}` : 'database schema is current',
-      ),
+    onMigrated: logMigrations(logger, config.databaseUrl.startsWith('sqlite:')),
     sitemapUrlsPerFile: options.sitemapUrlsPerFile,
   });
   const { store, services } = opened;
@@ -262,12 +253,15 @@ function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   retention.start();
   services.reading.views.start(10_000);
   return {
+    // Every worker stops claiming at once; mail sends in flight get HAMLET_MAIL_STOP_WAIT_MS.
     async stop() {
       services.maintenance.stop();
-      await services.reading.views.stop();
-      await dispatcher?.stop();
-      await retention.stop();
-      await mail?.stop();
+      await Promise.all([
+        services.reading.views.stop(),
+        dispatcher?.stop(),
+        retention.stop(),
+        mail?.stop(config.mail.stopWaitMs),
+      ]);
     },
   };
 }

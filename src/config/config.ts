@@ -121,6 +121,7 @@ const schema = z
     HAMLET_MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     HAMLET_MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     HAMLET_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+    HAMLET_MAIL_STOP_WAIT_MS: z.coerce.number().int().min(0).max(20_000).default(5_000),
     HAMLET_EMBEDDINGS_URL: z
       .string()
       .url(
@@ -266,6 +267,8 @@ export type MailConfig = {
   timeoutMs: number;
   retryBaseMs: number;
   maxAttempts: number;
+  /** At a stop, how long sends in flight may finish before they are left for another instance. */
+  stopWaitMs: number;
 };
 
 /**
@@ -345,6 +348,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.HAMLET_MAIL_TIMEOUT_MS,
       retryBaseMs: e.HAMLET_MAIL_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_MAIL_MAX_ATTEMPTS,
+      stopWaitMs: e.HAMLET_MAIL_STOP_WAIT_MS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     metrics: { token: e.HAMLET_METRICS_TOKEN, port: e.HAMLET_METRICS_PORT },

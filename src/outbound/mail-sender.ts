@@ -26,7 +26,8 @@ export type MailSendResult =
 export interface MailSender {
   /** What the sender is, for logs and admin pages (no password). */
   readonly description: string;
-  send(mail: OutboundMail): Promise<MailSendResult>;
+  /** Sends one mail; `signal` aborting gives up the conversation (the result says not sent). */
+  send(mail: OutboundMail, signal?: AbortSignal): Promise<MailSendResult>;
   close(): void;
 }
 
@@ -75,7 +76,7 @@ export function createMailSender(url: string, options: MailSenderOptions = {}): 
   });
   return {
     description: redact(url),
-    async send(mail) {
+    async send(mail, signal) {
       try {
         const info = (await transport.sendMail({
           from: mail.from,
@@ -85,6 +86,7 @@ export function createMailSender(url: string, options: MailSenderOptions = {}): 
           ...(mail.html ? { html: mail.html } : {}),
           messageId: mail.messageId,
           headers: mail.headers ?? {},
+          ...(signal ? { signal } : {}),
         })) as { response?: string };
         return { ok: true, response: String(info.response ?? '') };
       } catch (err) {

@@ -4,7 +4,8 @@
 // at once after a full batch, and otherwise sleeps until the next item is due, a poll interval
 // passes (another instance may have queued work), or a local commit wakes it. Work that feeds the
 // queue (`beforeClaim`) runs at every turn; housekeeping runs on its own period. Stopping ends the
-// claiming; items in flight finish (the handlers' own timeouts bound the wait).
+// claiming at once; items in flight get a bounded wait (`stop(graceMs)`), after which their
+// handlers' signal aborts them, and each handler leaves its interrupted item for another claim.
 
 /** What the worker logs to: an error of one item, or of a turn, never ends the loop. */
 export type WorkerLog = {
@@ -20,8 +21,11 @@ export type OutboxQueue<T> = {
   claim(limit: number): Promise<T[]>;
   /** When the next pending item falls due (epoch ms), or null when none is pending. */
   nextDue(): Promise<number | null>;
-  /** Sends one claimed item and records its outcome. */
-  handle(item: T): Promise<void>;
+  /**
+   * Sends one claimed item and records its outcome. When `signal` aborts (the worker is stopping
+   * and the grace ran out) it gives up the send promptly and leaves the item to be claimed again.
+   */
+  handle(item: T, signal: AbortSignal): Promise<void>;
   /** The fields that name an item in a log line. */
   describe(item: T): Record<string, unknown>;
   /** Work that turns into items of this queue, run before each look for due items. */
@@ -37,6 +41,8 @@ export class OutboxWorker<T> {
   private loop?: Promise<void>;
   private wakeUp?: () => void;
   private housekeptAt = 0;
+  /** Aborts the sends in flight once a stop's grace ran out. */
+  private readonly interrupt = new AbortController();
   private readonly pollMs: number;
   private readonly batch: number;
 
@@ -59,10 +65,21 @@ export class OutboxWorker<T> {
     this.wakeUp?.();
   }
 
-  /** Stops claiming; items in flight finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming at once; items in flight get up to `graceMs` to finish, then are interrupted
+   * (their handlers leave them for another claim). Resolves once the loop has ended.
+   */
+  async stop(graceMs = Infinity): Promise<void> {
     this.running = false;
     this.wake();
+    if (!this.loop) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'over'>((resolve) => {
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('over'), graceMs);
+    });
+    const ended = await Promise.race([this.loop.then(() => 'ended' as const), graceOver]);
+    clearTimeout(timer);
+    if (ended === 'over') this.interrupt.abort(new Error(`${this.queue.name} worker stopping`));
     await this.loop;
   }
 
@@ -77,7 +94,7 @@ export class OutboxWorker<T> {
     await Promise.all(
       claimed.map((item) =>
         this.queue
-          .handle(item)
+          .handle(item, this.interrupt.signal)
           .catch((err: unknown) =>
             this.options.log.error(
               { err, ...this.queue.describe(item) },

@@ -46,6 +46,11 @@ export interface MailOutbox {
   claim(input: { now: number; leaseMs: number; limit: number }): Promise<ClaimedMail[]>;
   /** Ends a claim; false when the lease was lost meanwhile (nothing changed). */
   finish(id: string, leaseToken: string, outcome: MailOutcome): Promise<boolean>;
+  /**
+   * Gives a claim back untried (its send was interrupted by a stop): the mail is due again at once
+   * for any dispatcher and the claim's attempt is not counted; false when the lease was lost.
+   */
+  release(id: string, leaseToken: string): Promise<boolean>;
   /** When the next pending mail falls due (epoch ms), if any. */
   nextDue(): Promise<number | null>;
   get(id: string): Promise<MailRecord | undefined>;

@@ -1,7 +1,8 @@
 // The mail outbox and account tokens against a real engine (outbox-sqlite.test.ts and
 // outbox-postgres.test.ts run it once per adapter): two dispatchers over two connections to one
 // database never send the same mail, a lost lease resends under the same Message-ID, a permanent
-// refusal fails with its reason (a refusal of the address counts a hard bounce), a token is spent
+// refusal fails with its reason (a refusal of the address counts a hard bounce), a stopping
+// dispatcher gives a stalled send back after its grace (sent once by another), a token is spent
 // once and not after it expires; hard bounces disable an address at the limit; digests fall due by
 // each person's period and are settled once.
 import { after, before, describe, test } from 'node:test';
@@ -123,6 +124,50 @@ export function defineOutboxContract(engine: string, factory: Factory): void {
       assert.match(failed.lastError!, /550 no such user Not retried/);
       assert.equal(await a.mail.retry(refused!), true);
       assert.equal((await a.mail.get(refused!))!.status, 'pending');
+    });
+
+    test('a stop interrupts a stalled send after its grace and gives the mail back, sent once later', async () => {
+      const id = await a.transaction((tx) =>
+        mailer.queue(tx, {
+          to: { email: 'stall@example.org' },
+          kind: 'account.verify',
+          subject: 'stalled',
+          text: 't',
+        }),
+      );
+      // A server that never answers: the send ends only when the dispatcher's signal aborts it.
+      let inFlight = 0;
+      const stalling: MailSender = {
+        description: 'stalling',
+        send: (_m, signal) =>
+          new Promise((resolve) => {
+            inFlight++;
+            signal?.addEventListener('abort', () =>
+              resolve({ ok: false, error: 'aborted', permanent: false }),
+            );
+          }),
+        close: () => undefined,
+      };
+      const stopping = dispatcher(a, stalling, 30_000);
+      stopping.start();
+      await waitFor(() => inFlight > 0 || undefined, { message: 'a send in flight' });
+      const began = performance.now();
+      await stopping.stop(200);
+      const tookMs = performance.now() - began;
+      assert.ok(tookMs >= 190 && tookMs < 2_000, `stopped after its grace: ${tookMs} ms`);
+      const back = (await a.mail.get(id!))!;
+      assert.equal(back.status, 'pending');
+      assert.equal(back.attempts, 0, 'the interrupted claim is not counted');
+      assert.ok(back.nextAttemptAt! <= Date.now(), 'due at once');
+      // Another dispatcher (another instance) takes it at once, without waiting for a lease.
+      const sent: OutboundMail[] = [];
+      const next = dispatcher(b, recorder(sent));
+      while ((await next.runOnce()) > 0);
+      assert.equal(sent.filter((m) => m.subject === 'stalled').length, 1, 'sent once');
+      const row = (await a.mail.get(id!))!;
+      assert.deepEqual([row.status, row.attempts], ['sent', 1]);
+      // A claim given back by another holder than the lease's changes nothing.
+      assert.equal(await a.mail.release(id!, 'not-the-lease'), false);
     });
 
     test('an account token is spent once, and not after it expires', async () => {

@@ -3,7 +3,9 @@
 // schedules a retry with backoff and jitter (a temporary failure), or marks it failed (a permanent
 // 5xx refusal, or attempts used up) with the reason; a refusal of the address itself (550, 551,
 // 553) also counts a hard bounce for it (./bounces.ts). A dispatcher that dies between the send and the
-// mark leaves its lease to expire; the mail is then sent once more, under the same Message-ID. The
+// mark leaves its lease to expire; the mail is then sent once more, under the same Message-ID. A
+// dispatcher that stops gives its sends in flight a bounded wait, then interrupts them and gives
+// their claims back at once (attempt not counted): another instance sends them. The
 // loop (poll, lease, wake on a local commit) is the one outbox worker's (src/outbound/outbox-worker.ts).
 import type { Logger } from '../../log.ts';
 import type { Store } from '../../store/repositories.ts';
@@ -40,7 +42,7 @@ export class MailDispatcher {
         name: 'mail',
         claim: async (limit) => deps.store.mail.claim({ now: Date.now(), leaseMs, limit }),
         nextDue: async () => deps.store.mail.nextDue(),
-        handle: async (claimed) => this.deliver(claimed),
+        handle: async (claimed, signal) => this.deliver(claimed, signal),
         describe: (claimed) => ({ mail: claimed.mail.id }),
         beforeClaim: deps.beforeClaim,
       },
@@ -57,9 +59,12 @@ export class MailDispatcher {
     this.worker.wake();
   }
 
-  /** Stops claiming; sends in flight finish (their timeout bounds the wait). */
-  async stop(): Promise<void> {
-    await this.worker.stop();
+  /**
+   * Stops claiming at once; sends in flight get up to `graceMs` (default: their own timeout), then
+   * are interrupted and left in the outbox, due at once for another instance.
+   */
+  async stop(graceMs?: number): Promise<void> {
+    await this.worker.stop(graceMs);
     this.deps.sender.close();
   }
 
@@ -68,25 +73,37 @@ export class MailDispatcher {
     return this.worker.runOnce();
   }
 
-  private async deliver({ mail, leaseToken }: ClaimedMail): Promise<void> {
+  private async deliver({ mail, leaseToken }: ClaimedMail, signal: AbortSignal): Promise<void> {
     const { store, sender, logger } = this.deps;
     let result: MailSendResult;
     try {
-      result = await sender.send({
-        from: this.deps.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: mail.messageId,
-        headers: mail.headers,
-      });
+      result = await sender.send(
+        {
+          from: this.deps.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: mail.messageId,
+          headers: mail.headers,
+        },
+        signal,
+      );
     } catch (err) {
       result = {
         ok: false,
         error: err instanceof Error ? err.message : String(err),
         permanent: false,
       };
+    }
+    if (!result.ok && signal.aborted) {
+      // Stopping: not sent (as far as the server said), so it goes back for another instance.
+      await store.mail.release(mail.id, leaseToken);
+      logger.info(
+        { event: 'mail.interrupted', mail: mail.id, kind: mail.kind },
+        'mail send interrupted by the stop; left in the outbox for another instance',
+      );
+      return;
     }
     const outcome = this.outcomeOf(mail.attempts, result);
     if (outcome.status === 'sent')

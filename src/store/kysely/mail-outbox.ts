@@ -124,6 +124,21 @@ export class KyselyMailOutbox implements MailOutbox {
     return changed(result) === 1;
   }
 
+  async release(id: string, leaseToken: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mail_outbox')
+      .set({
+        lease_until: null,
+        lease_token: null,
+        attempts: sql<number>`attempts - 1`,
+        updated_at: nowIso(),
+      })
+      .where('id', '=', id)
+      .where('lease_token', '=', leaseToken)
+      .executeTakeFirst();
+    return changed(result) === 1;
+  }
+
   async nextDue(): Promise<number | null> {
     const row = await this.db
       .selectFrom('mail_outbox')

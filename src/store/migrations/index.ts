@@ -2,6 +2,7 @@
 // never rename or edit an applied migration: add a new one.
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../repositories.ts';
+import type { Logger } from '../../log.ts';
 import { needsMaintenanceMode, type TrafficFlag } from './traffic.ts';
 import { contentMigration, traffic as t0001 } from './0001_content.ts';
 import { identityMigration, traffic as t0002 } from './0002_identity.ts';
@@ -160,6 +161,18 @@ export function needingMaintenance(names: readonly string[], target?: string): s
     const flag = migrationTraffic[name];
     return (target === undefined || name <= target) && (!flag || needsMaintenanceMode(flag));
   });
+}
+
+/**
+ * The start's log line of what `serve` migrated: the migrations applied, and those among them that
+ * a multi-instance upgrade runs under maintenance mode (`hamlet migrate`).
+ */
+export function logMigrations(logger: Logger, sqlite: boolean): (applied: string[]) => void {
+  return (applied) =>
+    logger.info(
+      { migrations: applied, needs_maintenance_mode: needingMaintenance(applied), sqlite },
+      applied.length ? `migrations applied: ${applied.length}` : 'database schema is current',
+    );
 }
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
