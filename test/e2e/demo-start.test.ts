@@ -49,7 +49,7 @@ test(
     const started: ChildProcess[] = [];
     try {
       const first = await serveProcess(env, { demo: true, started });
-      const key1 = first.key;
+      const key1 = first.key!;
       assert.ok(key1?.startsWith('hmlt_live_'), JSON.stringify(first.start));
       assert.equal(first.start.demo?.mcp, `http://localhost:${port}/c/acme/api/mcp`);
       assert.equal(first.start.demo?.agent_key, 'new');
@@ -81,7 +81,7 @@ test(
       // The kept key revoked meanwhile (here: the file holds one that never worked): a new one.
       writeFileSync(kept, JSON.stringify({ agentKey: 'hmlt_live_revoked', adminPassword: 'x' }));
       const third = await serveProcess(env, { demo: true, started });
-      const key3 = third.key;
+      const key3 = third.key!;
       assert.equal(third.start.demo?.agent_key, 'new');
       assert.ok(key3 && key3 !== key1);
       assert.equal((await listCategories(key3)).json().result.isError, false);
