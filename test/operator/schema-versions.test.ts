@@ -35,7 +35,10 @@ async function cycle(url: string): Promise<void> {
   const status = await cli('migrate', '--status');
   assert.match(status.out, /applied {3}0061_author_via +safe under traffic +nullable columns\n/);
   assert.match(status.out, /pending {3}0075_readiness_heartbeat +safe under traffic/);
-  assert.match(status.out, /pending {3}0076_retention_indexes +needs maintenance mode +plain indexes/);
+  assert.match(
+    status.out,
+    /pending {3}0076_retention_indexes +needs maintenance mode +plain indexes/,
+  );
 
   // What the older version writes: a topic and its first post, with that schema's columns.
   const raw = await openDatabase(url, { migrate: false });
