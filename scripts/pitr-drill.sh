@@ -22,9 +22,9 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 pg() { as_pg "$PGBIN/$1" "${@:2}"; }
 psql_on() { local port=$1; shift; pg psql -h 127.0.0.1 -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
 hamlet() { node bin/hamlet.js "$@"; }
-HAMLET_PID=
+SERVER_PID=
 cleanup() {
-  [ -n "$HAMLET_PID" ] && kill "$HAMLET_PID" 2>/dev/null || true
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
   pg pg_ctl -D "$RESTORED" -m immediate stop >/dev/null 2>&1 || true
   pg pg_ctl -D "$W/main" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$W"
@@ -64,7 +64,7 @@ ls "$BASE"
 
 step "hamlet serve, writes before T, T, writes after T"
 (PORT=$HPORT HOST=127.0.0.1 exec node bin/hamlet.js serve --no-migrate >"$W/serve.log" 2>&1) &
-HAMLET_PID=$!
+SERVER_PID=$!
 ready() { for _ in $(seq 1 150); do curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "Hamlet on $1 not ready" >&2; cat "$W/serve.log" >&2; exit 1; }
 ready "$HPORT"
 write() { # $1 title; prints the HTTP status
@@ -108,11 +108,11 @@ echo "restored cluster in recovery: $(psql_on "$RPORT" -Atc 'select pg_is_in_rec
 grep -E 'recovery stopping|starting point-in-time|selected new timeline' "$W/restored.log" | sed 's/^.*LOG: */  log: /'
 
 step "Hamlet on the restored cluster"
-kill "$HAMLET_PID"; wait "$HAMLET_PID" 2>/dev/null || true
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 export DATABASE_URL="postgres://postgres@127.0.0.1:$RPORT/hamlet"
 hamlet maintenance status
 (PORT=$HPORT HOST=127.0.0.1 exec node bin/hamlet.js serve --no-migrate >"$W/serve.log" 2>&1) &
-HAMLET_PID=$!
+SERVER_PID=$!
 ready "$HPORT"
 TITLES=$(curl -fsS "http://127.0.0.1:$HPORT/c/acme/api/v1/topics?limit=50" -H "authorization: Bearer $KEY")
 count() { { grep -o "$1" <<<"$TITLES" || true; } | sort -u | wc -l; }
