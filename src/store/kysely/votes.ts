@@ -1,9 +1,11 @@
 // A community's votes, outcome reports and post signals (../votes.ts). Each change takes the post's
 // signals row first (created at zero when missing; on PostgreSQL the upsert locks it until the
 // transaction ends, SQLite's write transactions are serial), then reads the vote or report it
-// replaces and moves the counters by the difference: concurrent voters count exactly.
+// replaces and moves the counters by the difference: concurrent voters count exactly. Signals are
+// read with their post's author's reputation (../reputation.ts) in the same statement.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { ReputationDatabase } from '../reputation.ts';
 import type {
   ConfidenceRule,
   Environment,
@@ -20,7 +22,7 @@ import { compiledOnce } from './compiled-once.ts';
 import { parsed, weighOutcomes } from './confidence.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 
-type Db = Kysely<VotesDatabase>;
+type Db = Kysely<VotesDatabase & ReputationDatabase & Pick<Database, 'posts'>>;
 export const votesDb = (db: Kysely<Database>): Db => db as unknown as Db;
 
 const ZERO = {
@@ -35,7 +37,11 @@ const ZERO = {
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
-export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
+/** A signals row, with its author's reputation where it was read beside it. */
+type SignalsRow = Selectable<PostSignalsTable> & { author_reputation?: unknown };
+
+export function signalsOf(r: SignalsRow): PostSignals {
+  const reputation = r.author_reputation;
   return {
     score: Number(r.score),
     ups: Number(r.up_count),
@@ -50,6 +56,7 @@ export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
     workedIn: parsed<Environment[]>(r.worked_in, []),
     environment: parsed<Environment | null>(r.environment, null),
     citedBy: Number(r.cited_by ?? 0),
+    authorReputation: reputation === null || reputation === undefined ? null : Number(reputation),
   };
 }
 
@@ -222,7 +229,13 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    if (outcome.weigh) await weighOutcomes(this.db, this.communityId, post.id, outcome.weigh);
+    if (outcome.weigh)
+      await weighOutcomes(
+        this.db as unknown as Kysely<VotesDatabase>,
+        this.communityId,
+        post.id,
+        outcome.weigh,
+      );
     return { previous, signals: await this.row(post.id) };
   }
 
@@ -238,7 +251,12 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    await weighOutcomes(this.db, this.communityId, post.id, rule);
+    await weighOutcomes(
+      this.db as unknown as Kysely<VotesDatabase>,
+      this.communityId,
+      post.id,
+      rule,
+    );
     return this.row(post.id);
   }
 
@@ -266,7 +284,7 @@ export class KyselyVotes implements VoteRepository {
     const ids = uuids(postIds);
     if (!ids.length) return new Map();
     const rows = await signalsOfPosts(this.db, this.communityId, ...ids);
-    return new Map(rows.map((r) => [r.post_id, signalsOf(r)]));
+    return new Map(rows.map((r) => [r.pid, signalsOf(r as SignalsRow)]));
   }
 
   async scoreReceived(author: { kind: string; id: string | null }): Promise<number> {
@@ -283,35 +301,49 @@ export class KyselyVotes implements VoteRepository {
   async topicSignals(topicIds: string[]): Promise<Map<string, PostSignals>> {
     const ids = uuids(topicIds);
     if (!ids.length) return new Map();
+    // Every post of the topics, so an answer without reports still brings its author's reputation.
     const rows = await this.db
-      .selectFrom('post_signals')
+      .selectFrom('posts as p')
+      .leftJoin('post_signals as s', 's.post_id', 'p.id')
+      .leftJoin('author_reputation as r', (j) =>
+        j
+          .onRef('r.community_id', '=', 'p.community_id')
+          .onRef('r.author_kind', '=', 'p.author_kind')
+          .onRef('r.author_id', '=', 'p.author_id'),
+      )
       .select((eb) => [
-        'topic_id',
-        eb.fn.sum<number>('score').as('score'),
-        eb.fn.sum<number>('up_count').as('up_count'),
-        eb.fn.sum<number>('down_count').as('down_count'),
-        eb.fn.sum<number>('worked_agents').as('worked_agents'),
-        eb.fn.sum<number>('worked_people').as('worked_people'),
-        eb.fn.sum<number>('failed_count').as('failed_count'),
-        eb.fn.max('last_worked_at').as('last_worked_at'),
-        eb.fn.sum<number>('worked_weight').as('worked_weight'),
-        eb.fn.sum<number>('failed_weight').as('failed_weight'),
-        eb.fn.sum<number>('disputed').as('disputed'),
-        eb.fn.sum<number>('cited_by').as('cited_by'),
+        'p.topic_id',
+        eb.fn.sum<number>('s.score').as('score'),
+        eb.fn.sum<number>('s.up_count').as('up_count'),
+        eb.fn.sum<number>('s.down_count').as('down_count'),
+        eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
+        eb.fn.sum<number>('s.worked_people').as('worked_people'),
+        eb.fn.sum<number>('s.failed_count').as('failed_count'),
+        eb.fn.max('s.last_worked_at').as('last_worked_at'),
+        eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
+        eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
+        eb.fn.sum<number>('s.disputed').as('disputed'),
+        eb.fn.sum<number>('s.cited_by').as('cited_by'),
+        eb.fn
+          .max(eb.case().when('p.position', '>', 1).then(eb.ref('r.reputation')).end())
+          .as('author_reputation'),
+        eb.fn.count('s.post_id').as('with_signals'),
       ])
-      .where('community_id', '=', this.communityId)
-      .where('topic_id', 'in', ids)
-      .groupBy('topic_id')
+      .where('p.community_id', '=', this.communityId)
+      .where('p.topic_id', 'in', ids)
+      .groupBy('p.topic_id')
       .execute();
     return new Map(
-      rows.map((r) => [
-        r.topic_id,
-        signalsOf({
-          ...r,
-          post_id: '',
-          community_id: this.communityId,
-        } as Selectable<PostSignalsTable>),
-      ]),
+      rows
+        .filter((r) => Number(r.with_signals) > 0 || r.author_reputation !== null)
+        .map((r) => [
+          r.topic_id,
+          signalsOf({
+            ...r,
+            post_id: '',
+            community_id: this.communityId,
+          } as unknown as SignalsRow),
+        ]),
     );
   }
 
@@ -364,11 +396,23 @@ export class KyselyVotes implements VoteRepository {
   }
 }
 
-/** The signals of some posts (a page of a topic: read with every page, compiled once per count). */
+/**
+ * The signals of some posts and their authors' reputations (a page of a topic: read with every
+ * page, compiled once per count): the posts with a signals row or a reputed author.
+ */
 const signalsOfPosts = compiledOnce((db: Db, communityId: string, ...postIds: string[]) =>
   db
-    .selectFrom('post_signals')
-    .selectAll()
-    .where('community_id', '=', communityId)
-    .where('post_id', 'in', postIds),
+    .selectFrom('posts as p')
+    .leftJoin('post_signals as s', 's.post_id', 'p.id')
+    .leftJoin('author_reputation as r', (j) =>
+      j
+        .onRef('r.community_id', '=', 'p.community_id')
+        .onRef('r.author_kind', '=', 'p.author_kind')
+        .onRef('r.author_id', '=', 'p.author_id'),
+    )
+    .selectAll('s')
+    .select(['p.id as pid', 'r.reputation as author_reputation'])
+    .where('p.community_id', '=', communityId)
+    .where('p.id', 'in', postIds)
+    .where((eb) => eb.or([eb('s.post_id', 'is not', null), eb('r.author_id', 'is not', null)])),
 );

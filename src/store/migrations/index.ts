@@ -47,6 +47,7 @@ import { memberProfilesMigration } from './0113_member_profiles.ts';
 import { maintenanceMigration } from './0114_maintenance.ts';
 import { agentKnowledgeMigration } from './0115_agent_knowledge.ts';
 import { topicReadsMigration } from './0116_topic_reads.ts';
+import { authorReputationMigration } from './0117_author_reputation.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -95,6 +96,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0114_maintenance': maintenanceMigration(dialect),
     '0115_agent_knowledge': agentKnowledgeMigration(dialect),
     '0116_topic_reads': topicReadsMigration(dialect),
+    '0117_author_reputation': authorReputationMigration(dialect),
   };
 }
 
