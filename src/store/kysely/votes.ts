@@ -3,26 +3,29 @@
 // transaction ends, SQLite's write transactions are serial), then reads the vote or report it
 // replaces and moves the counters by the difference: concurrent voters count exactly. Signals are
 // read with their post's author's reputation (../reputation.ts) in the same statement.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { ReputationDatabase } from '../reputation.ts';
 import type {
   ConfidenceRule,
   Environment,
   OutcomeInput,
   OutcomeRecord,
   PostSignals,
-  PostSignalsTable,
   Reporter,
   VoteRepository,
   VotesDatabase,
 } from '../votes.ts';
 import { isUuid } from '../ids.ts';
-import { compiledOnce } from './compiled-once.ts';
+import {
+  signalsOfPosts,
+  topicSignalRows,
+  type SignalsDb,
+  type SignalsRow,
+} from './signal-reads.ts';
 import { parsed, weighOutcomes } from './confidence.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 
-type Db = Kysely<VotesDatabase & ReputationDatabase & Pick<Database, 'posts'>>;
+type Db = SignalsDb;
 export const votesDb = (db: Kysely<Database>): Db => db as unknown as Db;
 
 const ZERO = {
@@ -36,9 +39,6 @@ const ZERO = {
 };
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
-
-/** A signals row, with its author's reputation where it was read beside it. */
-type SignalsRow = Selectable<PostSignalsTable> & { author_reputation?: unknown };
 
 export function signalsOf(r: SignalsRow): PostSignals {
   const reputation = r.author_reputation;
@@ -301,50 +301,8 @@ export class KyselyVotes implements VoteRepository {
   async topicSignals(topicIds: string[]): Promise<Map<string, PostSignals>> {
     const ids = uuids(topicIds);
     if (!ids.length) return new Map();
-    // Every post of the topics, so an answer without reports still brings its author's reputation.
-    const rows = await this.db
-      .selectFrom('posts as p')
-      .leftJoin('post_signals as s', 's.post_id', 'p.id')
-      .leftJoin('author_reputation as r', (j) =>
-        j
-          .onRef('r.community_id', '=', 'p.community_id')
-          .onRef('r.author_kind', '=', 'p.author_kind')
-          .onRef('r.author_id', '=', 'p.author_id'),
-      )
-      .select((eb) => [
-        'p.topic_id',
-        eb.fn.sum<number>('s.score').as('score'),
-        eb.fn.sum<number>('s.up_count').as('up_count'),
-        eb.fn.sum<number>('s.down_count').as('down_count'),
-        eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
-        eb.fn.sum<number>('s.worked_people').as('worked_people'),
-        eb.fn.sum<number>('s.failed_count').as('failed_count'),
-        eb.fn.max('s.last_worked_at').as('last_worked_at'),
-        eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
-        eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
-        eb.fn.sum<number>('s.disputed').as('disputed'),
-        eb.fn.sum<number>('s.cited_by').as('cited_by'),
-        eb.fn
-          .max(eb.case().when('p.position', '>', 1).then(eb.ref('r.reputation')).end())
-          .as('author_reputation'),
-        eb.fn.count('s.post_id').as('with_signals'),
-      ])
-      .where('p.community_id', '=', this.communityId)
-      .where('p.topic_id', 'in', ids)
-      .groupBy('p.topic_id')
-      .execute();
-    return new Map(
-      rows
-        .filter((r) => Number(r.with_signals) > 0 || r.author_reputation !== null)
-        .map((r) => [
-          r.topic_id,
-          signalsOf({
-            ...r,
-            post_id: '',
-            community_id: this.communityId,
-          } as unknown as SignalsRow),
-        ]),
-    );
+    const rows = await topicSignalRows(this.db, this.communityId, ids);
+    return new Map(rows.map((r) => [r.topicId, signalsOf(r.row)]));
   }
 
   async votesOf(personId: string, postIds: string[]): Promise<Map<string, number>> {
@@ -395,24 +353,3 @@ export class KyselyVotes implements VoteRepository {
       .execute();
   }
 }
-
-/**
- * The signals of some posts and their authors' reputations (a page of a topic: read with every
- * page, compiled once per count): the posts with a signals row or a reputed author.
- */
-const signalsOfPosts = compiledOnce((db: Db, communityId: string, ...postIds: string[]) =>
-  db
-    .selectFrom('posts as p')
-    .leftJoin('post_signals as s', 's.post_id', 'p.id')
-    .leftJoin('author_reputation as r', (j) =>
-      j
-        .onRef('r.community_id', '=', 'p.community_id')
-        .onRef('r.author_kind', '=', 'p.author_kind')
-        .onRef('r.author_id', '=', 'p.author_id'),
-    )
-    .selectAll('s')
-    .select(['p.id as pid', 'r.reputation as author_reputation'])
-    .where('p.community_id', '=', communityId)
-    .where('p.id', 'in', postIds)
-    .where((eb) => eb.or([eb('s.post_id', 'is not', null), eb('r.author_id', 'is not', null)])),
-);
