@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { loadHam } from './corpus.ts';
 import type { SearchOptions } from '../../src/search/service.ts';
 import { HashingEmbedder } from '../../src/search/embedder.ts';
+import { REPUTATION_RULE } from '../../src/domain/knowledge/reputation.ts';
 import { EmbeddingBackfill, OpenAIEmbedder, PostVectors } from '../../src/search/embeddings.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/schema.ts';
@@ -60,6 +61,8 @@ const CONFIGS: Record<string, Config> = {
   'votes-only': { options: { signals: { confirmations: false } }, mode: 'lexical' },
   'confirm-only': { options: { signals: { votes: false } }, mode: 'lexical' },
   'no-recency': { options: { signals: { recency: false } }, mode: 'lexical' },
+  // The answers' authors' reputation (src/domain/knowledge/reputation.ts), seeded with the signals.
+  'no-reputation': { options: { signals: { reputation: false } }, mode: 'lexical' },
   'hash-hybrid': { options: { embedder: new HashingEmbedder(256) }, mode: 'hybrid' },
   'hash-semantic': { options: { embedder: new HashingEmbedder(256) }, mode: 'semantic' },
   // The operator's embedder: the product's OpenAIEmbedder over SEARCH_EVAL_EMBEDDINGS_URL, with stored vectors.
@@ -241,6 +244,7 @@ async function seedSignals(): Promise<string> {
               { worked: true, note: null },
             );
         }
+        await tx.community(community.id).reputation.recount(reply.author, REPUTATION_RULE);
       });
     }
     cursor = page.next ? JSON.stringify(page.next) : undefined;

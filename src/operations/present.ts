@@ -30,6 +30,14 @@ export function presentAuthor(a: AuthorView): z.infer<typeof authorOut> {
     : { kind: a.kind, id: a.id, name: a.name };
 }
 
+/** The author with their reputation here, read with the post's signals (none earned: left out). */
+function withReputation(
+  author: z.infer<typeof authorOut>,
+  reputation: number | null | undefined,
+): z.infer<typeof authorOut> {
+  return reputation === null || reputation === undefined ? author : { ...author, reputation };
+}
+
 export function presentTopic(t: TopicView): z.infer<typeof topicOut> {
   return {
     id: t.id,
@@ -70,7 +78,7 @@ export function presentPost(
     topic_id: p.topicId,
     position: p.position,
     url: p.url,
-    author: presentAuthor(p.author),
+    author: withReputation(presentAuthor(p.author), p.signals?.authorReputation),
     body: p.body,
     is_question: p.isQuestion,
     is_solution: p.isSolution,

@@ -78,6 +78,12 @@ export const searchResult = z.object({
   score: z.number().min(0).max(1),
   category: z.string(),
   author: z.string(),
+  author_reputation: z
+    .number()
+    .optional()
+    .describe(
+      "The author's reputation in this community from the verified outcomes of their answers (present once earned).",
+    ),
   is_solution: z.boolean(),
   created_at: z.string(),
   community: z.string().optional(),
@@ -122,6 +128,12 @@ export const authorOut = z.object({
     .optional()
     .describe(
       'Present for agents ("posted by agent X on behalf of community Y") and for people who wrote through a connected app ("posted by X via Claude").',
+    ),
+  reputation: z
+    .number()
+    .optional()
+    .describe(
+      'Their reputation in this community: the weighed "it worked" of their answers (one owner counts once, sandboxed reporters a quarter, their own owner nothing) minus failures and disputes. Present once earned.',
     ),
 });
 

@@ -66,6 +66,8 @@ export type IndexHit = {
   categoryKind: string;
   authorKind: string;
   authorName: string;
+  /** The author's reputation in the post's community (null: none earned), read with the details. */
+  authorReputation?: number | null;
   createdAt: string;
   body: string;
   solutionPostId: string | null;
@@ -292,11 +294,13 @@ export async function pageDetails(db: Kysely<Database>, page: PoolHit[]): Promis
     }
   >`
     select p.id as "postId", p.topic_id as "topicId", p.community_id as "communityId",
-      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", ar.reputation as "authorReputation", p.created_at as "createdAt", p.body,
       t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind",
       ${SIGNAL_COLUMNS}
     from posts p join topics t on t.id = p.topic_id join categories c on c.id = t.category_id
       left join post_signals s on s.post_id = p.id
+      left join author_reputation ar on ar.community_id = p.community_id
+        and ar.author_kind = p.author_kind and ar.author_id = p.author_id
     where p.id in (${sql.join(page.map((h) => h.postId))})`.execute(db);
   const byId = new Map(r.rows.map((x) => [x.postId, withSignalColumns(x)]));
   return page.flatMap((h) => {
@@ -342,11 +346,13 @@ export async function topicPage(
     ranked as (select post_id, topic_id, community_id, raw, key, count(*) over () as total from best where rn = 1),
     page as (select * from ranked ${after} order by key desc, post_id limit ${limit})
     select page.post_id as "postId", page.topic_id as "topicId", page.community_id as "communityId", page.raw, page.key, page.total,
-      p.position, p.author_kind as "authorKind", p.author_name as "authorName", p.created_at as "createdAt", p.body,
+      p.position, p.author_kind as "authorKind", p.author_name as "authorName", ar.reputation as "authorReputation", p.created_at as "createdAt", p.body,
       t.slug as "topicSlug", t.title, t.solution_post_id as "solutionPostId", c.slug as "categorySlug", c.kind as "categoryKind",
       ${SIGNAL_COLUMNS}
     from page join posts p on p.id = page.post_id join topics t on t.id = page.topic_id join categories c on c.id = t.category_id
       left join post_signals s on s.post_id = p.id
+      left join author_reputation ar on ar.community_id = p.community_id
+        and ar.author_kind = p.author_kind and ar.author_id = p.author_id
     order by page.key desc, page.post_id`.execute(db);
   let total = 0;
   const out = result.rows.map(withSignalColumns).map((r) => {

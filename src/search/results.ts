@@ -39,6 +39,9 @@ export function toResult(
     score,
     category: h.categorySlug,
     author: authorName({ kind: h.authorKind, name: h.authorName }),
+    ...(h.authorReputation === null || h.authorReputation === undefined
+      ? {}
+      : { author_reputation: Number(h.authorReputation) }),
     is_solution: h.solutionPostId === h.postId,
     created_at: new Date(h.createdAt).toISOString(),
   };

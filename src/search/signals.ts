@@ -6,6 +6,10 @@
 //   recency        fresh = 1 / 2 + 1 / 2 · 2^(−days since the last "it worked" / HALF_LIFE_DAYS)
 //                  (a thread with failures only is not freshened: its penalty stays whole)
 //   citations      1 + CITE_WEIGHT · tanh(cited_by / CITE_SCALE)             (+10%)
+//   reputation     1 + REPUTATION_WEIGHT · tanh(reputation / REPUTATION_SCALE), the best
+//                  reputation among the thread's answers' authors in its community, when positive
+//                  (+10% at most, outside the clamp: an answer by an author whose answers verifiably
+//                  worked for others ranks above an otherwise equal one)
 //
 // where worked and failed are the reports weighed (../domain/knowledge/confidence.ts: one owner's
 // reporters once, sandboxed ones a quarter), so a ring of one owner's fresh agents barely moves a
@@ -23,6 +27,8 @@ export type SignalOptions = {
   confirmations?: boolean;
   /** Confirmations count less as they age (default true). */
   recency?: boolean;
+  /** The reputation of the thread's answers' authors (default true). */
+  reputation?: boolean;
 };
 
 const VOTE_WEIGHT = 0.08;
@@ -31,6 +37,8 @@ const CONFIRM_WEIGHT = 0.2;
 const HALF_LIFE_DAYS = 180;
 const CITE_WEIGHT = 0.1;
 const CITE_SCALE = 3;
+export const REPUTATION_WEIGHT = 0.05;
+const REPUTATION_SCALE = 5;
 export const DISPUTED_PRIOR = 0.6;
 export const MIN_PRIOR = 0.8;
 export const MAX_PRIOR = 1.2;
@@ -51,7 +59,9 @@ export function signalPrior(s: PostSignals, now: number, options: SignalOptions 
     prior *= 1 + CONFIRM_WEIGHT * balance * fresh;
   }
   if (s.citedBy) prior *= 1 + CITE_WEIGHT * Math.tanh(s.citedBy / CITE_SCALE);
-  const clamped = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, prior));
+  let clamped = Math.min(MAX_PRIOR, Math.max(MIN_PRIOR, prior));
+  if (options.reputation !== false && s.authorReputation && s.authorReputation > 0)
+    clamped *= 1 + REPUTATION_WEIGHT * Math.tanh(s.authorReputation / REPUTATION_SCALE);
   return s.disputed > 0 ? clamped * DISPUTED_PRIOR : clamped;
 }
 

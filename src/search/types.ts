@@ -44,6 +44,8 @@ export type SearchResult = {
   /** Category slug. */
   category: string;
   author: string;
+  /** The author's reputation in the post's community (present once earned). */
+  author_reputation?: number;
   is_solution: boolean;
   created_at: string;
   /** Community slug; present only when several communities were searched. */

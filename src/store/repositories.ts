@@ -49,6 +49,7 @@ import type { UploadRepository } from './uploads.ts';
 import type { AccountTokens, MailOutbox } from './mail.ts';
 import type { PostSignals, VoteRepository } from './votes.ts';
 import type { KnowledgeRepository } from './knowledge.ts';
+import type { ReputationRepository } from './reputation.ts';
 import type { HiddenPost, ModerationRepository } from './moderation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -240,6 +241,8 @@ export interface CommunityScope {
   readonly votes: VoteRepository;
   /** Environments, cited sources and agent owners (./knowledge.ts). */
   readonly knowledge: KnowledgeRepository;
+  /** Each author's reputation here, from the verified outcomes of their answers (./reputation.ts). */
+  readonly reputation: ReputationRepository;
   /** Flags, hidden posts, sanctions and moderation settings (./moderation.ts). */
   readonly moderation: ModerationRepository;
   /** People's unsent replies and topics, per place (./drafts.ts). */

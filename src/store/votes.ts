@@ -95,6 +95,11 @@ export type PostSignals = {
   environment: Environment | null;
   /** Distinct others who cited it as a source (posts and reports). */
   citedBy: number;
+  /**
+   * The post's author's reputation here (./reputation.ts; a thread's sums: the best of its
+   * answers' authors); null: none earned yet.
+   */
+  authorReputation: number | null;
 };
 
 /** Where something ran: name → version pairs ({"node": "22.4"}). */
@@ -114,6 +119,7 @@ export const NO_SIGNALS: PostSignals = Object.freeze({
   workedIn: [],
   environment: null,
   citedBy: 0,
+  authorReputation: null,
 });
 
 /** Who reported an outcome: a person or an agent of the community. */
@@ -192,9 +198,12 @@ export interface VoteRepository {
   setEnvironment(post: { id: string; topicId: string }, environment: Environment): Promise<void>;
   /** Sets the post's cited_by (distinct citers, counted by the knowledge repository). */
   setCited(post: { id: string; topicId: string }, n: number): Promise<void>;
-  /** The signals of each of `postIds` that has any (missing: none). */
+  /** The signals of each of `postIds` that has any or whose author has a reputation (missing: none). */
   signals(postIds: string[]): Promise<Map<string, PostSignals>>;
-  /** Each topic's signals summed over its posts (lastWorkedAt: the latest), for the topics with any. */
+  /**
+   * Each topic's signals summed over its posts (lastWorkedAt: the latest; authorReputation: the
+   * best of its answers' authors'), for the topics with any.
+   */
   topicSignals(topicIds: string[]): Promise<Map<string, PostSignals>>;
   /** `personId`'s votes on `postIds` (posts without their vote are missing). */
   votesOf(personId: string, postIds: string[]): Promise<Map<string, number>>;

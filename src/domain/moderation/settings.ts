@@ -27,6 +27,11 @@ export const moderationSettingsSchema = z.strictObject({
       trusted_votes: n
         .default(10)
         .describe('Votes received that, with the days, make someone trusted (when votes exist).'),
+      trusted_reputation: n
+        .default(5)
+        .describe(
+          'Reputation (how their answers verifiably worked for others) that, with the days, makes someone trusted; half of it makes a newcomer a member.',
+        ),
       clean_days: n
         .default(30)
         .describe('An upheld flag against someone sends them back to the sandbox for this long.'),

@@ -1,8 +1,15 @@
 // Trust a person or an agent earns in one community. The inputs are read by `trustInputs` (time
-// here, accepted answers, votes received, flags against them upheld lately) and the level is a pure
-// function of those inputs and the community's thresholds (`trustLevel`), so a new signal (votes)
-// plugs in as one more input. Moderators, the system and agents an administrator marked trusted
-// are trusted by role, whatever their inputs.
+// here, accepted answers, votes received, reputation from the verified outcomes of their answers,
+// flags against them upheld lately) and the level is a pure function of those inputs and the
+// community's thresholds (`trustLevel`), so a new signal plugs in as one more input:
+//   new      an upheld flag lately, or too new with nothing else earned
+//   member   member_after_days here, an accepted answer, or half of trusted_reputation
+//   trusted  trusted_after_days here and one of: trusted_accepted_answers, trusted_votes or
+//            trusted_reputation; never with a negative reputation (answers that failed for others
+//            hold one back)
+// Reputation counts a ring of one owner's agents nothing for each other (../knowledge/reputation.ts).
+// Moderators, the system and agents an administrator marked trusted are trusted by role, whatever
+// their inputs.
 import type { Store } from '../../store/repositories.ts';
 import type { AuthorRef, Community } from '../../store/types.ts';
 import type { Actor } from '../actor.ts';
@@ -18,6 +25,8 @@ export type TrustInputs = {
   votesReceived: number;
   /** Flags against their posts a moderator upheld within the settings' clean_days. */
   upheldFlags: number;
+  /** Their reputation here, from the verified outcomes of their answers (0: none yet). */
+  reputation: number;
 };
 
 export type Trust = {
@@ -34,11 +43,18 @@ export function trustLevel(inputs: TrustInputs, t: ModerationSettings['trust']):
   if (inputs.upheldFlags > 0) return 'new';
   if (
     inputs.daysHere >= t.trusted_after_days &&
+    inputs.reputation >= 0 &&
     (inputs.acceptedAnswers >= t.trusted_accepted_answers ||
-      inputs.votesReceived >= t.trusted_votes)
+      inputs.votesReceived >= t.trusted_votes ||
+      inputs.reputation >= t.trusted_reputation)
   )
     return 'trusted';
-  if (inputs.daysHere >= t.member_after_days || inputs.acceptedAnswers > 0) return 'member';
+  if (
+    inputs.daysHere >= t.member_after_days ||
+    inputs.acceptedAnswers > 0 ||
+    inputs.reputation >= t.trusted_reputation / 2
+  )
+    return 'member';
   return 'new';
 }
 
@@ -69,17 +85,19 @@ export async function trustInputs(
 ): Promise<TrustInputs> {
   const scope = store.community(community.id).moderation;
   const since = new Date(now.getTime() - settings.trust.clean_days * DAY_MS).toISOString();
-  const [arrived, acceptedAnswers, votes, upheldFlags] = await Promise.all([
+  const [arrived, acceptedAnswers, votes, upheldFlags, reputation] = await Promise.all([
     arrivedAt(store, community, author),
     scope.acceptedAnswersOf(author),
     votesReceived(store, community, author),
     scope.upheldAgainst(author, since),
+    store.community(community.id).reputation.of(author),
   ]);
   return {
     daysHere: Math.max(0, Math.floor((now.getTime() - Date.parse(arrived)) / DAY_MS)),
     acceptedAnswers,
     votesReceived: votes,
     upheldFlags,
+    reputation,
   };
 }
 

@@ -5,13 +5,14 @@
 // and watchers. A report may say where it was tried (environment) and cite the posts it used
 // (sources); it counts by its reporter's standing (../knowledge/confidence.ts: one owner once, a
 // sandboxed reporter less, the author's own owner not at all) and the answer's confidence is
-// recomputed with it.
+// recomputed with it, then its author's reputation here (../knowledge/reputation.ts).
 import { z } from 'zod';
 import { authorOf } from '../authorization.ts';
 import { DomainError } from '../errors.ts';
 import { environment, outcomeNote, recordId, sourcePosts } from '../fields.ts';
 import { confidenceOf, reportWeight } from '../knowledge/confidence.ts';
 import { authorKey, ownerOf } from '../knowledge/owners.ts';
+import { recountReputation } from '../knowledge/reputation.ts';
 import { citeSources } from '../knowledge/record.ts';
 import { moderationSettings } from '../moderation/settings.ts';
 import { trustOf } from '../moderation/trust.ts';
@@ -69,6 +70,7 @@ export const outcomeReport = feedbackWrite({
       owner,
       weigh: confidenceOf,
     });
+    await recountReputation(tx, community, post.author);
     const reporterKey = authorKey(reporter);
     await scope.knowledge.setEnvironment(
       target,

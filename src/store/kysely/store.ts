@@ -43,6 +43,7 @@ import { KyselyMailOutbox, mailDb } from './mail-outbox.ts';
 import { KyselyAccountTokens } from './account-tokens.ts';
 import { KyselyVotes, votesDb } from './votes.ts';
 import { KyselyKnowledge, knowledgeDb } from './knowledge.ts';
+import { KyselyReputation, reputationDb } from './reputation.ts';
 import { KyselyModeration, moderationDb } from './moderation.ts';
 import { KyselyPublicThreads } from './public-threads.ts';
 
@@ -108,6 +109,7 @@ export class KyselyStore implements Store {
       notifications: new KyselyNotifications(notificationDb(this.db), id),
       votes: new KyselyVotes(votesDb(this.db), id),
       knowledge: new KyselyKnowledge(knowledgeDb(this.db), id),
+      reputation: new KyselyReputation(reputationDb(this.db), id),
       moderation: new KyselyModeration(moderationDb(this.db), id),
       drafts: new KyselyDrafts(draftDb(this.db), id),
       bookmarks: new KyselyBookmarks(bookmarkDb(this.db), id),

@@ -1,8 +1,9 @@
 // A community's votes, outcome reports and post signals (../votes.ts). Each change takes the post's
 // signals row first (created at zero when missing; on PostgreSQL the upsert locks it until the
 // transaction ends, SQLite's write transactions are serial), then reads the vote or report it
-// replaces and moves the counters by the difference: concurrent voters count exactly.
-import { sql, type Kysely, type Selectable } from 'kysely';
+// replaces and moves the counters by the difference: concurrent voters count exactly. Signals are
+// read with their post's author's reputation (../reputation.ts) in the same statement.
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
   ConfidenceRule,
@@ -10,17 +11,21 @@ import type {
   OutcomeInput,
   OutcomeRecord,
   PostSignals,
-  PostSignalsTable,
   Reporter,
   VoteRepository,
   VotesDatabase,
 } from '../votes.ts';
 import { isUuid } from '../ids.ts';
-import { compiledOnce } from './compiled-once.ts';
+import {
+  signalsOfPosts,
+  topicSignalRows,
+  type SignalsDb,
+  type SignalsRow,
+} from './signal-reads.ts';
 import { parsed, weighOutcomes } from './confidence.ts';
 import { nowIso, toIso, toIsoOrNull } from '../time.ts';
 
-type Db = Kysely<VotesDatabase>;
+type Db = SignalsDb;
 export const votesDb = (db: Kysely<Database>): Db => db as unknown as Db;
 
 const ZERO = {
@@ -35,7 +40,8 @@ const ZERO = {
 
 const uuids = (ids: string[]) => [...new Set(ids.filter(isUuid))];
 
-export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
+export function signalsOf(r: SignalsRow): PostSignals {
+  const reputation = r.author_reputation;
   return {
     score: Number(r.score),
     ups: Number(r.up_count),
@@ -50,6 +56,7 @@ export function signalsOf(r: Selectable<PostSignalsTable>): PostSignals {
     workedIn: parsed<Environment[]>(r.worked_in, []),
     environment: parsed<Environment | null>(r.environment, null),
     citedBy: Number(r.cited_by ?? 0),
+    authorReputation: reputation === null || reputation === undefined ? null : Number(reputation),
   };
 }
 
@@ -222,7 +229,13 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    if (outcome.weigh) await weighOutcomes(this.db, this.communityId, post.id, outcome.weigh);
+    if (outcome.weigh)
+      await weighOutcomes(
+        this.db as unknown as Kysely<VotesDatabase>,
+        this.communityId,
+        post.id,
+        outcome.weigh,
+      );
     return { previous, signals: await this.row(post.id) };
   }
 
@@ -238,7 +251,12 @@ export class KyselyVotes implements VoteRepository {
       .where('community_id', '=', this.communityId)
       .where('post_id', '=', post.id)
       .execute();
-    await weighOutcomes(this.db, this.communityId, post.id, rule);
+    await weighOutcomes(
+      this.db as unknown as Kysely<VotesDatabase>,
+      this.communityId,
+      post.id,
+      rule,
+    );
     return this.row(post.id);
   }
 
@@ -266,7 +284,7 @@ export class KyselyVotes implements VoteRepository {
     const ids = uuids(postIds);
     if (!ids.length) return new Map();
     const rows = await signalsOfPosts(this.db, this.communityId, ...ids);
-    return new Map(rows.map((r) => [r.post_id, signalsOf(r)]));
+    return new Map(rows.map((r) => [r.pid, signalsOf(r as SignalsRow)]));
   }
 
   async scoreReceived(author: { kind: string; id: string | null }): Promise<number> {
@@ -283,36 +301,8 @@ export class KyselyVotes implements VoteRepository {
   async topicSignals(topicIds: string[]): Promise<Map<string, PostSignals>> {
     const ids = uuids(topicIds);
     if (!ids.length) return new Map();
-    const rows = await this.db
-      .selectFrom('post_signals')
-      .select((eb) => [
-        'topic_id',
-        eb.fn.sum<number>('score').as('score'),
-        eb.fn.sum<number>('up_count').as('up_count'),
-        eb.fn.sum<number>('down_count').as('down_count'),
-        eb.fn.sum<number>('worked_agents').as('worked_agents'),
-        eb.fn.sum<number>('worked_people').as('worked_people'),
-        eb.fn.sum<number>('failed_count').as('failed_count'),
-        eb.fn.max('last_worked_at').as('last_worked_at'),
-        eb.fn.sum<number>('worked_weight').as('worked_weight'),
-        eb.fn.sum<number>('failed_weight').as('failed_weight'),
-        eb.fn.sum<number>('disputed').as('disputed'),
-        eb.fn.sum<number>('cited_by').as('cited_by'),
-      ])
-      .where('community_id', '=', this.communityId)
-      .where('topic_id', 'in', ids)
-      .groupBy('topic_id')
-      .execute();
-    return new Map(
-      rows.map((r) => [
-        r.topic_id,
-        signalsOf({
-          ...r,
-          post_id: '',
-          community_id: this.communityId,
-        } as Selectable<PostSignalsTable>),
-      ]),
-    );
+    const rows = await topicSignalRows(this.db, this.communityId, ids);
+    return new Map(rows.map((r) => [r.topicId, signalsOf(r.row)]));
   }
 
   async votesOf(personId: string, postIds: string[]): Promise<Map<string, number>> {
@@ -363,12 +353,3 @@ export class KyselyVotes implements VoteRepository {
       .execute();
   }
 }
-
-/** The signals of some posts (a page of a topic: read with every page, compiled once per count). */
-const signalsOfPosts = compiledOnce((db: Db, communityId: string, ...postIds: string[]) =>
-  db
-    .selectFrom('post_signals')
-    .selectAll()
-    .where('community_id', '=', communityId)
-    .where('post_id', 'in', postIds),
-);

@@ -52,6 +52,7 @@ import { memberProfilesMigration, traffic as t0113 } from './0113_member_profile
 import { maintenanceMigration, traffic as t0114 } from './0114_maintenance.ts';
 import { agentKnowledgeMigration, traffic as t0115 } from './0115_agent_knowledge.ts';
 import { topicReadsMigration, traffic as t0116 } from './0116_topic_reads.ts';
+import { authorReputationMigration, traffic as t0117 } from './0117_author_reputation.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -100,6 +101,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0114_maintenance': maintenanceMigration(dialect),
     '0115_agent_knowledge': agentKnowledgeMigration(dialect),
     '0116_topic_reads': topicReadsMigration(dialect),
+    '0117_author_reputation': authorReputationMigration(dialect),
   };
 }
 
@@ -150,6 +152,7 @@ export const migrationTraffic: Readonly<Record<string, TrafficFlag>> = {
   '0114_maintenance': t0114,
   '0115_agent_knowledge': t0115,
   '0116_topic_reads': t0116,
+  '0117_author_reputation': t0117,
 };
 
 /**

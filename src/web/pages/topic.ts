@@ -6,6 +6,7 @@
 // A post that says where it ran shows it, and the reply form asks (optionally) where (./environment.ts).
 import type { Context, Hono } from 'hono';
 import { EDIT_WINDOW_MS, roleAtLeast } from '../../domain/authorization.ts';
+import { reputationLabel } from '../../domain/knowledge/reputation.ts';
 import { LIMITS } from '../../domain/fields.ts';
 import { unmarkSolution } from '../../operations/articles.ts';
 import { getTopic, markSolution, replyToTopic } from '../../operations/community.ts';
@@ -125,8 +126,15 @@ function postArticle(
   const moderation = postModeration(web, topic, p);
   if (moderation) actions.push(moderation);
   return html`<article id="post-${p.id}" class="${p.is_solution ? 'solution' : ''}" aria-label="${role} by ${p.author.name}">
-<div class="meta byline">${avatar(p.author)}${userCard(web, p.author)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} <a class="permalink" href="#post-${p.id}">${icon('link')}<span class="visually-hidden">Link to this ${role.toLowerCase()}</span></a></div>
+<div class="meta byline">${avatar(p.author)}${userCard(web, p.author)}${reputationMark(p.author.reputation)} · ${when(p.created_at)}${p.edited_at ? html` · ${editedLink(web, topic, p, role, p.edited_at)}` : ''}${p.is_solution ? html` · <span class="badge">Accepted answer</span>` : ''} <a class="permalink" href="#post-${p.id}">${icon('link')}<span class="visually-hidden">Link to this ${role.toLowerCase()}</span></a></div>
 ${hiddenBanner(web, p)}<div class="post-body">${sanitizedHtml(p.html)}</div>${environmentShown(p.environment)}${outcomeControl(web, topic, p, fb, own)}<div class="post-actions">${voteControl(web, topic, p, fb, own)}${actions.length ? html`<div class="tools">${actions}</div>` : ''}</div>${repliesTo(p, posts)}</article>`;
+}
+
+/** "rep 12" beside an author who earned a reputation here (from how their answers worked for others). */
+function reputationMark(reputation: number | undefined) {
+  const label = reputationLabel(reputation);
+  if (!label) return '';
+  return html` <span class="reputation" title="Reputation here: how their answers worked for others"><abbr title="reputation">rep</abbr> ${label.slice(4)}</span>`;
 }
 
 /** "edited <when>", linked to the post's history (an article's: its revisions). */

@@ -11,6 +11,7 @@ img.avatar.photo{object-fit:cover;border-radius:50%;display:inline-block}
 .profile-picture input[type=file]{color:var(--text);background:var(--surface);border:1px solid var(--border);border-radius:4px;padding:.25rem}
 /* A post's byline: its links are underlined, told from the muted text by more than colour. */
 .byline a{text-decoration:underline;text-underline-offset:2px}
+.byline .reputation{font-size:.8rem;color:var(--muted);white-space:nowrap}.byline .reputation abbr{text-decoration:none}
 details.user-card{display:inline-block;position:relative}
 details.user-card>summary{display:inline;list-style:none;cursor:pointer;color:var(--link);padding:.15rem 0}
 details.user-card>summary::-webkit-details-marker{display:none}
