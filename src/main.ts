@@ -253,14 +253,15 @@ function startWorkers(opened: Opened, config: Config, metrics: Metrics) {
   retention.start();
   services.reading.views.start(10_000);
   return {
-    // Every worker stops claiming at once; mail sends in flight get HAMLET_MAIL_STOP_WAIT_MS.
+    // Every worker stops claiming at once; mail and webhook sends in flight get
+    // HAMLET_SEND_STOP_WAIT_MS, then are given up and left for another instance.
     async stop() {
       services.maintenance.stop();
       await Promise.all([
         services.reading.views.stop(),
-        dispatcher?.stop(),
+        dispatcher?.stop(config.sendStopWaitMs),
         retention.stop(),
-        mail?.stop(config.mail.stopWaitMs),
+        mail?.stop(config.sendStopWaitMs),
       ]);
     },
   };

@@ -121,7 +121,7 @@ const schema = z
     HAMLET_MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     HAMLET_MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
     HAMLET_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
-    HAMLET_MAIL_STOP_WAIT_MS: z.coerce.number().int().min(0).max(20_000).default(5_000),
+    HAMLET_SEND_STOP_WAIT_MS: z.coerce.number().int().min(0).max(20_000).default(5_000),
     HAMLET_EMBEDDINGS_URL: z
       .string()
       .url(
@@ -181,6 +181,11 @@ export type Config = {
   trustedProxyHops: number;
   /** The peers (addresses, CIDR blocks) whose X-Request-Id is taken: ./trusted-proxies.ts. */
   trustedProxies: readonly string[];
+  /**
+   * At a stop, how long mail and webhook sends in flight may finish before they are given up and
+   * left, uncounted, for another instance.
+   */
+  sendStopWaitMs: number;
   /** PostgreSQL: connections per instance and server, how long getting one may take before a query fails. */
   postgres: {
     poolSize: number;
@@ -267,8 +272,6 @@ export type MailConfig = {
   timeoutMs: number;
   retryBaseMs: number;
   maxAttempts: number;
-  /** At a stop, how long sends in flight may finish before they are left for another instance. */
-  stopWaitMs: number;
 };
 
 /**
@@ -292,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.HAMLET_TRUST_PROXY,
     trustedProxyHops: e.HAMLET_TRUSTED_PROXY_HOPS,
     trustedProxies: e.HAMLET_TRUSTED_PROXIES,
+    sendStopWaitMs: e.HAMLET_SEND_STOP_WAIT_MS,
     postgres: {
       poolSize: e.HAMLET_PG_POOL_SIZE,
       connectTimeoutMs: e.HAMLET_PG_CONNECT_TIMEOUT_MS,
@@ -348,7 +352,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.HAMLET_MAIL_TIMEOUT_MS,
       retryBaseMs: e.HAMLET_MAIL_RETRY_BASE_MS,
       maxAttempts: e.HAMLET_MAIL_MAX_ATTEMPTS,
-      stopWaitMs: e.HAMLET_MAIL_STOP_WAIT_MS,
     },
     people: { signUp: e.HAMLET_SIGNUP === 'open', communityCreation: e.HAMLET_COMMUNITY_CREATION },
     metrics: { token: e.HAMLET_METRICS_TOKEN, port: e.HAMLET_METRICS_PORT },

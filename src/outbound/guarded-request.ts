@@ -16,9 +16,9 @@ import { bareHost, isBlockedAddress, isLocalName, isPrivateByName } from './addr
 
 /** The request was not made, or was abandoned, by the guard's rules (not a network failure). */
 export class RequestRefused extends Error {
-  /** address: the target is not public; the others: the answer broke a bound. */
+  /** address: the target is not public; stopped: the caller gave up; the others: a bound broken. */
   constructor(
-    readonly reason: 'address' | 'deadline' | 'size',
+    readonly reason: 'address' | 'deadline' | 'size' | 'stopped',
     message: string,
   ) {
     super(message);
@@ -39,6 +39,8 @@ export type GuardedRequest = {
   overflow: 'refuse' | 'truncate';
   /** Certificate authorities (PEM) trusted beside the system's for https. */
   ca?: string;
+  /** Gives the request up (a RequestRefused 'stopped') when it aborts. */
+  signal?: AbortSignal;
 };
 
 export type GuardedResponse = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -88,6 +90,7 @@ function upfrontRefusal(url: URL, allowPrivate: boolean): string | undefined {
 export async function guardedRequest(url: URL, r: GuardedRequest): Promise<GuardedResponse> {
   const refusal = upfrontRefusal(url, r.allowPrivate);
   if (refusal) return Promise.reject(new RequestRefused('address', refusal));
+  if (r.signal?.aborted) return Promise.reject(stopped());
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -95,6 +98,7 @@ export async function guardedRequest(url: URL, r: GuardedRequest): Promise<Guard
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      r.signal?.removeEventListener('abort', onAbort);
       if (err) {
         req.destroy();
         reject(err);
@@ -116,10 +120,16 @@ export async function guardedRequest(url: URL, r: GuardedRequest): Promise<Guard
       () => finish(new RequestRefused('deadline', `No answer within ${r.timeoutMs} ms.`)),
       r.timeoutMs,
     );
+    const onAbort = () => finish(stopped());
+    r.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (err) => finish(err));
     req.on('response', (res) => readBounded(res, r, finish));
     req.end(r.body);
   });
+}
+
+function stopped(): RequestRefused {
+  return new RequestRefused('stopped', 'The request was given up: the sender is stopping.');
 }
 
 function readBounded(

@@ -135,6 +135,11 @@ export interface WebhookQueue {
   recordAttempt(attempt: NewWebhookAttempt): Promise<void>;
   /** Ends the claim with an outcome; false when the lease was lost meanwhile (nothing changed). */
   finish(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * Gives a claim back unsent (the dispatcher is stopping): the lease cleared and the claim's attempt
+   * not counted, so the delivery is due at once for another instance; false when the lease was lost.
+   */
+  release(deliveryId: string, leaseToken: string): Promise<boolean>;
   disableEndpoint(endpointId: string, reason: string): Promise<void>;
   /**
    * Forgets up to `limit` events created before `before` (epoch ms) whose deliveries have all ended

@@ -55,7 +55,7 @@ export class WebhookDispatcher {
         name: 'webhook',
         claim: async (limit) => deps.store.webhookQueue.claim({ now: Date.now(), leaseMs, limit }),
         nextDue: async () => deps.store.webhookQueue.nextDue(),
-        handle: async (claimed) => this.deliver(claimed),
+        handle: async (claimed, signal) => this.deliver(claimed, signal),
         describe: (claimed) => ({ delivery: claimed.delivery.id }),
         housekeeping: { everyMs: PRUNE_EVERY_MS, run: async () => this.prune() },
       },
@@ -72,9 +72,12 @@ export class WebhookDispatcher {
     this.worker.wake();
   }
 
-  /** Stops claiming; deliveries in flight finish (their timeout bounds the wait). */
-  async stop(): Promise<void> {
-    await this.worker.stop();
+  /**
+   * Stops claiming; deliveries in flight get up to `graceMs` (their timeout bounds the wait), then
+   * are given up and left, uncounted, for another instance.
+   */
+  async stop(graceMs?: number): Promise<void> {
+    await this.worker.stop(graceMs);
   }
 
   /** Claims and delivers one batch; returns how many deliveries it handled. */
@@ -99,7 +102,10 @@ export class WebhookDispatcher {
     return total;
   }
 
-  private async deliver({ delivery, endpoint, event, leaseToken }: ClaimedDelivery): Promise<void> {
+  private async deliver(
+    { delivery, endpoint, event, leaseToken }: ClaimedDelivery,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { store, services, settings, logger } = this.deps;
     const startedAt = new Date();
     let result: SendResult;
@@ -122,6 +128,7 @@ export class WebhookDispatcher {
         },
         body,
         settings,
+        signal,
       );
     } catch (err) {
       result = {
@@ -130,6 +137,11 @@ export class WebhookDispatcher {
         excerpt: null,
         durationMs: 0,
       };
+    }
+    if (result.stopped) {
+      // Given up at a stop: sent again, with the same webhook-id, by the next claim (at least once).
+      await store.webhookQueue.release(delivery.id, leaseToken);
+      return;
     }
     await store.webhookQueue.recordAttempt({
       communityId: delivery.communityId,

@@ -11,6 +11,8 @@ export type SendResult = {
   durationMs: number;
   /** The target was refused by policy (not a public address): the same on every attempt. */
   refused?: boolean;
+  /** The send was given up (the dispatcher is stopping): not an attempt, to be sent again. */
+  stopped?: boolean;
 };
 export type SendOptions = { timeoutMs: number; allowPrivate: boolean };
 
@@ -23,6 +25,7 @@ export async function postWebhook(
   headers: Record<string, string>,
   body: string,
   options: SendOptions,
+  signal?: AbortSignal,
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
@@ -35,6 +38,7 @@ export async function postWebhook(
       headers,
       body,
       ...options,
+      ...(signal ? { signal } : {}),
       maxBytes: MAX_READ_BYTES,
       overflow: 'truncate',
     });
@@ -47,11 +51,13 @@ export async function postWebhook(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const refused = err instanceof RequestRefused && err.reason === 'address';
+    const stopped = err instanceof RequestRefused && err.reason === 'stopped';
     return done({
       status: null,
       error: refused ? `Refused: ${message}` : message,
       excerpt: null,
       ...(refused ? { refused } : {}),
+      ...(stopped ? { stopped } : {}),
     });
   }
 }

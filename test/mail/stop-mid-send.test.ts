@@ -1,4 +1,4 @@
-// SIGTERM during a stalled SMTP send ends the process within HAMLET_MAIL_STOP_WAIT_MS (not the
+// SIGTERM during a stalled SMTP send ends the process within HAMLET_SEND_STOP_WAIT_MS (not the
 // send's 30 s timeout): the dispatcher stops claiming at once, gives the send its short wait, then
 // interrupts it and leaves the mail in the outbox, due at once and its attempt not counted. The
 // next instance sends it at its first turn (no lease to wait out), once, under the Message-ID it
@@ -38,7 +38,7 @@ async function stopMidSend(url: string): Promise<void> {
       HOST: '127.0.0.1',
       HAMLET_SMTP_URL: sink.url,
       HAMLET_MAIL_TIMEOUT_MS: '30000',
-      HAMLET_MAIL_STOP_WAIT_MS: String(STOP_WAIT_MS),
+      HAMLET_SEND_STOP_WAIT_MS: String(STOP_WAIT_MS),
     };
     sink.hold(true);
     const first = await serveProcess(env, { started });

@@ -1,6 +1,7 @@
 // The webhook queue on both engines: concurrent claims (as several instances make them) take
 // disjoint deliveries, a finish needs the claim's token, an expired lease lets another claimer take
-// the delivery again (same id), and deliveries of an inactive endpoint wait. Retention forgets old
+// the delivery again (same id), a claim given back at a stop is due again at once with its attempt
+// uncounted, and deliveries of an inactive endpoint wait. Retention forgets old
 // events whose deliveries have all ended, with their deliveries and attempts, and nothing else.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,6 +79,17 @@ async function exercise(store: Store): Promise<void> {
     19,
     'the queue depth: every undelivered one',
   );
+
+  // A claim given back at a stop (only by its holder): its attempt uncounted, due again at once.
+  const given = again.find((c) => c.delivery.id !== second!.delivery.id)!;
+  assert.equal(await store.webhookQueue.release(given.delivery.id, 'not-the-token'), false);
+  assert.equal(await store.webhookQueue.release(given.delivery.id, given.leaseToken), true);
+  const retaken = await store.webhookQueue.claim({ now: later, leaseMs: 60_000, limit: 50 });
+  assert.deepEqual(
+    retaken.map((c) => c.delivery.id),
+    [given.delivery.id],
+  );
+  assert.equal(retaken[0]!.delivery.attempts, given.delivery.attempts, 'the release uncounted');
 
   await store.webhookQueue.disableEndpoint(endpoint.id, 'gone');
   assert.equal(

@@ -131,6 +131,21 @@ export class KyselyWebhookQueue implements WebhookQueue {
     return changed(result) === 1;
   }
 
+  async release(deliveryId: string, leaseToken: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        lease_until: null,
+        lease_token: null,
+        attempts: sql<number>`attempts - 1`,
+        updated_at: nowIso(),
+      })
+      .where('id', '=', deliveryId)
+      .where('lease_token', '=', leaseToken)
+      .executeTakeFirst();
+    return changed(result) === 1;
+  }
+
   async disableEndpoint(endpointId: string, reason: string): Promise<void> {
     await this.db
       .updateTable('webhook_endpoints')
