@@ -1,11 +1,12 @@
 // PostgreSQL ranks every match of a search in one statement (a pool and a separate count cost
 // more here, and widening a shallow pool cost up to 1 s at 100k posts): the matches with the
 // columns the filters test (kept on search_documents, migration 0023), one hit per topic, the
-// topic total. Used by ./postgres-index.ts, which supplies the match and the rank expression
-// (idf-weighted, see there).
+// topic total. Used by ./postgres-index.ts, which supplies the match, each unit's frequency and idf
+// (BM25: ./postgres-bm25.ts).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
+import { bm25Sum } from './postgres-bm25.ts';
 import {
   RECENCY_WEIGHT,
   SOLUTION_BOOST,
@@ -30,25 +31,31 @@ export function scopeCondition(scope: SearchScope, alias = 'd'): RawBuilder<unkn
 /**
  * The filtered matches from search_documents alone (the columns the filters test are kept there,
  * migration 0023: no post or topic read per match): post, topic, community, whether it is the
- * accepted answer (sol), engine relevance (rel), and the columns the boosts read (solution,
- * created_at; see boostedRaw). The boosted relevance is not a column here: PostgreSQL evaluates
- * each output expression on its own, so a `raw` computed from `rel` in the same select list ranks
- * every match twice.
+ * accepted answer (sol), engine relevance (rel: BM25, ./postgres-bm25.ts, from each unit's frequency
+ * `tf`, the document's length and the matches' average length), and the columns the boosts read
+ * (solution, created_at; see boostedRaw). The boosted relevance is not a column here: PostgreSQL
+ * evaluates each output expression on its own, so a `raw` computed from `rel` in the same select
+ * list ranks every match twice; the frequencies are columns of an inner select for the same reason.
  */
 export function rankedMatches(
   q: Omit<IndexQuery, 'after'>,
   match: RawBuilder<unknown>,
-  rank: RawBuilder<unknown>,
+  tf: RawBuilder<unknown>[],
+  idf: number[],
 ): RawBuilder<unknown> {
   const where = [
     sql`d.vector @@ (${match})`,
     scopeCondition(q.scope),
     ...filterConditions(q.filters, q.scope, 'd', (iso) => sql`${iso}::timestamptz`),
   ];
+  const columns = tf.map((t, i) => sql`, ${t} as ${sql.ref(`t${i}`)}`);
   return sql`
-    select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol, (${rank}) as rel
-    from search_documents d
-    where ${sql.join(where, sql` and `)}`;
+    select post_id, topic_id, community_id, created_at, solution, sol, (${bm25Sum(idf)}) as rel from (
+      select m.*, avg(len) over () as avgdl from (
+        select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol,
+          length(d.vector)::float8 as len${sql.join(columns, sql``)}
+        from search_documents d
+        where ${sql.join(where, sql` and `)}) m) w`;
 }
 
 /** Boosted relevance (raw) of a row of rankedMatches: rel × the accepted-answer boosts × recency. */
