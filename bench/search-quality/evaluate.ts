@@ -48,6 +48,14 @@ const CONFIGS: Record<string, Config> = {
   alternatives: { options: {}, mode: 'lexical', alternatives: 5 },
   'alternatives-1': { options: {}, mode: 'lexical', alternatives: 1 },
   plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
+  // Pseudo-relevance feedback (src/search/feedback.ts): after a weak first pass, or always.
+  prf: { options: { feedback: {} }, mode: 'lexical' },
+  'prf-always': { options: { feedback: { when: 'always' } }, mode: 'lexical' },
+  'prf-always-w1': {
+    options: { feedback: { when: 'always', originalWeight: 1 } },
+    mode: 'lexical',
+  },
+  'prf-alternatives': { options: { feedback: {} }, mode: 'lexical', alternatives: 5 },
   'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
   'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
   'fields+assoc.35': {
@@ -302,8 +310,9 @@ try {
       console.log(
         `${store.dialect.padEnd(9)} ${name.padEnd(14)} ${set.padEnd(7)} ${summary(out)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`,
       );
-      if (set === 'frozen') {
-        for (const kind of ['symptom', 'error', 'goal']) {
+      // Each kind of question of the set (questions-*.json say what each kind is).
+      {
+        for (const kind of [...new Set(questions.flatMap((x) => (x.kind ? [x.kind] : [])))]) {
           const sub = out.filter((_, i) => questions[i]!.kind === kind);
           console.log(`${''.padEnd(25)} ${kind.padEnd(7)} ${summary(sub)}  (${sub.length})`);
         }
