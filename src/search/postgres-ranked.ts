@@ -6,7 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
-import { bm25Sum } from './postgres-bm25.ts';
+import { bm25Rank } from './postgres-bm25.ts';
 import {
   RECENCY_WEIGHT,
   SOLUTION_BOOST,
@@ -38,12 +38,12 @@ export function scopeCondition(scope: SearchScope, alias = 'd'): RawBuilder<unkn
  * `tf`, the document's length and the scope's average length), and the columns the boosts read
  * (solution, created_at; see boostedRaw). The boosted relevance is not a column here: PostgreSQL
  * evaluates each output expression on its own, so a `raw` computed from `rel` in the same select
- * list ranks every match twice; the frequencies are columns of an inner select for the same reason.
+ * list ranks every match twice.
  */
 export function rankedMatches(
   q: Omit<IndexQuery, 'after'>,
   match: RawBuilder<unknown>,
-  tf: RawBuilder<unknown>[],
+  tf: { tf: RawBuilder<unknown>; when?: RawBuilder<unknown> }[],
   idf: number[],
 ): RawBuilder<unknown> {
   const where = [
@@ -51,21 +51,17 @@ export function rankedMatches(
     scopeCondition(q.scope),
     ...filterConditions(q.filters, q.scope, 'd', (iso) => sql`${iso}::timestamptz`),
   ];
-  const columns = tf.map((t, i) => sql`, ${t} as ${sql.ref(`t${i}`)}`);
-  // offset 0 keeps the frequencies a subquery of their own: pulled up, each t_i would be computed
-  // again wherever the rank reads it (three times per unit). The scope's average length from its
-  // first LENGTH_SAMPLE documents: one bounded read per
-  // statement (an average over every match cost up to 2.4× the p95 at 100k posts: a window over all
-  // of them before the best could be picked).
+  // The scope's average length from its first LENGTH_SAMPLE documents: one bounded read per
+  // statement, computed once and read by each unit (an average over every match cost up to 2.4× the p95 at 100k posts:
+  // a window over all of them before the best could be picked).
+  const sample = sql`select greatest(coalesce(avg(length(s.vector)), 1), 1)::float8 as avgdl
+      from (select d.vector from search_documents d where ${scopeCondition(q.scope)} limit ${sql.lit(LENGTH_SAMPLE)}) s`;
   return sql`
-    select post_id, topic_id, community_id, created_at, solution, sol, (${bm25Sum(idf)}) as rel
-    from (
-      select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol,
-        length(d.vector)::float8 as len${sql.join(columns, sql``)}
-      from search_documents d
-      where ${sql.join(where, sql` and `)} offset 0) m,
-    (select coalesce(avg(length(s.vector)), 1)::float8 as avgdl
-      from (select d.vector from search_documents d where ${scopeCondition(q.scope)} limit ${sql.lit(LENGTH_SAMPLE)}) s) a`;
+    with length_sample as materialized (${sample})
+    select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol,
+      (${bm25Rank(tf, idf, sql`(select avgdl from length_sample)`)}) as rel
+    from search_documents d
+    where ${sql.join(where, sql` and `)}`;
 }
 
 /** Boosted relevance (raw) of a row of rankedMatches: rel × the accepted-answer boosts × recency. */
