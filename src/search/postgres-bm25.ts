@@ -6,7 +6,7 @@
 // distinct lexemes (length(tsvector), read from its header), over the scope's average (a sample).
 //
 // What it replaced, measured on the labelled sets (bench/search-quality/RESULTS.md): idf × ts_rank
-// with normalization 1 (rank / (1 + log2 of the length)) and weights 1 : 0.25 : 0.4. ts_rank's
+// with normalization 1 (rank / log2(1 + the length)) and weights 1 : 0.25 : 0.4. ts_rank's
 // frequency saturates after one occurrence (the second adds a quarter of the first, the third a
 // ninth) and its length penalty is logarithmic, so a long thread mentioning a question's words once
 // each outranked the short post about them: PostgreSQL ranked the hard set's answers lower than SQLite

@@ -52,8 +52,8 @@ export function rankedMatches(
     ...filterConditions(q.filters, q.scope, 'd', (iso) => sql`${iso}::timestamptz`),
   ];
   // The scope's average length from its first LENGTH_SAMPLE documents: one bounded read per
-  // statement, computed once and read by each unit (an average over every match cost up to 2.4× the p95 at 100k posts:
-  // a window over all of them before the best could be picked).
+  // statement, computed once and read by each unit (an average over every match cost up to 2.4×
+  // the p95 at 100k posts: a window over all of them before the best could be picked).
   const sample = sql`select greatest(coalesce(avg(length(s.vector)), 1), 1)::float8 as avgdl
       from (select d.vector from search_documents d where ${scopeCondition(q.scope)} limit ${sql.lit(LENGTH_SAMPLE)}) s`;
   return sql`
