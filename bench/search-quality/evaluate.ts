@@ -1,6 +1,8 @@
-// Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of both labelled sets
+// Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of the labelled sets
 // (questions.json: the project's own; questions-frozen.json: written from first messages only, never
-// tuned on; questions-dev.json, the tuning set, with SEARCH_EVAL_SETS=own,frozen,dev), per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
+// tuned on; with SEARCH_EVAL_SETS=own,frozen,dev,hard also questions-dev.json, the tuning set, and
+// questions-hard.json, other words than the thread's, short, typos, phrases), each set's kinds
+// apart, per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
 // each question's rank change between the first configuration and every other one.
 //   node --import tsx bench/search-quality/evaluate.ts                       # SQLite, configuration "default"
 //   DATABASE_URL=postgres://… node --import tsx bench/search-quality/evaluate.ts
