@@ -19,7 +19,7 @@ import {
 } from './index.ts';
 
 /** Documents of the scope whose lengths give BM25's average length (a bounded read, see rankedMatches). */
-const LENGTH_SAMPLE = 2000;
+const LENGTH_SAMPLE = 5000;
 
 /**
  * The documents of a scope: some communities', or every public one's (the `public` mark kept on
