@@ -1,6 +1,8 @@
-// Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of both labelled sets
+// Search quality on the ham corpus: recall@5, MRR@10 and nDCG@10 of the labelled sets
 // (questions.json: the project's own; questions-frozen.json: written from first messages only, never
-// tuned on; questions-dev.json, the tuning set, with SEARCH_EVAL_SETS=own,frozen,dev), per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
+// tuned on; with SEARCH_EVAL_SETS=own,frozen,dev,hard also questions-dev.json, the tuning set, and
+// questions-hard.json, other words than the thread's, short, typos, phrases), each set's kinds
+// apart, per configuration, on the engine of DATABASE_URL (default: a fresh SQLite file), and
 // each question's rank change between the first configuration and every other one.
 //   node --import tsx bench/search-quality/evaluate.ts                       # SQLite, configuration "default"
 //   DATABASE_URL=postgres://… node --import tsx bench/search-quality/evaluate.ts
@@ -48,6 +50,14 @@ const CONFIGS: Record<string, Config> = {
   alternatives: { options: {}, mode: 'lexical', alternatives: 5 },
   'alternatives-1': { options: {}, mode: 'lexical', alternatives: 1 },
   plain: { options: { ranking: { threadFields: false } }, mode: 'lexical' },
+  // Pseudo-relevance feedback (src/search/feedback.ts): after a weak first pass, or always.
+  prf: { options: { feedback: {} }, mode: 'lexical' },
+  'prf-always': { options: { feedback: { when: 'always' } }, mode: 'lexical' },
+  'prf-always-w1': {
+    options: { feedback: { when: 'always', originalWeight: 1 } },
+    mode: 'lexical',
+  },
+  'prf-alternatives': { options: { feedback: {} }, mode: 'lexical', alternatives: 5 },
   'fields+feedback': { options: { ranking: { feedback: true } }, mode: 'lexical' },
   'fields+assoc': { options: { ranking: { associations: true } }, mode: 'lexical' },
   'fields+assoc.35': {
@@ -302,8 +312,9 @@ try {
       console.log(
         `${store.dialect.padEnd(9)} ${name.padEnd(14)} ${set.padEnd(7)} ${summary(out)}  (${questions.length} questions, ${ms.toFixed(1)} ms/query)`,
       );
-      if (set === 'frozen') {
-        for (const kind of ['symptom', 'error', 'goal']) {
+      // Each kind of question of the set (questions-*.json say what each kind is).
+      {
+        for (const kind of [...new Set(questions.flatMap((x) => (x.kind ? [x.kind] : [])))]) {
           const sub = out.filter((_, i) => questions[i]!.kind === kind);
           console.log(`${''.padEnd(25)} ${kind.padEnd(7)} ${summary(sub)}  (${sub.length})`);
         }

@@ -25,11 +25,18 @@ export function fusionFilters<F extends { cursor?: string; limit?: number }>(fil
   return { ...filters, limit: Math.min(50, Math.max(filters.limit ?? 10, FUSION_DEPTH)) };
 }
 
-/** The phrasings' responses fused into one page of `limit` results, in fused order. */
-export function fuse(responses: SearchResponse[], limit: number): SearchResponse {
+/**
+ * The phrasings' responses fused into one page of `limit` results, in fused order; `weights` per
+ * response (default: ORIGINAL_WEIGHT for the first, 1 for the others).
+ */
+export function fuse(
+  responses: SearchResponse[],
+  limit: number,
+  weights: number[] = [],
+): SearchResponse {
   const fused = new Map<string, { result: SearchResult; score: number; first: number }>();
   responses.forEach((r, phrasing) => {
-    const weight = phrasing === 0 ? ORIGINAL_WEIGHT : 1;
+    const weight = weights[phrasing] ?? (phrasing === 0 ? ORIGINAL_WEIGHT : 1);
     r.results.forEach((result, i) => {
       const key = `${result.community ?? ''}/${result.topic_id}`;
       const seen = fused.get(key);
@@ -49,7 +56,7 @@ export function fuse(responses: SearchResponse[], limit: number): SearchResponse
 }
 
 /** What one phrasing's search found: its page, its parsed query, the communities it spans. */
-type Found<P> = { response: SearchResponse; parsed: P; communities: Community[] };
+export type Found<P> = { response: SearchResponse; parsed: P; communities: Community[] };
 
 /**
  * The question and each alternative (trimmed, each once, the question's own words left out)

@@ -6,6 +6,7 @@ import type { WordsRequired } from './query.ts';
 import type { RerankOptions } from './rerank.ts';
 import type { SignalOptions } from './signals.ts';
 import type { SearchMode } from './types.ts';
+import type { FeedbackOptions } from './feedback.ts';
 
 export type SearchOptions = {
   /** Local embedding model for 'semantic' and 'hybrid'; absent → those modes are refused. */
@@ -24,6 +25,8 @@ export type SearchOptions = {
   signals?: SignalOptions | false;
   /** Where a failing embedder is reported (summarized, ./fallback.ts). */
   logger?: Logger;
+  /** Pseudo-relevance feedback after a weak first pass (./feedback.ts; default off). */
+  feedback?: FeedbackOptions;
   /** Told how long each search took, by mode (metrics). */
   observe?: (mode: SearchMode, seconds: number) => void;
 };

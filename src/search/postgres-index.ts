@@ -1,8 +1,9 @@
 // PostgreSQL full text: tsvector + GIN. The match is a tsquery built from bound parameters only
 // (plainto_tsquery / phraseto_tsquery per word or phrase, combined with || && !!), so no user
-// text is ever parsed as tsquery syntax. Ranking is BM25-like: the sum over query words of
-// idf(word) × ts_rank(weights, vector, word) — ts_rank alone has no inverse document frequency,
-// which lets common words drown the rare ones of a natural-language question. The idf comes from
+// text is ever parsed as tsquery syntax. Ranking is BM25 (./postgres-bm25.ts): per query word its
+// idf × the saturated, length-normalized frequency ts_rank gives without normalization (ts_rank
+// alone has no inverse document frequency, which lets common words drown the rare ones of a
+// natural-language question, and hardly any frequency or length effect). The idf comes from
 // the searched communities' learned lexicons when they are learned (no query, and a word's weight
 // in one community is never moved by another's text), else from capped document counts in the
 // search's scope (a community's own; the network's public documents).
@@ -22,8 +23,9 @@ import type {
   SearchScope,
 } from './index.ts';
 import { engineIdf, heldBy, learnedIdf } from './learned-idf.ts';
+import { unitFrequency, type RankUnit } from './postgres-bm25.ts';
 
-/** ts_rank weights {D, C, B, A}: C = title repeated on replies, B = body, A = title of a first post. */
+/** ts_rank weights {D, C, B, A} of the bare query (bench/search.ts: the engine alone): C = title repeated on replies, B = body, A = title of a first post. */
 export const PG_WEIGHTS = '{0.05, 0.25, 0.4, 1.0}';
 /** How long a count (a unit's documents in a scope, a scope's size) is reused. */
 const COUNTS_TTL_MS = 60_000;
@@ -35,17 +37,23 @@ const COMMON_SHARE = 0.02;
 /** A scope naming no community (nothing to search). */
 const isEmpty = (scope: SearchScope) => scope.kind === 'communities' && scope.ids.length === 0;
 
-function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown> {
-  const parts = [
+/** A word and its typo alternatives: the word by the english configuration, each alternative (an index term already) by simple. */
+function groupParts(t: { word: string; alternatives: string[] }): RawBuilder<unknown>[] {
+  return [
     sql`plainto_tsquery('english', ${t.word})`,
     ...t.alternatives.map((a) => sql`plainto_tsquery('simple', ${a})`),
   ];
+}
+
+function group(t: { word: string; alternatives: string[] }): RawBuilder<unknown> {
+  const parts = groupParts(t);
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` || `)})`;
 }
 
 /** The tsquery components: one per rankable unit (word group or phrase, `keys` naming each), plus the match query. */
 function components(q: ParsedQuery): {
   units: RawBuilder<unknown>[];
+  ranked: RankUnit[];
   keys: string[];
   match: RawBuilder<unknown>;
 } {
@@ -64,29 +72,11 @@ function components(q: ParsedQuery): {
     ...q.terms.map((t) => `w:${[t.word, ...t.alternatives].join(' ')}`),
     ...q.phrases.map((p) => `p:${p.join(' ')}`),
   ];
-  return { units: [...groups, ...phrases], keys, match };
-}
-
-/**
- * Σ idf(unit) × ts_rank(weights, vector, unit, normalization 1) over the rankable units. A word
- * group (an OR of lexemes) ranks exactly 0 in a document holding none of them (ts_rank's OR branch
- * sums over the lexemes found), so its ts_rank is only computed when the document matches it (the
- * @@ test is much cheaper than ts_rank; ~25% off the heavy questions' scan). A group whose tsquery
- * holds an AND or a phrase (a word the parser splits) and the phrases are always ranked.
- */
-function rankExpression(
-  units: RawBuilder<unknown>[],
-  idf: number[],
-  groups: number,
-): RawBuilder<unknown> {
-  return sql.join(
-    units.map((u, i) => {
-      const term = sql`${sql.lit(Number(idf[i]!.toFixed(6)))}::float8 * ts_rank(${PG_WEIGHTS}::float4[], d.vector, ${u}, 1)::float8`;
-      if (i >= groups) return term;
-      return sql`(case when d.vector @@ ${u} or strpos((${u})::text, '&') > 0 or strpos((${u})::text, '<') > 0 then ${term} else 0::float8 end)`;
-    }),
-    sql` + `,
-  );
+  const ranked: RankUnit[] = [
+    ...q.terms.map((t) => ({ parts: groupParts(t), phrase: false })),
+    ...phrases.map((p) => ({ parts: [p], phrase: true })),
+  ];
+  return { units: [...groups, ...phrases], ranked, keys, match };
 }
 
 export class PostgresSearchIndex implements SearchIndex {
@@ -191,9 +181,9 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   private async matches(q: Omit<IndexQuery, 'after'>): Promise<RawBuilder<unknown>> {
-    const { units, keys, match } = components(q.query);
+    const { units, ranked, keys, match } = components(q.query);
     const idf = await this.idf(q, units, keys);
-    return rankedMatches(q, match, rankExpression(units, idf, q.query.terms.length));
+    return rankedMatches(q, match, ranked.map(unitFrequency), idf);
   }
 
   async bare(q: ParsedQuery, limit: number): Promise<string[]> {

@@ -1,11 +1,12 @@
 // PostgreSQL ranks every match of a search in one statement (a pool and a separate count cost
 // more here, and widening a shallow pool cost up to 1 s at 100k posts): the matches with the
 // columns the filters test (kept on search_documents, migration 0023), one hit per topic, the
-// topic total. Used by ./postgres-index.ts, which supplies the match and the rank expression
-// (idf-weighted, see there).
+// topic total. Used by ./postgres-index.ts, which supplies the match, each unit's frequency and idf
+// (BM25: ./postgres-bm25.ts).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { filterConditions } from './filter-conditions.ts';
+import { bm25Rank } from './postgres-bm25.ts';
 import {
   RECENCY_WEIGHT,
   SOLUTION_BOOST,
@@ -16,6 +17,9 @@ import {
   type PoolHit,
   type SearchScope,
 } from './index.ts';
+
+/** Documents of the scope whose lengths give BM25's average length (a bounded read, see rankedMatches). */
+const LENGTH_SAMPLE = 5000;
 
 /**
  * The documents of a scope: some communities', or every public one's (the `public` mark kept on
@@ -30,23 +34,32 @@ export function scopeCondition(scope: SearchScope, alias = 'd'): RawBuilder<unkn
 /**
  * The filtered matches from search_documents alone (the columns the filters test are kept there,
  * migration 0023: no post or topic read per match): post, topic, community, whether it is the
- * accepted answer (sol), engine relevance (rel), and the columns the boosts read (solution,
- * created_at; see boostedRaw). The boosted relevance is not a column here: PostgreSQL evaluates
- * each output expression on its own, so a `raw` computed from `rel` in the same select list ranks
- * every match twice.
+ * accepted answer (sol), engine relevance (rel: BM25, ./postgres-bm25.ts, from each unit's frequency
+ * `tf`, the document's length and the scope's average length), and the columns the boosts read
+ * (solution, created_at; see boostedRaw). The boosted relevance is not a column here: PostgreSQL
+ * evaluates each output expression on its own, so a `raw` computed from `rel` in the same select
+ * list ranks every match twice.
  */
 export function rankedMatches(
   q: Omit<IndexQuery, 'after'>,
   match: RawBuilder<unknown>,
-  rank: RawBuilder<unknown>,
+  tf: { tf: RawBuilder<unknown>; when?: RawBuilder<unknown> }[],
+  idf: number[],
 ): RawBuilder<unknown> {
   const where = [
     sql`d.vector @@ (${match})`,
     scopeCondition(q.scope),
     ...filterConditions(q.filters, q.scope, 'd', (iso) => sql`${iso}::timestamptz`),
   ];
+  // The scope's average length from its first LENGTH_SAMPLE documents: one bounded read per
+  // statement, computed once and read by each unit (an average over every match cost up to 2.4×
+  // the p95 at 100k posts: a window over all of them before the best could be picked).
+  const sample = sql`select greatest(coalesce(avg(length(s.vector)), 1), 1)::float8 as avgdl
+      from (select d.vector from search_documents d where ${scopeCondition(q.scope)} limit ${sql.lit(LENGTH_SAMPLE)}) s`;
   return sql`
-    select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol, (${rank}) as rel
+    with length_sample as materialized (${sample})
+    select d.post_id, d.topic_id, d.community_id, d.created_at, d.solution, case when d.solution = 2 then 1 else 0 end as sol,
+      (${bm25Rank(tf, idf, sql`(select avgdl from length_sample)`)}) as rel
     from search_documents d
     where ${sql.join(where, sql` and `)}`;
 }

@@ -47,6 +47,7 @@ import { EmbedderHealth, EmbedderUnavailable } from './fallback.ts';
 import type { SearchFilters, SearchMode, SearchResponse, SuggestResponse } from './types.ts';
 import { withoutHidden } from '../domain/moderation/hidden.ts';
 import { fusedFind } from './fusion.ts';
+import { withFeedback } from './feedback.ts';
 
 export type { UrlConfig } from './results.ts';
 export type { QueryOptions, SearchOptions } from './options.ts';
@@ -133,12 +134,18 @@ export class SearchService {
       );
     }
     const started = performance.now();
-    const { response, communities } = await fusedFind(
-      (q, f) => this.find(within, q, f, mode, words),
-      query,
-      alternatives,
-      filters,
-    );
+    const find = (q: string, f: SearchFilters) => this.find(within, q, f, mode, words);
+    const first = await fusedFind(find, query, alternatives, filters);
+    const { response, communities } = this.options.feedback
+      ? await withFeedback(
+          first,
+          find,
+          { profiles: this.profiles, lexicon: this.lexicon, scope: scopeOf(within) },
+          query,
+          filters,
+          this.options.feedback,
+        )
+      : first;
     this.options.observe?.(mode, (performance.now() - started) / 1e3);
     return this.shown(communities, response);
   }
