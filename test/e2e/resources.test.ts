@@ -50,6 +50,7 @@ test('resources and templates are listed without a key and read with one', async
     'skill://asking-and-answering/SKILL.md',
     'skill://asking-and-answering/references/tools.md',
     'skill://community-guidelines/SKILL.md',
+    'skill://hamlet-knowledge/SKILL.md',
   ]);
   const { resourceTemplates } = await anonymous.listResourceTemplates();
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), [
