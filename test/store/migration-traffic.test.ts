@@ -11,12 +11,15 @@ import type { TrafficFlag } from '../../src/store/migrations/traffic.ts';
 
 const DIR = join(import.meta.dirname, '../../src/store/migrations');
 const files = readdirSync(DIR).filter((f) => /^\d{4}_.*\.ts$/.test(f));
+// Run from the compiled copy of the checkout (the test command), each file is imported as its .js twin.
+const compiled = import.meta.url.endsWith('.js');
 
 test('every migration file declares its traffic flag, and the list carries it', async () => {
   assert.ok(files.length >= 40, `found ${files.length} migration files`);
   for (const file of files) {
     const name = file.replace(/\.ts$/, '');
-    const declared = ((await import(join(DIR, file))) as { traffic?: TrafficFlag }).traffic;
+    const module = join(DIR, compiled ? `${name}.js` : file);
+    const declared = ((await import(module)) as { traffic?: TrafficFlag }).traffic;
     assert.ok(declared, `${file} exports no \`traffic\` (safeUnderTraffic or needsMaintenance)`);
     assert.ok(
       ['safe under traffic', 'needs maintenance mode'].includes(declared.traffic),
