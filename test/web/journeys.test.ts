@@ -361,7 +361,9 @@ if (chromiumAvailable('web journeys in Chromium')) {
       await page.waitForURL(/\/t\/verifying-the-hamlet-signature-header$/);
       await focusTo('body');
       await page.keyboard.type('Thanks, this worked for me.');
-      await page.keyboard.press('Tab');
+      // Past the optional "Where did you run this?" field to the first action, "Post reply".
+      await focusTo('action');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Post reply');
       await page.keyboard.press('Enter');
       await page.waitForURL(/#post-/);
       assert.match(await page.getByRole('status').innerText(), /Your reply was posted/);
