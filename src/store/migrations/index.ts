@@ -53,6 +53,10 @@ import { maintenanceMigration, traffic as t0114 } from './0114_maintenance.ts';
 import { agentKnowledgeMigration, traffic as t0115 } from './0115_agent_knowledge.ts';
 import { topicReadsMigration, traffic as t0116 } from './0116_topic_reads.ts';
 import { authorReputationMigration, traffic as t0117 } from './0117_author_reputation.ts';
+import {
+  searchDocumentsCommunityMigration,
+  traffic as t0118,
+} from './0118_search_documents_community.ts';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -102,6 +106,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0115_agent_knowledge': agentKnowledgeMigration(dialect),
     '0116_topic_reads': topicReadsMigration(dialect),
     '0117_author_reputation': authorReputationMigration(dialect),
+    '0118_search_documents_community': searchDocumentsCommunityMigration(dialect),
   };
 }
 
@@ -153,6 +158,7 @@ export const migrationTraffic: Readonly<Record<string, TrafficFlag>> = {
   '0115_agent_knowledge': t0115,
   '0116_topic_reads': t0116,
   '0117_author_reputation': t0117,
+  '0118_search_documents_community': t0118,
 };
 
 /**
