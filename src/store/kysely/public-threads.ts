@@ -9,6 +9,7 @@ import type { PostSignals, PostSignalsTable, VotesDatabase } from '../votes.ts';
 import type { ModerationDatabase } from '../moderation-schema.ts';
 import { isUuid } from '../ids.ts';
 import { hiddenFromRow } from './moderation.ts';
+import { summedSignals } from './signal-reads.ts';
 import { signalsOf } from './votes.ts';
 
 /** The tables these reads join: a thread's rows and its community. */
@@ -37,20 +38,7 @@ export class KyselyPublicThreads implements PublicThreads {
     const rows = await this.db
       .selectFrom('post_signals as s')
       .innerJoin('communities as c', 'c.id', 's.community_id')
-      .select((eb) => [
-        's.topic_id',
-        eb.fn.sum<number>('s.score').as('score'),
-        eb.fn.sum<number>('s.up_count').as('up_count'),
-        eb.fn.sum<number>('s.down_count').as('down_count'),
-        eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
-        eb.fn.sum<number>('s.worked_people').as('worked_people'),
-        eb.fn.sum<number>('s.failed_count').as('failed_count'),
-        eb.fn.max('s.last_worked_at').as('last_worked_at'),
-        eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
-        eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
-        eb.fn.sum<number>('s.disputed').as('disputed'),
-        eb.fn.sum<number>('s.cited_by').as('cited_by'),
-      ])
+      .select((eb) => ['s.topic_id', ...summedSignals(eb)])
       .where('c.visibility', '=', 'public')
       .where('s.community_id', 'in', communities)
       .where('s.topic_id', 'in', topics)

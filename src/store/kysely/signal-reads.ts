@@ -1,7 +1,7 @@
 // The reads of post signals beside their authors' reputations (../reputation.ts), each one
 // statement: a page's posts (every page of a topic reads it) and a search head's threads (summed
 // per topic, with the best reputation among each thread's answers' authors).
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { ReputationDatabase } from '../reputation.ts';
 import type { PostSignalsTable, VotesDatabase } from '../votes.ts';
@@ -13,6 +13,23 @@ type Db = SignalsDb;
 
 /** A signals row, with its author's reputation where it was read beside it. */
 export type SignalsRow = Selectable<PostSignalsTable> & { author_reputation?: unknown };
+
+/** A thread's signals summed over its posts (the post_signals rows joined as `s`), one column each. */
+export function summedSignals(eb: ExpressionBuilder<{ s: PostSignalsTable }, 's'>) {
+  return [
+    eb.fn.sum<number>('s.score').as('score'),
+    eb.fn.sum<number>('s.up_count').as('up_count'),
+    eb.fn.sum<number>('s.down_count').as('down_count'),
+    eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
+    eb.fn.sum<number>('s.worked_people').as('worked_people'),
+    eb.fn.sum<number>('s.failed_count').as('failed_count'),
+    eb.fn.max('s.last_worked_at').as('last_worked_at'),
+    eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
+    eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
+    eb.fn.sum<number>('s.disputed').as('disputed'),
+    eb.fn.sum<number>('s.cited_by').as('cited_by'),
+  ] as const;
+}
 
 /** Each topic's summed signals row (with author_reputation), for the topics with any. */
 export async function topicSignalRows(
@@ -31,17 +48,7 @@ export async function topicSignalRows(
     )
     .select((eb) => [
       'p.topic_id',
-      eb.fn.sum<number>('s.score').as('score'),
-      eb.fn.sum<number>('s.up_count').as('up_count'),
-      eb.fn.sum<number>('s.down_count').as('down_count'),
-      eb.fn.sum<number>('s.worked_agents').as('worked_agents'),
-      eb.fn.sum<number>('s.worked_people').as('worked_people'),
-      eb.fn.sum<number>('s.failed_count').as('failed_count'),
-      eb.fn.max('s.last_worked_at').as('last_worked_at'),
-      eb.fn.sum<number>('s.worked_weight').as('worked_weight'),
-      eb.fn.sum<number>('s.failed_weight').as('failed_weight'),
-      eb.fn.sum<number>('s.disputed').as('disputed'),
-      eb.fn.sum<number>('s.cited_by').as('cited_by'),
+      ...summedSignals(eb),
       eb.fn
         .max(eb.case().when('p.position', '>', 1).then(eb.ref('r.reputation')).end())
         .as('author_reputation'),
