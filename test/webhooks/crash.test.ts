@@ -4,16 +4,14 @@
 // is sent again with the same webhook-id (its lease expired; no attempt is lost or invented).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { loadConfig } from '../../src/config/config.ts';
-import { systemActor } from '../../src/domain/actor.ts';
-import { openHamlet } from '../../src/main.ts';
 import '../helpers/localhost-dns.mjs';
 import { Receiver, waitFor } from './receiver.ts';
+import { prepareHookedCommunity, servingOn, startServe } from './serve-with-hook.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-crash-'));
 const children: ChildProcess[] = [];
@@ -47,41 +45,9 @@ test('after SIGKILL mid-dispatch every event is delivered at least once, a repea
     HAMLET_WEBHOOK_RETRY_BASE_MS: '100',
   };
   // The database, with an endpoint and an agent, prepared before the server starts.
-  const opened = await openHamlet(loadConfig(env));
-  await opened.store.migrate();
-  const system = systemActor('test');
-  const community = await opened.services.communities.create(system, {
-    slug: 'crashy',
-    name: 'Crashy',
-    visibility: 'public',
-  });
-  const acme = (await opened.store.communities.getBySlug(community.slug))!;
-  await opened.services.categories.create(system, acme, { slug: 'support', name: 'Support' });
-  await opened.services.webhooks.create(system, acme, {
-    url: rx.url('/hook'),
-    events: ['topic.created'],
-  });
-  const { key } = await opened.services.agents.create(system, acme, {
-    name: 'crash-bot',
-    scopes: ['topic:create'],
-  });
-  await opened.close();
-
-  const start = () => {
-    const child = spawn(process.execPath, ['bin/hamlet.js', 'serve'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    children.push(child);
-    return child;
-  };
-  const up = () =>
-    waitFor(
-      async () =>
-        (await fetch(`http://127.0.0.1:${port}/heartbeat`).catch(() => null))?.ok === true,
-      20_000,
-      'the server to answer',
-    );
+  const { key } = await prepareHookedCommunity(env, 'crashy', rx.url('/hook'));
+  const start = () => startServe(env, children);
+  const up = () => servingOn(port);
 
   const first = start();
   await up();

@@ -6,17 +6,15 @@
 // ./queue.test.ts).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/config.ts';
-import { systemActor } from '../../src/domain/actor.ts';
-import { openHamlet } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/open.ts';
 import { freePort } from '../helpers/serve.ts';
 import '../helpers/localhost-dns.mjs';
 import { Receiver, waitFor } from './receiver.ts';
+import { prepareHookedCommunity, servingOn, startServe } from './serve-with-hook.ts';
 
 const STOP_WAIT_MS = 1_000;
 const dir = mkdtempSync(join(tmpdir(), 'hamlet-hook-stop-'));
@@ -42,48 +40,18 @@ test('SIGTERM mid-delivery: a bounded stop, the delivery sent once by the next i
     HAMLET_WEBHOOK_TIMEOUT_MS: '30000',
     HAMLET_SEND_STOP_WAIT_MS: String(STOP_WAIT_MS),
   };
-  const opened = await openHamlet(loadConfig(env));
-  await opened.store.migrate();
-  const system = systemActor('test');
-  await opened.services.communities.create(system, {
-    slug: 'stopper',
-    name: 'Stopper',
-    visibility: 'public',
-  });
-  const community = (await opened.store.communities.getBySlug('stopper'))!;
-  await opened.services.categories.create(system, community, { slug: 'support', name: 'Support' });
-  const hook = await opened.services.webhooks.create(system, community, {
-    url: rx.url('/hook'),
-    events: ['topic.created'],
-  });
-  const { key } = await opened.services.agents.create(system, community, {
-    name: 'stop-bot',
-    scopes: ['topic:create'],
-  });
-  await opened.close();
-
-  const start = () => {
-    const child = spawn(process.execPath, ['bin/hamlet.js', 'serve'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    children.push(child);
-    return child;
-  };
-  const up = () =>
-    waitFor(
-      async () =>
-        (await fetch(`http://127.0.0.1:${port}/heartbeat`).catch(() => null))?.ok === true,
-      20_000,
-      'the server to answer',
-    );
+  const { communityId, endpointId, key } = await prepareHookedCommunity(
+    env,
+    'stopper',
+    rx.url('/hook'),
+  );
+  const start = () => startServe(env, children);
+  const up = () => servingOn(port);
   const deliveries = async () => {
     const db = await openDatabase(url, { migrate: false });
     try {
       return (
-        await db.store
-          .community(community.id)
-          .webhooks.listDeliveries(hook.endpoint.id, { limit: 5 })
+        await db.store.community(communityId).webhooks.listDeliveries(endpointId, { limit: 5 })
       ).items;
     } finally {
       await db.store.close();
